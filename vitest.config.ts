@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import projects from './vitest.workspace';
+
+const packageNames = ['spec', 'worlds', 'scoring', 'stats', 'openrouter', 'chis', 'pilot', 'report'];
+
+// Tests run against each package's TypeScript source, so a change in @chi/spec is seen by every
+// dependent test without a rebuild. The built `dist/` is exercised by the packaging check instead.
+const alias = Object.fromEntries(
+  packageNames.map((name) => [
+    `@chi/${name}`,
+    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+  ]),
+);
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
