@@ -1,0 +1,121 @@
+const MARKER = Symbol.for('chi.error');
+
+/** Where a validation problem is: a path into the value and a human-readable message. */
+export interface ValidationIssue {
+  /** Path into the value, e.g. `records[3].value`; empty for the value itself. */
+  readonly path: string;
+  /** What was expected and what was found. */
+  readonly message: string;
+}
+
+function hasMarker(error: unknown, name?: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const marked = (error as Record<symbol, unknown>)[MARKER] === true;
+  return marked && (name === undefined || (error as { name?: unknown }).name === name);
+}
+
+/**
+ * Base class of every error the toolkit throws on purpose. Check with `ChiError.isInstance(e)`
+ * rather than `instanceof`: the marker works across duplicate copies of the package.
+ */
+export class ChiError extends Error {
+  private readonly [MARKER] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChiError';
+  }
+
+  /** True for any toolkit error, from any copy of `@chi/spec`. */
+  static isInstance(error: unknown): error is ChiError {
+    return hasMarker(error);
+  }
+}
+
+/** A value failed its schema. `issues` lists every problem with its path. */
+export class ValidationError extends ChiError {
+  readonly issues: readonly ValidationIssue[];
+  /** What was being validated, e.g. `memory world` or `run manifest`. */
+  readonly subject: string;
+
+  constructor(subject: string, issues: readonly ValidationIssue[], options?: { cause?: unknown }) {
+    const shown = issues
+      .slice(0, 10)
+      .map((issue) => `  - ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
+      .join('\n');
+    const more = issues.length > 10 ? `\n  ... and ${issues.length - 10} more` : '';
+    super(`Invalid ${subject}:\n${shown}${more}`, options);
+    this.name = 'ValidationError';
+    this.subject = subject;
+    this.issues = issues;
+  }
+
+  static override isInstance(error: unknown): error is ValidationError {
+    return hasMarker(error, 'ValidationError');
+  }
+}
+
+/** A function argument is unusable: names the field, what was expected and what was found. */
+export class InvalidArgumentError extends ChiError {
+  readonly field: string;
+
+  constructor(field: string, problem: string, options?: { cause?: unknown }) {
+    super(`${field}: ${problem}`, options);
+    this.name = 'InvalidArgumentError';
+    this.field = field;
+  }
+
+  static override isInstance(error: unknown): error is InvalidArgumentError {
+    return hasMarker(error, 'InvalidArgumentError');
+  }
+}
+
+/** An HTTP call failed. Carries what a caller needs to decide whether to retry. */
+export class ApiCallError extends ChiError {
+  readonly url: string;
+  readonly status: number | null;
+  /** Response body, already redacted of secrets and hidden reasoning. */
+  readonly body: string | null;
+  readonly isRetryable: boolean;
+
+  constructor(args: {
+    message: string;
+    url: string;
+    status: number | null;
+    body: string | null;
+    isRetryable: boolean;
+    cause?: unknown;
+  }) {
+    super(args.message, { cause: args.cause });
+    this.name = 'ApiCallError';
+    this.url = args.url;
+    this.status = args.status;
+    this.body = args.body;
+    this.isRetryable = args.isRetryable;
+  }
+
+  static override isInstance(error: unknown): error is ApiCallError {
+    return hasMarker(error, 'ApiCallError');
+  }
+}
+
+/** A reservation would cross the USD ceiling, or the ledger has stopped new requests. */
+export class BudgetExceededError extends ChiError {
+  readonly requestedUsd: number;
+  readonly ceilingUsd: number;
+  readonly committedUsd: number;
+
+  constructor(args: { requestedUsd: number; ceilingUsd: number; committedUsd: number; reason?: string }) {
+    super(
+      `Budget refused: reserving ${args.requestedUsd} USD on top of ${args.committedUsd} USD committed would exceed the ceiling of ${args.ceilingUsd} USD${args.reason === undefined ? '' : ` (${args.reason})`}`,
+    );
+    this.name = 'BudgetExceededError';
+    this.requestedUsd = args.requestedUsd;
+    this.ceilingUsd = args.ceilingUsd;
+    this.committedUsd = args.committedUsd;
+  }
+
+  static override isInstance(error: unknown): error is BudgetExceededError {
+    return hasMarker(error, 'BudgetExceededError');
+  }
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { BehavioralItemSetSchema } from './behavior';
+import { LedgerEntrySchema, LedgerStateSchema } from './budget';
+import { ChatResultSchema } from './chat-model';
+import { AxisProfileSchema, ChiResultSchema, HumanCalibrationSchema } from './chi';
+import { ChisEntrySchema } from './chis';
+import { HistoryWorldSchema } from './history';
+import { BlindMemoryWorldSchema, MemoryRecordSchema, MemoryWorldSchema, ProbeAnswerSchema } from './memory';
+import { AttemptRecordSchema, RunManifestSchema } from './run';
+import { CapacityCurveSchema, EimcResultSchema, MemoryScoreSchema, ParsedProbeReplySchema } from './scores';
+
+/**
+ * The schemas published as JSON Schema files under `packages/spec/schemas/`, so tools in other
+ * languages can validate our data. File name = key + `.schema.json`.
+ */
+export const JSON_SCHEMA_REGISTRY = {
+  'memory-record': MemoryRecordSchema,
+  'memory-world': MemoryWorldSchema,
+  'blind-memory-world': BlindMemoryWorldSchema,
+  'probe-answer': ProbeAnswerSchema,
+  'parsed-probe-reply': ParsedProbeReplySchema,
+  'memory-score': MemoryScoreSchema,
+  'capacity-curve': CapacityCurveSchema,
+  'eimc-result': EimcResultSchema,
+  'history-world': HistoryWorldSchema,
+  'behavioral-items': BehavioralItemSetSchema,
+  'axis-profile': AxisProfileSchema,
+  'human-calibration': HumanCalibrationSchema,
+  'chi-result': ChiResultSchema,
+  'chis-entry': ChisEntrySchema,
+  'chat-result': ChatResultSchema,
+  'ledger-entry': LedgerEntrySchema,
+  'ledger-state': LedgerStateSchema,
+  'run-manifest': RunManifestSchema,
+  'attempt-record': AttemptRecordSchema,
+} as const;
+
+/**
+ * JSON Schema (draft 2020-12) text of every registered schema, keyed by file name, serialized
+ * with two-space indentation and a trailing newline (the committed files are exactly these).
+ */
+export function jsonSchemas(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(JSON_SCHEMA_REGISTRY)) {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
+    out[`${name}.schema.json`] = `${JSON.stringify({ $id: `https://chi-toolkit.dev/schemas/${name}.schema.json`, ...json }, null, 2)}\n`;
+  }
+  return out;
+}
