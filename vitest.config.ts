@@ -1,8 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import projects from './vitest.workspace';
+import projects from './vitest.workspace.ts';
 
-const packageNames = ['spec', 'worlds', 'scoring', 'stats', 'openrouter', 'chis', 'pilot', 'report'];
+const packageNames = [
+  'spec',
+  'worlds',
+  'scoring',
+  'stats',
+  'openrouter',
+  'chis',
+  'pilot',
+  'report',
+];
 
 // Tests run against each package's TypeScript source, so a change in @chi/spec is seen by every
 // dependent test without a rebuild. The built `dist/` is exercised by the packaging check instead.

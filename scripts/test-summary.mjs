@@ -8,7 +8,14 @@ const reportPath = '.vitest-report.json';
 rmSync(reportPath, { force: true });
 const run = spawnSync(
   'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...process.argv.slice(2)],
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reportPath}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit' },
 );
 let passed = 0;
@@ -20,9 +27,13 @@ try {
   failed = report.numFailedTests;
   skipped = report.numPendingTests + report.numTodoTests;
   // A file that fails to load has no test results but still fails the run.
-  failed += report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  failed += report.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  ).length;
 } catch (error) {
-  console.error(`could not read the vitest JSON report: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `could not read the vitest JSON report: ${error instanceof Error ? error.message : String(error)}`,
+  );
   failed += 1;
 }
 const exitCode = run.status === 0 && failed === 0 && passed > 0 ? 0 : 1;

@@ -5,7 +5,10 @@ import { defineConfig, type Options } from 'tsup';
  * ESM-only is deliberate (docs/development.md): Node >= 20.19 can `require()` ESM, and shipping a
  * second CJS copy would double-instantiate zod schemas and error classes for mixed consumers.
  */
-export function packageBuild(entry: Record<string, string> = { index: 'src/index.ts' }, extra: Options = {}) {
+export function packageBuild(
+  entry: Record<string, string> = { index: 'src/index.ts' },
+  extra: Options = {},
+) {
   return defineConfig({
     entry,
     format: ['esm'],

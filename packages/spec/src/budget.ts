@@ -12,7 +12,12 @@ export type StopReason = z.infer<typeof StopReasonSchema>;
 
 /** One append-only ledger line. The state is the fold of these entries. */
 export const LedgerEntrySchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('open'), seq: CountSchema, at: IsoTimeSchema, ceilingUsd: UsdSchema }),
+  z.strictObject({
+    kind: z.literal('open'),
+    seq: CountSchema,
+    at: IsoTimeSchema,
+    ceilingUsd: UsdSchema,
+  }),
   z.strictObject({
     kind: z.literal('reserve'),
     seq: CountSchema,
@@ -37,7 +42,12 @@ export const LedgerEntrySchema = z.discriminatedUnion('kind', [
     reservationId: z.string().min(1),
     reason: z.string().min(1),
   }),
-  z.strictObject({ kind: z.literal('stop'), seq: CountSchema, at: IsoTimeSchema, reason: StopReasonSchema }),
+  z.strictObject({
+    kind: z.literal('stop'),
+    seq: CountSchema,
+    at: IsoTimeSchema,
+    reason: StopReasonSchema,
+  }),
 ]);
 /** One append-only ledger line. */
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
@@ -78,7 +88,10 @@ export interface BudgetLedger {
   /** Reserve `amountUsd` for one attempt; refused when it would cross the ceiling or after a stop. */
   reserve(args: { attemptId: string; amountUsd: number }): Promise<ReserveOutcome>;
   /** Record the actual charge. A charge above the reservation is kept as is and stops the ledger. */
-  settle(reservationId: string, args: { chargedUsd: number; source: string }): Promise<SettleOutcome>;
+  settle(
+    reservationId: string,
+    args: { chargedUsd: number; source: string },
+  ): Promise<SettleOutcome>;
   /** Keep the whole reservation as spent (timeout, aborted or otherwise uncertain outcome). */
   retain(reservationId: string, reason: string): Promise<void>;
   /** Stop new reservations (e.g. on operator request). */

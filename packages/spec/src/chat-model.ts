@@ -35,7 +35,11 @@ export const FailureClassSchema = z.enum([
 export type FailureClass = z.infer<typeof FailureClassSchema>;
 
 /** Failure classes that are the infrastructure's fault: they make a matched block incomplete. */
-export const INFRASTRUCTURE_FAILURES: readonly FailureClass[] = ['http_retryable', 'connection_retryable', 'budget_refused'];
+export const INFRASTRUCTURE_FAILURES: readonly FailureClass[] = [
+  'http_retryable',
+  'connection_retryable',
+  'budget_refused',
+];
 
 /** Token usage and cost as reported by the endpoint. Every field may be absent (null). */
 export const UsageSchema = z.strictObject({

@@ -5,7 +5,10 @@ export const AxisIdSchema = z.enum(['R', 'M', 'C', 'A', 'I']);
 /** One of the five CHI axes. */
 export type AxisId = z.infer<typeof AxisIdSchema>;
 
-const FeatureValues = z.record(z.string().min(1), z.number({ error: 'expected a finite feature value' }));
+const FeatureValues = z.record(
+  z.string().min(1),
+  z.number({ error: 'expected a finite feature value' }),
+);
 
 /** Measured behavioral features per axis (z_jl). Axes may be absent. */
 export const AxisProfileSchema = z.strictObject({

@@ -19,7 +19,7 @@ function hasMarker(error: unknown, name?: string): boolean {
  * rather than `instanceof`: the marker works across duplicate copies of the package.
  */
 export class ChiError extends Error {
-  private readonly [MARKER] = true;
+  protected readonly [MARKER] = true;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -105,7 +105,12 @@ export class BudgetExceededError extends ChiError {
   readonly ceilingUsd: number;
   readonly committedUsd: number;
 
-  constructor(args: { requestedUsd: number; ceilingUsd: number; committedUsd: number; reason?: string }) {
+  constructor(args: {
+    requestedUsd: number;
+    ceilingUsd: number;
+    committedUsd: number;
+    reason?: string;
+  }) {
     super(
       `Budget refused: reserving ${args.requestedUsd} USD on top of ${args.committedUsd} USD committed would exceed the ceiling of ${args.ceilingUsd} USD${args.reason === undefined ? '' : ` (${args.reason})`}`,
     );

@@ -5,9 +5,19 @@ import { ChatResultSchema } from './chat-model';
 import { AxisProfileSchema, ChiResultSchema, HumanCalibrationSchema } from './chi';
 import { ChisEntrySchema } from './chis';
 import { HistoryWorldSchema } from './history';
-import { BlindMemoryWorldSchema, MemoryRecordSchema, MemoryWorldSchema, ProbeAnswerSchema } from './memory';
+import {
+  BlindMemoryWorldSchema,
+  MemoryRecordSchema,
+  MemoryWorldSchema,
+  ProbeAnswerSchema,
+} from './memory';
 import { AttemptRecordSchema, RunManifestSchema } from './run';
-import { CapacityCurveSchema, EimcResultSchema, MemoryScoreSchema, ParsedProbeReplySchema } from './scores';
+import {
+  CapacityCurveSchema,
+  EimcResultSchema,
+  MemoryScoreSchema,
+  ParsedProbeReplySchema,
+} from './scores';
 
 /**
  * The schemas published as JSON Schema files under `packages/spec/schemas/`, so tools in other
@@ -42,8 +52,13 @@ export const JSON_SCHEMA_REGISTRY = {
 export function jsonSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, schema] of Object.entries(JSON_SCHEMA_REGISTRY)) {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
-    out[`${name}.schema.json`] = `${JSON.stringify({ $id: `https://chi-toolkit.dev/schemas/${name}.schema.json`, ...json }, null, 2)}\n`;
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      io: 'input',
+    });
+    out[`${name}.schema.json`] =
+      `${JSON.stringify({ $id: `https://chi-toolkit.dev/schemas/${name}.schema.json`, ...json }, null, 2)}\n`;
   }
   return out;
 }

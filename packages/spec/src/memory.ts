@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { CountSchema, HexValueSchema, IsoTimeSchema, SeedSchema } from './primitives';
 
 /** Authority of a record: 2 beats 1 whatever the times. */
-export const AuthoritySchema = z.union([z.literal(1), z.literal(2)], { error: 'authority must be 1 or 2' });
+export const AuthoritySchema = z.union([z.literal(1), z.literal(2)], {
+  error: 'authority must be 1 or 2',
+});
 /** Authority of a record: 2 beats 1 whatever the times. */
 export type Authority = z.infer<typeof AuthoritySchema>;
 

@@ -8,12 +8,17 @@ export const HexValueSchema = z
 export type HexValue = z.infer<typeof HexValueSchema>;
 
 /** An ISO-8601 UTC timestamp with a `Z` suffix, e.g. `2026-03-01T09:30:00.000Z`. */
-export const IsoTimeSchema = z.iso.datetime({ offset: false, error: 'expected an ISO-8601 UTC timestamp ending in Z' });
+export const IsoTimeSchema = z.iso.datetime({
+  offset: false,
+  error: 'expected an ISO-8601 UTC timestamp ending in Z',
+});
 /** An ISO-8601 UTC timestamp. */
 export type IsoTime = z.infer<typeof IsoTimeSchema>;
 
 /** A lowercase hex SHA-256 digest. */
-export const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'expected a 64-character lowercase hex SHA-256' });
+export const Sha256Schema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, { error: 'expected a 64-character lowercase hex SHA-256' });
 
 /** A seed: an unsigned 32-bit integer. */
 export const SeedSchema = z
@@ -28,15 +33,24 @@ export const UnitIntervalSchema = z
   .max(1, { error: 'expected a value in [0, 1]' });
 
 /** A non-negative integer count. */
-export const CountSchema = z.int({ error: 'expected an integer count' }).min(0, { error: 'a count cannot be negative' });
+export const CountSchema = z
+  .int({ error: 'expected an integer count' })
+  .min(0, { error: 'a count cannot be negative' });
 
 /** A non-negative finite amount of US dollars. */
-export const UsdSchema = z.number({ error: 'expected a finite USD amount' }).min(0, { error: 'a USD amount cannot be negative' });
+export const UsdSchema = z
+  .number({ error: 'expected a finite USD amount' })
+  .min(0, { error: 'a USD amount cannot be negative' });
 
 /**
  * Where a number came from. Scripted reference systems and fixtures are never measurements of a
  * real model; every result carries this label so reports can say so on every page.
  */
-export const EvidenceClassSchema = z.enum(['live_model', 'scripted_baseline', 'fixture', 'synthetic']);
+export const EvidenceClassSchema = z.enum([
+  'live_model',
+  'scripted_baseline',
+  'fixture',
+  'synthetic',
+]);
 /** Where a number came from: a live model, a scripted reference system, a fixture or synthetic data. */
 export type EvidenceClass = z.infer<typeof EvidenceClassSchema>;

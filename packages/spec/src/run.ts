@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { ChatResultSchema } from './chat-model';
 import { GeneratorInfoSchema } from './memory';
-import { CountSchema, EvidenceClassSchema, IsoTimeSchema, SeedSchema, Sha256Schema, UsdSchema } from './primitives';
+import {
+  CountSchema,
+  EvidenceClassSchema,
+  IsoTimeSchema,
+  SeedSchema,
+  Sha256Schema,
+  UsdSchema,
+} from './primitives';
 
 /** A per-token and per-request USD price. */
 export const PriceSchema = z.strictObject({

@@ -3,7 +3,13 @@ import { StratumSchema } from './memory';
 import { CountSchema, UnitIntervalSchema } from './primitives';
 
 /** How one requested answer came back. */
-export const AnswerStatusSchema = z.enum(['answered', 'abstained', 'missing', 'duplicate', 'invalid']);
+export const AnswerStatusSchema = z.enum([
+  'answered',
+  'abstained',
+  'missing',
+  'duplicate',
+  'invalid',
+]);
 /** How one requested answer came back: answered, abstained (both null), missing, duplicate or invalid. */
 export type AnswerStatus = z.infer<typeof AnswerStatusSchema>;
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type ValidationIssue, ValidationError } from './errors';
+import { ValidationError, type ValidationIssue } from './errors';
 
 function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -26,7 +26,11 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): ValidationIss
  * const world = parseWith(MemoryWorldSchema, JSON.parse(text), 'memory world');
  * ```
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.output<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  subject: string,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ValidationError(subject, formatIssues(result.error.issues), { cause: result.error });
