@@ -96,5 +96,6 @@ export interface BudgetLedger {
   retain(reservationId: string, reason: string): Promise<void>;
   /** Stop new reservations (e.g. on operator request). */
   stop(reason: { kind: 'manual' | 'overcharge' | 'ceiling'; message: string }): Promise<void>;
+  /** A snapshot of the totals and whether the ledger has stopped. */
   state(): Promise<LedgerState>;
 }

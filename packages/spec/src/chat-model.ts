@@ -124,5 +124,6 @@ export interface ChatModel {
   /** The requested model ID, e.g. `moonshotai/kimi-k3`. */
   readonly modelId: string;
   readonly evidenceClass: z.infer<typeof EvidenceClassSchema>;
+  /** Send one request; resolves with the result (failures included), never rejects for them. */
   generate(request: ChatRequest): Promise<ChatResult>;
 }
