@@ -1,1 +1,35 @@
-export {};
+export type {
+  BootstrapEstimate,
+  BootstrapEstimateFields,
+  BootstrapEstimates,
+  IntervalOmittedReason,
+  QuantileChoice,
+} from './bootstrap-estimate.js';
+export {
+  BOOTSTRAP_DEFAULTS,
+  type ClusterBootstrapOptions,
+  clusterBootstrap,
+  type NamedStatistics,
+  type StatisticOutput,
+} from './cluster-bootstrap.js';
+export {
+  meanOverClusters,
+  meanVectorOverClusters,
+  type PackedClusterVectors,
+  packClusterVectors,
+} from './cluster-means.js';
+export { StatsInputError } from './errors.js';
+export {
+  type PercentileInterval,
+  type PercentileIntervalOptions,
+  percentileInterval,
+  QUANTILE_DEFINITIONS,
+  type QuantileDefinition,
+  quantileOfSorted,
+} from './quantile.js';
+export { type DrawResampleIndicesOptions, drawResampleIndices } from './resample-draws.js';
+export {
+  type WeightedMeansBootstrapOptions,
+  type WeightedMeansStatistic,
+  weightedMeansBootstrap,
+} from './weighted-means-bootstrap.js';

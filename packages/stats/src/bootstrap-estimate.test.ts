@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assertStatisticNames,
+  estimateWithoutResampling,
+  resolveQuantiles,
+  summarizeReplicates,
+} from './bootstrap-estimate.js';
+import { StatsInputError } from './errors.js';
+
+function fieldOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+  }
+  return undefined;
+}
+
+const run = { level: 0.5, clusters: 3, seed: 11 };
+
+describe('summarizeReplicates', () => {
+  it('computes the interval over defined replicates only and counts the undefined ones', () => {
+    // Defined: 1, 2, 3, 4, 5 -> type 7 at p = 0.25 and 0.75 gives 2 and 4.
+    const replicates = Float64Array.from([5, Number.NaN, 1, 4, Number.NaN, 3, 2]);
+    const summary = summarizeReplicates(3, replicates, 'linear', run);
+    expect(summary).toEqual({
+      estimate: 3,
+      level: 0.5,
+      quantile: 'linear',
+      resamples: 7,
+      definedReplicates: 5,
+      undefinedReplicates: 2,
+      clusters: 3,
+      seed: 11,
+      interval: { lower: 2, upper: 4 },
+      intervalOmittedReason: null,
+    });
+    expect(Array.from(replicates)).toEqual([5, Number.NaN, 1, 4, Number.NaN, 3, 2]);
+  });
+
+  it('omits the interval when no replicate is defined', () => {
+    const summary = summarizeReplicates(
+      null,
+      Float64Array.from([Number.NaN, Number.NaN]),
+      'linear',
+      run,
+    );
+    expect(summary.interval).toBeNull();
+    expect(summary.intervalOmittedReason).toBe('no_defined_replicates');
+    expect(summary.undefinedReplicates).toBe(2);
+    expect(summary.definedReplicates).toBe(0);
+  });
+
+  it('keeps an interval even when the point estimate itself is undefined', () => {
+    const summary = summarizeReplicates(
+      null,
+      Float64Array.from([64, 128, Number.NaN]),
+      'inverted_cdf',
+      run,
+    );
+    expect(summary.estimate).toBeNull();
+    expect(summary.interval).toEqual({ lower: 64, upper: 128 });
+  });
+});
+
+describe('estimateWithoutResampling', () => {
+  it('reports the estimate, zero resamples and the reason', () => {
+    expect(estimateWithoutResampling(0.9, 'linear', { ...run, clusters: 1 })).toEqual({
+      estimate: 0.9,
+      level: 0.5,
+      quantile: 'linear',
+      resamples: 0,
+      definedReplicates: 0,
+      undefinedReplicates: 0,
+      clusters: 1,
+      seed: 11,
+      interval: null,
+      intervalOmittedReason: 'fewer_than_two_clusters',
+    });
+  });
+});
+
+describe('resolveQuantiles', () => {
+  it('defaults to linear, applies one definition to all, or resolves by name', () => {
+    expect(resolveQuantiles(undefined, ['a', 'b'])).toEqual(['linear', 'linear']);
+    expect(resolveQuantiles('inverted_cdf', ['a', 'b'])).toEqual(['inverted_cdf', 'inverted_cdf']);
+    expect(resolveQuantiles({ b: 'inverted_cdf' }, ['a', 'b'])).toEqual(['linear', 'inverted_cdf']);
+  });
+
+  it('rejects unknown names and unknown definitions', () => {
+    expect(fieldOf(() => resolveQuantiles({ c: 'linear' }, ['a', 'b']))).toBe('quantile.c');
+    expect(fieldOf(() => resolveQuantiles({ a: 'type7' as 'linear' }, ['a']))).toBe('quantile.a');
+    expect(fieldOf(() => resolveQuantiles('type7' as 'linear', ['a']))).toBe('quantile');
+  });
+});
+
+describe('assertStatisticNames', () => {
+  it('accepts distinct strings and rejects empty, non-string or duplicate names', () => {
+    expect(() => assertStatisticNames(['a', 'b'], 'names')).not.toThrow();
+    expect(fieldOf(() => assertStatisticNames([], 'names'))).toBe('names');
+    expect(fieldOf(() => assertStatisticNames('a', 'names'))).toBe('names');
+    expect(fieldOf(() => assertStatisticNames(['a', 3], 'names'))).toBe('names[1]');
+    expect(fieldOf(() => assertStatisticNames(['a', 'a'], 'names'))).toBe('names[1]');
+  });
+});

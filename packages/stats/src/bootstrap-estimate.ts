@@ -1,0 +1,168 @@
+import { StatsInputError } from './errors.js';
+import {
+  assertQuantileDefinition,
+  type PercentileInterval,
+  percentileIntervalOfSorted,
+  type QuantileDefinition,
+} from './quantile.js';
+import { describeValue } from './validation.js';
+
+/** Why a {@link BootstrapEstimate} has no interval. */
+export type IntervalOmittedReason =
+  /** Fewer than two clusters: resampling one world says nothing about world-to-world spread. */
+  | 'fewer_than_two_clusters'
+  /** The statistic was undefined (null / NaN) in every replicate. */
+  | 'no_defined_replicates';
+
+/** Fields every {@link BootstrapEstimate} has, with or without an interval. */
+export interface BootstrapEstimateFields {
+  /** The statistic on the original sample (every cluster once); null when undefined there. */
+  readonly estimate: number | null;
+  /** Central coverage of the interval, e.g. 0.95. */
+  readonly level: number;
+  /** Quantile definition used for the interval endpoints. */
+  readonly quantile: QuantileDefinition;
+  /** Replicates drawn: the requested count, or 0 when resampling was skipped. */
+  readonly resamples: number;
+  /** Replicates in which the statistic was defined; the interval is computed from these only. */
+  readonly definedReplicates: number;
+  /** Replicates in which the statistic was undefined (null, or NaN on the fast path). */
+  readonly undefinedReplicates: number;
+  /** Clusters (worlds) in the original sample; each replicate draws this many. */
+  readonly clusters: number;
+  /** The analysis seed the replicates were drawn from. */
+  readonly seed: number;
+}
+
+/**
+ * One bootstrapped statistic: its point estimate, its pointwise percentile interval over the
+ * defined replicates, and the denominators needed to read it. Either `interval` is present and
+ * `intervalOmittedReason` is null, or the other way round. Plain data: `JSON.stringify` it as is.
+ */
+export type BootstrapEstimate = BootstrapEstimateFields &
+  (
+    | { readonly interval: PercentileInterval; readonly intervalOmittedReason: null }
+    | { readonly interval: null; readonly intervalOmittedReason: IntervalOmittedReason }
+  );
+
+/** Bootstrapped statistics by name, in the order the statistic produced them. */
+export type BootstrapEstimates<K extends string = string> = {
+  readonly [P in K]: BootstrapEstimate;
+};
+
+/**
+ * The quantile definition for every statistic, or per statistic name (unlisted names use
+ * `'linear'`). Use `'inverted_cdf'` for grid-valued statistics such as EIMC.
+ */
+export type QuantileChoice<K extends string = string> =
+  | QuantileDefinition
+  | { readonly [P in K]?: QuantileDefinition };
+
+/** Resolves a {@link QuantileChoice} into one definition per name, rejecting unknown names. */
+export function resolveQuantiles(
+  choice: QuantileChoice | undefined,
+  names: readonly string[],
+): QuantileDefinition[] {
+  if (choice === undefined) return names.map(() => 'linear');
+  if (typeof choice === 'string' || typeof choice !== 'object' || choice === null) {
+    assertQuantileDefinition(choice, 'quantile');
+    return names.map(() => choice);
+  }
+  const byName = choice as Readonly<Record<string, unknown>>;
+  for (const name of Object.keys(byName)) {
+    if (!names.includes(name)) {
+      throw new StatsInputError(
+        `quantile.${name}`,
+        `names no statistic; the statistic returns ${names.map((n) => JSON.stringify(n)).join(', ')}`,
+      );
+    }
+  }
+  return names.map((name) => {
+    const definition = Object.hasOwn(byName, name) ? byName[name] : 'linear';
+    assertQuantileDefinition(definition, `quantile.${name}`);
+    return definition;
+  });
+}
+
+/** What every estimate of one bootstrap run shares. */
+export interface RunFacts {
+  readonly level: number;
+  readonly clusters: number;
+  readonly seed: number;
+}
+
+/**
+ * Summarises one statistic's replicates (NaN marks an undefined replicate). Sorts a compacted
+ * copy; `replicates` is left as it was.
+ */
+export function summarizeReplicates(
+  estimate: number | null,
+  replicates: Float64Array,
+  quantile: QuantileDefinition,
+  run: RunFacts,
+): BootstrapEstimate {
+  const defined: number[] = [];
+  for (const value of replicates) if (!Number.isNaN(value)) defined.push(value);
+  const fields = {
+    estimate,
+    level: run.level,
+    quantile,
+    resamples: replicates.length,
+    definedReplicates: defined.length,
+    undefinedReplicates: replicates.length - defined.length,
+    clusters: run.clusters,
+    seed: run.seed,
+  };
+  if (defined.length === 0) {
+    return { ...fields, interval: null, intervalOmittedReason: 'no_defined_replicates' };
+  }
+  defined.sort((a, b) => a - b);
+  const interval = percentileIntervalOfSorted(defined, run.level, quantile);
+  return { ...fields, interval, intervalOmittedReason: null };
+}
+
+/** The estimate when resampling is skipped because there are fewer than two clusters. */
+export function estimateWithoutResampling(
+  estimate: number | null,
+  quantile: QuantileDefinition,
+  run: RunFacts,
+): BootstrapEstimate {
+  return {
+    estimate,
+    level: run.level,
+    quantile,
+    resamples: 0,
+    definedReplicates: 0,
+    undefinedReplicates: 0,
+    clusters: run.clusters,
+    seed: run.seed,
+    interval: null,
+    intervalOmittedReason: 'fewer_than_two_clusters',
+  };
+}
+
+/** Throws unless `names` is a non-empty list of distinct strings. */
+export function assertStatisticNames(names: unknown, field: string): asserts names is string[] {
+  if (!Array.isArray(names) || names.length === 0) {
+    throw new StatsInputError(
+      field,
+      `expected a non-empty list of statistic names, found ${describeValue(names)}`,
+    );
+  }
+  const seen = new Set<string>();
+  names.forEach((name: unknown, index) => {
+    if (typeof name !== 'string') {
+      throw new StatsInputError(
+        `${field}[${index}]`,
+        `expected a string, found ${describeValue(name)}`,
+      );
+    }
+    if (seen.has(name)) {
+      throw new StatsInputError(
+        `${field}[${index}]`,
+        `duplicate statistic name ${JSON.stringify(name)}`,
+      );
+    }
+    seen.add(name);
+  });
+}

@@ -1,0 +1,216 @@
+import {
+  type BootstrapEstimate,
+  type BootstrapEstimates,
+  estimateWithoutResampling,
+  type QuantileChoice,
+  type RunFacts,
+  resolveQuantiles,
+  summarizeReplicates,
+} from './bootstrap-estimate.js';
+import { StatsInputError } from './errors.js';
+import type { QuantileDefinition } from './quantile.js';
+import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
+import {
+  assertFunction,
+  assertLevel,
+  assertResamples,
+  assertSeed,
+  describeValue,
+} from './validation.js';
+
+/** Bootstrap defaults: the protocol's 2000 resamples and pointwise 95% intervals. */
+export const BOOTSTRAP_DEFAULTS = { resamples: 2000, level: 0.95 } as const;
+
+/** Named statistics: every value a finite number, or null where the statistic is undefined. */
+export type NamedStatistics<K extends string = string> = { readonly [P in K]: number | null };
+
+/** What a bootstrap statistic may return: one value, or a record of named values. */
+export type StatisticOutput = number | null | NamedStatistics;
+
+/** Options of {@link clusterBootstrap}. */
+export interface ClusterBootstrapOptions<C, R extends StatisticOutput> {
+  /** The independent resampling units (worlds), each holding all of its paired observations. */
+  readonly clusters: readonly C[];
+  /**
+   * Computes the statistic from a sample of clusters: first the original `clusters`, then each
+   * replicate's multiset (`clusters.length` clusters drawn with replacement, in draw order).
+   * Recompute every nonlinear aggregate here. Return null for an undefined value (counted in
+   * `undefinedReplicates`); NaN and infinities throw. A record must have the same names every call.
+   */
+  readonly statistic: (sample: readonly C[]) => R;
+  /** Analysis seed, an integer in [0, 2^32 - 1]. Same seed and data, same result. */
+  readonly seed: number;
+  /** Number of bootstrap replicates, >= 1. Default 2000. */
+  readonly resamples?: number;
+  /** Central coverage of the pointwise interval, in (0, 1). Default 0.95. */
+  readonly level?: number;
+  /** Quantile definition, for all statistics or by name. Default `'linear'` (type 7). */
+  readonly quantile?: R extends NamedStatistics<infer K> ? QuantileChoice<K> : QuantileDefinition;
+}
+
+const SCALAR = Symbol('scalar');
+type Shape = typeof SCALAR | readonly string[];
+
+function readValue(value: unknown, name: string | null, call: string): number {
+  if (value === null) return Number.NaN;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const what = name === null ? 'the statistic' : `statistic ${JSON.stringify(name)}`;
+  throw new StatsInputError(
+    'statistic',
+    `${what} returned ${describeValue(value)} on ${call}; expected a finite number, or null for an undefined value`,
+  );
+}
+
+function shapeOf(output: unknown): Shape {
+  if (output === null || typeof output === 'number') return SCALAR;
+  if (typeof output === 'object' && !Array.isArray(output)) {
+    const names = Object.keys(output);
+    if (names.length > 0) return names;
+  }
+  throw new StatsInputError(
+    'statistic',
+    `returned ${describeValue(output)} on the original sample; expected a number, null, or a non-empty record of named numbers`,
+  );
+}
+
+/** Writes one call's output into slot `replicate` of each name's column, checking the shape. */
+function record(
+  output: unknown,
+  shape: Shape,
+  columns: readonly Float64Array[],
+  replicate: number,
+  call: string,
+): void {
+  if (shape === SCALAR) {
+    if (output !== null && typeof output !== 'number') {
+      throw new StatsInputError(
+        'statistic',
+        `returned ${describeValue(output)} on ${call} but a number on the original sample; return the same shape every time`,
+      );
+    }
+    (columns[0] as Float64Array)[replicate] = readValue(output, null, call);
+    return;
+  }
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) {
+    throw new StatsInputError(
+      'statistic',
+      `returned ${describeValue(output)} on ${call} but a record on the original sample; return the same shape every time`,
+    );
+  }
+  const values = output as Readonly<Record<string, unknown>>;
+  const names = Object.keys(values);
+  if (names.length !== shape.length || !shape.every((name) => Object.hasOwn(values, name))) {
+    throw new StatsInputError(
+      'statistic',
+      `returned names [${names.join(', ')}] on ${call} but [${shape.join(', ')}] on the original sample; return every name every time (null for undefined)`,
+    );
+  }
+  shape.forEach((name, index) => {
+    (columns[index] as Float64Array)[replicate] = readValue(values[name], name, call);
+  });
+}
+
+/**
+ * Clustered (block) percentile bootstrap that preserves pairing by construction.
+ *
+ * Each replicate draws `clusters.length` clusters with replacement (one multiset of worlds) and
+ * hands that whole multiset to `statistic`, which recomputes every aggregate over every model,
+ * load, history and checkpoint at once: whatever was paired inside a world stays paired.
+ *
+ * Returns the point estimate on the original sample and the pointwise percentile interval over
+ * the replicates where the statistic was defined, with the counts of defined and undefined
+ * replicates, the cluster count and the seed. With fewer than two clusters no resampling is done
+ * and no interval is given (`intervalOmittedReason: 'fewer_than_two_clusters'`).
+ *
+ * Randomness: see `drawResampleIndices`; replicate `r` uses exactly its draws, so the result is
+ * identical, bit for bit, for the same seed, data and statistic, and identical multisets are drawn
+ * by {@link weightedMeansBootstrap}.
+ *
+ * @throws StatsInputError on no clusters, resamples < 1, level outside (0, 1), a seed that is
+ * not an integer in [0, 2^32 - 1], or a statistic returning NaN, infinities or changing shape.
+ *
+ * @example
+ * ```ts
+ * const worlds = [{ r: 1, t: 0.75 }, { r: 0.5, t: 0.5 }, { r: 0.75, t: 1 }];
+ * const result = clusterBootstrap({
+ *   clusters: worlds,
+ *   seed: 20260901,
+ *   statistic: (sample) => ({
+ *     meanR: meanOverClusters(sample, (w) => w.r),
+ *     gap: meanOverClusters(sample, (w) => w.r - w.t),
+ *   }),
+ * });
+ * result.meanR.estimate; // 0.75
+ * result.meanR.interval; // { lower, upper }, pointwise 95%
+ * ```
+ */
+export function clusterBootstrap<C>(
+  options: ClusterBootstrapOptions<C, number | null>,
+): BootstrapEstimate;
+export function clusterBootstrap<C, K extends string>(
+  options: ClusterBootstrapOptions<C, NamedStatistics<K>>,
+): BootstrapEstimates<K>;
+export function clusterBootstrap<C>(
+  options: ClusterBootstrapOptions<C, StatisticOutput>,
+): BootstrapEstimate | BootstrapEstimates {
+  const {
+    clusters,
+    statistic,
+    seed,
+    resamples = BOOTSTRAP_DEFAULTS.resamples,
+    level = BOOTSTRAP_DEFAULTS.level,
+  } = options;
+  if (!Array.isArray(clusters) || clusters.length === 0) {
+    throw new StatsInputError(
+      'clusters',
+      `expected at least one cluster (world), found ${Array.isArray(clusters) ? 'an empty list' : describeValue(clusters)}`,
+    );
+  }
+  assertFunction(statistic, 'statistic');
+  assertResamples(resamples);
+  assertSeed(seed);
+  assertLevel(level);
+
+  const pointOutput: unknown = statistic(clusters);
+  const shape = shapeOf(pointOutput);
+  const names = shape === SCALAR ? ['value'] : shape;
+  if (shape === SCALAR && typeof options.quantile === 'object' && options.quantile !== null) {
+    throw new StatsInputError(
+      'quantile',
+      'a single-valued statistic takes one quantile definition, not a record by name',
+    );
+  }
+  const quantiles = resolveQuantiles(options.quantile as QuantileChoice | undefined, names);
+  const pointColumns = names.map(() => new Float64Array(1));
+  record(pointOutput, shape, pointColumns, 0, 'the original sample');
+  const point = pointColumns.map((column) => {
+    const value = column[0] as number;
+    return Number.isNaN(value) ? null : value;
+  });
+
+  const run: RunFacts = { level, clusters: clusters.length, seed };
+  let estimates: BootstrapEstimate[];
+  if (clusters.length < 2) {
+    estimates = names.map((_, i) =>
+      estimateWithoutResampling(point[i] ?? null, quantiles[i]!, run),
+    );
+  } else {
+    const columns = names.map(() => new Float64Array(resamples));
+    const rng = createResampleGenerator(seed);
+    const clusterCount = clusters.length;
+    for (let replicate = 0; replicate < resamples; replicate++) {
+      const sample = new Array<C>(clusterCount);
+      for (let slot = 0; slot < clusterCount; slot++) {
+        sample[slot] = clusters[drawClusterIndex(rng, clusterCount)] as C;
+      }
+      record(statistic(sample), shape, columns, replicate, `replicate ${replicate}`);
+    }
+    estimates = names.map((_, i) =>
+      summarizeReplicates(point[i] ?? null, columns[i]!, quantiles[i]!, run),
+    );
+  }
+
+  if (shape === SCALAR) return estimates[0]!;
+  // fromEntries defines own properties, so even a statistic named "__proto__" survives.
+  return Object.fromEntries(names.map((name, i) => [name, estimates[i]!]));
+}
