@@ -29,6 +29,14 @@ export {
   StopReasonSchema,
 } from './budget';
 export {
+  type CatalogEndpoint,
+  CatalogEndpointSchema,
+  type CatalogModel,
+  CatalogModelSchema,
+  type ModelCatalog,
+  ModelCatalogSchema,
+} from './catalog';
+export {
   type ChatMessage,
   ChatMessageSchema,
   type ChatModel,
@@ -63,6 +71,12 @@ export {
   type StateDescriptor,
   StateDescriptorSchema,
 } from './chis';
+export {
+  type ChatModelContractOptions,
+  type ChatResultExpectations,
+  checkChatModelContract,
+  checkChatResult,
+} from './contract';
 export {
   ApiCallError,
   BudgetExceededError,

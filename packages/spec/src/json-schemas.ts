@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BehavioralItemSetSchema } from './behavior';
 import { LedgerEntrySchema, LedgerStateSchema } from './budget';
+import { ModelCatalogSchema } from './catalog';
 import { ChatResultSchema } from './chat-model';
 import { AxisProfileSchema, ChiResultSchema, HumanCalibrationSchema } from './chi';
 import { ChisEntrySchema } from './chis';
@@ -41,6 +42,7 @@ export const JSON_SCHEMA_REGISTRY = {
   'chat-result': ChatResultSchema,
   'ledger-entry': LedgerEntrySchema,
   'ledger-state': LedgerStateSchema,
+  'model-catalog': ModelCatalogSchema,
   'run-manifest': RunManifestSchema,
   'attempt-record': AttemptRecordSchema,
 } as const;
