@@ -12,7 +12,17 @@ import {
   MemoryWorldSchema,
   ProbeAnswerSchema,
 } from './memory';
-import { AttemptRecordSchema, RunManifestSchema } from './run';
+import {
+  AttemptRecordSchema,
+  BlockStatusSchema,
+  FailureLogEntrySchema,
+  NotebookSnapshotSchema,
+  RenderedRequestSchema,
+  RunManifestSchema,
+  RunPlanSchema,
+  RunStatusSchema,
+  SmokeResultSchema,
+} from './run';
 import {
   CapacityCurveSchema,
   EimcResultSchema,
@@ -45,6 +55,13 @@ export const JSON_SCHEMA_REGISTRY = {
   'model-catalog': ModelCatalogSchema,
   'run-manifest': RunManifestSchema,
   'attempt-record': AttemptRecordSchema,
+  'run-plan': RunPlanSchema,
+  'rendered-request': RenderedRequestSchema,
+  'notebook-snapshot': NotebookSnapshotSchema,
+  'failure-log-entry': FailureLogEntrySchema,
+  'block-status': BlockStatusSchema,
+  'run-status': RunStatusSchema,
+  'smoke-result': SmokeResultSchema,
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatResultSchema } from './chat-model';
+import { ChatMessageSchema, ChatResultSchema, FailureClassSchema } from './chat-model';
 import { GeneratorInfoSchema } from './memory';
 import {
   CountSchema,
@@ -32,6 +32,22 @@ export const SystemSpecSchema = z.strictObject({
   maxOutputTokens: z.int().min(1),
   /** Declared safety price; the effective price is the larger of this and the catalog price. */
   safetyPrice: PriceSchema.nullable(),
+  /**
+   * A declared reference condition whose notebook is not capped (the `perfect` scripted system
+   * only). Never true for an evaluated model; reports label it. Absent means false.
+   */
+  uncappedNotebook: z.boolean().optional(),
+  /** For scripted reference systems: their seed and declared noise; absent or null for real models. */
+  scripted: z
+    .strictObject({
+      /** Seed of the system's deterministic noise. */
+      seed: SeedSchema,
+      /** Named noise probabilities in [0, 1], e.g. `{ historyFlip: 0.1 }`. */
+      declaredNoise: z.record(z.string().min(1), z.number().min(0).max(1)),
+      description: z.string().min(1),
+    })
+    .nullable()
+    .optional(),
 });
 /** One evaluated system as registered in a manifest. */
 export type SystemSpec = z.infer<typeof SystemSpecSchema>;
@@ -86,6 +102,13 @@ export const RunManifestSchema = z.strictObject({
     taus: z.array(z.number().gt(0).max(1)).min(1),
   }),
   failureRules: z.array(z.string().min(1)),
+  /** SHA-256 of `plan.json` (the registered requests), which is a pure function of this manifest. */
+  planSha256: Sha256Schema.optional(),
+  /**
+   * A scored run refuses to start unless a passing smoke check is recorded for every live system.
+   * Absent means false.
+   */
+  requireSmoke: z.boolean().optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;
@@ -98,13 +121,216 @@ export const AttemptRecordSchema = z.strictObject({
   requestId: z.string().min(1),
   systemId: z.string().min(1),
   blockId: z.string().min(1),
-  phase: z.enum(['before_send', 'after_response']),
+  /**
+   * `before_send` is written before the request leaves, `after_response` when it resolved.
+   * `abandoned` is written on resume for a `before_send` without `after_response`: the request was
+   * possibly sent and its outcome is unknown.
+   */
+  phase: z.enum(['before_send', 'after_response', 'abandoned']),
   at: IsoTimeSchema,
   /** SHA-256 and UTF-8 byte length of the rendered request messages. */
   requestSha256: Sha256Schema,
   inputBytes: CountSchema,
   /** Present in the `after_response` phase only. */
   result: ChatResultSchema.nullable(),
+  /** Why an attempt was abandoned (phase `abandoned` only); absent otherwise. */
+  reason: z.string().min(1).optional(),
 });
 /** One line of the attempt log. */
 export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
+
+/** The experiment a registered request belongs to. */
+export const ExperimentKindSchema = z.enum(['memory', 'controls', 'history', 'behavior']);
+/** The experiment a registered request belongs to. */
+export type ExperimentKind = z.infer<typeof ExperimentKindSchema>;
+
+/** The task of a registered request, as named in its REQUEST block. */
+export const RequestTaskSchema = z.enum([
+  'memory_encode',
+  'memory_probe',
+  'memory_probe_oracle',
+  'history_update',
+  'history_probe',
+  'behavior_half',
+  'smoke',
+]);
+/** The task of a registered request. */
+export type RequestTask = z.infer<typeof RequestTaskSchema>;
+
+/** One registered request of a run: what it is, for whom, and what must happen before it. */
+export const PlannedRequestSchema = z.strictObject({
+  requestId: z.string().min(1),
+  systemId: z.string().min(1),
+  blockId: z.string().min(1),
+  experiment: ExperimentKindSchema,
+  task: RequestTaskSchema,
+  /** Step name inside the unit, e.g. `encode`, `probe.b0`, `A.c2.update`, `half1`. */
+  step: z.string().min(1),
+  worldSeed: SeedSchema,
+  load: z.int().min(1).nullable(),
+  /** Memory condition: the evaluated notebook, or a control. Null outside memory. */
+  condition: z.enum(['notebook', 'blank', 'oracle']).nullable(),
+  /** Probe batch index (memory probes only). */
+  batch: CountSchema.nullable(),
+  history: z.enum(['A', 'B', 'A2']).nullable(),
+  checkpoint: z.int().min(0).max(4).nullable(),
+  /** Behavioral half (1 or 2). */
+  half: z.union([z.literal(1), z.literal(2)]).nullable(),
+  /** Requests whose results this one needs (the notebook it reads). */
+  dependsOn: z.array(z.string().min(1)),
+  /** True when the reply becomes a notebook (encode and history updates). */
+  writesNotebook: z.boolean(),
+  /** Opaque token in the REQUEST block, equal for every system; unique per registered request. */
+  nonce: z.string().regex(/^[0-9a-f]{16}$/),
+});
+/** One registered request of a run. */
+export type PlannedRequest = z.infer<typeof PlannedRequestSchema>;
+
+/** One matched block: one world x one experiment unit across every system. */
+export const PlannedBlockSchema = z.strictObject({
+  blockId: z.string().min(1),
+  experiment: ExperimentKindSchema,
+  worldSeed: SeedSchema,
+  load: z.int().min(1).nullable(),
+  requestIds: z.array(z.string().min(1)),
+});
+/** One matched block. */
+export type PlannedBlock = z.infer<typeof PlannedBlockSchema>;
+
+/** Every registered request of a run, in scheduling order, and the blocks they form. */
+export const RunPlanSchema = z.strictObject({
+  kind: z.literal('run-plan'),
+  schemaVersion: z.literal(1),
+  requests: z.array(PlannedRequestSchema),
+  blocks: z.array(PlannedBlockSchema),
+});
+/** Every registered request of a run and the blocks they form. */
+export type RunPlan = z.infer<typeof RunPlanSchema>;
+
+/** A request exactly as sent: messages, template, hash and UTF-8 input size. */
+export const RenderedRequestSchema = z.strictObject({
+  kind: z.literal('rendered-request'),
+  requestId: z.string().min(1),
+  systemId: z.string().min(1),
+  blockId: z.string().min(1),
+  task: RequestTaskSchema,
+  template: z.strictObject({ name: z.string().min(1), version: z.string().min(1) }),
+  messages: z.array(ChatMessageSchema),
+  maxOutputTokens: z.int().min(1),
+  /** SHA-256 of the RFC 8785 canonical JSON of `messages`. */
+  requestSha256: Sha256Schema,
+  /** UTF-8 bytes of all message contents (the input-token upper proxy). */
+  inputBytes: CountSchema,
+});
+/** A request exactly as sent. */
+export type RenderedRequest = z.infer<typeof RenderedRequestSchema>;
+
+/** The notebook after one note-writing request (or the empty starting notebook). */
+export const NotebookSnapshotSchema = z.strictObject({
+  kind: z.literal('notebook'),
+  systemId: z.string().min(1),
+  blockId: z.string().min(1),
+  /** The request whose reply produced it; null for the empty starting notebook. */
+  requestId: z.string().min(1).nullable(),
+  /** The kept notes, exactly as later requests receive them. */
+  text: z.string(),
+  bytes: CountSchema,
+  originalBytes: CountSchema,
+  truncated: z.boolean(),
+  sha256: Sha256Schema,
+  /** Cap applied in bytes; null for a declared uncapped reference condition. */
+  capBytes: z.int().min(0).nullable(),
+});
+/** The notebook after one note-writing request. */
+export type NotebookSnapshot = z.infer<typeof NotebookSnapshotSchema>;
+
+/** One entry of the failure/exclusion log. */
+export const FailureLogEntrySchema = z.strictObject({
+  kind: z.literal('failure'),
+  at: IsoTimeSchema,
+  requestId: z.string().min(1),
+  attemptId: z.string().min(1).nullable(),
+  systemId: z.string().min(1),
+  blockId: z.string().min(1),
+  /**
+   * `model`: stays in the scored block as a failure; `infrastructure`: makes the block incomplete;
+   * `abandoned`: possibly sent before a crash, outcome unknown; `dependency`: not sent because a
+   * request it needs failed or was not sent; `excluded`: data kept out of scoring (smoke checks).
+   */
+  category: z.enum(['model', 'infrastructure', 'abandoned', 'dependency', 'excluded']),
+  failure: FailureClassSchema.nullable(),
+  detail: z.string(),
+  /** Retry waits of the attempt, in milliseconds, in order. */
+  retryWaitsMs: z.array(CountSchema),
+});
+/** One entry of the failure/exclusion log. */
+export type FailureLogEntry = z.infer<typeof FailureLogEntrySchema>;
+
+/** Whether a block can be used for comparisons. */
+export const BlockStatusSchema = z.strictObject({
+  blockId: z.string().min(1),
+  experiment: ExperimentKindSchema,
+  worldSeed: SeedSchema,
+  load: z.int().min(1).nullable(),
+  status: z.enum(['complete', 'incomplete', 'not_started']),
+  /** Why the block is incomplete, one line per cause; empty when complete. */
+  reasons: z.array(z.string()),
+  requests: z.strictObject({
+    total: CountSchema,
+    resolved: CountSchema,
+    modelFailures: CountSchema,
+    infrastructureFailures: CountSchema,
+    abandoned: CountSchema,
+    notSent: CountSchema,
+  }),
+});
+/** Whether a block can be used for comparisons. */
+export type BlockStatus = z.infer<typeof BlockStatusSchema>;
+
+/** Where a run stands: written at start, on every state change and at the end. */
+export const RunStatusSchema = z.strictObject({
+  kind: z.literal('run-status'),
+  runId: z.string().min(1),
+  manifestSha256: Sha256Schema,
+  state: z.enum(['running', 'completed', 'stopped', 'failed']),
+  startedAt: IsoTimeSchema,
+  updatedAt: IsoTimeSchema,
+  finishedAt: IsoTimeSchema.nullable(),
+  /** How many times the run was resumed. */
+  resumes: CountSchema,
+  requests: z.strictObject({
+    total: CountSchema,
+    resolved: CountSchema,
+    failed: CountSchema,
+    abandoned: CountSchema,
+    notSent: CountSchema,
+  }),
+  spend: z.strictObject({ ceilingUsd: UsdSchema, committedUsd: UsdSchema, chargedUsd: UsdSchema }),
+  /** Why the run stopped early (budget ceiling, overcharge, infrastructure, error); null otherwise. */
+  stop: z.strictObject({ kind: z.string().min(1), message: z.string() }).nullable(),
+  blocks: z.strictObject({ complete: CountSchema, incomplete: CountSchema, notStarted: CountSchema }),
+  elapsedMs: z.number().min(0),
+  exitCode: z.int().min(0).nullable(),
+});
+/** Where a run stands. */
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** The result of one smoke check: excluded from scored data. */
+export const SmokeResultSchema = z.strictObject({
+  kind: z.literal('smoke-result'),
+  systemId: z.string().min(1),
+  model: z.string().min(1),
+  at: IsoTimeSchema,
+  passed: z.boolean(),
+  checks: z.strictObject({
+    allowlistResolved: z.boolean().nullable(),
+    priceKnown: z.boolean().nullable(),
+    replyParsed: z.boolean(),
+  }),
+  detail: z.string(),
+  ceilingUsd: UsdSchema,
+  result: ChatResultSchema.nullable(),
+  evidence: z.literal('excluded'),
+});
+/** The result of one smoke check. */
+export type SmokeResult = z.infer<typeof SmokeResultSchema>;
