@@ -92,8 +92,8 @@ export interface RunFacts {
 }
 
 /**
- * Summarises one statistic's replicates (NaN marks an undefined replicate). Sorts a compacted
- * copy; `replicates` is left as it was.
+ * Summarises one statistic's replicates (NaN marks an undefined replicate). Sorts a copy;
+ * `replicates` is left as it was.
  */
 export function summarizeReplicates(
   estimate: number | null,
@@ -101,23 +101,25 @@ export function summarizeReplicates(
   quantile: QuantileDefinition,
   run: RunFacts,
 ): BootstrapEstimate {
-  const defined: number[] = [];
-  for (const value of replicates) if (!Number.isNaN(value)) defined.push(value);
+  // Typed-array sort is numeric and puts every NaN last, so the defined replicates are a prefix.
+  const sorted = replicates.slice().sort();
+  let defined = sorted.length;
+  while (defined > 0 && Number.isNaN(sorted[defined - 1])) defined--;
   const fields = {
     estimate,
     level: run.level,
     quantile,
     resamples: replicates.length,
-    definedReplicates: defined.length,
-    undefinedReplicates: replicates.length - defined.length,
+    definedReplicates: defined,
+    undefinedReplicates: replicates.length - defined,
     clusters: run.clusters,
     seed: run.seed,
   };
-  if (defined.length === 0) {
+  if (defined === 0) {
     return { ...fields, interval: null, intervalOmittedReason: 'no_defined_replicates' };
   }
-  defined.sort((a, b) => a - b);
-  const interval = percentileIntervalOfSorted(defined, run.level, quantile);
+  const definedSorted = Array.from(sorted.subarray(0, defined));
+  const interval = percentileIntervalOfSorted(definedSorted, run.level, quantile);
   return { ...fields, interval, intervalOmittedReason: null };
 }
 

@@ -49,21 +49,65 @@ export interface WeightedMeansBootstrapOptions<K extends string> {
   readonly quantile?: QuantileChoice<K>;
 }
 
-/** Column means of `data` weighted by `counts` (a multiset of rows), written into `means`. */
+/**
+ * Reusable buffers of the hot loop, allocated once per call of {@link weightedMeansBootstrap}.
+ * `rowOffsets` / `rowWeights` hold the rows drawn at least once and their counts.
+ */
+interface WeightedMeansScratch {
+  readonly counts: Int32Array;
+  readonly rowOffsets: Int32Array;
+  readonly rowWeights: Float64Array;
+  readonly means: Float64Array;
+}
+
+/**
+ * Column means of `data` weighted by `scratch.counts` (a multiset of rows), into `scratch.means`.
+ *
+ * Rows drawn zero times (about 37% of them) are skipped, and the remaining rows are added four
+ * at a time so each mean is loaded and stored once per four rows instead of once per row: this
+ * halves the pilot benchmark. The summation order is fixed (row index ascending, groups of
+ * four), so results are deterministic; they can differ from a row-by-row sum in the last bits.
+ */
 function weightedColumnMeans(
   data: Float64Array,
-  counts: Int32Array,
   width: number,
   total: number,
-  means: Float64Array,
+  scratch: WeightedMeansScratch,
 ): void {
-  means.fill(0);
+  const { counts, rowOffsets, rowWeights, means } = scratch;
+  let used = 0;
   for (let row = 0; row < counts.length; row++) {
     const count = counts[row] as number;
     if (count === 0) continue;
-    const offset = row * width;
+    rowOffsets[used] = row * width;
+    rowWeights[used] = count;
+    used++;
+  }
+  means.fill(0);
+  let next = 0;
+  for (; next + 3 < used; next += 4) {
+    const o0 = rowOffsets[next] as number;
+    const o1 = rowOffsets[next + 1] as number;
+    const o2 = rowOffsets[next + 2] as number;
+    const o3 = rowOffsets[next + 3] as number;
+    const w0 = rowWeights[next] as number;
+    const w1 = rowWeights[next + 1] as number;
+    const w2 = rowWeights[next + 2] as number;
+    const w3 = rowWeights[next + 3] as number;
     for (let column = 0; column < width; column++) {
-      means[column] = (means[column] as number) + count * (data[offset + column] as number);
+      means[column] =
+        (means[column] as number) +
+        (w0 * (data[o0 + column] as number) +
+          w1 * (data[o1 + column] as number) +
+          w2 * (data[o2 + column] as number) +
+          w3 * (data[o3 + column] as number));
+    }
+  }
+  for (; next < used; next++) {
+    const offset = rowOffsets[next] as number;
+    const weight = rowWeights[next] as number;
+    for (let column = 0; column < width; column++) {
+      means[column] = (means[column] as number) + weight * (data[offset + column] as number);
     }
   }
   for (let column = 0; column < width; column++) means[column] = (means[column] as number) / total;
@@ -75,8 +119,8 @@ function weightedColumnMeans(
  *
  * A replicate is the same multiset of clusters `clusterBootstrap` draws for the same seed (the
  * draws are identical, in the same order), but it is held as a count per cluster (multinomial
- * weights) in an `Int32Array`; the means are `sum_i count_i * row_i / clusters`. Nothing is
- * allocated per replicate. The point estimate uses every count = 1.
+ * weights) in an `Int32Array`; the means are `sum_i count_i * row_i / clusters`, over the drawn
+ * rows only. Nothing is allocated per replicate. The point estimate uses every count = 1.
  *
  * Results agree with `clusterBootstrap` over the same rows up to floating-point summation order
  * (exactly, when the sums are exact, e.g. factors that are multiples of 1/8).
@@ -140,13 +184,18 @@ export function weightedMeansBootstrap<const K extends string>(
   assertLevel(level);
   const quantiles = resolveQuantiles(options.quantile as QuantileChoice | undefined, names);
 
-  const counts = new Int32Array(clusters);
-  const means = new Float64Array(width);
+  const scratch: WeightedMeansScratch = {
+    counts: new Int32Array(clusters),
+    rowOffsets: new Int32Array(clusters),
+    rowWeights: new Float64Array(clusters),
+    means: new Float64Array(width),
+  };
+  const { counts, means } = scratch;
   const out = new Float64Array(names.length);
   // `replicate` is -1 for the original sample; the message is built only when something is wrong,
   // so the hot loop allocates nothing.
   const evaluate = (replicate: number): void => {
-    weightedColumnMeans(data, counts, width, clusters, means);
+    weightedColumnMeans(data, width, clusters, scratch);
     out.fill(Number.NaN);
     statistic(means, out);
     for (let index = 0; index < out.length; index++) {
