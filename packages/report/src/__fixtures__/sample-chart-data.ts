@@ -1,0 +1,132 @@
+import type { ChartData, IntervalEstimate, MemoryPoint } from '../chart-data';
+
+function est(estimate: number | null, worlds: number, spread = 0.05): IntervalEstimate {
+  if (estimate === null) {
+    return { estimate, lower: null, upper: null, intervalNote: 'undefined_estimate', worlds, undefinedReplicates: 0 };
+  }
+  if (worlds < 2) {
+    return { estimate, lower: null, upper: null, intervalNote: 'fewer_than_two_complete_worlds', worlds, undefinedReplicates: 0 };
+  }
+  return { estimate, lower: Math.max(-1, estimate - spread), upper: Math.min(1, estimate + spread), intervalNote: null, worlds, undefinedReplicates: 0 };
+}
+
+function ratio(numerator: number, denominator: number) {
+  return { numerator, denominator, rate: denominator === 0 ? null : numerator / denominator };
+}
+
+function point(systemId: string, condition: MemoryPoint['condition'], load: number, q: number, worlds: number): MemoryPoint {
+  return {
+    systemId,
+    condition,
+    load,
+    blocks: { planned: 3, complete: worlds, incomplete: 3 - worlds, missing: 0 },
+    qualityScore: est(q, worlds),
+    meanWithinWorldQualityScore: est(Math.max(0, q - 0.04), worlds),
+    factors: {
+      r: est(Math.min(1, q + 0.05), worlds),
+      t: est(q, worlds),
+      s: est(Math.max(0, q - 0.1), worlds),
+      u: est(q, worlds),
+      i: est(q, worlds),
+      oneMinusF: est(1, worlds, 0),
+    },
+    strata: { r: ratio(7, 8), t: ratio(6, 8), s: ratio(5, 8), u: ratio(6, 8), i: ratio(6, 8), f: ratio(0, 8) },
+    unsupportedAffirmativeLures: ratio(0, 8),
+    invalidLures: ratio(0, 8),
+    exploratory: true,
+  };
+}
+
+/**
+ * A small hand-built chart data set (two scripted systems, loads 32 and 64, controls, history,
+ * behavior and taxonomy) for figure and report tests that must not depend on the analysis.
+ */
+export function sampleChartData(): ChartData {
+  const systems = ['capacity-keeper', 'perfect'];
+  const memory: MemoryPoint[] = [];
+  for (const id of systems) {
+    const base = id === 'perfect' ? 1 : 0.85;
+    memory.push(point(id, 'notebook', 32, base, 3), point(id, 'notebook', 64, base - 0.2 * Number(id !== 'perfect'), 1));
+    memory.push(point(id, 'blank', 32, 0.1, 3), point(id, 'oracle', 32, 1, 3));
+  }
+  return {
+    kind: 'chi-chart-data',
+    schemaVersion: 1,
+    run: {
+      protocol: 'CPLOM longitudinal model pilot, protocol 2026-09 v1',
+      runId: '20260901T000000Z-0123abcd',
+      manifestSha256: '0'.repeat(64),
+      evidenceClass: 'scripted_baseline',
+      systems: systems.map((id) => ({ id, model: `scripted/${id}`, kind: 'scripted', evidenceClass: 'scripted_baseline' as const })),
+      worldSeeds: [1, 2, 3],
+      createdAt: '2026-09-01T00:00:00.000Z',
+      lastActivityAt: '2026-09-01T00:05:00.000Z',
+      analysis: { seed: 20260901, resamples: 200, level: 0.95, taus: [0.7, 0.8, 0.9], exploratoryBelowWorlds: 30 },
+    },
+    memory,
+    eimc: systems.flatMap((systemId) =>
+      [0.7, 0.8, 0.9].map((tau) => ({
+        systemId,
+        tau,
+        value: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
+        status: systemId === 'perfect' ? ('lower_bound' as const) : tau <= 0.8 ? ('capacity' as const) : ('no_passing_load' as const),
+        testedLoads: [32, 64],
+        passingLoads: systemId === 'perfect' ? [32, 64] : tau <= 0.8 ? [32] : [],
+        nonmonotone: false,
+        sustainedPrefix: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
+        lower: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
+        upper: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
+        noPassingReplicates: systemId === 'perfect' || tau <= 0.8 ? 0 : 200,
+        resamples: 200,
+      })),
+    ),
+    resources: systems.flatMap((systemId) => [
+      { systemId, experiment: 'memory' as const, load: 32, requests: 6, failedRequests: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, requestsWithoutUsage: 6, costUsd: 0, latencyMsMedian: 0, latencyMsMax: 0 },
+      { systemId, experiment: 'memory' as const, load: 64, requests: 6, failedRequests: 1, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, requestsWithoutUsage: 6, costUsd: 0, latencyMsMedian: 0, latencyMsMax: 0 },
+    ]),
+    history: systems.flatMap((systemId) =>
+      (['A', 'B', 'A2'] as const).flatMap((history) =>
+        [0, 1, 2, 3, 4].map((checkpoint) => ({
+          systemId,
+          history,
+          checkpoint,
+          blocks: { planned: 3, complete: 3, incomplete: 0, missing: 0 },
+          accuracy: est(checkpoint === 4 ? 0.75 : 1, 3),
+          unknownRate: est(checkpoint === 0 ? 1 : 0, 3),
+          invalid: ratio(0, 12),
+          validVectors: 3,
+        })),
+      ),
+    ),
+    historyDistances: systems.flatMap((systemId) =>
+      [0, 1, 2, 3, 4].map((checkpoint) => ({
+        systemId,
+        checkpoint,
+        distanceAB: est(checkpoint === 0 ? 0 : 1, 3),
+        distanceAA2: est(0, 3),
+        divergence: est(checkpoint === 0 ? 0 : systemId === 'perfect' ? 1 : null, 3),
+      })),
+    ),
+    historyDynamics: systems.flatMap((systemId) =>
+      (['A', 'B', 'A2'] as const).map((history) => ({ systemId, history, continuity: est(1, 3), correctionResponse: est(0.75, 3) })),
+    ),
+    behavior: systems.flatMap((systemId) =>
+      (['R', 'C', 'A', 'I', 'A-frame-change'] as const).map((indicator) => ({
+        systemId,
+        indicator,
+        blocks: { planned: 3, complete: 3, incomplete: 0, missing: 0 },
+        value: est(indicator === 'A-frame-change' ? 0 : 1, 3),
+        pooled: indicator === 'A-frame-change' ? ratio(0, 12) : ratio(24, 24),
+        invalid: ratio(0, 24),
+      })),
+    ),
+    taxonomy: systems.flatMap((systemId) => [
+      { systemId, condition: 'notebook' as const, load: 32, stratum: 'r' as const, reason: 'correct', pass: true, count: 20 },
+      { systemId, condition: 'notebook' as const, load: 32, stratum: 'f' as const, reason: 'correct_abstention', pass: true, count: 24 },
+      { systemId, condition: 'notebook' as const, load: 32, stratum: 't' as const, reason: 'stale', pass: false, count: 4 },
+      { systemId, condition: 'notebook' as const, load: 64, stratum: 'r' as const, reason: 'over_abstained', pass: false, count: 8 },
+      { systemId, condition: 'blank' as const, load: 32, stratum: 'r' as const, reason: 'over_abstained', pass: false, count: 24 },
+    ]),
+    chi: { value: null, reason: 'No human calibration is supplied: CHI is undefined (null) throughout the pilot.' },
+  };
+}

@@ -1,0 +1,275 @@
+import {
+  EimcStatusSchema,
+  type EvidenceClass,
+  EvidenceClassSchema,
+  HistoryIdSchema,
+  IsoTimeSchema,
+  RatioSchema,
+  SeedSchema,
+  Sha256Schema,
+  StratumSchema,
+} from '@chi/spec';
+import { z } from 'zod';
+
+/**
+ * Why an interval is absent:
+ * - `fewer_than_two_complete_worlds`: the protocol omits uncertainty below two complete worlds;
+ * - `no_defined_replicates`: the statistic was undefined in every bootstrap replicate;
+ * - `undefined_estimate`: the statistic is undefined on the data itself (e.g. every vector invalid).
+ */
+export const IntervalNoteSchema = z.enum([
+  'fewer_than_two_complete_worlds',
+  'no_defined_replicates',
+  'undefined_estimate',
+]);
+/** Why an interval is absent. */
+export type IntervalNote = z.infer<typeof IntervalNoteSchema>;
+
+/**
+ * A point estimate with its pointwise percentile interval and the number of complete worlds it
+ * rests on. `lower`/`upper` are null exactly when `intervalNote` says why.
+ */
+export const IntervalEstimateSchema = z
+  .strictObject({
+    estimate: z.number().nullable(),
+    lower: z.number().nullable(),
+    upper: z.number().nullable(),
+    intervalNote: IntervalNoteSchema.nullable(),
+    /** Complete worlds (clusters) behind the estimate: the denominator of the mean. */
+    worlds: z.int().min(0),
+    /** Bootstrap replicates where the statistic was undefined (0 when no resampling was done). */
+    undefinedReplicates: z.int().min(0),
+  })
+  .refine((e) => (e.intervalNote === null) === (e.lower !== null && e.upper !== null), {
+    error: 'lower and upper are set exactly when intervalNote is null',
+    path: ['intervalNote'],
+  });
+/** A point estimate with its pointwise percentile interval. */
+export type IntervalEstimate = z.infer<typeof IntervalEstimateSchema>;
+
+/** The six Q_M factors as interval estimates. */
+export const FactorEstimatesSchema = z.strictObject({
+  r: IntervalEstimateSchema,
+  t: IntervalEstimateSchema,
+  s: IntervalEstimateSchema,
+  u: IntervalEstimateSchema,
+  i: IntervalEstimateSchema,
+  oneMinusF: IntervalEstimateSchema,
+});
+/** The six Q_M factors as interval estimates. */
+export type FactorEstimates = z.infer<typeof FactorEstimatesSchema>;
+
+/** Memory conditions: the evaluated notebook system and the two N=32 controls. */
+export const MemoryConditionSchema = z.enum(['notebook', 'blank', 'oracle']);
+/** `notebook` (the evaluated memory system), `blank` (reset control) or `oracle` (in-context evidence). */
+export type MemoryCondition = z.infer<typeof MemoryConditionSchema>;
+
+/** Blocks behind a cell: planned, complete (used) and incomplete (kept, published separately). */
+export const BlockCountsSchema = z.strictObject({
+  planned: z.int().min(0),
+  complete: z.int().min(0),
+  incomplete: z.int().min(0),
+  /** Planned blocks with no observation at all (not started, e.g. after a budget stop). */
+  missing: z.int().min(0),
+});
+/** Blocks behind a cell. */
+export type BlockCounts = z.infer<typeof BlockCountsSchema>;
+
+/** One system x condition x load point of the memory capacity curve. */
+export const MemoryPointSchema = z.strictObject({
+  systemId: z.string().min(1),
+  condition: MemoryConditionSchema,
+  load: z.int().min(1),
+  blocks: BlockCountsSchema,
+  /** Q_M of the equally weighted world-mean factors: the primary estimand. */
+  qualityScore: IntervalEstimateSchema,
+  /** Mean over worlds of each world's own Q_M: a different quantity, labelled separately. */
+  meanWithinWorldQualityScore: IntervalEstimateSchema,
+  factors: FactorEstimatesSchema,
+  /** Passing probes / probes per stratum, pooled over complete worlds (f: failures / lures). */
+  strata: z.strictObject({
+    r: RatioSchema,
+    t: RatioSchema,
+    s: RatioSchema,
+    u: RatioSchema,
+    i: RatioSchema,
+    f: RatioSchema,
+  }),
+  unsupportedAffirmativeLures: RatioSchema,
+  invalidLures: RatioSchema,
+  exploratory: z.boolean(),
+});
+/** One point of the memory capacity curve. */
+export type MemoryPoint = z.infer<typeof MemoryPointSchema>;
+
+/** EIMC at one threshold for one system, with its bootstrap distribution summary. */
+export const EimcEntrySchema = z.strictObject({
+  systemId: z.string().min(1),
+  tau: z.number().gt(0).max(1),
+  value: z.int().min(1).nullable(),
+  status: EimcStatusSchema,
+  testedLoads: z.array(z.int().min(1)),
+  passingLoads: z.array(z.int().min(1)),
+  nonmonotone: z.boolean(),
+  sustainedPrefix: z.int().min(1).nullable(),
+  /** Percentile interval of EIMC over replicates with a passing load (inverted-CDF quantiles). */
+  lower: z.int().min(1).nullable(),
+  upper: z.int().min(1).nullable(),
+  /** Replicates in which no tested load passed. */
+  noPassingReplicates: z.int().min(0),
+  resamples: z.int().min(0),
+});
+/** EIMC at one threshold for one system. */
+export type EimcEntry = z.infer<typeof EimcEntrySchema>;
+
+/** Resources spent by one system on one experiment cell (all attempts, complete or not). */
+export const ResourceRowSchema = z.strictObject({
+  systemId: z.string().min(1),
+  experiment: z.enum(['memory', 'controls', 'history', 'behavior']),
+  /** Memory load N; null for history and behavior. */
+  load: z.int().min(1).nullable(),
+  requests: z.int().min(0),
+  failedRequests: z.int().min(0),
+  promptTokens: z.int().min(0),
+  completionTokens: z.int().min(0),
+  reasoningTokens: z.int().min(0),
+  /** Requests whose usage reported no token counts (their tokens are not in the sums). */
+  requestsWithoutUsage: z.int().min(0),
+  costUsd: z.number().min(0),
+  latencyMsMedian: z.number().min(0).nullable(),
+  latencyMsMax: z.number().min(0).nullable(),
+});
+/** Resources spent by one system on one experiment cell. */
+export type ResourceRow = z.infer<typeof ResourceRowSchema>;
+
+/** One system x history x checkpoint of the history experiment. */
+export const HistoryPointSchema = z.strictObject({
+  systemId: z.string().min(1),
+  history: HistoryIdSchema,
+  checkpoint: z.int().min(0).max(4),
+  blocks: BlockCountsSchema,
+  /** Share of decisions equal to the warranted answer, world mean. */
+  accuracy: IntervalEstimateSchema,
+  /** Share of decisions that are an explicit unknown, world mean. */
+  unknownRate: IntervalEstimateSchema,
+  /** Invalid decisions, pooled over complete worlds (excluded from distances). */
+  invalid: RatioSchema,
+  /** Worlds whose decision vector at this checkpoint is fully valid. */
+  validVectors: z.int().min(0),
+});
+/** One system x history x checkpoint of the history experiment. */
+export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
+
+/** Distances between histories at one checkpoint; null estimates where no world has valid vectors. */
+export const HistoryDistanceSchema = z.strictObject({
+  systemId: z.string().min(1),
+  checkpoint: z.int().min(0).max(4),
+  distanceAB: IntervalEstimateSchema,
+  distanceAA2: IntervalEstimateSchema,
+  /** Experience divergence D(A,B) - D(A,A2). */
+  divergence: IntervalEstimateSchema,
+});
+/** Distances between histories at one checkpoint. */
+export type HistoryDistance = z.infer<typeof HistoryDistanceSchema>;
+
+/** Continuity and correction response of one history. */
+export const HistoryDynamicsSchema = z.strictObject({
+  systemId: z.string().min(1),
+  history: HistoryIdSchema,
+  /** 1 - D(checkpoint 2, checkpoint 3): what persists across the neutral interval. */
+  continuity: IntervalEstimateSchema,
+  /** Accuracy at checkpoint 4 minus accuracy at checkpoint 3, both against the corrected rule. */
+  correctionResponse: IntervalEstimateSchema,
+});
+/** Continuity and correction response of one history. */
+export type HistoryDynamics = z.infer<typeof HistoryDynamicsSchema>;
+
+/** One behavioral task indicator of one system. */
+export const BehaviorPointSchema = z.strictObject({
+  systemId: z.string().min(1),
+  /** R, C, A, I task accuracy, or `A-frame-change`: share of matched pairs whose choice changed. */
+  indicator: z.enum(['R', 'C', 'A', 'I', 'A-frame-change']),
+  blocks: BlockCountsSchema,
+  value: IntervalEstimateSchema,
+  /** Pooled over complete worlds: correct items / items, or changed pairs / valid pairs. */
+  pooled: RatioSchema,
+  /** Invalid answers (or pairs with an invalid member), pooled. */
+  invalid: RatioSchema,
+});
+/** One behavioral task indicator. */
+export type BehaviorPoint = z.infer<typeof BehaviorPointSchema>;
+
+/** Count of memory probes of one failure-taxonomy reason. */
+export const TaxonomyCountSchema = z.strictObject({
+  systemId: z.string().min(1),
+  condition: MemoryConditionSchema,
+  load: z.int().min(1),
+  stratum: StratumSchema,
+  reason: z.string().min(1),
+  /** Whether the reason is a pass (correct, correct abstention) or a failure. */
+  pass: z.boolean(),
+  count: z.int().min(0),
+});
+/** Count of memory probes of one failure-taxonomy reason. */
+export type TaxonomyCount = z.infer<typeof TaxonomyCountSchema>;
+
+/** One evaluated system as the report names it. */
+export const ReportSystemSchema = z.strictObject({
+  id: z.string().min(1),
+  model: z.string().min(1),
+  kind: z.string().min(1),
+  evidenceClass: EvidenceClassSchema,
+});
+/** One evaluated system as the report names it. */
+export type ReportSystem = z.infer<typeof ReportSystemSchema>;
+
+/** Facts about the run that every page of the report repeats. */
+export const RunFactsSchema = z.strictObject({
+  protocol: z.string().min(1),
+  runId: z.string().min(1),
+  manifestSha256: Sha256Schema,
+  /** The manifest's evidence class. */
+  evidenceClass: EvidenceClassSchema,
+  systems: z.array(ReportSystemSchema),
+  worldSeeds: z.array(SeedSchema),
+  /** From the run (manifest creation and last attempt), never the time the release was written. */
+  createdAt: IsoTimeSchema,
+  lastActivityAt: IsoTimeSchema.nullable(),
+  analysis: z.strictObject({
+    seed: SeedSchema,
+    resamples: z.int().min(1),
+    level: z.number().gt(0).lt(1),
+    taus: z.array(z.number().gt(0).max(1)),
+    /** Cells with fewer complete worlds than this are captioned "exploratory". */
+    exploratoryBelowWorlds: z.int().min(1),
+  }),
+});
+/** Facts about the run that every page of the report repeats. */
+export type RunFacts = z.infer<typeof RunFactsSchema>;
+
+/**
+ * Everything a release displays, as numbers: the single source of the figures, tables and
+ * report, and what `chi verify` recomputes and compares.
+ */
+export const ChartDataSchema = z.strictObject({
+  kind: z.literal('chi-chart-data'),
+  schemaVersion: z.literal(1),
+  run: RunFactsSchema,
+  memory: z.array(MemoryPointSchema),
+  eimc: z.array(EimcEntrySchema),
+  resources: z.array(ResourceRowSchema),
+  history: z.array(HistoryPointSchema),
+  historyDistances: z.array(HistoryDistanceSchema),
+  historyDynamics: z.array(HistoryDynamicsSchema),
+  behavior: z.array(BehaviorPointSchema),
+  taxonomy: z.array(TaxonomyCountSchema),
+  /** CHI is null throughout the pilot: no human calibration exists. */
+  chi: z.strictObject({ value: z.null(), reason: z.string().min(1) }),
+});
+/** Everything a release displays, as numbers. */
+export type ChartData = z.infer<typeof ChartDataSchema>;
+
+/** Evidence classes that are not measurements of a model. */
+export function isScriptedOrSynthetic(evidenceClass: EvidenceClass): boolean {
+  return evidenceClass !== 'live_model';
+}
