@@ -18,8 +18,10 @@ import {
   describeValue,
 } from './validation.js';
 
-/** Bootstrap defaults: the protocol's 2000 resamples and pointwise 95% intervals. */
-export const BOOTSTRAP_DEFAULTS = { resamples: 2000, level: 0.95 } as const;
+/**
+ * Bootstrap defaults: the protocol's 2000 resamples, pointwise 95% intervals, type-7 quantiles.
+ */
+export const BOOTSTRAP_DEFAULTS = { resamples: 2000, level: 0.95, quantile: 'linear' } as const;
 
 /** Named statistics: every value a finite number, or null where the statistic is undefined. */
 export type NamedStatistics<K extends string = string> = { readonly [P in K]: number | null };
