@@ -93,14 +93,36 @@ console.log(
   `clusterBootstrap (same statistic, general path): median ${generalMs.toFixed(2)} ms per call, ${((generalMs / resamples) * 1000).toFixed(2)} ms per 1000 resamples`,
 );
 
-console.log('\nscaling of the fast path (median ms; should grow linearly in resamples x worlds):');
+console.log('\nscaling of the fast path (median ms): linear in resamples, affine in worlds');
 console.log('worlds  resamples  median ms  us per (resample x world)');
+// Fit us per replicate = a + b x worlds by least squares: `a` is the statistic and the interval
+// summary, `b` the draws and weighted sums that scale with worlds.
+const points: { worlds: number; resamples: number; ms: number }[] = [];
 for (const worlds of [25, 50, 100]) {
   for (const count of [500, 1000, 2000, 4000]) {
     const ms = time(fastRun({ ...shape, worlds }, count), 31, 3);
+    points.push({ worlds, resamples: count, ms });
     const perUnit = (ms * 1000) / (count * worlds);
     console.log(
       `${String(worlds).padStart(6)}  ${String(count).padStart(9)}  ${ms.toFixed(2).padStart(9)}  ${perUnit.toFixed(3).padStart(9)}`,
     );
   }
 }
+let sxx = 0;
+let sxy = 0;
+let sx = 0;
+let sy = 0;
+for (const { worlds, resamples: count, ms } of points) {
+  const x = worlds;
+  const y = (ms * 1000) / count;
+  sx += x;
+  sy += y;
+  sxx += x * x;
+  sxy += x * y;
+}
+const k = points.length;
+const slope = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+const intercept = (sy - slope * sx) / k;
+console.log(
+  `fit: ${intercept.toFixed(2)} us per replicate + ${slope.toFixed(3)} us per (replicate x world)`,
+);

@@ -53,13 +53,18 @@ export interface ClusterBootstrapOptions<C, R extends StatisticOutput> {
 const SCALAR = Symbol('scalar');
 type Shape = typeof SCALAR | readonly string[];
 
-function readValue(value: unknown, name: string | null, call: string): number {
+/** Names a call in messages; built only when something is wrong. -1 is the original sample. */
+function describeCall(replicate: number): string {
+  return replicate < 0 ? 'the original sample' : `replicate ${replicate}`;
+}
+
+function readValue(value: unknown, name: string | null, replicate: number): number {
   if (value === null) return Number.NaN;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   const what = name === null ? 'the statistic' : `statistic ${JSON.stringify(name)}`;
   throw new StatsInputError(
     'statistic',
-    `${what} returned ${describeValue(value)} on ${call}; expected a finite number, or null for an undefined value`,
+    `${what} returned ${describeValue(value)} on ${describeCall(replicate)}; expected a finite number, or null for an undefined value`,
   );
 }
 
@@ -75,28 +80,31 @@ function shapeOf(output: unknown): Shape {
   );
 }
 
-/** Writes one call's output into slot `replicate` of each name's column, checking the shape. */
+/**
+ * Writes one call's output into each name's column, checking the shape. `replicate` is the slot
+ * (and, for messages, -1 for the original sample, which is written to slot 0).
+ */
 function record(
   output: unknown,
   shape: Shape,
   columns: readonly Float64Array[],
   replicate: number,
-  call: string,
 ): void {
+  const slot = Math.max(replicate, 0);
   if (shape === SCALAR) {
     if (output !== null && typeof output !== 'number') {
       throw new StatsInputError(
         'statistic',
-        `returned ${describeValue(output)} on ${call} but a number on the original sample; return the same shape every time`,
+        `returned ${describeValue(output)} on ${describeCall(replicate)} but a number on the original sample; return the same shape every time`,
       );
     }
-    (columns[0] as Float64Array)[replicate] = readValue(output, null, call);
+    (columns[0] as Float64Array)[slot] = readValue(output, null, replicate);
     return;
   }
   if (typeof output !== 'object' || output === null || Array.isArray(output)) {
     throw new StatsInputError(
       'statistic',
-      `returned ${describeValue(output)} on ${call} but a record on the original sample; return the same shape every time`,
+      `returned ${describeValue(output)} on ${describeCall(replicate)} but a record on the original sample; return the same shape every time`,
     );
   }
   const values = output as Readonly<Record<string, unknown>>;
@@ -104,11 +112,11 @@ function record(
   if (names.length !== shape.length || !shape.every((name) => Object.hasOwn(values, name))) {
     throw new StatsInputError(
       'statistic',
-      `returned names [${names.join(', ')}] on ${call} but [${shape.join(', ')}] on the original sample; return every name every time (null for undefined)`,
+      `returned names [${names.join(', ')}] on ${describeCall(replicate)} but [${shape.join(', ')}] on the original sample; return every name every time (null for undefined)`,
     );
   }
   shape.forEach((name, index) => {
-    (columns[index] as Float64Array)[replicate] = readValue(values[name], name, call);
+    (columns[index] as Float64Array)[slot] = readValue(values[name], name, replicate);
   });
 }
 
@@ -184,7 +192,7 @@ export function clusterBootstrap<C>(
   }
   const quantiles = resolveQuantiles(options.quantile as QuantileChoice | undefined, names);
   const pointColumns = names.map(() => new Float64Array(1));
-  record(pointOutput, shape, pointColumns, 0, 'the original sample');
+  record(pointOutput, shape, pointColumns, -1);
   const point = pointColumns.map((column) => {
     const value = column[0] as number;
     return Number.isNaN(value) ? null : value;
@@ -205,7 +213,7 @@ export function clusterBootstrap<C>(
       for (let slot = 0; slot < clusterCount; slot++) {
         sample[slot] = clusters[drawClusterIndex(rng, clusterCount)] as C;
       }
-      record(statistic(sample), shape, columns, replicate, `replicate ${replicate}`);
+      record(statistic(sample), shape, columns, replicate);
     }
     estimates = names.map((_, i) =>
       summarizeReplicates(point[i] ?? null, columns[i]!, quantiles[i]!, run),
