@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import {
   assertStatisticNames,
@@ -5,13 +6,12 @@ import {
   resolveQuantiles,
   summarizeReplicates,
 } from './bootstrap-estimate.js';
-import { StatsInputError } from './errors.js';
 
 function fieldOf(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+    return InvalidArgumentError.isInstance(error) ? error.field : 'not a InvalidArgumentError';
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { StatsInputError } from './errors.js';
+import { InvalidArgumentError } from '@chi/spec';
 import {
   assertQuantileDefinition,
   type PercentileInterval,
@@ -71,7 +71,7 @@ export function resolveQuantiles(
   const byName = choice as Readonly<Record<string, unknown>>;
   for (const name of Object.keys(byName)) {
     if (!names.includes(name)) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `quantile.${name}`,
         `names no statistic; the statistic returns ${names.map((n) => JSON.stringify(n)).join(', ')}`,
       );
@@ -146,7 +146,7 @@ export function estimateWithoutResampling(
 /** Throws unless `names` is a non-empty list of distinct strings. */
 export function assertStatisticNames(names: unknown, field: string): asserts names is string[] {
   if (!Array.isArray(names) || names.length === 0) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       field,
       `expected a non-empty list of statistic names, found ${describeValue(names)}`,
     );
@@ -154,13 +154,13 @@ export function assertStatisticNames(names: unknown, field: string): asserts nam
   const seen = new Set<string>();
   names.forEach((name: unknown, index) => {
     if (typeof name !== 'string') {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `${field}[${index}]`,
         `expected a string, found ${describeValue(name)}`,
       );
     }
     if (seen.has(name)) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `${field}[${index}]`,
         `duplicate statistic name ${JSON.stringify(name)}`,
       );

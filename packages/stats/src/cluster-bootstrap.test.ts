@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@chi/spec';
 import fc from 'fast-check';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
@@ -6,7 +7,6 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { BootstrapEstimate, BootstrapEstimates } from './bootstrap-estimate.js';
 import { clusterBootstrap } from './cluster-bootstrap.js';
 import { meanOverClusters } from './cluster-means.js';
-import { StatsInputError } from './errors.js';
 import { drawResampleIndices } from './resample-draws.js';
 
 const meanOf = (sample: readonly number[]): number => meanOverClusters(sample, (x) => x);
@@ -15,7 +15,7 @@ function fieldOf(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+    return InvalidArgumentError.isInstance(error) ? error.field : 'not a InvalidArgumentError';
   }
   return undefined;
 }

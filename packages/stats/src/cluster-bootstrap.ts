@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@chi/spec';
 import {
   type BootstrapEstimate,
   type BootstrapEstimates,
@@ -7,7 +8,6 @@ import {
   resolveQuantiles,
   summarizeReplicates,
 } from './bootstrap-estimate.js';
-import { StatsInputError } from './errors.js';
 import type { QuantileDefinition } from './quantile.js';
 import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
 import {
@@ -62,7 +62,7 @@ function readValue(value: unknown, name: string | null, replicate: number): numb
   if (value === null) return Number.NaN;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   const what = name === null ? 'the statistic' : `statistic ${JSON.stringify(name)}`;
-  throw new StatsInputError(
+  throw new InvalidArgumentError(
     'statistic',
     `${what} returned ${describeValue(value)} on ${describeCall(replicate)}; expected a finite number, or null for an undefined value`,
   );
@@ -74,7 +74,7 @@ function shapeOf(output: unknown): Shape {
     const names = Object.keys(output);
     if (names.length > 0) return names;
   }
-  throw new StatsInputError(
+  throw new InvalidArgumentError(
     'statistic',
     `returned ${describeValue(output)} on the original sample; expected a number, null, or a non-empty record of named numbers`,
   );
@@ -93,7 +93,7 @@ function record(
   const slot = Math.max(replicate, 0);
   if (shape === SCALAR) {
     if (output !== null && typeof output !== 'number') {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         'statistic',
         `returned ${describeValue(output)} on ${describeCall(replicate)} but a number on the original sample; return the same shape every time`,
       );
@@ -102,7 +102,7 @@ function record(
     return;
   }
   if (typeof output !== 'object' || output === null || Array.isArray(output)) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       'statistic',
       `returned ${describeValue(output)} on ${describeCall(replicate)} but a record on the original sample; return the same shape every time`,
     );
@@ -110,7 +110,7 @@ function record(
   const values = output as Readonly<Record<string, unknown>>;
   const names = Object.keys(values);
   if (names.length !== shape.length || !shape.every((name) => Object.hasOwn(values, name))) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       'statistic',
       `returned names [${names.join(', ')}] on ${describeCall(replicate)} but [${shape.join(', ')}] on the original sample; return every name every time (null for undefined)`,
     );
@@ -136,7 +136,7 @@ function record(
  * identical, bit for bit, for the same seed, data and statistic, and identical multisets are drawn
  * by {@link weightedMeansBootstrap}.
  *
- * @throws StatsInputError on no clusters, resamples < 1, level outside (0, 1), a seed that is
+ * @throws InvalidArgumentError on no clusters, resamples < 1, level outside (0, 1), a seed that is
  * not an integer in [0, 2^32 - 1], or a statistic returning NaN, infinities or changing shape.
  *
  * @example
@@ -171,7 +171,7 @@ export function clusterBootstrap<C>(
     level = BOOTSTRAP_DEFAULTS.level,
   } = options;
   if (!Array.isArray(clusters) || clusters.length === 0) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       'clusters',
       `expected at least one cluster (world), found ${Array.isArray(clusters) ? 'an empty list' : describeValue(clusters)}`,
     );
@@ -185,7 +185,7 @@ export function clusterBootstrap<C>(
   const shape = shapeOf(pointOutput);
   const names = shape === SCALAR ? ['value'] : shape;
   if (shape === SCALAR && typeof options.quantile === 'object' && options.quantile !== null) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       'quantile',
       'a single-valued statistic takes one quantile definition, not a record by name',
     );

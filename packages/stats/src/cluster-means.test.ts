@@ -1,13 +1,13 @@
+import { InvalidArgumentError } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meanOverClusters, meanVectorOverClusters, packClusterVectors } from './cluster-means.js';
-import { StatsInputError } from './errors.js';
 
 function fieldOf(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+    return InvalidArgumentError.isInstance(error) ? error.field : 'not a InvalidArgumentError';
   }
   return undefined;
 }

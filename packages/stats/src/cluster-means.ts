@@ -1,4 +1,4 @@
-import { StatsInputError } from './errors.js';
+import { InvalidArgumentError } from '@chi/spec';
 import { describeValue } from './validation.js';
 
 /**
@@ -6,7 +6,7 @@ import { describeValue } from './validation.js';
  * however many observations it holds. Use it inside a `clusterBootstrap` statistic, where
  * `clusters` is the resampled multiset (a world drawn twice counts twice).
  *
- * Throws a `StatsInputError` on an empty list or a non-finite selected value: missing cells must
+ * Throws a `InvalidArgumentError` on an empty list or a non-finite selected value: missing cells must
  * be handled before the bootstrap (the protocol compares complete blocks only).
  *
  * @example
@@ -19,13 +19,16 @@ export function meanOverClusters<C>(
   select: (cluster: C) => number,
 ): number {
   if (clusters.length === 0) {
-    throw new StatsInputError('clusters', 'expected at least one cluster, found an empty list');
+    throw new InvalidArgumentError(
+      'clusters',
+      'expected at least one cluster, found an empty list',
+    );
   }
   let sum = 0;
   for (let index = 0; index < clusters.length; index++) {
     const value = select(clusters[index] as C);
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `clusters[${index}]`,
         `selected value must be a finite number, found ${describeValue(value)}`,
       );
@@ -49,14 +52,17 @@ export function meanVectorOverClusters<C>(
   select: (cluster: C) => ArrayLike<number>,
 ): Float64Array {
   if (clusters.length === 0) {
-    throw new StatsInputError('clusters', 'expected at least one cluster, found an empty list');
+    throw new InvalidArgumentError(
+      'clusters',
+      'expected at least one cluster, found an empty list',
+    );
   }
   let sums: Float64Array | undefined;
   for (let index = 0; index < clusters.length; index++) {
     const vector = select(clusters[index] as C);
     sums ??= new Float64Array(vector.length);
     if (vector.length !== sums.length) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `clusters[${index}]`,
         `selected vector has length ${vector.length}, expected ${sums.length} like clusters[0]`,
       );
@@ -64,7 +70,7 @@ export function meanVectorOverClusters<C>(
     for (let column = 0; column < sums.length; column++) {
       const value = vector[column];
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        throw new StatsInputError(
+        throw new InvalidArgumentError(
           `clusters[${index}][${column}]`,
           `expected a finite number, found ${describeValue(value)}`,
         );
@@ -101,19 +107,22 @@ export interface PackedClusterVectors {
 export function packClusterVectors(vectors: readonly ArrayLike<number>[]): PackedClusterVectors {
   const first = vectors[0];
   if (first === undefined) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       'vectors',
       'expected at least one cluster vector, found an empty list',
     );
   }
   const width = first.length;
   if (width === 0) {
-    throw new StatsInputError('vectors[0]', 'expected a vector of length >= 1, found length 0');
+    throw new InvalidArgumentError(
+      'vectors[0]',
+      'expected a vector of length >= 1, found length 0',
+    );
   }
   const data = new Float64Array(vectors.length * width);
   vectors.forEach((vector, row) => {
     if (vector.length !== width) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `vectors[${row}]`,
         `has length ${vector.length}, expected ${width} like vectors[0]`,
       );
@@ -121,7 +130,7 @@ export function packClusterVectors(vectors: readonly ArrayLike<number>[]): Packe
     for (let column = 0; column < width; column++) {
       const value = vector[column];
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        throw new StatsInputError(
+        throw new InvalidArgumentError(
           `vectors[${row}][${column}]`,
           `expected a finite number, found ${describeValue(value)}`,
         );

@@ -18,7 +18,6 @@ export {
   type PackedClusterVectors,
   packClusterVectors,
 } from './cluster-means.js';
-export { StatsInputError } from './errors.js';
 export {
   type PercentileInterval,
   type PercentileIntervalOptions,

@@ -1,6 +1,6 @@
+import { InvalidArgumentError } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StatsInputError } from './errors.js';
 import { percentileInterval, QUANTILE_DEFINITIONS, quantileOfSorted } from './quantile.js';
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true });
@@ -104,7 +104,7 @@ describe('percentileInterval', () => {
       try {
         run();
       } catch (error) {
-        return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+        return InvalidArgumentError.isInstance(error) ? error.field : 'not a InvalidArgumentError';
       }
       return undefined;
     };

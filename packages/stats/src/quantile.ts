@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from '@chi/spec';
 import { quantileSorted } from 'simple-statistics';
-import { StatsInputError } from './errors.js';
 import { assertFiniteValues, assertLevel, describeValue } from './validation.js';
 
 /**
@@ -44,7 +44,7 @@ export function assertQuantileDefinition(
   field = 'quantile',
 ): asserts definition is QuantileDefinition {
   if (!QUANTILE_DEFINITIONS.includes(definition as QuantileDefinition)) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       field,
       `expected one of ${QUANTILE_DEFINITIONS.map((d) => `'${d}'`).join(', ')}, found ${describeValue(definition)}`,
     );
@@ -100,7 +100,7 @@ export function percentileInterval(
   assertLevel(level);
   assertQuantileDefinition(quantile);
   if (values.length === 0) {
-    throw new StatsInputError('values', 'expected at least one value, found an empty list');
+    throw new InvalidArgumentError('values', 'expected at least one value, found an empty list');
   }
   assertFiniteValues(values, 'values');
   // A Float64Array sorts numerically without a comparator, and fast.

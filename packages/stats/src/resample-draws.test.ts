@@ -1,7 +1,7 @@
+import { InvalidArgumentError } from '@chi/spec';
 import fc from 'fast-check';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { describe, expect, it } from 'vitest';
-import { StatsInputError } from './errors.js';
 import { createResampleGenerator, drawResampleIndices } from './resample-draws.js';
 
 describe('drawResampleIndices', () => {
@@ -76,7 +76,7 @@ describe('drawResampleIndices', () => {
       try {
         run();
       } catch (error) {
-        return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+        return InvalidArgumentError.isInstance(error) ? error.field : 'not a InvalidArgumentError';
       }
       return undefined;
     };

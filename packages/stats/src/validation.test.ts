@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { StatsInputError } from './errors.js';
 import {
   assertFiniteValues,
   assertFunction,
@@ -15,10 +15,10 @@ function fieldOf(run: () => void): string {
   try {
     run();
   } catch (error) {
-    if (StatsInputError.isInstance(error)) return error.field;
+    if (InvalidArgumentError.isInstance(error)) return error.field;
     throw error;
   }
-  throw new Error('expected a StatsInputError');
+  throw new Error('expected a InvalidArgumentError');
 }
 
 describe('describeValue', () => {

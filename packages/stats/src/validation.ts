@@ -1,4 +1,4 @@
-import { StatsInputError } from './errors.js';
+import { InvalidArgumentError } from '@chi/spec';
 
 /** Largest accepted analysis seed: seeds are unsigned 32-bit integers (see README, "Randomness"). */
 export const MAX_SEED = 0xffff_ffff;
@@ -17,7 +17,7 @@ export function describeValue(value: unknown): string {
 /** The analysis seed: an integer in [0, 2^32 - 1], so distinct seeds never alias one generator. */
 export function assertSeed(seed: unknown, field = 'seed'): asserts seed is number {
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       field,
       `expected an integer from 0 to ${MAX_SEED} (an unsigned 32-bit analysis seed), found ${describeValue(seed)}`,
     );
@@ -30,14 +30,17 @@ export function assertResamples(
   field = 'resamples',
 ): asserts resamples is number {
   if (typeof resamples !== 'number' || !Number.isSafeInteger(resamples) || resamples < 1) {
-    throw new StatsInputError(field, `expected an integer >= 1, found ${describeValue(resamples)}`);
+    throw new InvalidArgumentError(
+      field,
+      `expected an integer >= 1, found ${describeValue(resamples)}`,
+    );
   }
 }
 
 /** A confidence level strictly between 0 and 1, e.g. 0.95. */
 export function assertLevel(level: unknown, field = 'level'): asserts level is number {
   if (typeof level !== 'number' || !(level > 0 && level < 1)) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       field,
       `expected a number strictly between 0 and 1 (e.g. 0.95), found ${describeValue(level)}`,
     );
@@ -47,14 +50,17 @@ export function assertLevel(level: unknown, field = 'level'): asserts level is n
 /** A count of rows or columns: an integer >= 1. */
 export function assertPositiveInteger(value: unknown, field: string): asserts value is number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new StatsInputError(field, `expected an integer >= 1, found ${describeValue(value)}`);
+    throw new InvalidArgumentError(
+      field,
+      `expected an integer >= 1, found ${describeValue(value)}`,
+    );
   }
 }
 
 /** A function argument, e.g. the bootstrap statistic. */
 export function assertFunction(value: unknown, field: string): void {
   if (typeof value !== 'function') {
-    throw new StatsInputError(field, `expected a function, found ${describeValue(value)}`);
+    throw new InvalidArgumentError(field, `expected a function, found ${describeValue(value)}`);
   }
 }
 
@@ -63,7 +69,7 @@ export function assertFiniteValues(values: ArrayLike<unknown>, field: string): v
   for (let index = 0; index < values.length; index++) {
     const value = values[index];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `${field}[${index}]`,
         `expected a finite number, found ${describeValue(value)}`,
       );

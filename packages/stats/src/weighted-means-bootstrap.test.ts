@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@chi/spec';
 import fc from 'fast-check';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
@@ -6,14 +7,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { BootstrapEstimates } from './bootstrap-estimate.js';
 import { clusterBootstrap } from './cluster-bootstrap.js';
 import { meanOverClusters, meanVectorOverClusters, packClusterVectors } from './cluster-means.js';
-import { StatsInputError } from './errors.js';
 import { weightedMeansBootstrap } from './weighted-means-bootstrap.js';
 
 function fieldOf(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    return StatsInputError.isInstance(error) ? error.field : 'not a StatsInputError';
+    return InvalidArgumentError.isInstance(error) ? error.field : 'not a InvalidArgumentError';
   }
   return undefined;
 }

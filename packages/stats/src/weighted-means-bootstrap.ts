@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@chi/spec';
 import {
   assertStatisticNames,
   type BootstrapEstimates,
@@ -8,7 +9,6 @@ import {
   summarizeReplicates,
 } from './bootstrap-estimate.js';
 import { BOOTSTRAP_DEFAULTS } from './cluster-bootstrap.js';
-import { StatsInputError } from './errors.js';
 import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
 import {
   assertFunction,
@@ -125,7 +125,7 @@ function weightedColumnMeans(
  * Results agree with `clusterBootstrap` over the same rows up to floating-point summation order
  * (exactly, when the sums are exact, e.g. factors that are multiples of 1/8).
  *
- * @throws StatsInputError on bad dimensions, a `data` length other than `clusters * width`,
+ * @throws InvalidArgumentError on bad dimensions, a `data` length other than `clusters * width`,
  * NaN or infinite data, bad names, resamples < 1, level outside (0, 1), a bad seed, or a statistic
  * writing an infinity.
  *
@@ -155,15 +155,15 @@ export function weightedMeansBootstrap<const K extends string>(
     level = BOOTSTRAP_DEFAULTS.level,
   } = options;
   if (clusters === 0) {
-    throw new StatsInputError('clusters', 'expected at least one cluster (world), found 0');
+    throw new InvalidArgumentError('clusters', 'expected at least one cluster (world), found 0');
   }
   assertPositiveInteger(clusters, 'clusters');
   assertPositiveInteger(width, 'width');
   if (!(data instanceof Float64Array)) {
-    throw new StatsInputError('data', `expected a Float64Array, found ${describeValue(data)}`);
+    throw new InvalidArgumentError('data', `expected a Float64Array, found ${describeValue(data)}`);
   }
   if (data.length !== clusters * width) {
-    throw new StatsInputError(
+    throw new InvalidArgumentError(
       'data',
       `has length ${data.length}, expected clusters x width = ${clusters} x ${width} = ${clusters * width}`,
     );
@@ -171,7 +171,7 @@ export function weightedMeansBootstrap<const K extends string>(
   for (let index = 0; index < data.length; index++) {
     const value = data[index] as number;
     if (!Number.isFinite(value)) {
-      throw new StatsInputError(
+      throw new InvalidArgumentError(
         `data[${index}]`,
         `expected a finite number (cluster ${Math.floor(index / width)}, column ${index % width}), found ${describeValue(value)}`,
       );
@@ -201,7 +201,7 @@ export function weightedMeansBootstrap<const K extends string>(
     for (let index = 0; index < out.length; index++) {
       const value = out[index] as number;
       if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) {
-        throw new StatsInputError(
+        throw new InvalidArgumentError(
           'statistic',
           `wrote ${value} for ${JSON.stringify(names[index])} on ${replicate < 0 ? 'the original sample' : `replicate ${replicate}`}; write a finite number, or NaN for an undefined value`,
         );
