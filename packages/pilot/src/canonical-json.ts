@@ -14,7 +14,8 @@ import canonicalize from 'canonicalize';
  */
 export function canonicalJson(value: unknown): string {
   const text = canonicalize(value);
-  if (text === undefined) throw new InvalidArgumentError('value', 'expected a JSON value, found undefined');
+  if (text === undefined)
+    throw new InvalidArgumentError('value', 'expected a JSON value, found undefined');
   return text;
 }
 

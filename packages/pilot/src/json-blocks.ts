@@ -23,14 +23,18 @@ import { InvalidArgumentError } from '@chi/spec';
  */
 export function renderJsonBlock(name: string, value: unknown): string {
   if (!/^[A-Z][A-Z_]*$/.test(name)) {
-    throw new InvalidArgumentError('name', `expected an upper-case block name like RECORDS, found ${JSON.stringify(name)}`);
+    throw new InvalidArgumentError(
+      'name',
+      `expected an upper-case block name like RECORDS, found ${JSON.stringify(name)}`,
+    );
   }
   const body = Array.isArray(value)
     ? value.length === 0
       ? '[]'
       : `[\n${value.map((element) => JSON.stringify(element)).join(',\n')}\n]`
     : JSON.stringify(value);
-  if (body === undefined) throw new InvalidArgumentError('value', 'expected a JSON value, found undefined');
+  if (body === undefined)
+    throw new InvalidArgumentError('value', 'expected a JSON value, found undefined');
   return `BEGIN ${name} JSON\n${body}\nEND ${name} JSON`;
 }
 
@@ -45,14 +49,20 @@ export function extractJsonBlock(text: string, name: string): unknown {
   const end = `END ${name} JSON`;
   const starts = lines.flatMap((line, index) => (line === begin ? [index] : []));
   if (starts.length === 0) return undefined;
-  if (starts.length > 1) throw new InvalidArgumentError(name, `expected one ${begin} line, found ${starts.length}`);
+  if (starts.length > 1)
+    throw new InvalidArgumentError(name, `expected one ${begin} line, found ${starts.length}`);
   const start = starts[0] ?? 0;
   const stop = lines.indexOf(end, start + 1);
-  if (stop < 0) throw new InvalidArgumentError(name, `expected an ${end} line after ${begin}, found none`);
+  if (stop < 0)
+    throw new InvalidArgumentError(name, `expected an ${end} line after ${begin}, found none`);
   const body = lines.slice(start + 1, stop).join('\n');
   try {
     return JSON.parse(body) as unknown;
   } catch (error) {
-    throw new InvalidArgumentError(name, `expected valid JSON between the markers: ${(error as Error).message}`, { cause: error });
+    throw new InvalidArgumentError(
+      name,
+      `expected valid JSON between the markers: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }

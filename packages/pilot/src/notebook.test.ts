@@ -7,12 +7,23 @@ const encoder = new TextEncoder();
 describe('applyNotebookCap', () => {
   it('keeps text within the cap unchanged', () => {
     const kept = applyNotebookCap('hello', 5);
-    expect(kept).toMatchObject({ text: 'hello', bytes: 5, originalBytes: 5, truncated: false, capBytes: 5 });
+    expect(kept).toMatchObject({
+      text: 'hello',
+      bytes: 5,
+      originalBytes: 5,
+      truncated: false,
+      capBytes: 5,
+    });
     expect(kept.sha256).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
   });
 
   it('cuts ASCII exactly at the cap', () => {
-    expect(applyNotebookCap('abcdef', 4)).toMatchObject({ text: 'abcd', bytes: 4, originalBytes: 6, truncated: true });
+    expect(applyNotebookCap('abcdef', 4)).toMatchObject({
+      text: 'abcd',
+      bytes: 4,
+      originalBytes: 6,
+      truncated: true,
+    });
   });
 
   it('moves the cut back to the start of a code point that would straddle the cap', () => {
@@ -38,12 +49,21 @@ describe('applyNotebookCap', () => {
 
   it('keeps everything when the cap is null (declared reference condition only)', () => {
     const long = 'z'.repeat(10_000);
-    expect(applyNotebookCap(long, null)).toMatchObject({ bytes: 10_000, truncated: false, capBytes: null });
+    expect(applyNotebookCap(long, null)).toMatchObject({
+      bytes: 10_000,
+      truncated: false,
+      capBytes: null,
+    });
   });
 
   it('defaults to the 6000-byte protocol cap', () => {
     const kept = applyNotebookCap('é'.repeat(3001)); // 6002 bytes
-    expect(kept).toMatchObject({ bytes: 6000, originalBytes: 6002, truncated: true, capBytes: 6000 });
+    expect(kept).toMatchObject({
+      bytes: 6000,
+      originalBytes: 6002,
+      truncated: true,
+      capBytes: 6000,
+    });
   });
 
   it('rejects a negative or fractional cap, naming the field', () => {
@@ -52,25 +72,34 @@ describe('applyNotebookCap', () => {
   });
 
   it('gives the empty notebook', () => {
-    expect(emptyNotebook()).toMatchObject({ text: '', bytes: 0, originalBytes: 0, truncated: false });
+    expect(emptyNotebook()).toMatchObject({
+      text: '',
+      bytes: 0,
+      originalBytes: 0,
+      truncated: false,
+    });
   });
 
   it('always keeps the longest whole-code-point prefix that fits (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.integer({ min: 0, max: 200 }), (text, cap) => {
-        const kept = applyNotebookCap(text, cap);
-        const keptBytes = encoder.encode(kept.text);
-        expect(keptBytes.length).toBe(kept.bytes);
-        expect(kept.bytes).toBeLessThanOrEqual(cap);
-        expect(kept.originalBytes).toBe(utf8ByteLength(text));
-        expect(toWellFormed(text).startsWith(kept.text)).toBe(true);
-        expect(kept.truncated).toBe(kept.bytes < kept.originalBytes);
-        if (kept.truncated) {
-          // adding the next whole code point would exceed the cap
-          const next = [...toWellFormed(text).slice(kept.text.length)][0] ?? '';
-          expect(kept.bytes + encoder.encode(next).length).toBeGreaterThan(cap);
-        }
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 60 }),
+        fc.integer({ min: 0, max: 200 }),
+        (text, cap) => {
+          const kept = applyNotebookCap(text, cap);
+          const keptBytes = encoder.encode(kept.text);
+          expect(keptBytes.length).toBe(kept.bytes);
+          expect(kept.bytes).toBeLessThanOrEqual(cap);
+          expect(kept.originalBytes).toBe(utf8ByteLength(text));
+          expect(toWellFormed(text).startsWith(kept.text)).toBe(true);
+          expect(kept.truncated).toBe(kept.bytes < kept.originalBytes);
+          if (kept.truncated) {
+            // adding the next whole code point would exceed the cap
+            const next = [...toWellFormed(text).slice(kept.text.length)][0] ?? '';
+            expect(kept.bytes + encoder.encode(next).length).toBeGreaterThan(cap);
+          }
+        },
+      ),
     );
   });
 });

@@ -52,9 +52,15 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * kept.originalBytes; // 5
  * ```
  */
-export function applyNotebookCap(text: string, capBytes: number | null = NOTEBOOK_CAP_BYTES): NotebookContent {
+export function applyNotebookCap(
+  text: string,
+  capBytes: number | null = NOTEBOOK_CAP_BYTES,
+): NotebookContent {
   if (capBytes !== null && (!Number.isInteger(capBytes) || capBytes < 0)) {
-    throw new InvalidArgumentError('capBytes', `expected a non-negative integer or null, found ${String(capBytes)}`);
+    throw new InvalidArgumentError(
+      'capBytes',
+      `expected a non-negative integer or null, found ${String(capBytes)}`,
+    );
   }
   const wellFormed = toWellFormed(text);
   const encoded = encoder.encode(wellFormed);

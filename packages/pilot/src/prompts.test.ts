@@ -1,14 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from './canonical-json';
-import { DEFAULT_PROMPTS_DIR, loadPromptTemplates, parsePromptTemplate, promptRefs, renderTemplate } from './prompts';
+import {
+  DEFAULT_PROMPTS_DIR,
+  loadPromptTemplates,
+  parsePromptTemplate,
+  promptRefs,
+  renderTemplate,
+} from './prompts';
 
 describe('prompt templates', () => {
   it('loads the packaged templates with the hashes of their file bytes', () => {
     const prompts = loadPromptTemplates();
     const encode = prompts.get('memory-encode');
     expect(encode?.version).toBe('1');
-    expect(encode?.sha256).toBe(sha256Hex(readFileSync(`${DEFAULT_PROMPTS_DIR}/memory-encode@1.txt`)));
+    expect(encode?.sha256).toBe(
+      sha256Hex(readFileSync(`${DEFAULT_PROMPTS_DIR}/memory-encode@1.txt`)),
+    );
     expect(encode?.placeholders).toEqual(['NOTEBOOK_CAP_BYTES', 'REQUEST_BLOCK', 'RECORDS_BLOCK']);
     expect(promptRefs(prompts).map((ref) => ref.name)).toEqual([...prompts.keys()].sort());
   });
@@ -17,7 +25,9 @@ describe('prompt templates', () => {
     const prompts = loadPromptTemplates();
     for (const name of ['memory-probe', 'memory-probe-oracle']) {
       const text = prompts.get(name)?.text ?? '';
-      expect(text).toContain('[{"id": "<question id>", "value": "<eight hexadecimal characters>", "source"');
+      expect(text).toContain(
+        '[{"id": "<question id>", "value": "<eight hexadecimal characters>", "source"',
+      );
       expect(text).toContain('{"id": "<question id>", "value": null, "source": null}');
     }
     expect(prompts.get('memory-encode')?.text).toContain('Reply with your notes only');

@@ -55,7 +55,11 @@ export function loadPromptTemplates(dir: string = DEFAULT_PROMPTS_DIR): PromptSe
 /** The manifest entries of a prompt set, sorted by name. */
 export function promptRefs(prompts: PromptSet): PromptRef[] {
   return [...prompts.values()]
-    .map((template) => ({ name: template.name, version: template.version, sha256: template.sha256 }))
+    .map((template) => ({
+      name: template.name,
+      version: template.version,
+      sha256: template.sha256,
+    }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -63,7 +67,10 @@ export function promptRefs(prompts: PromptSet): PromptRef[] {
 export function requireTemplate(prompts: PromptSet, name: string): PromptTemplate {
   const template = prompts.get(name);
   if (template === undefined) {
-    throw new InvalidArgumentError('prompts', `expected a template named ${name}, found ${[...prompts.keys()].join(', ') || 'none'}`);
+    throw new InvalidArgumentError(
+      'prompts',
+      `expected a template named ${name}, found ${[...prompts.keys()].join(', ') || 'none'}`,
+    );
   }
   return template;
 }
@@ -77,14 +84,23 @@ export function requireTemplate(prompts: PromptSet, name: string): PromptTemplat
  * renderTemplate(parsePromptTemplate('t', '1', 'Hi {{WHO}}'), { WHO: 'there' }); // 'Hi there'
  * ```
  */
-export function renderTemplate(template: PromptTemplate, values: Readonly<Record<string, string>>): string {
+export function renderTemplate(
+  template: PromptTemplate,
+  values: Readonly<Record<string, string>>,
+): string {
   const missing = template.placeholders.filter((name) => !Object.hasOwn(values, name));
   if (missing.length > 0) {
-    throw new InvalidArgumentError(`values`, `template ${template.name}@${template.version} needs ${missing.join(', ')}`);
+    throw new InvalidArgumentError(
+      `values`,
+      `template ${template.name}@${template.version} needs ${missing.join(', ')}`,
+    );
   }
   const unused = Object.keys(values).filter((name) => !template.placeholders.includes(name));
   if (unused.length > 0) {
-    throw new InvalidArgumentError(`values`, `template ${template.name}@${template.version} has no placeholder ${unused.join(', ')}`);
+    throw new InvalidArgumentError(
+      `values`,
+      `template ${template.name}@${template.version} has no placeholder ${unused.join(', ')}`,
+    );
   }
   return template.text.replace(PLACEHOLDER, (_whole, name: string) => values[name] ?? '');
 }

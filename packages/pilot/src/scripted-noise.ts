@@ -17,7 +17,8 @@ export interface ScriptedNoise {
  * concurrency, so an interrupted and resumed run, or a run served over HTTP, draws the same.
  */
 export function createScriptedNoise(systemSeed: number, nonce: string): ScriptedNoise {
-  const digest = (label: string) => createHash('sha256').update(`${systemSeed}|${nonce}|${label}`).digest();
+  const digest = (label: string) =>
+    createHash('sha256').update(`${systemSeed}|${nonce}|${label}`).digest();
   return {
     uniform(label) {
       return digest(label).readUIntBE(0, 6) / 2 ** 48;

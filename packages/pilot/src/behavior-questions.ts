@@ -1,0 +1,146 @@
+import { type BehavioralFacts, type BehavioralItem, InvalidArgumentError } from '@chi/spec';
+import { type PromptTemplate, parsePromptTemplate, renderTemplate } from './prompts';
+
+/**
+ * The sections of `behavior-questions@<v>.txt`: `[name]` header lines, each followed by one
+ * template. The file is hashed as a whole like every other template.
+ */
+export function behaviorQuestionSections(
+  template: PromptTemplate,
+): ReadonlyMap<string, PromptTemplate> {
+  const sections = new Map<string, PromptTemplate>();
+  let name: string | null = null;
+  let lines: string[] = [];
+  const flush = () => {
+    if (name !== null)
+      sections.set(
+        name,
+        parsePromptTemplate(`${template.name}#${name}`, template.version, lines.join('\n').trim()),
+      );
+  };
+  for (const line of template.text.split('\n')) {
+    const header = /^\[([a-z-]+)\]$/.exec(line);
+    if (header !== null) {
+      flush();
+      name = header[1] ?? '';
+      lines = [];
+    } else {
+      lines.push(line);
+    }
+  }
+  flush();
+  return sections;
+}
+
+function section(sections: ReadonlyMap<string, PromptTemplate>, name: string): PromptTemplate {
+  const found = sections.get(name);
+  if (found === undefined)
+    throw new InvalidArgumentError(
+      'behavior-questions',
+      `expected a [${name}] section, found none`,
+    );
+  return found;
+}
+
+const list = (parts: readonly string[]) => parts.join('; ');
+
+/** The English question of one behavioral item, rendered from its facts with the sections. */
+export function renderBehaviorQuestion(
+  sections: ReadonlyMap<string, PromptTemplate>,
+  item: Pick<BehavioralItem, 'facts' | 'options'>,
+): string {
+  const facts: BehavioralFacts = item.facts;
+  switch (facts.kind) {
+    case 'symbol-rewrite':
+      return renderTemplate(section(sections, 'symbol-rewrite'), {
+        START: facts.start,
+        RULES: list(facts.rules.map((rule) => `${rule.from} → ${rule.to}`)),
+        STEPS: String(facts.steps),
+      });
+    case 'counterfactual-operator': {
+      const [x, y, z] = facts.operands;
+      return renderTemplate(section(sections, 'counterfactual-operator'), {
+        LEFT: String(facts.operator.leftCoefficient),
+        RIGHT: String(facts.operator.rightCoefficient),
+        CONSTANT: String(facts.operator.constant),
+        EXPRESSION: facts.grouping === 'left' ? `(${x} ∘ ${y}) ∘ ${z}` : `${x} ∘ (${y} ∘ ${z})`,
+      });
+    }
+    case 'information-gap':
+      return renderTemplate(section(sections, 'information-gap'), {
+        REWARD: String(facts.goal.rewardCredits),
+        CANDIDATES: list(
+          facts.candidates.map(
+            (candidate) =>
+              `candidate ${candidate.id} works with probability ${candidate.workingProbabilityPercent}%`,
+          ),
+        ),
+        BUDGET: String(facts.budgetCredits),
+        ACTION: facts.informationAction,
+        COST: String(facts.informationCostCredits),
+        OPTIONS: list(
+          (
+            item.options ?? [
+              ...facts.candidates.map((candidate) => candidate.id),
+              facts.informationAction,
+            ]
+          ).map((option) =>
+            option === facts.informationAction
+              ? `${option} (take the action "${option}" first)`
+              : `${option} (commit to candidate ${option} now)`,
+          ),
+        ),
+      });
+    case 'framed-choice': {
+      const measure = facts.measure;
+      const options = facts.options.map((option) =>
+        option.kind === 'sure'
+          ? renderTemplate(section(sections, `sure-${measure}`), {
+              ID: option.id,
+              UNITS: String(option.units),
+            })
+          : renderTemplate(section(sections, `gamble-${measure}`), {
+              ID: option.id,
+              PERCENT: String(option.probabilityPercent),
+              UNITS_WITH: String(option.unitsWithProbability),
+              UNITS_OTHERWISE: String(option.unitsOtherwise),
+            }),
+      );
+      return renderTemplate(section(sections, `framed-choice-${measure}`), {
+        STAKE: String(facts.stakeUnits),
+        OPTIONS: options.join(' '),
+      });
+    }
+    case 'constrained-selection':
+      return renderTemplate(section(sections, 'constrained-selection'), {
+        CANDIDATES: facts.candidates.join(', '),
+        RECORDS: list(
+          facts.records.map(
+            (record) =>
+              `record ${record.id} (source ${record.source}) gives ${record.attribute}: ${record.values
+                .map((entry) => `${entry.candidate} = ${entry.value}`)
+                .join(', ')}`,
+          ),
+        ),
+        CONSTRAINTS: list(
+          facts.constraints.map(
+            (constraint) =>
+              `${constraint.attribute} ${constraint.comparison === 'at-most' ? 'at most' : 'at least'} ${constraint.limit}`,
+          ),
+        ),
+        DIRECTION: facts.objective.direction === 'maximize' ? 'highest' : 'lowest',
+        OBJECTIVE: facts.objective.attribute,
+      });
+  }
+}
+
+/** An item as the ITEMS block shows it: its wording and its machine-readable facts. */
+export function itemView(sections: ReadonlyMap<string, PromptTemplate>, item: BehavioralItem) {
+  return {
+    id: item.id,
+    answerFormat: item.answerFormat,
+    options: item.options,
+    question: renderBehaviorQuestion(sections, item),
+    facts: item.facts,
+  };
+}

@@ -1,0 +1,128 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ChiError,
+  type GeneratorInfo,
+  type PromptRef,
+  parseWith,
+  type RunManifest,
+  RunManifestSchema,
+  type RunPlan,
+} from '@chi/spec';
+import { canonicalJson, sha256Hex } from './canonical-json';
+import { type PilotSettings, PROTOCOL_ID } from './settings';
+
+/** The rules a run follows on failures, frozen in every manifest as sentences. */
+export const FAILURE_RULES: readonly string[] = [
+  'Only explicit HTTP 429/5xx responses and pre-response connection failures are retryable infrastructure failures, with at most maxRetries retries; every wait is logged.',
+  'Exhausted infrastructure retries, a budget refusal and an attempt abandoned on resume make the matched block incomplete; incomplete blocks are kept and published separately.',
+  'A timeout (deadlineMs), a truncated, empty or invalid answer and an HTTP 4xx other than 429 are model failures: never retried, kept in the scored block as failures.',
+  'A timeout or an otherwise uncertain outcome retains its whole reservation.',
+  'A request that would cross the USD ceiling is not sent and the run stops; a charge above its reservation is recorded at its actual amount and stops new requests globally.',
+  'A note-writing request that fails as a model failure leaves the notebook it returned (its text, capped) or an empty notebook when it returned no text; the trajectory continues from it.',
+  'On resume, a request with before_send but no after_response is never re-sent for a paid system (abandoned, block incomplete); a scripted_baseline system (free, deterministic) is re-sent.',
+  'Smoke checks are excluded from scored data.',
+];
+
+/** The hash of the plan, for `manifest.planSha256`. */
+export function planSha256(plan: RunPlan): string {
+  return sha256Hex(canonicalJson(plan));
+}
+
+/** Builds the manifest of a run (not yet frozen). */
+export function buildManifest(args: {
+  settings: PilotSettings;
+  worldSeeds: readonly number[];
+  prompts: readonly PromptRef[];
+  generators: readonly GeneratorInfo[];
+  createdAt: Date;
+}): RunManifest {
+  const { settings } = args;
+  const live = settings.systems.some((system) => system.evidenceClass === 'live_model');
+  const manifest: RunManifest = {
+    kind: 'run-manifest',
+    schemaVersion: 1,
+    protocol: PROTOCOL_ID,
+    createdAt: args.createdAt.toISOString(),
+    evidenceClass: live ? 'live_model' : 'scripted_baseline',
+    systems: settings.systems.map((system) => ({ ...system })),
+    replicates: settings.replicates,
+    worldSeeds: [...args.worldSeeds],
+    experiments: {
+      memory:
+        settings.loads.length === 0
+          ? null
+          : {
+              loads: [...settings.loads],
+              probesPerStratum: settings.probesPerStratum,
+              batchSize: settings.batchSize,
+              controlsAtLoad: settings.controlsAtLoad,
+            },
+      history: settings.history ? { checkpoints: 5 } : null,
+      behavior: settings.behavior ? { items: 24 } : null,
+    },
+    notebookCapBytes: settings.notebookCapBytes,
+    ceilingUsd: settings.ceilingUsd,
+    deadlineMs: settings.deadlineMs,
+    maxOutputTokens: settings.maxOutputTokens,
+    concurrency: settings.concurrency,
+    retry: { maxRetries: settings.maxRetries, retryAfterCapMs: settings.retryAfterCapMs },
+    reservationMargin: settings.reservationMargin,
+    prompts: [...args.prompts],
+    generators: [...args.generators],
+    analysis: {
+      seed: settings.analysisSeed,
+      resamples: settings.resamples,
+      level: settings.level,
+      taus: [...settings.taus],
+    },
+    failureRules: [...FAILURE_RULES],
+    requireSmoke: settings.requireSmoke,
+  };
+  return parseWith(RunManifestSchema, manifest, 'run manifest');
+}
+
+/** A manifest in its frozen form: the RFC 8785 text (the file's bytes) and its SHA-256. */
+export interface FrozenManifest {
+  readonly manifest: RunManifest;
+  readonly text: string;
+  readonly sha256: string;
+}
+
+/** Freezes a manifest: validates it, serializes it canonically and hashes the bytes. */
+export function freezeManifest(manifest: RunManifest): FrozenManifest {
+  const parsed = parseWith(RunManifestSchema, manifest, 'run manifest');
+  const text = canonicalJson(parsed);
+  return { manifest: parsed, text, sha256: sha256Hex(text) };
+}
+
+/** The run folder's manifest does not match its recorded hash (it was edited after freezing). */
+export class ManifestIntegrityError extends ChiError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ManifestIntegrityError';
+  }
+}
+
+/**
+ * Reads `manifest.json` of a run folder and checks it against `manifest.sha256`: the file bytes
+ * must hash to the recorded value and be the canonical form of a valid manifest.
+ */
+export async function readFrozenManifest(runDir: string): Promise<FrozenManifest> {
+  const text = await readFile(join(runDir, 'manifest.json'), 'utf8');
+  const recorded =
+    (await readFile(join(runDir, 'manifest.sha256'), 'utf8')).trim().split(/\s+/)[0] ?? '';
+  const sha256 = sha256Hex(text);
+  if (sha256 !== recorded) {
+    throw new ManifestIntegrityError(
+      `manifest.json in ${runDir} hashes to ${sha256}, but manifest.sha256 records ${recorded}: the frozen manifest was changed`,
+    );
+  }
+  const manifest = parseWith(RunManifestSchema, JSON.parse(text) as unknown, 'run manifest');
+  if (canonicalJson(manifest) !== text) {
+    throw new ManifestIntegrityError(
+      `manifest.json in ${runDir} is not in canonical (RFC 8785) form`,
+    );
+  }
+  return { manifest, text, sha256 };
+}

@@ -1,0 +1,216 @@
+import type {
+  BehavioralItem,
+  BlindProbe,
+  ChatMessage,
+  HistoryEnvironment,
+  HistoryEvidence,
+  HistoryStep,
+  MemoryRecord,
+  RequestTask,
+} from '@chi/spec';
+import { behaviorQuestionSections, itemView } from './behavior-questions';
+import { renderJsonBlock } from './json-blocks';
+import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
+
+/** Messages of one request and the template they came from. */
+export interface RenderedMessages {
+  readonly task: RequestTask;
+  readonly template: { readonly name: string; readonly version: string };
+  readonly messages: readonly ChatMessage[];
+}
+
+/** The machine-readable REQUEST block every prompt carries. */
+export interface RequestHeader {
+  readonly task: RequestTask;
+  /** Opaque per registered request, equal for every system. */
+  readonly nonce: string;
+  /** For note-writing tasks: the notebook cap the prompt states. */
+  readonly notebookCapBytes?: number;
+}
+
+function render(
+  prompts: PromptSet,
+  task: RequestTask,
+  name: string,
+  values: Record<string, string>,
+): RenderedMessages {
+  const system = requireTemplate(prompts, 'system');
+  const template = requireTemplate(prompts, name);
+  return {
+    task,
+    template: { name: template.name, version: template.version },
+    messages: [
+      { role: 'system', content: renderTemplate(system, {}) },
+      { role: 'user', content: renderTemplate(template, values) },
+    ],
+  };
+}
+
+function header(value: RequestHeader): string {
+  return renderJsonBlock('REQUEST', value);
+}
+
+/** Records as the encoder (or the oracle control) sees them: the five registered fields only. */
+function recordView(record: MemoryRecord) {
+  return {
+    key: record.key,
+    value: record.value,
+    source: record.source,
+    eventTime: record.eventTime,
+    authority: record.authority,
+  };
+}
+
+function probeView(probe: BlindProbe) {
+  return { id: probe.id, key: probe.key, asOf: probe.asOf };
+}
+
+/** Notes travel as one JSON string, so no byte of them can break out of their block. */
+function notesBlock(notes: string): string {
+  return renderJsonBlock('NOTES', { notes });
+}
+
+/**
+ * The memory encode request: all records, the six question categories, never the questions.
+ */
+export function renderMemoryEncode(
+  prompts: PromptSet,
+  args: { records: readonly MemoryRecord[]; nonce: string; notebookCapBytes: number },
+): RenderedMessages {
+  return render(prompts, 'memory_encode', 'memory-encode', {
+    NOTEBOOK_CAP_BYTES: String(args.notebookCapBytes),
+    REQUEST_BLOCK: header({
+      task: 'memory_encode',
+      nonce: args.nonce,
+      notebookCapBytes: args.notebookCapBytes,
+    }),
+    RECORDS_BLOCK: renderJsonBlock('RECORDS', args.records.map(recordView)),
+  });
+}
+
+/** A read-only probe request: only the saved notes and blind questions (empty notes: blank control). */
+export function renderMemoryProbe(
+  prompts: PromptSet,
+  args: { notes: string; probes: readonly BlindProbe[]; nonce: string },
+): RenderedMessages {
+  return render(prompts, 'memory_probe', 'memory-probe', {
+    REQUEST_BLOCK: header({ task: 'memory_probe', nonce: args.nonce }),
+    NOTES_BLOCK: notesBlock(args.notes),
+    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', args.probes.map(probeView)),
+  });
+}
+
+/** The oracle-evidence control: the original records in context with the same blind questions. */
+export function renderMemoryOracleProbe(
+  prompts: PromptSet,
+  args: { records: readonly MemoryRecord[]; probes: readonly BlindProbe[]; nonce: string },
+): RenderedMessages {
+  return render(prompts, 'memory_probe_oracle', 'memory-probe-oracle', {
+    REQUEST_BLOCK: header({ task: 'memory_probe_oracle', nonce: args.nonce }),
+    RECORDS_BLOCK: renderJsonBlock('RECORDS', args.records.map(recordView)),
+    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', args.probes.map(probeView)),
+  });
+}
+
+function choiceView(environment: HistoryEnvironment) {
+  return {
+    id: environment.id,
+    subject: environment.subject,
+    options: [environment.labels.A, environment.labels.B],
+  };
+}
+
+/** Evidence as a model sees it: option labels, never the internal A/B coordinates. */
+function evidenceView(evidence: HistoryEvidence, environments: readonly HistoryEnvironment[]) {
+  const environment = environments.find((candidate) => candidate.id === evidence.environmentId);
+  const labelOf = (option: 'A' | 'B') => environment?.labels[option] ?? option;
+  return {
+    choice: evidence.environmentId,
+    date: evidence.date,
+    source: evidence.source,
+    kind: evidence.kind,
+    moreReliable: labelOf(evidence.favored),
+    outcomes: [
+      {
+        option: labelOf('A'),
+        trials: evidence.outcomes.A.trials,
+        successes: evidence.outcomes.A.successes,
+      },
+      {
+        option: labelOf('B'),
+        trials: evidence.outcomes.B.trials,
+        successes: evidence.outcomes.B.successes,
+      },
+    ],
+  };
+}
+
+/**
+ * A history notebook update (ingest, neutral maintenance or correction): only the previous notes
+ * and the new event.
+ */
+export function renderHistoryUpdate(
+  prompts: PromptSet,
+  args: {
+    environments: readonly HistoryEnvironment[];
+    notes: string;
+    step: HistoryStep;
+    nonce: string;
+    notebookCapBytes: number;
+  },
+): RenderedMessages {
+  const event = {
+    checkpoint: args.step.checkpoint,
+    kind: args.step.kind,
+    evidence: args.step.evidence.map((evidence) => evidenceView(evidence, args.environments)),
+  };
+  return render(prompts, 'history_update', 'history-update', {
+    NOTEBOOK_CAP_BYTES: String(args.notebookCapBytes),
+    REQUEST_BLOCK: header({
+      task: 'history_update',
+      nonce: args.nonce,
+      notebookCapBytes: args.notebookCapBytes,
+    }),
+    CHOICES_BLOCK: renderJsonBlock('CHOICES', args.environments.map(choiceView)),
+    NOTES_BLOCK: notesBlock(args.notes),
+    EVENT_BLOCK: renderJsonBlock('EVENT', event),
+  });
+}
+
+/** A history probe clone: the notes and blind decision questions; its output never feeds back. */
+export function renderHistoryProbe(
+  prompts: PromptSet,
+  args: { environments: readonly HistoryEnvironment[]; notes: string; nonce: string },
+): RenderedMessages {
+  return render(prompts, 'history_probe', 'history-probe', {
+    REQUEST_BLOCK: header({ task: 'history_probe', nonce: args.nonce }),
+    NOTES_BLOCK: notesBlock(args.notes),
+    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', args.environments.map(choiceView)),
+  });
+}
+
+/** One fresh-context behavioral half: its items (wording and facts), nothing else. */
+export function renderBehaviorHalf(
+  prompts: PromptSet,
+  args: { items: readonly BehavioralItem[]; nonce: string },
+): RenderedMessages {
+  const sections = behaviorQuestionSections(requireTemplate(prompts, 'behavior-questions'));
+  const ordered = [...args.items].sort((a, b) => a.position - b.position);
+  return render(prompts, 'behavior_half', 'behavior-half', {
+    REQUEST_BLOCK: header({ task: 'behavior_half', nonce: args.nonce }),
+    ITEMS_BLOCK: renderJsonBlock(
+      'ITEMS',
+      ordered.map((item) => itemView(sections, item)),
+    ),
+  });
+}
+
+/** The smoke request: one trivial question whose answer is in the prompt. Never scored. */
+export function renderSmoke(prompts: PromptSet, args: { nonce: string }): RenderedMessages {
+  return render(prompts, 'smoke', 'smoke', {
+    REQUEST_BLOCK: header({ task: 'smoke', nonce: args.nonce }),
+    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', [
+      { id: 'smoke-1', value: '0a1b2c3d', source: 'src-smoke' },
+    ]),
+  });
+}

@@ -1,0 +1,162 @@
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ModelCatalog, NotebookSnapshot, RunManifest, RunPlan, RunStatus } from '@chi/spec';
+import { generatorInfo } from '@chi/worlds';
+import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
+import { applyNotebookCap } from './notebook';
+import { buildRunPlan } from './plan';
+import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
+import { runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
+import { generateRunWorlds, type RunWorlds, worldSeedsFor, writeRunWorlds } from './run-worlds';
+import { type PilotSettings, validateSettings } from './settings';
+
+/** Where runs go by default: `./chi-runs/<runId>/` (git-ignored). */
+export const DEFAULT_RUNS_ROOT = 'chi-runs';
+
+/** A created run: its folder, ID, frozen manifest and plan. */
+export interface RunHandle {
+  readonly runDir: string;
+  readonly runId: string;
+  readonly frozen: FrozenManifest;
+  readonly plan: RunPlan;
+}
+
+/** Options of {@link createRun}. */
+export interface CreateRunOptions {
+  readonly settings: PilotSettings;
+  /** The run folder; default `<runsRoot>/<runId>`. Must not exist or be empty. */
+  readonly runDir?: string;
+  /** Parent of default run folders; default `./chi-runs`. */
+  readonly runsRoot?: string;
+  /** Catalog prices fetched before freezing (live runs); written to `catalog.json`. */
+  readonly catalog?: ModelCatalog;
+  /** Prompt templates; the packaged ones by default. */
+  readonly prompts?: PromptSet;
+  readonly now?: () => Date;
+}
+
+/** `yyyymmddThhmmssZ-<8 hex of the manifest hash>`. */
+export function runIdFor(manifest: RunManifest, sha256: string): string {
+  const stamp = manifest.createdAt.replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return `${stamp}-${sha256.slice(0, 8)}`;
+}
+
+/** Everything {@link createRun} derives before writing: manifest, plan and worlds. */
+export interface PreparedRun {
+  readonly frozen: FrozenManifest;
+  readonly plan: RunPlan;
+  readonly worlds: RunWorlds;
+  readonly prompts: PromptSet;
+  readonly runId: string;
+}
+
+/**
+ * Derives the manifest, plan and worlds of a run without writing anything (used by
+ * `chi pilot --plan` and by {@link createRun}).
+ */
+export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {
+  const settings = validateSettings(options.settings);
+  const prompts = options.prompts ?? loadPromptTemplates();
+  const now = options.now ?? (() => new Date());
+  const draft = buildManifest({
+    settings,
+    worldSeeds: worldSeedsFor(settings.rootSeed, settings.replicates),
+    prompts: promptRefs(prompts),
+    generators: [generatorInfo()],
+    createdAt: now(),
+  });
+  const worlds = generateRunWorlds(draft);
+  const plan = buildRunPlan(draft);
+  const frozen = freezeManifest({ ...draft, planSha256: planSha256(plan) });
+  return { frozen, plan, worlds, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
+}
+
+async function assertEmptyOrMissing(dir: string): Promise<void> {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory() || (await readdir(dir)).length > 0) {
+      throw new Error(
+        `run folder ${dir} already exists and is not empty: choose another --out, or --resume it`,
+      );
+    }
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Creates a run folder: freezes the manifest (with its hash), copies the exact prompt templates,
+ * writes every world with its answer key, the plan, the empty starting notebooks of every history
+ * trajectory and a `running` status. Nothing is sent. Returns the handle {@link executeRun} uses.
+ */
+export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
+  const prepared = prepareRun(options);
+  const runDir = resolve(
+    options.runDir ?? join(options.runsRoot ?? DEFAULT_RUNS_ROOT, prepared.runId),
+  );
+  await assertEmptyOrMissing(runDir);
+  await mkdir(runDir, { recursive: true });
+  const paths = runPaths(runDir);
+  const { frozen, plan } = prepared;
+
+  await mkdir(paths.promptsDir, { recursive: true });
+  for (const template of prepared.prompts.values()) {
+    await writeFile(
+      join(paths.promptsDir, `${template.name}@${template.version}.txt`),
+      template.text,
+      'utf8',
+    );
+  }
+  await writeRunWorlds(paths, prepared.worlds);
+  await writeJsonFile(paths.plan, plan);
+  if (options.catalog !== undefined)
+    await writeJsonFile(join(runDir, 'catalog.json'), options.catalog);
+
+  for (const system of frozen.manifest.systems) {
+    if (frozen.manifest.experiments.history === null) break;
+    const capBytes = system.uncappedNotebook === true ? null : frozen.manifest.notebookCapBytes;
+    for (const seed of frozen.manifest.worldSeeds) {
+      for (const history of ['A', 'B', 'A2'] as const) {
+        const empty = applyNotebookCap('', capBytes);
+        const snapshot: NotebookSnapshot = {
+          kind: 'notebook',
+          systemId: system.id,
+          blockId: `history.w${seed}`,
+          requestId: null,
+          text: empty.text,
+          bytes: empty.bytes,
+          originalBytes: empty.originalBytes,
+          truncated: empty.truncated,
+          sha256: empty.sha256,
+          capBytes: empty.capBytes,
+        };
+        await writeJsonFile(paths.historyNotebook(system.id, seed, history, 0), snapshot);
+      }
+    }
+  }
+
+  const createdAt = frozen.manifest.createdAt;
+  const status: RunStatus = {
+    kind: 'run-status',
+    runId: prepared.runId,
+    manifestSha256: frozen.sha256,
+    state: 'running',
+    startedAt: createdAt,
+    updatedAt: createdAt,
+    finishedAt: null,
+    resumes: 0,
+    requests: { total: plan.requests.length, resolved: 0, failed: 0, abandoned: 0, notSent: 0 },
+    spend: { ceilingUsd: frozen.manifest.ceilingUsd, committedUsd: 0, chargedUsd: 0 },
+    stop: null,
+    blocks: { complete: 0, incomplete: 0, notStarted: plan.blocks.length },
+    elapsedMs: 0,
+    exitCode: null,
+  };
+  await writeJsonFile(paths.status, status);
+  // The manifest goes last and durably: its presence marks a fully created run folder.
+  await writeFileAtomic(paths.manifest, frozen.text, { durable: true });
+  await writeFileAtomic(paths.manifestSha256, `${frozen.sha256}  manifest.json\n`, {
+    durable: true,
+  });
+  return { runDir, runId: prepared.runId, frozen, plan };
+}

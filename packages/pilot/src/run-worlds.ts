@@ -1,0 +1,97 @@
+import {
+  type BehavioralItemSet,
+  BehavioralItemSetSchema,
+  type HistoryWorld,
+  HistoryWorldSchema,
+  type MemoryWorld,
+  MemoryWorldSchema,
+  type RunManifest,
+} from '@chi/spec';
+import {
+  deriveSeed,
+  generateBehavioralItems,
+  generateHistoryWorld,
+  generateMemoryWorld,
+} from '@chi/worlds';
+import { type RunPaths, readJsonFile, writeJsonFile } from './run-folder';
+
+/** Every generated world of a run, keyed for lookup. */
+export interface RunWorlds {
+  /** Memory worlds by `<seed>|<load>`. */
+  readonly memory: ReadonlyMap<string, MemoryWorld>;
+  readonly history: ReadonlyMap<number, HistoryWorld>;
+  readonly behavior: ReadonlyMap<number, BehavioralItemSet>;
+}
+
+/** Key of a memory world in {@link RunWorlds.memory}. */
+export function memoryWorldKey(seed: number, load: number): string {
+  return `${seed}|${load}`;
+}
+
+/** World seed k of a run: `deriveSeed(rootSeed, 'world', k)` (the `@chi/worlds` derivation). */
+export function worldSeedsFor(rootSeed: number, replicates: number): number[] {
+  return Array.from({ length: replicates }, (_, index) => deriveSeed(rootSeed, 'world', index));
+}
+
+/** Every memory load a run needs a world for: the grid plus the controls' load. */
+export function memoryLoadsOf(manifest: RunManifest): number[] {
+  const memory = manifest.experiments.memory;
+  if (memory === null) return [];
+  const loads = new Set(memory.loads);
+  if (memory.controlsAtLoad !== null) loads.add(memory.controlsAtLoad);
+  return [...loads].sort((a, b) => a - b);
+}
+
+/** Generates every world the manifest registers (pure and deterministic). */
+export function generateRunWorlds(manifest: RunManifest): RunWorlds {
+  const memory = new Map<string, MemoryWorld>();
+  const history = new Map<number, HistoryWorld>();
+  const behavior = new Map<number, BehavioralItemSet>();
+  const probesPerStratum = manifest.experiments.memory?.probesPerStratum;
+  for (const seed of manifest.worldSeeds) {
+    for (const load of memoryLoadsOf(manifest)) {
+      memory.set(
+        memoryWorldKey(seed, load),
+        generateMemoryWorld(
+          probesPerStratum === undefined ? { seed, load } : { seed, load, probesPerStratum },
+        ),
+      );
+    }
+    if (manifest.experiments.history !== null) history.set(seed, generateHistoryWorld({ seed }));
+    if (manifest.experiments.behavior !== null)
+      behavior.set(seed, generateBehavioralItems({ seed }));
+  }
+  return { memory, history, behavior };
+}
+
+/** Writes every world into `worlds/` of the run folder. */
+export async function writeRunWorlds(paths: RunPaths, worlds: RunWorlds): Promise<void> {
+  const writes: Promise<void>[] = [];
+  for (const world of worlds.memory.values())
+    writes.push(writeJsonFile(paths.memoryWorld(world.seed, world.load), world));
+  for (const world of worlds.history.values())
+    writes.push(writeJsonFile(paths.historyWorld(world.seed), world));
+  for (const set of worlds.behavior.values())
+    writes.push(writeJsonFile(paths.behaviorWorld(set.seed), set));
+  await Promise.all(writes);
+}
+
+/** Reads the worlds of a run folder back (validated). */
+export async function readRunWorlds(paths: RunPaths, manifest: RunManifest): Promise<RunWorlds> {
+  const memory = new Map<string, MemoryWorld>();
+  const history = new Map<number, HistoryWorld>();
+  const behavior = new Map<number, BehavioralItemSet>();
+  for (const seed of manifest.worldSeeds) {
+    for (const load of memoryLoadsOf(manifest)) {
+      memory.set(
+        memoryWorldKey(seed, load),
+        await readJsonFile(paths.memoryWorld(seed, load), MemoryWorldSchema),
+      );
+    }
+    if (manifest.experiments.history !== null)
+      history.set(seed, await readJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
+    if (manifest.experiments.behavior !== null)
+      behavior.set(seed, await readJsonFile(paths.behaviorWorld(seed), BehavioralItemSetSchema));
+  }
+  return { memory, history, behavior };
+}

@@ -1,0 +1,178 @@
+import type { ScriptedNoise } from './scripted-noise';
+
+/** A record as a scripted system reads it from a RECORDS block or from its own notes. */
+export interface ScriptedRecord {
+  readonly key: string;
+  readonly value: string;
+  readonly source: string;
+  readonly eventTime: string;
+  /** Null when the notes did not keep the authority (the latest-wins reader drops it). */
+  readonly authority: 1 | 2 | null;
+}
+
+/** How a scripted system decides which record of a key answers a question. */
+export type ScriptedPrecedence = 'authority-then-time' | 'latest-time';
+
+/** The memory behaviour of a scripted reference system. */
+export interface ScriptedMemoryPolicy {
+  /** `all`: write every record (needs an uncapped notebook); `capacity`: fit whole keys in the cap; `none`: write nothing. */
+  readonly encode: 'all' | 'capacity' | 'none';
+  readonly precedence: ScriptedPrecedence;
+  /** What to answer when the notes (or records) give no answer: abstain, or invent a value. */
+  readonly whenUnknown: 'abstain' | 'invent';
+  /** Abstain on every question whatever the notes say. */
+  readonly abstainAlways: boolean;
+}
+
+/** First line of every scripted memory notebook. */
+export const MEMORY_NOTES_HEADER = '#scripted-memory-notes v1';
+
+function timeOf(record: ScriptedRecord): number {
+  return Date.parse(record.eventTime);
+}
+
+/**
+ * Orders the records of one key from winner to loser under a precedence: authority then time
+ * (the protocol rule), or time alone (a reader that ignores authority).
+ */
+export function rankRecords(
+  records: readonly ScriptedRecord[],
+  precedence: ScriptedPrecedence,
+): ScriptedRecord[] {
+  return [...records].sort((left, right) => {
+    if (precedence === 'authority-then-time') {
+      const byAuthority = (right.authority ?? 0) - (left.authority ?? 0);
+      if (byAuthority !== 0) return byAuthority;
+    }
+    return timeOf(right) - timeOf(left);
+  });
+}
+
+/** The answering record for a key under a precedence, as of `asOf` (null: now); null if none. */
+export function resolveScripted(
+  records: readonly ScriptedRecord[],
+  asOf: string | null,
+  precedence: ScriptedPrecedence,
+): ScriptedRecord | null {
+  const cutoff = asOf === null ? Number.POSITIVE_INFINITY : Date.parse(asOf);
+  const eligible = records.filter((record) => timeOf(record) <= cutoff);
+  return rankRecords(eligible, precedence)[0] ?? null;
+}
+
+function groupByKey(records: readonly ScriptedRecord[]): Map<string, ScriptedRecord[]> {
+  const groups = new Map<string, ScriptedRecord[]>();
+  for (const record of records) {
+    const group = groups.get(record.key);
+    if (group === undefined) groups.set(record.key, [record]);
+    else group.push(record);
+  }
+  return groups;
+}
+
+function formatLine(record: ScriptedRecord, keepAuthority: boolean): string {
+  const fields = [record.key, record.value, record.source, record.eventTime];
+  if (keepAuthority && record.authority !== null) fields.push(String(record.authority));
+  return fields.join(' ');
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes the notes of a scripted system: a header line, then one line per record
+ * (`key value source eventTime [authority]`), grouped by key with the key's winner first.
+ * `all` writes every key in record order; `capacity` visits keys in a seeded random order and
+ * writes a key's whole group only if it still fits in `capBytes` (a key is kept whole or not at
+ * all), so the kept share of keys falls as the load grows.
+ */
+export function writeMemoryNotes(
+  records: readonly ScriptedRecord[],
+  policy: ScriptedMemoryPolicy,
+  capBytes: number,
+  noise: ScriptedNoise,
+): string {
+  if (policy.encode === 'none') return MEMORY_NOTES_HEADER;
+  const keepAuthority = policy.precedence === 'authority-then-time';
+  const groups = [...groupByKey(records)].map(([key, group]) => ({
+    key,
+    text: rankRecords(group, policy.precedence)
+      .map((record) => formatLine(record, keepAuthority))
+      .join('\n'),
+  }));
+  if (policy.encode === 'capacity') {
+    const order = new Map(
+      groups.map((group) => [group.key, noise.uniform(`keep-order:${group.key}`)]),
+    );
+    groups.sort((left, right) => (order.get(left.key) ?? 0) - (order.get(right.key) ?? 0));
+  }
+  let text = MEMORY_NOTES_HEADER;
+  let bytes = encoder.encode(text).length;
+  for (const group of groups) {
+    const groupBytes = encoder.encode(group.text).length + 1;
+    if (policy.encode === 'capacity' && bytes + groupBytes > capBytes) continue;
+    text += `\n${group.text}`;
+    bytes += groupBytes;
+  }
+  return text;
+}
+
+/** Reads records back from scripted notes; lines that do not parse are ignored. */
+export function readMemoryNotes(notes: string): ScriptedRecord[] {
+  const records: ScriptedRecord[] = [];
+  for (const line of notes.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const fields = line.trim().split(/\s+/);
+    if (fields.length < 4 || fields.length > 5) continue;
+    const [key, value, source, eventTime, authorityText] = fields as [
+      string,
+      string,
+      string,
+      string,
+      string?,
+    ];
+    if (!/^[0-9a-f]{8}$/.test(value) || Number.isNaN(Date.parse(eventTime))) continue;
+    const authority = authorityText === '2' ? 2 : authorityText === '1' ? 1 : null;
+    records.push({ key, value, source, eventTime, authority });
+  }
+  return records;
+}
+
+/** A blind question as the QUESTIONS block gives it. */
+export interface ScriptedQuestion {
+  readonly id: string;
+  readonly key: string;
+  readonly asOf: string | null;
+}
+
+/** One answer in the protocol's reply format. */
+export interface ScriptedAnswer {
+  readonly id: string;
+  readonly value: string | null;
+  readonly source: string | null;
+}
+
+/** Answers blind questions from records (read from notes, or the oracle's RECORDS block). */
+export function answerMemoryQuestions(
+  records: readonly ScriptedRecord[],
+  questions: readonly ScriptedQuestion[],
+  policy: ScriptedMemoryPolicy,
+  noise: ScriptedNoise,
+): ScriptedAnswer[] {
+  const groups = groupByKey(records);
+  return questions.map((question) => {
+    if (policy.abstainAlways) return { id: question.id, value: null, source: null };
+    const winner = resolveScripted(
+      groups.get(question.key) ?? [],
+      question.asOf,
+      policy.precedence,
+    );
+    if (winner !== null) return { id: question.id, value: winner.value, source: winner.source };
+    if (policy.whenUnknown === 'invent') {
+      return {
+        id: question.id,
+        value: noise.hex8(`invent-value:${question.id}`),
+        source: `src-${noise.hex8(`invent-source:${question.id}`).slice(0, 5)}`,
+      };
+    }
+    return { id: question.id, value: null, source: null };
+  });
+}

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkChatModelContract } from '@chi/spec';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryScoresOf } from './__fixtures__/memory-scores';
+import { renderJsonBlock } from './json-blocks';
+import { createRun } from './run-create';
+import { executeRun } from './run-execute';
+import {
+  createScriptedModel,
+  SCRIPTED_SYSTEM_NAMES,
+  SCRIPTED_SYSTEMS,
+  scriptedReply,
+} from './scripted-systems';
+import { defaultOfflineSettings } from './settings';
+import { modelsForManifest } from './system-models';
+
+const LOADS = [32, 64, 128, 256];
+let root: string;
+let scores: ReturnType<typeof memoryScoresOf>;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'chi-scripted-'));
+  const run = await createRun({
+    settings: defaultOfflineSettings({
+      replicates: 3,
+      loads: LOADS,
+      history: false,
+      behavior: false,
+    }),
+    runDir: join(root, 'run'),
+  });
+  const outcome = await executeRun({
+    runDir: run.runDir,
+    models: modelsForManifest(run.frozen.manifest),
+  });
+  expect(outcome.state).toBe('completed');
+  scores = memoryScoresOf(run.runDir);
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const score = (system: string, load: number, condition = 'notebook') => {
+  const found = scores.get(`${system} ${condition} ${load}`);
+  if (found === undefined) throw new Error(`no score for ${system} ${condition} ${load}`);
+  return found;
+};
+
+describe('scripted reference systems on the memory experiment', () => {
+  it('perfect (uncapped reference condition) gets Q_M = 1 at every load', () => {
+    for (const load of LOADS) expect(score('perfect', load).qualityScore).toBe(1);
+  });
+
+  it("the capacity-keeper's Q_M falls strictly as the load grows", () => {
+    const curve = LOADS.map((load) => score('capacity-keeper', load).qualityScore);
+    for (let index = 1; index < curve.length; index++) {
+      expect(curve[index]).toBeLessThan(curve[index - 1] as number);
+    }
+    expect(curve[curve.length - 1]).toBeGreaterThan(0);
+  });
+
+  it('the abstainer gets Q_M = 0 with every content factor 0 and no lure failure', () => {
+    for (const load of LOADS) {
+      const { qualityScore, factors } = score('abstainer', load);
+      expect(qualityScore).toBe(0);
+      expect(factors).toEqual({ r: 0, t: 0, s: 0, u: 0, i: 0, oneMinusF: 1 });
+    }
+  });
+
+  it('the latest-wins reader fails the interference stratum at every load', () => {
+    for (const load of LOADS) {
+      expect(score('latest-wins', load).factors.i).toBe(0);
+      expect(score('latest-wins', load).qualityScore).toBe(0);
+    }
+    // Authoritative updates are also the latest record of their key in this generator, so a
+    // reader that ignores authority still answers u correctly when it kept the key.
+    expect(score('latest-wins', 32).factors.u).toBe(1);
+    expect(score('capacity-keeper', 32).factors.i).toBe(1);
+  });
+
+  it('the confabulator affirms every absent-key lure (f = 1, Q_M = 0)', () => {
+    for (const load of LOADS) expect(score('confabulator', load).factors.oneMinusF).toBe(0);
+  });
+
+  it('controls: blank notes give nothing, oracle records solve the task for correct readers', () => {
+    expect(score('capacity-keeper', 32, 'blank').factors.r).toBe(0);
+    expect(score('capacity-keeper', 32, 'oracle').qualityScore).toBe(1);
+    expect(score('latest-wins', 32, 'oracle').factors.i).toBe(0);
+  });
+});
+
+describe('createScriptedModel', () => {
+  it.each(SCRIPTED_SYSTEM_NAMES)('%s meets the ChatModel contract', async (name) => {
+    const request = {
+      messages: [
+        {
+          role: 'user' as const,
+          content: `${renderJsonBlock('REQUEST', { task: 'smoke', nonce: '0123456789abcdef' })}\n${renderJsonBlock('QUESTIONS', [{ id: 'q', value: '00000000', source: 's' }])}`,
+        },
+      ],
+    };
+    expect(await checkChatModelContract(createScriptedModel(name), { request })).toEqual([]);
+  });
+
+  it('labels every result as a scripted baseline that cost nothing', async () => {
+    const result = await createScriptedModel('perfect').generate({
+      requestId: 'r1',
+      messages: [{ role: 'user', content: 'not one of our prompts' }],
+    });
+    expect(result).toMatchObject({
+      evidenceClass: 'scripted_baseline',
+      reservedUsd: 0,
+      chargedUsd: 0,
+      failure: 'invalid_response',
+    });
+  });
+
+  it('rejects an unknown system name with the valid names', () => {
+    expect(() => createScriptedModel('oracle')).toThrow(
+      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, found "oracle"/,
+    );
+  });
+
+  it('replies depend on the prompt and seed only, and only perfect has an uncapped notebook', () => {
+    const prompt = `${renderJsonBlock('REQUEST', { task: 'history_probe', nonce: 'aaaaaaaaaaaaaaaa' })}\n${renderJsonBlock('NOTES', { notes: '' })}\n${renderJsonBlock('QUESTIONS', [{ id: 'e1', subject: 's', options: ['X', 'Y'] }])}`;
+    const keeper = SCRIPTED_SYSTEMS['capacity-keeper'];
+    expect(scriptedReply(keeper, 1, prompt)).toBe(scriptedReply(keeper, 1, prompt));
+    expect(JSON.parse(scriptedReply(keeper, 1, prompt))).toEqual([{ id: 'e1', answer: 'unknown' }]);
+    expect(JSON.parse(scriptedReply(SCRIPTED_SYSTEMS.abstainer, 1, prompt))).toEqual([
+      { id: 'e1', answer: null },
+    ]);
+    expect(
+      Object.values(SCRIPTED_SYSTEMS)
+        .filter((system) => system.uncappedNotebook)
+        .map((system) => system.name),
+    ).toEqual(['perfect']);
+  });
+});

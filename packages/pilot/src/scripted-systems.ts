@@ -1,0 +1,392 @@
+import { createHash } from 'node:crypto';
+import {
+  type ChatModel,
+  type ChatRequest,
+  type ChatResult,
+  type FailureClass,
+  InvalidArgumentError,
+  type RequestTask,
+  type SystemSpec,
+} from '@chi/spec';
+import { extractJsonBlock } from './json-blocks';
+import { NOTEBOOK_CAP_BYTES } from './notebook';
+import {
+  answerBehavioralItems,
+  type ScriptedBehaviorPolicy,
+  type ScriptedItem,
+} from './scripted-behavior';
+import {
+  answerHistoryQuestions,
+  type ScriptedChoice,
+  type ScriptedEvidence,
+  type ScriptedHistoryPolicy,
+  updateHistoryNotes,
+} from './scripted-history';
+import {
+  answerMemoryQuestions,
+  readMemoryNotes,
+  type ScriptedMemoryPolicy,
+  type ScriptedQuestion,
+  type ScriptedRecord,
+  writeMemoryNotes,
+} from './scripted-memory';
+import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
+
+/** The names of the scripted reference systems. */
+export const SCRIPTED_SYSTEM_NAMES = [
+  'perfect',
+  'capacity-keeper',
+  'latest-wins',
+  'confabulator',
+  'abstainer',
+] as const;
+/** The name of a scripted reference system. */
+export type ScriptedSystemName = (typeof SCRIPTED_SYSTEM_NAMES)[number];
+
+/** Everything that defines a scripted reference system's behaviour. */
+export interface ScriptedSystemDefinition {
+  readonly name: ScriptedSystemName;
+  readonly description: string;
+  /** A declared reference condition: its notebook is not capped (only `perfect`). */
+  readonly uncappedNotebook: boolean;
+  readonly memory: ScriptedMemoryPolicy;
+  readonly history: ScriptedHistoryPolicy;
+  readonly behavior: ScriptedBehaviorPolicy;
+}
+
+const quietHistory: ScriptedHistoryPolicy = {
+  evidenceRule: 'authoritative',
+  maintenanceForget: 0,
+  probeFlip: 0,
+  whenUnknown: 'unknown',
+  abstainAlways: false,
+};
+
+/** The scripted reference systems: deterministic per seed, with declared noise. */
+export const SCRIPTED_SYSTEMS: Readonly<Record<ScriptedSystemName, ScriptedSystemDefinition>> = {
+  perfect: {
+    name: 'perfect',
+    description:
+      'Reference condition with an UNCAPPED notebook: writes every record and applies the protocol precedence; answers history and behavioral items exactly. Shows the ceiling of the metrics; not an evaluated memory system.',
+    uncappedNotebook: true,
+    memory: {
+      encode: 'all',
+      precedence: 'authority-then-time',
+      whenUnknown: 'abstain',
+      abstainAlways: false,
+    },
+    history: quietHistory,
+    behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
+  },
+  'capacity-keeper': {
+    name: 'capacity-keeper',
+    description:
+      'Keeps whole keys (winner first, then older records) in a seeded order while they fit in the 6000-byte cap and drops the rest; correct precedence; abstains on what it dropped.',
+    uncappedNotebook: false,
+    memory: {
+      encode: 'capacity',
+      precedence: 'authority-then-time',
+      whenUnknown: 'abstain',
+      abstainAlways: false,
+    },
+    history: { ...quietHistory, maintenanceForget: 0.1, probeFlip: 0.05 },
+    behavior: { errorRate: 0.15, framingBias: false, abstainAlways: false },
+  },
+  'latest-wins': {
+    name: 'latest-wins',
+    description:
+      'Like the keeper but ignores authority: the latest event time wins (fails interference); in history the latest-dated evidence wins; chooses the sure option when gains are framed and the gamble when losses are framed.',
+    uncappedNotebook: false,
+    memory: {
+      encode: 'capacity',
+      precedence: 'latest-time',
+      whenUnknown: 'abstain',
+      abstainAlways: false,
+    },
+    history: { ...quietHistory, evidenceRule: 'latest', maintenanceForget: 0.05, probeFlip: 0.1 },
+    behavior: { errorRate: 0.1, framingBias: true, abstainAlways: false },
+  },
+  confabulator: {
+    name: 'confabulator',
+    description:
+      'Keeps notes like the keeper but never abstains: invents a value and source for any key it has no record of (absent-key lures included) and guesses an option when it holds no evidence.',
+    uncappedNotebook: false,
+    memory: {
+      encode: 'capacity',
+      precedence: 'authority-then-time',
+      whenUnknown: 'invent',
+      abstainAlways: false,
+    },
+    history: { ...quietHistory, probeFlip: 0.1, whenUnknown: 'guess' },
+    behavior: { errorRate: 0.5, framingBias: false, abstainAlways: false },
+  },
+  abstainer: {
+    name: 'abstainer',
+    description:
+      'Writes empty notes and abstains (JSON null) on every question, decision and item.',
+    uncappedNotebook: false,
+    memory: {
+      encode: 'none',
+      precedence: 'authority-then-time',
+      whenUnknown: 'abstain',
+      abstainAlways: true,
+    },
+    history: { ...quietHistory, abstainAlways: true },
+    behavior: { errorRate: 0, framingBias: false, abstainAlways: true },
+  },
+};
+
+/** Default seed of the scripted systems' noise. */
+export const DEFAULT_SCRIPTED_SEED = 20260901;
+
+/** The declared noise probabilities of a scripted system, for the manifest. */
+export function declaredNoise(definition: ScriptedSystemDefinition): Record<string, number> {
+  return {
+    historyMaintenanceForget: definition.history.maintenanceForget,
+    historyProbeFlip: definition.history.probeFlip,
+    behaviorError: definition.behavior.errorRate,
+  };
+}
+
+/** Checks a name against the scripted systems, with a one-line error listing the valid names. */
+export function scriptedDefinition(name: string): ScriptedSystemDefinition {
+  if (!(SCRIPTED_SYSTEM_NAMES as readonly string[]).includes(name)) {
+    throw new InvalidArgumentError(
+      'system',
+      `expected one of ${SCRIPTED_SYSTEM_NAMES.join(', ')}, found ${JSON.stringify(name)}`,
+    );
+  }
+  return SCRIPTED_SYSTEMS[name as ScriptedSystemName];
+}
+
+/** The manifest entry of a scripted system. */
+export function scriptedSystemSpec(
+  name: string,
+  seed: number = DEFAULT_SCRIPTED_SEED,
+  maxOutputTokens = 4096,
+): SystemSpec {
+  const definition = scriptedDefinition(name);
+  return {
+    id: definition.name,
+    kind: 'scripted',
+    model: `scripted/${definition.name}`,
+    providers: [],
+    baseUrl: null,
+    evidenceClass: 'scripted_baseline',
+    reasoningEffort: null,
+    maxOutputTokens,
+    safetyPrice: null,
+    uncappedNotebook: definition.uncappedNotebook,
+    scripted: {
+      seed,
+      declaredNoise: declaredNoise(definition),
+      description: definition.description,
+    },
+  };
+}
+
+interface RequestBlock {
+  readonly task: RequestTask;
+  readonly nonce: string;
+  readonly notebookCapBytes?: number;
+}
+
+function asObject(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${what} block missing or not an object`);
+  return value as Record<string, unknown>;
+}
+
+function asArray(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`${what} block missing or not an array`);
+  return value;
+}
+
+function notesOf(prompt: string): string {
+  const notes = asObject(extractJsonBlock(prompt, 'NOTES'), 'NOTES').notes;
+  if (typeof notes !== 'string') throw new Error('NOTES block has no notes string');
+  return notes;
+}
+
+/**
+ * Produces the reply text of a scripted system to one rendered prompt (the user message). It
+ * reads only the machine-readable blocks of our own prompts, never an answer key. Throws when the
+ * prompt is not one of ours.
+ */
+export function scriptedReply(
+  definition: ScriptedSystemDefinition,
+  seed: number,
+  prompt: string,
+): string {
+  const header = asObject(
+    extractJsonBlock(prompt, 'REQUEST'),
+    'REQUEST',
+  ) as unknown as RequestBlock;
+  if (typeof header.nonce !== 'string') throw new Error('REQUEST block has no nonce');
+  const noise: ScriptedNoise = createScriptedNoise(seed, header.nonce);
+  const capBytes =
+    typeof header.notebookCapBytes === 'number' ? header.notebookCapBytes : NOTEBOOK_CAP_BYTES;
+  switch (header.task) {
+    case 'memory_encode': {
+      const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
+      return writeMemoryNotes(records, definition.memory, capBytes, noise);
+    }
+    case 'memory_probe': {
+      const questions = asArray(
+        extractJsonBlock(prompt, 'QUESTIONS'),
+        'QUESTIONS',
+      ) as ScriptedQuestion[];
+      const records = readMemoryNotes(notesOf(prompt));
+      return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
+    }
+    case 'memory_probe_oracle': {
+      const questions = asArray(
+        extractJsonBlock(prompt, 'QUESTIONS'),
+        'QUESTIONS',
+      ) as ScriptedQuestion[];
+      const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
+      return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
+    }
+    case 'history_update': {
+      const event = asObject(extractJsonBlock(prompt, 'EVENT'), 'EVENT');
+      const evidence = asArray(event.evidence, 'EVENT.evidence') as ScriptedEvidence[];
+      return updateHistoryNotes(
+        notesOf(prompt),
+        { kind: String(event.kind), evidence },
+        definition.history,
+        noise,
+      );
+    }
+    case 'history_probe': {
+      const questions = asArray(
+        extractJsonBlock(prompt, 'QUESTIONS'),
+        'QUESTIONS',
+      ) as ScriptedChoice[];
+      return JSON.stringify(
+        answerHistoryQuestions(notesOf(prompt), questions, definition.history, noise),
+      );
+    }
+    case 'behavior_half': {
+      const items = asArray(extractJsonBlock(prompt, 'ITEMS'), 'ITEMS') as ScriptedItem[];
+      return JSON.stringify(answerBehavioralItems(items, definition.behavior, noise));
+    }
+    case 'smoke': {
+      const questions = asArray(extractJsonBlock(prompt, 'QUESTIONS'), 'QUESTIONS') as {
+        id: string;
+        value: string;
+        source: string;
+      }[];
+      return JSON.stringify(
+        questions.map((question) => ({
+          id: question.id,
+          value: question.value,
+          source: question.source,
+        })),
+      );
+    }
+    default:
+      throw new Error(`unknown task ${JSON.stringify(header.task)}`);
+  }
+}
+
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Seed of the declared noise (default {@link DEFAULT_SCRIPTED_SEED}). */
+  readonly seed?: number;
+  /** Clock for result timestamps (default `() => new Date()`); timestamps never affect replies. */
+  readonly now?: () => Date;
+}
+
+/**
+ * A scripted reference system behind the `ChatModel` interface. Replies depend only on the
+ * prompt and the seed; results are labelled evidence class `scripted_baseline` and cost nothing.
+ *
+ * @example
+ * ```ts
+ * const keeper = createScriptedModel('capacity-keeper');
+ * const result = await keeper.generate({ requestId: 'r1', messages });
+ * result.evidenceClass; // 'scripted_baseline'
+ * ```
+ */
+export function createScriptedModel(name: string, options: ScriptedModelOptions = {}): ChatModel {
+  const definition = scriptedDefinition(name);
+  const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
+  const now = options.now ?? (() => new Date());
+  const modelId = `scripted/${definition.name}`;
+  return {
+    specificationVersion: 'chi-chat-v1',
+    provider: 'scripted',
+    modelId,
+    evidenceClass: 'scripted_baseline',
+    async generate(request: ChatRequest): Promise<ChatResult> {
+      if (typeof request.requestId !== 'string' || request.requestId === '') {
+        throw new InvalidArgumentError(
+          'requestId',
+          `expected a non-empty string, found ${JSON.stringify(request.requestId)}`,
+        );
+      }
+      if (!Array.isArray(request.messages) || request.messages.length === 0) {
+        throw new InvalidArgumentError('messages', 'expected at least one message, found none');
+      }
+      const started = now();
+      const prompt =
+        [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+      let text: string | null = null;
+      let detail: string | null = null;
+      let failure: FailureClass;
+      if (request.signal?.aborted === true) {
+        // The transport's convention: a cancelled request is a recorded timeout, never a rejection.
+        failure = 'timeout';
+        detail = 'aborted by the caller before it was answered';
+      } else {
+        try {
+          text = scriptedReply(definition, seed, prompt);
+        } catch (error) {
+          detail = `scripted system cannot read this prompt: ${(error as Error).message}`;
+        }
+        failure = text === null ? 'invalid_response' : text === '' ? 'empty_response' : 'none';
+      }
+      const finished = now();
+      return {
+        requestId: request.requestId,
+        evidenceClass: 'scripted_baseline',
+        text: text === '' ? null : text,
+        failure,
+        failureDetail: failure === 'empty_response' ? 'the system wrote nothing' : detail,
+        finishReason: text === null ? null : 'stop',
+        truncated: false,
+        requestedModel: modelId,
+        returnedModel: modelId,
+        returnedProvider: 'scripted',
+        generationId:
+          text === null
+            ? null
+            : `scripted-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+        usage: {
+          promptTokens: null,
+          completionTokens: null,
+          reasoningTokens: null,
+          totalTokens: null,
+          costUsd: 0,
+        },
+        startedAt: started.toISOString(),
+        finishedAt: finished.toISOString(),
+        latencyMs: Math.max(0, finished.getTime() - started.getTime()),
+        tries: [
+          {
+            tryIndex: 0,
+            startedAt: started.toISOString(),
+            status: null,
+            failure,
+            detail: null,
+            waitMs: null,
+            waitSource: null,
+          },
+        ],
+        reservedUsd: 0,
+        chargedUsd: 0,
+        redactedResponse: null,
+      };
+    },
+  };
+}

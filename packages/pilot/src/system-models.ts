@@ -1,0 +1,100 @@
+import { catalogEntry, createOpenRouterModel, type ReasoningEffort } from '@chi/openrouter';
+import {
+  type BudgetLedger,
+  type ChatModel,
+  InvalidArgumentError,
+  type ModelCatalog,
+  type RunManifest,
+  type SystemSpec,
+} from '@chi/spec';
+import { createScriptedModel } from './scripted-systems';
+
+/** What building live models needs; nothing here is ever written to the run folder. */
+export interface LiveModelContext {
+  /** The API key, read from the environment by the caller. */
+  readonly apiKey?: string;
+  /** The ledger every live model reserves with. */
+  readonly ledger?: BudgetLedger;
+  /** Catalog prices (live OpenRouter runs). */
+  readonly catalog?: ModelCatalog;
+  /** Injectable fetch (tests). */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** The scripted system name of a `scripted/<name>` model ID. */
+export function scriptedNameOf(system: SystemSpec): string {
+  return system.model.replace(/^scripted\//, '');
+}
+
+/**
+ * Builds the `ChatModel` of every system of a manifest: scripted systems in process, OpenRouter
+ * models with their allowlist, the ledger and the larger of catalog and safety prices, and
+ * OpenAI-compatible endpoints by base URL.
+ */
+export function modelsForManifest(
+  manifest: RunManifest,
+  context: LiveModelContext = {},
+): Map<string, ChatModel> {
+  const models = new Map<string, ChatModel>();
+  for (const system of manifest.systems) {
+    models.set(system.id, modelForSystem(system, manifest, context));
+  }
+  return models;
+}
+
+function modelForSystem(
+  system: SystemSpec,
+  manifest: RunManifest,
+  context: LiveModelContext,
+): ChatModel {
+  if (system.kind === 'scripted') {
+    return createScriptedModel(
+      scriptedNameOf(system),
+      system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed },
+    );
+  }
+  const common = {
+    model: system.model,
+    maxOutputTokens: system.maxOutputTokens,
+    deadlineMs: manifest.deadlineMs,
+    maxRetries: manifest.retry.maxRetries,
+    retryAfterCapMs: manifest.retry.retryAfterCapMs,
+    reservationMargin: manifest.reservationMargin,
+    evidenceClass: system.evidenceClass,
+    ...(system.safetyPrice === null ? {} : { safetyPrice: system.safetyPrice }),
+    ...(context.ledger === undefined ? {} : { ledger: context.ledger }),
+    ...(context.fetch === undefined ? {} : { fetch: context.fetch }),
+  };
+  if (system.kind === 'openrouter') {
+    if (context.apiKey === undefined)
+      throw new InvalidArgumentError(
+        'apiKey',
+        `system ${system.id} needs OPENROUTER_API_KEY in the environment`,
+      );
+    return createOpenRouterModel({
+      ...common,
+      mode: 'openrouter',
+      apiKey: context.apiKey,
+      providers: system.providers,
+      reasoningEffort: (system.reasoningEffort ?? null) as ReasoningEffort | null,
+      ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
+      ...(context.catalog === undefined
+        ? {}
+        : { catalog: catalogEntry(context.catalog, system.model) }),
+    });
+  }
+  if (system.baseUrl === null)
+    throw new InvalidArgumentError(
+      'baseUrl',
+      `system ${system.id} is openai-compatible but has no base URL`,
+    );
+  return createOpenRouterModel({
+    ...common,
+    mode: 'openai-compatible',
+    baseURL: system.baseUrl,
+    ...(context.apiKey === undefined ? {} : { apiKey: context.apiKey }),
+    ...(system.reasoningEffort === null
+      ? {}
+      : { reasoningEffort: system.reasoningEffort as ReasoningEffort }),
+  });
+}
