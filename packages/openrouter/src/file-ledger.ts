@@ -194,19 +194,44 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
   openPaths.add(path);
   let closed = false;
 
-  const journal = {
-    async append(entry: LedgerEntry): Promise<void> {
-      if (closed) throw new LedgerFileError(path, null, 'the ledger is closed');
-      const line = `${JSON.stringify(entry)}\n`;
-      const { bytesWritten } = await handle.write(line);
-      if (bytesWritten !== Buffer.byteLength(line)) {
-        throw new LedgerFileError(
-          path,
-          entries.length + 1,
-          `short write: ${bytesWritten} of ${Buffer.byteLength(line)} bytes`,
-        );
+  // Group commit: entries booked while a write+fsync is in flight go out together in the next
+  // one, so concurrent requests share fsyncs instead of queueing behind each other's.
+  let queue: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let flushing: Promise<void> | null = null;
+  let failed: unknown = null;
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      const text = batch.map((item) => item.line).join('');
+      try {
+        if (failed !== null) throw failed;
+        const { bytesWritten } = await handle.write(text);
+        if (bytesWritten !== Buffer.byteLength(text)) {
+          throw new LedgerFileError(
+            path,
+            null,
+            `short write: ${bytesWritten} of ${Buffer.byteLength(text)} bytes`,
+          );
+        }
+        await handle.sync();
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        failed ??= error;
+        for (const item of batch) item.reject(error);
       }
-      await handle.sync();
+    }
+    flushing = null;
+  }
+  const journal = {
+    check(): void {
+      if (closed) throw new LedgerFileError(path, null, 'the ledger is closed');
+    },
+    append(entry: LedgerEntry): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ line: `${JSON.stringify(entry)}\n`, resolve, reject });
+        flushing ??= drain();
+      });
     },
   };
 
@@ -244,9 +269,9 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
     recovery: { tornTail, retainedOrphans: orphans },
     async close() {
       if (closed) return;
-      // Let queued operations finish before the handle goes away.
-      await core.state().catch(() => undefined);
       closed = true;
+      // Let entries already booked reach the disk before the handle goes away.
+      await flushing;
       openPaths.delete(path);
       await handle.close();
     },

@@ -26,9 +26,14 @@ export interface LedgerOptions {
   readonly stopAtCeiling?: boolean;
 }
 
-/** Where the core writes each entry before applying it. @internal */
+/**
+ * Where the core writes each entry after booking it: `append` resolves once the entry is
+ * durable and must keep the order of calls; `check` throws when no more entries can be taken.
+ * @internal
+ */
 export interface LedgerJournal {
   append(entry: LedgerEntry): Promise<void> | void;
+  check?(): void;
 }
 
 function formatUsd(nanos: number): string {
@@ -54,9 +59,10 @@ function requireUsd(field: string, value: unknown): asserts value is number {
 }
 
 /**
- * The logic both ledgers share: every operation runs through one promise chain, so reservations
- * are atomic under any concurrency; each entry is journaled (durably, for the file ledger)
- * before it is applied and before the operation resolves.
+ * The logic both ledgers share. Each operation checks and applies its entry synchronously, in
+ * one JavaScript turn, so reservations are atomic under any concurrency (no await can interleave
+ * between the ceiling check and the booking). The operation then resolves only once the journal
+ * has made its entry durable; journal writes keep the entries' order.
  * @internal
  */
 export function createLedgerCore(
@@ -67,42 +73,47 @@ export function createLedgerCore(
 ): InspectableLedger {
   const now = options.now ?? (() => new Date());
   const stopAtCeiling = options.stopAtCeiling ?? true;
-  let tail: Promise<unknown> = Promise.resolve();
   let broken: unknown = null;
+  let lastWrite: Promise<void> = Promise.resolve();
 
-  function serialize<T>(operation: () => Promise<T>): Promise<T> {
-    const run = tail.then(() => {
-      if (broken !== null) {
-        throw new ChiError(
-          'the ledger is unusable after a failed write; reopen it to recover its state',
-          { cause: broken },
-        );
-      }
-      return operation();
-    });
-    tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+  function checkUsable(): void {
+    journal.check?.();
+    if (broken !== null) {
+      throw new ChiError(
+        'the ledger is unusable after a failed write; reopen it to recover its state',
+        {
+          cause: broken,
+        },
+      );
+    }
   }
 
-  async function write(build: (seq: number, at: string) => LedgerEntry): Promise<LedgerEntry> {
+  /** Books an entry now and returns the promise of its durability. */
+  function write(build: (seq: number, at: string) => LedgerEntry): {
+    entry: LedgerEntry;
+    durable: Promise<void>;
+  } {
     const entry = build(book.nextSeq, now().toISOString());
-    try {
-      await journal.append(entry);
-    } catch (error) {
-      broken = error;
-      throw error;
-    }
     const problem = applyEntry(book, entry);
     if (problem !== null) throw new ChiError(`ledger invariant broken: ${problem}`);
     history.push(entry);
-    return entry;
+    const durable = (async () => journal.append(entry))().catch((error: unknown) => {
+      broken ??= error;
+      throw error;
+    });
+    lastWrite = durable.catch(() => undefined);
+    return { entry, durable };
   }
 
-  function refusal(reason: string): ReserveOutcome {
-    return { ok: false, reason, state: stateOf(book) };
+  function openAmount(reservationId: string): number {
+    const reserved = book.open.get(reservationId);
+    if (reserved === undefined) {
+      throw new InvalidArgumentError(
+        'reservationId',
+        `${reservationId} is not an open reservation (unknown, or already settled or retained)`,
+      );
+    }
+    return reserved;
   }
 
   return {
@@ -111,88 +122,77 @@ export function createLedgerCore(
     async reserve(args) {
       requireText('attemptId', args.attemptId);
       requireUsd('amountUsd', args.amountUsd);
+      checkUsable();
       const amountNanos = toNanos(args.amountUsd);
-      return serialize(async () => {
-        if (book.stopped !== null) {
-          return refusal(
-            `the ledger has stopped new requests (${book.stopped.kind}): ${book.stopped.message}`,
-          );
+      if (book.stopped !== null) {
+        const reason = `the ledger has stopped new requests (${book.stopped.kind}): ${book.stopped.message}`;
+        // Wait for earlier entries (e.g. the stop itself) to be durable before answering.
+        await lastWrite;
+        return { ok: false, reason, state: stateOf(book) } satisfies ReserveOutcome;
+      }
+      const ceiling = book.ceilingNanos ?? 0;
+      const committed = committedNanos(book);
+      if (committed + amountNanos > ceiling) {
+        const reason = `reserving ${formatUsd(amountNanos)} for attempt ${args.attemptId} would bring the committed total from ${formatUsd(committed)} to ${formatUsd(committed + amountNanos)}, above the ceiling of ${formatUsd(ceiling)}`;
+        if (stopAtCeiling) {
+          await write((seq, at) => ({
+            kind: 'stop',
+            seq,
+            at,
+            reason: { kind: 'ceiling', message: reason, at },
+          })).durable;
         }
-        const ceiling = book.ceilingNanos ?? 0;
-        const committed = committedNanos(book);
-        if (committed + amountNanos > ceiling) {
-          const message = `reserving ${formatUsd(amountNanos)} for attempt ${args.attemptId} would bring the committed total from ${formatUsd(committed)} to ${formatUsd(committed + amountNanos)}, above the ceiling of ${formatUsd(ceiling)}`;
-          if (stopAtCeiling) {
-            await write((seq, at) => ({
-              kind: 'stop',
-              seq,
-              at,
-              reason: { kind: 'ceiling', message, at },
-            }));
-          }
-          return refusal(message);
-        }
-        const entry = await write((seq, at) => ({
-          kind: 'reserve',
-          seq,
-          at,
-          reservationId: `res-${seq}`,
-          attemptId: args.attemptId,
-          amountUsd: amountNanos / 1e9,
-        }));
-        if (entry.kind !== 'reserve')
-          throw new ChiError('ledger invariant broken: expected a reserve entry');
-        return { ok: true, reservationId: entry.reservationId, amountUsd: entry.amountUsd };
-      });
+        return { ok: false, reason, state: stateOf(book) } satisfies ReserveOutcome;
+      }
+      const { entry, durable } = write((seq, at) => ({
+        kind: 'reserve',
+        seq,
+        at,
+        reservationId: `res-${seq}`,
+        attemptId: args.attemptId,
+        amountUsd: amountNanos / 1e9,
+      }));
+      await durable;
+      if (entry.kind !== 'reserve')
+        throw new ChiError('ledger invariant broken: expected a reserve entry');
+      return { ok: true, reservationId: entry.reservationId, amountUsd: entry.amountUsd };
     },
 
     async settle(reservationId, args): Promise<SettleOutcome> {
       requireText('reservationId', reservationId);
       requireUsd('chargedUsd', args.chargedUsd);
       requireText('source', args.source);
-      return serialize(async () => {
-        const reserved = book.open.get(reservationId);
-        if (reserved === undefined) {
-          throw new InvalidArgumentError(
-            'reservationId',
-            `${reservationId} is not an open reservation (unknown, or already settled or retained)`,
-          );
-        }
-        const chargedNanos = toNanos(args.chargedUsd);
+      checkUsable();
+      const reserved = openAmount(reservationId);
+      const chargedNanos = toNanos(args.chargedUsd);
+      const settled = write((seq, at) => ({
+        kind: 'settle',
+        seq,
+        at,
+        reservationId,
+        chargedUsd: args.chargedUsd,
+        source: args.source,
+      }));
+      const overcharged = chargedNanos > reserved;
+      if (overcharged && book.stopped === null) {
+        const message = `reservation ${reservationId} was charged ${formatUsd(chargedNanos)} (${args.source}), above its reservation of ${formatUsd(reserved)}`;
         await write((seq, at) => ({
-          kind: 'settle',
+          kind: 'stop',
           seq,
           at,
-          reservationId,
-          chargedUsd: args.chargedUsd,
-          source: args.source,
-        }));
-        const overcharged = chargedNanos > reserved;
-        if (overcharged && book.stopped === null) {
-          const message = `reservation ${reservationId} was charged ${formatUsd(chargedNanos)} (${args.source}), above its reservation of ${formatUsd(reserved)}`;
-          await write((seq, at) => ({
-            kind: 'stop',
-            seq,
-            at,
-            reason: { kind: 'overcharge', message, at },
-          }));
-        }
-        return { chargedUsd: args.chargedUsd, overcharged };
-      });
+          reason: { kind: 'overcharge', message, at },
+        })).durable;
+      }
+      await settled.durable;
+      return { chargedUsd: args.chargedUsd, overcharged };
     },
 
     async retain(reservationId, reason) {
       requireText('reservationId', reservationId);
       requireText('reason', reason);
-      return serialize(async () => {
-        if (!book.open.has(reservationId)) {
-          throw new InvalidArgumentError(
-            'reservationId',
-            `${reservationId} is not an open reservation (unknown, or already settled or retained)`,
-          );
-        }
-        await write((seq, at) => ({ kind: 'retain', seq, at, reservationId, reason }));
-      });
+      checkUsable();
+      openAmount(reservationId);
+      await write((seq, at) => ({ kind: 'retain', seq, at, reservationId, reason })).durable;
     },
 
     async stop(reason) {
@@ -203,23 +203,22 @@ export function createLedgerCore(
         );
       }
       requireText('reason.message', reason.message);
-      return serialize(async () => {
-        if (book.stopped !== null) return;
-        await write((seq, at) => ({
-          kind: 'stop',
-          seq,
-          at,
-          reason: { kind: reason.kind, message: reason.message, at },
-        }));
-      });
+      checkUsable();
+      if (book.stopped !== null) return;
+      await write((seq, at) => ({
+        kind: 'stop',
+        seq,
+        at,
+        reason: { kind: reason.kind, message: reason.message, at },
+      })).durable;
     },
 
     async state(): Promise<LedgerState> {
-      return serialize(async () => stateOf(book));
+      return stateOf(book);
     },
 
     async entries() {
-      return serialize(async () => history.slice());
+      return history.slice();
     },
   };
 }
