@@ -69,7 +69,12 @@ export const HistoryWorldSchema = z.strictObject({
   generator: GeneratorInfoSchema,
   seed: SeedSchema,
   environments: z.array(HistoryEnvironmentSchema).length(4),
-  /** Counterbalancing: which seeds' history A favors option A in environment k. */
+  /**
+   * Counterbalancing of the history direction: the option history A's evidence favors in each
+   * environment, in `environments` order. `@chi/worlds` writes four letters with exactly two of
+   * each, e.g. `ABBA` (history B favors the other option everywhere; the pattern is drawn from
+   * the seed, so directions are balanced within every world and across seeds).
+   */
   counterbalance: z.string().min(1),
   histories: z.strictObject({
     A: z.array(HistoryStepSchema).length(5),
