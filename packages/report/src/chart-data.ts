@@ -213,6 +213,37 @@ export const TaxonomyCountSchema = z.strictObject({
 /** Count of memory probes of one failure-taxonomy reason. */
 export type TaxonomyCount = z.infer<typeof TaxonomyCountSchema>;
 
+/** One matched block as the report lists it (every block, complete or not). */
+export const BlockRowSchema = z.strictObject({
+  blockId: z.string().min(1),
+  experiment: z.enum(['memory', 'controls', 'history', 'behavior']),
+  worldSeed: SeedSchema,
+  load: z.int().min(1).nullable(),
+  status: z.enum(['complete', 'incomplete', 'not_started']),
+  reasons: z.array(z.string()),
+});
+/** One matched block as the report lists it. */
+export type BlockRow = z.infer<typeof BlockRowSchema>;
+
+/** Failure-log entries counted by category and failure class. */
+export const FailureCountSchema = z.strictObject({
+  category: z.string().min(1),
+  failure: z.string().nullable(),
+  count: z.int().min(1),
+});
+/** Failure-log entries counted by category and failure class. */
+export type FailureCount = z.infer<typeof FailureCountSchema>;
+
+/** One smoke check: excluded data, listed for transparency. */
+export const SmokeRowSchema = z.strictObject({
+  systemId: z.string().min(1),
+  at: IsoTimeSchema,
+  passed: z.boolean(),
+  detail: z.string(),
+});
+/** One smoke check. */
+export type SmokeRow = z.infer<typeof SmokeRowSchema>;
+
 /** One evaluated system as the report names it. */
 export const ReportSystemSchema = z.strictObject({
   id: z.string().min(1),
@@ -263,6 +294,12 @@ export const ChartDataSchema = z.strictObject({
   historyDynamics: z.array(HistoryDynamicsSchema),
   behavior: z.array(BehaviorPointSchema),
   taxonomy: z.array(TaxonomyCountSchema),
+  /** Every block with its status, the failure log counted, and the (excluded) smoke checks. */
+  missingness: z.strictObject({
+    blocks: z.array(BlockRowSchema),
+    failures: z.array(FailureCountSchema),
+    smoke: z.array(SmokeRowSchema),
+  }),
   /** CHI is null throughout the pilot: no human calibration exists. */
   chi: z.strictObject({ value: z.null(), reason: z.string().min(1) }),
 });

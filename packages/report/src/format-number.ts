@@ -3,7 +3,7 @@ import type { IntervalEstimate } from './chart-data';
 
 /**
  * Formats a number for the report with a fixed number of decimals, so the same value always prints
- * the same way; null prints as `null` (never 0). Integers print without decimals.
+ * the same way; null prints as `null` (never 0).
  *
  * @example
  * ```ts
@@ -13,7 +13,6 @@ import type { IntervalEstimate } from './chart-data';
  */
 export function formatNumber(value: number | null, decimals = 3): string {
   if (value === null) return 'null';
-  if (Number.isInteger(value)) return String(value);
   const text = value.toFixed(decimals);
   // -0.000 reads as a sign error; print it as 0.000
   return /^-0\.0*$/.test(text) ? text.slice(1) : text;

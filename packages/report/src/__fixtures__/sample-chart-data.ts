@@ -127,6 +127,14 @@ export function sampleChartData(): ChartData {
       { systemId, condition: 'notebook' as const, load: 64, stratum: 'r' as const, reason: 'over_abstained', pass: false, count: 8 },
       { systemId, condition: 'blank' as const, load: 32, stratum: 'r' as const, reason: 'over_abstained', pass: false, count: 24 },
     ]),
+    missingness: {
+      blocks: [
+        { blockId: 'memory.w1.n32', experiment: 'memory', worldSeed: 1, load: 32, status: 'complete', reasons: [] },
+        { blockId: 'memory.w2.n64', experiment: 'memory', worldSeed: 2, load: 64, status: 'incomplete', reasons: ['perfect.memory.w2.n64.probe.b0: http_retryable after 2 retries'] },
+      ],
+      failures: [{ category: 'infrastructure', failure: 'http_retryable', count: 1 }],
+      smoke: [],
+    },
     chi: { value: null, reason: 'No human calibration is supplied: CHI is undefined (null) throughout the pilot.' },
   };
 }

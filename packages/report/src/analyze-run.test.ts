@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import { analyzeRun, defaultRunId } from './analyze-run';
+import { type ChartData, ChartDataSchema } from './chart-data';
+import { type RunRecords, readRunFolder } from './run-folder';
+import { type RunScores, scoreRun } from './score-run';
+
+describe('analyzeRun', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let records: RunRecords;
+  let scores: RunScores;
+  let data: ChartData;
+  beforeAll(async () => {
+    dir = await tempDir('analyze');
+    await buildFixtureRun(dir.path, {
+      seeds: [11, 12, 13],
+      infrastructureFailures: [
+        'forgetful.memory.w12.n16.probe.b0',
+        'keeper.memory.w13.n16.probe.b0',
+      ],
+    });
+    records = await readRunFolder(dir.path);
+    scores = scoreRun(records);
+    data = analyzeRun(records, scores);
+  });
+  afterAll(async () => dir.remove());
+
+  it('produces chart data that satisfies its schema', () => {
+    expect(() => ChartDataSchema.parse(data)).not.toThrow();
+  });
+
+  it('uses complete blocks only and gives no interval below two complete worlds', () => {
+    const point = data.memory.find(
+      (p) => p.systemId === 'keeper' && p.condition === 'notebook' && p.load === 16,
+    );
+    expect(point?.blocks).toEqual({ planned: 3, complete: 1, incomplete: 2, missing: 0 });
+    expect(point?.qualityScore).toMatchObject({
+      estimate: 1,
+      lower: null,
+      upper: null,
+      intervalNote: 'fewer_than_two_complete_worlds',
+      worlds: 1,
+    });
+    expect(point?.exploratory).toBe(true);
+  });
+
+  it('computes Q_M of world-mean factors, not the mean of world Q_M', () => {
+    const point = data.memory.find(
+      (p) => p.systemId === 'forgetful' && p.condition === 'notebook' && p.load === 8,
+    );
+    const worlds = scores.memory.filter(
+      (o) =>
+        o.systemId === 'forgetful' && o.condition === 'notebook' && o.load === 8 && o.blockComplete,
+    );
+    expect(worlds).toHaveLength(3);
+    const meanOf = (pick: (o: (typeof worlds)[number]) => number) =>
+      worlds.reduce((s, o) => s + pick(o), 0) / worlds.length;
+    const f = {
+      r: meanOf((o) => o.score.factors.r),
+      t: meanOf((o) => o.score.factors.t),
+      s: meanOf((o) => o.score.factors.s),
+      u: meanOf((o) => o.score.factors.u),
+      i: meanOf((o) => o.score.factors.i),
+      oneMinusF: meanOf((o) => o.score.factors.oneMinusF),
+    };
+    const expected = (f.r * f.t * f.s * f.u * f.i * f.oneMinusF) ** (1 / 6);
+    expect(point?.qualityScore.estimate).toBeCloseTo(expected, 12);
+    expect(point?.meanWithinWorldQualityScore.estimate).toBeCloseTo(
+      meanOf((o) => o.score.qualityScore ?? 0),
+      12,
+    );
+    expect(point?.factors.r.estimate).toBeCloseTo(f.r, 12);
+    const pooledR = worlds.reduce((s, o) => s + o.score.strata.r.numerator, 0);
+    expect(point?.strata.r).toEqual({ numerator: pooledR, denominator: 6, rate: pooledR / 6 });
+  });
+
+  it('reports EIMC with a status and never zero: the answer-key system passes every load (right-censored)', () => {
+    const keeper = data.eimc.filter((e) => e.systemId === 'keeper');
+    expect(keeper.map((e) => [e.tau, e.value, e.status])).toEqual([
+      [0.7, 16, 'lower_bound'],
+      [0.8, 16, 'lower_bound'],
+      [0.9, 16, 'lower_bound'],
+    ]);
+    for (const e of data.eimc) expect(e.value === null ? e.status : e.value).not.toBe(0);
+  });
+
+  it('shows CHI as null with the reason', () => {
+    expect(data.chi.value).toBeNull();
+    expect(data.chi.reason.length).toBeGreaterThan(10);
+  });
+
+  it('counts every probe of a complete world exactly once in the taxonomy', () => {
+    const total = data.taxonomy.reduce((s, t) => s + t.count, 0);
+    const completeProbes = scores.memoryTraces.filter((t) => t.blockComplete).length;
+    expect(total).toBe(completeProbes);
+  });
+
+  it('is deterministic for a seed and changes with the analysis seed', () => {
+    const again = analyzeRun(records, scores);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(data));
+    const reseeded = analyzeRun(
+      {
+        ...records,
+        manifest: { ...records.manifest, analysis: { ...records.manifest.analysis, seed: 7 } },
+      },
+      scores,
+    );
+    // point estimates do not depend on the seed; some interval does
+    expect(reseeded.memory.map((p) => p.qualityScore.estimate)).toEqual(
+      data.memory.map((p) => p.qualityScore.estimate),
+    );
+    const intervals = (d: ChartData) =>
+      JSON.stringify([
+        d.memory.map((p) => [p.qualityScore, p.factors]),
+        d.history.map((h) => h.accuracy),
+      ]);
+    expect(intervals(reseeded)).not.toBe(intervals(data));
+  });
+
+  it('names runs as RUN-FOLDER.md does', () => {
+    expect(defaultRunId('2026-09-01T08:00:00.000Z', 'abcdef0123456789')).toBe(
+      '20260901T080000Z-abcdef01',
+    );
+  });
+});

@@ -1,0 +1,750 @@
+import {
+  EQUAL_ALPHAS,
+  eimcFromScores,
+  eimcSensitivity,
+  NO_CALIBRATION_REASON,
+  qualityScore,
+} from '@chi/scoring';
+import {
+  FACTOR_NAMES,
+  type HistoryId,
+  type QualityAlphas,
+  type QualityFactors,
+  type Ratio,
+  STRATA,
+  type Stratum,
+} from '@chi/spec';
+import {
+  type BootstrapEstimate,
+  clusterBootstrap,
+  type NamedStatistics,
+  type QuantileDefinition,
+} from '@chi/stats';
+import type {
+  BehaviorPoint,
+  BlockCounts,
+  ChartData,
+  EimcEntry,
+  FailureCount,
+  HistoryDistance,
+  HistoryDynamics,
+  HistoryPoint,
+  IntervalEstimate,
+  MemoryCondition,
+  MemoryPoint,
+  ResourceRow,
+  TaxonomyCount,
+} from './chart-data';
+import type { RunRecords } from './run-folder';
+import type {
+  BehaviorObservation,
+  HistoryObservation,
+  MemoryObservation,
+  RunScores,
+} from './score-run';
+import { compareUtf8 } from './sha256-sums';
+
+/** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
+export interface AnalyzeRunOptions {
+  readonly alphas?: QualityAlphas;
+  /** Cells with fewer complete worlds are captioned "exploratory". Default 30. */
+  readonly exploratoryBelowWorlds?: number;
+}
+
+/** The default threshold below which a cell is exploratory (see docs/decisions/report.md). */
+export const EXPLORATORY_BELOW_WORLDS = 30;
+
+const HISTORIES: readonly HistoryId[] = ['A', 'B', 'A2'];
+const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
+const BEHAVIOR_AXES = ['R', 'C', 'A', 'I'] as const;
+const CONDITION_ORDER: Record<MemoryCondition, number> = { notebook: 0, blank: 1, oracle: 2 };
+
+function ratio(numerator: number, denominator: number): Ratio {
+  return { numerator, denominator, rate: denominator === 0 ? null : numerator / denominator };
+}
+
+function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One world (cluster) with every complete observation it holds. */
+interface WorldCluster {
+  readonly seed: number;
+  readonly memory: ReadonlyMap<string, MemoryObservation>;
+  readonly history: ReadonlyMap<string, HistoryObservation>;
+  readonly behavior: ReadonlyMap<string, BehaviorObservation>;
+}
+
+function memoryCellKey(systemId: string, condition: MemoryCondition, load: number): string {
+  return `${systemId}|${condition}|${load}`;
+}
+
+/** A cell's statistic over the complete worlds of a sample: values of the worlds that have it. */
+function collect<T, V>(
+  sample: readonly WorldCluster[],
+  pick: (world: WorldCluster) => T | undefined,
+  value: (item: T) => V | null,
+): V[] {
+  const out: V[] = [];
+  for (const world of sample) {
+    const item = pick(world);
+    if (item === undefined) continue;
+    const v = value(item);
+    if (v !== null) out.push(v);
+  }
+  return out;
+}
+
+function meanFactorsOf(observations: readonly MemoryObservation[]): QualityFactors | null {
+  if (observations.length === 0) return null;
+  const sums: Record<string, number> = { r: 0, t: 0, s: 0, u: 0, i: 0, oneMinusF: 0 };
+  for (const o of observations)
+    for (const name of FACTOR_NAMES) sums[name] = (sums[name] as number) + o.score.factors[name];
+  const n = observations.length;
+  return {
+    r: sums.r! / n,
+    t: sums.t! / n,
+    s: sums.s! / n,
+    u: sums.u! / n,
+    i: sums.i! / n,
+    oneMinusF: sums.oneMinusF! / n,
+  };
+}
+
+interface MemoryCell {
+  readonly systemId: string;
+  readonly condition: MemoryCondition;
+  readonly load: number;
+}
+
+/**
+ * Computes every displayed number from the scores: capacity curves with intervals, EIMC at each
+ * tau, controls, history, behavior, failure taxonomy, resources and missingness. Pure; one
+ * cluster bootstrap over worlds (the recorded analysis seed and resample count) recomputes every
+ * nonlinear aggregate in each replicate, so model, load, history and checkpoint stay paired.
+ */
+export function analyzeRun(
+  records: RunRecords,
+  scores: RunScores,
+  options: AnalyzeRunOptions = {},
+): ChartData {
+  const alphas = options.alphas ?? EQUAL_ALPHAS;
+  const exploratoryBelowWorlds = options.exploratoryBelowWorlds ?? EXPLORATORY_BELOW_WORLDS;
+  const { manifest } = records;
+  const analysis = manifest.analysis;
+  const systems = manifest.systems.map((s) => s.id);
+
+  // Clusters: worlds with at least one complete observation, in seed order.
+  const seeds = [
+    ...new Set(
+      [...scores.memory, ...scores.history, ...scores.behavior]
+        .filter((o) => o.blockComplete)
+        .map((o) => o.worldSeed),
+    ),
+  ].sort((a, b) => a - b);
+  const clusters: WorldCluster[] = seeds.map((seed) => ({
+    seed,
+    memory: new Map(
+      scores.memory
+        .filter((o) => o.blockComplete && o.worldSeed === seed)
+        .map((o) => [memoryCellKey(o.systemId, o.condition, o.load), o]),
+    ),
+    history: new Map(
+      scores.history
+        .filter((o) => o.blockComplete && o.worldSeed === seed)
+        .map((o) => [o.systemId, o]),
+    ),
+    behavior: new Map(
+      scores.behavior
+        .filter((o) => o.blockComplete && o.worldSeed === seed)
+        .map((o) => [o.systemId, o]),
+    ),
+  }));
+
+  const memoryCells: MemoryCell[] = [];
+  {
+    const seen = new Set<string>();
+    for (const o of scores.memory) {
+      const key = memoryCellKey(o.systemId, o.condition, o.load);
+      if (!seen.has(key)) {
+        seen.add(key);
+        memoryCells.push({ systemId: o.systemId, condition: o.condition, load: o.load });
+      }
+    }
+    memoryCells.sort(
+      (a, b) =>
+        systems.indexOf(a.systemId) - systems.indexOf(b.systemId) ||
+        CONDITION_ORDER[a.condition] - CONDITION_ORDER[b.condition] ||
+        a.load - b.load,
+    );
+  }
+  const notebookLoads = (systemId: string) =>
+    memoryCells
+      .filter((c) => c.systemId === systemId && c.condition === 'notebook')
+      .map((c) => c.load);
+  const historySystems = systems.filter((id) => scores.history.some((o) => o.systemId === id));
+  const behaviorSystems = systems.filter((id) => scores.behavior.some((o) => o.systemId === id));
+
+  // Replicate-side counts that percentile summaries cannot carry: EIMC replicates with no passing load.
+  const noPassing = new Map<string, number>();
+  let call = 0;
+  const quantiles: Record<string, QuantileDefinition> = {};
+
+  const statistic = (sample: readonly WorldCluster[]): NamedStatistics => {
+    const isReplicate = call++ > 0;
+    const out: Record<string, number | null> = {};
+    for (const cell of memoryCells) {
+      const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
+      const observations = collect(
+        sample,
+        (w) => w.memory.get(key),
+        (o) => o,
+      );
+      const factors = meanFactorsOf(observations);
+      out[`m|${key}|Q`] = factors === null ? null : qualityScore(factors, alphas);
+      out[`m|${key}|W`] = mean(
+        observations.map((o) => o.score.qualityScore).filter((q): q is number => q !== null),
+      );
+      for (const name of FACTOR_NAMES)
+        out[`m|${key}|${name}`] = factors === null ? null : factors[name];
+    }
+    for (const systemId of systems) {
+      const loads = notebookLoads(systemId);
+      if (loads.length === 0) continue;
+      const curve = loads.map(
+        (load) => out[`m|${memoryCellKey(systemId, 'notebook', load)}|Q`] ?? null,
+      );
+      const defined = curve.every((q) => q !== null);
+      for (const tau of analysis.taus) {
+        const name = `e|${systemId}|${tau}`;
+        quantiles[name] = 'inverted_cdf';
+        if (!defined) {
+          out[name] = null;
+          continue;
+        }
+        const value = eimcFromScores(loads, curve as number[], tau);
+        out[name] = value;
+        if (value === null && isReplicate) noPassing.set(name, (noPassing.get(name) ?? 0) + 1);
+      }
+    }
+    for (const systemId of historySystems) {
+      const observations = collect(
+        sample,
+        (w) => w.history.get(systemId),
+        (o) => o,
+      );
+      for (const history of HISTORIES) {
+        for (const k of CHECKPOINTS) {
+          const acc = observations.map((o) => o.score.checkpoints[k]?.histories[history].accuracy);
+          out[`h|${systemId}|${history}|${k}|acc`] = mean(
+            acc.map((a) => a?.accuracy.rate ?? null).filter((v): v is number => v !== null),
+          );
+          out[`h|${systemId}|${history}|${k}|unk`] = mean(
+            acc
+              .map((a) => a?.explicitUnknownRate.rate ?? null)
+              .filter((v): v is number => v !== null),
+          );
+        }
+        out[`y|${systemId}|${history}|cont`] = mean(
+          observations
+            .map((o) => o.score.continuity[history].primary.value)
+            .filter((v): v is number => v !== null),
+        );
+        out[`y|${systemId}|${history}|corr`] = mean(
+          observations
+            .map((o) => o.score.correctionResponse[history].value)
+            .filter((v): v is number => v !== null),
+        );
+      }
+      for (const k of CHECKPOINTS) {
+        const divergences = observations.map((o) => o.score.checkpoints[k]?.divergence);
+        out[`d|${systemId}|${k}|AB`] = mean(
+          divergences
+            .map((d) => d?.differentHistories.value ?? null)
+            .filter((v): v is number => v !== null),
+        );
+        out[`d|${systemId}|${k}|AA2`] = mean(
+          divergences
+            .map((d) => d?.sameHistory.value ?? null)
+            .filter((v): v is number => v !== null),
+        );
+        out[`d|${systemId}|${k}|div`] = mean(
+          divergences.map((d) => d?.value ?? null).filter((v): v is number => v !== null),
+        );
+      }
+    }
+    for (const systemId of behaviorSystems) {
+      const observations = collect(
+        sample,
+        (w) => w.behavior.get(systemId),
+        (o) => o,
+      );
+      for (const axis of BEHAVIOR_AXES) {
+        out[`b|${systemId}|${axis}`] = mean(
+          observations
+            .map((o) => o.score.axes[axis].accuracy.rate)
+            .filter((v): v is number => v !== null),
+        );
+      }
+      out[`b|${systemId}|A-frame-change`] = mean(
+        observations
+          .map((o) => o.score.frameInducedChange.rate.rate)
+          .filter((v): v is number => v !== null),
+      );
+    }
+    return out;
+  };
+
+  let estimates: Record<string, BootstrapEstimate> = {};
+  if (clusters.length > 0) {
+    // The original sample is computed first to learn the names (and which are EIMC) for quantiles.
+    call = 0;
+    const names = Object.keys(statistic(clusters));
+    call = 0;
+    if (names.length > 0) {
+      estimates = clusterBootstrap({
+        clusters,
+        statistic,
+        seed: analysis.seed,
+        resamples: analysis.resamples,
+        level: analysis.level,
+        quantile: Object.fromEntries(
+          names
+            .filter((n) => quantiles[n] !== undefined)
+            .map((n) => [n, quantiles[n] as QuantileDefinition]),
+        ),
+      });
+    }
+  }
+
+  /** Worlds a cell's value rests on (complete observations with a defined value). */
+  const interval = (name: string, worlds: number): IntervalEstimate => {
+    const e = estimates[name];
+    if (e === undefined || e.estimate === null) {
+      return {
+        estimate: null,
+        lower: null,
+        upper: null,
+        intervalNote: 'undefined_estimate',
+        worlds,
+        undefinedReplicates: e?.undefinedReplicates ?? 0,
+      };
+    }
+    if (worlds < 2) {
+      return {
+        estimate: e.estimate,
+        lower: null,
+        upper: null,
+        intervalNote: 'fewer_than_two_complete_worlds',
+        worlds,
+        undefinedReplicates: e.undefinedReplicates,
+      };
+    }
+    if (e.interval === null) {
+      return {
+        estimate: e.estimate,
+        lower: null,
+        upper: null,
+        intervalNote:
+          e.intervalOmittedReason === 'fewer_than_two_clusters'
+            ? 'fewer_than_two_complete_worlds'
+            : 'no_defined_replicates',
+        worlds,
+        undefinedReplicates: e.undefinedReplicates,
+      };
+    }
+    return {
+      estimate: e.estimate,
+      lower: e.interval.lower,
+      upper: e.interval.upper,
+      intervalNote: null,
+      worlds,
+      undefinedReplicates: e.undefinedReplicates,
+    };
+  };
+
+  const blockCounts = (experiment: string, load: number | null): BlockCounts => {
+    const rows = scores.blocks.filter(
+      (b) => b.experiment === experiment && (load === null || b.load === load),
+    );
+    return {
+      planned: rows.length,
+      complete: rows.filter((b) => b.status === 'complete').length,
+      incomplete: rows.filter((b) => b.status === 'incomplete').length,
+      missing: rows.filter((b) => b.status === 'not_started').length,
+    };
+  };
+
+  const memory: MemoryPoint[] = memoryCells.map((cell) => {
+    const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
+    const observations = scores.memory.filter(
+      (o) => o.blockComplete && memoryCellKey(o.systemId, o.condition, o.load) === key,
+    );
+    const worlds = observations.length;
+    const pooled = (stratum: Exclude<Stratum, 'f'>) =>
+      ratio(
+        observations.reduce((s, o) => s + o.score.strata[stratum].numerator, 0),
+        observations.reduce((s, o) => s + o.score.strata[stratum].denominator, 0),
+      );
+    const lures = (pick: (o: MemoryObservation) => Ratio) =>
+      ratio(
+        observations.reduce((s, o) => s + pick(o).numerator, 0),
+        observations.reduce((s, o) => s + pick(o).denominator, 0),
+      );
+    return {
+      systemId: cell.systemId,
+      condition: cell.condition,
+      load: cell.load,
+      blocks: blockCounts(cell.condition === 'notebook' ? 'memory' : 'controls', cell.load),
+      qualityScore: interval(`m|${key}|Q`, worlds),
+      meanWithinWorldQualityScore: interval(
+        `m|${key}|W`,
+        observations.filter((o) => o.score.qualityScore !== null).length,
+      ),
+      factors: {
+        r: interval(`m|${key}|r`, worlds),
+        t: interval(`m|${key}|t`, worlds),
+        s: interval(`m|${key}|s`, worlds),
+        u: interval(`m|${key}|u`, worlds),
+        i: interval(`m|${key}|i`, worlds),
+        oneMinusF: interval(`m|${key}|oneMinusF`, worlds),
+      },
+      strata: {
+        r: pooled('r'),
+        t: pooled('t'),
+        s: pooled('s'),
+        u: pooled('u'),
+        i: pooled('i'),
+        f: lures((o) => o.score.lures.f),
+      },
+      unsupportedAffirmativeLures: lures((o) => o.score.lures.falseAffirmativeRate),
+      invalidLures: lures((o) => o.score.lures.invalidLureRate),
+      exploratory: worlds < exploratoryBelowWorlds,
+    };
+  });
+
+  const eimc: EimcEntry[] = [];
+  for (const systemId of systems) {
+    const points = memory.filter((p) => p.systemId === systemId && p.condition === 'notebook');
+    if (points.length === 0 || points.some((p) => p.qualityScore.estimate === null)) continue;
+    const curve = points.map((p) => ({
+      load: p.load,
+      qualityScore: p.qualityScore.estimate as number,
+      factors: factorsOf(p),
+      worlds: p.qualityScore.worlds,
+    }));
+    for (const result of eimcSensitivity(curve, analysis.taus)) {
+      const name = `e|${systemId}|${result.tau}`;
+      const e = estimates[name];
+      eimc.push({
+        systemId,
+        tau: result.tau,
+        value: result.value,
+        status: result.status,
+        testedLoads: result.testedLoads,
+        passingLoads: result.passingLoads,
+        nonmonotone: result.nonmonotone,
+        sustainedPrefix: result.sustainedPrefix,
+        lower: e?.interval === null || e === undefined ? null : e.interval.lower,
+        upper: e?.interval === null || e === undefined ? null : e.interval.upper,
+        noPassingReplicates: noPassing.get(name) ?? 0,
+        resamples: e?.resamples ?? 0,
+      });
+    }
+  }
+
+  const history: HistoryPoint[] = [];
+  const historyDistances: HistoryDistance[] = [];
+  const historyDynamics: HistoryDynamics[] = [];
+  for (const systemId of historySystems) {
+    const observations = scores.history.filter((o) => o.blockComplete && o.systemId === systemId);
+    const counts = blockCounts('history', null);
+    for (const h of HISTORIES) {
+      for (const k of CHECKPOINTS) {
+        const results = observations
+          .map((o) => o.score.checkpoints[k]?.histories[h])
+          .filter((r) => r !== undefined);
+        history.push({
+          systemId,
+          history: h,
+          checkpoint: k,
+          blocks: counts,
+          accuracy: interval(`h|${systemId}|${h}|${k}|acc`, results.length),
+          unknownRate: interval(`h|${systemId}|${h}|${k}|unk`, results.length),
+          invalid: ratio(
+            results.reduce((s, r) => s + r.accuracy.invalidRate.numerator, 0),
+            results.reduce((s, r) => s + r.accuracy.invalidRate.denominator, 0),
+          ),
+          validVectors: results.filter((r) => r.vector.invalidIndices.length === 0).length,
+        });
+      }
+    }
+    for (const k of CHECKPOINTS) {
+      const divergences = observations
+        .map((o) => o.score.checkpoints[k]?.divergence)
+        .filter((d) => d !== undefined);
+      historyDistances.push({
+        systemId,
+        checkpoint: k,
+        distanceAB: interval(
+          `d|${systemId}|${k}|AB`,
+          divergences.filter((d) => d.differentHistories.value !== null).length,
+        ),
+        distanceAA2: interval(
+          `d|${systemId}|${k}|AA2`,
+          divergences.filter((d) => d.sameHistory.value !== null).length,
+        ),
+        divergence: interval(
+          `d|${systemId}|${k}|div`,
+          divergences.filter((d) => d.value !== null).length,
+        ),
+      });
+    }
+    for (const h of HISTORIES) {
+      historyDynamics.push({
+        systemId,
+        history: h,
+        continuity: interval(
+          `y|${systemId}|${h}|cont`,
+          observations.filter((o) => o.score.continuity[h].primary.value !== null).length,
+        ),
+        correctionResponse: interval(
+          `y|${systemId}|${h}|corr`,
+          observations.filter((o) => o.score.correctionResponse[h].value !== null).length,
+        ),
+      });
+    }
+  }
+
+  const behavior: BehaviorPoint[] = [];
+  for (const systemId of behaviorSystems) {
+    const observations = scores.behavior.filter((o) => o.blockComplete && o.systemId === systemId);
+    const counts = blockCounts('behavior', null);
+    for (const axis of BEHAVIOR_AXES) {
+      const axes = observations.map((o) => o.score.axes[axis]);
+      behavior.push({
+        systemId,
+        indicator: axis,
+        blocks: counts,
+        value: interval(
+          `b|${systemId}|${axis}`,
+          axes.filter((a) => a.accuracy.rate !== null).length,
+        ),
+        pooled: ratio(
+          axes.reduce((s, a) => s + a.accuracy.numerator, 0),
+          axes.reduce((s, a) => s + a.accuracy.denominator, 0),
+        ),
+        invalid: ratio(
+          axes.reduce((s, a) => s + a.invalid + a.missing + a.duplicate, 0),
+          axes.reduce((s, a) => s + a.accuracy.denominator, 0),
+        ),
+      });
+    }
+    const frames = observations.map((o) => o.score.frameInducedChange);
+    behavior.push({
+      systemId,
+      indicator: 'A-frame-change',
+      blocks: counts,
+      value: interval(
+        `b|${systemId}|A-frame-change`,
+        frames.filter((f) => f.rate.rate !== null).length,
+      ),
+      pooled: ratio(
+        frames.reduce((s, f) => s + f.rate.numerator, 0),
+        frames.reduce((s, f) => s + f.rate.denominator, 0),
+      ),
+      invalid: ratio(
+        frames.reduce((s, f) => s + f.pairs.filter((p) => p.changed === null).length, 0),
+        frames.reduce((s, f) => s + f.pairs.length, 0),
+      ),
+    });
+  }
+
+  return {
+    kind: 'chi-chart-data',
+    schemaVersion: 1,
+    run: {
+      protocol: manifest.protocol,
+      runId: records.status?.runId ?? defaultRunId(manifest.createdAt, records.manifestSha256),
+      manifestSha256: records.manifestSha256,
+      evidenceClass: manifest.evidenceClass,
+      systems: manifest.systems.map((s) => ({
+        id: s.id,
+        model: s.model,
+        kind: s.kind,
+        evidenceClass: s.evidenceClass,
+      })),
+      worldSeeds: [...manifest.worldSeeds],
+      createdAt: manifest.createdAt,
+      lastActivityAt: lastActivity(records),
+      analysis: {
+        seed: analysis.seed,
+        resamples: analysis.resamples,
+        level: analysis.level,
+        taus: [...analysis.taus],
+        exploratoryBelowWorlds,
+      },
+    },
+    memory,
+    eimc,
+    resources: resources(records, systems),
+    history,
+    historyDistances,
+    historyDynamics,
+    behavior,
+    taxonomy: taxonomy(scores, systems),
+    missingness: {
+      blocks: [...scores.blocks],
+      failures: failureCounts(records),
+      smoke: records.smoke.map((s) => ({
+        systemId: s.systemId,
+        at: s.at,
+        passed: s.passed,
+        detail: s.detail,
+      })),
+    },
+    chi: { value: null, reason: NO_CALIBRATION_REASON },
+  };
+}
+
+function factorsOf(point: MemoryPoint): QualityFactors {
+  const v = (e: IntervalEstimate) => e.estimate ?? 0;
+  return {
+    r: v(point.factors.r),
+    t: v(point.factors.t),
+    s: v(point.factors.s),
+    u: v(point.factors.u),
+    i: v(point.factors.i),
+    oneMinusF: v(point.factors.oneMinusF),
+  };
+}
+
+/** `yyyymmddThhmmssZ-<first 8 hex of the manifest hash>`, as RUN-FOLDER.md names runs. */
+export function defaultRunId(createdAt: string, manifestSha256: string): string {
+  const compact = createdAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${compact}-${manifestSha256.slice(0, 8)}`;
+}
+
+function lastActivity(records: RunRecords): string | null {
+  let last: string | null = null;
+  for (const a of records.attempts) if (last === null || a.at > last) last = a.at;
+  return last;
+}
+
+function resources(records: RunRecords, systems: readonly string[]): ResourceRow[] {
+  const byRequest = new Map(records.plan.requests.map((r) => [r.requestId, r]));
+  const rows = new Map<
+    string,
+    { row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>; latencies: number[] }
+  >();
+  const latest = new Map<string, NonNullable<(typeof records.attempts)[number]['result']>>();
+  for (const a of records.attempts)
+    if (a.phase === 'after_response' && a.result !== null) latest.set(a.attemptId, a.result);
+  for (const [attemptId, result] of latest) {
+    const requestId = attemptId.replace(/#\d+$/, '');
+    const request = byRequest.get(requestId);
+    if (request === undefined) continue;
+    const load =
+      request.experiment === 'memory' || request.experiment === 'controls' ? request.load : null;
+    const key = `${request.systemId}|${request.experiment}|${load ?? ''}`;
+    const entry = rows.get(key) ?? {
+      row: {
+        systemId: request.systemId,
+        experiment: request.experiment,
+        load,
+        requests: 0,
+        failedRequests: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        reasoningTokens: 0,
+        requestsWithoutUsage: 0,
+        costUsd: 0,
+      },
+      latencies: [],
+    };
+    const u = result.usage;
+    entry.row = {
+      ...entry.row,
+      requests: entry.row.requests + 1,
+      failedRequests: entry.row.failedRequests + (result.failure === 'none' ? 0 : 1),
+      promptTokens: entry.row.promptTokens + (u.promptTokens ?? 0),
+      completionTokens: entry.row.completionTokens + (u.completionTokens ?? 0),
+      reasoningTokens: entry.row.reasoningTokens + (u.reasoningTokens ?? 0),
+      requestsWithoutUsage:
+        entry.row.requestsWithoutUsage +
+        (u.promptTokens === null && u.completionTokens === null ? 1 : 0),
+      costUsd: entry.row.costUsd + result.chargedUsd,
+    };
+    entry.latencies.push(result.latencyMs);
+    rows.set(key, entry);
+  }
+  const experimentOrder = ['memory', 'controls', 'history', 'behavior'];
+  return [...rows.values()]
+    .map(({ row, latencies }) => ({
+      ...row,
+      latencyMsMedian: median(latencies),
+      latencyMsMax: latencies.length === 0 ? null : Math.max(...latencies),
+    }))
+    .sort(
+      (a, b) =>
+        systems.indexOf(a.systemId) - systems.indexOf(b.systemId) ||
+        experimentOrder.indexOf(a.experiment) - experimentOrder.indexOf(b.experiment) ||
+        (a.load ?? 0) - (b.load ?? 0),
+    );
+}
+
+function taxonomy(scores: RunScores, systems: readonly string[]): TaxonomyCount[] {
+  const counts = new Map<string, TaxonomyCount>();
+  for (const line of scores.memoryTraces) {
+    if (!line.blockComplete) continue;
+    const { trace } = line;
+    const key = `${line.systemId}|${line.condition}|${line.load}|${trace.stratum}|${trace.reason}`;
+    const prior = counts.get(key);
+    counts.set(
+      key,
+      prior === undefined
+        ? {
+            systemId: line.systemId,
+            condition: line.condition,
+            load: line.load,
+            stratum: trace.stratum,
+            reason: trace.reason,
+            pass: trace.verdict === 'pass',
+            count: 1,
+          }
+        : { ...prior, count: prior.count + 1 },
+    );
+  }
+  return [...counts.values()].sort(
+    (a, b) =>
+      systems.indexOf(a.systemId) - systems.indexOf(b.systemId) ||
+      CONDITION_ORDER[a.condition] - CONDITION_ORDER[b.condition] ||
+      a.load - b.load ||
+      STRATA.indexOf(a.stratum) - STRATA.indexOf(b.stratum) ||
+      compareUtf8(a.reason, b.reason),
+  );
+}
+
+function failureCounts(records: RunRecords): FailureCount[] {
+  const counts = new Map<string, FailureCount>();
+  for (const f of records.failures) {
+    const key = `${f.category}|${f.failure ?? ''}`;
+    const prior = counts.get(key);
+    counts.set(key, { category: f.category, failure: f.failure, count: (prior?.count ?? 0) + 1 });
+  }
+  return [...counts.values()].sort((a, b) =>
+    compareUtf8(`${a.category}|${a.failure ?? ''}`, `${b.category}|${b.failure ?? ''}`),
+  );
+}

@@ -1,0 +1,338 @@
+import { EQUAL_ALPHAS } from '@chi/scoring';
+import { type QualityAlphas, STRATA } from '@chi/spec';
+import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
+import { canonicalJson } from './canonical-json';
+import { selectCaseExamples, type TracedProbe } from './case-examples';
+import type { ChartData } from './chart-data';
+import { toCsv } from './csv';
+import { runEvidenceBanner } from './evidence-label';
+import { buildFigures } from './figures';
+import { renderHtml, renderMarkdown } from './render-report';
+import { renderFigureSvg } from './render-svg';
+import { buildReportDocument } from './report-document';
+import type { RunRecords } from './run-folder';
+import { type RunScores, scoreRun } from './score-run';
+import { compareUtf8 } from './sha256-sums';
+
+/** The version of this package, written into every release (kept equal to package.json by a test). */
+export const REPORT_VERSION = '0.0.0';
+
+/** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
+export interface ReleaseParameters {
+  readonly alphas: QualityAlphas;
+  readonly exploratoryBelowWorlds: number;
+  /** Case examples per verdict per system x condition x load x stratum. */
+  readonly caseExamplesPerVerdict: number;
+}
+
+/** The protocol defaults. */
+export const DEFAULT_RELEASE_PARAMETERS: ReleaseParameters = {
+  alphas: EQUAL_ALPHAS,
+  exploratoryBelowWorlds: EXPLORATORY_BELOW_WORLDS,
+  caseExamplesPerVerdict: 1,
+};
+
+/**
+ * Files copied from the run folder (re-serialized as canonical JSON where they are JSON). They are
+ * the raw inputs `chi verify` recomputes everything else from. Anything else in a release is derived.
+ */
+export const RAW_PREFIXES = [
+  'manifest.json',
+  'manifest.sha256',
+  'plan.json',
+  'prompts/',
+  'worlds/',
+  'requests/',
+  'attempts.jsonl',
+  'notebooks/',
+  'failures.jsonl',
+  'smoke.jsonl',
+  'ledger.jsonl',
+  'chis/',
+  'blocks.json',
+  'status.json',
+] as const;
+
+/** Whether a release path is raw (copied from the run) rather than derived. */
+export function isRawPath(path: string): boolean {
+  return RAW_PREFIXES.some((prefix) =>
+    prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix,
+  );
+}
+
+function jsonl(values: readonly unknown[]): string {
+  return values.map((value) => `${canonicalJson(value)}\n`).join('');
+}
+
+/** The derived part of a release: path -> exact text. Also the chart data, for callers that need it. */
+export interface DerivedRelease {
+  readonly files: Map<string, string>;
+  readonly chartData: ChartData;
+  readonly scores: RunScores;
+}
+
+function tracedProbes(scores: RunScores): TracedProbe[] {
+  const blockOf = new Map(
+    scores.memory.map((o) => [`${o.systemId}|${o.condition}|${o.load}|${o.worldSeed}`, o.blockId]),
+  );
+  return scores.memoryTraces
+    .filter((line) => line.blockComplete)
+    .map((line) => {
+      const blockId =
+        blockOf.get(`${line.systemId}|${line.condition}|${line.load}|${line.worldSeed}`) ?? '';
+      return {
+        systemId: line.systemId,
+        condition: line.condition,
+        load: line.load,
+        worldSeed: line.worldSeed,
+        trace: line.trace,
+        notebook:
+          scores.probeNotebooks.get(`${line.systemId}|${blockId}|${line.condition}`) ?? null,
+      };
+    });
+}
+
+function usageCsv(records: RunRecords): string {
+  const plan = new Map(records.plan.requests.map((r) => [r.requestId, r]));
+  const rows = records.attempts
+    .filter((a) => a.phase === 'after_response' && a.result !== null)
+    .map((a) => {
+      const r = a.result!;
+      const request = plan.get(a.requestId);
+      return {
+        attemptId: a.attemptId,
+        requestId: a.requestId,
+        systemId: a.systemId,
+        blockId: a.blockId,
+        experiment: request?.experiment ?? null,
+        task: request?.task ?? null,
+        startedAt: r.startedAt,
+        finishedAt: r.finishedAt,
+        latencyMs: r.latencyMs,
+        failure: r.failure,
+        finishReason: r.finishReason,
+        truncated: r.truncated,
+        promptTokens: r.usage.promptTokens,
+        completionTokens: r.usage.completionTokens,
+        reasoningTokens: r.usage.reasoningTokens,
+        totalTokens: r.usage.totalTokens,
+        reportedCostUsd: r.usage.costUsd,
+        reservedUsd: r.reservedUsd,
+        chargedUsd: r.chargedUsd,
+        requestedModel: r.requestedModel,
+        returnedModel: r.returnedModel,
+        returnedProvider: r.returnedProvider,
+        generationId: r.generationId,
+        tries: r.tries.length,
+        retryWaitsMs: r.tries
+          .map((t) => t.waitMs ?? 0)
+          .filter((w) => w > 0)
+          .join(' '),
+        inputBytes: a.inputBytes,
+        requestSha256: a.requestSha256,
+      };
+    });
+  const columns = [
+    'attemptId',
+    'requestId',
+    'systemId',
+    'blockId',
+    'experiment',
+    'task',
+    'startedAt',
+    'finishedAt',
+    'latencyMs',
+    'failure',
+    'finishReason',
+    'truncated',
+    'promptTokens',
+    'completionTokens',
+    'reasoningTokens',
+    'totalTokens',
+    'reportedCostUsd',
+    'reservedUsd',
+    'chargedUsd',
+    'requestedModel',
+    'returnedModel',
+    'returnedProvider',
+    'generationId',
+    'tries',
+    'retryWaitsMs',
+    'inputBytes',
+    'requestSha256',
+  ];
+  return toCsv(columns, rows);
+}
+
+function releaseReadme(data: ChartData): string {
+  const banner = runEvidenceBanner(data.run);
+  return [
+    `# Release of run ${data.run.runId}`,
+    '',
+    ...(banner === null ? [] : [`> **${banner}**`, '']),
+    `Protocol: ${data.run.protocol}. Manifest SHA-256: ${data.run.manifestSha256}.`,
+    '',
+    'Read `report.html` (self-contained) or `report.md`. Check and recompute everything:',
+    '',
+    '```sh',
+    'sha256sum -c SHA256SUMS          # every file is as published',
+    'npx chi verify .                 # re-parses, re-scores and re-bootstraps every number',
+    '```',
+    '',
+    '| Path | What |',
+    '| --- | --- |',
+    '| `manifest.json`, `manifest.sha256` | the frozen run manifest (systems, seeds, prompts, caps, analysis seed) and its hash |',
+    '| `release.json` | generators and toolkit versions, seeds, evidence class |',
+    '| `parameters/` | scoring and analysis parameters used for every number |',
+    '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
+    '| `worlds/` | generated worlds with their answer keys |',
+    '| `plan.json`, `blocks.json`, `status.json` | registered requests and blocks, block status as the run recorded it, run status |',
+    '| `attempts.jsonl`, `usage.csv` | redacted response records with usage and timestamps; one usage row per resolved attempt |',
+    '| `notebooks/` | every retained notebook state |',
+    '| `failures.jsonl`, `smoke.jsonl`, `ledger.jsonl` | failure/exclusion log, smoke checks (excluded data), budget ledger |',
+    '| `chis/` | CHIS sequences per system |',
+    '| `scores/` | per system x block observations (incomplete blocks included, flagged) |',
+    '| `traces/` | per-probe and per-item traces with the failure-taxonomy reason |',
+    '| `chart-data/` | every displayed number as JSON and CSV, and the case examples |',
+    '| `figures/` | SVG figures |',
+    '| `report.md`, `report.html` | the report |',
+    '| `SHA256SUMS` | SHA-256 of every other file |',
+    '',
+    'No API key, authorization header, account balance or hidden reasoning text is included.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Computes the derived part of a release from the raw run records: scores, traces, chart data
+ * (JSON + CSV), figures, case examples, report and metadata. Deterministic: the same records and
+ * parameters give the same bytes. `writeRelease` writes these files and `verifyRelease` compares a
+ * release's files against them.
+ */
+export async function buildDerivedRelease(
+  records: RunRecords,
+  parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
+): Promise<DerivedRelease> {
+  const scores = scoreRun(records, { alphas: parameters.alphas });
+  const analyzeOptions: AnalyzeRunOptions = {
+    alphas: parameters.alphas,
+    exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
+  };
+  const data = analyzeRun(records, scores, analyzeOptions);
+  const files = new Map<string, string>();
+  const { manifest } = records;
+
+  files.set(
+    'release.json',
+    canonicalJson({
+      kind: 'chi-release',
+      schemaVersion: 1,
+      runId: data.run.runId,
+      protocol: manifest.protocol,
+      manifestSha256: records.manifestSha256,
+      evidenceClass: manifest.evidenceClass,
+      evidenceBanner: runEvidenceBanner(data.run),
+      runCreatedAt: manifest.createdAt,
+      lastActivityAt: data.run.lastActivityAt,
+      generators: manifest.generators,
+      worldSeeds: manifest.worldSeeds,
+      analysisSeed: manifest.analysis.seed,
+      systems: manifest.systems.map((s) => ({
+        id: s.id,
+        model: s.model,
+        kind: s.kind,
+        evidenceClass: s.evidenceClass,
+        scripted: s.scripted ?? null,
+      })),
+      toolkit: { '@chi/report': REPORT_VERSION },
+    }),
+  );
+  files.set(
+    'parameters/scoring.json',
+    canonicalJson({
+      alphas: parameters.alphas,
+      probesPerStratum: manifest.experiments.memory?.probesPerStratum ?? null,
+      strata: STRATA,
+      qualityScore: 'Q_M = r^a_r * t^a_t * s^a_s * u^a_u * i^a_i * (1-f)^a_f, no epsilon floor',
+      answerRules:
+        'A reply is JSON holding, per requested ID, exactly one object {id, value, source}; both null = explicit abstention, one null = invalid; missing, duplicate or malformed answers fail. r, t, u, i score the value; s needs value and source; a lure passes only on explicit abstention.',
+      unusableReply:
+        'A request without a usable reply (model failure, infrastructure failure, abandoned, not sent) gives a missing answer for every ID it asked about.',
+      requestedIds:
+        'Read from the QUESTIONS (memory, history) or ITEMS (behavior) JSON block of the rendered request.',
+      blockComplete:
+        'Every registered request of every system resolved without an infrastructure failure (http_retryable, connection_retryable, budget_refused) and was not abandoned.',
+    }),
+  );
+  files.set(
+    'parameters/analysis.json',
+    canonicalJson({
+      seed: manifest.analysis.seed,
+      resamples: manifest.analysis.resamples,
+      level: manifest.analysis.level,
+      taus: manifest.analysis.taus,
+      interval: 'pointwise percentile; quantile type 7 (linear), EIMC: inverted CDF (type 1)',
+      resamplingUnit:
+        'world (seed) with at least one complete block; one multiset per replicate for every system, load, history and checkpoint',
+      completeBlocksOnly: true,
+      noIntervalBelowCompleteWorlds: 2,
+      exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
+      caseExamplesPerVerdict: parameters.caseExamplesPerVerdict,
+    }),
+  );
+  files.set('usage.csv', usageCsv(records));
+  files.set('scores/memory.jsonl', jsonl(scores.memory));
+  files.set('scores/history.jsonl', jsonl(scores.history));
+  files.set('scores/behavior.jsonl', jsonl(scores.behavior));
+  files.set('scores/blocks.json', canonicalJson(scores.blocks));
+
+  const traceFiles = new Map<string, unknown[]>();
+  const addTrace = (path: string, line: unknown) => {
+    const list = traceFiles.get(path);
+    if (list === undefined) traceFiles.set(path, [line]);
+    else list.push(line);
+  };
+  for (const line of scores.memoryTraces) {
+    addTrace(
+      `traces/${line.systemId}/memory-n${line.load}${line.condition === 'notebook' ? '' : `-${line.condition}`}.jsonl`,
+      line,
+    );
+  }
+  for (const line of scores.historyTraces) addTrace(`traces/${line.systemId}/history.jsonl`, line);
+  for (const line of scores.behaviorTraces)
+    addTrace(`traces/${line.systemId}/behavior.jsonl`, line);
+  for (const [path, lines] of traceFiles) files.set(path, jsonl(lines));
+
+  files.set('chart-data/chart-data.json', canonicalJson(data));
+  const figures = buildFigures(data);
+  const rendered: { definition: (typeof figures)[number]; svg: string }[] = [];
+  for (const definition of figures) {
+    const svg = await renderFigureSvg(definition);
+    rendered.push({ definition, svg });
+    files.set(definition.svgPath, svg);
+    files.set(
+      `chart-data/${definition.id}.json`,
+      canonicalJson({
+        figure: definition.id,
+        title: definition.title,
+        caption: definition.caption,
+        columns: definition.columns,
+        rows: definition.rows,
+      }),
+    );
+    files.set(`chart-data/${definition.id}.csv`, toCsv(definition.columns, definition.rows));
+  }
+  const caseExamples = selectCaseExamples(tracedProbes(scores), parameters.caseExamplesPerVerdict);
+  files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
+
+  const blocks = buildReportDocument({ data, figures: rendered, caseExamples });
+  files.set('report.md', renderMarkdown(blocks));
+  files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
+  files.set('README.md', releaseReadme(data));
+
+  return {
+    files: new Map([...files.entries()].sort(([a], [b]) => compareUtf8(a, b))),
+    chartData: data,
+    scores,
+  };
+}

@@ -1,0 +1,487 @@
+import type { CaseExample } from './case-examples';
+import type { ChartData, EimcEntry, IntervalEstimate, MemoryPoint } from './chart-data';
+import { runEvidenceBanner, systemLabel } from './evidence-label';
+import { EVIDENCE_MAP } from './evidence-map';
+import { cellLabel, compareText, type FigureDefinition } from './figures';
+import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+
+/** A block of the report, rendered to Markdown and to HTML by the same walk. */
+export type ReportBlock =
+  | {
+      readonly kind: 'heading';
+      readonly level: 1 | 2 | 3;
+      readonly text: string;
+      readonly id: string;
+    }
+  | { readonly kind: 'banner'; readonly text: string }
+  | { readonly kind: 'paragraph'; readonly text: string }
+  | { readonly kind: 'list'; readonly items: readonly string[] }
+  | {
+      readonly kind: 'table';
+      readonly caption: string;
+      readonly columns: readonly string[];
+      readonly rows: readonly (readonly string[])[];
+    }
+  | {
+      readonly kind: 'figure';
+      readonly figure: FigureDefinition;
+      readonly svg: string;
+      readonly number: number;
+    }
+  | { readonly kind: 'code'; readonly label: string; readonly text: string }
+  | { readonly kind: 'details'; readonly summary: string; readonly blocks: readonly ReportBlock[] };
+
+/** What the report is made of: numbers, rendered figures and case examples. */
+export interface ReportInput {
+  readonly data: ChartData;
+  /** Figures in report order, each with its rendered SVG. */
+  readonly figures: readonly { readonly definition: FigureDefinition; readonly svg: string }[];
+  readonly caseExamples: readonly CaseExample[];
+}
+
+const STATUS_TEXT: Record<EimcEntry['status'], string> = {
+  capacity: 'capacity',
+  lower_bound: 'lower bound (largest tested load passes: right-censored)',
+  no_passing_load: 'no passing load (not zero)',
+};
+
+function heading(level: 1 | 2 | 3, text: string, id: string): ReportBlock {
+  return { kind: 'heading', level, text, id };
+}
+
+function paragraph(text: string): ReportBlock {
+  return { kind: 'paragraph', text };
+}
+
+function estimateCell(estimate: IntervalEstimate): string {
+  return formatEstimate(estimate);
+}
+
+function systemSection(input: ReportInput, title: string, id: string): ReportBlock[] {
+  const banner = runEvidenceBanner(input.data.run);
+  return [
+    heading(2, title, id),
+    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
+  ];
+}
+
+function figureBlocks(input: ReportInput, id: string): ReportBlock[] {
+  const index = input.figures.findIndex((f) => f.definition.id === id);
+  const entry = input.figures[index];
+  if (entry === undefined) return [];
+  return [{ kind: 'figure', figure: entry.definition, svg: entry.svg, number: index + 1 }];
+}
+
+function memoryTable(
+  data: ChartData,
+  points: readonly MemoryPoint[],
+  caption: string,
+): ReportBlock {
+  return {
+    kind: 'table',
+    caption,
+    columns: [
+      'System',
+      'Cell',
+      'Worlds complete / planned (incomplete, missing)',
+      'Q_M of world-mean factors [95% CI]',
+      'Mean within-world Q_M [95% CI]',
+      'r',
+      't',
+      's',
+      'u',
+      'i',
+      '1 − f',
+      'f lures: unsupported affirmative',
+      'f lures: invalid',
+    ],
+    rows: points.map((p) => [
+      systemLabel(data.run, p.systemId),
+      cellLabel(p.load, p.condition),
+      `${p.blocks.complete} / ${p.blocks.planned} (${p.blocks.incomplete}, ${p.blocks.missing})${p.exploratory ? ' exploratory' : ''}`,
+      estimateCell(p.qualityScore),
+      estimateCell(p.meanWithinWorldQualityScore),
+      `${formatEstimate(p.factors.r)}; ${formatRatio(p.strata.r)}`,
+      `${formatEstimate(p.factors.t)}; ${formatRatio(p.strata.t)}`,
+      `${formatEstimate(p.factors.s)}; ${formatRatio(p.strata.s)}`,
+      `${formatEstimate(p.factors.u)}; ${formatRatio(p.strata.u)}`,
+      `${formatEstimate(p.factors.i)}; ${formatRatio(p.strata.i)}`,
+      `${formatEstimate(p.factors.oneMinusF)}; f = ${formatRatio(p.strata.f)}`,
+      formatRatio(p.unsupportedAffirmativeLures),
+      formatRatio(p.invalidLures),
+    ]),
+  };
+}
+
+function eimcTable(data: ChartData): ReportBlock {
+  return {
+    kind: 'table',
+    caption:
+      'EIMC_tau: the largest tested load whose Q_M of world-mean factors is at least tau. No extrapolation to untested loads. The interval is the percentile range of EIMC over bootstrap replicates that had a passing load.',
+    columns: [
+      'System',
+      'tau',
+      'EIMC (target keys)',
+      'Status',
+      'Passing loads',
+      'Nonmonotone',
+      'Sustained-prefix capacity',
+      'Bootstrap range',
+      'Replicates without a passing load',
+    ],
+    rows: data.eimc.map((e) => [
+      systemLabel(data.run, e.systemId),
+      formatNumber(e.tau, 1),
+      e.value === null ? 'null' : String(e.value),
+      STATUS_TEXT[e.status],
+      e.passingLoads.length === 0 ? 'none' : e.passingLoads.join(', '),
+      e.nonmonotone ? 'yes' : 'no',
+      e.sustainedPrefix === null ? 'null (smallest load fails)' : String(e.sustainedPrefix),
+      e.lower === null || e.upper === null ? 'none' : `[${e.lower}, ${e.upper}]`,
+      `${e.noPassingReplicates} of ${e.resamples}`,
+    ]),
+  };
+}
+
+function resourcesTable(data: ChartData): ReportBlock {
+  return {
+    kind: 'table',
+    caption:
+      'Resource costs over every attempt (complete or not). Tokens are summed over requests that reported usage.',
+    columns: [
+      'System',
+      'Experiment',
+      'Load',
+      'Requests (failed)',
+      'Prompt tokens',
+      'Completion tokens',
+      'Reasoning tokens',
+      'Requests without usage',
+      'Cost (USD)',
+      'Median latency (ms)',
+      'Max latency (ms)',
+    ],
+    rows: data.resources.map((r) => [
+      systemLabel(data.run, r.systemId),
+      r.experiment,
+      r.load === null ? '—' : String(r.load),
+      `${r.requests} (${r.failedRequests})`,
+      String(r.promptTokens),
+      String(r.completionTokens),
+      String(r.reasoningTokens),
+      String(r.requestsWithoutUsage),
+      formatUsd(r.costUsd),
+      formatNumber(r.latencyMsMedian, 0),
+      formatNumber(r.latencyMsMax, 0),
+    ]),
+  };
+}
+
+function taxonomyTable(data: ChartData): ReportBlock {
+  const groups = new Map<
+    string,
+    { system: string; cell: string; counts: Map<string, number>; total: number }
+  >();
+  for (const t of data.taxonomy) {
+    const key = `${t.systemId}\u0000${t.condition}\u0000${t.load}`;
+    const group = groups.get(key) ?? {
+      system: systemLabel(data.run, t.systemId),
+      cell: cellLabel(t.load, t.condition),
+      counts: new Map(),
+      total: 0,
+    };
+    group.counts.set(t.reason, (group.counts.get(t.reason) ?? 0) + t.count);
+    group.total += t.count;
+    groups.set(key, group);
+  }
+  return {
+    kind: 'table',
+    caption: 'Probe outcomes by reason (each probe of a complete world has exactly one reason).',
+    columns: ['System', 'Cell', 'Probes', 'Outcomes (count)'],
+    rows: [...groups.values()].map((g) => [
+      g.system,
+      g.cell,
+      String(g.total),
+      [...g.counts.entries()]
+        .filter(([, count]) => count > 0)
+        .sort(([ra, a], [rb, b]) => b - a || compareText(ra, rb))
+        .map(([reason, count]) => `${reason} ${count}`)
+        .join('; '),
+    ]),
+  };
+}
+
+function caseExampleBlocks(data: ChartData, examples: readonly CaseExample[]): ReportBlock[] {
+  const bySystem = new Map<string, CaseExample[]>();
+  for (const example of examples)
+    bySystem.set(example.systemId, [...(bySystem.get(example.systemId) ?? []), example]);
+  return [...bySystem.entries()].map(([systemId, list]) => ({
+    kind: 'details' as const,
+    summary: `${systemLabel(data.run, systemId)}: ${list.length} case examples`,
+    blocks: list.flatMap((example) => {
+      const t = example.trace;
+      const answer =
+        t.answer.status === 'answered'
+          ? `value ${t.answer.value ?? 'null'}, source ${t.answer.source ?? 'null'}`
+          : `${t.answer.status}${t.answer.detail === null ? '' : ` (${t.answer.detail})`}`;
+      return [
+        heading(
+          3,
+          `${systemLabel(data.run, systemId)} · ${cellLabel(example.load, example.condition)} · stratum ${example.stratum} · world ${example.worldSeed} · ${t.verdict.toUpperCase()} (${t.reason})`,
+          `case-${systemId}-${example.condition}-${example.load}-${example.stratum}-${t.verdict}`,
+        ),
+        paragraph(
+          `Probe ${t.probeId}: key ${t.key}${t.asOf === null ? ' (current value)' : ` as of ${t.asOf}`}. Expected: ${t.expectedValue === null ? 'unknown (both null)' : `value ${t.expectedValue}, source ${t.expectedSource ?? 'null'}`}. Answer: ${answer}.`,
+        ),
+        { kind: 'code' as const, label: 'Notebook excerpt', text: example.notebookExcerpt },
+        { kind: 'code' as const, label: 'Trace', text: JSON.stringify(t, null, 2) },
+      ];
+    }),
+  }));
+}
+
+function historyBlocks(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  if (data.history.length === 0) {
+    return [
+      ...systemSection(input, 'History experiment', 'history'),
+      paragraph('The run has no history experiment.'),
+    ];
+  }
+  return [
+    ...systemSection(input, 'History experiment', 'history'),
+    paragraph(
+      'Four binary environments per world. Histories A and B carry opposite evidence; A2 repeats A (same-history stochastic control). Checkpoint 0: no evidence (unknown warranted); 1: ingest; 2 and 3: neutral maintenance invocations; 4: authoritative correction. Checkpoints count invocations, not days.',
+    ),
+    ...figureBlocks(input, 'history-accuracy'),
+    ...figureBlocks(input, 'history-unknown'),
+    {
+      kind: 'table',
+      caption:
+        'Per checkpoint: accuracy and explicit-unknown rate (world means, 95% CI), invalid decisions pooled.',
+      columns: [
+        'System',
+        'History',
+        'Checkpoint',
+        'Worlds complete / planned',
+        'Accuracy',
+        'Explicit-unknown rate',
+        'Invalid decisions',
+        'Worlds with a fully valid vector',
+      ],
+      rows: data.history.map((h) => [
+        systemLabel(data.run, h.systemId),
+        h.history,
+        String(h.checkpoint),
+        `${h.blocks.complete} / ${h.blocks.planned}`,
+        formatEstimate(h.accuracy),
+        formatEstimate(h.unknownRate),
+        formatRatio(h.invalid),
+        String(h.validVectors),
+      ]),
+    },
+    ...figureBlocks(input, 'history-distance'),
+    {
+      kind: 'table',
+      caption:
+        'Distances between decision vectors (null where no world has both vectors fully valid).',
+      columns: ['System', 'Checkpoint', 'D(A,B)', 'D(A,A2)', 'Divergence D(A,B) − D(A,A2)'],
+      rows: data.historyDistances.map((d) => [
+        systemLabel(data.run, d.systemId),
+        String(d.checkpoint),
+        formatEstimate(d.distanceAB),
+        formatEstimate(d.distanceAA2),
+        formatEstimate(d.divergence),
+      ]),
+    },
+    {
+      kind: 'table',
+      caption:
+        'Continuity (1 − D between the neutral checkpoints 2 and 3) and correction response (accuracy at 4 minus accuracy at 3 against the corrected rule, over the environments the correction changed).',
+      columns: ['System', 'History', 'Continuity', 'Correction response'],
+      rows: data.historyDynamics.map((d) => [
+        systemLabel(data.run, d.systemId),
+        d.history,
+        formatEstimate(d.continuity),
+        formatEstimate(d.correctionResponse),
+      ]),
+    },
+  ];
+}
+
+function behaviorBlocks(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  if (data.behavior.length === 0) {
+    return [
+      ...systemSection(input, 'Behavioral probes', 'behavior'),
+      paragraph('The run has no behavioral experiment.'),
+    ];
+  }
+  return [
+    ...systemSection(input, 'Behavioral probes', 'behavior'),
+    paragraph(
+      '24 registered items per world in two fresh-context halves: R eight rule/counterfactual tasks, C four next-action choices, A four matched positive/negative frame pairs, I four integration decisions. Task indicators, not validated axis scores.',
+    ),
+    ...figureBlocks(input, 'behavior'),
+    {
+      kind: 'table',
+      caption: 'Task indicators: world mean with 95% CI, and pooled counts.',
+      columns: [
+        'System',
+        'Indicator',
+        'Worlds complete / planned',
+        'World mean [95% CI]',
+        'Pooled',
+        'Invalid',
+      ],
+      rows: data.behavior.map((b) => [
+        systemLabel(data.run, b.systemId),
+        b.indicator,
+        `${b.blocks.complete} / ${b.blocks.planned}`,
+        formatEstimate(b.value),
+        formatRatio(b.pooled),
+        formatRatio(b.invalid),
+      ]),
+    },
+  ];
+}
+
+function missingnessBlocks(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  const blocks = data.missingness.blocks;
+  const count = (status: string) => blocks.filter((b) => b.status === status).length;
+  const notComplete = blocks.filter((b) => b.status !== 'complete');
+  return [
+    ...systemSection(input, 'Missingness, failures and exclusions', 'missingness'),
+    paragraph(
+      `Blocks: ${blocks.length} planned, ${count('complete')} complete, ${count('incomplete')} incomplete, ${count('not_started')} not started. Comparisons use complete blocks only; observations of incomplete blocks are published in scores/ with blockComplete false.`,
+    ),
+    {
+      kind: 'table',
+      caption: 'Blocks that are not complete, with the reasons.',
+      columns: ['Block', 'Experiment', 'World', 'Load', 'Status', 'Reasons'],
+      rows: notComplete.map((b) => [
+        b.blockId,
+        b.experiment,
+        String(b.worldSeed),
+        b.load === null ? '—' : String(b.load),
+        b.status,
+        b.reasons.join('; ') || '—',
+      ]),
+    },
+    {
+      kind: 'table',
+      caption:
+        'Failure and exclusion log (failures.jsonl) counted by category and failure class. Model failures stay in their scored block; infrastructure failures make it incomplete.',
+      columns: ['Category', 'Failure', 'Entries'],
+      rows: data.missingness.failures.map((f) => [f.category, f.failure ?? '—', String(f.count)]),
+    },
+    {
+      kind: 'table',
+      caption: 'Smoke checks: a bounded technical check, excluded from scored data.',
+      columns: ['System', 'At', 'Passed', 'Detail'],
+      rows: data.missingness.smoke.map((s) => [
+        s.systemId,
+        s.at,
+        s.passed ? 'yes' : 'no',
+        s.detail,
+      ]),
+    },
+  ];
+}
+
+/**
+ * The report as blocks: a pure function of the chart data, the rendered figures and the case
+ * examples, so the Markdown and the HTML say the same thing and `chi verify` can rebuild both.
+ */
+export function buildReportDocument(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  const banner = runEvidenceBanner(data.run);
+  const notebook = data.memory.filter((p) => p.condition === 'notebook');
+  const controls = data.memory.filter((p) => p.condition !== 'notebook');
+  const controlLoads = new Set(controls.map((p) => p.load));
+  const a = data.run.analysis;
+  return [
+    heading(1, `CHI/CHIS pilot release: ${data.run.protocol}`, 'top'),
+    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
+    paragraph(
+      `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
+    ),
+    {
+      kind: 'table',
+      caption: 'Evaluated systems.',
+      columns: ['System', 'Model', 'Kind', 'Evidence class'],
+      rows: data.run.systems.map((s) => [
+        systemLabel(data.run, s.id),
+        s.model,
+        s.kind,
+        s.evidenceClass,
+      ]),
+    },
+    paragraph(
+      `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of complete worlds with analysis seed ${a.seed}, one multiset per replicate applied to every system, load, history and checkpoint; pointwise ${Math.round(a.level * 100)}% percentile intervals, not simultaneous bands. No interval with fewer than two complete worlds. Cells with fewer than ${a.exploratoryBelowWorlds} complete worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
+    ),
+    {
+      kind: 'list',
+      items: [
+        `CHI: null. ${data.chi.reason}`,
+        'Zero observed error is not proof of zero true error.',
+        'Nothing here measures consciousness, subjective feelings or moral status.',
+        "The evaluated memory system is the named model plus a common 6000-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.",
+      ],
+    },
+    ...systemSection(input, 'Memory capacity', 'memory'),
+    ...figureBlocks(input, 'memory-capacity'),
+    ...(notebook.length === 0
+      ? [paragraph('The run has no memory experiment.')]
+      : [
+          memoryTable(
+            data,
+            notebook,
+            'Every factor with its world mean, 95% CI and pooled numerator/denominator (passing probes / probes; for f: failures / lures).',
+          ),
+          eimcTable(data),
+        ]),
+    ...figureBlocks(input, 'memory-components'),
+    ...(controls.length === 0
+      ? []
+      : [
+          heading(3, `Controls at N = ${[...controlLoads].join(', ')}`, 'controls'),
+          ...figureBlocks(input, 'memory-controls'),
+          memoryTable(
+            data,
+            data.memory.filter((p) => controlLoads.has(p.load)),
+            'The blank-notebook reset control and the oracle-evidence control beside the evaluated notebook result on the same blind questions. Oracle context is in-context evidence, not EIMC.',
+          ),
+        ]),
+    heading(3, 'Resource costs', 'resources'),
+    ...figureBlocks(input, 'resources'),
+    resourcesTable(data),
+    ...systemSection(input, 'Where capacity is lost: failure taxonomy', 'taxonomy'),
+    ...figureBlocks(input, 'failure-taxonomy'),
+    taxonomyTable(data),
+    ...systemSection(input, 'Case examples', 'cases'),
+    paragraph(
+      "For each system, condition, load and stratum: one passing and one failing probe where they exist, chosen by SHA-256 order of the probe identity (no random draw), with the part of the notebook that mentions the key and the full trace. Every probe's trace is in traces/.",
+    ),
+    ...caseExampleBlocks(data, input.caseExamples),
+    ...historyBlocks(input),
+    ...behaviorBlocks(input),
+    ...missingnessBlocks(input),
+    ...systemSection(input, 'Evidence map', 'evidence-map'),
+    paragraph(
+      'These experiments address narrow memory and state hypotheses. The claims below need separate data that this release does not contain.',
+    ),
+    {
+      kind: 'table',
+      caption: 'Evidence map: what separate claims would need.',
+      columns: ['Claim', 'What this release shows', 'Data the claim would need'],
+      rows: EVIDENCE_MAP.map((row) => [row.claim, row.thisRelease, row.requiredData]),
+    },
+    ...systemSection(input, 'Files and verification', 'files'),
+    paragraph(
+      'Every number above is recomputed by `chi verify RELEASE_DIR` from the raw responses, answer keys and the recorded analysis seed; `sha256sum -c SHA256SUMS` checks every file. Chart data is in chart-data/ (JSON and CSV), figures in figures/, per-probe traces in traces/.',
+    ),
+    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
+  ];
+}

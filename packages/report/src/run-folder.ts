@@ -1,0 +1,274 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type AttemptRecord,
+  AttemptRecordSchema,
+  type BehavioralItemSet,
+  BehavioralItemSetSchema,
+  type BlockStatus,
+  BlockStatusSchema,
+  type ChisEntry,
+  ChisEntrySchema,
+  type FailureLogEntry,
+  FailureLogEntrySchema,
+  type HistoryWorld,
+  HistoryWorldSchema,
+  InvalidArgumentError,
+  type LedgerEntry,
+  LedgerEntrySchema,
+  type MemoryWorld,
+  MemoryWorldSchema,
+  type NotebookSnapshot,
+  NotebookSnapshotSchema,
+  parseWith,
+  type RenderedRequest,
+  RenderedRequestSchema,
+  type RunManifest,
+  RunManifestSchema,
+  type RunPlan,
+  RunPlanSchema,
+  type RunStatus,
+  RunStatusSchema,
+  type SmokeResult,
+  SmokeResultSchema,
+} from '@chi/spec';
+import { z } from 'zod';
+import { canonicalJson, sha256Hex } from './canonical-json';
+import { compareUtf8 } from './sha256-sums';
+
+/** A file's path relative to the folder root and its parsed content. */
+export interface Located<T> {
+  readonly path: string;
+  readonly value: T;
+}
+
+/**
+ * Everything a run folder (or the raw part of a release, which has the same layout) holds, parsed
+ * and validated. Maps are keyed as documented per field; lists keep file order.
+ */
+export interface RunRecords {
+  readonly manifest: RunManifest;
+  /** SHA-256 of the RFC 8785 canonical JSON of the manifest (what attempt records carry). */
+  readonly manifestSha256: string;
+  readonly plan: RunPlan;
+  /** Prompt templates by file name, e.g. `memory-probe@1.txt`, with their exact text. */
+  readonly prompts: readonly Located<string>[];
+  /** Memory worlds keyed `w<seed>-n<load>`. */
+  readonly memoryWorlds: ReadonlyMap<string, MemoryWorld>;
+  readonly historyWorlds: ReadonlyMap<number, HistoryWorld>;
+  readonly behaviorItems: ReadonlyMap<number, BehavioralItemSet>;
+  /** Rendered requests keyed by request ID. */
+  readonly requests: ReadonlyMap<string, RenderedRequest>;
+  /** Every line of the attempt log, in order. */
+  readonly attempts: readonly AttemptRecord[];
+  /** Notebook snapshots with their path under `notebooks/`. */
+  readonly notebooks: readonly Located<NotebookSnapshot>[];
+  readonly failures: readonly FailureLogEntry[];
+  readonly smoke: readonly SmokeResult[];
+  readonly ledger: readonly LedgerEntry[];
+  /** CHIS logs keyed by system ID. */
+  readonly chis: ReadonlyMap<string, readonly ChisEntry[]>;
+  /** `blocks.json`, or null when the run was never scored. */
+  readonly blocks: readonly BlockStatus[] | null;
+  /** `status.json`, or null when absent. */
+  readonly status: RunStatus | null;
+}
+
+async function readText(dir: string, path: string): Promise<string> {
+  try {
+    return await readFile(join(dir, path), 'utf8');
+  } catch (error) {
+    throw new InvalidArgumentError(
+      path,
+      `cannot read ${join(dir, path)}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+async function readOptionalText(dir: string, path: string): Promise<string | null> {
+  try {
+    return await readFile(join(dir, path), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InvalidArgumentError(path, `expected JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+async function readJson<S extends z.ZodType>(
+  dir: string,
+  path: string,
+  schema: S,
+): Promise<z.output<S>> {
+  return parseWith(schema, parseJson(await readText(dir, path), path), path);
+}
+
+/**
+ * Parses JSONL text. A final line that does not parse is a torn write from a crash and is
+ * dropped; a bad line anywhere else is an error naming the file and line.
+ */
+export function parseJsonLines<S extends z.ZodType>(
+  text: string,
+  path: string,
+  schema: S,
+): z.output<S>[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const out: z.output<S>[] = [];
+  lines.forEach((line, index) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line) as unknown;
+    } catch (error) {
+      if (index === lines.length - 1) return; // torn last line
+      throw new InvalidArgumentError(
+        `${path} line ${index + 1}`,
+        `expected a JSON object: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    out.push(parseWith(schema, value, `${path} line ${index + 1}`));
+  });
+  return out;
+}
+
+async function readJsonLines<S extends z.ZodType>(
+  dir: string,
+  path: string,
+  schema: S,
+): Promise<z.output<S>[]> {
+  const text = await readOptionalText(dir, path);
+  return text === null ? [] : parseJsonLines(text, path, schema);
+}
+
+/** Relative paths of the files under `dir/sub` (recursive, sorted by UTF-8 bytes), or none. */
+async function listFiles(dir: string, sub: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(relative: string): Promise<void> {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(join(dir, relative), { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile() && !entry.name.endsWith('.tmp')) out.push(path);
+    }
+  }
+  await walk(sub);
+  return out.sort(compareUtf8);
+}
+
+const MEMORY_WORLD_FILE = /^worlds\/memory\/w(\d+)-n(\d+)\.json$/;
+const SEED_FILE = /^worlds\/(?:history|behavior)\/w(\d+)\.json$/;
+
+/**
+ * Reads and validates a run folder (layout: `packages/pilot/RUN-FOLDER.md`). A release holds the
+ * same raw files, so this reads a release's raw part too.
+ *
+ * @throws InvalidArgumentError or ValidationError naming the file (and line) that is unreadable
+ * or does not match its schema.
+ */
+export async function readRunFolder(dir: string): Promise<RunRecords> {
+  const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
+  const plan = await readJson(dir, 'plan.json', RunPlanSchema);
+
+  const prompts: Located<string>[] = [];
+  for (const path of await listFiles(dir, 'prompts'))
+    prompts.push({ path, value: await readText(dir, path) });
+
+  const memoryWorlds = new Map<string, MemoryWorld>();
+  for (const path of await listFiles(dir, 'worlds/memory')) {
+    const match = MEMORY_WORLD_FILE.exec(path);
+    if (match === null)
+      throw new InvalidArgumentError(path, 'expected worlds/memory/w<seed>-n<load>.json');
+    const world = await readJson(dir, path, MemoryWorldSchema);
+    if (String(world.seed) !== match[1] || String(world.load) !== match[2]) {
+      throw new InvalidArgumentError(
+        path,
+        `file name says seed ${match[1]} load ${match[2]}, the world says seed ${world.seed} load ${world.load}`,
+      );
+    }
+    memoryWorlds.set(memoryWorldKey(world.seed, world.load), world);
+  }
+  const historyWorlds = new Map<number, HistoryWorld>();
+  for (const path of await listFiles(dir, 'worlds/history')) {
+    if (SEED_FILE.exec(path) === null)
+      throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json');
+    const world = await readJson(dir, path, HistoryWorldSchema);
+    historyWorlds.set(world.seed, world);
+  }
+  const behaviorItems = new Map<number, BehavioralItemSet>();
+  for (const path of await listFiles(dir, 'worlds/behavior')) {
+    if (SEED_FILE.exec(path) === null)
+      throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json');
+    const items = await readJson(dir, path, BehavioralItemSetSchema);
+    behaviorItems.set(items.seed, items);
+  }
+
+  const requests = new Map<string, RenderedRequest>();
+  for (const path of await listFiles(dir, 'requests')) {
+    const request = await readJson(dir, path, RenderedRequestSchema);
+    requests.set(request.requestId, request);
+  }
+
+  const notebooks: Located<NotebookSnapshot>[] = [];
+  for (const path of await listFiles(dir, 'notebooks'))
+    notebooks.push({ path, value: await readJson(dir, path, NotebookSnapshotSchema) });
+
+  const chis = new Map<string, ChisEntry[]>();
+  for (const path of await listFiles(dir, 'chis')) {
+    const systemId = path.slice('chis/'.length).replace(/\.jsonl$/, '');
+    chis.set(systemId, await readJsonLines(dir, path, ChisEntrySchema));
+  }
+
+  const blocksText = await readOptionalText(dir, 'blocks.json');
+  const statusText = await readOptionalText(dir, 'status.json');
+
+  return {
+    manifest,
+    manifestSha256: sha256Hex(canonicalJson(manifest)),
+    plan,
+    prompts,
+    memoryWorlds,
+    historyWorlds,
+    behaviorItems,
+    requests,
+    attempts: await readJsonLines(dir, 'attempts.jsonl', AttemptRecordSchema),
+    notebooks,
+    failures: await readJsonLines(dir, 'failures.jsonl', FailureLogEntrySchema),
+    smoke: await readJsonLines(dir, 'smoke.jsonl', SmokeResultSchema),
+    ledger: await readJsonLines(dir, 'ledger.jsonl', LedgerEntrySchema),
+    chis,
+    blocks:
+      blocksText === null
+        ? null
+        : parseWith(
+            z.array(BlockStatusSchema),
+            parseJson(blocksText, 'blocks.json'),
+            'blocks.json',
+          ),
+    status:
+      statusText === null
+        ? null
+        : parseWith(RunStatusSchema, parseJson(statusText, 'status.json'), 'status.json'),
+  };
+}
+
+/** The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>`. */
+export function memoryWorldKey(seed: number, load: number): string {
+  return `w${seed}-n${load}`;
+}

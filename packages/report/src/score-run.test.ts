@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import { type RunRecords, readRunFolder } from './run-folder';
+import { idsInJsonBlock, type RunScores, scoreRun } from './score-run';
+
+describe('idsInJsonBlock', () => {
+  it('reads the ids of a delimited JSON block, or null when absent or malformed', () => {
+    const text =
+      'intro\nBEGIN QUESTIONS JSON\n[\n{"id":"q1","key":"k"},\n{"id":"q2"}\n]\nEND QUESTIONS JSON\n';
+    expect(idsInJsonBlock(text, 'QUESTIONS')).toEqual(['q1', 'q2']);
+    expect(idsInJsonBlock(text, 'ITEMS')).toBeNull();
+    expect(
+      idsInJsonBlock('BEGIN QUESTIONS JSON\n[{"id":1}]\nEND QUESTIONS JSON', 'QUESTIONS'),
+    ).toBeNull();
+    expect(
+      idsInJsonBlock('BEGIN QUESTIONS JSON\n[oops\nEND QUESTIONS JSON', 'QUESTIONS'),
+    ).toBeNull();
+  });
+});
+
+describe('scoreRun', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let records: RunRecords;
+  let scores: RunScores;
+  beforeAll(async () => {
+    dir = await tempDir('score');
+    await buildFixtureRun(dir.path, {
+      seeds: [11, 12],
+      infrastructureFailures: ['forgetful.memory.w12.n16.probe.b0'],
+      timeouts: ['keeper.memory.w11.n16.probe.b0'],
+    });
+    records = await readRunFolder(dir.path);
+    scores = scoreRun(records);
+  });
+  afterAll(async () => dir.remove());
+
+  it('marks a block with an infrastructure failure incomplete and names the request', () => {
+    const row = scores.blocks.find((b) => b.blockId === 'memory.w12.n16');
+    expect(row).toMatchObject({
+      status: 'incomplete',
+      reasons: ['forgetful.memory.w12.n16.probe.b0: http_retryable'],
+    });
+    expect(scores.blocks.filter((b) => b.status !== 'complete').map((b) => b.blockId)).toEqual([
+      'memory.w12.n16',
+    ]);
+  });
+
+  it('keeps a timeout in its complete block, scoring every probe it asked as missing', () => {
+    const observation = scores.memory.find(
+      (o) => o.systemId === 'keeper' && o.blockId === 'memory.w11.n16',
+    );
+    expect(observation?.blockComplete).toBe(true);
+    expect(observation?.unusableRequests).toEqual([
+      { requestId: 'keeper.memory.w11.n16.probe.b0', reason: 'failure timeout: timeout (fixture)' },
+    ]);
+    expect(observation?.score.qualityScore).toBe(0);
+    const traces = scores.memoryTraces.filter(
+      (t) => t.systemId === 'keeper' && t.worldSeed === 11 && t.load === 16,
+    );
+    expect(traces).toHaveLength(12);
+    expect(new Set(traces.map((t) => t.trace.reason))).toEqual(new Set(['missing_answer']));
+  });
+
+  it('scores the answer-key system perfectly and the blank control as abstaining on everything', () => {
+    const keeper = scores.memory.find(
+      (o) => o.systemId === 'keeper' && o.blockId === 'memory.w11.n8' && o.condition === 'notebook',
+    );
+    expect(keeper?.score.qualityScore).toBe(1);
+    const blank = scores.memory.find(
+      (o) => o.systemId === 'keeper' && o.blockId === 'controls.w11.n8' && o.condition === 'blank',
+    );
+    expect(blank?.score.strata.r).toEqual({ numerator: 0, denominator: 2, rate: 0 });
+    expect(blank?.score.lures.correctAbstention).toBe(2);
+    expect(scores.probeNotebooks.get('keeper|controls.w11.n8|blank')).toBe('');
+    expect(scores.probeNotebooks.get('keeper|controls.w11.n8|oracle')).toBeNull();
+  });
+
+  it('scores one observation per system and block, with one trace per probe', () => {
+    expect(scores.memory).toHaveLength(
+      2 /* systems */ * 2 /* seeds */ * (2 /* loads */ + 2) /* controls */,
+    );
+    expect(scores.history).toHaveLength(4);
+    expect(scores.behavior).toHaveLength(4);
+    expect(scores.memoryTraces).toHaveLength(scores.memory.length * 12);
+    expect(scores.historyTraces).toHaveLength(4 * 3 * 5 * 4);
+    expect(scores.behaviorTraces).toHaveLength(4 * 24);
+  });
+
+  it('reads an invalid history answer as an invalid decision and nulls the distances it touches', () => {
+    const forgetful = scores.history.find((o) => o.systemId === 'forgetful' && o.worldSeed === 11);
+    expect(forgetful?.decisions.B[2]?.[0]).toBe('invalid');
+    const checkpoint2 = forgetful?.score.checkpoints[2];
+    expect(checkpoint2?.divergence.differentHistories.value).toBeNull();
+    expect(checkpoint2?.divergence.value).toBeNull();
+  });
+
+  it('is pure: scoring the same records twice gives equal results', () => {
+    expect(JSON.stringify(scoreRun(records).memory)).toBe(JSON.stringify(scores.memory));
+  });
+});

@@ -1,0 +1,74 @@
+/** A secret-looking string found in a file that is about to be published. */
+export interface SecretFinding {
+  readonly path: string;
+  /** What was found, never the secret itself. */
+  readonly what: string;
+}
+
+const BEARER = /\bbearer\s+[A-Za-z0-9._~+/=-]{8,}/i;
+const OPENROUTER_KEY = /sk-or-v1-[A-Za-z0-9]{8,}/;
+const SECRET_KEYS = /^(authorization|x-api-key|api[-_]?key|cookie|set-cookie)$/i;
+const REASONING_KEYS = /reasoning|thinking/i;
+
+function walk(value: unknown, path: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      walk(item, `${path}[${index}]`, out);
+    });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, member] of Object.entries(value)) {
+    const here = path === '' ? key : `${path}.${key}`;
+    if (SECRET_KEYS.test(key) && member !== null && member !== '')
+      out.push(`a "${key}" field at ${here}`);
+    // usage counters such as reasoningTokens are numbers and may stay; reasoning text may not
+    else if (
+      REASONING_KEYS.test(key) &&
+      member !== null &&
+      typeof member !== 'number' &&
+      !(Array.isArray(member) && member.length === 0) &&
+      member !== ''
+    ) {
+      out.push(`hidden reasoning in "${key}" at ${here}`);
+    } else walk(member, here, out);
+  }
+}
+
+/**
+ * Looks for what must never be published: the given secret strings (e.g. the API key from the
+ * environment), bearer tokens, OpenRouter keys, authorization/API-key/cookie fields and hidden
+ * reasoning text in JSON or JSONL. Findings name the file and the place, never the secret.
+ */
+export function findSecrets(
+  path: string,
+  text: string,
+  forbidden: readonly string[] = [],
+): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  forbidden.forEach((secret, index) => {
+    if (secret.length >= 8 && text.includes(secret))
+      findings.push({ path, what: `forbidden string #${index + 1} (a configured secret)` });
+  });
+  if (BEARER.test(text)) findings.push({ path, what: 'a bearer token' });
+  if (OPENROUTER_KEY.test(text))
+    findings.push({ path, what: 'an OpenRouter API key (sk-or-v1-...)' });
+  const jsonTexts = path.endsWith('.jsonl')
+    ? text.split('\n').filter((line) => line.trim() !== '')
+    : path.endsWith('.json')
+      ? [text]
+      : [];
+  jsonTexts.forEach((json, index) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(json) as unknown;
+    } catch {
+      return;
+    }
+    const out: string[] = [];
+    walk(value, '', out);
+    for (const what of out)
+      findings.push({ path, what: path.endsWith('.jsonl') ? `${what} (line ${index + 1})` : what });
+  });
+  return findings;
+}

@@ -1,0 +1,211 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import { writeSha256Sums } from './sha256-sums';
+import { runVerifyCli } from './verify-cli';
+import { diffJson, verifyRelease } from './verify-release';
+import { writeRelease } from './write-release';
+
+describe('verifyRelease', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let pristine: string;
+  let copies = 0;
+  async function copy(): Promise<string> {
+    const target = join(dir.path, `copy-${copies++}`);
+    await cp(pristine, target, { recursive: true });
+    return target;
+  }
+  async function edit(
+    release: string,
+    file: string,
+    change: (text: string) => string,
+  ): Promise<void> {
+    const path = join(release, file);
+    const before = await readFile(path, 'utf8');
+    const after = change(before);
+    expect(after, `the edit of ${file} must change it`).not.toBe(before);
+    await writeFile(path, after);
+  }
+
+  beforeAll(async () => {
+    dir = await tempDir('verify');
+    await buildFixtureRun(join(dir.path, 'run'), { seeds: [11, 12] });
+    pristine = join(dir.path, 'release');
+    await writeRelease({ runDir: join(dir.path, 'run'), outDir: pristine });
+  });
+  afterAll(async () => dir.remove());
+
+  it('passes a fresh release: every hash and every recomputed number match', async () => {
+    const report = await verifyRelease(pristine);
+    expect(report.mismatches).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.recomputedFiles).toBeGreaterThan(40);
+  });
+
+  it('names the response file when one response is changed, and the scores it changes', async () => {
+    const release = await copy();
+    // the keeper's memory probe reply: change the value of its first answered probe
+    await edit(release, 'attempts.jsonl', (text) => {
+      const lines = text.split('\n');
+      const index = lines.findIndex(
+        (l) =>
+          l.includes('"phase":"after_response"') &&
+          l.includes('"requestId":"keeper.memory.w11.n8.probe.b0"'),
+      );
+      const attempt = JSON.parse(lines[index] as string);
+      const answers = JSON.parse(attempt.result.text) as { value: string | null }[];
+      const answered = answers.find((a) => a.value !== null) as { value: string };
+      answered.value = answered.value === '00000000' ? '11111111' : '00000000';
+      attempt.result.text = JSON.stringify(answers);
+      lines[index] = JSON.stringify(attempt);
+      return lines.join('\n');
+    });
+    const report = await verifyRelease(release);
+    expect(report.ok).toBe(false);
+    const files = new Set(report.mismatches.map((m) => m.file));
+    expect(files.has('attempts.jsonl')).toBe(true);
+    expect(files.has('scores/memory.jsonl')).toBe(true);
+    expect(files.has('chart-data/chart-data.json')).toBe(true);
+    // even with SHA256SUMS rewritten to match, the recomputation still names the scores
+    await writeSha256Sums(release);
+    const rehashed = await verifyRelease(release);
+    expect(rehashed.mismatches.some((m) => m.file === 'attempts.jsonl')).toBe(false);
+    const score = rehashed.mismatches.find((m) => m.file === 'scores/memory.jsonl');
+    expect(score?.kind).toBe('value');
+    expect(score?.message).toMatch(/^scores\/memory\.jsonl at line \d+\.score\./);
+  });
+
+  it('names the file and the value when one score is changed', async () => {
+    const release = await copy();
+    await edit(release, 'scores/memory.jsonl', (text) =>
+      text.replace('"qualityScore":1,', '"qualityScore":0.5,'),
+    );
+    await writeSha256Sums(release);
+    const report = await verifyRelease(release);
+    expect(report.mismatches).toHaveLength(1);
+    expect(report.mismatches[0]).toMatchObject({
+      file: 'scores/memory.jsonl',
+      kind: 'value',
+      recorded: '0.5',
+      recomputed: '1',
+    });
+    expect(report.mismatches[0]?.at).toMatch(/^line \d+\.score\.qualityScore$/);
+  });
+
+  it('names the file whose hash was changed in SHA256SUMS', async () => {
+    const release = await copy();
+    await edit(release, 'SHA256SUMS', (text) => {
+      const line = text.split('\n').find((l) => l.endsWith('  report.md')) as string;
+      return text.replace(line, `${'0'.repeat(64)}  report.md`);
+    });
+    const report = await verifyRelease(release);
+    expect(report.mismatches).toHaveLength(1);
+    expect(report.mismatches[0]).toMatchObject({ file: 'report.md', kind: 'hash' });
+  });
+
+  it('names a changed number in the report and in a CSV, and an added file', async () => {
+    const release = await copy();
+    await edit(release, 'report.md', (text) =>
+      text.replace('| 1.000 \\[1.000, 1.000\\] |', '| 0.999 \\[1.000, 1.000\\] |'),
+    );
+    await edit(release, 'chart-data/memory-capacity.csv', (text) =>
+      text.replace(/,1,1,1,/, ',0.9,1,1,'),
+    );
+    await writeFile(join(release, 'chart-data', 'extra.json'), '{}');
+    await writeSha256Sums(release);
+    const report = await verifyRelease(release);
+    const byFile = Object.fromEntries(report.mismatches.map((m) => [m.file, m]));
+    expect(byFile['report.md']?.message).toMatch(
+      /^report\.md at line \d+: line \d+ differs: recorded ".*0\.999 /,
+    );
+    expect(byFile['chart-data/memory-capacity.csv']?.at).toMatch(/^row \d+, column estimate$/);
+    expect(byFile['chart-data/extra.json']?.kind).toBe('unexpected');
+  });
+
+  it('names an inconsistent request hash even when SHA256SUMS is rewritten', async () => {
+    const release = await copy();
+    await edit(release, 'requests/keeper.memory.w11.n8.probe.b0.json', (text) =>
+      text.replace('Answer.', 'Answer!'),
+    );
+    await writeSha256Sums(release);
+    const report = await verifyRelease(release);
+    expect(report.mismatches.map((m) => [m.file, m.kind])).toContainEqual([
+      'requests/keeper.memory.w11.n8.probe.b0.json',
+      'raw',
+    ]);
+  });
+});
+
+describe('runVerifyCli', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  beforeAll(async () => {
+    dir = await tempDir('verify-cli');
+    await buildFixtureRun(join(dir.path, 'run'), { seeds: [11] });
+    await writeRelease({ runDir: join(dir.path, 'run'), outDir: join(dir.path, 'release') });
+  });
+  afterAll(async () => dir.remove());
+
+  function capture() {
+    const out: string[] = [];
+    const err: string[] = [];
+    return {
+      io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) },
+      out,
+      err,
+    };
+  }
+
+  it('exits 0 and prints one OK line for an intact release', async () => {
+    const c = capture();
+    expect(await runVerifyCli([join(dir.path, 'release')], c.io)).toBe(0);
+    expect(c.out.join('')).toMatch(
+      /^OK: \d+ files match SHA256SUMS; \d+ derived files recomputed from the raw responses match exactly\.\n$/,
+    );
+    expect(c.err).toEqual([]);
+  });
+
+  it('exits 1 and prints every mismatch with its file', async () => {
+    const release = join(dir.path, 'release');
+    const path = join(release, 'chart-data', 'chart-data.json');
+    const original = await readFile(path, 'utf8');
+    await writeFile(path, original.replace('"estimate":1,', '"estimate":0.25,'));
+    const c = capture();
+    expect(await runVerifyCli([release], c.io)).toBe(1);
+    const text = c.err.join('');
+    expect(text).toContain('MISMATCH chart-data/chart-data.json: SHA-256 is');
+    expect(text).toMatch(
+      /MISMATCH chart-data\/chart-data\.json at \S+\.estimate: recorded 0\.25, recomputed 1/,
+    );
+    expect(text).toMatch(
+      /FAILED: 2 mismatch\(es\) in 1 file\(s\): chart-data\/chart-data\.json\n$/,
+    );
+    await writeFile(path, original);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    const c = capture();
+    expect(await runVerifyCli([], c.io)).toBe(2);
+    expect(await runVerifyCli([join(dir.path, 'nope')], c.io)).toBe(2);
+    expect(await runVerifyCli([join(dir.path, 'release'), '--fast'], c.io)).toBe(2);
+    expect(c.err.join('')).toContain('usage: chi verify RELEASE_DIR [--json]');
+  });
+
+  it('prints a machine-readable report with --json', async () => {
+    const c = capture();
+    expect(await runVerifyCli([join(dir.path, 'release'), '--json'], c.io)).toBe(0);
+    expect(JSON.parse(c.out.join(''))).toMatchObject({ ok: true, mismatches: [] });
+  });
+});
+
+describe('diffJson', () => {
+  it('reports each differing leaf with its path', () => {
+    expect(diffJson({ a: [1, { b: 2 }], c: null }, { a: [1, { b: 3 }], c: null, d: true })).toEqual(
+      [
+        { at: 'a[1].b', recorded: '2', recomputed: '3' },
+        { at: 'd', recorded: '(absent)', recomputed: 'true' },
+      ],
+    );
+  });
+});

@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import { sha256Hex } from './canonical-json';
+import { REPORT_VERSION } from './release-files';
+import { listTreeFiles } from './sha256-sums';
+import { SecretLeakError, writeRelease } from './write-release';
+
+const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'fixture-release.sha256');
+
+describe('writeRelease', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let runDir: string;
+  beforeAll(async () => {
+    dir = await tempDir('release');
+    runDir = join(dir.path, 'run');
+    await buildFixtureRun(runDir, {
+      infrastructureFailures: ['forgetful.memory.w12.n16.probe.b0'],
+      timeouts: ['keeper.behavior.w13.half2'],
+    });
+  });
+  afterAll(async () => dir.remove());
+
+  it('writes every part of the release the issue lists, checkable by sha256sum -c', async () => {
+    const outDir = join(dir.path, 'a');
+    const summary = await writeRelease({ runDir, outDir });
+    const { files } = await listTreeFiles(outDir);
+    expect([...files, 'SHA256SUMS'].sort()).toEqual([...summary.files].sort());
+    for (const expected of [
+      'manifest.json',
+      'manifest.sha256',
+      'release.json',
+      'parameters/scoring.json',
+      'parameters/analysis.json',
+      'prompts/memory-probe@1.txt',
+      'worlds/memory/w11-n8.json',
+      'requests/keeper.memory.w11.n8.probe.b0.json',
+      'attempts.jsonl',
+      'usage.csv',
+      'notebooks/keeper/memory/w11-n8.json',
+      'failures.jsonl',
+      'scores/memory.jsonl',
+      'traces/keeper/memory-n8.jsonl',
+      'traces/keeper/memory-n8-blank.jsonl',
+      'traces/forgetful/history.jsonl',
+      'chart-data/chart-data.json',
+      'chart-data/memory-capacity.csv',
+      'chart-data/failure-taxonomy.json',
+      'chart-data/case-examples.json',
+      'figures/memory-capacity.svg',
+      'figures/failure-taxonomy.svg',
+      'report.md',
+      'report.html',
+      'README.md',
+    ]) {
+      expect(summary.files, expected).toContain(expected);
+    }
+    const out = execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], {
+      cwd: outDir,
+      encoding: 'utf8',
+    });
+    expect(out).toBe('');
+    const release = JSON.parse(await readFile(join(outDir, 'release.json'), 'utf8'));
+    expect(release).toMatchObject({
+      evidenceBanner: 'Scripted baseline — not a measurement of any model',
+      toolkit: { '@chi/report': REPORT_VERSION },
+      worldSeeds: [11, 12, 13],
+    });
+  });
+
+  it('writes byte-identical releases from the same run', async () => {
+    const first = join(dir.path, 'twice-1');
+    const second = join(dir.path, 'twice-2');
+    await writeRelease({ runDir, outDir: first });
+    await writeRelease({ runDir, outDir: second });
+    const sums = await readFile(join(first, 'SHA256SUMS'), 'utf8');
+    expect(await readFile(join(second, 'SHA256SUMS'), 'utf8')).toBe(sums);
+    const { files } = await listTreeFiles(first);
+    for (const file of files)
+      expect(await readFile(join(second, file)), file).toEqual(await readFile(join(first, file)));
+    // and again in place
+    await writeRelease({ runDir, outDir: first, overwrite: true });
+    expect(await readFile(join(first, 'SHA256SUMS'), 'utf8')).toBe(sums);
+  });
+
+  it('matches the golden chart data of the fixed offline fixture', async () => {
+    const outDir = join(dir.path, 'golden');
+    await writeRelease({ runDir, outDir });
+    const chartData = await readFile(join(outDir, 'chart-data', 'chart-data.json'));
+    const actual = `${sha256Hex(chartData)}  chart-data/chart-data.json\n`;
+    if (process.env.UPDATE_GOLDEN === '1') {
+      await mkdir(join(GOLDEN, '..'), { recursive: true });
+      await writeFile(GOLDEN, actual);
+    }
+    expect(actual).toBe(await readFile(GOLDEN, 'utf8'));
+  });
+
+  it('refuses a non-empty folder that is not a release, and an existing release without overwrite', async () => {
+    const other = join(dir.path, 'not-a-release');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'keep.txt'), 'mine');
+    await expect(writeRelease({ runDir, outDir: other, overwrite: true })).rejects.toThrow(
+      /holds no SHA256SUMS, so it is not a release/,
+    );
+    expect(await readFile(join(other, 'keep.txt'), 'utf8')).toBe('mine');
+    const existing = join(dir.path, 'a');
+    await expect(writeRelease({ runDir, outDir: existing })).rejects.toThrow(
+      /expected an empty or absent folder/,
+    );
+  });
+
+  it('refuses to publish a planted API key, an authorization header or reasoning text', async () => {
+    const leaky = join(dir.path, 'leaky-run');
+    await buildFixtureRun(leaky, {
+      seeds: [11],
+      plantInResponses: 'Authorization: Bearer sk-or-v1-0123456789abcdef',
+    });
+    const outDir = join(dir.path, 'leaky-release');
+    const error = await writeRelease({ runDir: leaky, outDir }).catch((e: unknown) => e);
+    expect(SecretLeakError.isInstance(error)).toBe(true);
+    const findings = (error as SecretLeakError).findings;
+    expect(findings.map((f) => f.path)).toContain('attempts.jsonl');
+    expect(findings.map((f) => f.what)).toEqual(
+      expect.arrayContaining(['a bearer token', 'an OpenRouter API key (sk-or-v1-...)']),
+    );
+    expect((error as Error).message).not.toContain('0123456789abcdef');
+    // nothing was written
+    await expect(readFile(join(outDir, 'SHA256SUMS'))).rejects.toThrow();
+    const secret = join(dir.path, 'secret-run');
+    await buildFixtureRun(secret, { seeds: [11], plantInResponses: 'my-private-test-key-123' });
+    await expect(
+      writeRelease({
+        runDir: secret,
+        outDir: join(dir.path, 'secret-release'),
+        forbiddenStrings: ['my-private-test-key-123'],
+      }),
+    ).rejects.toThrow(/attempts\.jsonl: forbidden string #1/);
+  });
+});
+
+describe('REPORT_VERSION', () => {
+  it('equals package.json', async () => {
+    const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+    expect(REPORT_VERSION).toBe(pkg.version);
+  });
+});

@@ -1,0 +1,177 @@
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { ChiError, InvalidArgumentError } from '@chi/spec';
+import { canonicalJson } from './canonical-json';
+import {
+  buildDerivedRelease,
+  DEFAULT_RELEASE_PARAMETERS,
+  isRawPath,
+  type ReleaseParameters,
+} from './release-files';
+import { readRunFolder } from './run-folder';
+import { findSecrets, type SecretFinding } from './secrets';
+import { compareUtf8, listTreeFiles, SHA256SUMS_FILE, writeSha256Sums } from './sha256-sums';
+
+/** A release would publish a secret: nothing was written. */
+export class SecretLeakError extends ChiError {
+  readonly findings: readonly SecretFinding[];
+
+  constructor(findings: readonly SecretFinding[]) {
+    super(
+      `Refusing to write the release: ${findings.length} secret-looking item(s) found:\n${findings
+        .slice(0, 20)
+        .map((f) => `  - ${f.path}: ${f.what}`)
+        .join('\n')}`,
+    );
+    this.name = 'SecretLeakError';
+    this.findings = findings;
+  }
+}
+
+/** Options of {@link writeRelease}. */
+export interface WriteReleaseOptions {
+  /** The run folder (see packages/pilot/RUN-FOLDER.md). */
+  readonly runDir: string;
+  /** Where to write the release; created if absent. */
+  readonly outDir: string;
+  /** Replace an existing release in `outDir` (only a folder holding a SHA256SUMS is replaced). */
+  readonly overwrite?: boolean;
+  /** Scoring and analysis parameters; protocol defaults otherwise. */
+  readonly parameters?: Partial<ReleaseParameters>;
+  /**
+   * Strings that must appear in no published file (e.g. the API key). Defaults to the values of
+   * `OPENROUTER_API_KEY` and `OPENAI_API_KEY` in the environment, when set; they are only compared.
+   */
+  readonly forbiddenStrings?: readonly string[];
+}
+
+/** What {@link writeRelease} wrote. */
+export interface ReleaseSummary {
+  readonly outDir: string;
+  /** Every file written, including SHA256SUMS, sorted. */
+  readonly files: readonly string[];
+  readonly runId: string;
+  /** The scripted-baseline banner, or null for an all-live run. */
+  readonly evidenceBanner: string | null;
+}
+
+function isTornTail(lines: readonly string[], index: number): boolean {
+  return index === lines.length - 1;
+}
+
+/** Raw run files, as published: JSON re-serialized as RFC 8785, JSONL line by line. */
+async function rawFiles(runDir: string): Promise<Map<string, string>> {
+  const { files } = await listTreeFiles(runDir);
+  const out = new Map<string, string>();
+  for (const path of files) {
+    if (!isRawPath(path) || path.endsWith('.tmp')) continue;
+    const text = await readFile(join(runDir, path), 'utf8');
+    if (path.endsWith('.jsonl')) {
+      const lines = text.split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      const kept: string[] = [];
+      lines.forEach((line, index) => {
+        try {
+          kept.push(canonicalJson(JSON.parse(line) as unknown));
+        } catch (error) {
+          if (!isTornTail(lines, index))
+            throw new InvalidArgumentError(
+              `${path} line ${index + 1}`,
+              `expected JSON: ${(error as Error).message}`,
+            );
+        }
+      });
+      out.set(path, kept.map((line) => `${line}\n`).join(''));
+    } else if (path.endsWith('.json')) {
+      out.set(path, canonicalJson(JSON.parse(text) as unknown, path));
+    } else {
+      out.set(path, text);
+    }
+  }
+  return out;
+}
+
+async function prepareOutDir(outDir: string, overwrite: boolean): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(outDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      await mkdir(outDir, { recursive: true });
+      return;
+    }
+    throw error;
+  }
+  if (entries.length === 0) return;
+  if (!overwrite)
+    throw new InvalidArgumentError(
+      'outDir',
+      `expected an empty or absent folder, found ${entries.length} entries in ${outDir} (pass overwrite: true to replace an earlier release)`,
+    );
+  const isRelease = await stat(join(outDir, SHA256SUMS_FILE)).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!isRelease)
+    throw new InvalidArgumentError(
+      'outDir',
+      `refusing to replace ${outDir}: it holds no ${SHA256SUMS_FILE}, so it is not a release`,
+    );
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+}
+
+function defaultForbidden(): string[] {
+  return [process.env.OPENROUTER_API_KEY, process.env.OPENAI_API_KEY]
+    .filter((v): v is string => v !== undefined && v.trim().length >= 8)
+    .map((v) => v.trim());
+}
+
+/**
+ * Writes the release of a run: the raw run files (manifest, prompts, worlds with answer keys,
+ * rendered requests, redacted attempt records, notebooks, failure and smoke logs, ledger, CHIS
+ * logs) as canonical JSON, then everything derived from them (parameters, usage.csv, scores,
+ * traces, chart data as JSON and CSV, SVG figures, case examples, report.md, report.html,
+ * README.md), then `SHA256SUMS`. Every time comes from the run, so writing twice gives identical
+ * bytes. Refuses (SecretLeakError, nothing written) when any file would hold a secret.
+ *
+ * @example
+ * ```ts
+ * const summary = await writeRelease({ runDir: 'chi-runs/20260901T080000Z-1a2b3c4d', outDir: 'release' });
+ * summary.files.length; // every file, SHA256SUMS included
+ * ```
+ */
+export async function writeRelease(options: WriteReleaseOptions): Promise<ReleaseSummary> {
+  const runDir = resolve(options.runDir);
+  const outDir = resolve(options.outDir);
+  const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
+  const records = await readRunFolder(runDir);
+  const raw = await rawFiles(runDir);
+  const derived = await buildDerivedRelease(records, parameters);
+  const files = new Map([...raw, ...derived.files]);
+
+  const forbidden = options.forbiddenStrings ?? defaultForbidden();
+  const findings = [...files.entries()].flatMap(([path, text]) =>
+    findSecrets(path, text, forbidden),
+  );
+  if (findings.length > 0) throw new SecretLeakError(findings);
+
+  await prepareOutDir(outDir, options.overwrite ?? false);
+  for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
+    await mkdir(dirname(join(outDir, path)), { recursive: true });
+    await writeFile(join(outDir, path), text);
+  }
+  await writeSha256Sums(outDir);
+  return {
+    outDir,
+    files: [...files.keys(), SHA256SUMS_FILE].sort(compareUtf8),
+    runId: derived.chartData.run.runId,
+    evidenceBanner: derived.files.has('release.json')
+      ? (
+          JSON.parse(derived.files.get('release.json') as string) as {
+            evidenceBanner: string | null;
+          }
+        ).evidenceBanner
+      : null,
+  };
+}
