@@ -373,6 +373,19 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
   if (isOpenRouter && settings.appUrl !== undefined) headers['http-referer'] = settings.appUrl;
   if (isOpenRouter && settings.appTitle !== undefined)
     headers['x-openrouter-title'] = settings.appTitle;
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      new Headers({ [name]: value });
+    } catch {
+      // Reported by field name only: the value may be the key.
+      const field =
+        name === 'authorization' ? 'apiKey' : name === 'http-referer' ? 'appUrl' : 'appTitle';
+      throw new InvalidArgumentError(
+        field,
+        'expected a value usable in an HTTP header (no line breaks, Latin-1 only)',
+      );
+    }
+  }
   const http: KyInstance = ky.create({
     prefixUrl: baseURL,
     retry: 0,
@@ -692,9 +705,12 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
         const accounted = await account(outcome, reservationId, amountUsd, signal);
         chargedUsd += accounted.chargedUsd;
         if (accounted.note !== null) notes.push(accounted.note);
-        const tryDetail = [outcome.detail, ...(outcome.reading?.notes ?? []), accounted.note]
-          .filter((part) => part !== null)
-          .join('; ');
+        const tryDetail = scrubSecrets(
+          [outcome.detail, ...(outcome.reading?.notes ?? []), accounted.note]
+            .filter((part) => part !== null)
+            .join('; '),
+          secrets,
+        );
         const record: TryRecord = {
           tryIndex,
           startedAt: tryStartedAt,
@@ -758,19 +774,24 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
       }
       const failureDetail =
         detailParts.length === 0 ? null : scrubSecrets(detailParts.join('; '), secrets);
+      // Every string a server sent passes the secret scrubber: a key echoed back never leaks.
+      const scrub = (value: string | null): string | null =>
+        value === null ? null : scrubSecrets(value, secrets);
       return {
         requestId: request.requestId,
         evidenceClass,
         text:
-          failure === 'budget_refused' || failure === 'timeout' ? null : (reading?.text ?? null),
+          failure === 'budget_refused' || failure === 'timeout'
+            ? null
+            : scrub(reading?.text ?? null),
         failure,
         failureDetail,
-        finishReason: reading?.finishReason ?? null,
+        finishReason: scrub(reading?.finishReason ?? null),
         truncated: reading?.truncated ?? false,
         requestedModel: model,
-        returnedModel: reading?.returnedModel ?? null,
-        returnedProvider,
-        generationId: last?.generationId ?? null,
+        returnedModel: scrub(reading?.returnedModel ?? null),
+        returnedProvider: scrub(returnedProvider),
+        generationId: scrub(last?.generationId ?? null),
         usage: reading?.usage ?? UNKNOWN_USAGE,
         startedAt,
         finishedAt: now().toISOString(),

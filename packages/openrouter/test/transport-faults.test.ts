@@ -703,7 +703,15 @@ describe('secrets', () => {
     );
     const rejected = await model.generate(request());
     expect(rejected.failureDetail).toBe('HTTP 401: bad key [REDACTED]');
-    const echoed = await setup(script({ kind: 'ok', echo: `Authorization: Bearer ${KEY}` }));
+    const echoed = await setup(
+      script({
+        kind: 'ok',
+        echo: `Authorization: Bearer ${KEY}`,
+        model: KEY,
+        provider: KEY,
+        content: `key ${KEY}`,
+      }),
+    );
     const result = await echoed.model.generate(request());
     for (const text of [
       JSON.stringify(rejected),
@@ -714,6 +722,43 @@ describe('secrets', () => {
       expect(text).not.toContain(KEY);
     }
     expect(JSON.stringify(result.redactedResponse)).toContain('Authorization: Bearer [REDACTED]');
+  });
+});
+
+describe('injected fetch', () => {
+  it('sends every call through the injected fetch', async () => {
+    const seen: string[] = [];
+    const model = createOpenRouterModel({
+      model: MODEL_ID,
+      providers: ['moonshotai/mxfp4'],
+      apiKey: KEY,
+      baseURL: 'http://openrouter.invalid/api/v1',
+      ledger: createMemoryLedger({ ceilingUsd: 1 }),
+      safetyPrice: PRICE,
+      fetch: async (input) => {
+        const request = input as Request;
+        seen.push(`${request.method} ${request.url} ${request.headers.get('content-type')}`);
+        return new Response(
+          JSON.stringify({
+            id: 'gen-f',
+            model: MODEL_ID,
+            choices: [{ finish_reason: 'stop', message: { content: 'hi' } }],
+            usage: { cost: 0 },
+          }),
+          { status: 200 },
+        );
+      },
+    });
+    const result = await model.generate(request());
+    expect(result).toMatchObject({
+      failure: 'none',
+      text: 'hi',
+      generationId: 'gen-f',
+      chargedUsd: 0,
+    });
+    expect(seen).toEqual([
+      'POST http://openrouter.invalid/api/v1/chat/completions application/json',
+    ]);
   });
 });
 
@@ -739,6 +784,12 @@ describe('settings and request validation', () => {
     const { safetyPrice: _price, ...noPrice } = base;
     expect(() => createOpenRouterModel(noPrice)).toThrow(
       'price: expected a catalog price, a safety price or both, found neither',
+    );
+    expect(() => createOpenRouterModel({ ...base, appTitle: 'CHI\r\nX-Evil: 1' })).toThrow(
+      'appTitle: expected a value usable in an HTTP header (no line breaks, Latin-1 only)',
+    );
+    expect(() => createOpenRouterModel({ ...base, apiKey: `${KEY}\nX-Evil: 1` })).toThrow(
+      'apiKey: expected a value usable in an HTTP header',
     );
     expect(() => createOpenRouterModel({ ...base, maxRetries: -1 })).toThrow(
       'maxRetries: expected an integer >= 0, found -1',
