@@ -123,6 +123,12 @@ describe('createFileLedger', () => {
     await expect(createFileLedger({ path, repairTornTail: true })).rejects.toThrow(
       `line 3: seq 5 is out of order: expected 2`,
     );
+    // A torn tail after an altered line: the open fails and the file is left as it was.
+    await writeFile(path, `${text}not json\n{"kind":"re`);
+    await expect(createFileLedger({ path, repairTornTail: true })).rejects.toThrow(
+      'line 3: not valid JSON (8 bytes)',
+    );
+    expect(await readFile(path, 'utf8')).toBe(`${text}not json\n{"kind":"re`);
     await writeFile(path, `${text}not json\n`);
     await expect(createFileLedger({ path })).rejects.toThrow('line 3: not valid JSON (8 bytes)');
   });

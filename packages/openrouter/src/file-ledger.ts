@@ -164,7 +164,6 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
     }
     tornTail = { line, bytes };
     text = text.slice(0, lastNewline + 1);
-    await truncate(path, Buffer.byteLength(text));
   }
 
   const book = emptyBook();
@@ -188,6 +187,8 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
     );
   }
 
+  // The file is touched only once everything else in it has been checked.
+  if (tornTail !== null) await truncate(path, Buffer.byteLength(text));
   await mkdir(dirname(path), { recursive: true });
   const handle = await open(path, 'a');
   if (tornTail !== null) await handle.sync();
