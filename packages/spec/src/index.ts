@@ -35,6 +35,16 @@ export {
   SymbolRewriteFactsSchema,
 } from './behavior';
 export {
+  type AxisTaskScore,
+  AxisTaskScoreSchema,
+  type BehaviorScore,
+  BehaviorScoreSchema,
+  type FrameInducedChange,
+  FrameInducedChangeSchema,
+  type FramePair,
+  FramePairSchema,
+} from './behavior-scores';
+export {
   type BudgetLedger,
   type LedgerEntry,
   LedgerEntrySchema,
@@ -122,6 +132,26 @@ export {
   type ValidAnswer,
   ValidAnswerSchema,
 } from './history';
+export {
+  type CheckpointAccuracy,
+  CheckpointAccuracySchema,
+  type Continuity,
+  ContinuitySchema,
+  type CorrectionResponse,
+  CorrectionResponseSchema,
+  type DecisionDistance,
+  DecisionDistanceSchema,
+  type DecisionVector,
+  DecisionVectorSchema,
+  type ExperienceDivergence,
+  ExperienceDivergenceSchema,
+  type HistoryCheckpointResult,
+  HistoryCheckpointResultSchema,
+  type HistoryContinuity,
+  HistoryContinuitySchema,
+  type HistoryScore,
+  HistoryScoreSchema,
+} from './history-scores';
 export { JSON_SCHEMA_REGISTRY, jsonSchemas } from './json-schemas';
 export {
   type AnswerKeyEntry,
@@ -221,4 +251,39 @@ export {
   type Ratio,
   RatioSchema,
 } from './scores';
+export {
+  type ClassifiedTaskAnswer,
+  ClassifiedTaskAnswerSchema,
+  type ParsedTaskReply,
+  ParsedTaskReplySchema,
+} from './task-replies';
+export {
+  BEHAVIOR_TRACE_REASONS,
+  type BehaviorItemTrace,
+  BehaviorItemTraceSchema,
+  type BehaviorTraceReason,
+  BehaviorTraceReasonSchema,
+  type FailureTaxonomy,
+  FailureTaxonomySchema,
+  HISTORY_TRACE_REASONS,
+  type HistoryItemTrace,
+  HistoryItemTraceSchema,
+  type HistoryTraceReason,
+  HistoryTraceReasonSchema,
+  MEMORY_TRACE_REASONS,
+  type MemoryProbeTrace,
+  MemoryProbeTraceSchema,
+  type MemoryTraceReason,
+  MemoryTraceReasonSchema,
+  type TracedRecord,
+  TracedRecordSchema,
+  type Verdict,
+  VerdictSchema,
+} from './traces';
 export { formatIssues, parseWith } from './validate';
+export {
+  type WithinWorldQualityCurve,
+  WithinWorldQualityCurveSchema,
+  type WithinWorldQualityPoint,
+  WithinWorldQualityPointSchema,
+} from './within-world-curve';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { BehavioralItemSetSchema } from './behavior';
+import { BehaviorScoreSchema } from './behavior-scores';
 import { LedgerEntrySchema, LedgerStateSchema } from './budget';
 import { ModelCatalogSchema } from './catalog';
 import { ChatResultSchema } from './chat-model';
 import { AxisProfileSchema, ChiResultSchema, HumanCalibrationSchema } from './chi';
 import { ChisEntrySchema } from './chis';
 import { HistoryWorldSchema } from './history';
+import { HistoryScoreSchema } from './history-scores';
 import {
   BlindMemoryWorldSchema,
   MemoryRecordSchema,
@@ -29,6 +31,14 @@ import {
   MemoryScoreSchema,
   ParsedProbeReplySchema,
 } from './scores';
+import { ParsedTaskReplySchema } from './task-replies';
+import {
+  BehaviorItemTraceSchema,
+  FailureTaxonomySchema,
+  HistoryItemTraceSchema,
+  MemoryProbeTraceSchema,
+} from './traces';
+import { WithinWorldQualityCurveSchema } from './within-world-curve';
 
 /**
  * The schemas published as JSON Schema files under `packages/spec/schemas/`, so tools in other
@@ -62,6 +72,14 @@ export const JSON_SCHEMA_REGISTRY = {
   'block-status': BlockStatusSchema,
   'run-status': RunStatusSchema,
   'smoke-result': SmokeResultSchema,
+  'parsed-task-reply': ParsedTaskReplySchema,
+  'within-world-curve': WithinWorldQualityCurveSchema,
+  'history-score': HistoryScoreSchema,
+  'behavior-score': BehaviorScoreSchema,
+  'memory-probe-trace': MemoryProbeTraceSchema,
+  'failure-taxonomy': FailureTaxonomySchema,
+  'history-item-trace': HistoryItemTraceSchema,
+  'behavior-item-trace': BehaviorItemTraceSchema,
 } as const;
 
 /**
