@@ -1,3 +1,5 @@
 import { packageBuild } from '../../tooling/tsup.base';
 
-export default packageBuild();
+// Two entries: the main one (with the Node-only log I/O) and `pure` (no Node built-ins). Splitting
+// puts their shared modules in one chunk, so a program importing both loads them once.
+export default packageBuild({ index: 'src/index.ts', pure: 'src/pure.ts' }, { splitting: true });
