@@ -1,1 +1,26 @@
-export {};
+/**
+ * `@chi/worlds`: seeded, pure generators of CHI/CHIS memory worlds, history worlds and
+ * behavioral items, and the precedence functions that define memory truth.
+ *
+ * @packageDocumentation
+ */
+export { blindView } from './blind-view';
+export { WORLD_EPOCH_ISO } from './event-time';
+export { MEMORY_KEY_PATTERN } from './memory-keys';
+export { generateMemoryWorld, type MemoryWorldOptions } from './memory-world';
+export {
+  indexRecords,
+  type RecordIndex,
+  type Resolution,
+  resolveAsOf,
+  resolveCurrent,
+} from './precedence';
+export {
+  DEFAULT_PROBES_PER_STRATUM,
+  MAX_MEMORY_LOAD,
+  minimumMemoryLoad,
+  PILOT_LOADS,
+  V01_LOADS,
+} from './presets';
+export { deriveSeed, type SeedLabel, seedPath } from './seed';
+export { GENERATOR_NAME, GENERATOR_VERSION, generatorInfo } from './version';
