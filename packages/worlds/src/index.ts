@@ -4,8 +4,11 @@
  *
  * @packageDocumentation
  */
+export { type BehavioralItemsOptions, generateBehavioralItems } from './behavioral-items';
+export { solveBehavioralItem, solveFacts } from './behavioral-solver';
 export { blindView } from './blind-view';
 export { WORLD_EPOCH_ISO } from './event-time';
+export { generateHistoryWorld, type HistoryWorldOptions } from './history-world';
 export { MEMORY_KEY_PATTERN } from './memory-keys';
 export { generateMemoryWorld, type MemoryWorldOptions } from './memory-world';
 export {
