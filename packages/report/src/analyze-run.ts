@@ -585,6 +585,7 @@ export function analyzeRun(
         model: s.model,
         kind: s.kind,
         evidenceClass: s.evidenceClass,
+        uncappedNotebook: s.uncappedNotebook ?? false,
       })),
       worldSeeds: [...manifest.worldSeeds],
       createdAt: manifest.createdAt,

@@ -250,6 +250,8 @@ export const ReportSystemSchema = z.strictObject({
   model: z.string().min(1),
   kind: z.string().min(1),
   evidenceClass: EvidenceClassSchema,
+  /** A declared reference condition whose notebook is not capped (never an evaluated model). */
+  uncappedNotebook: z.boolean(),
 });
 /** One evaluated system as the report names it. */
 export type ReportSystem = z.infer<typeof ReportSystemSchema>;

@@ -134,6 +134,16 @@ function loadAxis(loads: readonly number[]): Record<string, unknown> {
   };
 }
 
+/** Systems in manifest order (not alphabetical), so every figure lists them the same way. */
+function systemFacet(data: ChartData): Record<string, unknown> {
+  return {
+    field: 'system',
+    type: 'nominal',
+    title: 'System',
+    sort: data.run.systems.map((s) => systemLabel(data.run, s.id)),
+  };
+}
+
 function notebookPoints(data: ChartData): MemoryPoint[] {
   return data.memory.filter((p) => p.condition === 'notebook');
 }
@@ -178,7 +188,7 @@ function capacityFigure(data: ChartData): FigureDefinition | null {
       anchor: 'start',
     },
     data: { values: rows },
-    facet: { column: { field: 'system', type: 'nominal', title: 'System', sort: 'ascending' } },
+    facet: { column: systemFacet(data) },
     spec: {
       width: PANEL_WIDTH,
       height: PANEL_HEIGHT,
@@ -321,6 +331,7 @@ function componentsFigure(data: ChartData): FigureDefinition | null {
               field: 'system',
               type: 'nominal',
               title: 'System',
+              sort: systemFacet(data).sort,
               scale: { scheme: CATEGORY_SCHEME },
             },
           },
@@ -328,6 +339,7 @@ function componentsFigure(data: ChartData): FigureDefinition | null {
         intervalLayer(loadAxis(loads), 'World-mean factor (0–1)', {
           field: 'system',
           type: 'nominal',
+          sort: systemFacet(data).sort,
         }),
       ],
     },
@@ -406,7 +418,7 @@ function controlsFigure(data: ChartData): FigureDefinition | null {
       anchor: 'start',
     },
     data: { values: rows },
-    facet: { column: { field: 'system', type: 'nominal', title: 'System' } },
+    facet: { column: systemFacet(data) },
     spec: {
       width: 150,
       height: PANEL_HEIGHT,
@@ -508,7 +520,7 @@ function historyRateFigure(
       anchor: 'start',
     },
     data: { values: rows },
-    facet: { column: { field: 'system', type: 'nominal', title: 'System' } },
+    facet: { column: systemFacet(data) },
     spec: {
       width: PANEL_WIDTH,
       height: PANEL_HEIGHT,
@@ -621,7 +633,7 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
       anchor: 'start',
     },
     data: { values: rows },
-    facet: { column: { field: 'system', type: 'nominal', title: 'System' } },
+    facet: { column: systemFacet(data) },
     spec: {
       width: PANEL_WIDTH,
       height: PANEL_HEIGHT,
@@ -723,7 +735,7 @@ function behaviorFigure(data: ChartData): FigureDefinition | null {
       anchor: 'start',
     },
     data: { values: rows },
-    facet: { column: { field: 'system', type: 'nominal', title: 'System' } },
+    facet: { column: systemFacet(data) },
     spec: {
       width: 170,
       height: PANEL_HEIGHT,
@@ -828,7 +840,7 @@ function taxonomyFigure(data: ChartData): FigureDefinition | null {
       anchor: 'start',
     },
     data: { values: rows },
-    facet: { column: { field: 'system', type: 'nominal', title: 'System' } },
+    facet: { column: systemFacet(data) },
     spec: {
       width: PANEL_WIDTH,
       height: PANEL_HEIGHT,

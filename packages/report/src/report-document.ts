@@ -410,12 +410,15 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
     {
       kind: 'table',
       caption: 'Evaluated systems.',
-      columns: ['System', 'Model', 'Kind', 'Evidence class'],
+      columns: ['System', 'Model', 'Kind', 'Evidence class', 'Notebook'],
       rows: data.run.systems.map((s) => [
         systemLabel(data.run, s.id),
         s.model,
         s.kind,
         s.evidenceClass,
+        s.uncappedNotebook
+          ? 'uncapped: a declared reference condition, not an evaluated system'
+          : 'capped (manifest notebookCapBytes)',
       ]),
     },
     paragraph(

@@ -57,7 +57,7 @@ export function sampleChartData(): ChartData {
       runId: '20260901T000000Z-0123abcd',
       manifestSha256: '0'.repeat(64),
       evidenceClass: 'scripted_baseline',
-      systems: systems.map((id) => ({ id, model: `scripted/${id}`, kind: 'scripted', evidenceClass: 'scripted_baseline' as const })),
+      systems: systems.map((id) => ({ id, model: `scripted/${id}`, kind: 'scripted', evidenceClass: 'scripted_baseline' as const, uncappedNotebook: id === 'perfect' })),
       worldSeeds: [1, 2, 3],
       createdAt: '2026-09-01T00:00:00.000Z',
       lastActivityAt: '2026-09-01T00:05:00.000Z',
