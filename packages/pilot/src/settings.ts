@@ -118,6 +118,8 @@ export function openAiCompatibleSystemSpec(args: {
   baseUrl: string;
   maxOutputTokens?: number;
   safetyPrice?: Price;
+  /** `scripted_baseline` for a scripted system served over HTTP (`chi serve`); `live_model` by default. */
+  evidenceClass?: SystemSpec['evidenceClass'];
 }): SystemSpec {
   return {
     id: args.id ?? systemIdFor(args.model),
@@ -125,7 +127,7 @@ export function openAiCompatibleSystemSpec(args: {
     model: args.model,
     providers: [],
     baseUrl: args.baseUrl,
-    evidenceClass: 'live_model',
+    evidenceClass: args.evidenceClass ?? 'live_model',
     reasoningEffort: null,
     maxOutputTokens: args.maxOutputTokens ?? 4096,
     safetyPrice: args.safetyPrice ?? { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 },

@@ -1,0 +1,402 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ChiError } from '@chi/spec';
+
+/** A bad command line: one line saying what was expected and what was found. Exit code 2. */
+export class UsageError extends ChiError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+
+  /** True for this error from any copy of the package. */
+  static override isInstance(error: unknown): error is UsageError {
+    return ChiError.isInstance(error) && error.name === 'UsageError';
+  }
+}
+
+/** A live model named on the command line: `model@provider[+provider...]`. */
+export interface ModelArgument {
+  readonly model: string;
+  readonly providers: readonly string[];
+}
+
+/** `chi pilot` options, parsed and typed. */
+export interface PilotCommand {
+  readonly command: 'pilot';
+  readonly live: boolean;
+  readonly plan: boolean;
+  readonly resume: string | null;
+  readonly systems: readonly string[] | null;
+  readonly models: readonly ModelArgument[] | null;
+  readonly baseUrl: string | null;
+  readonly replicates: number | null;
+  readonly loads: readonly number[] | null;
+  readonly batchSize: number | null;
+  readonly controls: boolean;
+  readonly history: boolean;
+  readonly behavior: boolean;
+  readonly ceilingUsd: number | null;
+  readonly smokeCeilingUsd: number;
+  readonly concurrency: number | null;
+  readonly out: string | null;
+  readonly seed: number | null;
+  readonly resamples: number | null;
+  readonly release: boolean;
+  readonly allowFailedSmoke: boolean;
+  readonly json: boolean;
+}
+
+/** `chi smoke` options. */
+export interface SmokeCommand {
+  readonly command: 'smoke';
+  readonly models: readonly ModelArgument[] | null;
+  readonly baseUrl: string | null;
+  readonly ceilingUsd: number;
+  readonly out: string | null;
+}
+
+/** `chi serve` options. */
+export interface ServeCommand {
+  readonly command: 'serve';
+  readonly system: string;
+  readonly port: number;
+  readonly host: string;
+  readonly seed: number | null;
+}
+
+/** `chi score DIR`: (re)score a run folder and write its release. */
+export interface ScoreCommand {
+  readonly command: 'score';
+  readonly runDir: string;
+  readonly release: boolean;
+}
+
+/** `chi verify RELEASE_DIR` (delegated to `@chi/report`). */
+export interface VerifyCommand {
+  readonly command: 'verify';
+  readonly argv: readonly string[];
+}
+
+/** `chi help` / `chi --help` / `chi --version`. */
+export interface HelpCommand {
+  readonly command: 'help' | 'version';
+}
+
+/** Any parsed command line. */
+export type CliCommand =
+  | PilotCommand
+  | SmokeCommand
+  | ServeCommand
+  | ScoreCommand
+  | VerifyCommand
+  | HelpCommand;
+
+/** The usage text printed by `chi help`. */
+export const USAGE = `chi — the CHI/CHIS longitudinal model pilot
+
+Usage:
+  chi pilot [options]              run the pilot (offline scripted roster by default) and write the release
+  chi pilot --plan [options]       print requests per system and the worst-case reserved USD; send nothing
+  chi pilot --resume DIR           resume an interrupted run (never re-sends a paid request)
+  chi smoke [options]              one small request per live model through the real transport (excluded data)
+  chi serve --system NAME --port P serve a scripted system as an OpenAI-compatible endpoint on 127.0.0.1
+  chi score DIR                    score a run folder again and write its release
+  chi verify RELEASE_DIR [--json]  recompute every number of a release
+
+Pilot options:
+  --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator, abstainer)
+  --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
+  --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
+  --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
+  --replicates N           worlds (default 4 offline, 1 live)
+  --loads 32,64,...|v0.1   memory loads (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
+  --batch-size N           probes per probe request (default: all in one)
+  --no-controls --no-history --no-behavior
+  --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
+  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 0.05)
+  --allow-failed-smoke     start a live run even if a smoke check failed
+  --concurrency N          requests in flight (default 8)
+  --out DIR                run folder (default ./chi-runs/<runId>)
+  --seed N                 root seed of the world seeds (default 20260901)
+  --resamples N            bootstrap resamples (default 2000)
+  --no-release             stop after scoring; do not write the release
+
+Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unreachable endpoint);
+3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
+
+const V01_LOADS = [100, 300, 1000, 3000, 10000];
+
+function integerOption(name: string, text: string | undefined, min: number): number | null {
+  if (text === undefined) return null;
+  if (!/^[0-9]+$/.test(text) || Number(text) < min)
+    throw new UsageError(`--${name}: expected an integer >= ${min}, found ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function usdOption(name: string, text: string | undefined): number | null {
+  if (text === undefined) return null;
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text))
+    throw new UsageError(
+      `--${name}: expected a USD amount like 25 or 12.50, found ${JSON.stringify(text)}`,
+    );
+  return Number(text);
+}
+
+function listOption(text: string | undefined): string[] | null {
+  if (text === undefined) return null;
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items;
+}
+
+function loadsOption(text: string | undefined): number[] | null {
+  if (text === undefined) return null;
+  if (text === 'v0.1') return [...V01_LOADS];
+  const items = listOption(text) ?? [];
+  if (items.length === 0)
+    throw new UsageError(
+      '--loads: expected a comma-separated list like 32,64,128,256, found nothing',
+    );
+  return items.map((item) => {
+    if (!/^[0-9]+$/.test(item) || Number(item) < 1)
+      throw new UsageError(`--loads: expected positive integers, found ${JSON.stringify(item)}`);
+    return Number(item);
+  });
+}
+
+function modelsOption(text: string | undefined, needProviders: boolean): ModelArgument[] | null {
+  const items = listOption(text);
+  if (items === null) return null;
+  if (items.length === 0)
+    throw new UsageError('--models: expected at least one model, found nothing');
+  return items.map((item) => {
+    const at = item.indexOf('@');
+    const model = at < 0 ? item : item.slice(0, at);
+    const providers =
+      at < 0
+        ? []
+        : item
+            .slice(at + 1)
+            .split('+')
+            .filter((provider) => provider !== '');
+    if (model === '')
+      throw new UsageError(`--models: expected model@provider, found ${JSON.stringify(item)}`);
+    if (needProviders && providers.length === 0) {
+      throw new UsageError(
+        `--models: ${model} needs a provider allowlist, e.g. ${model}@provider (no fallback to other providers)`,
+      );
+    }
+    return { model, providers };
+  });
+}
+
+function urlOption(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new UsageError(
+      `--base-url: expected an http(s) URL like http://127.0.0.1:8000/v1, found ${JSON.stringify(text)}`,
+    );
+  }
+  return text;
+}
+
+function parse(
+  args: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  command: string,
+) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0] ?? String(error);
+    throw new UsageError(
+      `chi ${command}: ${message.replace(/\. To specify a positional argument.*$/, '')}`,
+    );
+  }
+}
+
+/**
+ * Parses a `chi` command line (without `node` and the script path). Throws {@link UsageError}
+ * with a one-line message for anything it cannot accept.
+ *
+ * @example
+ * ```ts
+ * parseCli(['pilot', '--replicates', '2']).command; // 'pilot'
+ * ```
+ */
+export function parseCli(argv: readonly string[]): CliCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h')
+    return { command: 'help' };
+  if (command === '--version' || command === 'version') return { command: 'version' };
+  switch (command) {
+    case 'pilot':
+      return parsePilot(rest);
+    case 'smoke': {
+      const { values, positionals } = parse(
+        rest,
+        {
+          models: { type: 'string' },
+          'base-url': { type: 'string' },
+          'ceiling-usd': { type: 'string' },
+          out: { type: 'string' },
+        },
+        'smoke',
+      );
+      if (positionals.length > 0)
+        throw new UsageError(`chi smoke: unexpected argument ${JSON.stringify(positionals[0])}`);
+      const baseUrl = urlOption(values['base-url'] as string | undefined);
+      return {
+        command: 'smoke',
+        models: modelsOption(values.models as string | undefined, baseUrl === null),
+        baseUrl,
+        ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined) ?? 0.05,
+        out: (values.out as string | undefined) ?? null,
+      };
+    }
+    case 'serve': {
+      const { values, positionals } = parse(
+        rest,
+        {
+          system: { type: 'string' },
+          port: { type: 'string' },
+          host: { type: 'string' },
+          seed: { type: 'string' },
+        },
+        'serve',
+      );
+      if (positionals.length > 0)
+        throw new UsageError(`chi serve: unexpected argument ${JSON.stringify(positionals[0])}`);
+      const system = values.system as string | undefined;
+      if (system === undefined)
+        throw new UsageError(
+          'chi serve: --system NAME is required (perfect, capacity-keeper, latest-wins, confabulator, abstainer)',
+        );
+      const port = integerOption('port', values.port as string | undefined, 0);
+      if (port === null || port > 65535)
+        throw new UsageError(
+          `chi serve: --port expects 0-65535, found ${JSON.stringify(values.port ?? null)}`,
+        );
+      const host = (values.host as string | undefined) ?? '127.0.0.1';
+      if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+        throw new UsageError(
+          `chi serve: --host must be a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
+        );
+      }
+      return {
+        command: 'serve',
+        system,
+        port,
+        host,
+        seed: integerOption('seed', values.seed as string | undefined, 0),
+      };
+    }
+    case 'score': {
+      const { values, positionals } = parse(rest, { 'no-release': { type: 'boolean' } }, 'score');
+      if (positionals.length !== 1)
+        throw new UsageError(`chi score: expected one run folder, found ${positionals.length}`);
+      return {
+        command: 'score',
+        runDir: positionals[0] as string,
+        release: values['no-release'] !== true,
+      };
+    }
+    case 'verify':
+      return { command: 'verify', argv: rest };
+    default:
+      throw new UsageError(
+        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify or help`,
+      );
+  }
+}
+
+function parsePilot(args: readonly string[]): PilotCommand {
+  const { values, positionals } = parse(
+    args,
+    {
+      live: { type: 'boolean' },
+      plan: { type: 'boolean' },
+      resume: { type: 'string' },
+      systems: { type: 'string' },
+      models: { type: 'string' },
+      'base-url': { type: 'string' },
+      replicates: { type: 'string' },
+      loads: { type: 'string' },
+      'batch-size': { type: 'string' },
+      'no-controls': { type: 'boolean' },
+      'no-history': { type: 'boolean' },
+      'no-behavior': { type: 'boolean' },
+      'ceiling-usd': { type: 'string' },
+      'smoke-ceiling-usd': { type: 'string' },
+      'allow-failed-smoke': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      resamples: { type: 'string' },
+      'no-release': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    'pilot',
+  );
+  if (positionals.length > 0)
+    throw new UsageError(`chi pilot: unexpected argument ${JSON.stringify(positionals[0])}`);
+  const baseUrl = urlOption(values['base-url'] as string | undefined);
+  const live = values.live === true;
+  const models = modelsOption(values.models as string | undefined, baseUrl === null);
+  const systems = listOption(values.systems as string | undefined);
+  const resume = (values.resume as string | undefined) ?? null;
+  if (systems !== null && (live || models !== null || baseUrl !== null)) {
+    throw new UsageError(
+      'chi pilot: --systems (scripted) cannot be combined with --live, --models or --base-url',
+    );
+  }
+  if (baseUrl !== null && models === null)
+    throw new UsageError("chi pilot: --base-url needs --models naming the endpoint's model(s)");
+  if (live && baseUrl !== null)
+    throw new UsageError(
+      'chi pilot: --live uses OpenRouter; use --base-url without --live for another endpoint',
+    );
+  if (resume !== null) {
+    const conflicting = Object.keys(values).filter(
+      (key) => !['resume', 'no-release', 'concurrency', 'json', 'allow-failed-smoke'].includes(key),
+    );
+    if (conflicting.length > 0) {
+      throw new UsageError(
+        `chi pilot --resume: the run's manifest is frozen; remove --${conflicting[0]} (only --concurrency and --no-release apply)`,
+      );
+    }
+  }
+  if (values.plan === true && resume !== null)
+    throw new UsageError('chi pilot: --plan and --resume cannot be combined');
+  const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined, 1);
+  return {
+    command: 'pilot',
+    live: live || (models !== null && baseUrl === null),
+    plan: values.plan === true,
+    resume,
+    systems,
+    models,
+    baseUrl,
+    replicates: integerOption('replicates', values.replicates as string | undefined, 1),
+    loads: loadsOption(values.loads as string | undefined),
+    batchSize,
+    controls: values['no-controls'] !== true,
+    history: values['no-history'] !== true,
+    behavior: values['no-behavior'] !== true,
+    ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
+    smokeCeilingUsd:
+      usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 0.05,
+    concurrency: integerOption('concurrency', values.concurrency as string | undefined, 1),
+    out: (values.out as string | undefined) ?? null,
+    seed: integerOption('seed', values.seed as string | undefined, 0),
+    resamples: integerOption('resamples', values.resamples as string | undefined, 1),
+    release: values['no-release'] !== true,
+    allowFailedSmoke: values['allow-failed-smoke'] === true,
+    json: values.json === true,
+  };
+}

@@ -1,0 +1,176 @@
+import { existsSync } from 'node:fs';
+import { createJsonlWriter, readJsonl } from '@chi/chis';
+import {
+  CatalogError,
+  catalogEntry,
+  createMemoryLedger,
+  createOpenRouterModel,
+  fetchCatalog,
+  matchesProviderSlug,
+  type ReasoningEffort,
+} from '@chi/openrouter';
+import { parseProbeReply } from '@chi/scoring';
+import {
+  type ChatModel,
+  type ModelCatalog,
+  type SmokeResult,
+  SmokeResultSchema,
+  type SystemSpec,
+} from '@chi/spec';
+import { loadPromptTemplates, type PromptSet } from './prompts';
+import { renderSmoke } from './render-requests';
+
+/** Options of {@link runSmokeChecks}. */
+export interface SmokeOptions {
+  /** The live systems to check (scripted systems need no smoke check and are skipped). */
+  readonly systems: readonly SystemSpec[];
+  /** API key from the environment; never written anywhere. */
+  readonly apiKey?: string;
+  /** The smoke checks' own USD ceiling, shared by all checks (separate from any run's ceiling). */
+  readonly ceilingUsd: number;
+  /** `smoke.jsonl` to append the results to (excluded data). */
+  readonly logPath?: string;
+  /** A catalog already fetched; fetched here per OpenRouter model otherwise. */
+  readonly catalog?: ModelCatalog;
+  readonly deadlineMs?: number;
+  readonly prompts?: PromptSet;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly now?: () => Date;
+}
+
+/**
+ * Sends one small request per live system through the real transport, with its own tiny ceiling,
+ * and checks that the provider allowlist resolves in the catalog, the price is known, the reply
+ * parses (and came from an allowlisted provider). Results are appended to `smoke.jsonl` marked as
+ * excluded: smoke requests never appear in scored blocks.
+ */
+export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult[]> {
+  const now = options.now ?? (() => new Date());
+  const prompts = options.prompts ?? loadPromptTemplates();
+  const ledger = createMemoryLedger({ ceilingUsd: options.ceilingUsd, now });
+  const results: SmokeResult[] = [];
+  for (const system of options.systems) {
+    if (system.kind === 'scripted') continue;
+    let allowlistResolved: boolean | null = null;
+    let priceKnown: boolean | null = null;
+    const problems: string[] = [];
+    let catalog = options.catalog;
+    if (system.kind === 'openrouter') {
+      try {
+        catalog ??= await fetchCatalog({
+          models: [
+            {
+              model: system.model,
+              providers: system.providers,
+              maxOutputTokens: system.maxOutputTokens,
+            },
+          ],
+          ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+          ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
+        });
+        const entry = catalogEntry(catalog, system.model);
+        allowlistResolved = true;
+        priceKnown =
+          Number.isFinite(entry.price.inputUsdPerToken) &&
+          Number.isFinite(entry.price.outputUsdPerToken);
+      } catch (error) {
+        allowlistResolved = false;
+        priceKnown = false;
+        problems.push(
+          CatalogError.isInstance(error) ? error.problems.join('; ') : (error as Error).message,
+        );
+        catalog = undefined;
+      }
+    }
+    let model: ChatModel | null = null;
+    try {
+      model = createOpenRouterModel({
+        model: system.model,
+        mode: system.kind === 'openrouter' ? 'openrouter' : 'openai-compatible',
+        ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(system.kind === 'openrouter' ? { providers: system.providers } : {}),
+        ledger,
+        ...(catalog === undefined || system.kind !== 'openrouter'
+          ? {}
+          : { catalog: catalogEntry(catalog, system.model) }),
+        ...(system.safetyPrice === null ? {} : { safetyPrice: system.safetyPrice }),
+        maxOutputTokens: system.maxOutputTokens,
+        evidenceClass: system.evidenceClass,
+        ...(system.reasoningEffort === null
+          ? {}
+          : { reasoningEffort: system.reasoningEffort as ReasoningEffort }),
+        ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        now,
+      });
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+    let result = null;
+    let replyParsed = false;
+    if (model !== null && (system.kind !== 'openrouter' || allowlistResolved === true)) {
+      const rendered = renderSmoke(prompts, { nonce: '0000000000000000' });
+      result = await model.generate({
+        requestId: `smoke.${system.id}`,
+        messages: rendered.messages,
+        maxOutputTokens: system.maxOutputTokens,
+      });
+      if (result.failure !== 'none')
+        problems.push(`${result.failure}: ${result.failureDetail ?? ''}`);
+      const parsed = parseProbeReply(result.text ?? '', ['smoke-1']);
+      replyParsed = parsed.foundAnswerSet && parsed.answers[0]?.status === 'answered';
+      if (!replyParsed)
+        problems.push(
+          `reply did not parse as an answer set (${parsed.notes.join('; ') || parsed.answers[0]?.detail || 'no detail'})`,
+        );
+      const provider = result.returnedProvider;
+      if (
+        system.kind === 'openrouter' &&
+        provider !== null &&
+        !system.providers.some((slug) => matchesProviderSlug(slug, provider))
+      ) {
+        problems.push(
+          `answered by provider ${provider}, outside the allowlist [${system.providers.join(', ')}]`,
+        );
+        replyParsed = false;
+      }
+    }
+    const passed =
+      problems.length === 0 && allowlistResolved !== false && priceKnown !== false && replyParsed;
+    results.push(
+      SmokeResultSchema.parse({
+        kind: 'smoke-result',
+        systemId: system.id,
+        model: system.model,
+        at: now().toISOString(),
+        passed,
+        checks: { allowlistResolved, priceKnown, replyParsed },
+        detail: passed ? 'ok' : problems.join('; '),
+        ceilingUsd: options.ceilingUsd,
+        result,
+        evidence: 'excluded',
+      }),
+    );
+  }
+  if (options.logPath !== undefined && results.length > 0) {
+    const writer = await createJsonlWriter({
+      path: options.logPath,
+      schema: SmokeResultSchema,
+      fsync: 'every-line',
+    });
+    for (const result of results) await writer.append(result);
+    await writer.close();
+  }
+  return results;
+}
+
+/** The latest smoke result of each system recorded in a `smoke.jsonl`, if any. */
+export async function latestSmokeResults(path: string): Promise<Map<string, SmokeResult>> {
+  const latest = new Map<string, SmokeResult>();
+  if (!existsSync(path)) return latest;
+  const { records } = await readJsonl(path, SmokeResultSchema);
+  for (const record of records) latest.set(record.systemId, record);
+  return latest;
+}
