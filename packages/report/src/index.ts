@@ -1,11 +1,124 @@
 /**
  * `@chi/report`: turns a pilot run folder into a release bundle (canonical JSON, SHA256SUMS, chart
- * data, SVG figures, Markdown and HTML report) and verifies a release by recomputing every number.
+ * data as JSON and CSV, SVG figures, Markdown and HTML report) and verifies a release by
+ * recomputing every number from the raw responses.
+ *
+ * @example
+ * ```ts
+ * import { verifyRelease, writeRelease } from '@chi/report';
+ * await writeRelease({ runDir: 'chi-runs/20260901T080000Z-1a2b3c4d', outDir: 'release' });
+ * const { ok, mismatches } = await verifyRelease('release');
+ * ```
  *
  * @packageDocumentation
  */
+export {
+  type AnalyzeRunOptions,
+  analyzeRun,
+  defaultRunId,
+  EXPLORATORY_BELOW_WORLDS,
+} from './analyze-run';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
+export {
+  type CaseExample,
+  notebookExcerpt,
+  selectCaseExamples,
+  type TracedProbe,
+} from './case-examples';
+export {
+  type BehaviorPoint,
+  BehaviorPointSchema,
+  type BlockCounts,
+  BlockCountsSchema,
+  type BlockRow,
+  BlockRowSchema,
+  type ChartData,
+  ChartDataSchema,
+  type EimcEntry,
+  EimcEntrySchema,
+  type FactorEstimates,
+  FactorEstimatesSchema,
+  type FailureCount,
+  FailureCountSchema,
+  type HistoryDistance,
+  HistoryDistanceSchema,
+  type HistoryDynamics,
+  HistoryDynamicsSchema,
+  type HistoryPoint,
+  HistoryPointSchema,
+  type IntervalEstimate,
+  IntervalEstimateSchema,
+  type IntervalNote,
+  IntervalNoteSchema,
+  isScriptedOrSynthetic,
+  type MemoryCondition,
+  MemoryConditionSchema,
+  type MemoryPoint,
+  MemoryPointSchema,
+  type ReportSystem,
+  ReportSystemSchema,
+  type ResourceRow,
+  ResourceRowSchema,
+  type RunFacts,
+  RunFactsSchema,
+  type SmokeRow,
+  SmokeRowSchema,
+  type TaxonomyCount,
+  TaxonomyCountSchema,
+} from './chart-data';
+export { type CsvCell, parseCsv, toCsv } from './csv';
+export { evidenceBanner, runEvidenceBanner, systemLabel } from './evidence-label';
+export { EVIDENCE_MAP, type EvidenceMapRow } from './evidence-map';
+export {
+  buildFigures,
+  cellLabel,
+  compareText,
+  denominatorSummary,
+  type FigureCell,
+  type FigureDefinition,
+} from './figures';
+export {
+  formatEstimate,
+  formatNumber,
+  formatRatio,
+  formatUsd,
+  intervalNoteText,
+} from './format-number';
+export {
+  buildDerivedRelease,
+  DEFAULT_RELEASE_PARAMETERS,
+  type DerivedRelease,
+  isRawPath,
+  RAW_PREFIXES,
+  REPORT_VERSION,
+  type ReleaseParameters,
+} from './release-files';
+export { escapeHtml, renderHtml, renderMarkdown } from './render-report';
 export { type FigureSource, renderFigureSvg } from './render-svg';
+export { buildReportDocument, type ReportBlock, type ReportInput } from './report-document';
+export {
+  type Located,
+  memoryWorldKey,
+  parseJsonLines,
+  type RunRecords,
+  readRunFolder,
+} from './run-folder';
+export {
+  type BehaviorObservation,
+  type BehaviorTraceLine,
+  blockStatuses,
+  type HistoryObservation,
+  type HistoryTraceLine,
+  idsInJsonBlock,
+  type MemoryObservation,
+  type MemoryTraceLine,
+  type RequestOutcome,
+  type RunScores,
+  requestOutcomes,
+  type ScoreRunOptions,
+  scoreRun,
+} from './score-run';
+export { findSecrets, type SecretFinding } from './secrets';
 export {
   checkSha256Sums,
   compareUtf8,
@@ -18,3 +131,11 @@ export {
   type Sha256SumsProblem,
   writeSha256Sums,
 } from './sha256-sums';
+export { runVerifyCli, type VerifyCliIo } from './verify-cli';
+export { diffJson, type VerifyMismatch, type VerifyReport, verifyRelease } from './verify-release';
+export {
+  type ReleaseSummary,
+  SecretLeakError,
+  type WriteReleaseOptions,
+  writeRelease,
+} from './write-release';

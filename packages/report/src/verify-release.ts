@@ -11,7 +11,7 @@ import {
   type ReleaseParameters,
 } from './release-files';
 import { type RunRecords, readRunFolder } from './run-folder';
-import { checkSha256Sums, compareUtf8, listTreeFiles, SHA256SUMS_FILE } from './sha256-sums';
+import { checkSha256Sums, compareUtf8, listTreeFiles } from './sha256-sums';
 
 /** One difference found by {@link verifyRelease}. */
 export interface VerifyMismatch {
@@ -366,6 +366,3 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     recomputedFiles: derived.size,
   };
 }
-
-/** The path of the checksum file, re-exported for CLI messages. */
-export const CHECKSUM_FILE = SHA256SUMS_FILE;
