@@ -12,7 +12,7 @@ export {
   normalizeProbeSource,
   normalizeProbeValue,
 } from './answer-normalization';
-export { scanBudgetChars } from './answer-set';
+export { SCAN_ATTEMPT_COST_CHARS, scanBudgetChars } from './answer-set';
 export type { BehavioralItemsAndKey, ScorableItem } from './behavior-judge';
 export { scoreBehavior, traceBehaviorItems } from './behavior-score';
 export { capacityCurve, type LoadScores, meanWithinWorldCurve } from './capacity-curve';
