@@ -73,3 +73,11 @@ describe('answer shape helpers', () => {
     );
   });
 });
+
+describe('locateAnswerSet: what counts as an answer set', () => {
+  it('ignores arrays that cannot hold answers, but accepts an empty one', () => {
+    expect(locateAnswerSet('I checked items [1, 2] and ["a"].', ids).foundAnswerSet).toBe(false);
+    expect(locateAnswerSet('[]', ids).foundAnswerSet).toBe(true);
+    expect(locateAnswerSet('{"answers": [1]}', ids).foundAnswerSet).toBe(true);
+  });
+});

@@ -7,8 +7,8 @@ import { isJsonArray, isJsonObject, type JsonValue, readJsonValue } from './stri
  *
  * Rule (docs/decisions/scoring.md, "Where the JSON may sit"): every `[` or `{` of the reply that
  * is not inside an already read JSON string is a possible start of a JSON value, read strictly
- * (RFC 8259). Every array, and every object with an `answers` array, that reads completely is a
- * candidate answer set, wherever it sits: at top level, nested in other JSON, or inside a larger
+ * (RFC 8259). Every array that is empty or holds at least one object, and every object with an
+ * `answers` array, that reads completely is a candidate answer set, wherever it sits: at top level, nested in other JSON, or inside a larger
  * value that turns out truncated. A candidate's coverage is the number of distinct requested IDs
  * its entries name. The candidate with the greatest coverage wins; ties go to the one that ends
  * last (a corrected answer after a draft, an answer after an echoed format example, and a
@@ -86,7 +86,12 @@ export function quoteUntrusted(text: string): string {
 function answerSetEntries(
   value: JsonValue,
 ): { entries: readonly JsonValue[]; ignoredFields: string[] } | null {
-  if (isJsonArray(value)) return { entries: value.items, ignoredFields: [] };
+  // A bare array counts only if it could hold answers: empty ("no answers"), or with at least one
+  // object. `[1]` or `["p-7f3a"]` in prose is not an answer set.
+  if (isJsonArray(value)) {
+    const possible = value.items.length === 0 || value.items.some((item) => isJsonObject(item));
+    return possible ? { entries: value.items, ignoredFields: [] } : null;
+  }
   if (isJsonObject(value)) {
     const answers = value.fields.get('answers');
     if (answers !== undefined && isJsonArray(answers)) {
