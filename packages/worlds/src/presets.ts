@@ -9,8 +9,8 @@ export const DEFAULT_PROBES_PER_STRATUM = 8;
 
 /**
  * The largest load `generateMemoryWorld` accepts. A world holds 2.5 x load records in memory
- * (about 0.7 GB of live objects at this limit); larger loads are refused with a clear error instead of failing
- * deep inside the JavaScript heap.
+ * (about 0.7 GB of live objects at this limit); larger loads are refused with a clear error
+ * instead of failing deep inside the JavaScript heap.
  */
 export const MAX_MEMORY_LOAD = 2_000_000;
 
