@@ -1,1 +1,180 @@
-export {};
+/**
+ * `@chi/pilot`: the CHI/CHIS longitudinal model pilot runner. It owns the prompt templates, the
+ * 6000-byte notebook, the run folder (see RUN-FOLDER.md), the scripted reference systems and the
+ * `chi` CLI, and composes `@chi/worlds`, `@chi/scoring`, `@chi/chis`, `@chi/openrouter` and
+ * `@chi/report`. Nothing here prints: progress flows out as typed {@link PilotEvent}s.
+ *
+ * @packageDocumentation
+ */
+
+export { foldAttemptLog, type RequestLogState, readAttemptLog } from './attempt-log';
+export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
+export { computeBlockStatuses, isInfrastructureFailure, type RequestOutcome } from './block-status';
+export { canonicalJson, sha256Hex } from './canonical-json';
+export { CHECKPOINT_CONDITIONS, chisEntriesFor, writeChisEntries } from './chis-entries';
+export {
+  type CliCommand,
+  type HelpCommand,
+  type ModelArgument,
+  type PilotCommand,
+  parseCli,
+  type ScoreCommand,
+  type ServeCommand,
+  type SmokeCommand,
+  USAGE,
+  UsageError,
+  type VerifyCommand,
+} from './cli-args';
+export { type CliIo, runCli } from './cli-main';
+export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
+export { extractJsonBlock, renderJsonBlock } from './json-blocks';
+export {
+  buildManifest,
+  FAILURE_RULES,
+  type FrozenManifest,
+  freezeManifest,
+  ManifestIntegrityError,
+  planSha256,
+  readFrozenManifest,
+} from './manifest';
+export {
+  applyNotebookCap,
+  emptyNotebook,
+  NOTEBOOK_CAP_BYTES,
+  type NotebookContent,
+  toWellFormed,
+  utf8ByteLength,
+} from './notebook';
+export {
+  EXIT_CODES,
+  finalResults,
+  finishRun,
+  type PilotOutcome,
+  type RunPilotOptions,
+  runPilot,
+  SmokeCheckFailedError,
+} from './pilot';
+export { buildRunPlan, probeBatchCount, requestNonce, requestsPerSystem } from './plan';
+export {
+  formatPlanCost,
+  planCost,
+  type RunPlanCost,
+  type SystemPlanCost,
+  worstCaseNotes,
+} from './plan-cost';
+export { createProgressRenderer, formatProgress, type ProgressOutput } from './progress';
+export {
+  DEFAULT_PROMPTS_DIR,
+  loadPromptTemplates,
+  type PromptSet,
+  type PromptTemplate,
+  parsePromptTemplate,
+  promptRefs,
+  renderTemplate,
+  requireTemplate,
+} from './prompts';
+export { type NotesLookup, notebookKey, renderPlannedRequest } from './render-planned';
+export {
+  type RenderedMessages,
+  type RequestHeader,
+  renderBehaviorHalf,
+  renderHistoryProbe,
+  renderHistoryUpdate,
+  renderMemoryEncode,
+  renderMemoryOracleProbe,
+  renderMemoryProbe,
+  renderSmoke,
+} from './render-requests';
+export {
+  type CreateRunOptions,
+  createRun,
+  DEFAULT_RUNS_ROOT,
+  type PreparedRun,
+  prepareRun,
+  type RunHandle,
+  runIdFor,
+} from './run-create';
+export {
+  type ExecuteOutcome,
+  type ExecuteRunOptions,
+  executeRun,
+  mayResendUncertain,
+} from './run-execute';
+export {
+  prettyJson,
+  type RunPaths,
+  readJsonFile,
+  runPaths,
+  writeFileAtomic,
+  writeJsonFile,
+} from './run-folder';
+export {
+  generateRunWorlds,
+  memoryLoadsOf,
+  memoryWorldKey,
+  type RunWorlds,
+  readRunWorlds,
+  worldSeedsFor,
+  writeRunWorlds,
+} from './run-worlds';
+export {
+  answerBehavioralItems,
+  type ScriptedBehaviorPolicy,
+  type ScriptedItem,
+  solveItem,
+} from './scripted-behavior';
+export {
+  answerHistoryQuestions,
+  HISTORY_NOTES_HEADER,
+  type ScriptedChoice,
+  type ScriptedEvidence,
+  type ScriptedHistoryPolicy,
+  updateHistoryNotes,
+} from './scripted-history';
+export {
+  answerMemoryQuestions,
+  MEMORY_NOTES_HEADER,
+  rankRecords,
+  readMemoryNotes,
+  resolveScripted,
+  type ScriptedAnswer,
+  type ScriptedMemoryPolicy,
+  type ScriptedPrecedence,
+  type ScriptedQuestion,
+  type ScriptedRecord,
+  writeMemoryNotes,
+} from './scripted-memory';
+export { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
+export {
+  createScriptedModel,
+  DEFAULT_SCRIPTED_SEED,
+  declaredNoise,
+  SCRIPTED_SYSTEM_NAMES,
+  SCRIPTED_SYSTEMS,
+  type ScriptedModelOptions,
+  type ScriptedSystemDefinition,
+  type ScriptedSystemName,
+  scriptedDefinition,
+  scriptedReply,
+  scriptedSystemSpec,
+} from './scripted-systems';
+export { type ScriptedServer, type ServeOptions, serveScriptedSystem } from './serve';
+export {
+  DEFAULT_ANALYSIS_SEED,
+  DEFAULT_LIVE_ROSTER,
+  DEFAULT_LOADS,
+  DEFAULT_OFFLINE_REPLICATES,
+  DEFAULT_ROOT_SEED,
+  DEFAULT_SAFETY_PRICE,
+  DEFAULT_SCRIPTED_ROSTER,
+  defaultOfflineSettings,
+  OPENROUTER_BASE_URL,
+  openAiCompatibleSystemSpec,
+  openRouterSystemSpec,
+  type PilotSettings,
+  PROTOCOL_ID,
+  systemIdFor,
+  validateSettings,
+} from './settings';
+export { latestSmokeResults, runSmokeChecks, type SmokeOptions } from './smoke';
+export { type LiveModelContext, modelsForManifest, scriptedNameOf } from './system-models';

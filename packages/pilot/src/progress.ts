@@ -32,7 +32,7 @@ export function createProgressRenderer(
   clock: () => number = Date.now,
 ): (event: PilotEvent) => void {
   const started = clock();
-  let lastDraw = 0;
+  let lastDraw = Number.NEGATIVE_INFINITY;
   let lastDecile = -1;
   let liveLine = false;
   const endLiveLine = () => {

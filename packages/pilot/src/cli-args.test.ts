@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli } from './cli-args';
+
+describe('parseCli', () => {
+  it('parses the offline pilot with defaults', () => {
+    expect(parseCli(['pilot'])).toMatchObject({
+      command: 'pilot',
+      live: false,
+      plan: false,
+      resume: null,
+      systems: null,
+      controls: true,
+      history: true,
+      behavior: true,
+      release: true,
+    });
+  });
+
+  it('parses options into typed values', () => {
+    expect(
+      parseCli([
+        'pilot',
+        '--systems',
+        'perfect,abstainer',
+        '--replicates',
+        '2',
+        '--loads',
+        '32,64',
+        '--batch-size',
+        '12',
+        '--no-history',
+        '--concurrency',
+        '3',
+        '--out',
+        'x',
+        '--seed',
+        '7',
+      ]),
+    ).toMatchObject({
+      systems: ['perfect', 'abstainer'],
+      replicates: 2,
+      loads: [32, 64],
+      batchSize: 12,
+      history: false,
+      concurrency: 3,
+      out: 'x',
+      seed: 7,
+    });
+    expect(parseCli(['pilot', '--loads', 'v0.1'])).toMatchObject({
+      loads: [100, 300, 1000, 3000, 10000],
+    });
+  });
+
+  it('parses live models with provider allowlists', () => {
+    expect(
+      parseCli([
+        'pilot',
+        '--models',
+        'moonshotai/kimi-k3@moonshotai/mxfp4,x-ai/grok-4.6@xai',
+        '--ceiling-usd',
+        '12.5',
+      ]),
+    ).toMatchObject({
+      live: true,
+      ceilingUsd: 12.5,
+      models: [
+        { model: 'moonshotai/kimi-k3', providers: ['moonshotai/mxfp4'] },
+        { model: 'x-ai/grok-4.6', providers: ['xai'] },
+      ],
+    });
+    expect(
+      parseCli(['pilot', '--base-url', 'http://127.0.0.1:8000/v1', '--models', 'local-model']),
+    ).toMatchObject({
+      live: false,
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      models: [{ model: 'local-model', providers: [] }],
+    });
+  });
+
+  it.each([
+    [['pilot', '--replicates', '0'], '--replicates: expected an integer >= 1, found "0"'],
+    [['pilot', '--replicates', 'two'], '--replicates: expected an integer >= 1, found "two"'],
+    [
+      ['pilot', '--ceiling-usd=-3'],
+      '--ceiling-usd: expected a USD amount like 25 or 12.50, found "-3"',
+    ],
+    [['pilot', '--loads', '32,x'], '--loads: expected positive integers, found "x"'],
+    [
+      ['pilot', '--models', 'x-ai/grok-4.6'],
+      '--models: x-ai/grok-4.6 needs a provider allowlist, e.g. x-ai/grok-4.6@provider (no fallback to other providers)',
+    ],
+    [
+      ['pilot', '--base-url', 'ftp://x'],
+      '--base-url: expected an http(s) URL like http://127.0.0.1:8000/v1, found "ftp://x"',
+    ],
+    [
+      ['pilot', '--base-url', 'http://127.0.0.1:1/v1'],
+      "chi pilot: --base-url needs --models naming the endpoint's model(s)",
+    ],
+    [
+      ['pilot', '--systems', 'perfect', '--live'],
+      'chi pilot: --systems (scripted) cannot be combined with --live, --models or --base-url',
+    ],
+    [
+      ['pilot', '--resume', 'd', '--replicates', '3'],
+      "chi pilot --resume: the run's manifest is frozen; remove --replicates (only --concurrency and --no-release apply)",
+    ],
+    [['pilot', '--bogus'], "chi pilot: Unknown option '--bogus'"],
+    [
+      ['serve', '--port', '80'],
+      'chi serve: --system NAME is required (perfect, capacity-keeper, latest-wins, confabulator, abstainer)',
+    ],
+    [
+      ['serve', '--system', 'perfect', '--port', '99999'],
+      'chi serve: --port expects 0-65535, found "99999"',
+    ],
+    [
+      ['serve', '--system', 'perfect', '--port', '1', '--host', '0.0.0.0'],
+      'chi serve: --host must be a loopback address (127.0.0.1, ::1, localhost), found "0.0.0.0"',
+    ],
+    [
+      ['frobnicate'],
+      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify or help',
+    ],
+  ])('rejects %j with a one-line message', (argv, message) => {
+    let thrown: unknown;
+    try {
+      parseCli(argv);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).name).toBe('UsageError');
+    expect((thrown as Error).message).toBe(message);
+    expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('parses the other commands', () => {
+    expect(parseCli(['serve', '--system', 'perfect', '--port', '0'])).toEqual({
+      command: 'serve',
+      system: 'perfect',
+      port: 0,
+      host: '127.0.0.1',
+      seed: null,
+    });
+    expect(parseCli(['smoke'])).toMatchObject({ command: 'smoke', models: null, ceilingUsd: 0.05 });
+    expect(parseCli(['score', 'dir'])).toEqual({ command: 'score', runDir: 'dir', release: true });
+    expect(parseCli(['verify', 'rel', '--json'])).toEqual({
+      command: 'verify',
+      argv: ['rel', '--json'],
+    });
+    expect(parseCli([])).toEqual({ command: 'help' });
+  });
+});

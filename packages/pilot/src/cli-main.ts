@@ -1,0 +1,323 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { apiKeyFromEnv, CatalogError, fetchCatalog, MissingApiKeyError } from '@chi/openrouter';
+import { runVerifyCli } from '@chi/report';
+import {
+  ApiCallError,
+  ChiError,
+  InvalidArgumentError,
+  type ModelCatalog,
+  type SystemSpec,
+  ValidationError,
+} from '@chi/spec';
+import {
+  type CliCommand,
+  type PilotCommand,
+  parseCli,
+  type SmokeCommand,
+  USAGE,
+  UsageError,
+} from './cli-args';
+import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
+import { formatPlanCost, planCost } from './plan-cost';
+import { createProgressRenderer, type ProgressOutput } from './progress';
+import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
+import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
+import { serveScriptedSystem } from './serve';
+import {
+  DEFAULT_LIVE_ROSTER,
+  DEFAULT_SCRIPTED_ROSTER,
+  defaultOfflineSettings,
+  openAiCompatibleSystemSpec,
+  openRouterSystemSpec,
+  type PilotSettings,
+} from './settings';
+import { runSmokeChecks } from './smoke';
+
+/** What the CLI needs from its process; injectable so tests run it in process. */
+export interface CliIo {
+  readonly stdout: ProgressOutput;
+  readonly stderr: ProgressOutput;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Current directory for relative paths (default `process.cwd()`). */
+  readonly cwd?: string;
+  /** Aborted on the first Ctrl-C: stop sending, finish what is in flight, write what exists. */
+  readonly signal?: AbortSignal;
+  /** Resolves when the process should stop serving (`chi serve`). */
+  readonly untilStopped?: Promise<void>;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+const VERSION = '0.0.0';
+
+function liveSystems(
+  command: Pick<PilotCommand | SmokeCommand, 'models' | 'baseUrl'>,
+): SystemSpec[] {
+  if (command.baseUrl !== null) {
+    return (command.models ?? []).map((entry) =>
+      openAiCompatibleSystemSpec({ model: entry.model, baseUrl: command.baseUrl as string }),
+    );
+  }
+  if (command.models === null)
+    return DEFAULT_LIVE_ROSTER.map((entry) => openRouterSystemSpec(entry));
+  return command.models.map((entry) =>
+    openRouterSystemSpec({ model: entry.model, providers: entry.providers }),
+  );
+}
+
+function settingsFor(command: PilotCommand): PilotSettings {
+  const live = command.live || command.baseUrl !== null;
+  let systems: SystemSpec[];
+  if (live) {
+    systems = liveSystems(command);
+  } else {
+    const names = command.systems ?? DEFAULT_SCRIPTED_ROSTER;
+    for (const name of names) {
+      try {
+        scriptedDefinition(name);
+      } catch {
+        throw new UsageError(
+          `--systems: unknown scripted system ${JSON.stringify(name)}; expected ${DEFAULT_SCRIPTED_ROSTER.join(', ')}`,
+        );
+      }
+    }
+    systems = names.map((name) => scriptedSystemSpec(name));
+  }
+  const base = defaultOfflineSettings({ systems });
+  const loads = command.loads ?? base.loads;
+  return defaultOfflineSettings({
+    systems,
+    replicates: command.replicates ?? (live ? 1 : base.replicates),
+    loads,
+    batchSize: command.batchSize,
+    controlsAtLoad:
+      command.controls && loads.length > 0 ? (loads.includes(32) ? 32 : (loads[0] ?? null)) : null,
+    history: command.history,
+    behavior: command.behavior,
+    ceilingUsd: command.ceilingUsd ?? 0,
+    concurrency: command.concurrency ?? base.concurrency,
+    ...(command.seed === null ? {} : { rootSeed: command.seed }),
+    ...(command.resamples === null ? {} : { resamples: command.resamples }),
+    requireSmoke: live,
+  });
+}
+
+async function fetchLiveCatalog(
+  systems: readonly SystemSpec[],
+  apiKey: string | undefined,
+  io: CliIo,
+): Promise<ModelCatalog | undefined> {
+  const openRouter = systems.filter((system) => system.kind === 'openrouter');
+  if (openRouter.length === 0) return undefined;
+  return fetchCatalog({
+    models: openRouter.map((system) => ({
+      model: system.model,
+      providers: system.providers,
+      maxOutputTokens: system.maxOutputTokens,
+    })),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+  });
+}
+
+async function checkReachable(baseUrl: string, io: CliIo): Promise<void> {
+  const doFetch = io.fetch ?? globalThis.fetch;
+  try {
+    await doFetch(`${baseUrl.replace(/\/+$/, '')}/models`, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new UsageError(
+      `--base-url: ${baseUrl} is unreachable (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})`,
+    );
+  }
+}
+
+async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
+  const started = Date.now();
+  const render = createProgressRenderer(io.stderr);
+  const cwd = io.cwd ?? process.cwd();
+  if (command.resume !== null) {
+    const outcome = await runPilot({
+      resumeDir: resolve(cwd, command.resume),
+      ...(io.env.OPENROUTER_API_KEY === undefined
+        ? {}
+        : { apiKey: apiKeyFromEnv('OPENROUTER_API_KEY', io.env) }),
+      ...(command.concurrency === null ? {} : { concurrency: command.concurrency }),
+      release: command.release,
+      allowFailedSmoke: command.allowFailedSmoke,
+      onEvent: render,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    });
+    io.stderr.write(
+      `chi: finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${outcome.exitCode})\n`,
+    );
+    io.stdout.write(`${outcome.releaseDir ?? outcome.runDir}\n`);
+    return outcome.exitCode;
+  }
+  const settings = settingsFor(command);
+  const live = settings.systems.some((system) => system.kind !== 'scripted');
+  if (command.plan) {
+    let catalog: ModelCatalog | undefined;
+    if (live) {
+      try {
+        catalog = await fetchLiveCatalog(
+          settings.systems,
+          io.env.OPENROUTER_API_KEY?.trim() || undefined,
+          io,
+        );
+      } catch (error) {
+        io.stderr.write(
+          `chi: catalog prices unavailable (${oneLine(error)}); using declared safety prices only\n`,
+        );
+      }
+    }
+    const prepared = prepareRun({ settings });
+    io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), settings.ceilingUsd)}\n`);
+    return EXIT_CODES.ok;
+  }
+  let apiKey: string | undefined;
+  let catalog: ModelCatalog | undefined;
+  if (live) {
+    if (command.ceilingUsd === null)
+      throw new UsageError(
+        'chi pilot: a live run needs --ceiling-usd X (frozen in the manifest before the first scored request)',
+      );
+    if (settings.systems.some((system) => system.kind === 'openrouter')) {
+      apiKey = apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
+      catalog = await fetchLiveCatalog(settings.systems, apiKey, io);
+    } else {
+      apiKey = io.env.OPENAI_API_KEY?.trim() || undefined;
+      await checkReachable(command.baseUrl as string, io);
+    }
+  }
+  const outcome = await runPilot({
+    settings,
+    ...(command.out === null
+      ? { runsRoot: resolve(cwd, DEFAULT_RUNS_ROOT) }
+      : { runDir: resolve(cwd, command.out) }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(catalog === undefined ? {} : { catalog }),
+    smokeCeilingUsd: command.smokeCeilingUsd,
+    allowFailedSmoke: command.allowFailedSmoke,
+    release: command.release,
+    onEvent: render,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+  });
+  io.stderr.write(
+    `chi: finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${outcome.exitCode})\n`,
+  );
+  io.stdout.write(`${outcome.releaseDir ?? outcome.runDir}\n`);
+  return outcome.exitCode;
+}
+
+async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
+  const systems = liveSystems(command);
+  const apiKey =
+    command.baseUrl === null
+      ? apiKeyFromEnv('OPENROUTER_API_KEY', io.env)
+      : io.env.OPENAI_API_KEY?.trim() || undefined;
+  if (command.baseUrl !== null) await checkReachable(command.baseUrl, io);
+  const stamp = new Date()
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
+  const dir = resolve(
+    io.cwd ?? process.cwd(),
+    command.out ?? join(DEFAULT_RUNS_ROOT, `smoke-${stamp}`),
+  );
+  mkdirSync(dir, { recursive: true });
+  const results = await runSmokeChecks({
+    systems,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ceilingUsd: command.ceilingUsd,
+    logPath: join(dir, 'smoke.jsonl'),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+  });
+  for (const result of results) {
+    io.stderr.write(
+      `chi: smoke ${result.passed ? 'PASS' : 'FAIL'} ${result.systemId} (${result.model}): allowlist ${String(result.checks.allowlistResolved)}, price known ${String(result.checks.priceKnown)}, reply parsed ${String(result.checks.replyParsed)}${result.passed ? '' : ` — ${result.detail}`}\n`,
+    );
+  }
+  io.stdout.write(`${join(dir, 'smoke.jsonl')}\n`);
+  return results.every((result) => result.passed) ? EXIT_CODES.ok : EXIT_CODES.smokeFailed;
+}
+
+function oneLine(error: unknown): string {
+  if (CatalogError.isInstance(error))
+    return `the catalog does not support the plan: ${error.problems.join('; ')}`;
+  if (ValidationError.isInstance(error)) return error.message.replace(/\n\s*/g, ' ');
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? String(error);
+}
+
+/**
+ * Runs one `chi` command line and resolves to its exit code: 0 ok; 1 runtime failure; 2 usage
+ * error (bad option, missing key, unreachable endpoint); 3 stopped early or incomplete blocks;
+ * 4 a required smoke check failed. Progress goes to `stderr`; the last `stdout` line is the path
+ * of the release (or run folder).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCli(argv);
+  } catch (error) {
+    io.stderr.write(`chi: ${oneLine(error)}\n`);
+    return EXIT_CODES.usage;
+  }
+  try {
+    switch (command.command) {
+      case 'help':
+        io.stdout.write(`${USAGE}\n`);
+        return EXIT_CODES.ok;
+      case 'version':
+        io.stdout.write(`${VERSION}\n`);
+        return EXIT_CODES.ok;
+      case 'pilot':
+        return await pilotCommand(command, io);
+      case 'smoke':
+        return await smokeCommand(command, io);
+      case 'serve': {
+        const server = await serveScriptedSystem({
+          system: command.system,
+          host: command.host,
+          port: command.port,
+          ...(command.seed === null ? {} : { seed: command.seed }),
+        });
+        io.stderr.write(
+          `chi: serving ${server.model} (scripted baseline, not a model) at ${server.baseUrl}; Ctrl-C stops\n`,
+        );
+        io.stdout.write(`${server.baseUrl}\n`);
+        await (io.untilStopped ?? new Promise<void>(() => {}));
+        await server.close();
+        return EXIT_CODES.ok;
+      }
+      case 'score': {
+        const releaseDir = await finishRun(resolve(io.cwd ?? process.cwd(), command.runDir), {
+          release: command.release,
+        });
+        io.stdout.write(`${releaseDir ?? resolve(command.runDir)}\n`);
+        return EXIT_CODES.ok;
+      }
+      case 'verify':
+        return await runVerifyCli(command.argv, {
+          stdout: (text) => io.stdout.write(text),
+          stderr: (text) => io.stderr.write(text),
+        });
+    }
+  } catch (error) {
+    io.stderr.write(`chi: ${oneLine(error)}\n`);
+    if (SmokeCheckFailedError.isInstance(error)) return EXIT_CODES.smokeFailed;
+    if (
+      UsageError.isInstance(error) ||
+      MissingApiKeyError.isInstance(error) ||
+      InvalidArgumentError.isInstance(error) ||
+      CatalogError.isInstance(error) ||
+      ApiCallError.isInstance(error)
+    ) {
+      return EXIT_CODES.usage;
+    }
+    if (!ChiError.isInstance(error) && error instanceof Error && io.env.CHI_DEBUG === '1')
+      io.stderr.write(`${error.stack ?? ''}\n`);
+    return EXIT_CODES.runtimeFailure;
+  }
+}

@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createFileLedger, type FileLedger } from '@chi/openrouter';
+import { writeRelease } from '@chi/report';
+import {
+  type BudgetLedger,
+  type ChatModel,
+  type ChatResult,
+  ChiError,
+  type ModelCatalog,
+  ModelCatalogSchema,
+  RunPlanSchema,
+  RunStatusSchema,
+  type SmokeResult,
+} from '@chi/spec';
+import { foldAttemptLog, readAttemptLog } from './attempt-log';
+import { chisEntriesFor, writeChisEntries } from './chis-entries';
+import type { PilotEventSink } from './events';
+import { readFrozenManifest } from './manifest';
+import { createRun } from './run-create';
+import { type ExecuteOutcome, executeRun } from './run-execute';
+import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
+import { readRunWorlds } from './run-worlds';
+import type { PilotSettings } from './settings';
+import { latestSmokeResults, runSmokeChecks } from './smoke';
+import { modelsForManifest } from './system-models';
+
+/** Exit codes of `chi` (see RUN-FOLDER.md). */
+export const EXIT_CODES = {
+  ok: 0,
+  runtimeFailure: 1,
+  usage: 2,
+  stoppedOrIncomplete: 3,
+  smokeFailed: 4,
+} as const;
+
+/** A required smoke check failed, so the scored run did not start. Exit code 4. */
+export class SmokeCheckFailedError extends ChiError {
+  readonly results: readonly SmokeResult[];
+
+  constructor(results: readonly SmokeResult[]) {
+    const failed = results.filter((result) => !result.passed);
+    super(
+      `smoke check failed for ${failed.map((result) => `${result.systemId} (${result.detail})`).join(', ')}; no scored request was sent (pass --allow-failed-smoke to start anyway)`,
+    );
+    this.name = 'SmokeCheckFailedError';
+    this.results = results;
+  }
+
+  /** True for this error from any copy of the package. */
+  static override isInstance(error: unknown): error is SmokeCheckFailedError {
+    return ChiError.isInstance(error) && error.name === 'SmokeCheckFailedError';
+  }
+}
+
+/** Options of {@link runPilot}. Give `settings` for a new run or `resumeDir` to resume one. */
+export interface RunPilotOptions {
+  readonly settings?: PilotSettings;
+  readonly resumeDir?: string;
+  /** Folder of a new run; `<runsRoot>/<runId>` by default. */
+  readonly runDir?: string;
+  readonly runsRoot?: string;
+  /** Models by system ID; built from the manifest when absent. */
+  readonly models?: ReadonlyMap<string, ChatModel>;
+  /** API key for live systems (from the environment; never written anywhere). */
+  readonly apiKey?: string;
+  /** Catalog prices fetched before freezing a live run (written to `catalog.json`). */
+  readonly catalog?: ModelCatalog;
+  /** Ceiling of the smoke checks (default 0.05 USD). */
+  readonly smokeCeilingUsd?: number;
+  /** Start even when a required smoke check failed. */
+  readonly allowFailedSmoke?: boolean;
+  readonly concurrency?: number;
+  /** Write the release (scores, figures, report) after the run; default true. */
+  readonly release?: boolean;
+  readonly onEvent?: PilotEventSink;
+  readonly signal?: AbortSignal;
+  readonly now?: () => Date;
+  /** Injectable fetch for live transports (tests). */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** What {@link runPilot} did. */
+export interface PilotOutcome {
+  readonly runDir: string;
+  readonly runId: string;
+  readonly execution: ExecuteOutcome;
+  /** The release folder, or null when it was not written. */
+  readonly releaseDir: string | null;
+  readonly smoke: readonly SmokeResult[];
+  /** 0 when every block is complete; 3 when the run stopped early or left incomplete blocks. */
+  readonly exitCode: number;
+}
+
+/** The final result of every request in a run folder's attempt log. */
+export async function finalResults(runDir: string): Promise<Map<string, ChatResult>> {
+  const states = foldAttemptLog(await readAttemptLog(runPaths(runDir).attempts));
+  const results = new Map<string, ChatResult>();
+  for (const [requestId, state] of states)
+    if (state.result !== null) results.set(requestId, state.result);
+  return results;
+}
+
+/**
+ * Writes the derived parts of a run folder: the CHIS entries of every complete history
+ * trajectory, then (unless `release` is false) the release with scores, traces, figures and
+ * report, via `@chi/report` (one scoring path for the run and for `chi verify`).
+ */
+export async function finishRun(
+  runDir: string,
+  options: { release?: boolean; onEvent?: PilotEventSink } = {},
+): Promise<string | null> {
+  const paths = runPaths(runDir);
+  const { manifest } = await readFrozenManifest(runDir);
+  const plan = await readJsonFile(paths.plan, RunPlanSchema);
+  const worlds = await readRunWorlds(paths, manifest);
+  const entries = chisEntriesFor({
+    manifest,
+    plan,
+    historyWorlds: worlds.history,
+    results: await finalResults(runDir),
+  });
+  await writeChisEntries(paths, manifest, entries);
+  if (options.release === false) return null;
+  const summary = await writeRelease({ runDir, outDir: paths.releaseDir, overwrite: true });
+  options.onEvent?.({ type: 'release-written', releaseDir: summary.outDir });
+  return summary.outDir;
+}
+
+/**
+ * Runs the pilot end to end: creates (or resumes) the run folder with its frozen manifest, runs
+ * the smoke checks a live manifest requires, sends every registered request with bounded
+ * concurrency under the budget ledger, writes CHIS entries and the release, and returns the exit
+ * code `chi pilot` uses.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runPilot({ settings: defaultOfflineSettings() });
+ * outcome.releaseDir; // chi-runs/<runId>/release
+ * ```
+ */
+export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> {
+  let runDir: string;
+  if (options.resumeDir !== undefined) {
+    runDir = resolve(options.resumeDir);
+    if (!existsSync(join(runDir, 'manifest.json'))) {
+      throw new ChiError(
+        `cannot resume ${runDir}: it holds no manifest.json (not a run folder, or its creation never finished)`,
+      );
+    }
+  } else {
+    if (options.settings === undefined)
+      throw new ChiError('runPilot needs settings (a new run) or resumeDir');
+    const created = await createRun({
+      settings: options.settings,
+      ...(options.runDir === undefined ? {} : { runDir: options.runDir }),
+      ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
+      ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+    runDir = created.runDir;
+  }
+  const paths = runPaths(runDir);
+  const { manifest } = await readFrozenManifest(runDir);
+  const live = manifest.systems.filter((system) => system.kind !== 'scripted');
+  const catalogPath = join(runDir, 'catalog.json');
+  const catalog =
+    options.catalog ??
+    (existsSync(catalogPath) ? await readJsonFile(catalogPath, ModelCatalogSchema) : undefined);
+
+  let ledger: FileLedger | undefined;
+  let smoke: SmokeResult[] = [];
+  try {
+    if (live.length > 0 && options.models === undefined) {
+      ledger = await createFileLedger({
+        path: paths.ledger,
+        ceilingUsd: manifest.ceilingUsd,
+        repairTornTail: true,
+      });
+    }
+    if (manifest.requireSmoke === true && live.length > 0) {
+      const recorded = await latestSmokeResults(paths.smoke);
+      const missing = live.filter((system) => recorded.get(system.id)?.passed !== true);
+      if (missing.length > 0) {
+        smoke = await runSmokeChecks({
+          systems: missing,
+          ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+          ceilingUsd: options.smokeCeilingUsd ?? 0.05,
+          logPath: paths.smoke,
+          ...(catalog === undefined ? {} : { catalog }),
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+          ...(options.now === undefined ? {} : { now: options.now }),
+        });
+        if (smoke.some((result) => !result.passed) && options.allowFailedSmoke !== true) {
+          throw new SmokeCheckFailedError(smoke);
+        }
+      }
+    }
+    const models =
+      options.models ??
+      modelsForManifest(manifest, {
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(ledger === undefined ? {} : { ledger }),
+        ...(catalog === undefined ? {} : { catalog }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      });
+    const execution = await executeRun({
+      runDir,
+      models,
+      ...(ledger === undefined ? {} : { ledger: ledger as BudgetLedger }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+    options.onEvent?.({
+      type: 'scored',
+      runDir,
+      completeBlocks: execution.completeBlocks,
+      incompleteBlocks: execution.incompleteBlocks,
+    });
+    const exitCode =
+      execution.state === 'completed' && execution.incompleteBlocks === 0
+        ? EXIT_CODES.ok
+        : EXIT_CODES.stoppedOrIncomplete;
+    const status = await readJsonFile(paths.status, RunStatusSchema);
+    await writeJsonFile(paths.status, { ...status, exitCode }, { durable: true });
+    const releaseDir = await finishRun(runDir, {
+      ...(options.release === undefined ? {} : { release: options.release }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    });
+    return { runDir, runId: execution.runId, execution, releaseDir, smoke, exitCode };
+  } finally {
+    await ledger?.close();
+  }
+}
