@@ -39,6 +39,7 @@ export const DEFAULT_RELEASE_PARAMETERS: ReleaseParameters = {
 export const RAW_PREFIXES = [
   'manifest.json',
   'manifest.sha256',
+  'catalog.json',
   'plan.json',
   'prompts/',
   'worlds/',

@@ -21,6 +21,7 @@ import {
   type HistoryItemTrace,
   type HistoryScore,
   INFRASTRUCTURE_FAILURES,
+  InvalidArgumentError,
   type MemoryProbeTrace,
   type MemoryScore,
   type ParsedProbeReply,
@@ -230,6 +231,14 @@ function missingTask(id: string, reason: string): ClassifiedTaskAnswer {
   return { id, status: 'missing', answer: null, detail: `no usable reply: ${reason}` };
 }
 
+/** The world file a block is scored against, for error messages. */
+function worldFile(block: PlannedBlock): string {
+  if (block.experiment === 'memory' || block.experiment === 'controls') {
+    return `worlds/memory/w${block.worldSeed}-n${block.load}.json`;
+  }
+  return `worlds/${block.experiment}/w${block.worldSeed}.json`;
+}
+
 function planFor(records: RunRecords, systemId: string, blockId: string): PlannedRequest[] {
   return records.plan.requests.filter((r) => r.systemId === systemId && r.blockId === blockId);
 }
@@ -274,58 +283,132 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
     for (const systemId of systemIds(records)) {
       const planned = planFor(records, systemId, block.blockId);
       if (planned.length === 0) continue;
-      if (block.experiment === 'memory' || block.experiment === 'controls') {
-        const world = records.memoryWorlds.get(memoryWorldKey(block.worldSeed, block.load ?? 0));
-        if (world === undefined)
-          throw new Error(
-            `block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`,
-          );
-        const conditions = [
-          ...new Set(
-            planned
-              .filter((r) => r.task === 'memory_probe' || r.task === 'memory_probe_oracle')
-              .map((r) => r.condition ?? 'notebook'),
-          ),
-        ];
-        for (const condition of conditions) {
-          const probes = planned
-            .filter(
-              (r) =>
-                (r.task === 'memory_probe' || r.task === 'memory_probe_oracle') &&
-                (r.condition ?? 'notebook') === condition,
-            )
-            .sort((a, b) => (a.batch ?? 0) - (b.batch ?? 0));
-          const unusable: { requestId: string; reason: string }[] = [];
-          const answers = new Map<string, ClassifiedAnswer>();
-          let foundAnswerSet = true;
-          let unrequestedCount = 0;
-          const notes: string[] = [];
-          for (const request of probes) {
-            const usable = usableText(outcomeOf(outcomes, request.requestId));
-            const ids = requestedIds(records, request.requestId, 'QUESTIONS');
-            if ('reason' in usable || ids === null) {
-              const reason =
-                'reason' in usable ? usable.reason : 'rendered request has no QUESTIONS block';
-              unusable.push({ requestId: request.requestId, reason });
-              foundAnswerSet = false;
-              continue;
-            }
-            const parsed = parseProbeReply(usable.text, ids);
-            for (const answer of parsed.answers) answers.set(answer.id, answer);
-            foundAnswerSet &&= parsed.foundAnswerSet;
-            unrequestedCount += parsed.unrequestedCount;
-            notes.push(...parsed.notes.map((note) => `${request.requestId}: ${note}`));
-          }
-          const reasonFor =
-            unusable.map((u) => `${u.requestId} ${u.reason}`).join('; ') || 'not asked';
-          const merged: ParsedProbeReply = {
-            answers: world.answerKey.map(
-              (entry) => answers.get(entry.id) ?? missingProbe(entry.id, reasonFor),
+      try {
+        if (block.experiment === 'memory' || block.experiment === 'controls') {
+          const world = records.memoryWorlds.get(memoryWorldKey(block.worldSeed, block.load ?? 0));
+          if (world === undefined)
+            throw new Error(
+              `block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`,
+            );
+          const conditions = [
+            ...new Set(
+              planned
+                .filter((r) => r.task === 'memory_probe' || r.task === 'memory_probe_oracle')
+                .map((r) => r.condition ?? 'notebook'),
             ),
-            foundAnswerSet,
-            unrequestedCount,
-            notes,
-          };
+          ];
+          for (const condition of conditions) {
+            const probes = planned
+              .filter(
+                (r) =>
+                  (r.task === 'memory_probe' || r.task === 'memory_probe_oracle') &&
+                  (r.condition ?? 'notebook') === condition,
+              )
+              .sort((a, b) => (a.batch ?? 0) - (b.batch ?? 0));
+            const unusable: { requestId: string; reason: string }[] = [];
+            const answers = new Map<string, ClassifiedAnswer>();
+            let foundAnswerSet = true;
+            let unrequestedCount = 0;
+            const notes: string[] = [];
+            for (const request of probes) {
+              const usable = usableText(outcomeOf(outcomes, request.requestId));
+              const ids = requestedIds(records, request.requestId, 'QUESTIONS');
+              if ('reason' in usable || ids === null) {
+                const reason =
+                  'reason' in usable ? usable.reason : 'rendered request has no QUESTIONS block';
+                unusable.push({ requestId: request.requestId, reason });
+                foundAnswerSet = false;
+                continue;
+              }
+              const parsed = parseProbeReply(usable.text, ids);
+              for (const answer of parsed.answers) answers.set(answer.id, answer);
+              foundAnswerSet &&= parsed.foundAnswerSet;
+              unrequestedCount += parsed.unrequestedCount;
+              notes.push(...parsed.notes.map((note) => `${request.requestId}: ${note}`));
+            }
+            const reasonFor =
+              unusable.map((u) => `${u.requestId} ${u.reason}`).join('; ') || 'not asked';
+            const merged: ParsedProbeReply = {
+              answers: world.answerKey.map(
+                (entry) => answers.get(entry.id) ?? missingProbe(entry.id, reasonFor),
+              ),
+              foundAnswerSet,
+              unrequestedCount,
+              notes,
+            };
+            const base = {
+              systemId,
+              blockId: block.blockId,
+              worldSeed: block.worldSeed,
+              blockComplete,
+              unusableRequests: unusable,
+            };
+            memory.push({
+              kind: 'memory-observation',
+              ...base,
+              condition,
+              load: world.load,
+              score: scoreMemoryProbes(world.answerKey, merged, alphas),
+            });
+            for (const trace of traceMemoryProbes(world.records, world.answerKey, merged)) {
+              memoryTraces.push({
+                systemId,
+                condition,
+                load: world.load,
+                worldSeed: block.worldSeed,
+                blockComplete,
+                trace,
+              });
+            }
+            const encode = planned.find((r) => r.task === 'memory_encode');
+            probeNotebooks.set(
+              `${systemId}|${block.blockId}|${condition}`,
+              condition === 'oracle'
+                ? null
+                : condition === 'blank'
+                  ? ''
+                  : (notebookText(records, encode?.requestId) ?? ''),
+            );
+          }
+        } else if (block.experiment === 'history') {
+          const world = records.historyWorlds.get(block.worldSeed);
+          if (world === undefined)
+            throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
+          const unusable: { requestId: string; reason: string }[] = [];
+          const environmentIds = world.environments.map((e) => e.id);
+          const grid = (history: HistoryId): Decision[][] =>
+            [0, 1, 2, 3, 4].map((checkpoint) => {
+              const request = planned.find(
+                (r) =>
+                  r.task === 'history_probe' &&
+                  r.history === history &&
+                  r.checkpoint === checkpoint,
+              );
+              const usable =
+                request === undefined
+                  ? { reason: 'not planned' }
+                  : usableText(outcomeOf(outcomes, request.requestId));
+              const ids =
+                request === undefined
+                  ? null
+                  : requestedIds(records, request.requestId, 'QUESTIONS');
+              if ('reason' in usable || ids === null) {
+                if (request !== undefined)
+                  unusable.push({
+                    requestId: request.requestId,
+                    reason: 'reason' in usable ? usable.reason : 'no QUESTIONS block',
+                  });
+                return environmentIds.map(() => 'invalid' as const);
+              }
+              const parsed = parseTaskReply(usable.text, ids);
+              const byId = new Map(parsed.answers.map((a) => [a.id, a]));
+              return world.environments.map((environment) => {
+                const answer = byId.get(environment.id) ?? missingTask(environment.id, 'not asked');
+                return decisionOf(answer, environment.labels);
+              });
+            });
+          const decisions = { A: grid('A'), B: grid('B'), A2: grid('A2') };
+          const observations = { validAnswers: world.validAnswers, decisions };
           const base = {
             systemId,
             blockId: block.blockId,
@@ -333,129 +416,68 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
             blockComplete,
             unusableRequests: unusable,
           };
-          memory.push({
-            kind: 'memory-observation',
+          history.push({
+            kind: 'history-observation',
             ...base,
-            condition,
-            load: world.load,
-            score: scoreMemoryProbes(world.answerKey, merged, alphas),
+            decisions,
+            score: scoreHistory(observations),
           });
-          for (const trace of traceMemoryProbes(world.records, world.answerKey, merged)) {
-            memoryTraces.push({
-              systemId,
-              condition,
-              load: world.load,
-              worldSeed: block.worldSeed,
-              blockComplete,
-              trace,
-            });
-          }
-          const encode = planned.find((r) => r.task === 'memory_encode');
-          probeNotebooks.set(
-            `${systemId}|${block.blockId}|${condition}`,
-            condition === 'oracle'
-              ? null
-              : condition === 'blank'
-                ? ''
-                : (notebookText(records, encode?.requestId) ?? ''),
-          );
-        }
-      } else if (block.experiment === 'history') {
-        const world = records.historyWorlds.get(block.worldSeed);
-        if (world === undefined)
-          throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
-        const unusable: { requestId: string; reason: string }[] = [];
-        const environmentIds = world.environments.map((e) => e.id);
-        const grid = (history: HistoryId): Decision[][] =>
-          [0, 1, 2, 3, 4].map((checkpoint) => {
-            const request = planned.find(
-              (r) =>
-                r.task === 'history_probe' && r.history === history && r.checkpoint === checkpoint,
-            );
+          for (const trace of traceHistoryDecisions(observations))
+            historyTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
+        } else {
+          const itemSet = records.behaviorItems.get(block.worldSeed);
+          if (itemSet === undefined)
+            throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
+          const unusable: { requestId: string; reason: string }[] = [];
+          const answers: ClassifiedTaskAnswer[] = [];
+          for (const half of [1, 2] as const) {
+            const request = planned.find((r) => r.task === 'behavior_half' && r.half === half);
+            const fallbackIds = itemSet.items
+              .filter((i) => i.half === half)
+              .sort((a, b) => a.position - b.position)
+              .map((i) => i.id);
             const usable =
               request === undefined
                 ? { reason: 'not planned' }
                 : usableText(outcomeOf(outcomes, request.requestId));
             const ids =
-              request === undefined ? null : requestedIds(records, request.requestId, 'QUESTIONS');
+              request === undefined ? null : requestedIds(records, request.requestId, 'ITEMS');
             if ('reason' in usable || ids === null) {
-              if (request !== undefined)
-                unusable.push({
-                  requestId: request.requestId,
-                  reason: 'reason' in usable ? usable.reason : 'no QUESTIONS block',
-                });
-              return environmentIds.map(() => 'invalid' as const);
+              const reason = 'reason' in usable ? usable.reason : 'no ITEMS block';
+              if (request !== undefined) unusable.push({ requestId: request.requestId, reason });
+              answers.push(...fallbackIds.map((id) => missingTask(id, reason)));
+              continue;
             }
-            const parsed = parseTaskReply(usable.text, ids);
-            const byId = new Map(parsed.answers.map((a) => [a.id, a]));
-            return world.environments.map((environment) => {
-              const answer = byId.get(environment.id) ?? missingTask(environment.id, 'not asked');
-              return decisionOf(answer, environment.labels);
-            });
-          });
-        const decisions = { A: grid('A'), B: grid('B'), A2: grid('A2') };
-        const observations = { validAnswers: world.validAnswers, decisions };
-        const base = {
-          systemId,
-          blockId: block.blockId,
-          worldSeed: block.worldSeed,
-          blockComplete,
-          unusableRequests: unusable,
-        };
-        history.push({
-          kind: 'history-observation',
-          ...base,
-          decisions,
-          score: scoreHistory(observations),
-        });
-        for (const trace of traceHistoryDecisions(observations))
-          historyTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
-      } else {
-        const itemSet = records.behaviorItems.get(block.worldSeed);
-        if (itemSet === undefined)
-          throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
-        const unusable: { requestId: string; reason: string }[] = [];
-        const answers: ClassifiedTaskAnswer[] = [];
-        for (const half of [1, 2] as const) {
-          const request = planned.find((r) => r.task === 'behavior_half' && r.half === half);
-          const fallbackIds = itemSet.items
-            .filter((i) => i.half === half)
-            .sort((a, b) => a.position - b.position)
-            .map((i) => i.id);
-          const usable =
-            request === undefined
-              ? { reason: 'not planned' }
-              : usableText(outcomeOf(outcomes, request.requestId));
-          const ids =
-            request === undefined ? null : requestedIds(records, request.requestId, 'ITEMS');
-          if ('reason' in usable || ids === null) {
-            const reason = 'reason' in usable ? usable.reason : 'no ITEMS block';
-            if (request !== undefined) unusable.push({ requestId: request.requestId, reason });
-            answers.push(...fallbackIds.map((id) => missingTask(id, reason)));
-            continue;
+            answers.push(...parseTaskReply(usable.text, ids).answers);
           }
-          answers.push(...parseTaskReply(usable.text, ids).answers);
+          const base = {
+            systemId,
+            blockId: block.blockId,
+            worldSeed: block.worldSeed,
+            blockComplete,
+            unusableRequests: unusable,
+          };
+          behavior.push({
+            kind: 'behavior-observation',
+            ...base,
+            score: scoreBehavior(itemSet, answers),
+          });
+          for (const trace of traceBehaviorItems(itemSet, answers))
+            behaviorTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
         }
-        const base = {
-          systemId,
-          blockId: block.blockId,
-          worldSeed: block.worldSeed,
-          blockComplete,
-          unusableRequests: unusable,
-        };
-        behavior.push({
-          kind: 'behavior-observation',
-          ...base,
-          score: scoreBehavior(itemSet, answers),
-        });
-        for (const trace of traceBehaviorItems(itemSet, answers))
-          behaviorTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
+      } catch (error) {
+        if (InvalidArgumentError.isInstance(error) && error.field.startsWith('worlds/'))
+          throw error;
+        throw new InvalidArgumentError(
+          worldFile(block),
+          `cannot score block ${block.blockId} for system ${systemId}: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
     }
   }
-  const bySystemThenBlock = <T extends { systemId: string }>(list: T[]) => list;
   return {
-    memory: bySystemThenBlock(memory),
+    memory,
     history,
     behavior,
     memoryTraces,

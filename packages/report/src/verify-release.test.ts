@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
+import { canonicalJson } from './canonical-json';
 import { writeSha256Sums } from './sha256-sums';
 import { runVerifyCli } from './verify-cli';
 import { diffJson, verifyRelease } from './verify-release';
@@ -122,6 +123,28 @@ describe('verifyRelease', () => {
     );
     expect(byFile['chart-data/memory-capacity.csv']?.at).toMatch(/^row \d+, column estimate$/);
     expect(byFile['chart-data/extra.json']?.kind).toBe('unexpected');
+  });
+
+  it('names a world whose answer key no longer follows from its records', async () => {
+    const release = await copy();
+    await edit(release, 'worlds/memory/w11-n8.json', (text) => {
+      const world = JSON.parse(text);
+      const entry = world.answerKey.find(
+        (e: { expectedValue: string | null }) => e.expectedValue !== null,
+      );
+      entry.expectedValue = entry.expectedValue === '00000000' ? '11111111' : '00000000';
+      return canonicalJson(world);
+    });
+    await writeSha256Sums(release);
+    const report = await verifyRelease(release);
+    expect(report.ok).toBe(false);
+    expect(report.mismatches.map((m) => [m.file, m.kind])).toContainEqual([
+      'worlds/memory/w11-n8.json',
+      'raw',
+    ]);
+    expect(report.mismatches.find((m) => m.file === 'worlds/memory/w11-n8.json')?.message).toMatch(
+      /cannot score block (memory|controls)\.w11\.n8/,
+    );
   });
 
   it('names an inconsistent request hash even when SHA256SUMS is rewritten', async () => {
