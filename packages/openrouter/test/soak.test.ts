@@ -23,24 +23,24 @@ const PRICE = { inputUsdPerToken: 1e-6, outputUsdPerToken: 4e-6, requestUsd: 0 }
 // once and is tested on its own). Costs stay below any reservation (which is above 0.0004 USD).
 const cost = fc.integer({ min: 0, max: 300 }).map((micro) => micro / 1e6);
 const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
-  { weight: 55, arbitrary: cost.map((costUsd): Fault => ({ kind: 'ok', costUsd })) },
+  { weight: 220, arbitrary: cost.map((costUsd): Fault => ({ kind: 'ok', costUsd })) },
   {
-    weight: 4,
+    weight: 16,
     arbitrary: cost.map(
       (costUsd): Fault => ({ kind: 'ok', costUsd, content: 'partial', finishReason: 'length' }),
     ),
   },
-  { weight: 3, arbitrary: cost.map((costUsd): Fault => ({ kind: 'ok', costUsd, content: '' })) },
-  { weight: 4, arbitrary: fc.constant<Fault>({ kind: 'ok', noUsage: true }) },
+  { weight: 12, arbitrary: cost.map((costUsd): Fault => ({ kind: 'ok', costUsd, content: '' })) },
+  { weight: 16, arbitrary: fc.constant<Fault>({ kind: 'ok', noUsage: true }) },
   {
-    weight: 5,
+    weight: 20,
     arbitrary: fc.constantFrom<Fault>(
       { kind: 'status', status: 429, retryAfter: '0' },
       { kind: 'status', status: 429 },
     ),
   },
   {
-    weight: 7,
+    weight: 28,
     arbitrary: fc.constantFrom<Fault>(
       { kind: 'status', status: 500 },
       { kind: 'status', status: 502 },
@@ -48,17 +48,17 @@ const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
     ),
   },
   {
-    weight: 2,
+    weight: 8,
     arbitrary: fc.constantFrom<Fault>(
       { kind: 'status', status: 400 },
       { kind: 'status', status: 402 },
     ),
   },
-  { weight: 5, arbitrary: fc.constant<Fault>({ kind: 'reset' }) },
+  { weight: 20, arbitrary: fc.constant<Fault>({ kind: 'reset' }) },
   { weight: 1, arbitrary: fc.constant<Fault>({ kind: 'hang' }) },
-  { weight: 3, arbitrary: fc.constant<Fault>({ kind: 'error_in_200' }) },
-  { weight: 2, arbitrary: fc.constant<Fault>({ kind: 'finish_error' }) },
-  { weight: 3, arbitrary: fc.constant<Fault>({ kind: 'malformed' }) },
+  { weight: 12, arbitrary: fc.constant<Fault>({ kind: 'error_in_200' }) },
+  { weight: 8, arbitrary: fc.constant<Fault>({ kind: 'finish_error' }) },
+  { weight: 12, arbitrary: fc.constant<Fault>({ kind: 'malformed' }) },
 );
 const SCRIPT: readonly (readonly Fault[])[] = fc.sample(
   fc.array(faultArbitrary, { minLength: 3, maxLength: 3 }),
@@ -160,7 +160,9 @@ describe.each([
       safetyPrice: PRICE,
       reservationMargin: 0,
       maxOutputTokens: CAP,
-      deadlineMs: 250,
+      // Generous, so that only the injected hangs time out even on a loaded machine (a timeout of
+      // an ordinary request would change what the script says must happen).
+      deadlineMs: 3000,
       sleep: async () => {},
       generationLookup: { attempts: 2, intervalMs: 0 },
     });
@@ -197,7 +199,11 @@ describe.each([
       );
       const sent = result.tries.filter((entry) => entry.failure !== 'budget_refused');
       sentTries += sent.length;
-      expect(triesByRequest.get(index) ?? 0).toBe(sent.length);
+      // A timed-out try may be cut before the server reads it: at most once there, exactly once here.
+      const received = triesByRequest.get(index) ?? 0;
+      const timedOut = sent.some((entry) => entry.failure === 'timeout');
+      if (timedOut) expect([sent.length - 1, sent.length]).toContain(received);
+      else expect(received).toBe(sent.length);
       expect(
         reservations
           .filter((entry) => entry.attemptId.startsWith(`soak-${index}#`))
