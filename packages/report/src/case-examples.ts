@@ -1,4 +1,4 @@
-import type { MemoryProbeTrace, Stratum } from '@chi/spec';
+import type { MemoryProbeTrace, Stratum, TracedRecord } from '@chi/spec';
 import { STRATA } from '@chi/spec';
 import { sha256Hex } from './canonical-json';
 import type { MemoryCondition } from './chart-data';
@@ -68,10 +68,18 @@ const CONDITION_ORDER: Record<MemoryCondition, number> = { notebook: 0, blank: 1
 /**
  * A deterministic sample of case examples: for every system, condition, load and stratum, the
  * `perVerdict` passing and `perVerdict` failing probes that come first in SHA-256 order of
- * `system|condition|load|world|probeId`. No random generator is involved, so the same run always
+ * `system|condition|load|world|probeId`, systems in `systemOrder` (then by ID). No random generator is involved, so the same run always
  * shows the same examples, and the choice cannot be steered towards flattering probes.
  */
-export function selectCaseExamples(probes: readonly TracedProbe[], perVerdict = 1): CaseExample[] {
+export function selectCaseExamples(
+  probes: readonly TracedProbe[],
+  perVerdict = 1,
+  systemOrder: readonly string[] = [],
+): CaseExample[] {
+  const systemRank = (id: string) => {
+    const index = systemOrder.indexOf(id);
+    return index < 0 ? systemOrder.length : index;
+  };
   const groups = new Map<string, TracedProbe[]>();
   for (const probe of probes) {
     const key = `${probe.systemId}\u0000${probe.condition}\u0000${probe.load}\u0000${probe.trace.stratum}\u0000${probe.trace.verdict}`;
@@ -88,6 +96,7 @@ export function selectCaseExamples(probes: readonly TracedProbe[], perVerdict = 
   }
   chosen.sort(
     (a, b) =>
+      systemRank(a.systemId) - systemRank(b.systemId) ||
       (a.systemId < b.systemId ? -1 : a.systemId > b.systemId ? 1 : 0) ||
       CONDITION_ORDER[a.condition] - CONDITION_ORDER[b.condition] ||
       a.load - b.load ||
@@ -103,4 +112,51 @@ export function selectCaseExamples(probes: readonly TracedProbe[], perVerdict = 
     trace: probe.trace,
     notebookExcerpt: notebookExcerpt(probe.notebook, probe.trace.key),
   }));
+}
+
+function recordLine(record: TracedRecord): string {
+  return `value ${record.value}  source ${record.source}  time ${record.eventTime}  authority ${record.authority}`;
+}
+
+/**
+ * A trace as a few readable lines for the report: the question, the eligible records in
+ * precedence order with the winner marked, records excluded by the cutoff, the answer, the record
+ * a wrong value came from and the reason. The full trace is in the release's `traces/` files.
+ *
+ * @example
+ * ```ts
+ * formatTrace(trace).split('\n')[0]; // 'question: key k-01 as of 2026-01-02T00:00:00.000Z (stratum t)'
+ * ```
+ */
+export function formatTrace(trace: MemoryProbeTrace): string {
+  const lines = [
+    `question: key ${trace.key} ${trace.asOf === null ? '(current value)' : `as of ${trace.asOf}`} (stratum ${trace.stratum})`,
+  ];
+  if (trace.eligibleRecords.length === 0)
+    lines.push('eligible records: none (the correct answer is unknown)');
+  else {
+    lines.push('eligible records, in precedence order:');
+    trace.eligibleRecords.forEach((record, index) => {
+      lines.push(
+        `  ${index + 1}. ${recordLine(record)}${index === trace.winnerIndex ? '  <- winner' : ''}`,
+      );
+    });
+  }
+  if (trace.excludedByCutoff.length > 0) {
+    lines.push('dated after the cutoff (not eligible):');
+    for (const record of trace.excludedByCutoff) lines.push(`  - ${recordLine(record)}`);
+  }
+  lines.push(
+    `expected: ${trace.expectedValue === null ? 'unknown (value and source null)' : `value ${trace.expectedValue}, source ${trace.expectedSource ?? 'null'}`}`,
+  );
+  const a = trace.answer;
+  lines.push(
+    `answer: ${a.status}${a.status === 'answered' ? ` value ${a.value ?? 'null'}, source ${a.source ?? 'null'}` : ''}${a.detail === null ? '' : ` (${a.detail})`}`,
+  );
+  if (trace.matchedRecord !== null)
+    lines.push(
+      `answered value comes from: key ${trace.matchedRecord.key}, ${recordLine(trace.matchedRecord)}`,
+    );
+  lines.push(`verdict: ${trace.verdict} (${trace.reason})`);
+  return lines.join('\n');
 }

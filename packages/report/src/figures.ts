@@ -43,6 +43,14 @@ const PRIMARY = 'Q_M of world-mean factors (primary)';
 const WITHIN = 'mean within-world Q_M (different quantity)';
 const DISTANCE_TITLE = 'Distance (unitless; difference −1 to 1)';
 const PANEL_WIDTH = 220;
+
+/** Facet panel width: narrower with many systems so a row of panels stays near 1000 px. */
+function panelWidth(data: ChartData): number {
+  return Math.max(
+    150,
+    Math.min(PANEL_WIDTH, Math.floor(1000 / Math.max(1, data.run.systems.length))),
+  );
+}
 const PANEL_HEIGHT = 180;
 const CATEGORY_SCHEME = 'tableau10';
 
@@ -190,7 +198,7 @@ function capacityFigure(data: ChartData): FigureDefinition | null {
     data: { values: rows },
     facet: { column: systemFacet(data) },
     spec: {
-      width: PANEL_WIDTH,
+      width: panelWidth(data),
       height: PANEL_HEIGHT,
       layer: [
         ...taus.map((tau) => ({
@@ -522,7 +530,7 @@ function historyRateFigure(
     data: { values: rows },
     facet: { column: systemFacet(data) },
     spec: {
-      width: PANEL_WIDTH,
+      width: panelWidth(data),
       height: PANEL_HEIGHT,
       layer: [
         {
@@ -635,7 +643,7 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
     data: { values: rows },
     facet: { column: systemFacet(data) },
     spec: {
-      width: PANEL_WIDTH,
+      width: panelWidth(data),
       height: PANEL_HEIGHT,
       layer: [
         { mark: { type: 'rule', color: '#999' }, encoding: { y: { datum: 0 } } },
@@ -842,7 +850,7 @@ function taxonomyFigure(data: ChartData): FigureDefinition | null {
     data: { values: rows },
     facet: { column: systemFacet(data) },
     spec: {
-      width: PANEL_WIDTH,
+      width: panelWidth(data),
       height: PANEL_HEIGHT,
       mark: { type: 'bar' },
       encoding: {

@@ -323,7 +323,11 @@ export async function buildDerivedRelease(
     );
     files.set(`chart-data/${definition.id}.csv`, toCsv(definition.columns, definition.rows));
   }
-  const caseExamples = selectCaseExamples(tracedProbes(scores), parameters.caseExamplesPerVerdict);
+  const caseExamples = selectCaseExamples(
+    tracedProbes(scores),
+    parameters.caseExamplesPerVerdict,
+    records.manifest.systems.map((s) => s.id),
+  );
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
   const blocks = buildReportDocument({ data, figures: rendered, caseExamples });

@@ -113,7 +113,10 @@ describe('buildReportDocument + renderers', () => {
       'capacity-keeper · N=32 · stratum t · world 1 · FAIL (as\\_of\\_error)',
     );
     expect(markdown).toContain('k-0001 = 1234abcd (src-a, 2026-01-01)');
-    expect(markdown).toContain('"reason": "as_of_error"');
+    expect(markdown).toContain('verdict: fail (as_of_error)');
+    expect(markdown).toContain(
+      '  1. value 1234abcd  source src-a  time 2026-01-01T00:00:00.000Z  authority 1  <- winner',
+    );
   });
 
   it('writes a self-contained HTML page: inline SVG, no scripts, no external loads, escaped text', () => {
@@ -127,7 +130,7 @@ describe('buildReportDocument + renderers', () => {
     expect(html).toContain(
       '<p class="banner" role="note"><strong>Scripted baseline — not a measurement of any model</strong></p>',
     );
-    expect(html).toContain('&quot;reason&quot;: &quot;as_of_error&quot;');
+    expect(html).toContain('authority 1  &lt;- winner');
   });
 
   it('is a pure function: the same input gives the same bytes', () => {

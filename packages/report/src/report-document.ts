@@ -1,4 +1,4 @@
-import type { CaseExample } from './case-examples';
+import { type CaseExample, formatTrace } from './case-examples';
 import type { ChartData, EimcEntry, IntervalEstimate, MemoryPoint } from './chart-data';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { EVIDENCE_MAP } from './evidence-map';
@@ -234,7 +234,7 @@ function caseExampleBlocks(data: ChartData, examples: readonly CaseExample[]): R
           `Probe ${t.probeId}: key ${t.key}${t.asOf === null ? ' (current value)' : ` as of ${t.asOf}`}. Expected: ${t.expectedValue === null ? 'unknown (both null)' : `value ${t.expectedValue}, source ${t.expectedSource ?? 'null'}`}. Answer: ${answer}.`,
         ),
         { kind: 'code' as const, label: 'Notebook excerpt', text: example.notebookExcerpt },
-        { kind: 'code' as const, label: 'Trace', text: JSON.stringify(t, null, 2) },
+        { kind: 'code' as const, label: 'Trace', text: formatTrace(t) },
       ];
     }),
   }));
