@@ -142,7 +142,7 @@ describe('parseCli', () => {
       host: '127.0.0.1',
       seed: null,
     });
-    expect(parseCli(['smoke'])).toMatchObject({ command: 'smoke', models: null, ceilingUsd: 0.05 });
+    expect(parseCli(['smoke'])).toMatchObject({ command: 'smoke', models: null, ceilingUsd: 1 });
     expect(parseCli(['score', 'dir'])).toEqual({ command: 'score', runDir: 'dir', release: true });
     expect(parseCli(['verify', 'rel', '--json'])).toEqual({
       command: 'verify',

@@ -113,7 +113,7 @@ Pilot options:
   --batch-size N           probes per probe request (default: all in one)
   --no-controls --no-history --no-behavior
   --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
-  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 0.05)
+  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)
   --allow-failed-smoke     start a live run even if a smoke check failed
   --concurrency N          requests in flight (default 8)
   --out DIR                run folder (default ./chi-runs/<runId>)
@@ -255,7 +255,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         command: 'smoke',
         models: modelsOption(values.models as string | undefined, baseUrl === null),
         baseUrl,
-        ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined) ?? 0.05,
+        ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined) ?? 1,
         out: (values.out as string | undefined) ?? null,
       };
     }
@@ -390,7 +390,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     behavior: values['no-behavior'] !== true,
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
     smokeCeilingUsd:
-      usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 0.05,
+      usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,
     concurrency: integerOption('concurrency', values.concurrency as string | undefined, 1),
     out: (values.out as string | undefined) ?? null,
     seed: integerOption('seed', values.seed as string | undefined, 0),

@@ -120,15 +120,34 @@ async function fetchLiveCatalog(
   });
 }
 
-async function checkReachable(baseUrl: string, io: CliIo): Promise<void> {
+/**
+ * Checks that an OpenAI-compatible endpoint answers, and returns the models it serves that are
+ * scripted reference systems (`chi serve` marks them `owned_by: chi-scripted`), so their results
+ * are labelled `scripted_baseline`, never as a model measurement.
+ */
+async function probeEndpoint(baseUrl: string, io: CliIo): Promise<Set<string>> {
   const doFetch = io.fetch ?? globalThis.fetch;
+  let response: Response;
   try {
-    await doFetch(`${baseUrl.replace(/\/+$/, '')}/models`, { signal: AbortSignal.timeout(10_000) });
+    response = await doFetch(`${baseUrl.replace(/\/+$/, '')}/models`, {
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch (error) {
+    const cause = (error as Error).cause;
     throw new UsageError(
-      `--base-url: ${baseUrl} is unreachable (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})`,
+      `--base-url: ${baseUrl} is unreachable (${cause instanceof Error ? cause.message : (error as Error).message})`,
     );
   }
+  const scripted = new Set<string>();
+  try {
+    const body = (await response.json()) as { data?: { id?: unknown; owned_by?: unknown }[] };
+    for (const model of body.data ?? []) {
+      if (model.owned_by === 'chi-scripted' && typeof model.id === 'string') scripted.add(model.id);
+    }
+  } catch {
+    // a server without a model list is fine
+  }
+  return scripted;
 }
 
 async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
@@ -154,7 +173,7 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
     io.stdout.write(`${outcome.releaseDir ?? outcome.runDir}\n`);
     return outcome.exitCode;
   }
-  const settings = settingsFor(command);
+  let settings = settingsFor(command);
   const live = settings.systems.some((system) => system.kind !== 'scripted');
   if (command.plan) {
     let catalog: ModelCatalog | undefined;
@@ -187,7 +206,15 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
       catalog = await fetchLiveCatalog(settings.systems, apiKey, io);
     } else {
       apiKey = io.env.OPENAI_API_KEY?.trim() || undefined;
-      await checkReachable(command.baseUrl as string, io);
+      const scripted = await probeEndpoint(command.baseUrl as string, io);
+      settings = {
+        ...settings,
+        systems: settings.systems.map((system) =>
+          scripted.has(system.model)
+            ? { ...system, evidenceClass: 'scripted_baseline' as const }
+            : system,
+        ),
+      };
     }
   }
   const outcome = await runPilot({
@@ -217,7 +244,7 @@ async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
     command.baseUrl === null
       ? apiKeyFromEnv('OPENROUTER_API_KEY', io.env)
       : io.env.OPENAI_API_KEY?.trim() || undefined;
-  if (command.baseUrl !== null) await checkReachable(command.baseUrl, io);
+  if (command.baseUrl !== null) await probeEndpoint(command.baseUrl, io);
   const stamp = new Date()
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')
@@ -243,11 +270,20 @@ async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
   return results.every((result) => result.passed) ? EXIT_CODES.ok : EXIT_CODES.smokeFailed;
 }
 
+function prefixed(message: string): string {
+  return /^chi[ :]/.test(message) ? message : `chi: ${message}`;
+}
+
 function oneLine(error: unknown): string {
   if (CatalogError.isInstance(error))
     return `the catalog does not support the plan: ${error.problems.join('; ')}`;
   if (ValidationError.isInstance(error)) return error.message.replace(/\n\s*/g, ' ');
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 /**
@@ -261,7 +297,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     command = parseCli(argv);
   } catch (error) {
-    io.stderr.write(`chi: ${oneLine(error)}\n`);
+    io.stderr.write(`${prefixed(oneLine(error))}\n`);
     return EXIT_CODES.usage;
   }
   try {
@@ -305,7 +341,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         });
     }
   } catch (error) {
-    io.stderr.write(`chi: ${oneLine(error)}\n`);
+    io.stderr.write(`${prefixed(oneLine(error))}\n`);
     if (SmokeCheckFailedError.isInstance(error)) return EXIT_CODES.smokeFailed;
     if (
       UsageError.isInstance(error) ||

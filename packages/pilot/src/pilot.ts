@@ -66,7 +66,7 @@ export interface RunPilotOptions {
   readonly apiKey?: string;
   /** Catalog prices fetched before freezing a live run (written to `catalog.json`). */
   readonly catalog?: ModelCatalog;
-  /** Ceiling of the smoke checks (default 0.05 USD). */
+  /** Ceiling of the smoke checks (default 1 USD). */
   readonly smokeCeilingUsd?: number;
   /** Start even when a required smoke check failed. */
   readonly allowFailedSmoke?: boolean;
@@ -185,14 +185,27 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
         smoke = await runSmokeChecks({
           systems: missing,
           ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-          ceilingUsd: options.smokeCeilingUsd ?? 0.05,
+          ceilingUsd: options.smokeCeilingUsd ?? 1,
           logPath: paths.smoke,
           ...(catalog === undefined ? {} : { catalog }),
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
           ...(options.now === undefined ? {} : { now: options.now }),
         });
         if (smoke.some((result) => !result.passed) && options.allowFailedSmoke !== true) {
-          throw new SmokeCheckFailedError(smoke);
+          const error = new SmokeCheckFailedError(smoke);
+          const status = await readJsonFile(paths.status, RunStatusSchema);
+          await writeJsonFile(
+            paths.status,
+            {
+              ...status,
+              state: 'stopped',
+              updatedAt: (options.now ?? (() => new Date()))().toISOString(),
+              stop: { kind: 'smoke', message: error.message },
+              exitCode: EXIT_CODES.smokeFailed,
+            },
+            { durable: true },
+          );
+          throw error;
         }
       }
     }
