@@ -604,6 +604,25 @@ export function analyzeRun(
     history,
     historyDistances,
     historyDynamics,
+    historyVectors: scores.history
+      .slice()
+      .sort(
+        (a, b) =>
+          systems.indexOf(a.systemId) - systems.indexOf(b.systemId) || a.worldSeed - b.worldSeed,
+      )
+      .flatMap((o) =>
+        HISTORIES.flatMap((history) =>
+          CHECKPOINTS.map((checkpoint) => ({
+            systemId: o.systemId,
+            worldSeed: o.worldSeed,
+            history,
+            checkpoint,
+            blockComplete: o.blockComplete,
+            coordinates:
+              o.score.checkpoints[checkpoint]?.histories[history].vector.coordinates ?? [],
+          })),
+        ),
+      ),
     behavior,
     taxonomy: taxonomy(scores, systems),
     missingness: {

@@ -184,6 +184,20 @@ export const HistoryDynamicsSchema = z.strictObject({
 /** Continuity and correction response of one history. */
 export type HistoryDynamics = z.infer<typeof HistoryDynamicsSchema>;
 
+/** One world's decision vector for one history at one checkpoint (A = 0, unknown = 0.5, B = 1). */
+export const HistoryVectorSchema = z.strictObject({
+  systemId: z.string().min(1),
+  worldSeed: SeedSchema,
+  history: HistoryIdSchema,
+  checkpoint: z.int().min(0).max(4),
+  /** Whether the world's history block is complete (only complete blocks enter the estimates). */
+  blockComplete: z.boolean(),
+  /** One coordinate per environment; null marks an invalid decision (never a distance). */
+  coordinates: z.array(z.union([z.literal(0), z.literal(0.5), z.literal(1)]).nullable()),
+});
+/** One world's decision vector for one history at one checkpoint. */
+export type HistoryVector = z.infer<typeof HistoryVectorSchema>;
+
 /** One behavioral task indicator of one system. */
 export const BehaviorPointSchema = z.strictObject({
   systemId: z.string().min(1),
@@ -294,6 +308,8 @@ export const ChartDataSchema = z.strictObject({
   history: z.array(HistoryPointSchema),
   historyDistances: z.array(HistoryDistanceSchema),
   historyDynamics: z.array(HistoryDynamicsSchema),
+  /** Every world's decision vectors (complete and incomplete blocks, flagged). */
+  historyVectors: z.array(HistoryVectorSchema),
   behavior: z.array(BehaviorPointSchema),
   taxonomy: z.array(TaxonomyCountSchema),
   /** Every block with its status, the failure log counted, and the (excluded) smoke checks. */

@@ -75,6 +75,12 @@ describe('release of a real offline pilot run', () => {
     expect(actual).toBe(await readFile(GOLDEN, 'utf8'));
     const report = await verifyRelease(outDir);
     expect(report.mismatches).toEqual([]);
+    // a second release of the same run is byte-identical
+    const again = join(dir.path, 'release-again');
+    await writeRelease({ runDir, outDir: again });
+    expect(await readFile(join(again, 'SHA256SUMS'), 'utf8')).toBe(
+      await readFile(join(outDir, 'SHA256SUMS'), 'utf8'),
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './
 import { canonicalJson } from './canonical-json';
 import { selectCaseExamples, type TracedProbe } from './case-examples';
 import type { ChartData } from './chart-data';
-import { toCsv } from './csv';
+import { type CsvCell, toCsv } from './csv';
 import { runEvidenceBanner } from './evidence-label';
 import { buildFigures } from './figures';
 import { renderHtml, renderMarkdown } from './render-report';
@@ -91,6 +91,63 @@ function tracedProbes(scores: RunScores): TracedProbe[] {
           scores.probeNotebooks.get(`${line.systemId}|${blockId}|${line.condition}`) ?? null,
       };
     });
+}
+
+/** Per-world results as CSV (the protocol publishes per-world results beside the means). */
+function perWorldTables(scores: RunScores): [string, string][] {
+  const memory = scores.memory.map((o) => ({
+    systemId: o.systemId,
+    condition: o.condition,
+    load: o.load,
+    worldSeed: o.worldSeed,
+    blockComplete: o.blockComplete,
+    r: o.score.factors.r,
+    t: o.score.factors.t,
+    s: o.score.factors.s,
+    u: o.score.factors.u,
+    i: o.score.factors.i,
+    oneMinusF: o.score.factors.oneMinusF,
+    qualityScore: o.score.qualityScore,
+    unsupportedAffirmativeLures: o.score.lures.unsupportedAffirmative,
+    invalidLures: o.score.lures.invalid,
+    lures: o.score.lures.total,
+    unusableRequests: o.unusableRequests.map((u) => `${u.requestId}: ${u.reason}`).join('; '),
+  }));
+  const history = scores.history.flatMap((o) =>
+    o.score.checkpoints.flatMap((c) =>
+      (['A', 'B', 'A2'] as const).map((h) => ({
+        systemId: o.systemId,
+        worldSeed: o.worldSeed,
+        blockComplete: o.blockComplete,
+        history: h,
+        checkpoint: c.checkpoint,
+        accuracy: c.histories[h].accuracy.accuracy.rate,
+        explicitUnknownRate: c.histories[h].accuracy.explicitUnknownRate.rate,
+        invalidRate: c.histories[h].accuracy.invalidRate.rate,
+        decisions: c.histories[h].decisions.join(' '),
+        distanceAB: c.divergence.differentHistories.value,
+        distanceAA2: c.divergence.sameHistory.value,
+        divergence: c.divergence.value,
+      })),
+    ),
+  );
+  const behavior = scores.behavior.map((o) => ({
+    systemId: o.systemId,
+    worldSeed: o.worldSeed,
+    blockComplete: o.blockComplete,
+    R: o.score.axes.R.accuracy.rate,
+    C: o.score.axes.C.accuracy.rate,
+    A: o.score.axes.A.accuracy.rate,
+    I: o.score.axes.I.accuracy.rate,
+    frameInducedChangeRate: o.score.frameInducedChange.rate.rate,
+    framePairsValid: o.score.frameInducedChange.rate.denominator,
+  }));
+  const csv = (rows: readonly Record<string, CsvCell>[]) => toCsv(Object.keys(rows[0] ?? {}), rows);
+  return [
+    ['chart-data/per-world-memory.csv', csv(memory)],
+    ['chart-data/per-world-history.csv', csv(history)],
+    ['chart-data/per-world-behavior.csv', csv(behavior)],
+  ];
 }
 
 function usageCsv(records: RunRecords): string {
@@ -305,6 +362,7 @@ export async function buildDerivedRelease(
   for (const [path, lines] of traceFiles) files.set(path, jsonl(lines));
 
   files.set('chart-data/chart-data.json', canonicalJson(data));
+  for (const [path, csv] of perWorldTables(scores)) files.set(path, csv);
   const figures = buildFigures(data);
   const rendered: { definition: (typeof figures)[number]; svg: string }[] = [];
   for (const definition of figures) {

@@ -107,6 +107,13 @@ describe('buildReportDocument + renderers', () => {
     expect(markdown).toContain('| 0.850 \\[0.800, 0.900\\] |');
   });
 
+  it("lists every world's decision vectors with invalid decisions marked, not zeroed", () => {
+    const markdown = renderMarkdown(buildReportDocument(input()));
+    expect(markdown).toContain(
+      '| capacity-keeper | 1 | B | complete | 0.5 0.5 0.5 0.5 | 1 1 0 × | 1 1 0 × | 1 1 0 × | 1 1 0 × |',
+    );
+  });
+
   it('renders case examples with the notebook excerpt and the trace', () => {
     const markdown = renderMarkdown(buildReportDocument(input({ caseExamples: [example] })));
     expect(markdown).toContain(

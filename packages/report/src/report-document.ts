@@ -240,6 +240,31 @@ function caseExampleBlocks(data: ChartData, examples: readonly CaseExample[]): R
   }));
 }
 
+function vectorText(coordinates: readonly (number | null)[]): string {
+  return coordinates.map((c) => (c === null ? '×' : String(c))).join(' ');
+}
+
+function vectorTable(data: ChartData): ReportBlock {
+  const rows = new Map<string, string[]>();
+  for (const v of data.historyVectors) {
+    const key = `${v.systemId}\u0000${v.worldSeed}\u0000${v.history}`;
+    const row = rows.get(key) ?? [
+      systemLabel(data.run, v.systemId),
+      String(v.worldSeed),
+      v.history,
+      v.blockComplete ? 'complete' : 'incomplete (excluded)',
+    ];
+    row.push(vectorText(v.coordinates));
+    rows.set(key, row);
+  }
+  return {
+    kind: 'table',
+    caption: 'Decision vector of each world, history and checkpoint (environments in world order).',
+    columns: ['System', 'World', 'History', 'Block', 'c0', 'c1', 'c2', 'c3', 'c4'],
+    rows: [...rows.values()],
+  };
+}
+
 function historyBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (data.history.length === 0) {
@@ -279,6 +304,11 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
         formatRatio(h.invalid),
         String(h.validVectors),
       ]),
+    },
+    {
+      kind: 'details',
+      summary: `Decision vectors per world (${data.historyVectors.length / 5} trajectories): A = 0, unknown = 0.5, B = 1, invalid = ×`,
+      blocks: [vectorTable(data)],
     },
     ...figureBlocks(input, 'history-distance'),
     {

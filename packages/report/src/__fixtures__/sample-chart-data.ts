@@ -110,6 +110,18 @@ export function sampleChartData(): ChartData {
     historyDynamics: systems.flatMap((systemId) =>
       (['A', 'B', 'A2'] as const).map((history) => ({ systemId, history, continuity: est(1, 3), correctionResponse: est(0.75, 3) })),
     ),
+    historyVectors: systems.flatMap((systemId) =>
+      (['A', 'B', 'A2'] as const).flatMap((history) =>
+        [0, 1, 2, 3, 4].map((checkpoint) => ({
+          systemId,
+          worldSeed: 1,
+          history,
+          checkpoint,
+          blockComplete: true,
+          coordinates: checkpoint === 0 ? [0.5, 0.5, 0.5, 0.5] : history === 'B' ? [1, 1, 0, null] : ([0, 0, 1, 1] as (0 | 0.5 | 1 | null)[]),
+        })),
+      ),
+    ),
     behavior: systems.flatMap((systemId) =>
       (['R', 'C', 'A', 'I', 'A-frame-change'] as const).map((indicator) => ({
         systemId,
