@@ -54,6 +54,7 @@ export async function runVerifyCli(argv: readonly string[], io: VerifyCliIo = {}
       `OK: ${report.checkedFiles} files match SHA256SUMS; ${report.recomputedFiles} derived files recomputed from the raw responses match exactly.\n`,
     );
   } else {
+    if (report.versionNote !== null) err(`NOTE ${report.versionNote}\n`);
     for (const m of report.mismatches) err(`MISMATCH ${m.message}\n`);
     const files = [...new Set(report.mismatches.map((m) => m.file))];
     err(

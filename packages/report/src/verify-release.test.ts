@@ -147,6 +147,24 @@ describe('verifyRelease', () => {
     );
   });
 
+  it('says when the release was written by another version of the report package', async () => {
+    const release = await copy();
+    await edit(release, 'release.json', (text) =>
+      text.replace(/"@chi\/report":"[^"]+"/, '"@chi/report":"9.9.9"'),
+    );
+    await writeSha256Sums(release);
+    const report = await verifyRelease(release);
+    expect(report.versionNote).toMatch(/written by @chi\/report 9\.9\.9/);
+    expect(report.mismatches).toEqual([
+      expect.objectContaining({
+        file: 'release.json',
+        at: 'toolkit.@chi/report',
+        recorded: '"9.9.9"',
+      }),
+    ]);
+    expect((await verifyRelease(pristine)).versionNote).toBeNull();
+  });
+
   it('names an inconsistent request hash even when SHA256SUMS is rewritten', async () => {
     const release = await copy();
     await edit(release, 'requests/keeper.memory.w11.n8.probe.b0.json', (text) =>

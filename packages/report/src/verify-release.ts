@@ -8,6 +8,7 @@ import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
+  REPORT_VERSION,
   type ReleaseParameters,
 } from './release-files';
 import { type RunRecords, readRunFolder } from './run-folder';
@@ -39,13 +40,23 @@ export interface VerifyReport {
   readonly mismatches: readonly VerifyMismatch[];
   /** Files checked by hash, and derived files recomputed and compared. */
   readonly checkedFiles: number;
+  /**
+   * Set when the release was written by another version of `@chi/report` than the one verifying
+   * it: derived files are only expected to match the version that wrote them.
+   */
+  readonly versionNote: string | null;
   readonly recomputedFiles: number;
 }
 
 const MAX_PER_FILE = 50;
 
+const SHOW_CHARS = 200;
+
 function show(value: unknown): string {
-  return value === undefined ? '(absent)' : JSON.stringify(value);
+  const text = value === undefined ? '(absent)' : JSON.stringify(value);
+  return text.length > SHOW_CHARS
+    ? `${text.slice(0, SHOW_CHARS)}… (${text.length} characters)`
+    : text;
 }
 
 /** Leaf-by-leaf differences of two JSON values, with paths like `memory[3].qualityScore.estimate`. */
@@ -247,6 +258,19 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
   return out;
 }
 
+async function releaseVersionNote(dir: string): Promise<string | null> {
+  try {
+    const release = JSON.parse(await readFile(join(dir, 'release.json'), 'utf8')) as {
+      toolkit?: Record<string, unknown>;
+    };
+    const written = release.toolkit?.['@chi/report'];
+    if (written === REPORT_VERSION) return null;
+    return `the release was written by @chi/report ${String(written)}; this is ${REPORT_VERSION}: verify with the version that wrote it`;
+  } catch {
+    return null;
+  }
+}
+
 async function recordedParameters(dir: string): Promise<ReleaseParameters> {
   const read = async (path: string) =>
     JSON.parse(await readFile(join(dir, path), 'utf8')) as unknown;
@@ -310,8 +334,15 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
       recomputed: null,
       message: `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
     });
-    return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0 };
+    return {
+      ok: false,
+      mismatches,
+      checkedFiles: files.length,
+      recomputedFiles: 0,
+      versionNote: null,
+    };
   }
+  const versionNote = await releaseVersionNote(dir);
   const manifestSha256File = await readFile(join(dir, 'manifest.sha256'), 'utf8').catch(() => null);
   mismatches.push(...rawConsistency(records, manifestSha256File));
 
@@ -327,7 +358,7 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
       recomputed: null,
       message: `recomputation failed: ${(error as Error).message.split('\n')[0]}`,
     });
-    return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0 };
+    return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
   }
   for (const [path, text] of derived) {
     let recorded: string;
@@ -364,5 +395,6 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     mismatches: sorted,
     checkedFiles: files.length + 1,
     recomputedFiles: derived.size,
+    versionNote,
   };
 }
