@@ -124,3 +124,35 @@ describe('analyzeRun', () => {
     );
   });
 });
+
+describe('analyzeRun with a load that has no complete world', () => {
+  it('leaves EIMC uncomputed and the report says why, instead of inventing a value', async () => {
+    const dir = await tempDir('analyze-missing');
+    try {
+      await buildFixtureRun(dir.path, {
+        seeds: [11],
+        infrastructureFailures: ['keeper.memory.w11.n16.probe.b0'],
+      });
+      const records = await readRunFolder(dir.path);
+      const data = analyzeRun(records, scoreRun(records));
+      const point = data.memory.find(
+        (p) => p.systemId === 'keeper' && p.condition === 'notebook' && p.load === 16,
+      );
+      expect(point?.qualityScore).toMatchObject({
+        estimate: null,
+        intervalNote: 'undefined_estimate',
+        worlds: 0,
+      });
+      expect(point?.blocks).toEqual({ planned: 1, complete: 0, incomplete: 1, missing: 0 });
+      expect(data.eimc).toEqual([]);
+      const { buildReportDocument } = await import('./report-document');
+      const { renderMarkdown } = await import('./render-report');
+      const markdown = renderMarkdown(buildReportDocument({ data, figures: [], caseExamples: [] }));
+      expect(markdown).toContain(
+        '| keeper | all | not computed | undefined: no complete world at load 16 |',
+      );
+    } finally {
+      await dir.remove();
+    }
+  });
+});

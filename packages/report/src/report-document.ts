@@ -114,6 +114,32 @@ function memoryTable(
 }
 
 function eimcTable(data: ChartData): ReportBlock {
+  // A system whose curve has a load without a complete world gets no EIMC: say so in the table.
+  const undefinedRows = data.run.systems
+    .filter((s) => !data.eimc.some((e) => e.systemId === s.id))
+    .flatMap((s) => {
+      const missing = data.memory
+        .filter(
+          (p) =>
+            p.systemId === s.id && p.condition === 'notebook' && p.qualityScore.estimate === null,
+        )
+        .map((p) => p.load);
+      return missing.length === 0
+        ? []
+        : [
+            [
+              systemLabel(data.run, s.id),
+              'all',
+              'not computed',
+              `undefined: no complete world at load ${missing.join(', ')}`,
+              '—',
+              '—',
+              '—',
+              '—',
+              '—',
+            ],
+          ];
+    });
   return {
     kind: 'table',
     caption:
@@ -129,17 +155,19 @@ function eimcTable(data: ChartData): ReportBlock {
       'Bootstrap range',
       'Replicates without a passing load',
     ],
-    rows: data.eimc.map((e) => [
-      systemLabel(data.run, e.systemId),
-      formatNumber(e.tau, 1),
-      e.value === null ? 'null' : String(e.value),
-      STATUS_TEXT[e.status],
-      e.passingLoads.length === 0 ? 'none' : e.passingLoads.join(', '),
-      e.nonmonotone ? 'yes' : 'no',
-      e.sustainedPrefix === null ? 'null (smallest load fails)' : String(e.sustainedPrefix),
-      e.lower === null || e.upper === null ? 'none' : `[${e.lower}, ${e.upper}]`,
-      `${e.noPassingReplicates} of ${e.resamples}`,
-    ]),
+    rows: data.eimc
+      .map((e) => [
+        systemLabel(data.run, e.systemId),
+        formatNumber(e.tau, 1),
+        e.value === null ? 'null' : String(e.value),
+        STATUS_TEXT[e.status],
+        e.passingLoads.length === 0 ? 'none' : e.passingLoads.join(', '),
+        e.nonmonotone ? 'yes' : 'no',
+        e.sustainedPrefix === null ? 'null (smallest load fails)' : String(e.sustainedPrefix),
+        e.lower === null || e.upper === null ? 'none' : `[${e.lower}, ${e.upper}]`,
+        `${e.noPassingReplicates} of ${e.resamples}`,
+      ])
+      .concat(undefinedRows),
   };
 }
 

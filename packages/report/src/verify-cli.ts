@@ -4,7 +4,9 @@ import { verifyRelease } from './verify-release';
 
 /** Where the CLI writes; defaults to the process streams. */
 export interface VerifyCliIo {
+  /** Receives the OK line and the `--json` report. */
   readonly stdout?: (text: string) => void;
+  /** Receives every mismatch, the summary line and usage errors. */
   readonly stderr?: (text: string) => void;
 }
 
