@@ -9,6 +9,15 @@ const BEARER = /\bbearer\s+[A-Za-z0-9._~+/=-]{8,}/i;
 const OPENROUTER_KEY = /sk-or-v1-[A-Za-z0-9]{8,}/;
 const SECRET_KEYS = /^(authorization|x-api-key|api[-_]?key|cookie|set-cookie)$/i;
 const REASONING_KEYS = /reasoning|thinking/i;
+/** Settings and counters that merely mention reasoning (`reasoningEffort`, `reasoningTokens`). */
+const REASONING_METADATA = /effort|tokens?$|count$/i;
+
+function holdsText(value: unknown): boolean {
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.some(holdsText);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsText);
+  return false;
+}
 
 function walk(value: unknown, path: string, out: string[]): void {
   if (Array.isArray(value)) {
@@ -22,14 +31,8 @@ function walk(value: unknown, path: string, out: string[]): void {
     const here = path === '' ? key : `${path}.${key}`;
     if (SECRET_KEYS.test(key) && member !== null && member !== '')
       out.push(`a "${key}" field at ${here}`);
-    // usage counters such as reasoningTokens are numbers and may stay; reasoning text may not
-    else if (
-      REASONING_KEYS.test(key) &&
-      member !== null &&
-      typeof member !== 'number' &&
-      !(Array.isArray(member) && member.length === 0) &&
-      member !== ''
-    ) {
+    // counters and settings (reasoningTokens, reasoningEffort) may stay; reasoning text may not
+    else if (REASONING_KEYS.test(key) && !REASONING_METADATA.test(key) && holdsText(member)) {
       out.push(`hidden reasoning in "${key}" at ${here}`);
     } else walk(member, here, out);
   }
