@@ -261,4 +261,34 @@ describe('chi (in process)', () => {
       await server.close();
     }
   });
+
+  it('runs the offline pilot, writes a release that chi verify accepts, and chi score rewrites it identically', async () => {
+    const cli = io();
+    const out = join(root, 'offline');
+    const code = await runCli(
+      [
+        'pilot',
+        '--systems',
+        'capacity-keeper,abstainer',
+        '--replicates',
+        '2',
+        '--loads',
+        '32,64',
+        '--out',
+        out,
+      ],
+      cli.io,
+    );
+    expect(code).toBe(0);
+    const releaseDir = cli.out().trim().split('\n').pop() as string;
+    expect(releaseDir).toBe(join(out, 'release'));
+    expect(cli.err()).toMatch(/chi: finished in [0-9.]+ s \(exit 0\)/);
+    const sums = readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8');
+    const verify = io();
+    expect(await runCli(['verify', releaseDir], verify.io)).toBe(0);
+    expect(verify.out()).toMatch(/^OK: /);
+    const score = io();
+    expect(await runCli(['score', out], score.io)).toBe(0);
+    expect(readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8')).toBe(sums);
+  }, 120_000);
 });

@@ -287,4 +287,41 @@ describe('executeRun', () => {
     expect(outcome.state).toBe('completed');
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
+
+  it('stops dispatching on an interruption, lets requests in flight finish, and resumes to the same replies', async () => {
+    const run = await createRun({ settings: small(), runDir: join(root, 'run') });
+    const models = modelsForManifest(run.frozen.manifest);
+    const controller = new AbortController();
+    const interrupted = await executeRun({
+      runDir: run.runDir,
+      models,
+      concurrency: 2,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'request-finished' && event.progress.done === 10) controller.abort();
+      },
+    });
+    expect(interrupted.state).toBe('stopped');
+    expect(interrupted.stop?.kind).toBe('interrupted');
+    const attempts = lines<AttemptRecord>(join(run.runDir, 'attempts.jsonl'));
+    // every request that was sent also has its result: nothing was cut off
+    expect(attempts.filter((record) => record.phase === 'before_send').length).toBe(
+      attempts.filter((record) => record.phase === 'after_response').length,
+    );
+    expect(interrupted.progress.done).toBeLessThan(20);
+    const resumed = await executeRun({ runDir: run.runDir, models });
+    expect(resumed).toMatchObject({ state: 'completed', incompleteBlocks: 0 });
+    const reference = await createRun({ settings: small(), runDir: join(root, 'reference') });
+    await executeRun({
+      runDir: reference.runDir,
+      models: modelsForManifest(reference.frozen.manifest),
+    });
+    const texts = (dir: string) =>
+      new Map(
+        lines<AttemptRecord>(join(dir, 'attempts.jsonl'))
+          .filter((record) => record.phase === 'after_response')
+          .map((record) => [record.requestId, record.result?.text]),
+      );
+    expect(texts(run.runDir)).toEqual(texts(reference.runDir));
+  });
 });

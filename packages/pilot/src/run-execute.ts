@@ -389,7 +389,6 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       result,
     });
     chargedUsd += result.chargedUsd;
-    outcomes.set(request.requestId, { kind: 'resolved', result });
     if (result.failure !== 'none') {
       await failureWriter.append({
         kind: 'failure',
@@ -409,6 +408,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       notebooks.set(`${request.systemId}|${notebookKey(request)}`, content);
       await writeNotebook(request, content);
     }
+    // Resolved only now: a request that reads this one's notebook may be dispatched from here on.
+    outcomes.set(request.requestId, { kind: 'resolved', result });
     if (result.failure === 'budget_refused') {
       stop ??= {
         kind: 'ceiling',

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChisEntry, HistoryWorld } from '@chi/spec';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishRun } from './pilot';
+import { createRun, type RunHandle } from './run-create';
+import { executeRun } from './run-execute';
+import { scriptedSystemSpec } from './scripted-systems';
+import { defaultOfflineSettings } from './settings';
+import { modelsForManifest } from './system-models';
+
+let root: string;
+let run: RunHandle;
+const read = (system: string) =>
+  readFileSync(join(run.runDir, 'chis', `${system}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ChisEntry);
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'chi-chis-'));
+  run = await createRun({
+    settings: defaultOfflineSettings({
+      systems: ['perfect', 'abstainer'].map((name) => scriptedSystemSpec(name)),
+      replicates: 2,
+      loads: [],
+      behavior: false,
+    }),
+    runDir: join(root, 'run'),
+  });
+  await executeRun({ runDir: run.runDir, models: modelsForManifest(run.frozen.manifest) });
+  await finishRun(run.runDir, { release: false });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('CHIS entries', () => {
+  it('writes one entry per checkpoint of every trajectory, with invocations as the event clock', () => {
+    const entries = read('perfect');
+    expect(entries).toHaveLength(2 * 3 * 5);
+    const trajectory = entries.filter(
+      (entry) => entry.trajectoryId === `perfect.history.w${run.frozen.manifest.worldSeeds[0]}.A`,
+    );
+    expect(
+      trajectory.map((entry) => [
+        entry.checkpoint,
+        entry.condition,
+        entry.eventCount,
+        entry.resources.requests,
+      ]),
+    ).toEqual([
+      [0, 'baseline', 1, 1],
+      [1, 'ingest', 3, 2],
+      [2, 'neutral', 5, 2],
+      [3, 'neutral', 7, 2],
+      [4, 'correction', 9, 2],
+    ]);
+    expect(
+      trajectory.every(
+        (entry) => entry.chi === null && entry.evidenceClass === 'scripted_baseline',
+      ),
+    ).toBe(true);
+    expect(trajectory[0]?.state).toMatchObject({ bytes: 0, truncated: false });
+  });
+
+  it('records the decision vector and accuracy against the warranted answers', () => {
+    const seed = run.frozen.manifest.worldSeeds[0] as number;
+    const world = JSON.parse(
+      readFileSync(join(run.runDir, 'worlds', 'history', `w${seed}.json`), 'utf8'),
+    ) as HistoryWorld;
+    const coordinate = { A: 0, unknown: 0.5, B: 1 } as const;
+    for (const history of ['A', 'B', 'A2'] as const) {
+      const trajectory = read('perfect').filter(
+        (entry) => entry.trajectoryId === `perfect.history.w${seed}.${history}`,
+      );
+      expect(trajectory.map((entry) => entry.decisionVector)).toEqual(
+        world.validAnswers[history].map((row) => row.map((answer) => coordinate[answer])),
+      );
+      expect(trajectory.every((entry) => entry.profile.accuracy === 1)).toBe(true);
+    }
+    const abstainer = read('abstainer').filter(
+      (entry) => entry.trajectoryId === `abstainer.history.w${seed}.B`,
+    );
+    expect(abstainer.map((entry) => entry.profile.accuracy)).toEqual([1, 0, 0, 0, 0]);
+    expect(abstainer.every((entry) => entry.profile.explicitUnknownRate === 1)).toBe(true);
+  });
+});
