@@ -257,6 +257,20 @@ describe('chi (in process)', () => {
       };
       expect(manifest.systems[0]?.evidenceClass).toBe('scripted_baseline');
       expect(manifest.evidenceClass).toBe('scripted_baseline');
+      const smoke = JSON.parse(
+        readFileSync(join(out, 'smoke.jsonl'), 'utf8').trim(),
+      ) as SmokeResult;
+      expect(smoke).toMatchObject({
+        passed: true,
+        evidence: 'excluded',
+        checks: { allowlistResolved: null, priceKnown: null, replyParsed: true },
+      });
+      // the same folder cannot be reused for a new run
+      const again = io();
+      expect(await runCli(['pilot', '--systems', 'perfect', '--out', out], again.io)).toBe(2);
+      expect(again.err()).toMatch(
+        /runDir: .* already exists and is not empty: choose another --out, or --resume it/,
+      );
     } finally {
       await server.close();
     }

@@ -1,6 +1,13 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ModelCatalog, NotebookSnapshot, RunManifest, RunPlan, RunStatus } from '@chi/spec';
+import {
+  InvalidArgumentError,
+  type ModelCatalog,
+  type NotebookSnapshot,
+  type RunManifest,
+  type RunPlan,
+  type RunStatus,
+} from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
 import { applyNotebookCap } from './notebook';
@@ -75,8 +82,9 @@ async function assertEmptyOrMissing(dir: string): Promise<void> {
   try {
     const info = await stat(dir);
     if (!info.isDirectory() || (await readdir(dir)).length > 0) {
-      throw new Error(
-        `run folder ${dir} already exists and is not empty: choose another --out, or --resume it`,
+      throw new InvalidArgumentError(
+        'runDir',
+        `${dir} already exists and is not empty: choose another --out, or --resume it`,
       );
     }
   } catch (error) {
