@@ -53,4 +53,20 @@ describe('computeBlockStatuses', () => {
       '2 x not sent: a request it depends on produced no notebook',
     ]);
   });
+
+  it('treats HTTP 401 and 402 as account failures that make a block incomplete', () => {
+    const fatal = (status: number) =>
+      ({ failure: 'http_fatal', tries: [{ status }] }) as unknown as ChatResult;
+    const two = { ...plan, blocks: [plan.blocks[0]!, plan.blocks[1]!] } as RunPlan;
+    const outcomes = new Map<string, RequestOutcome>([
+      ['a', { kind: 'resolved', result: fatal(400) }],
+      ['b', { kind: 'resolved', result: result('none') }],
+      ['c', { kind: 'resolved', result: fatal(402) }],
+      ['d', { kind: 'resolved', result: result('none') }],
+    ]);
+    const statuses = computeBlockStatuses(two, outcomes);
+    expect(statuses.map((status) => status.status)).toEqual(['complete', 'incomplete']);
+    expect(statuses[0]?.requests.modelFailures).toBe(1);
+    expect(statuses[1]?.reasons).toEqual(['1 x account failure: HTTP 402']);
+  });
 });

@@ -17,9 +17,23 @@ export type RequestOutcome =
   /** Not reached yet. */
   | { readonly kind: 'pending' };
 
-/** True for failures that make a block incomplete (infrastructure, not the model). */
+/** HTTP statuses that are account problems (key, credits), never the model's answer. */
+export const ACCOUNT_FAILURE_STATUSES: readonly number[] = [401, 402];
+
+/** True when a request failed because of the account (HTTP 401 or 402), not the model. */
+export function isAccountFailure(result: ChatResult): boolean {
+  if (result.failure !== 'http_fatal') return false;
+  const status = result.tries[result.tries.length - 1]?.status ?? null;
+  return status !== null && ACCOUNT_FAILURE_STATUSES.includes(status);
+}
+
+/**
+ * True for failures that make a block incomplete: the infrastructure classes of `@chi/spec`
+ * (`http_retryable`, `connection_retryable`, `budget_refused`) and account failures (HTTP 401 or
+ * 402 recorded as `http_fatal`), which say nothing about the model.
+ */
 export function isInfrastructureFailure(result: ChatResult): boolean {
-  return INFRASTRUCTURE_FAILURES.includes(result.failure);
+  return INFRASTRUCTURE_FAILURES.includes(result.failure) || isAccountFailure(result);
 }
 
 /**
@@ -46,7 +60,11 @@ export function computeBlockStatuses(
           resolved += 1;
           if (isInfrastructureFailure(outcome.result)) {
             infrastructureFailures += 1;
-            note(`infrastructure failure: ${outcome.result.failure}`);
+            note(
+              isAccountFailure(outcome.result)
+                ? `account failure: HTTP ${outcome.result.tries[outcome.result.tries.length - 1]?.status}`
+                : `infrastructure failure: ${outcome.result.failure}`,
+            );
           } else if (outcome.result.failure !== 'none') {
             modelFailures += 1;
           }

@@ -9,7 +9,13 @@
 
 export { foldAttemptLog, type RequestLogState, readAttemptLog } from './attempt-log';
 export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
-export { computeBlockStatuses, isInfrastructureFailure, type RequestOutcome } from './block-status';
+export {
+  ACCOUNT_FAILURE_STATUSES,
+  computeBlockStatuses,
+  isAccountFailure,
+  isInfrastructureFailure,
+  type RequestOutcome,
+} from './block-status';
 export { canonicalJson, sha256Hex } from './canonical-json';
 export { CHECKPOINT_CONDITIONS, chisEntriesFor, writeChisEntries } from './chis-entries';
 export {

@@ -160,6 +160,37 @@ describe('executeRun', () => {
     expect(categories.filter((category) => category === 'dependency')).toHaveLength(6);
   });
 
+  it('stops at an account failure (HTTP 402: no credits) and does not count it against the model', async () => {
+    const run = await createRun({ settings: small({ concurrency: 1 }), runDir: join(root, 'run') });
+    const models = modelsForManifest(run.frozen.manifest);
+    models.set(
+      'abstainer',
+      scriptedWith('abstainer', (_request, result) => ({
+        ...failed(result, 'http_fatal'),
+        tries: [
+          {
+            tryIndex: 0,
+            startedAt: result.startedAt,
+            status: 402,
+            failure: 'http_fatal',
+            detail: 'insufficient credits',
+            waitMs: null,
+            waitSource: null,
+          },
+        ],
+      })),
+    );
+    const outcome = await executeRun({ runDir: run.runDir, models, concurrency: 1 });
+    expect(outcome).toMatchObject({ state: 'stopped', stop: { kind: 'account' } });
+    const blocks = json<BlockStatus[]>(join(run.runDir, 'blocks.json'));
+    expect(blocks[0]?.status).toBe('incomplete');
+    expect(blocks[0]?.reasons[0]).toBe('1 x account failure: HTTP 402');
+    expect(lines<FailureLogEntry>(join(run.runDir, 'failures.jsonl'))[0]).toMatchObject({
+      category: 'infrastructure',
+      failure: 'http_fatal',
+    });
+  });
+
   it('stops sending at a budget refusal and says so in the status', async () => {
     const run = await createRun({ settings: small({ concurrency: 1 }), runDir: join(root, 'run') });
     const models = modelsForManifest(run.frozen.manifest);

@@ -23,7 +23,12 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { foldAttemptLog, readAttemptLog } from './attempt-log';
-import { computeBlockStatuses, isInfrastructureFailure, type RequestOutcome } from './block-status';
+import {
+  computeBlockStatuses,
+  isAccountFailure,
+  isInfrastructureFailure,
+  type RequestOutcome,
+} from './block-status';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import type { PilotEventSink, PilotProgress } from './events';
 import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manifest';
@@ -410,6 +415,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     }
     // Resolved only now: a request that reads this one's notebook may be dispatched from here on.
     outcomes.set(request.requestId, { kind: 'resolved', result });
+    if (isAccountFailure(result)) {
+      // A rejected key or exhausted credits: no later request can succeed, and credits are
+      // never topped up automatically.
+      stop ??= {
+        kind: 'account',
+        message: result.failureDetail ?? `HTTP ${result.tries[result.tries.length - 1]?.status}`,
+      };
+    }
     if (result.failure === 'budget_refused') {
       stop ??= {
         kind: 'ceiling',
