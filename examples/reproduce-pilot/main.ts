@@ -42,7 +42,7 @@ const USAGE = `usage: pnpm start [--live --ceiling-usd X] [--replicates N] [--pl
   --ceiling-usd X    USD ceiling frozen in the manifest; the run stops before crossing it
   --replicates N     worlds (default: 4 offline, 1 live)
   --plan             print requests and the worst-case reserved USD per system, send nothing
-  --out DIR          parent folder of the run folder (default: a folder in the system temp dir)
+  --out DIR          the run folder, as \`chi pilot --out\` (default: <temp dir>/chi-reproduce-pilot/<runId>)
   --resume DIR       resume the run folder DIR (never re-sends a paid request)`;
 
 function usageError(message: string): never {
@@ -88,7 +88,11 @@ const ceilingUsd = positiveNumber('--ceiling-usd', args['ceiling-usd']);
 const replicates = positiveNumber('--replicates', args.replicates);
 if (replicates !== undefined && !Number.isInteger(replicates))
   usageError(`--replicates: expected a whole number, found ${args.replicates}`);
-const runsRoot = resolve(args.out ?? join(tmpdir(), 'chi-reproduce-pilot'));
+// Where the run folder goes: --out DIR itself, or <temp dir>/chi-reproduce-pilot/<runId>.
+const runFolder =
+  args.out === undefined
+    ? { runsRoot: join(tmpdir(), 'chi-reproduce-pilot') }
+    : { runDir: resolve(args.out) };
 
 /** The API key, from the environment only: it is never written to a file or a log. */
 function liveApiKey(): string {
@@ -173,7 +177,7 @@ async function main(): Promise<number> {
     offlineDefault = !args.live && replicates === undefined;
     outcome = await runPilot({
       settings,
-      runsRoot,
+      ...runFolder,
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(catalog === undefined ? {} : { catalog }),
       onEvent,
