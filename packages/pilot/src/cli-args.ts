@@ -43,7 +43,6 @@ export interface PilotCommand {
   readonly resamples: number | null;
   readonly release: boolean;
   readonly allowFailedSmoke: boolean;
-  readonly json: boolean;
 }
 
 /** `chi smoke` options. */
@@ -339,7 +338,6 @@ function parsePilot(args: readonly string[]): PilotCommand {
       seed: { type: 'string' },
       resamples: { type: 'string' },
       'no-release': { type: 'boolean' },
-      json: { type: 'boolean' },
     },
     'pilot',
   );
@@ -363,7 +361,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     );
   if (resume !== null) {
     const conflicting = Object.keys(values).filter(
-      (key) => !['resume', 'no-release', 'concurrency', 'json', 'allow-failed-smoke'].includes(key),
+      (key) => !['resume', 'no-release', 'concurrency', 'allow-failed-smoke'].includes(key),
     );
     if (conflicting.length > 0) {
       throw new UsageError(
@@ -397,6 +395,5 @@ function parsePilot(args: readonly string[]): PilotCommand {
     resamples: integerOption('resamples', values.resamples as string | undefined, 1),
     release: values['no-release'] !== true,
     allowFailedSmoke: values['allow-failed-smoke'] === true,
-    json: values.json === true,
   };
 }
