@@ -219,7 +219,7 @@ export const RenderedRequestSchema = z.strictObject({
   maxOutputTokens: z.int().min(1),
   /** SHA-256 of the RFC 8785 canonical JSON of `messages`. */
   requestSha256: Sha256Schema,
-  /** UTF-8 bytes of all message contents (the input-token upper proxy). */
+  /** UTF-8 bytes of `JSON.stringify(messages)`: the input-token upper proxy of a reservation. */
   inputBytes: CountSchema,
 });
 /** A request exactly as sent. */
