@@ -46,7 +46,7 @@ const LIVE_SMALL = [
   '--no-history',
   '--no-behavior',
 ];
-// The release step is exercised by the offline tests; here the live path stops at the run folder.
+// Tests about the stop paths skip the release step (exercised by the other tests).
 const NO_RELEASE = ['--no-release'];
 
 describe('chi (in process)', () => {
@@ -118,13 +118,11 @@ describe('chi (in process)', () => {
     const fake = fakeOpenRouter({ answerWith: 'capacity-keeper' });
     const cli = io({ env: { OPENROUTER_API_KEY: KEY }, fetch: fake.fetch });
     const out = join(root, 'live');
-    expect(
-      await runCli(
-        ['pilot', ...LIVE_SMALL, ...NO_RELEASE, '--ceiling-usd', '5', '--out', out],
-        cli.io,
-      ),
-    ).toBe(0);
-    expect(cli.out().trim().split('\n').pop()).toBe(out);
+    expect(await runCli(['pilot', ...LIVE_SMALL, '--ceiling-usd', '5', '--out', out], cli.io)).toBe(
+      0,
+    );
+    expect(cli.out().trim().split('\n').pop()).toBe(join(out, 'release'));
+    expect(existsSync(join(out, 'release', 'SHA256SUMS'))).toBe(true);
     const smoke = readFileSync(join(out, 'smoke.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -200,17 +198,7 @@ describe('chi (in process)', () => {
     const out = join(root, 'ceiling');
     expect(
       await runCli(
-        [
-          'pilot',
-          ...LIVE_SMALL,
-          ...NO_RELEASE,
-          '--ceiling-usd',
-          '0.3',
-          '--concurrency',
-          '1',
-          '--out',
-          out,
-        ],
+        ['pilot', ...LIVE_SMALL, '--ceiling-usd', '0.3', '--concurrency', '1', '--out', out],
         cli.io,
       ),
     ).toBe(3);
@@ -222,6 +210,8 @@ describe('chi (in process)', () => {
     expect(cli.err()).toContain('STOP (ceiling)');
     const ledger = readFileSync(join(out, 'ledger.jsonl'), 'utf8');
     expect(ledger).toContain('"kind":"stop"');
+    // the incomplete run is still published, with its stop reason
+    expect(existsSync(join(out, 'release', 'SHA256SUMS'))).toBe(true);
   });
 
   it('runs against chi serve via --base-url and labels the results as scripted baseline', async () => {
