@@ -308,7 +308,11 @@ export const RunStatusSchema = z.strictObject({
   spend: z.strictObject({ ceilingUsd: UsdSchema, committedUsd: UsdSchema, chargedUsd: UsdSchema }),
   /** Why the run stopped early (budget ceiling, overcharge, infrastructure, error); null otherwise. */
   stop: z.strictObject({ kind: z.string().min(1), message: z.string() }).nullable(),
-  blocks: z.strictObject({ complete: CountSchema, incomplete: CountSchema, notStarted: CountSchema }),
+  blocks: z.strictObject({
+    complete: CountSchema,
+    incomplete: CountSchema,
+    notStarted: CountSchema,
+  }),
   elapsedMs: z.number().min(0),
   exitCode: z.int().min(0).nullable(),
 });
