@@ -103,7 +103,7 @@ function protoKeyIssue(json: string, parsed: unknown): ValidationIssue | null {
  * do not survive JSON (a `Date`, `NaN`, `undefined` in an array, a `"__proto__"` key) are refused
  * here rather than discovered by a reader. `-0` is written as `0` (JSON has no negative zero).
  *
- * @throws {@link ValidationError} naming every bad field; nothing is returned to write.
+ * @throws `ValidationError` (from `@chi/spec`) naming every bad field; nothing is returned to write.
  * @example
  * ```ts
  * serializeJsonlLine(ChisEntrySchema, entry, 'CHIS entry'); // '{"kind":"chis-entry",...}\n'
