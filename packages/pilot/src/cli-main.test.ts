@@ -56,6 +56,15 @@ describe('chi (in process)', () => {
     expect(cli.out()).toContain('chi pilot --plan');
   });
 
+  it('prints the package version for `chi version`', async () => {
+    const cli = io();
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await runCli(['version'], cli.io)).toBe(0);
+    expect(cli.out()).toBe(`${pkg.version}\n`);
+  });
+
   it('exits 2 with one line for a bad option, a missing key or a missing ceiling', async () => {
     for (const [argv, env, message] of [
       [

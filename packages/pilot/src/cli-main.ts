@@ -48,7 +48,7 @@ export interface CliIo {
   readonly fetch?: typeof globalThis.fetch;
 }
 
-const VERSION = '0.0.0';
+const VERSION = '0.1.0';
 
 function liveSystems(
   command: Pick<PilotCommand | SmokeCommand, 'models' | 'baseUrl'>,

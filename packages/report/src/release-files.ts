@@ -15,7 +15,7 @@ import { type RunScores, scoreRun } from './score-run';
 import { compareUtf8 } from './sha256-sums';
 
 /** The version of this package, written into every release (kept equal to package.json by a test). */
-export const REPORT_VERSION = '0.0.0';
+export const REPORT_VERSION = '0.1.0';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {

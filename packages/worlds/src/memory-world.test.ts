@@ -14,6 +14,8 @@ import { generateMemoryWorld } from './memory-world';
 import { indexRecords } from './precedence';
 import { minimumMemoryLoad, PILOT_LOADS } from './presets';
 
+import { GENERATOR_VERSION } from './version';
+
 const seedArbitrary = fc.nat({ max: 0xffffffff });
 /** A probe count and a load from the smallest valid one up to a few hundred. */
 const designArbitrary = fc.integer({ min: 1, max: 10 }).chain((probesPerStratum) =>
@@ -81,7 +83,7 @@ describe('generateMemoryWorld: a pilot world', () => {
       lures: 8,
       records: 80,
     });
-    expect(world.generator).toEqual({ name: '@chi/worlds', version: '0.0.0' });
+    expect(world.generator).toEqual({ name: '@chi/worlds', version: GENERATOR_VERSION });
     expect(world.probes).toHaveLength(48);
   });
 

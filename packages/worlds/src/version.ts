@@ -7,7 +7,7 @@ export const GENERATOR_NAME = '@chi/worlds';
  * The package version written into every generated dataset's `generator.version`. Kept equal to
  * `package.json` by a test: a release that changes what a seed generates must bump it.
  */
-export const GENERATOR_VERSION = '0.0.0';
+export const GENERATOR_VERSION = '0.1.0';
 
 /** `{ name, version }` of this generator, as datasets and manifests record it. */
 export function generatorInfo(): GeneratorInfo {
