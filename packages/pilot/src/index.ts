@@ -16,7 +16,6 @@ export {
   isInfrastructureFailure,
   type RequestOutcome,
 } from './block-status';
-export { canonicalJson, sha256Hex } from './canonical-json';
 export { CHECKPOINT_CONDITIONS, chisEntriesFor, writeChisEntries } from './chis-entries';
 export {
   type CliCommand,

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { canonicalJson, sha256Hex } from '@chi/report';
 import {
   ChiError,
   type GeneratorInfo,
@@ -9,7 +10,6 @@ import {
   RunManifestSchema,
   type RunPlan,
 } from '@chi/spec';
-import { canonicalJson, sha256Hex } from './canonical-json';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */

@@ -1,3 +1,4 @@
+import { sha256Hex } from '@chi/report';
 import {
   HISTORY_IDS,
   type HistoryId,
@@ -7,7 +8,6 @@ import {
   type RunManifest,
   type RunPlan,
 } from '@chi/spec';
-import { sha256Hex } from './canonical-json';
 
 /** Number of strata of the memory protocol (r, t, s, u, i, f). */
 const STRATA_COUNT = 6;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { sha256Hex } from '@chi/report';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from './canonical-json';
 import {
   DEFAULT_PROMPTS_DIR,
   loadPromptTemplates,

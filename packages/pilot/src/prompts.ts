@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sha256Hex } from '@chi/report';
 import { InvalidArgumentError, type PromptRef } from '@chi/spec';
-import { sha256Hex } from './canonical-json';
 
 /** One prompt template file: `prompts/<name>@<version>.txt`, loaded byte for byte. */
 export interface PromptTemplate {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import { requestInputBytes } from '@chi/openrouter';
+import { canonicalJson, sha256Hex } from '@chi/report';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -29,7 +30,6 @@ import {
   isInfrastructureFailure,
   type RequestOutcome,
 } from './block-status';
-import { canonicalJson, sha256Hex } from './canonical-json';
 import type { PilotEventSink, PilotProgress } from './events';
 import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manifest';
 import { applyNotebookCap, type NotebookContent } from './notebook';
