@@ -51,7 +51,7 @@ export interface AnalyzeRunOptions {
   readonly exploratoryBelowWorlds?: number;
 }
 
-/** The default threshold below which a cell is exploratory (see docs/decisions/report.md). */
+/** The default threshold below which a cell is exploratory (see docs/protocol.md#report). */
 export const EXPLORATORY_BELOW_WORLDS = 30;
 
 const HISTORIES: readonly HistoryId[] = ['A', 'B', 'A2'];

@@ -1,5 +1,5 @@
 /**
- * How answered strings are compared with expected ones (docs/decisions/scoring.md, "Comparing
+ * How answered strings are compared with expected ones (docs/protocol.md#scoring, "Comparing
  * values"). Normalization never turns an invalid answer into a valid one; it only forgives
  * formatting that cannot change the meaning of the registered token.
  */

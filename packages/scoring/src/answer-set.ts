@@ -5,7 +5,7 @@ import { isJsonArray, isJsonObject, type JsonValue, readJsonValue } from './stri
 /**
  * Locating the answer set in a raw reply, shared by memory probe replies and task replies.
  *
- * Rule (docs/decisions/scoring.md, "Where the JSON may sit"): every `[` or `{` of the reply that
+ * Rule (docs/protocol.md#scoring, "Where the JSON may sit"): every `[` or `{` of the reply that
  * is not inside an already read JSON string is a possible start of a JSON value, read strictly
  * (RFC 8259). Every array that is empty or holds at least one object, and every object with an
  * `answers` array, that reads completely is a candidate answer set, wherever it sits: at top level, nested in other JSON, or inside a larger

@@ -50,7 +50,7 @@ function classifyProbeEntry(id: string, entries: readonly JsonValue[]): Classifi
  * The reply may be text or the bytes as received (decoded as UTF-8; invalid sequences become
  * U+FFFD and are noted). The answer set is a JSON array of answers, or an object whose `answers`
  * field is that array, anywhere in the reply (markdown fences and surrounding prose are fine; see
- * docs/decisions/scoring.md for the rule that picks one when several are present). Each answer must
+ * docs/protocol.md#scoring for the rule that picks one when several are present). Each answer must
  * be an object with exactly `id`, `value` and `source`:
  *
  * - `answered`: `value` and `source` are non-empty strings (kept exactly as given);

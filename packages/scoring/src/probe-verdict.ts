@@ -2,7 +2,7 @@ import type { AnswerKeyEntry, ClassifiedAnswer } from '@chi/spec';
 import { normalizeProbeSource, normalizeProbeValue } from './answer-normalization';
 
 /**
- * Whether one classified answer passes its probe (docs/decisions/scoring.md, "Scoring a probe"):
+ * Whether one classified answer passes its probe (docs/protocol.md#scoring, "Scoring a probe"):
  *
  * - lure (stratum f): only an explicit abstention passes;
  * - any other stratum whose expected answer is unknown (an as-of question with no eligible
