@@ -2,6 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type {
   BlockCounts,
   ChartData,
+  HistoryDistance,
   IntervalEstimate,
   MemoryCondition,
   MemoryPoint,
@@ -24,6 +25,12 @@ export interface FigureDefinition extends FigureSource {
   readonly rows: readonly Readonly<Record<string, FigureCell>>[];
 }
 
+/** One plotted row of a figure. */
+type FigureRow = Readonly<Record<string, FigureCell>>;
+
+/** A piece of a vega-lite spec (a channel, a layer, a facet); vega-lite checks the whole spec. */
+type SpecPart = Record<string, unknown>;
+
 const FACTOR_LABELS = {
   r: 'r current retrieval',
   t: 't historical (as-of)',
@@ -42,6 +49,7 @@ const CONDITION_LABELS: Record<MemoryCondition, string> = {
 const PRIMARY = 'Q_M of world-mean factors (primary)';
 const WITHIN = 'mean within-world Q_M (different quantity)';
 const DISTANCE_TITLE = 'Distance (unitless; difference −1 to 1)';
+const Q_M_TITLE = 'Q_M (unitless, 0–1)';
 const PANEL_WIDTH = 220;
 
 /** Facet panel width: narrower with many systems so a row of panels stays near 1000 px. */
@@ -53,14 +61,20 @@ function panelWidth(data: ChartData): number {
 }
 const PANEL_HEIGHT = 180;
 const CATEGORY_SCHEME = 'tableau10';
+const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+/** Legend of a line chart whose series labels are long sentences. */
+const BOTTOM_LEGEND = { orient: 'bottom', direction: 'vertical', labelLimit: 400 };
 
-function estimateColumns(prefix: string, estimate: IntervalEstimate): Record<string, FigureCell> {
+/** The CSV columns `estimateColumns` writes, in its order. */
+const ESTIMATE_COLUMNS = ['estimate', 'lower', 'upper', 'intervalNote', 'worlds'] as const;
+
+function estimateColumns(estimate: IntervalEstimate): Record<string, FigureCell> {
   return {
-    [`${prefix}estimate`]: estimate.estimate,
-    [`${prefix}lower`]: estimate.lower,
-    [`${prefix}upper`]: estimate.upper,
-    [`${prefix}intervalNote`]: estimate.intervalNote,
-    [`${prefix}worlds`]: estimate.worlds,
+    estimate: estimate.estimate,
+    lower: estimate.lower,
+    upper: estimate.upper,
+    intervalNote: estimate.intervalNote,
+    worlds: estimate.worlds,
   };
 }
 
@@ -106,27 +120,147 @@ function captionText(data: ChartData, parts: readonly string[]): string {
   return [...(banner === null ? [] : [`${banner}.`]), ...parts].join(' ');
 }
 
-function intervalLayer(
-  x: Record<string, unknown>,
-  yTitle: string,
-  color: Record<string, unknown> | null,
-  extra: Record<string, unknown> = {},
-) {
+/** What every figure spec opens with: schema, title (run banner first) and the plotted rows. */
+function specOpening(
+  data: ChartData,
+  title: string,
+  subtitle: readonly string[],
+  rows: readonly FigureRow[],
+): SpecPart {
   return {
-    transform: [{ filter: 'isValid(datum.lower) && isValid(datum.upper)' }],
-    mark: { type: 'errorbar', ticks: true },
-    encoding: {
-      x,
-      // same title as the point layer, or vega-lite joins both into "title, lower"
-      y: { field: 'lower', type: 'quantitative', title: yTitle },
-      y2: { field: 'upper' },
-      ...(color === null ? {} : { color }),
-      ...extra,
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: title, subtitle: subtitleLines(data, subtitle), anchor: 'start' },
+    data: { values: rows },
+  };
+}
+
+/** The colour channel of an estimate chart; `field`, `type` and `sort` also colour the whiskers. */
+interface ColorChannel {
+  readonly field: string;
+  readonly type: string;
+  readonly sort?: readonly string[];
+  readonly [property: string]: unknown;
+}
+
+/** What sets one chart of interval estimates apart; `estimateChartSpec` draws the rest. */
+interface EstimateChart {
+  /** Facet (and column count) of the panels; one column of panels per system unless given. */
+  readonly panels?: SpecPart;
+  readonly width: number;
+  readonly height: number;
+  /** Layers drawn beneath the estimates, e.g. reference rules. */
+  readonly beneath?: readonly SpecPart[];
+  /** `line`: a line with points per colour series; `bar`: a bar per x category. */
+  readonly mark: 'line' | 'bar';
+  readonly x: SpecPart;
+  readonly yTitle: string;
+  readonly yDomain: readonly [number, number];
+  readonly color: ColorChannel;
+  readonly strokeDash?: SpecPart;
+}
+
+/**
+ * A faceted chart of the rows' `estimate` with `lower`–`upper` whiskers where both are valid.
+ * Whiskers take their line's colour series; on bars, which are coloured by category, they are black.
+ */
+function estimateChartSpec(
+  data: ChartData,
+  title: string,
+  subtitle: readonly string[],
+  rows: readonly FigureRow[],
+  chart: EstimateChart,
+): SpecPart {
+  const { field, type, sort } = chart.color;
+  const whiskerColor =
+    chart.mark === 'bar'
+      ? { value: '#000' }
+      : { field, type, ...(sort === undefined ? {} : { sort }) };
+  return {
+    ...specOpening(data, title, subtitle, rows),
+    ...(chart.panels ?? { facet: { column: systemFacet(data) } }),
+    spec: {
+      width: chart.width,
+      height: chart.height,
+      layer: [
+        ...(chart.beneath ?? []),
+        {
+          mark: chart.mark === 'line' ? { type: 'line', point: true, clip: true } : { type: 'bar' },
+          encoding: {
+            x: chart.x,
+            y: {
+              field: 'estimate',
+              type: 'quantitative',
+              title: chart.yTitle,
+              scale: { domain: [...chart.yDomain] },
+            },
+            color: chart.color,
+            ...(chart.strokeDash === undefined ? {} : { strokeDash: chart.strokeDash }),
+          },
+        },
+        {
+          transform: [{ filter: 'isValid(datum.lower) && isValid(datum.upper)' }],
+          mark: { type: 'errorbar', ticks: true },
+          encoding: {
+            x: chart.x,
+            // same title as the estimate layer, or vega-lite joins both into "title, lower"
+            y: { field: 'lower', type: 'quantitative', title: chart.yTitle },
+            y2: { field: 'upper' },
+            color: whiskerColor,
+          },
+        },
+      ],
     },
   };
 }
 
-function loadAxis(loads: readonly number[]): Record<string, unknown> {
+/** What one figure of interval estimates states; `estimateFigure` adds denominators and caveats. */
+interface EstimateFigure {
+  readonly id: string;
+  readonly title: string;
+  /** The subtitle line above the denominators. */
+  readonly subtitle: string;
+  /** The description up to the denominators and caveats, which follow it. */
+  readonly description: string;
+  /** The caption's sentences before the denominators and caveats. */
+  readonly caption: readonly string[];
+  /** Denominators of the plotted points, stated in the subtitle, description and caption. */
+  readonly denominators: string;
+  /** Every plotted estimate: the caveats (no interval, gaps, exploratory) are read from these. */
+  readonly estimates: readonly IntervalEstimate[];
+  readonly columns: readonly string[];
+  readonly rows: readonly FigureRow[];
+  readonly chart: EstimateChart;
+}
+
+function estimateFigure(data: ChartData, figure: EstimateFigure): FigureDefinition {
+  const { id, title, denominators, rows } = figure;
+  const notes = caveats(data, figure.estimates);
+  const spec = estimateChartSpec(data, title, [figure.subtitle, denominators], rows, figure.chart);
+  return {
+    id,
+    svgPath: `figures/${id}.svg`,
+    title,
+    description: `${figure.description} ${denominators}. ${notes.join(' ')}`.trim(),
+    caption: captionText(data, [...figure.caption, `Denominators: ${denominators}.`, ...notes]),
+    spec: spec as unknown as TopLevelSpec,
+    columns: figure.columns,
+    rows,
+  };
+}
+
+/** A grey horizontal reference line at `y`, e.g. a threshold. */
+function referenceRule(y: number, options: { readonly dashed?: boolean } = {}): SpecPart {
+  return {
+    mark: {
+      type: 'rule',
+      color: '#999',
+      ...(options.dashed === true ? { strokeDash: [2, 2] } : {}),
+    },
+    encoding: { y: { datum: y } },
+  };
+}
+
+function loadAxis(loads: readonly number[]): SpecPart {
   return {
     field: 'load',
     type: 'quantitative',
@@ -142,133 +276,111 @@ function loadAxis(loads: readonly number[]): Record<string, unknown> {
   };
 }
 
-/** Systems in manifest order (not alphabetical), so every figure lists them the same way. */
-function systemFacet(data: ChartData): Record<string, unknown> {
+function checkpointAxis(title: string): SpecPart {
+  return { field: 'checkpoint', type: 'ordinal', title, axis: { labelAngle: 0 } };
+}
+
+/** An x axis of named categories in the given order, labels slanted. */
+function categoryAxis(field: string, order: readonly string[]): SpecPart {
   return {
-    field: 'system',
+    field,
     type: 'nominal',
-    title: 'System',
-    sort: data.run.systems.map((s) => systemLabel(data.run, s.id)),
+    title: null,
+    sort: order,
+    axis: { labelAngle: -30, labelLimit: 200 },
   };
+}
+
+/** System labels in manifest order (not alphabetical), so every figure lists them the same way. */
+function systemOrder(data: ChartData): string[] {
+  return data.run.systems.map((s) => systemLabel(data.run, s.id));
+}
+
+function systemFacet(data: ChartData): SpecPart {
+  return { field: 'system', type: 'nominal', title: 'System', sort: systemOrder(data) };
 }
 
 function notebookPoints(data: ChartData): MemoryPoint[] {
   return data.memory.filter((p) => p.condition === 'notebook');
 }
 
+function sortedLoads(points: readonly MemoryPoint[]): number[] {
+  return [...new Set(points.map((p) => p.load))].sort((a, b) => a - b);
+}
+
+/** Order of cells by system id, then load, then condition (notebook, blank, oracle). */
+function bySystemLoadCondition(
+  a: { readonly systemId: string; readonly load: number; readonly condition: MemoryCondition },
+  b: { readonly systemId: string; readonly load: number; readonly condition: MemoryCondition },
+): number {
+  return (
+    compareText(a.systemId, b.systemId) ||
+    a.load - b.load ||
+    conditionOrder(a.condition) - conditionOrder(b.condition)
+  );
+}
+
 function capacityFigure(data: ChartData): FigureDefinition | null {
   const points = notebookPoints(data);
   if (points.length === 0) return null;
-  const rows = points.flatMap((p) => [
-    {
+  const series = (p: MemoryPoint) => [
+    { quantity: PRIMARY, estimate: p.qualityScore },
+    { quantity: WITHIN, estimate: p.meanWithinWorldQualityScore },
+  ];
+  const rows = points.flatMap((p) =>
+    series(p).map(({ quantity, estimate }) => ({
       system: systemLabel(data.run, p.systemId),
       load: p.load,
-      quantity: PRIMARY,
-      ...estimateColumns('', p.qualityScore),
+      quantity,
+      ...estimateColumns(estimate),
       completeWorlds: p.blocks.complete,
       plannedWorlds: p.blocks.planned,
-    },
-    {
-      system: systemLabel(data.run, p.systemId),
-      load: p.load,
-      quantity: WITHIN,
-      ...estimateColumns('', p.meanWithinWorldQualityScore),
-      completeWorlds: p.blocks.complete,
-      plannedWorlds: p.blocks.planned,
-    },
-  ]);
-  const loads = [...new Set(points.map((p) => p.load))].sort((a, b) => a - b);
-  const taus = data.run.analysis.taus;
-  const denominators = denominatorSummary(points.map((p) => p.blocks));
-  const notes = caveats(
-    data,
-    points.flatMap((p) => [p.qualityScore, p.meanWithinWorldQualityScore]),
+    })),
   );
+  const loads = sortedLoads(points);
+  const taus = data.run.analysis.taus;
   const title = 'Memory capacity curve Q_M(N) per system';
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        `Solid: ${PRIMARY}; dashed: ${WITHIN}. Bars: pointwise ${pct(data)} bootstrap intervals. Rules: tau = ${taus.join(', ')}.`,
-        denominators,
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
-    facet: { column: systemFacet(data) },
-    spec: {
-      width: panelWidth(data),
-      height: PANEL_HEIGHT,
-      layer: [
-        ...taus.map((tau) => ({
-          mark: { type: 'rule', color: '#999', strokeDash: [2, 2] },
-          encoding: { y: { datum: tau } },
-        })),
-        {
-          mark: { type: 'line', point: true, clip: true },
-          encoding: {
-            x: loadAxis(loads),
-            y: {
-              field: 'estimate',
-              type: 'quantitative',
-              title: 'Q_M (unitless, 0–1)',
-              scale: { domain: [0, 1] },
-            },
-            color: {
-              field: 'quantity',
-              type: 'nominal',
-              title: 'Quantity',
-              scale: { range: ['#1f4e79', '#c55a11'] },
-              legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 },
-            },
-            strokeDash: {
-              field: 'quantity',
-              type: 'nominal',
-              legend: null,
-              scale: {
-                range: [
-                  [1, 0],
-                  [5, 3],
-                ],
-              },
-            },
-          },
-        },
-        intervalLayer(loadAxis(loads), 'Q_M (unitless, 0–1)', {
-          field: 'quantity',
-          type: 'nominal',
-        }),
-      ],
-    },
-  };
-  return {
+  return estimateFigure(data, {
     id: 'memory-capacity',
-    svgPath: 'figures/memory-capacity.svg',
     title,
-    description:
-      `${title}. Q_M is unitless in [0, 1]; x is the number of target keys N on a log2 axis (${loads.join(', ')}). ${denominators}. ${notes.join(' ')}`.trim(),
-    caption: captionText(data, [
+    subtitle: `Solid: ${PRIMARY}; dashed: ${WITHIN}. Bars: pointwise ${pct(data)} bootstrap intervals. Rules: tau = ${taus.join(', ')}.`,
+    description: `${title}. Q_M is unitless in [0, 1]; x is the number of target keys N on a log2 axis (${loads.join(', ')}).`,
+    caption: [
       `Q_M of the equally weighted world-mean factors (primary estimand, solid) and the mean of each world's own Q_M (a different quantity, dashed) for the evaluated notebook condition, with pointwise ${pct(data)} cluster-bootstrap percentile intervals (${data.run.analysis.resamples} resamples of worlds, analysis seed ${data.run.analysis.seed}).`,
       `Grey rules mark tau = ${taus.join(', ')}; EIMC reads the largest tested load at or above tau.`,
-      `Denominators: ${denominators}.`,
-      ...notes,
-    ]),
-    spec: spec as unknown as TopLevelSpec,
-    columns: [
-      'system',
-      'load',
-      'quantity',
-      'estimate',
-      'lower',
-      'upper',
-      'intervalNote',
-      'worlds',
-      'completeWorlds',
-      'plannedWorlds',
     ],
+    denominators: denominatorSummary(points.map((p) => p.blocks)),
+    estimates: points.flatMap((p) => series(p).map((s) => s.estimate)),
+    columns: ['system', 'load', 'quantity', ...ESTIMATE_COLUMNS, 'completeWorlds', 'plannedWorlds'],
     rows,
-  };
+    chart: {
+      width: panelWidth(data),
+      height: PANEL_HEIGHT,
+      beneath: taus.map((tau) => referenceRule(tau, { dashed: true })),
+      mark: 'line',
+      x: loadAxis(loads),
+      yTitle: Q_M_TITLE,
+      yDomain: [0, 1],
+      color: {
+        field: 'quantity',
+        type: 'nominal',
+        title: 'Quantity',
+        scale: { range: ['#1f4e79', '#c55a11'] },
+        legend: BOTTOM_LEGEND,
+      },
+      strokeDash: {
+        field: 'quantity',
+        type: 'nominal',
+        legend: null,
+        scale: {
+          range: [
+            [1, 0],
+            [5, 3],
+          ],
+        },
+      },
+    },
+  });
 }
 
 /** Code-unit order: unlike localeCompare, identical on every ICU version. */
@@ -283,13 +395,13 @@ function pct(data: ChartData): string {
 function componentsFigure(data: ChartData): FigureDefinition | null {
   const points = notebookPoints(data);
   if (points.length === 0) return null;
-  const loads = [...new Set(points.map((p) => p.load))].sort((a, b) => a - b);
+  const loads = sortedLoads(points);
   const rows = points.flatMap((p) =>
     (Object.keys(FACTOR_LABELS) as (keyof typeof FACTOR_LABELS)[]).map((factor) => ({
       system: systemLabel(data.run, p.systemId),
       load: p.load,
       factor: FACTOR_LABELS[factor],
-      ...estimateColumns('', p.factors[factor]),
+      ...estimateColumns(p.factors[factor]),
       numerator:
         factor === 'oneMinusF'
           ? p.strata.f.denominator - p.strata.f.numerator
@@ -297,189 +409,97 @@ function componentsFigure(data: ChartData): FigureDefinition | null {
       denominator: factor === 'oneMinusF' ? p.strata.f.denominator : p.strata[factor].denominator,
     })),
   );
-  const denominators = denominatorSummary(points.map((p) => p.blocks));
-  const notes = caveats(
-    data,
-    points.flatMap((p) => Object.values(p.factors)),
-  );
   const title = 'The six Q_M component curves per load';
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        `World-mean factor (unitless, 0–1) by load; bars: pointwise ${pct(data)} bootstrap intervals. Q_M ≥ tau does not imply every factor ≥ tau.`,
-        denominators,
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
-    facet: {
-      field: 'factor',
-      type: 'nominal',
-      title: 'Component',
-      sort: Object.values(FACTOR_LABELS),
-    },
-    columns: 3,
-    spec: {
+  return estimateFigure(data, {
+    id: 'memory-components',
+    title,
+    subtitle: `World-mean factor (unitless, 0–1) by load; bars: pointwise ${pct(data)} bootstrap intervals. Q_M ≥ tau does not imply every factor ≥ tau.`,
+    description: `${title}: r, t, s, u, i and 1 − f as world means (unitless, 0 to 1) by load N (${loads.join(', ')}), one colour per system.`,
+    caption: [
+      `Every factor of Q_M for the notebook condition: world-mean r, t, s, u, i and 1 − f with pointwise ${pct(data)} intervals. Pooled numerators and denominators are in the CSV and the tables below.`,
+    ],
+    denominators: denominatorSummary(points.map((p) => p.blocks)),
+    estimates: points.flatMap((p) => Object.values(p.factors)),
+    columns: ['system', 'load', 'factor', ...ESTIMATE_COLUMNS, 'numerator', 'denominator'],
+    rows,
+    chart: {
+      panels: {
+        facet: {
+          field: 'factor',
+          type: 'nominal',
+          title: 'Component',
+          sort: Object.values(FACTOR_LABELS),
+        },
+        columns: 3,
+      },
       width: PANEL_WIDTH,
       height: 140,
-      layer: [
-        {
-          mark: { type: 'line', point: true, clip: true },
-          encoding: {
-            x: loadAxis(loads),
-            y: {
-              field: 'estimate',
-              type: 'quantitative',
-              title: 'World-mean factor (0–1)',
-              scale: { domain: [0, 1] },
-            },
-            color: {
-              field: 'system',
-              type: 'nominal',
-              title: 'System',
-              sort: systemFacet(data).sort,
-              scale: { scheme: CATEGORY_SCHEME },
-            },
-          },
-        },
-        intervalLayer(loadAxis(loads), 'World-mean factor (0–1)', {
-          field: 'system',
-          type: 'nominal',
-          sort: systemFacet(data).sort,
-        }),
-      ],
+      mark: 'line',
+      x: loadAxis(loads),
+      yTitle: 'World-mean factor (0–1)',
+      yDomain: [0, 1],
+      color: {
+        field: 'system',
+        type: 'nominal',
+        title: 'System',
+        sort: systemOrder(data),
+        scale: { scheme: CATEGORY_SCHEME },
+      },
     },
-  };
-  return {
-    id: 'memory-components',
-    svgPath: 'figures/memory-components.svg',
-    title,
-    description:
-      `${title}: r, t, s, u, i and 1 − f as world means (unitless, 0 to 1) by load N (${loads.join(', ')}), one colour per system. ${denominators}. ${notes.join(' ')}`.trim(),
-    caption: captionText(data, [
-      `Every factor of Q_M for the notebook condition: world-mean r, t, s, u, i and 1 − f with pointwise ${pct(data)} intervals. Pooled numerators and denominators are in the CSV and the tables below.`,
-      `Denominators: ${denominators}.`,
-      ...notes,
-    ]),
-    spec: spec as unknown as TopLevelSpec,
-    columns: [
-      'system',
-      'load',
-      'factor',
-      'estimate',
-      'lower',
-      'upper',
-      'intervalNote',
-      'worlds',
-      'numerator',
-      'denominator',
-    ],
-    rows,
-  };
+  });
 }
 
 function controlsFigure(data: ChartData): FigureDefinition | null {
   const controls = data.memory.filter((p) => p.condition !== 'notebook');
   if (controls.length === 0) return null;
   const controlLoads = new Set(controls.map((p) => p.load));
-  const points = data.memory
-    .filter((p) => controlLoads.has(p.load))
-    .sort(
-      (a, b) =>
-        compareText(a.systemId, b.systemId) ||
-        a.load - b.load ||
-        conditionOrder(a.condition) - conditionOrder(b.condition),
-    );
+  const points = data.memory.filter((p) => controlLoads.has(p.load)).sort(bySystemLoadCondition);
   const rows = points.map((p) => ({
     system: systemLabel(data.run, p.systemId),
     load: p.load,
     condition: CONDITION_LABELS[p.condition],
-    ...estimateColumns('', p.qualityScore),
+    ...estimateColumns(p.qualityScore),
     completeWorlds: p.blocks.complete,
     plannedWorlds: p.blocks.planned,
   }));
   const loadsText = [...controlLoads].sort((a, b) => a - b).join(', ');
-  const denominators = denominatorSummary(points.map((p) => p.blocks));
-  const notes = caveats(
-    data,
-    points.map((p) => p.qualityScore),
-  );
   const title = `Controls at N = ${loadsText} beside the N = ${loadsText} result`;
   const order = (['notebook', 'blank', 'oracle'] as const).map((c) => CONDITION_LABELS[c]);
-  const x = {
-    field: 'condition',
-    type: 'nominal',
-    title: null,
-    sort: order,
-    axis: { labelAngle: -30, labelLimit: 200 },
-  };
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        `Q_M of world-mean factors (unitless, 0–1); bars: pointwise ${pct(data)} intervals. The blank control tests dependence on the notebook; the oracle control is in-context and is not EIMC.`,
-        denominators,
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
-    facet: { column: systemFacet(data) },
-    spec: {
-      width: 150,
-      height: PANEL_HEIGHT,
-      layer: [
-        {
-          mark: { type: 'bar' },
-          encoding: {
-            x,
-            y: {
-              field: 'estimate',
-              type: 'quantitative',
-              title: 'Q_M (unitless, 0–1)',
-              scale: { domain: [0, 1] },
-            },
-            color: {
-              field: 'condition',
-              type: 'nominal',
-              legend: null,
-              sort: order,
-              scale: { range: ['#1f4e79', '#a5a5a5', '#70ad47'] },
-            },
-          },
-        },
-        intervalLayer(x, 'Q_M (unitless, 0–1)', null, { color: { value: '#000' } }),
-      ],
-    },
-  };
-  return {
+  return estimateFigure(data, {
     id: 'memory-controls',
-    svgPath: 'figures/memory-controls.svg',
     title,
-    description:
-      `${title}: Q_M (unitless, 0 to 1) of the evaluated notebook condition, the blank-notebook reset control and the oracle-evidence control on the same blind questions, per system. ${denominators}. ${notes.join(' ')}`.trim(),
-    caption: captionText(data, [
+    subtitle: `Q_M of world-mean factors (unitless, 0–1); bars: pointwise ${pct(data)} intervals. The blank control tests dependence on the notebook; the oracle control is in-context and is not EIMC.`,
+    description: `${title}: Q_M (unitless, 0 to 1) of the evaluated notebook condition, the blank-notebook reset control and the oracle-evidence control on the same blind questions, per system.`,
+    caption: [
       `Q_M at N = ${loadsText} for the evaluated notebook system, the blank-notebook reset control (tests dependence on supplied evidence; not a test of an autonomous memory system) and the oracle-evidence control (original records in context: tests solvability; not EIMC).`,
-      `Denominators: ${denominators}.`,
-      ...notes,
-    ]),
-    spec: spec as unknown as TopLevelSpec,
+    ],
+    denominators: denominatorSummary(points.map((p) => p.blocks)),
+    estimates: points.map((p) => p.qualityScore),
     columns: [
       'system',
       'load',
       'condition',
-      'estimate',
-      'lower',
-      'upper',
-      'intervalNote',
-      'worlds',
+      ...ESTIMATE_COLUMNS,
       'completeWorlds',
       'plannedWorlds',
     ],
     rows,
-  };
+    chart: {
+      width: 150,
+      height: PANEL_HEIGHT,
+      mark: 'bar',
+      x: categoryAxis('condition', order),
+      yTitle: Q_M_TITLE,
+      yDomain: [0, 1],
+      color: {
+        field: 'condition',
+        type: 'nominal',
+        legend: null,
+        sort: order,
+        scale: { range: ['#1f4e79', '#a5a5a5', '#70ad47'] },
+      },
+    },
+  });
 }
 
 function conditionOrder(condition: MemoryCondition): number {
@@ -495,7 +515,7 @@ function historyRateFigure(
     system: systemLabel(data.run, p.systemId),
     history: p.history,
     checkpoint: p.checkpoint,
-    ...estimateColumns('', p[which]),
+    ...estimateColumns(p[which]),
     invalidDecisions: p.invalid.numerator,
     decisions: p.invalid.denominator,
   }));
@@ -503,202 +523,97 @@ function historyRateFigure(
   const title = isAccuracy
     ? 'History: task accuracy per checkpoint'
     : 'History: explicit-unknown rate per checkpoint';
-  const yTitle = isAccuracy
-    ? 'Accuracy (share of 4 decisions, 0–1)'
-    : 'Explicit-unknown rate (0–1)';
-  const denominators = denominatorSummary(data.history.map((p) => p.blocks));
-  const notes = caveats(
-    data,
-    data.history.map((p) => p[which]),
-  );
-  const checkpointAxis = {
-    field: 'checkpoint',
-    type: 'ordinal',
-    title: 'Checkpoint (0 baseline, 1 ingest, 2–3 neutral, 4 correction)',
-    axis: { labelAngle: 0 },
-  };
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        `Histories A and B carry opposite evidence; A2 repeats A. Bars: pointwise ${pct(data)} intervals.`,
-        denominators,
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
-    facet: { column: systemFacet(data) },
-    spec: {
-      width: panelWidth(data),
-      height: PANEL_HEIGHT,
-      layer: [
-        {
-          mark: { type: 'line', point: true, clip: true },
-          encoding: {
-            x: checkpointAxis,
-            y: {
-              field: 'estimate',
-              type: 'quantitative',
-              title: yTitle,
-              scale: { domain: [0, 1] },
-            },
-            color: {
-              field: 'history',
-              type: 'nominal',
-              title: 'History',
-              sort: ['A', 'B', 'A2'],
-              scale: { scheme: CATEGORY_SCHEME },
-            },
-            strokeDash: { field: 'history', type: 'nominal', sort: ['A', 'B', 'A2'], legend: null },
-          },
-        },
-        intervalLayer(checkpointAxis, yTitle, {
-          field: 'history',
-          type: 'nominal',
-          sort: ['A', 'B', 'A2'],
-        }),
-      ],
-    },
-  };
-  const id = isAccuracy ? 'history-accuracy' : 'history-unknown';
-  return {
-    id,
-    svgPath: `figures/${id}.svg`,
+  const histories = ['A', 'B', 'A2'];
+  return estimateFigure(data, {
+    id: isAccuracy ? 'history-accuracy' : 'history-unknown',
     title,
-    description:
-      `${title} for histories A, B and A2 at checkpoints 0 to 4, per system; y is a share from 0 to 1. Invalid decisions are counted separately (see table). ${denominators}. ${notes.join(' ')}`.trim(),
-    caption: captionText(data, [
+    subtitle: `Histories A and B carry opposite evidence; A2 repeats A. Bars: pointwise ${pct(data)} intervals.`,
+    description: `${title} for histories A, B and A2 at checkpoints 0 to 4, per system; y is a share from 0 to 1. Invalid decisions are counted separately (see table).`,
+    caption: [
       isAccuracy
         ? "Share of the four environment decisions equal to the warranted answer (unknown at checkpoint 0, the history's evidence at 1–3, the corrected rule at 4), world mean per history."
         : 'Share of the four decisions given as an explicit unknown, world mean per history; unknown is warranted at checkpoint 0 only.',
-      `Invalid decisions are reported in the table, not counted as answers. Denominators: ${denominators}.`,
-      ...notes,
-    ]),
-    spec: spec as unknown as TopLevelSpec,
+      'Invalid decisions are reported in the table, not counted as answers.',
+    ],
+    denominators: denominatorSummary(data.history.map((p) => p.blocks)),
+    estimates: data.history.map((p) => p[which]),
     columns: [
       'system',
       'history',
       'checkpoint',
-      'estimate',
-      'lower',
-      'upper',
-      'intervalNote',
-      'worlds',
+      ...ESTIMATE_COLUMNS,
       'invalidDecisions',
       'decisions',
     ],
     rows,
-  };
+    chart: {
+      width: panelWidth(data),
+      height: PANEL_HEIGHT,
+      mark: 'line',
+      x: checkpointAxis('Checkpoint (0 baseline, 1 ingest, 2–3 neutral, 4 correction)'),
+      yTitle: isAccuracy ? 'Accuracy (share of 4 decisions, 0–1)' : 'Explicit-unknown rate (0–1)',
+      yDomain: [0, 1],
+      color: {
+        field: 'history',
+        type: 'nominal',
+        title: 'History',
+        sort: histories,
+        scale: { scheme: CATEGORY_SCHEME },
+      },
+      strokeDash: { field: 'history', type: 'nominal', sort: histories, legend: null },
+    },
+  });
 }
 
 function historyDistanceFigure(data: ChartData): FigureDefinition | null {
   if (data.historyDistances.length === 0) return null;
   const quantities = ['D(A,B)', 'D(A,A2)', 'divergence D(A,B) − D(A,A2)'] as const;
-  const rows = data.historyDistances.flatMap((d) => [
-    {
+  const series = (d: HistoryDistance) => [
+    { quantity: quantities[0], estimate: d.distanceAB },
+    { quantity: quantities[1], estimate: d.distanceAA2 },
+    { quantity: quantities[2], estimate: d.divergence },
+  ];
+  const rows = data.historyDistances.flatMap((d) =>
+    series(d).map(({ quantity, estimate }) => ({
       system: systemLabel(data.run, d.systemId),
       checkpoint: d.checkpoint,
-      quantity: quantities[0],
-      ...estimateColumns('', d.distanceAB),
-    },
-    {
-      system: systemLabel(data.run, d.systemId),
-      checkpoint: d.checkpoint,
-      quantity: quantities[1],
-      ...estimateColumns('', d.distanceAA2),
-    },
-    {
-      system: systemLabel(data.run, d.systemId),
-      checkpoint: d.checkpoint,
-      quantity: quantities[2],
-      ...estimateColumns('', d.divergence),
-    },
-  ]);
-  const estimates = data.historyDistances.flatMap((d) => [
-    d.distanceAB,
-    d.distanceAA2,
-    d.divergence,
-  ]);
-  const notes = caveats(data, estimates);
+      quantity,
+      ...estimateColumns(estimate),
+    })),
+  );
+  const estimates = data.historyDistances.flatMap((d) => series(d).map((s) => s.estimate));
   const worlds = estimates.map((e) => e.worlds);
-  const denominators = `worlds with fully valid decision vectors per point: ${Math.min(...worlds)}–${Math.max(...worlds)}`;
   const title = 'History: distances between histories and experience divergence';
-  const checkpointAxis = {
-    field: 'checkpoint',
-    type: 'ordinal',
-    title: 'Checkpoint',
-    axis: { labelAngle: 0 },
-  };
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        `Mean absolute coordinate difference of decision vectors (A = 0, unknown = 0.5, B = 1), unitless. Invalid vectors give null, not agreement. Bars: pointwise ${pct(data)} intervals.`,
-        denominators,
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
-    facet: { column: systemFacet(data) },
-    spec: {
+  return estimateFigure(data, {
+    id: 'history-distance',
+    title,
+    subtitle: `Mean absolute coordinate difference of decision vectors (A = 0, unknown = 0.5, B = 1), unitless. Invalid vectors give null, not agreement. Bars: pointwise ${pct(data)} intervals.`,
+    description: `${title}: D(A,B), D(A,A2) and their difference per checkpoint 0 to 4, per system.`,
+    caption: [
+      'Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). A world contributes only where both vectors are fully valid; where none does the value is null (a gap).',
+    ],
+    denominators: `worlds with fully valid decision vectors per point: ${Math.min(...worlds)}–${Math.max(...worlds)}`,
+    estimates,
+    columns: ['system', 'checkpoint', 'quantity', ...ESTIMATE_COLUMNS],
+    rows,
+    chart: {
       width: panelWidth(data),
       height: PANEL_HEIGHT,
-      layer: [
-        { mark: { type: 'rule', color: '#999' }, encoding: { y: { datum: 0 } } },
-        {
-          mark: { type: 'line', point: true, clip: true },
-          encoding: {
-            x: checkpointAxis,
-            y: {
-              field: 'estimate',
-              type: 'quantitative',
-              title: DISTANCE_TITLE,
-              scale: { domain: [-1, 1] },
-            },
-            color: {
-              field: 'quantity',
-              type: 'nominal',
-              title: 'Quantity',
-              sort: [...quantities],
-              scale: { range: ['#1f4e79', '#a5a5a5', '#c00000'] },
-              legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 },
-            },
-          },
-        },
-        intervalLayer(checkpointAxis, DISTANCE_TITLE, {
-          field: 'quantity',
-          type: 'nominal',
-          sort: [...quantities],
-        }),
-      ],
+      beneath: [referenceRule(0)],
+      mark: 'line',
+      x: checkpointAxis('Checkpoint'),
+      yTitle: DISTANCE_TITLE,
+      yDomain: [-1, 1],
+      color: {
+        field: 'quantity',
+        type: 'nominal',
+        title: 'Quantity',
+        sort: quantities,
+        scale: { range: ['#1f4e79', '#a5a5a5', '#c00000'] },
+        legend: BOTTOM_LEGEND,
+      },
     },
-  };
-  return {
-    id: 'history-distance',
-    svgPath: 'figures/history-distance.svg',
-    title,
-    description:
-      `${title}: D(A,B), D(A,A2) and their difference per checkpoint 0 to 4, per system. ${denominators}. ${notes.join(' ')}`.trim(),
-    caption: captionText(data, [
-      'Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). A world contributes only where both vectors are fully valid; where none does the value is null (a gap).',
-      `Denominators: ${denominators}.`,
-      ...notes,
-    ]),
-    spec: spec as unknown as TopLevelSpec,
-    columns: [
-      'system',
-      'checkpoint',
-      'quantity',
-      'estimate',
-      'lower',
-      'upper',
-      'intervalNote',
-      'worlds',
-    ],
-    rows,
-  };
+  });
 }
 
 function behaviorFigure(data: ChartData): FigureDefinition | null {
@@ -714,89 +629,40 @@ function behaviorFigure(data: ChartData): FigureDefinition | null {
   const rows = data.behavior.map((p) => ({
     system: systemLabel(data.run, p.systemId),
     indicator: labels[p.indicator],
-    ...estimateColumns('', p.value),
+    ...estimateColumns(p.value),
     numerator: p.pooled.numerator,
     denominator: p.pooled.denominator,
     invalid: p.invalid.numerator,
   }));
-  const denominators = denominatorSummary(data.behavior.map((p) => p.blocks));
-  const notes = caveats(
-    data,
-    data.behavior.map((p) => p.value),
-  );
   const title = 'Behavioral task indicators';
-  const x = {
-    field: 'indicator',
-    type: 'nominal',
-    title: null,
-    sort: order,
-    axis: { labelAngle: -30, labelLimit: 200 },
-  };
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        `Task accuracy (0–1) for R, C, A, I and the rate of matched A pairs whose choice changed with the frame (a stronger framing effect is not a better score). Bars: pointwise ${pct(data)} intervals.`,
-        denominators,
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
-    facet: { column: systemFacet(data) },
-    spec: {
+  return estimateFigure(data, {
+    id: 'behavior',
+    title,
+    subtitle: `Task accuracy (0–1) for R, C, A, I and the rate of matched A pairs whose choice changed with the frame (a stronger framing effect is not a better score). Bars: pointwise ${pct(data)} intervals.`,
+    description: `${title}: world-mean accuracy on R (8 items), C (4), A (8) and I (4) per world, and the frame-induced change rate of the 4 matched A pairs, per system. These are partial task indicators, not validated axis scores.`,
+    caption: [
+      'Partial task indicators, not validated full-axis capacity scores. C probes information-seeking choice, not self-generated goals; A reports choices, not feelings.',
+    ],
+    denominators: denominatorSummary(data.behavior.map((p) => p.blocks)),
+    estimates: data.behavior.map((p) => p.value),
+    columns: ['system', 'indicator', ...ESTIMATE_COLUMNS, 'numerator', 'denominator', 'invalid'],
+    rows,
+    chart: {
       width: 170,
       height: PANEL_HEIGHT,
-      layer: [
-        {
-          mark: { type: 'bar' },
-          encoding: {
-            x,
-            y: {
-              field: 'estimate',
-              type: 'quantitative',
-              title: 'Share (unitless, 0–1)',
-              scale: { domain: [0, 1] },
-            },
-            color: {
-              field: 'indicator',
-              type: 'nominal',
-              legend: null,
-              sort: order,
-              scale: { scheme: CATEGORY_SCHEME },
-            },
-          },
-        },
-        intervalLayer(x, 'Share (unitless, 0–1)', null, { color: { value: '#000' } }),
-      ],
+      mark: 'bar',
+      x: categoryAxis('indicator', order),
+      yTitle: 'Share (unitless, 0–1)',
+      yDomain: [0, 1],
+      color: {
+        field: 'indicator',
+        type: 'nominal',
+        legend: null,
+        sort: order,
+        scale: { scheme: CATEGORY_SCHEME },
+      },
     },
-  };
-  return {
-    id: 'behavior',
-    svgPath: 'figures/behavior.svg',
-    title,
-    description:
-      `${title}: world-mean accuracy on R (8 items), C (4), A (8) and I (4) per world, and the frame-induced change rate of the 4 matched A pairs, per system. These are partial task indicators, not validated axis scores. ${denominators}. ${notes.join(' ')}`.trim(),
-    caption: captionText(data, [
-      'Partial task indicators, not validated full-axis capacity scores. C probes information-seeking choice, not self-generated goals; A reports choices, not feelings.',
-      `Denominators: ${denominators}.`,
-      ...notes,
-    ]),
-    spec: spec as unknown as TopLevelSpec,
-    columns: [
-      'system',
-      'indicator',
-      'estimate',
-      'lower',
-      'upper',
-      'intervalNote',
-      'worlds',
-      'numerator',
-      'denominator',
-      'invalid',
-    ],
-    rows,
-  };
+  });
 }
 
 /** Label of a memory cell on a load axis: `N=64`, `N=32 blank`. */
@@ -806,12 +672,7 @@ export function cellLabel(load: number, condition: MemoryCondition): string {
 
 function taxonomyFigure(data: ChartData): FigureDefinition | null {
   if (data.taxonomy.length === 0) return null;
-  const sorted = [...data.taxonomy].sort(
-    (a, b) =>
-      compareText(a.systemId, b.systemId) ||
-      a.load - b.load ||
-      conditionOrder(a.condition) - conditionOrder(b.condition),
-  );
+  const sorted = [...data.taxonomy].sort(bySystemLoadCondition);
   const cells = [...new Set(sorted.map((t) => cellLabel(t.load, t.condition)))];
   // reasons: passes first, then failures by total count, ties by name
   const totals = new Map<string, { pass: boolean; count: number }>();
@@ -837,17 +698,12 @@ function taxonomyFigure(data: ChartData): FigureDefinition | null {
     aggregated.set(key, { ...prior, count: prior.count + t.count });
   }
   const rows = [...aggregated.values()];
+  const ranked = rows.map((row) => ({ ...row, reasonRank: reasons.indexOf(row.reason) }));
   const title = 'Memory probes by outcome (failure taxonomy) per load';
+  const subtitle =
+    'Probe counts (all six strata, complete worlds) stacked by the one reason each probe received; passes at the bottom.';
   const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        'Probe counts (all six strata, complete worlds) stacked by the one reason each probe received; passes at the bottom.',
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
+    ...specOpening(data, title, [subtitle], ranked),
     facet: { column: systemFacet(data) },
     spec: {
       width: panelWidth(data),
@@ -880,8 +736,6 @@ function taxonomyFigure(data: ChartData): FigureDefinition | null {
       },
     },
   };
-  const ranked = rows.map((row) => ({ ...row, reasonRank: reasons.indexOf(row.reason) }));
-  (spec.data as { values: unknown[] }).values = ranked;
   const total = rows.reduce((sum, r) => sum + r.count, 0);
   return {
     id: 'failure-taxonomy',
@@ -954,16 +808,10 @@ function resourcesFigure(data: ChartData): FigureDefinition | null {
   });
   const cells = [...new Set(rows.map((r) => r.cell))];
   const title = 'Resource costs per experiment and load';
+  const subtitle =
+    'All attempts of the run, including incomplete blocks and failures. Token sums exclude requests that reported no usage (see table).';
   const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: title,
-      subtitle: subtitleLines(data, [
-        'All attempts of the run, including incomplete blocks and failures. Token sums exclude requests that reported no usage (see table).',
-      ]),
-      anchor: 'start',
-    },
-    data: { values: rows },
+    ...specOpening(data, title, [subtitle], rows),
     vconcat: RESOURCE_METRICS.map((metric, index) => ({
       width: 520,
       height: 110,
