@@ -1,4 +1,3 @@
-import type { TopLevelSpec } from 'vega-lite';
 import type {
   BlockCounts,
   ChartData,
@@ -242,7 +241,7 @@ function estimateFigure(data: ChartData, figure: EstimateFigure): FigureDefiniti
     title,
     description: `${figure.description} ${denominators}. ${notes.join(' ')}`.trim(),
     caption: captionText(data, [...figure.caption, `Denominators: ${denominators}.`, ...notes]),
-    spec: spec as unknown as TopLevelSpec,
+    spec,
     columns: figure.columns,
     rows,
   };
@@ -745,7 +744,7 @@ function taxonomyFigure(data: ChartData): FigureDefinition | null {
     caption: captionText(data, [
       'Every scored memory probe of a complete world receives exactly one reason (see traces/ for the per-probe record), so each bar totals the probes asked at that load. Counts per stratum are in the CSV.',
     ]),
-    spec: spec as unknown as TopLevelSpec,
+    spec,
     columns: ['system', 'cell', 'reason', 'pass', 'count', 'reasonRank'],
     rows: ranked,
   };
@@ -851,7 +850,7 @@ function resourcesFigure(data: ChartData): FigureDefinition | null {
     caption: captionText(data, [
       'Tokens and USD are totals over every attempt of the cell, as reported by the endpoint (USD: charged or retained reservation); latency is the median per request. Scripted systems cost nothing and report no tokens.',
     ]),
-    spec: spec as unknown as TopLevelSpec,
+    spec,
     columns: ['system', 'cell', 'metric', 'value', 'requests'],
     rows,
   };

@@ -94,7 +94,7 @@ export {
   type ReleaseParameters,
 } from './release-files';
 export { escapeHtml, renderHtml, renderMarkdown } from './render-report';
-export { type FigureSource, renderFigureSvg } from './render-svg';
+export { type FigureSource, renderFigureSvg, type VegaLiteSpec } from './render-svg';
 export { buildReportDocument, type ReportBlock, type ReportInput } from './report-document';
 export {
   type Located,

@@ -2,6 +2,14 @@ import { InvalidArgumentError } from '@chi/spec';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
+/**
+ * A vega-lite specification as plain JSON. Kept structural on purpose: vega-lite's own
+ * declarations do not compile under `exactOptionalPropertyTypes` without `skipLibCheck`, so they
+ * stay out of this package's public types; `renderFigureSvg` hands the object to vega-lite's
+ * compiler, which validates it.
+ */
+export type VegaLiteSpec = { readonly [key: string]: unknown };
+
 /** A figure ready to render: a vega-lite spec plus the accessible name and description. */
 export interface FigureSource {
   /** Stable identifier, `[a-z0-9-]+`; prefixes every SVG id so figures can share one HTML page. */
@@ -11,7 +19,7 @@ export interface FigureSource {
   /** Accessible long description: what is plotted, units, denominators and missingness. */
   readonly description: string;
   /** The vega-lite specification (inline data only: no URLs). */
-  readonly spec: TopLevelSpec;
+  readonly spec: VegaLiteSpec;
 }
 
 /** vega-scenegraph's text measurement hooks; exported at runtime but absent from vega's typings. */
@@ -77,7 +85,7 @@ export async function renderFigureSvg(figure: FigureSource): Promise<string> {
       'expected inline data only, found a "url" (figures must not load external resources)',
     );
   }
-  const compiled = compile(figure.spec).spec;
+  const compiled = compile(figure.spec as unknown as TopLevelSpec).spec;
   const textMetrics = textMetricsHooks();
   const previousWidth = textMetrics.width;
   textMetrics.width = textMetrics.estimateWidth;
