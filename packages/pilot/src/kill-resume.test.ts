@@ -5,20 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AttemptRecord } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HeldGateway, startHeldGateway } from './__fixtures__/held-gateway';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { finishRun } from './pilot';
-import { createRun } from './run-create';
-import { executeRun } from './run-execute';
-import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings } from './settings';
-import { modelsForManifest } from './system-models';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 const SYSTEMS = ['capacity-keeper', 'latest-wins', 'abstainer'];
-const ARGS = [
-  '--systems',
-  SYSTEMS.join(','),
+const RUN_OPTIONS = [
   '--replicates',
   '2',
   '--loads',
@@ -31,42 +24,83 @@ const ARGS = [
 
 let root: string;
 let reference: string;
+let gateway: HeldGateway;
 
 function runCliChild(args: readonly string[]): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
+  // the endpoint is a scripted loopback gateway: no credential of any kind is needed or sent
+  delete env.OPENROUTER_API_KEY;
+  delete env.OPENAI_API_KEY;
   return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+}
+
+function newRunArgs(out: string): string[] {
+  return [
+    'pilot',
+    '--base-url',
+    gateway.baseUrl,
+    '--models',
+    gateway.models.join(','),
+    '--ceiling-usd',
+    '1',
+    ...RUN_OPTIONS,
+    '--out',
+    out,
+  ];
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-function attemptLines(runDir: string): number {
+function attemptRecords(runDir: string): AttemptRecord[] {
   const path = join(runDir, 'attempts.jsonl');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0;
-}
-
-/** Kills the child with SIGKILL once the attempt log has at least `lines` lines (or it exits). */
-async function killAfter(
-  child: ChildProcess,
-  runDir: string,
-  lines: number,
-): Promise<'killed' | 'finished'> {
-  const done = exited(child);
-  for (;;) {
-    const state = await Promise.race([
-      done.then(() => 'exit' as const),
-      new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), 5)),
-    ]);
-    if (state === 'exit') return 'finished';
-    if (attemptLines(runDir) >= lines) {
-      child.kill('SIGKILL');
-      await done;
-      return 'killed';
+  if (!existsSync(path)) return [];
+  const records: AttemptRecord[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line === '') continue;
+    try {
+      records.push(JSON.parse(line) as AttemptRecord);
+    } catch {
+      // a torn final line (the process was killed mid-write)
     }
   }
+  return records;
+}
+
+/** Request IDs with a `before_send` and neither an `after_response` nor an `abandoned` record. */
+function openRequests(runDir: string): Set<string> {
+  const open = new Set<string>();
+  for (const record of attemptRecords(runDir)) {
+    if (record.phase === 'before_send') open.add(record.requestId);
+    else open.delete(record.requestId);
+  }
+  return open;
+}
+
+/**
+ * Runs one session that the gateway stops at its `ordinal`-th scored request: once that request
+ * is held (so it is in flight by construction, its `before_send` already appended), the session
+ * is killed with SIGKILL. Resolves to 'finished' only if the session ended first.
+ */
+async function runUntilHeld(
+  args: readonly string[],
+  ordinal: number,
+): Promise<'killed' | 'finished'> {
+  const held = gateway.holdNth(ordinal);
+  const child = runCliChild(args);
+  const done = exited(child);
+  const first = await Promise.race([
+    held.then(() => 'held' as const),
+    done.then(() => 'exit' as const),
+  ]);
+  if (first === 'exit') return 'finished';
+  child.kill('SIGKILL');
+  await done;
+  return 'killed';
 }
 
 const finalTexts = (runDir: string) => {
@@ -97,62 +131,60 @@ function scoreFiles(releaseDir: string): Record<string, string> {
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'chi-kill-'));
-  const run = await createRun({
-    settings: defaultOfflineSettings({
-      systems: SYSTEMS.map((name) => scriptedSystemSpec(name)),
-      replicates: 2,
-      loads: [32, 64],
-      rootSeed: 4242,
-      concurrency: 4,
-    }),
-    runDir: join(root, 'reference'),
-  });
-  reference = run.runDir;
-  await executeRun({ runDir: reference, models: modelsForManifest(run.frozen.manifest) });
-  await finishRun(reference);
+  gateway = await startHeldGateway(SYSTEMS);
+  reference = join(root, 'reference');
+  const child = runCliChild(newRunArgs(reference));
+  expect(await exited(child)).toBe(0);
 }, 120_000);
 
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(async () => {
+  await gateway.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
-describe('chi pilot killed at random points and resumed', () => {
+describe('chi pilot killed with requests in flight and resumed', () => {
   it('ends with the same scores as an uninterrupted run, sending no resolved request twice', async () => {
     const referenceTexts = finalTexts(reference).texts;
-    const totalLines = 2 * referenceTexts.size;
-    // A fixed pseudo-random sequence of kill points (a linear congruential generator), so the test
-    // is reproducible; each session is killed after a random number of attempt-log lines.
+    // A fixed pseudo-random sequence (a linear congruential generator) picks which of the
+    // remaining scored requests each session is killed on, so the test is reproducible. Every
+    // choice is at most the number of requests still to send, so the held request always comes.
     let state = 20260901;
-    const nextKillAt = (from: number) => {
+    const nextOrdinal = (runDir: string) => {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return from + 1 + (state % Math.max(1, Math.floor((totalLines - from) * 0.6)));
+      const resolved = new Set(
+        attemptRecords(runDir)
+          .filter((record) => record.phase === 'after_response')
+          .map((record) => record.requestId),
+      ).size;
+      const remaining = referenceTexts.size - resolved;
+      return 1 + (state % Math.max(1, Math.floor(remaining / 2)));
     };
     const runDir = join(root, 'killed');
-    let kills = 0;
-    let child = runCliChild(['pilot', ...ARGS, '--out', runDir]);
-    let outcome = await killAfter(child, runDir, nextKillAt(0));
-    if (outcome === 'killed') kills += 1;
-    let sessions = 1;
-    while (outcome === 'killed' && sessions < 12) {
+    const killedOpen: string[][] = [];
+    for (let session = 0; session < 3; session += 1) {
+      const args = session === 0 ? newRunArgs(runDir) : ['pilot', '--resume', runDir];
+      expect(await runUntilHeld(args, nextOrdinal(runDir))).toBe('killed');
       expect(existsSync(join(runDir, 'manifest.json'))).toBe(true);
-      const resumeAt = nextKillAt(attemptLines(runDir));
-      child = runCliChild(['pilot', '--resume', runDir]);
-      sessions += 1;
-      outcome =
-        sessions < 4
-          ? await killAfter(child, runDir, resumeAt)
-          : await exited(child).then(() => 'finished' as const);
-      if (outcome === 'killed') kills += 1;
+      // the kill caught the held request (and possibly others) between before_send and its result
+      const open = [...openRequests(runDir)];
+      expect(open.length).toBeGreaterThanOrEqual(1);
+      killedOpen.push(open);
     }
-    expect(kills).toBeGreaterThanOrEqual(1);
+    const last = runCliChild(['pilot', '--resume', runDir]);
+    expect(await exited(last)).toBe(0);
     expect(JSON.parse(readFileSync(join(runDir, 'status.json'), 'utf8'))).toMatchObject({
       state: 'completed',
       exitCode: 0,
     });
 
-    // the kills caught requests in flight: they were recorded as abandoned and sent again
-    const abandoned = readFileSync(join(runDir, 'attempts.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('"phase":"abandoned"'));
-    expect(abandoned.length).toBeGreaterThanOrEqual(1);
+    // every request left open by a kill was recorded as abandoned on resume, then sent again
+    const abandoned = new Set(
+      attemptRecords(runDir)
+        .filter((record) => record.phase === 'abandoned')
+        .map((record) => record.requestId),
+    );
+    for (const open of killedOpen)
+      for (const requestId of open) expect(abandoned).toContain(requestId);
     const { texts, afterCount } = finalTexts(runDir);
     expect(texts).toEqual(referenceTexts);
     expect([...afterCount.values()].every((count) => count === 1)).toBe(true);
