@@ -6,6 +6,7 @@ import {
   type ChatResult,
   type ChisEntry,
   ChisEntrySchema,
+  type ClassifiedTaskAnswer,
   type Decision,
   HISTORY_IDS,
   type HistoryWorld,
@@ -88,8 +89,9 @@ export function chisEntriesFor(args: {
           const probeResult = results.get(probe.requestId) as ChatResult;
           const ids = world.environments.map((environment) => environment.id);
           const parsed = parseTaskReply(probeResult.text ?? '', ids);
-          const decisions: Decision[] = parsed.answers.map((answer, index) =>
-            decisionOf(answer, world.environments[index]?.labels),
+          // Index-aligned: the requested IDs are the environments' IDs, in order.
+          const decisions: Decision[] = world.environments.map((environment, index) =>
+            decisionOf(parsed.answers[index] as ClassifiedTaskAnswer, environment.labels),
           );
           const valid = world.validAnswers[history][checkpoint] ?? [];
           const accuracy = checkpointAccuracy(decisions, valid);

@@ -49,34 +49,70 @@ describe('decisionOf', () => {
     answer,
     detail: null,
   });
+  const labels = { A: 'K7QX', B: 'M2PD' };
 
-  it('reads A, B and unknown (normalized), and labels when given', () => {
-    expect(decisionOf(answered(' a '))).toBe('A');
-    expect(decisionOf(answered('B'))).toBe('B');
-    expect(decisionOf(answered('Unknown'))).toBe('unknown');
-    expect(
-      decisionOf(answered('Kestrel  Freight'), { A: 'Kestrel Freight', B: 'Osprey Lines' }),
-    ).toBe('A');
-    expect(decisionOf(answered('osprey lines'), { A: 'Kestrel Freight', B: 'Osprey Lines' })).toBe(
-      'B',
+  it('reads the shown labels and unknown, after trimming surrounding whitespace only', () => {
+    expect(decisionOf(answered('K7QX'), labels)).toBe('A');
+    expect(decisionOf(answered(' M2PD\n'), labels)).toBe('B');
+    expect(decisionOf(answered('\tunknown '), labels)).toBe('unknown');
+  });
+
+  it('reads a JSON-null abstention as the explicit unknown of the task format', () => {
+    expect(decisionOf({ id: 'e1', status: 'abstained', answer: null, detail: null }, labels)).toBe(
+      'unknown',
     );
   });
 
-  it('treats a null abstention as an explicit unknown and everything else as invalid', () => {
-    expect(decisionOf({ id: 'e1', status: 'abstained', answer: null, detail: null })).toBe(
-      'unknown',
+  it('counts internal names, letters, positions and other spellings as invalid', () => {
+    for (const text of ['a', 'A', 'b', 'B', ' a ', '1', '2', 'first', 'option A', 'Unknown']) {
+      expect(decisionOf(answered(text), labels), text).toBe('invalid');
+    }
+    for (const text of ['k7qx', 'K7 QX', 'K7QX.', '"K7QX"', 'UNKNOWN', 'K7QX or M2PD']) {
+      expect(decisionOf(answered(text), labels), text).toBe('invalid');
+    }
+    expect(decisionOf({ id: 'e1', status: 'missing', answer: null, detail: 'x' }, labels)).toBe(
+      'invalid',
     );
-    expect(decisionOf(answered('probably A'))).toBe('invalid');
-    expect(decisionOf({ id: 'e1', status: 'missing', answer: null, detail: 'x' })).toBe('invalid');
-    expect(decisionOf({ id: 'e1', status: 'duplicate', answer: null, detail: 'x' })).toBe(
+    expect(decisionOf({ id: 'e1', status: 'duplicate', answer: null, detail: 'x' }, labels)).toBe(
       'invalid',
     );
   });
 
-  it('refuses labels that collide', () => {
-    expect(() => decisionOf(answered('a'), { A: 'Same', B: 'same' })).toThrow(InvalidArgumentError);
-    expect(() => decisionOf(answered('a'), { A: 'b', B: 'c' })).toThrow(
-      'labels.A: label "b" collides',
+  it('accepts an answer exactly when its trimmed text is a shown label or unknown', () => {
+    const token = fc.stringMatching(/^[A-Z0-9]{4}$/);
+    const padding = fc.constantFrom('', ' ', '\n', '\t', ' \r\n');
+    fc.assert(
+      fc.property(
+        token,
+        token,
+        fc.string({ maxLength: 8 }),
+        padding,
+        padding,
+        (A, B, said, l, r) => {
+          fc.pre(A !== B);
+          const decision = decisionOf(answered(`${l}${said}${r}`), { A, B });
+          const trimmed = `${l}${said}${r}`.trim();
+          const expected =
+            trimmed === A
+              ? 'A'
+              : trimmed === B
+                ? 'B'
+                : trimmed === 'unknown'
+                  ? 'unknown'
+                  : 'invalid';
+          expect(decision).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
     );
+  });
+
+  it('refuses labels that collide or cannot be matched', () => {
+    expect(() => decisionOf(answered('a'), { A: 'Same', B: 'Same' })).toThrow(InvalidArgumentError);
+    expect(() => decisionOf(answered('a'), { A: 'unknown', B: 'c' })).toThrow(
+      'labels.A: label "unknown" collides',
+    );
+    expect(() => decisionOf(answered('a'), { A: 'K7QX', B: ' M2PD' })).toThrow('labels.B');
+    expect(() => decisionOf(answered('a'), { A: '', B: 'M2PD' })).toThrow('labels.A');
   });
 });

@@ -1,6 +1,5 @@
 import type { ClassifiedTaskAnswer, Decision, ParsedTaskReply } from '@chi/spec';
 import { InvalidArgumentError } from '@chi/spec';
-import { normalizeChoiceAnswer } from './answer-normalization';
 import { checkRequestedIds, jsonTypeName, locateAnswerSet, shapeProblems } from './answer-set';
 import type { RawReply } from './decode-reply';
 import { isJsonObject, type JsonValue } from './strict-json';
@@ -61,48 +60,64 @@ export interface OptionLabels {
   readonly B: string;
 }
 
+/** The one answer besides an option label that a history decision may be. */
+export const UNKNOWN_DECISION_ANSWER = 'unknown';
+
 /**
- * Reads a history decision from a classified task answer. After {@link normalizeChoiceAnswer}
- * (NFC, trim, collapse whitespace, lowercase), `a` is A, `b` is B and `unknown` is unknown; with
- * `labels`, an answer equal to an option's label also names it. A JSON-null abstention is an
- * explicit unknown. Anything else, and every missing, duplicate or invalid answer, is `invalid`.
+ * Reads a history decision from a classified task answer. Only what the prompt showed is valid:
+ * the history probe asks for "one of the two options, exactly as written, or unknown", and shows
+ * each choice's options by their random labels only. So, after removing surrounding whitespace
+ * (`String.prototype.trim`) and nothing else, an answer equal to `labels.A` is A, one equal to
+ * `labels.B` is B and `unknown` is unknown. A JSON-null abstention (the task format's one explicit
+ * abstention, for harnesses that ask for it) is also an explicit unknown. Everything else is
+ * `invalid`: another case (`Unknown`, a lowercased label), the internal names or letters (`A`,
+ * `b`), positions (`1`, `first`), and every missing, duplicate or invalid answer. See
+ * docs/protocol.md#scoring, "History".
  *
- * @throws InvalidArgumentError when the labels collide with each other or with `a`, `b` or `unknown`.
+ * @throws InvalidArgumentError when a label is empty, has surrounding whitespace, equals
+ * `unknown`, or both labels are the same.
+ *
+ * @example
+ * ```ts
+ * const labels = { A: 'K7QX', B: 'M2PD' };
+ * decisionOf({ id: 'env-1', status: 'answered', answer: ' M2PD\n', detail: null }, labels); // 'B'
+ * decisionOf({ id: 'env-1', status: 'answered', answer: 'B', detail: null }, labels); // 'invalid'
+ * ```
  */
-export function decisionOf(answer: ClassifiedTaskAnswer, labels?: OptionLabels): Decision {
-  const normalizedLabels = labels === undefined ? null : checkLabels(labels);
+export function decisionOf(answer: ClassifiedTaskAnswer, labels: OptionLabels): Decision {
+  checkLabels(labels);
   if (answer.status === 'abstained') return 'unknown';
   if (answer.status !== 'answered' || answer.answer === null) return 'invalid';
-  const said = normalizeChoiceAnswer(answer.answer);
-  if (said === 'a') return 'A';
-  if (said === 'b') return 'B';
-  if (said === 'unknown') return 'unknown';
-  if (normalizedLabels !== null) {
-    if (said === normalizedLabels.A) return 'A';
-    if (said === normalizedLabels.B) return 'B';
-  }
+  const said = answer.answer.trim();
+  if (said === labels.A) return 'A';
+  if (said === labels.B) return 'B';
+  if (said === UNKNOWN_DECISION_ANSWER) return 'unknown';
   return 'invalid';
 }
 
-function checkLabels(labels: OptionLabels): { A: string; B: string } {
-  const A = normalizeChoiceAnswer(labels.A);
-  const B = normalizeChoiceAnswer(labels.B);
-  const reserved = ['a', 'b', 'unknown', ''];
-  if (A === B)
-    throw new InvalidArgumentError(
-      'labels',
-      `labels A and B are the same after normalization (${JSON.stringify(A)})`,
-    );
-  for (const [name, label] of [
-    ['A', A],
-    ['B', B],
-  ] as const) {
-    if (reserved.includes(label)) {
+function checkLabels(labels: OptionLabels): void {
+  if (labels === null || typeof labels !== 'object') {
+    throw new InvalidArgumentError('labels', 'expected the option labels { A, B } as shown');
+  }
+  for (const name of ['A', 'B'] as const) {
+    const label: unknown = labels[name];
+    if (typeof label !== 'string' || label.length === 0 || label.trim() !== label) {
       throw new InvalidArgumentError(
         `labels.${name}`,
-        `label ${JSON.stringify(label)} collides with the reserved answers a, b and unknown`,
+        `expected a non-empty label without surrounding whitespace, found ${JSON.stringify(label)}`,
+      );
+    }
+    if (label === UNKNOWN_DECISION_ANSWER) {
+      throw new InvalidArgumentError(
+        `labels.${name}`,
+        `label ${JSON.stringify(label)} collides with the answer ${UNKNOWN_DECISION_ANSWER}`,
       );
     }
   }
-  return { A, B };
+  if (labels.A === labels.B) {
+    throw new InvalidArgumentError(
+      'labels',
+      `labels A and B are the same (${JSON.stringify(labels.A)})`,
+    );
+  }
 }

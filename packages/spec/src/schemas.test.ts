@@ -358,7 +358,8 @@ function historyObservations(world: HistoryWorld) {
     world.validAnswers[history].map((valid, checkpoint) => {
       const said = valid.map((answer, e): string | null => {
         const labels = world.environments[e]?.labels ?? { A: 'a', B: 'b' };
-        if (history === 'A2' && checkpoint === 2 && e === 0) return answer === 'A' ? 'B' : 'A';
+        if (history === 'A2' && checkpoint === 2 && e === 0)
+          return labels[answer === 'A' ? 'B' : 'A']; // the other shown label: a wrong option
         if (history === 'B' && checkpoint === 3 && e === 1) return null; // JSON null: unknown
         if (history === 'A' && checkpoint === 4 && e === 3) return 'both, probably';
         return answer === 'unknown' ? 'unknown' : labels[answer];
