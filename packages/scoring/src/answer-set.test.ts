@@ -14,17 +14,36 @@ const chosenIds = (reply: string) =>
     .filter(([, entries]) => entries.length > 0)
     .map(([id]) => id);
 
-describe('locateAnswerSet: choosing among candidates', () => {
-  it('takes the candidate naming the most requested IDs', () => {
-    expect(chosenIds('[{"id":"a"},{"id":"b"}] then [{"id":"c"}]')).toEqual(['a', 'b']);
+const entryCounts = (reply: string) =>
+  Object.fromEntries(
+    [...locateAnswerSet(reply, ids).entriesById].map(([id, entries]) => [id, entries.length]),
+  );
+
+describe('locateAnswerSet: every answer set counts', () => {
+  it('collects the entries of every answer set in the reply', () => {
+    expect(entryCounts('[{"id":"a"},{"id":"b"}] then [{"id":"c"}]')).toEqual({ a: 1, b: 1, c: 1 });
   });
 
-  it('breaks ties by the candidate that ends last', () => {
+  it('keeps both entries of an ID answered in two answer sets, and says so', () => {
     const located = locateAnswerSet('[{"id":"a","n":1}] [{"id":"a","n":2}]', ids);
-    expect(located.entriesById.get('a')).toHaveLength(1);
-    expect(located.notes[0]).toBe(
-      'found 2 answer sets; used the one starting at character 19 (most requested IDs, ties to the one ending last)',
-    );
+    expect(located.entriesById.get('a')).toHaveLength(2);
+    expect(located.notes).toEqual([
+      'found 2 answer sets; all their answers count, and 1 requested ID(s) answered more than once fail as duplicates',
+    ]);
+  });
+
+  it('counts a wrapper beside another answer array as two answer sets', () => {
+    expect(entryCounts('{"answers":[{"id":"a"}],"draft":[{"id":"a"},{"id":"b"}]}')).toEqual({
+      a: 2,
+      b: 1,
+      c: 0,
+    });
+  });
+
+  it('counts an answer set read again after a failed read only once', () => {
+    // The first read fails at the end; the search resumes inside the string "[" and later reads
+    // the array at character 16 a second time.
+    expect(entryCounts('{"k": "[", "v": [{"id":"a"}] ')).toEqual({ a: 1, b: 0, c: 0 });
   });
 
   it('treats a wrapper and the array it holds as one answer set, keeping the wrapper', () => {
@@ -34,6 +53,11 @@ describe('locateAnswerSet: choosing among candidates', () => {
 
   it('finds complete answer sets inside a truncated larger value', () => {
     expect(chosenIds('{"draft": [{"id":"a"},{"id":"b"}], "final": [{"id":"c"')).toEqual(['a', 'b']);
+    expect(entryCounts('{"one": [{"id":"a"}], "two": [{"id":"b"}], "three": [{"id":"c"')).toEqual({
+      a: 1,
+      b: 1,
+      c: 0,
+    });
   });
 
   it('resumes at a bracket that a failed read took for string content', () => {

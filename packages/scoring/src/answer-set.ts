@@ -1,21 +1,29 @@
 import { InvalidArgumentError } from '@chi/spec';
 import { decodeReply } from './decode-reply';
-import { isJsonArray, isJsonObject, type JsonValue, readJsonValue } from './strict-json';
+import {
+  isJsonArray,
+  isJsonObject,
+  type JsonArray,
+  type JsonValue,
+  readJsonValue,
+} from './strict-json';
 
 /**
- * Locating the answer set in a raw reply, shared by memory probe replies and task replies.
+ * Locating the answers in a raw reply, shared by memory probe replies and task replies.
  *
  * Rule (docs/protocol.md#scoring, "Where the JSON may sit"): every `[` or `{` of the reply that
  * is not inside an already read JSON string is a possible start of a JSON value, read strictly
  * (RFC 8259). Every array that is empty or holds at least one object, and every object with an
- * `answers` array, that reads completely is a candidate answer set, wherever it sits: at top level, nested in other JSON, or inside a larger
- * value that turns out truncated. A candidate's coverage is the number of distinct requested IDs
- * its entries name. The candidate with the greatest coverage wins; ties go to the one that ends
- * last (a corrected answer after a draft, an answer after an echoed format example, and a
- * `{"answers": [...]}` wrapper over the array it holds). After a failed read the search resumes at
- * the failure point, or earlier at the first bracket the failed read took for string content;
- * brackets the failed read took as structure are never re-read (their complete values were
- * already seen, and the rest would fail at the same point). Total reading work is capped (see
+ * `answers` array, that reads completely is an answer set, wherever it sits: at top level, nested
+ * in other JSON, or inside a larger value that turns out truncated. A `{"answers": [...]}` wrapper
+ * and the array it holds are one answer set. **Every entry of every answer set counts**: an ID
+ * named by two entries, in one set or in two (a draft and a correction, the same answer fenced
+ * twice), is a duplicate and fails; two answer sets are never reconciled by guessing which one
+ * the model meant. Prose or a code fence around a single answer set is fine. After a failed read
+ * the search resumes at the failure point, or earlier at the first bracket the failed read took
+ * for string content; brackets the failed read took as structure are never re-read (their
+ * complete values were already seen, and the rest would fail at the same point), and a value
+ * seen again from the same start is counted once. Total reading work is capped (see
  * {@link scanBudgetChars}).
  */
 
@@ -83,20 +91,19 @@ export function quoteUntrusted(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...` : text);
 }
 
-function answerSetEntries(
-  value: JsonValue,
-): { entries: readonly JsonValue[]; ignoredFields: string[] } | null {
+/** The answers array of a value that is an answer set (the array itself, or a wrapper's), or null. */
+function answerSetOf(value: JsonValue): { array: JsonArray; ignoredFields: string[] } | null {
   // A bare array counts only if it could hold answers: empty ("no answers"), or with at least one
   // object. `[1]` or `["p-7f3a"]` in prose is not an answer set.
   if (isJsonArray(value)) {
     const possible = value.items.length === 0 || value.items.some((item) => isJsonObject(item));
-    return possible ? { entries: value.items, ignoredFields: [] } : null;
+    return possible ? { array: value, ignoredFields: [] } : null;
   }
   if (isJsonObject(value)) {
     const answers = value.fields.get('answers');
     if (answers !== undefined && isJsonArray(answers)) {
       const ignoredFields = [...value.fields.keys()].filter((key) => key !== 'answers');
-      return { entries: answers.items, ignoredFields };
+      return { array: answers, ignoredFields };
     }
   }
   return null;
@@ -120,18 +127,10 @@ function attribute(entry: JsonValue, requested: ReadonlySet<string>): Attributio
   return { kind: 'unattributable' };
 }
 
-function coverage(entries: readonly JsonValue[], requested: ReadonlySet<string>): number {
-  const named = new Set<string>();
-  for (const entry of entries) {
-    const who = attribute(entry, requested);
-    if (who.kind === 'requested') named.add(who.id);
-  }
-  return named.size;
-}
-
 /**
- * Finds the answer set in a raw reply and groups its entries by requested ID. Never throws on the
- * reply; `requestedIds` must already be checked.
+ * Finds every answer set in a raw reply and groups all their entries by requested ID (an ID with
+ * two or more entries is a duplicate for the caller to fail). Never throws on the reply;
+ * `requestedIds` must already be checked.
  */
 export function locateAnswerSet(reply: unknown, requestedIds: readonly string[]): LocatedAnswerSet {
   const decoded = decodeReply(reply);
@@ -142,38 +141,25 @@ export function locateAnswerSet(reply: unknown, requestedIds: readonly string[])
   const budget = scanBudgetChars(text.length);
   let spent = 0;
   let jsonValues = 0;
-  let answerSets = 0;
-  let best: {
-    start: number;
-    end: number;
-    entries: readonly JsonValue[];
-    ignoredFields: string[];
-    coverage: number;
-  } | null = null;
+  const answerSets: JsonArray[] = [];
+  const ignoredFields: string[] = [];
+  // A value read again from the same start (a re-read after a failed read) is the same value.
+  const seenStarts = new Set<number>();
+  // Arrays already counted as answer sets, so a wrapper does not count the array it holds again.
+  const countedArrays = new Set<JsonArray>();
 
-  let lastArray: JsonValue | null = null;
-  const consider = (start: number, end: number, value: JsonValue): void => {
+  const consider = (start: number, _end: number, value: JsonValue): void => {
+    if (seenStarts.has(start)) return;
+    seenStarts.add(start);
     jsonValues++;
-    const set = answerSetEntries(value);
+    const set = answerSetOf(value);
     if (set === null) return;
-    // A wrapper and the `answers` array it holds are one answer set (the array was seen first).
-    const wrapsLast = isJsonObject(value) && value.fields.get('answers') === lastArray;
-    if (!wrapsLast) answerSets++;
-    lastArray = isJsonArray(value) ? value : null;
-    const covered = coverage(set.entries, requested);
-    if (
-      best === null ||
-      covered > best.coverage ||
-      (covered === best.coverage && end >= best.end)
-    ) {
-      best = {
-        start,
-        end,
-        entries: set.entries,
-        ignoredFields: set.ignoredFields,
-        coverage: covered,
-      };
+    for (const field of set.ignoredFields) {
+      if (!ignoredFields.includes(field)) ignoredFields.push(field);
     }
+    if (countedArrays.has(set.array)) return;
+    countedArrays.add(set.array);
+    answerSets.push(set.array);
   };
 
   let pos = 0;
@@ -201,12 +187,7 @@ export function locateAnswerSet(reply: unknown, requestedIds: readonly string[])
   }
 
   const entriesById = new Map<string, JsonValue[]>(requestedIds.map((id) => [id, []]));
-  const chosen = best as {
-    start: number;
-    entries: readonly JsonValue[];
-    ignoredFields: string[];
-  } | null;
-  if (chosen === null) {
+  if (answerSets.length === 0) {
     notes.push(
       jsonValues === 0
         ? 'no JSON answer set found: expected a JSON array of answers, or an object with an "answers" array'
@@ -215,25 +196,27 @@ export function locateAnswerSet(reply: unknown, requestedIds: readonly string[])
     return { foundAnswerSet: false, entriesById, unrequestedCount: 0, notes };
   }
 
-  if (answerSets > 1) {
-    notes.push(
-      `found ${answerSets} answer sets; used the one starting at character ${chosen.start} (most requested IDs, ties to the one ending last)`,
-    );
-  }
-  if (chosen.ignoredFields.length > 0) {
-    const shown = chosen.ignoredFields.slice(0, 5).map(quoteUntrusted).join(', ');
-    const more =
-      chosen.ignoredFields.length > 5 ? ` and ${chosen.ignoredFields.length - 5} more` : '';
+  if (ignoredFields.length > 0) {
+    const shown = ignoredFields.slice(0, 5).map(quoteUntrusted).join(', ');
+    const more = ignoredFields.length > 5 ? ` and ${ignoredFields.length - 5} more` : '';
     notes.push(`ignored top-level field(s) beside "answers": ${shown}${more}`);
   }
 
   let unrequestedCount = 0;
   let unattributable = 0;
-  for (const entry of chosen.entries) {
-    const who = attribute(entry, requested);
-    if (who.kind === 'requested') entriesById.get(who.id)?.push(entry);
-    else if (who.kind === 'unrequested') unrequestedCount++;
-    else unattributable++;
+  for (const set of answerSets) {
+    for (const entry of set.items) {
+      const who = attribute(entry, requested);
+      if (who.kind === 'requested') entriesById.get(who.id)?.push(entry);
+      else if (who.kind === 'unrequested') unrequestedCount++;
+      else unattributable++;
+    }
+  }
+  if (answerSets.length > 1) {
+    const repeated = [...entriesById.values()].filter((entries) => entries.length > 1).length;
+    notes.push(
+      `found ${answerSets.length} answer sets; all their answers count, and ${repeated} requested ID(s) answered more than once fail as duplicates`,
+    );
   }
   if (unrequestedCount > 0) {
     notes.push(`ignored ${unrequestedCount} answer(s) for IDs that were not requested`);

@@ -62,19 +62,55 @@ describe('parseProbeReply: where the answer set sits', () => {
     expect(parsed.answers[0]?.status).toBe('abstained');
   });
 
-  it('prefers the answer set naming the most requested IDs over an echoed format example', () => {
+  it('ignores an echoed format example whose IDs are placeholders, not requested IDs', () => {
     const reply =
-      'Format: [{"id":"q1","value":"<hex>","source":"<source>"}]\nAnswer: [{"id":"q1","value":"0a1b2c3d","source":"s"},{"id":"q2","value":null,"source":null}]\nExample again: [{"id":"q1","value":"<hex>","source":"<source>"}]';
+      'Format: [{"id":"<question id>","value":"<hex>","source":"<source>"}]\nAnswer: [{"id":"q1","value":"0a1b2c3d","source":"s"},{"id":"q2","value":null,"source":null}]';
     const parsed = parseProbeReply(reply, IDS);
     expect(parsed.answers[0]).toMatchObject({ status: 'answered', value: '0a1b2c3d' });
     expect(parsed.answers[1]?.status).toBe('abstained');
-    expect(parsed.notes[0]).toMatch(/^found 3 answer sets; used the one starting at character \d+/);
+    expect(parsed.unrequestedCount).toBe(1);
+    expect(parsed.notes[0]).toBe(
+      'found 2 answer sets; all their answers count, and 0 requested ID(s) answered more than once fail as duplicates',
+    );
   });
 
-  it('on equal coverage uses the last answer set (a correction after a draft)', () => {
+  it('fails as duplicates the IDs that a draft and a correction both answer (never reconciled)', () => {
     const reply =
-      'Draft: [{"id":"q1","value":"11111111","source":"s"}]\nCorrected: [{"id":"q1","value":"22222222","source":"s"}]';
-    expect(parseProbeReply(reply, IDS).answers[0]?.value).toBe('22222222');
+      'Draft: [{"id":"q1","value":"11111111","source":"s"}]\nCorrected: [{"id":"q1","value":"22222222","source":"s"},{"id":"q2","value":null,"source":null}]';
+    const parsed = parseProbeReply(reply, IDS);
+    expect(parsed.answers.map((answer) => answer.status)).toEqual([
+      'duplicate',
+      'abstained',
+      'missing',
+    ]);
+    expect(parsed.answers[0]).toMatchObject({
+      value: null,
+      detail: '2 answers with this id: all fail',
+    });
+    expect(parsed.notes[0]).toBe(
+      'found 2 answer sets; all their answers count, and 1 requested ID(s) answered more than once fail as duplicates',
+    );
+  });
+
+  it('fails every ID of an answer set given twice, even when both copies agree', () => {
+    const set =
+      '[{"id":"q1","value":"0a1b2c3d","source":"s"},{"id":"q2","value":null,"source":null}]';
+    expect(statuses(`Here: ${set}\n\`\`\`json\n${set}\n\`\`\``)).toEqual([
+      'duplicate',
+      'duplicate',
+      'missing',
+    ]);
+    expect(statuses(`{"answers": ${set}, "final": ${set}}`)).toEqual([
+      'duplicate',
+      'duplicate',
+      'missing',
+    ]);
+  });
+
+  it('counts an answer set nested in other JSON like any other', () => {
+    const reply =
+      '{"answers":[{"id":"q1","value":null,"source":null}],"revised":{"answers":[{"id":"q1","value":"0a1b2c3d","source":"s"}]}}';
+    expect(statuses(reply)).toEqual(['duplicate', 'missing', 'missing']);
   });
 
   it('reports missing for every ID when there is no JSON at all', () => {
@@ -277,6 +313,60 @@ describe('parseProbeReply: input forms and robustness', () => {
         expect(ParsedProbeReplySchema.safeParse(parsed).success).toBe(true);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('splitting one answer set into several arrays changes no classification', () => {
+    const answer = (id: string) =>
+      fc.record({
+        id: fc.constant(id),
+        value: fc.option(fc.constantFrom('0a1b2c3d', 'ffffffff'), { nil: null }),
+        source: fc.option(fc.constantFrom('s', 't'), { nil: null }),
+      });
+    fc.assert(
+      fc.property(
+        fc.subarray(IDS).chain((ids) => fc.tuple(...ids.map(answer))),
+        fc.array(fc.nat(3), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom(' ', '\nAnd then: ', '\n```json\n'),
+        (answers, groupOf, glue) => {
+          const whole = parseProbeReply(JSON.stringify(answers), IDS);
+          const groups = [0, 1, 2, 3].map((group) =>
+            answers.filter((_, index) => groupOf[index] === group),
+          );
+          const split = groups
+            .filter((group) => group.length > 0)
+            .map((group) => JSON.stringify(group))
+            .join(glue);
+          expect(parseProbeReply(split, IDS).answers).toEqual(whole.answers);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('an ID answered in any two places of a reply is a duplicate, whatever else is there', () => {
+    const entry = fc.record({
+      id: fc.constantFrom(...IDS),
+      value: fc.option(fc.constantFrom('0a1b2c3d', 'ffffffff'), { nil: null }),
+      source: fc.option(fc.constantFrom('s', 't'), { nil: null }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(entry, { maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(' ', '\nCorrection: ', '\n```json\n'),
+        (sets, glue) => {
+          const reply = sets.map((set) => JSON.stringify(set)).join(glue);
+          const parsed = parseProbeReply(reply, IDS);
+          IDS.forEach((id, index) => {
+            const times = sets.flat().filter((item) => item.id === id).length;
+            const status = parsed.answers[index]?.status;
+            if (times === 0) expect(status).toBe('missing');
+            else if (times === 1) expect(['answered', 'abstained', 'invalid']).toContain(status);
+            else expect(status).toBe('duplicate');
+          });
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 

@@ -49,15 +49,16 @@ function classifyProbeEntry(id: string, entries: readonly JsonValue[]): Classifi
  *
  * The reply may be text or the bytes as received (decoded as UTF-8; invalid sequences become
  * U+FFFD and are noted). The answer set is a JSON array of answers, or an object whose `answers`
- * field is that array, anywhere in the reply (markdown fences and surrounding prose are fine; see
- * docs/protocol.md#scoring for the rule that picks one when several are present). Each answer must
+ * field is that array, anywhere in the reply (markdown fences and surrounding prose are fine).
+ * When the reply holds several answer sets, all their answers count: an ID answered in two of
+ * them is a duplicate (docs/protocol.md#scoring, "Where the JSON may sit"). Each answer must
  * be an object with exactly `id`, `value` and `source`:
  *
  * - `answered`: `value` and `source` are non-empty strings (kept exactly as given);
  * - `abstained`: both are JSON null (the only explicit abstention);
  * - `invalid`: one null, a wrong type, an empty string, a missing/extra/repeated field, or a
  *   numeric `id` that spells the requested ID;
- * - `duplicate`: two or more answers with the ID (all of them fail);
+ * - `duplicate`: two or more answers with the ID, in one answer set or across several (all fail);
  * - `missing`: no answer with the ID, or no answer set at all.
  *
  * Answers for IDs that were not requested are ignored and counted in `unrequestedCount`. Never

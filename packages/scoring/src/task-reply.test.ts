@@ -26,6 +26,14 @@ describe('parseTaskReply', () => {
     expect(ParsedTaskReplySchema.safeParse(parsed).success).toBe(true);
   });
 
+  it('fails an item answered in a draft and again in a correction (history and behavior alike)', () => {
+    const parsed = parseTaskReply(
+      'First try: [{"id":"env-1","answer":"K7QX"}]\nActually: [{"id":"env-1","answer":"M2PD"},{"id":"env-2","answer":"unknown"}]',
+      ['env-1', 'env-2'],
+    );
+    expect(parsed.answers.map((answer) => answer.status)).toEqual(['duplicate', 'answered']);
+  });
+
   it('rejects an empty-string answer rather than scoring it', () => {
     expect(parseTaskReply('[{"id":"r1","answer":" "}]', ['r1']).answers[0]).toMatchObject({
       status: 'invalid',
