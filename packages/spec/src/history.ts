@@ -71,9 +71,9 @@ export const HistoryWorldSchema = z.strictObject({
   environments: z.array(HistoryEnvironmentSchema).length(4),
   /**
    * Counterbalancing of the history direction: the option history A's evidence favors in each
-   * environment, in `environments` order. `@chi/worlds` writes four letters with exactly two of
-   * each, e.g. `ABBA` (history B favors the other option everywhere; the pattern is drawn from
-   * the seed, so directions are balanced within every world and across seeds).
+   * environment, in `environments` order. `@chi/worlds` writes four letters, e.g. `ABBB`, each an
+   * independent fair draw from the world's seed (four independent environments, counterbalanced
+   * across seeds, not within a world); history B favors the other option everywhere.
    */
   counterbalance: z.string().min(1),
   histories: z.strictObject({

@@ -43,15 +43,19 @@ const SUBJECT_DOMAINS = [
   'repair shop',
 ] as const;
 
-/** The six ways to let history A favor option A in exactly two of the four environments. */
-const BALANCED_PATTERNS: readonly (readonly Option[])[] = [
-  ['A', 'A', 'B', 'B'],
-  ['A', 'B', 'A', 'B'],
-  ['A', 'B', 'B', 'A'],
-  ['B', 'A', 'A', 'B'],
-  ['B', 'A', 'B', 'A'],
-  ['B', 'B', 'A', 'A'],
-];
+/**
+ * The option history A's evidence favors in each environment: an independent fair draw per
+ * environment from the world's seeded stream. Environments are independent of each other, and
+ * direction is counterbalanced across seeds (each environment favors A in half of all worlds in
+ * expectation), not within a world: a world may favor A in 0 to 4 environments.
+ */
+function drawDirections(random: SeededRandom): Option[] {
+  const directions: Option[] = [];
+  for (let environment = 0; environment < ENVIRONMENT_COUNT; environment++) {
+    directions.push(random.chance(1, 2) ? 'A' : 'B');
+  }
+  return directions;
+}
 
 function opposite(option: Option): Option {
   return option === 'A' ? 'B' : 'A';
@@ -148,9 +152,11 @@ function validAnswersFor(direction: readonly Option[]): ValidAnswer[][] {
  * the warranted answer per history, checkpoint and environment: unknown at checkpoint 0, the
  * favored option at 1-3, the corrected option at 4.
  *
- * Counterbalancing: history A favors option A in exactly two environments (one of the six
- * balanced patterns, drawn from the seed and written to `counterbalance`, e.g. `ABBA`), so the
- * history direction is balanced within every world and across seeds.
+ * Counterbalancing: the option history A favors in each environment is an independent fair draw
+ * from the world's seeded stream (written to `counterbalance`, e.g. `ABBB`), so the four
+ * environments are independent binary environments and every environment favors each option in
+ * half of all seeds in expectation; all 16 patterns occur. Within a world, history B favors the
+ * other option in every environment.
  *
  * @example
  * ```ts
@@ -162,7 +168,7 @@ function validAnswersFor(direction: readonly Option[]): ValidAnswer[][] {
 export function generateHistoryWorld(options: HistoryWorldOptions): HistoryWorld {
   assertSeedArgument('seed', options.seed);
   const random = createRandom(deriveSeed(options.seed, 'history-world'));
-  const direction = random.pick(BALANCED_PATTERNS);
+  const direction = drawDirections(random);
   const domains = random.sampleDistinct(SUBJECT_DOMAINS.length, ENVIRONMENT_COUNT);
   const takenTokens = new Set<string>();
 
