@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export { AS_OF_BRANCHES, type AsOfBranch, asOfBranchCounts } from './as-of-branches';
 export { type BehavioralItemsOptions, generateBehavioralItems } from './behavioral-items';
 export { solveBehavioralItem, solveFacts } from './behavioral-solver';
 export { blindView } from './blind-view';

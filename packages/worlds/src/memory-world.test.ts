@@ -1,4 +1,5 @@
 import {
+  type AnswerKeyEntry,
   InvalidArgumentError,
   type MemoryRecord,
   type MemoryWorld,
@@ -9,6 +10,7 @@ import {
 } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type AsOfBranch, asOfBranchCounts } from './as-of-branches';
 import { MEMORY_KEY_PATTERN } from './memory-keys';
 import { generateMemoryWorld } from './memory-world';
 import { indexRecords } from './precedence';
@@ -39,6 +41,29 @@ function recordsByKey(world: MemoryWorld): Map<string, { record: MemoryRecord; i
 
 function entriesOf(world: MemoryWorld, stratum: Stratum) {
   return world.answerKey.filter((entry) => entry.stratum === stratum);
+}
+
+/** The records of a key eligible as of a cutoff (eventTime <= cutoff), oldest first. */
+function eligibleRecords(world: MemoryWorld, key: string, cutoff: string): MemoryRecord[] {
+  return world.records
+    .filter((record) => record.key === key && Date.parse(record.eventTime) <= Date.parse(cutoff))
+    .sort((left, right) => Date.parse(left.eventTime) - Date.parse(right.eventTime));
+}
+
+/**
+ * Which branch of the as-of rule a t entry takes, read from the records alone: no eligible
+ * record; one; several where the latest eligible record wins; several where an older,
+ * higher-authority record beats the latest one.
+ */
+function asOfBranchOf(world: MemoryWorld, entry: AnswerKeyEntry): AsOfBranch {
+  const eligible = eligibleRecords(world, entry.key, entry.asOf as string);
+  if (eligible.length === 0) return 'none_eligible';
+  if (eligible.length === 1) return 'one_eligible';
+  const latest = eligible.at(-1) as MemoryRecord;
+  if (latest.value === entry.expectedValue) return 'later_wins';
+  const winner = eligible.find((record) => record.value === entry.expectedValue);
+  expect(winner?.authority).toBeGreaterThan(latest.authority);
+  return 'authority_wins';
 }
 
 const differsInOneCharacter = (left: string, right: string): boolean =>
@@ -188,12 +213,22 @@ describe('generateMemoryWorld: properties over seeds and loads', () => {
           expect(latest?.record.value).not.toBe(entry.expectedValue);
           expect(rolesOf(entry.key).sort()).toEqual(['conflict', 'target']);
         }
-        // t: as of the cutoff the answer differs from the current one.
+        // t: each branch of the as-of rule in its documented number, with its meaning.
+        const counts = { none_eligible: 0, one_eligible: 0, authority_wins: 0, later_wins: 0 };
         for (const entry of entriesOf(world, 't')) {
           expect(entry.asOf).not.toBeNull();
-          expect(entry.expectedValue).not.toBeNull();
-          expect(entry.expectedValue).not.toBe(index.resolveCurrent(entry.key).value);
+          const branch = asOfBranchOf(world, entry);
+          counts[branch]++;
+          if (branch === 'none_eligible') {
+            expect(byKey.has(entry.key)).toBe(true); // a recorded key, asked too early
+            expect(entry.expectedValue).toBeNull();
+            expect(entry.expectedSource).toBeNull();
+          } else if (branch === 'one_eligible') {
+            // The filter matters: the current answer (the update) is not the as-of answer.
+            expect(entry.expectedValue).not.toBe(index.resolveCurrent(entry.key).value);
+          }
         }
+        expect(counts).toEqual(asOfBranchCounts(probesPerStratum));
         // f: never recorded, unknown.
         for (const entry of entriesOf(world, 'f')) {
           expect(byKey.has(entry.key)).toBe(false);
@@ -303,6 +338,85 @@ describe('generateMemoryWorld: properties over seeds and loads', () => {
       }),
       { numRuns: 10 },
     );
+  });
+});
+
+describe('generateMemoryWorld: the as-of stratum tests the rule it names', () => {
+  /** A reader's value for a t question, compared with the answer key (unknown = null). */
+  type Reader = (world: MemoryWorld, key: string, cutoff: string) => string | null;
+  const failures = (world: MemoryWorld, reader: Reader): number =>
+    entriesOf(world, 't').filter(
+      (entry) => reader(world, entry.key, entry.asOf as string) !== entry.expectedValue,
+    ).length;
+  const recordsOf = (world: MemoryWorld, key: string) =>
+    world.records
+      .filter((record) => record.key === key)
+      .sort((left, right) => Date.parse(left.eventTime) - Date.parse(right.eventTime));
+
+  /** Always the key's oldest record, whatever the cutoff: passed every t probe before issue #14. */
+  const oldest: Reader = (world, key) => recordsOf(world, key)[0]?.value ?? null;
+  /** Applies the cutoff, then takes the latest eligible record, ignoring authority. */
+  const latestEligible: Reader = (world, key, cutoff) =>
+    eligibleRecords(world, key, cutoff).at(-1)?.value ?? null;
+  /** Applies precedence but ignores the cutoff. */
+  const ignoresCutoff: Reader = (world, key) =>
+    indexRecords(world.records).resolveCurrent(key).value;
+  /** The rule itself: filter, then precedence; unknown when nothing is eligible. */
+  const rule: Reader = (world, key, cutoff) =>
+    indexRecords(world.records).resolveAsOf(key, cutoff).value;
+
+  const seeds = [1, 20260901, 4_000_000_007];
+
+  it.each(PILOT_LOADS)('at load %i: two t probes per branch, never-eligible included', (load) => {
+    for (const seed of seeds) {
+      const world = generateMemoryWorld({ seed, load });
+      const counts = { none_eligible: 0, one_eligible: 0, authority_wins: 0, later_wins: 0 };
+      for (const entry of entriesOf(world, 't')) counts[asOfBranchOf(world, entry)]++;
+      expect(counts).toEqual({
+        none_eligible: 2,
+        one_eligible: 2,
+        authority_wins: 2,
+        later_wins: 2,
+      });
+    }
+  });
+
+  it.each(PILOT_LOADS)(
+    'at load %i: a reader returning the oldest record fails some t probes',
+    (load) => {
+      for (const seed of seeds) {
+        // It fails the never-eligible and later-wins probes (2 + 2 of 8).
+        expect(failures(generateMemoryWorld({ seed, load }), oldest)).toBe(4);
+      }
+    },
+  );
+
+  it.each(PILOT_LOADS)(
+    'at load %i: other shortcut readers fail some t probes, the rule none',
+    (load) => {
+      for (const seed of seeds) {
+        const world = generateMemoryWorld({ seed, load });
+        // Latest eligible record, ignoring authority: fails where authority beats recency.
+        expect(failures(world, latestEligible)).toBe(2);
+        // Precedence without the cutoff: fails the one-eligible and never-eligible probes.
+        expect(failures(world, ignoresCutoff)).toBe(4);
+        expect(failures(world, rule)).toBe(0);
+      }
+    },
+  );
+
+  it('never-eligible probes are passed only by an explicit abstention', () => {
+    const world = generateMemoryWorld({ seed: 5, load: 64 });
+    const none = entriesOf(world, 't').filter(
+      (entry) => asOfBranchOf(world, entry) === 'none_eligible',
+    );
+    expect(none).toHaveLength(2);
+    for (const entry of none) {
+      expect([entry.expectedValue, entry.expectedSource]).toEqual([null, null]);
+      // The key is recorded (not a lure): its first record comes after the cutoff.
+      const first = recordsOf(world, entry.key)[0] as MemoryRecord;
+      expect(Date.parse(first.eventTime)).toBeGreaterThan(Date.parse(entry.asOf as string));
+    }
   });
 });
 

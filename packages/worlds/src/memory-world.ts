@@ -8,6 +8,7 @@ import {
   type RecordRole,
   type Stratum,
 } from '@chi/spec';
+import { asOfBranchCounts } from './as-of-branches';
 import { CodeSet } from './code-set';
 import { formatMinute } from './event-time';
 import { formatHexValue, formatMemoryKey, nearMissCode } from './memory-keys';
@@ -36,6 +37,11 @@ const DISTRACTOR_OFFSET_MINUTES = MINUTES_PER_DAY;
 /** An update or conflict comes 1 hour to 30 days after its key's target record. */
 const LATER_MIN_MINUTES = 60;
 const LATER_MAX_MINUTES = 30 * MINUTES_PER_DAY;
+/**
+ * An as-of cutoff before a key's first record falls up to 30 days before it; one after an update
+ * or conflict up to 30 days after it.
+ */
+const AS_OF_WINDOW_MINUTES = 30 * MINUTES_PER_DAY;
 /** A target of a plain or updated key has authority 2 with this probability (1/3). */
 const TARGET_AUTHORITY_TWO = [1, 3] as const;
 /** The latest minute a record can fall on. */
@@ -280,10 +286,24 @@ function planProbes(
   const keyOf = (target: number): string => formatMemoryKey(phase.targetCodes[target] as number);
   const planned: PlannedProbe[] = [];
 
+  const branches = asOfBranchCounts(probesPerStratum);
+  const asOf = (target: number, cutoffMinute: number): PlannedProbe => ({
+    target,
+    stratum: 't',
+    key: keyOf(target),
+    asOf: formatMinute(cutoffMinute),
+  });
+
   // r and s: distinct plain targets (no update, no conflict), so their current answer is the
-  // target record itself and no current-state question is asked twice.
+  // target record itself and no current-state question is asked twice. t's never-eligible
+  // questions ask further plain keys as of a time before their only record (reusing r and s keys,
+  // a different question, only at the smallest loads).
   const plainFirst = updates + conflicts;
-  const plain = random.sampleDistinct(load - plainFirst, 2 * probesPerStratum);
+  const plainCount = load - plainFirst;
+  const plain = random.sampleDistinct(
+    plainCount,
+    Math.min(plainCount, 2 * probesPerStratum + branches.none_eligible),
+  );
   for (let slot = 0; slot < probesPerStratum; slot++) {
     const target = plainFirst + (plain[slot] as number);
     planned.push({ target, stratum: 'r', key: keyOf(target), asOf: null });
@@ -292,29 +312,51 @@ function planProbes(
     const target = plainFirst + (plain[slot] as number);
     planned.push({ target, stratum: 's', key: keyOf(target), asOf: null });
   }
+  for (let slot = 0; slot < branches.none_eligible; slot++) {
+    const target = plainFirst + (plain[(2 * probesPerStratum + slot) % plain.length] as number);
+    const first = phase.targetMinutes[target] as number;
+    planned.push(asOf(target, random.int(Math.max(0, first - AS_OF_WINDOW_MINUTES), first - 1)));
+  }
 
-  // u: updated keys now. t: updated keys as of a cutoff between the original and its update, so
-  // the historical answer differs from the current one; t prefers keys u does not use and reuses
-  // them (with a cutoff, a different question) only when fewer than 2P keys were updated.
-  const updated = random.sampleDistinct(updates, Math.min(updates, 2 * probesPerStratum));
+  // u: updated keys now. t asks updated keys as of a cutoff between the original and its update
+  // (one eligible record, the original) or at or after the update (both eligible, the update
+  // wins). t prefers keys u does not use and reuses them (a different question) only when too
+  // few keys were updated.
+  const updatedInT = branches.one_eligible + branches.later_wins;
+  const updated = random.sampleDistinct(updates, Math.min(updates, probesPerStratum + updatedInT));
   for (let slot = 0; slot < probesPerStratum; slot++) {
     const target = updated[slot] as number;
     planned.push({ target, stratum: 'u', key: keyOf(target), asOf: null });
   }
-  for (let slot = 0; slot < probesPerStratum; slot++) {
+  for (let slot = 0; slot < updatedInT; slot++) {
     const target = updated[(probesPerStratum + slot) % updated.length] as number;
-    const cutoffMinute = random.int(
-      phase.targetMinutes[target] as number,
-      (phase.laterMinutes[target] as number) - 1,
+    const original = phase.targetMinutes[target] as number;
+    const update = phase.laterMinutes[target] as number;
+    planned.push(
+      asOf(
+        target,
+        slot < branches.one_eligible
+          ? random.int(original, update - 1)
+          : random.int(update, update + AS_OF_WINDOW_MINUTES),
+      ),
     );
-    planned.push({ target, stratum: 't', key: keyOf(target), asOf: formatMinute(cutoffMinute) });
   }
 
-  // i: keys whose authority-2 target has a later, lower-authority conflicting record.
-  const conflicted = random.sampleDistinct(conflicts, probesPerStratum);
-  for (const offset of conflicted) {
-    const target = updates + offset;
+  // i: keys whose authority-2 target has a later, lower-authority conflicting record. t asks
+  // conflicted keys (preferring those i does not use) as of a cutoff at or after the conflict:
+  // both records are eligible and authority beats recency.
+  const conflicted = random.sampleDistinct(
+    conflicts,
+    Math.min(conflicts, probesPerStratum + branches.authority_wins),
+  );
+  for (let slot = 0; slot < probesPerStratum; slot++) {
+    const target = updates + (conflicted[slot] as number);
     planned.push({ target, stratum: 'i', key: keyOf(target), asOf: null });
+  }
+  for (let slot = 0; slot < branches.authority_wins; slot++) {
+    const target = updates + (conflicted[(probesPerStratum + slot) % conflicted.length] as number);
+    const conflict = phase.laterMinutes[target] as number;
+    planned.push(asOf(target, random.int(conflict, conflict + AS_OF_WINDOW_MINUTES)));
   }
 
   for (const lure of drawLures(random, phase, probesPerStratum)) {
