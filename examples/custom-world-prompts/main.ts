@@ -15,7 +15,13 @@ import {
   traceMemoryProbes,
 } from '@chi/scoring';
 import type { FailureTaxonomy, MemoryProbeTrace, MemoryScore } from '@chi/spec';
-import { blindView, deriveSeed, generateMemoryWorld, minimumMemoryLoad } from '@chi/worlds';
+import {
+  asOfBranchCounts,
+  blindView,
+  deriveSeed,
+  generateMemoryWorld,
+  minimumMemoryLoad,
+} from '@chi/worlds';
 import { convertAnswerLines } from './answer-format';
 import { CLERKS, type Clerk, clerkReply } from './fixture-clerks';
 import { renderPrompt } from './prompt';
@@ -118,12 +124,14 @@ for (const point of curves.get('careful') ?? []) {
   expectEqual(point.qualityScore, 1, `careful clerk Q_M at N=${point.load}`);
 }
 // Interference probes ask keys whose RANK 2 entry has a later RANK 1 entry: a latest-wins reader
-// fails every one of them, so i = 0 and Q_M = 0 exactly (no epsilon floor), while every other
-// factor stays 1.
+// fails every one of them, so i = 0 and Q_M = 0 exactly (no epsilon floor). It also fails the
+// as-of probes where authority beats recency after the cutoff (a quarter of t, see
+// asOfBranchCounts), so t = 1 - authority_wins / P, while r, s, u and 1-f stay 1.
+const authorityAsOf = asOfBranchCounts(PROBES_PER_STRATUM).authority_wins;
 for (const point of curves.get('latest-wins') ?? []) {
   expectEqual(
     point.factors,
-    { ...perfectFactors, i: 0 },
+    { ...perfectFactors, t: 1 - authorityAsOf / PROBES_PER_STRATUM, i: 0 },
     `latest-wins clerk factors at N=${point.load}`,
   );
   expectEqual(point.qualityScore, 0, `latest-wins clerk Q_M at N=${point.load}`);
@@ -135,10 +143,9 @@ expectEqual(
   'latest-wins authority traps',
 );
 expectEqual(
-  (taxonomies.get('careful')?.total.correct ?? 0) +
-    (taxonomies.get('careful')?.total.correct_abstention ?? 0),
-  WORLDS * LOADS.length * 6 * PROBES_PER_STRATUM,
-  'careful clerk: every probe correct',
+  taxonomies.get('latest-wins')?.byStratum.t?.authority_trap,
+  WORLDS * LOADS.length * authorityAsOf,
+  'latest-wins authority traps among as-of probes',
 );
 for (const [clerk, own] of results)
   expectEqual(own.unreadableLines, own.replies, `${clerk}: one prose line per reply`);

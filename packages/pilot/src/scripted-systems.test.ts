@@ -60,11 +60,12 @@ describe('scripted reference systems on the memory experiment', () => {
     expect(curve[curve.length - 1]).toBeGreaterThan(0);
   });
 
-  it('the abstainer gets Q_M = 0 with every content factor 0 and no lure failure', () => {
+  it('the abstainer gets Q_M = 0: content factors 0 except the never-eligible t probes, no lure failure', () => {
     for (const load of LOADS) {
       const { qualityScore, factors } = score('abstainer', load);
       expect(qualityScore).toBe(0);
-      expect(factors).toEqual({ r: 0, t: 0, s: 0, u: 0, i: 0, oneMinusF: 1 });
+      // Abstention is the right answer to the 2 of 8 t probes asked before the key's only record.
+      expect(factors).toEqual({ r: 0, t: 2 / 8, s: 0, u: 0, i: 0, oneMinusF: 1 });
     }
   });
 
