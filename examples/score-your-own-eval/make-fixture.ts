@@ -5,7 +5,9 @@
  * rule, so every score of eval.ts can be worked out by hand (see README.md):
  * - at load N, world w answers the first `CORRECT_PER_STRATUM[N][w]` probes of each content
  *   stratum (r, t, s, u, i) correctly and fails the rest: an odd world writes its first failed
- *   probe with a value but a null source (an invalid answer), every other failed probe abstains;
+ *   probe with a value but a null source (an invalid answer), every other failed probe abstains,
+ *   or, where abstaining is right (an as-of question before the key's first record), affirms an
+ *   invented value;
  * - it invents a value for the first `INVENTED_LURES[N]` lures and abstains on the others;
  * - each world writes its reply in a different shape (bare array, fenced JSON inside prose, an
  *   `answers` object, prose around an array), which the parser accepts alike.
@@ -77,9 +79,14 @@ export function fixtureLines(): string[] {
         if (rank >= failed) {
           return { id: entry.id, value: entry.expectedValue, source: entry.expectedSource };
         }
+        // An as-of question asked before the key's first record has the answer unknown, where
+        // abstaining is correct: such a probe fails by affirming an invented value instead.
+        const invented = deriveSeed(seed, 'invented', entry.id).toString(16).padStart(8, '0');
         if (world % 2 === 1 && rank === 0) {
-          return { id: entry.id, value: entry.expectedValue, source: null }; // invalid: one null
+          return { id: entry.id, value: entry.expectedValue ?? invented, source: null }; // invalid: one null
         }
+        if (entry.expectedValue === null)
+          return { id: entry.id, value: invented, source: 'src-guess' };
         return { id: entry.id, value: null, source: null };
       });
       // Answer in question order, as a model answering the prompt would.
