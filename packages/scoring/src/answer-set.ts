@@ -142,7 +142,7 @@ export function locateAnswerSet(reply: unknown, requestedIds: readonly string[])
   let spent = 0;
   let jsonValues = 0;
   const answerSets: JsonArray[] = [];
-  const ignoredFields: string[] = [];
+  const ignoredFields = new Set<string>();
   // A value read again from the same start (a re-read after a failed read) is the same value.
   const seenStarts = new Set<number>();
   // Arrays already counted as answer sets, so a wrapper does not count the array it holds again.
@@ -154,9 +154,7 @@ export function locateAnswerSet(reply: unknown, requestedIds: readonly string[])
     jsonValues++;
     const set = answerSetOf(value);
     if (set === null) return;
-    for (const field of set.ignoredFields) {
-      if (!ignoredFields.includes(field)) ignoredFields.push(field);
-    }
+    for (const field of set.ignoredFields) ignoredFields.add(field);
     if (countedArrays.has(set.array)) return;
     countedArrays.add(set.array);
     answerSets.push(set.array);
@@ -196,9 +194,10 @@ export function locateAnswerSet(reply: unknown, requestedIds: readonly string[])
     return { foundAnswerSet: false, entriesById, unrequestedCount: 0, notes };
   }
 
-  if (ignoredFields.length > 0) {
-    const shown = ignoredFields.slice(0, 5).map(quoteUntrusted).join(', ');
-    const more = ignoredFields.length > 5 ? ` and ${ignoredFields.length - 5} more` : '';
+  if (ignoredFields.size > 0) {
+    const fields = [...ignoredFields];
+    const shown = fields.slice(0, 5).map(quoteUntrusted).join(', ');
+    const more = fields.length > 5 ? ` and ${fields.length - 5} more` : '';
     notes.push(`ignored top-level field(s) beside "answers": ${shown}${more}`);
   }
 
