@@ -1,6 +1,7 @@
 import { InvalidArgumentError, ParsedTaskReplySchema } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkpointAccuracy } from './history-score';
 import { decisionOf, parseTaskReply } from './task-reply';
 
 describe('parseTaskReply', () => {
@@ -113,6 +114,30 @@ describe('decisionOf', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('counts letters and positions as invalid in the checkpoint rates, not as options', () => {
+    const environments = [
+      { id: 'env-1', labels: { A: 'K7QX', B: 'M2PD' } },
+      { id: 'env-2', labels: { A: 'T9RW', B: 'H4ZC' } },
+      { id: 'env-3', labels: { A: 'P3JN', B: 'V8LE' } },
+      { id: 'env-4', labels: { A: 'Y6DA', B: 'Q5GF' } },
+    ];
+    const reply =
+      '[{"id":"env-1","answer":"A"},{"id":"env-2","answer":"H4ZC"},{"id":"env-3","answer":"2"},{"id":"env-4","answer":" unknown"}]';
+    const parsed = parseTaskReply(
+      reply,
+      environments.map((environment) => environment.id),
+    );
+    const decisions = environments.map((environment, index) =>
+      decisionOf(parsed.answers[index] as (typeof parsed.answers)[number], environment.labels),
+    );
+    expect(decisions).toEqual(['invalid', 'B', 'invalid', 'unknown']);
+    expect(checkpointAccuracy(decisions, ['A', 'B', 'B', 'A'])).toEqual({
+      accuracy: { numerator: 1, denominator: 4, rate: 0.25 },
+      explicitUnknownRate: { numerator: 1, denominator: 4, rate: 0.25 },
+      invalidRate: { numerator: 2, denominator: 4, rate: 0.5 },
+    });
   });
 
   it('refuses labels that collide or cannot be matched', () => {
