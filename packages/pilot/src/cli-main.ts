@@ -18,6 +18,11 @@ import {
   USAGE,
   UsageError,
 } from './cli-args';
+import {
+  type ServedScriptedModel,
+  servedScriptedModels,
+  withServedDeclarations,
+} from './endpoint-models';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
@@ -122,10 +127,14 @@ async function fetchLiveCatalog(
 
 /**
  * Checks that an OpenAI-compatible endpoint answers, and returns the models it serves that are
- * scripted reference systems (`chi serve` marks them `owned_by: chi-scripted`), so their results
- * are labelled `scripted_baseline`, never as a model measurement.
+ * scripted reference systems (`chi serve` marks them `owned_by: chi-scripted` and declares their
+ * manifest facts), so their results are labelled `scripted_baseline`, never as a model
+ * measurement, and carry the same declared reference condition as in process.
  */
-async function probeEndpoint(baseUrl: string, io: CliIo): Promise<Set<string>> {
+async function probeEndpoint(
+  baseUrl: string,
+  io: CliIo,
+): Promise<Map<string, ServedScriptedModel>> {
   const doFetch = io.fetch ?? globalThis.fetch;
   let response: Response;
   try {
@@ -138,16 +147,12 @@ async function probeEndpoint(baseUrl: string, io: CliIo): Promise<Set<string>> {
       `--base-url: ${baseUrl} is unreachable (${cause instanceof Error ? cause.message : (error as Error).message})`,
     );
   }
-  const scripted = new Set<string>();
   try {
-    const body = (await response.json()) as { data?: { id?: unknown; owned_by?: unknown }[] };
-    for (const model of body.data ?? []) {
-      if (model.owned_by === 'chi-scripted' && typeof model.id === 'string') scripted.add(model.id);
-    }
+    return servedScriptedModels(await response.json());
   } catch {
     // a server without a model list is fine
+    return new Map();
   }
-  return scripted;
 }
 
 async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
@@ -206,15 +211,8 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
       catalog = await fetchLiveCatalog(settings.systems, apiKey, io);
     } else {
       apiKey = io.env.OPENAI_API_KEY?.trim() || undefined;
-      const scripted = await probeEndpoint(command.baseUrl as string, io);
-      settings = {
-        ...settings,
-        systems: settings.systems.map((system) =>
-          scripted.has(system.model)
-            ? { ...system, evidenceClass: 'scripted_baseline' as const }
-            : system,
-        ),
-      };
+      const served = await probeEndpoint(command.baseUrl as string, io);
+      settings = { ...settings, systems: withServedDeclarations(settings.systems, served) };
     }
   }
   const outcome = await runPilot({

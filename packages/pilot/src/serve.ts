@@ -1,8 +1,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ChatMessage, ChatMessageSchema, InvalidArgumentError } from '@chi/spec';
+import { type ChatMessage, InvalidArgumentError } from '@chi/spec';
 import { utf8ByteLength } from './notebook';
-import { createScriptedModel, DEFAULT_SCRIPTED_SEED, scriptedDefinition } from './scripted-systems';
+import {
+  type ChatCompletionRequest,
+  type OpenAiError,
+  openAiError,
+  readChatCompletionRequest,
+} from './openai-wire';
+import {
+  createScriptedModel,
+  DEFAULT_SCRIPTED_SEED,
+  declaredNoise,
+  scriptedDefinition,
+} from './scripted-systems';
 
 /** Options of {@link serveScriptedSystem}. */
 export interface ServeOptions {
@@ -24,14 +35,41 @@ export interface ScriptedServer {
   readonly port: number;
   /** The served model name (`scripted/<system>`). */
   readonly model: string;
-  /** Requests answered so far. */
+  /** Chat completions answered so far (errors included). */
   requestCount(): number;
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/**
+ * What `chi serve` declares about its model in `GET /v1/models`, beside the OpenAI fields: the
+ * scripted system's manifest facts, so a run through HTTP freezes the same declared reference
+ * condition (`uncappedNotebook`), seed and noise as an in-process run.
+ */
+export interface ScriptedModelDeclaration {
+  readonly evidenceClass: 'scripted_baseline';
+  readonly uncappedNotebook: boolean;
+  readonly scripted: {
+    readonly seed: number;
+    readonly declaredNoise: Record<string, number>;
+    readonly description: string;
+  };
+}
 
-function send(response: ServerResponse, status: number, body: unknown): void {
+/** One entry of `GET /v1/models` as `chi serve` lists it. */
+export interface ScriptedModelEntry {
+  readonly id: string;
+  readonly object: 'model';
+  /** Unix seconds when the server started. */
+  readonly created: number;
+  readonly owned_by: 'chi-scripted';
+  readonly chi: ScriptedModelDeclaration;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** Code points per streamed content chunk: several chunks for any real reply. */
+const STREAM_CHUNK_CODE_POINTS = 256;
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json',
@@ -40,29 +78,108 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+function sendError(response: ServerResponse, error: OpenAiError): void {
+  sendJson(response, error.status, error.body);
+}
+
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<string | OpenAiError> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
     if (size > maxBytes)
-      throw new InvalidArgumentError('body', `request body larger than ${maxBytes} bytes`);
+      return openAiError(413, `request body larger than ${maxBytes} bytes`, {
+        code: 'request_too_large',
+      });
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function approximateTokens(texts: readonly string[]): number {
+  return Math.ceil(texts.reduce((sum, text) => sum + utf8ByteLength(text), 0) / 4);
+}
+
+function usageOf(messages: readonly ChatMessage[], text: string) {
+  const promptTokens = approximateTokens(messages.map((message) => message.content));
+  const completionTokens = approximateTokens([text]);
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    cost: 0,
+  };
+}
+
+function codePointChunks(text: string, size: number): string[] {
+  const points = Array.from(text);
+  const chunks: string[] = [];
+  for (let start = 0; start < points.length; start += size)
+    chunks.push(points.slice(start, start + size).join(''));
+  return chunks;
+}
+
+/** Writes a completion as server-sent events, the way OpenAI streams `chat.completion.chunk`s. */
+function sendStream(
+  response: ServerResponse,
+  head: { id: string; created: number; model: string },
+  request: ChatCompletionRequest,
+  text: string,
+): void {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  const usageField = request.includeUsage ? { usage: null } : {};
+  const event = (choices: unknown[], extra: object = usageField): void => {
+    response.write(
+      `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', choices, ...extra })}\n\n`,
+    );
+  };
+  event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  for (const piece of codePointChunks(text, STREAM_CHUNK_CODE_POINTS))
+    event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
+  event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+  if (request.includeUsage) event([], { usage: usageOf(request.messages, text) });
+  response.end('data: [DONE]\n\n');
+}
+
+function modelPath(path: string): string | null {
+  for (const prefix of ['/v1/models/', '/models/']) {
+    if (path.startsWith(prefix)) {
+      try {
+        return decodeURIComponent(path.slice(prefix.length));
+      } catch {
+        return path.slice(prefix.length);
+      }
+    }
+  }
+  return null;
+}
+
+function modelNotFound(model: string): OpenAiError {
+  return openAiError(404, `The model ${JSON.stringify(model)} does not exist on this server`, {
+    param: 'model',
+    code: 'model_not_found',
+  });
+}
+
 /**
  * Serves a scripted reference system as an OpenAI-compatible endpoint on loopback:
- * `POST /v1/chat/completions` (and `/chat/completions`) and `GET /v1/models`. Replies are the
- * in-process system's replies byte for byte (they depend only on the prompt and the seed), so a
- * pilot run through the real HTTP transport scores exactly like an in-process run. Usage reports
- * a rough token count (UTF-8 bytes / 4) and a cost of 0.
+ * `POST /v1/chat/completions` (JSON or, with `stream: true`, server-sent events with the final
+ * usage chunk of `stream_options.include_usage`), `GET /v1/models` and `GET /v1/models/{id}`.
+ * Errors are 4xx/5xx with OpenAI's `{ error: { message, type, param, code } }` body, never 200;
+ * a model name other than `scripted/<system>` is `404 model_not_found`. Replies are the
+ * in-process system's replies byte for byte (they depend only on the prompt and the seed), and
+ * the model entry declares the system's manifest facts (see {@link ScriptedModelDeclaration}),
+ * so a pilot run through the real HTTP transport scores exactly like an in-process run. Usage
+ * reports a rough token count (UTF-8 bytes / 4) and a cost of 0.
  *
  * @example
  * ```ts
  * const server = await serveScriptedSystem({ system: 'capacity-keeper' });
- * // createOpenRouterModel({ mode: 'openai-compatible', baseURL: server.baseUrl, model: server.model })
+ * // new OpenAI({ baseURL: server.baseUrl, apiKey: 'unused' }).chat.completions.create({ model: server.model, ... })
  * await server.close();
  * ```
  */
@@ -74,88 +191,105 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
       'host',
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
-  const model = createScriptedModel(definition.name, {
-    seed: options.seed ?? DEFAULT_SCRIPTED_SEED,
-  });
+  const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
+  const model = createScriptedModel(definition.name, { seed });
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  const entry: ScriptedModelEntry = {
+    id: model.modelId,
+    object: 'model',
+    created: Math.floor(Date.now() / 1000),
+    owned_by: 'chi-scripted',
+    chi: {
+      evidenceClass: 'scripted_baseline',
+      uncappedNotebook: definition.uncappedNotebook,
+      scripted: {
+        seed,
+        declaredNoise: declaredNoise(definition),
+        description: definition.description,
+      },
+    },
+  };
   let served = 0;
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    if (request.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-      send(response, 200, {
-        object: 'list',
-        data: [{ id: model.modelId, object: 'model', owned_by: 'chi-scripted' }],
-      });
-      return;
-    }
-    if (
-      request.method !== 'POST' ||
-      (path !== '/v1/chat/completions' && path !== '/chat/completions')
-    ) {
-      send(response, 404, {
-        error: { message: `no route ${request.method} ${path}`, type: 'not_found' },
-      });
-      return;
-    }
-    let body: { messages?: unknown; model?: unknown };
+  const completions = async (request: IncomingMessage, response: ServerResponse) => {
+    const text = await readBody(request, maxBodyBytes);
+    if (typeof text !== 'string') return sendError(response, text);
+    let json: unknown;
     try {
-      body = JSON.parse(await readBody(request, maxBodyBytes)) as typeof body;
+      json = JSON.parse(text);
     } catch (error) {
-      send(response, 400, {
-        error: {
-          message: `invalid request body: ${(error as Error).message}`,
-          type: 'invalid_request_error',
-        },
-      });
-      return;
+      return sendError(
+        response,
+        openAiError(400, `the request body is not valid JSON: ${(error as Error).message}`),
+      );
     }
-    const parsed = ChatMessageSchema.array().min(1).safeParse(body.messages);
-    if (!parsed.success) {
-      send(response, 400, {
-        error: {
-          message: 'messages must be a non-empty array of {role, content}',
-          type: 'invalid_request_error',
-        },
-      });
-      return;
-    }
-    const messages: ChatMessage[] = parsed.data;
+    const parsed = readChatCompletionRequest(json);
+    if ('status' in parsed) return sendError(response, parsed);
+    if (parsed.model !== model.modelId) return sendError(response, modelNotFound(parsed.model));
     served += 1;
-    const result = await model.generate({ requestId: `served-${served}`, messages });
-    const returnedModel = typeof body.model === 'string' ? body.model : model.modelId;
+    const result = await model.generate({
+      requestId: `served-${served}`,
+      messages: parsed.messages,
+    });
     if (result.text === null) {
-      // An error delivered with HTTP 200: the transport records it as invalid_response, as in process.
-      send(response, 200, {
-        error: { message: result.failureDetail ?? result.failure, code: 422 },
-      });
-      return;
+      // The system could not read this prompt (not one of the pilot's): a client error, 422.
+      // The HTTP transport records it as `http_fatal`, a model failure like the in-process
+      // `invalid_response`: never retried, charged 0, the block stays complete.
+      return sendError(
+        response,
+        openAiError(422, result.failureDetail ?? result.failure, {
+          param: 'messages',
+          code: 'unreadable_prompt',
+        }),
+      );
     }
-    const promptTokens = Math.ceil(
-      messages.reduce((sum, message) => sum + utf8ByteLength(message.content), 0) / 4,
-    );
-    const completionTokens = Math.ceil(utf8ByteLength(result.text) / 4);
-    send(response, 200, {
-      id: result.generationId,
-      object: 'chat.completion',
+    const head = {
+      id: result.generationId ?? `scripted-${served}`,
       created: Math.floor(Date.parse(result.finishedAt) / 1000),
-      model: returnedModel,
+      model: model.modelId,
+    };
+    if (parsed.stream) return sendStream(response, head, parsed, result.text);
+    sendJson(response, 200, {
+      ...head,
+      object: 'chat.completion',
       choices: [
         { index: 0, message: { role: 'assistant', content: result.text }, finish_reason: 'stop' },
       ],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-        cost: 0,
-      },
+      usage: usageOf(parsed.messages, result.text),
     });
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (request.method === 'GET' && (path === '/v1/models' || path === '/models'))
+      return sendJson(response, 200, { object: 'list', data: [entry] });
+    const id = request.method === 'GET' ? modelPath(path) : null;
+    if (id !== null)
+      return id === entry.id
+        ? sendJson(response, 200, entry)
+        : sendError(response, modelNotFound(id));
+    if (path === '/v1/chat/completions' || path === '/chat/completions') {
+      if (request.method === 'POST') return completions(request, response);
+      return sendError(
+        response,
+        openAiError(405, `${request.method ?? 'GET'} ${path}: use POST`, {
+          code: 'method_not_allowed',
+        }),
+      );
+    }
+    sendError(
+      response,
+      openAiError(404, `Invalid URL (${request.method ?? 'GET'} ${path})`, {
+        type: 'not_found_error',
+        code: 'not_found',
+      }),
+    );
   };
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent)
-        send(response, 500, { error: { message: (error as Error).message, type: 'server_error' } });
+        sendError(response, openAiError(500, (error as Error).message, { code: 'server_error' }));
       else response.destroy();
     });
   });
