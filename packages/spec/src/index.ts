@@ -177,6 +177,14 @@ export {
   StratumSchema,
 } from './memory';
 export {
+  type PilotConfig,
+  PilotConfigSchema,
+  type PilotOptions,
+  PilotOptionsSchema,
+  type RunConfiguration,
+  RunConfigurationSchema,
+} from './pilot-config';
+export {
   CountSchema,
   type EvidenceClass,
   EvidenceClassSchema,

@@ -14,6 +14,7 @@ import {
   MemoryWorldSchema,
   ProbeAnswerSchema,
 } from './memory';
+import { PilotConfigSchema } from './pilot-config';
 import {
   AttemptRecordSchema,
   BlockStatusSchema,
@@ -80,6 +81,7 @@ export const JSON_SCHEMA_REGISTRY = {
   'failure-taxonomy': FailureTaxonomySchema,
   'history-item-trace': HistoryItemTraceSchema,
   'behavior-item-trace': BehaviorItemTraceSchema,
+  'pilot-config': PilotConfigSchema,
 } as const;
 
 /**

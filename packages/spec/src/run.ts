@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatMessageSchema, ChatResultSchema, FailureClassSchema } from './chat-model';
 import { GeneratorInfoSchema } from './memory';
+import { RunConfigurationSchema } from './pilot-config';
 import {
   CountSchema,
   EvidenceClassSchema,
@@ -109,6 +110,11 @@ export const RunManifestSchema = z.strictObject({
    * Absent means false.
    */
   requireSmoke: z.boolean().optional(),
+  /**
+   * The `chi pilot` options the run was started with (configuration file and flags merged).
+   * Absent for runs made through the library without the CLI.
+   */
+  configuration: RunConfigurationSchema.optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;

@@ -1360,6 +1360,33 @@ const examples: readonly Example[] = [
     valid: async () => (await pilotRun()).status,
     invalid: { at: ['spend', 'chargedUsd'], to: Number.NaN },
   }),
+  // Configuration -----------------------------------------------------------------------------
+  example({
+    key: 'pilot-config',
+    name: 'a chi.config.json of a small offline run; a fractional replicate count',
+    valid: () => ({
+      $schema: './node_modules/@chi/spec/schemas/pilot-config.schema.json',
+      $comment: ['two worlds, two loads'],
+      systems: ['perfect', 'abstainer'],
+      replicates: 2,
+      loads: [32, 64],
+      batchSize: null,
+      history: false,
+      out: 'runs/small',
+    }),
+    invalid: { at: ['replicates'], to: 1.5 },
+  }),
+  example({
+    key: 'pilot-config',
+    name: 'a live configuration; a loads preset that does not exist',
+    valid: () => ({
+      models: ['moonshotai/kimi-k3@moonshotai/mxfp4', 'openai/gpt-oss-120b@together+groq'],
+      ceilingUsd: 25,
+      loads: 'v0.1',
+      concurrency: 4,
+    }),
+    invalid: { at: ['loads'], to: 'v0.2' },
+  }),
 ];
 
 for (const { key, name, build, message } of examples) {

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { SeedSchema, Sha256Schema } from './primitives';
+
+const positive = (what: string) =>
+  z.int({ error: `expected an integer (${what})` }).min(1, { error: `expected ${what} >= 1` });
+
+/**
+ * The options of a pilot run (`chi pilot`) that a configuration file may set. Every field is
+ * optional: an absent field keeps the command's default, and a flag on the command line wins
+ * over the file. The same names as the flags, in camelCase (`--ceiling-usd` is `ceilingUsd`).
+ */
+export const PilotOptionsSchema = z.strictObject({
+  systems: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe(
+      'Scripted reference systems of an offline run: perfect, capacity-keeper, latest-wins, confabulator, abstainer. Not with live, models or baseUrl.',
+    ),
+  live: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run the four protocol models on OpenRouter (needs OPENROUTER_API_KEY in the environment and ceilingUsd).',
+    ),
+  models: z
+    .array(
+      z.string().regex(/^[^@\s,]+(@[^@\s,+]+(\+[^@\s,+]+)*)?$/, {
+        error: 'expected "model" or "model@provider[+provider...]"',
+      }),
+    )
+    .min(1)
+    .optional()
+    .describe(
+      'Live models as "model@provider[+provider...]" (an OpenRouter provider allowlist), or plain model names of the baseUrl endpoint.',
+    ),
+  baseUrl: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, { error: 'expected an http(s) URL like http://127.0.0.1:8000/v1' })
+    .optional()
+    .describe('An OpenAI-compatible endpoint; models then lists its model names.'),
+  replicates: positive('replicates')
+    .optional()
+    .describe('Worlds (independent replicates); default 4 offline, 1 live.'),
+  loads: z
+    .union([z.array(positive('a load')).min(1), z.literal('v0.1')])
+    .optional()
+    .describe(
+      'Memory loads N, each >= 32 (default [32, 64, 128, 256]); "v0.1" = [100, 300, 1000, 3000, 10000].',
+    ),
+  batchSize: positive('batchSize')
+    .nullable()
+    .optional()
+    .describe('Probes per probe request; null (the default) asks all in one request.'),
+  controls: z
+    .boolean()
+    .optional()
+    .describe('Run the oracle and empty-notebook controls (default true).'),
+  history: z.boolean().optional().describe('Run the history experiment (default true).'),
+  behavior: z.boolean().optional().describe('Run the behavior experiment (default true).'),
+  ceilingUsd: z
+    .number()
+    .min(0)
+    .optional()
+    .describe('USD ceiling, frozen in the manifest; required for live runs.'),
+  smokeCeilingUsd: z
+    .number()
+    .min(0)
+    .optional()
+    .describe('Separate USD ceiling of the smoke checks (default 1).'),
+  allowFailedSmoke: z
+    .boolean()
+    .optional()
+    .describe('Start a live run even if a smoke check failed (default false).'),
+  concurrency: positive('concurrency').optional().describe('Requests in flight (default 8).'),
+  out: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Run folder, relative to this file (default ./chi-runs/<runId> under the current directory).',
+    ),
+  seed: SeedSchema.optional().describe('Root seed of the world seeds (default 20260901).'),
+  resamples: positive('resamples').optional().describe('Bootstrap resamples (default 2000).'),
+  release: z.boolean().optional().describe('Write the release after scoring (default true).'),
+});
+/** The options of a pilot run that a configuration file may set. */
+export type PilotOptions = z.infer<typeof PilotOptionsSchema>;
+
+/**
+ * A `chi pilot --config` file: the pilot options plus `$schema` (for editor completion) and
+ * `$comment` (free text, one string or one string per line; JSON has no comments).
+ *
+ * @example
+ * ```json
+ * { "$schema": "./node_modules/@chi/spec/schemas/pilot-config.schema.json", "replicates": 2, "loads": [32, 64] }
+ * ```
+ */
+export const PilotConfigSchema = PilotOptionsSchema.extend({
+  $schema: z.string().optional().describe('The JSON Schema of this file, for editor completion.'),
+  $comment: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe('Free text for people; ignored by chi.'),
+});
+/** A `chi pilot --config` file. */
+export type PilotConfig = z.infer<typeof PilotConfigSchema>;
+
+/**
+ * The configuration a run was started with, frozen in its manifest: the options after the file
+ * and the flags were merged (without `out`, which says where, not what), and the SHA-256 of the
+ * configuration file's bytes when one was given.
+ */
+export const RunConfigurationSchema = z.strictObject({
+  configFileSha256: Sha256Schema.nullable(),
+  options: PilotOptionsSchema.omit({ out: true }),
+});
+/** The configuration a run was started with. */
+export type RunConfiguration = z.infer<typeof RunConfigurationSchema>;
