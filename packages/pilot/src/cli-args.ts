@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ChiError } from '@chi/spec';
+import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
 
 /** A bad command line: one line saying what was expected and what was found. Exit code 2. */
 export class UsageError extends ChiError {
@@ -43,6 +44,8 @@ export interface PilotCommand {
   readonly resamples: number | null;
   readonly release: boolean;
   readonly allowFailedSmoke: boolean;
+  /** `--config FILE`: a pilot configuration file whose options the flags override. */
+  readonly config: string | null;
 }
 
 /** `chi smoke` options. */
@@ -76,9 +79,17 @@ export interface VerifyCommand {
   readonly argv: readonly string[];
 }
 
-/** `chi help` / `chi --help` / `chi --version`. */
+/** `chi help` / `chi --help` / `chi --version`; `chi <command> --help` sets `topic`. */
 export interface HelpCommand {
   readonly command: 'help' | 'version';
+  readonly topic?: CliCommandName;
+}
+
+/** `chi init [FILE] [--force]`: write a starter pilot configuration file. */
+export interface InitCommand {
+  readonly command: 'init';
+  readonly file: string;
+  readonly force: boolean;
 }
 
 /** Any parsed command line. */
@@ -88,6 +99,7 @@ export type CliCommand =
   | ServeCommand
   | ScoreCommand
   | VerifyCommand
+  | InitCommand
   | HelpCommand;
 
 /** The usage text printed by `chi help`. */
@@ -101,8 +113,11 @@ Usage:
   chi serve --system NAME --port P serve a scripted system as an OpenAI-compatible endpoint on 127.0.0.1
   chi score DIR                    score a run folder again and write its release
   chi verify RELEASE_DIR [--json]  recompute every number of a release
+  chi init [FILE]                  write a starter configuration file (default chi.config.json)
+  chi <command> --help             the options of one command; chi --version prints the version
 
 Pilot options:
+  --config FILE            options from a configuration file (see chi init); flags given here win
   --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator, abstainer)
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
@@ -233,6 +248,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (command === undefined || command === 'help' || command === '--help' || command === '-h')
     return { command: 'help' };
   if (command === '--version' || command === 'version') return { command: 'version' };
+  if ((CLI_COMMANDS as readonly string[]).includes(command) && asksForHelp(rest))
+    return { command: 'help', topic: command as CliCommandName };
   switch (command) {
     case 'pilot':
       return parsePilot(rest);
@@ -307,9 +324,19 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     case 'verify':
       return { command: 'verify', argv: rest };
+    case 'init': {
+      const { values, positionals } = parse(rest, { force: { type: 'boolean' } }, 'init');
+      if (positionals.length > 1)
+        throw new UsageError(`chi init: expected at most one file, found ${positionals.length}`);
+      return {
+        command: 'init',
+        file: positionals[0] ?? 'chi.config.json',
+        force: values.force === true,
+      };
+    }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify or help`,
+        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, init or help`,
       );
   }
 }
@@ -338,6 +365,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       seed: { type: 'string' },
       resamples: { type: 'string' },
       'no-release': { type: 'boolean' },
+      config: { type: 'string' },
     },
     'pilot',
   );
@@ -395,5 +423,6 @@ function parsePilot(args: readonly string[]): PilotCommand {
     resamples: integerOption('resamples', values.resamples as string | undefined, 1),
     release: values['no-release'] !== true,
     allowFailedSmoke: values['allow-failed-smoke'] === true,
+    config: (values.config as string | undefined) ?? null,
   };
 }

@@ -1,15 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { apiKeyFromEnv, CatalogError, fetchCatalog, MissingApiKeyError } from '@chi/openrouter';
-import { runVerifyCli } from '@chi/report';
+import { ChartDataSchema, runVerifyCli } from '@chi/report';
 import {
   ApiCallError,
   ChiError,
   InvalidArgumentError,
   type ModelCatalog,
+  RunStatusSchema,
   type SystemSpec,
   ValidationError,
 } from '@chi/spec';
+import { minimumMemoryLoad } from '@chi/worlds';
 import {
   type CliCommand,
   type PilotCommand,
@@ -18,15 +20,20 @@ import {
   USAGE,
   UsageError,
 } from './cli-args';
+import { COMMAND_USAGE } from './cli-help';
+import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
 import {
   type ServedScriptedModel,
   servedScriptedModels,
   withServedDeclarations,
 } from './endpoint-models';
+import { writeStarterConfig } from './init-config';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
+import { readJsonFile, runPaths } from './run-folder';
+import { formatHeadline, formatResumeHint } from './run-summary';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { serveScriptedSystem } from './serve';
 import {
@@ -53,7 +60,27 @@ export interface CliIo {
   readonly fetch?: typeof globalThis.fetch;
 }
 
-const VERSION = '0.1.0';
+/** The version of this package, read from its package.json (beside `src/` and `dist/`). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** The probes per stratum of every CLI run (the protocol's 8), which sets the smallest load. */
+const CLI_PROBES_PER_STRATUM = 8;
+
+/** A folder argument that must be an existing run folder: a usage error (exit 2) otherwise. */
+function existingRunFolder(path: string, what: string): string {
+  if (!existsSync(path) || !statSync(path).isDirectory())
+    throw new UsageError(`${what}: ${path} does not exist or is not a folder`);
+  if (!existsSync(join(path, 'manifest.json')))
+    throw new UsageError(
+      `${what}: ${path} holds no manifest.json (not a run folder, or its creation never finished)`,
+    );
+  return path;
+}
 
 function liveSystems(
   command: Pick<PilotCommand | SmokeCommand, 'models' | 'baseUrl'>,
@@ -90,6 +117,12 @@ function settingsFor(command: PilotCommand): PilotSettings {
   }
   const base = defaultOfflineSettings({ systems });
   const loads = command.loads ?? base.loads;
+  const smallest = minimumMemoryLoad(CLI_PROBES_PER_STRATUM);
+  const tooSmall = loads.find((load) => load < smallest);
+  if (tooSmall !== undefined)
+    throw new UsageError(
+      `--loads: each load must be at least ${smallest} (${CLI_PROBES_PER_STRATUM} probes in each of the six strata need that many keys), found ${tooSmall}`,
+    );
   return defaultOfflineSettings({
     systems,
     replicates: command.replicates ?? (live ? 1 : base.replicates),
@@ -155,13 +188,18 @@ async function probeEndpoint(
   }
 }
 
-async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
+async function pilotCommand(
+  command: PilotCommand,
+  io: CliIo,
+  configFileSha256: string | null,
+): Promise<number> {
   const started = Date.now();
   const render = createProgressRenderer(io.stderr);
   const cwd = io.cwd ?? process.cwd();
   if (command.resume !== null) {
+    const resumeDir = existingRunFolder(resolve(cwd, command.resume), '--resume');
     const outcome = await runPilot({
-      resumeDir: resolve(cwd, command.resume),
+      resumeDir,
       ...(io.env.OPENROUTER_API_KEY === undefined
         ? {}
         : { apiKey: apiKeyFromEnv('OPENROUTER_API_KEY', io.env) }),
@@ -172,11 +210,7 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     });
-    io.stderr.write(
-      `chi: finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${outcome.exitCode})\n`,
-    );
-    io.stdout.write(`${outcome.releaseDir ?? outcome.runDir}\n`);
-    return outcome.exitCode;
+    return reportOutcome(outcome, command, started, io);
   }
   let settings = settingsFor(command);
   const live = settings.systems.some((system) => system.kind !== 'scripted');
@@ -196,7 +230,7 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
       }
     }
     const prepared = prepareRun({ settings });
-    io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), settings.ceilingUsd)}\n`);
+    io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), command.ceilingUsd)}\n`);
     return EXIT_CODES.ok;
   }
   let apiKey: string | undefined;
@@ -215,6 +249,10 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
       settings = { ...settings, systems: withServedDeclarations(settings.systems, served) };
     }
   }
+  settings = {
+    ...settings,
+    configuration: runConfigurationOf(command, settings, configFileSha256),
+  };
   const outcome = await runPilot({
     settings,
     ...(command.out === null
@@ -229,9 +267,36 @@ async function pilotCommand(command: PilotCommand, io: CliIo): Promise<number> {
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
   });
+  return reportOutcome(outcome, command, started, io);
+}
+
+/**
+ * Ends `chi pilot`: the elapsed time on stderr; after an interruption the block counts of
+ * status.json and the exact resume command; on stdout the headline numbers (when a release was
+ * written) and, as the last line, the release (or run) folder.
+ */
+async function reportOutcome(
+  outcome: Awaited<ReturnType<typeof runPilot>>,
+  command: PilotCommand,
+  started: number,
+  io: CliIo,
+): Promise<number> {
   io.stderr.write(
     `chi: finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${outcome.exitCode})\n`,
   );
+  const paths = runPaths(outcome.runDir);
+  const status = await readJsonFile(paths.status, RunStatusSchema);
+  if (status.stop?.kind === 'interrupted') {
+    io.stderr.write(
+      `${formatResumeHint(outcome.runDir, status, { release: command.release, concurrency: command.concurrency })}\n`,
+    );
+  }
+  if (outcome.releaseDir !== null) {
+    const chartData = ChartDataSchema.parse(
+      JSON.parse(readFileSync(join(outcome.releaseDir, 'chart-data', 'chart-data.json'), 'utf8')),
+    );
+    io.stdout.write(`${formatHeadline(chartData, status).join('\n')}\n`);
+  }
   io.stdout.write(`${outcome.releaseDir ?? outcome.runDir}\n`);
   return outcome.exitCode;
 }
@@ -292,8 +357,15 @@ function oneLine(error: unknown): string {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: CliCommand;
+  let configFileSha256: string | null = null;
   try {
     command = parseCli(argv);
+    if (command.command === 'pilot' && command.config !== null) {
+      const loaded = readPilotConfigFile(resolve(io.cwd ?? process.cwd(), command.config));
+      configFileSha256 = loaded.sha256;
+      const commandLine = argv.slice(1);
+      command = parseCli(['pilot', ...pilotConfigArgs(loaded, commandLine), ...commandLine]);
+    }
   } catch (error) {
     io.stderr.write(`${prefixed(oneLine(error))}\n`);
     return EXIT_CODES.usage;
@@ -301,13 +373,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     switch (command.command) {
       case 'help':
-        io.stdout.write(`${USAGE}\n`);
+        io.stdout.write(`${command.topic === undefined ? USAGE : COMMAND_USAGE[command.topic]}\n`);
         return EXIT_CODES.ok;
       case 'version':
-        io.stdout.write(`${VERSION}\n`);
+        io.stdout.write(`${packageVersion()}\n`);
         return EXIT_CODES.ok;
+      case 'init': {
+        const file = resolve(io.cwd ?? process.cwd(), command.file);
+        writeStarterConfig(file, command.force);
+        io.stderr.write(
+          `chi: wrote a starter configuration; edit it, then run: chi pilot --config ${command.file}\n`,
+        );
+        io.stdout.write(`${file}\n`);
+        return EXIT_CODES.ok;
+      }
       case 'pilot':
-        return await pilotCommand(command, io);
+        return await pilotCommand(command, io, configFileSha256);
       case 'smoke':
         return await smokeCommand(command, io);
       case 'serve': {
@@ -326,10 +407,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       }
       case 'score': {
-        const releaseDir = await finishRun(resolve(io.cwd ?? process.cwd(), command.runDir), {
+        const runDir = existingRunFolder(
+          resolve(io.cwd ?? process.cwd(), command.runDir),
+          'chi score',
+        );
+        const releaseDir = await finishRun(runDir, {
           release: command.release,
+          onEvent: createProgressRenderer(io.stderr),
         });
-        io.stdout.write(`${releaseDir ?? resolve(command.runDir)}\n`);
+        io.stdout.write(`${releaseDir ?? runDir}\n`);
         return EXIT_CODES.ok;
       }
       case 'verify':

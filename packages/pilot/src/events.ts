@@ -45,6 +45,13 @@ export type PilotEvent =
       readonly completeBlocks: number;
       readonly incompleteBlocks: number;
     }
+  | {
+      /** A step of the scoring and release phase started (it can take minutes at scale). */
+      readonly type: 'finishing';
+      readonly step: 'chis' | 'read' | 'analyze' | 'write' | 'checksums';
+      /** What the step does, for people. */
+      readonly detail: string;
+    }
   | { readonly type: 'release-written'; readonly releaseDir: string }
   | { readonly type: 'note'; readonly message: string };
 

@@ -78,6 +78,7 @@ export function buildManifest(args: {
     },
     failureRules: [...FAILURE_RULES],
     requireSmoke: settings.requireSmoke,
+    ...(settings.configuration === undefined ? {} : { configuration: settings.configuration }),
   };
   return parseWith(RunManifestSchema, manifest, 'run manifest');
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
-import { writeRelease } from '@chi/report';
+import { type ReleaseStep, writeRelease } from '@chi/report';
 import {
   type BudgetLedger,
   type ChatModel,
@@ -101,6 +101,19 @@ export async function finalResults(runDir: string): Promise<Map<string, ChatResu
   return results;
 }
 
+function releaseStepDetail(step: ReleaseStep): string {
+  switch (step.step) {
+    case 'read':
+      return 'reading the run folder';
+    case 'analyze':
+      return `scoring every reply and computing the clustered-bootstrap intervals (${step.resamples} resamples)`;
+    case 'write':
+      return `writing ${step.files} release files (tables, figures, report)`;
+    case 'checksums':
+      return 'writing SHA256SUMS';
+  }
+}
+
 /**
  * Writes the derived parts of a run folder: the CHIS entries of every complete history
  * trajectory, then (unless `release` is false) the release with scores, traces, figures and
@@ -111,6 +124,12 @@ export async function finishRun(
   options: { release?: boolean; onEvent?: PilotEventSink } = {},
 ): Promise<string | null> {
   const paths = runPaths(runDir);
+  const emit = options.onEvent ?? (() => {});
+  emit({
+    type: 'finishing',
+    step: 'chis',
+    detail: 'writing the CHIS entries',
+  });
   const { manifest } = await readFrozenManifest(runDir);
   const plan = await readJsonFile(paths.plan, RunPlanSchema);
   const worlds = await readRunWorlds(paths, manifest);
@@ -122,7 +141,12 @@ export async function finishRun(
   });
   await writeChisEntries(paths, manifest, entries);
   if (options.release === false) return null;
-  const summary = await writeRelease({ runDir, outDir: paths.releaseDir, overwrite: true });
+  const summary = await writeRelease({
+    runDir,
+    outDir: paths.releaseDir,
+    overwrite: true,
+    onStep: (step) => emit({ type: 'finishing', step: step.step, detail: releaseStepDetail(step) }),
+  });
   options.onEvent?.({ type: 'release-written', releaseDir: summary.outDir });
   return summary.outDir;
 }

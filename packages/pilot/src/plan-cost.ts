@@ -105,8 +105,8 @@ function roundUsd(amount: number): number {
   return Math.ceil(amount * 1e6) / 1e6;
 }
 
-/** The `--plan` table as text. */
-export function formatPlanCost(cost: RunPlanCost, ceilingUsd: number): string {
+/** The `--plan` table as text; `ceilingUsd` is null when none was given. */
+export function formatPlanCost(cost: RunPlanCost, ceilingUsd: number | null): string {
   const lines = [
     'system              model                              requests   worst case USD   with all retries',
     ...cost.systems.map(
@@ -116,7 +116,9 @@ export function formatPlanCost(cost: RunPlanCost, ceilingUsd: number): string {
     `${'total'.padEnd(19)} ${''.padEnd(34)} ${String(cost.totalRequests).padStart(8)}   ${cost.worstCaseUsd.toFixed(4).padStart(14)}   ${cost.worstCaseWithRetriesUsd.toFixed(4).padStart(16)}`,
     '',
     `Assumes ${cost.notesAssumption}; prices: ${[...new Set(cost.systems.map((row) => row.priceSource))].join('; ')}.`,
-    `Ceiling given: ${ceilingUsd} USD. A run stops cleanly at the ceiling; choose a ceiling of at least the worst case to finish every block.`,
+    ceilingUsd === null
+      ? 'No ceiling given: a live run needs --ceiling-usd X (it stops cleanly at the ceiling; choose at least the worst case to finish every block).'
+      : `Ceiling given: ${ceilingUsd} USD. A run stops cleanly at the ceiling; choose a ceiling of at least the worst case to finish every block.`,
   ];
   return lines.join('\n');
 }

@@ -10,14 +10,15 @@ function usd(amount: number): string {
   return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }
 
-/** One progress line: requests done / total, spend vs ceiling, failures. */
+/** One progress line: requests done / total, spend vs ceiling (when there is either), failures. */
 export function formatProgress(progress: PilotProgress, elapsedMs: number): string {
   const percent = progress.total === 0 ? 100 : Math.floor((100 * progress.done) / progress.total);
-  const parts = [
-    `${progress.done}/${progress.total} requests (${percent}%)`,
-    `${usd(progress.committedUsd)} of ${usd(progress.ceilingUsd)} ceiling`,
-    `${progress.failures} failure${progress.failures === 1 ? '' : 's'}`,
-  ];
+  const parts = [`${progress.done}/${progress.total} requests (${percent}%)`];
+  // A run without a ceiling and without spend (offline, or a free local endpoint) has no money
+  // to show: "$0.0000 of $0.0000 ceiling" would only be noise.
+  if (progress.ceilingUsd > 0 || progress.committedUsd > 0)
+    parts.push(`${usd(progress.committedUsd)} of ${usd(progress.ceilingUsd)} ceiling`);
+  parts.push(`${progress.failures} failure${progress.failures === 1 ? '' : 's'}`);
   if (progress.notSent > 0) parts.push(`${progress.notSent} not sent`);
   parts.push(`${(elapsedMs / 1000).toFixed(1)} s`);
   return parts.join(' · ');
@@ -91,6 +92,9 @@ export function createProgressRenderer(
         line(
           `chi: scored: ${event.completeBlocks} complete block(s), ${event.incompleteBlocks} incomplete`,
         );
+        break;
+      case 'finishing':
+        line(`chi: ${event.detail} (${((clock() - started) / 1000).toFixed(1)} s)`);
         break;
       case 'release-written':
         line(`chi: release written to ${event.releaseDir}`);

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { createOpenRouterModel } from '@chi/openrouter';
 import type { AttemptRecord, NotebookSnapshot, RunManifest } from '@chi/spec';
 import { checkChatModelContract } from '@chi/spec';
-import OpenAI, { NotFoundError, UnprocessableEntityError } from 'openai';
+import OpenAI, {
+  type APIError,
+  BadRequestError,
+  NotFoundError,
+  UnprocessableEntityError,
+} from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { isInfrastructureFailure } from './block-status';
@@ -170,8 +175,8 @@ describe('chi serve with the official openai client', () => {
         ],
       })
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as OpenAI.APIError).param).toBe('messages[0].content[0]');
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as APIError).param).toBe('messages[0].content[0]');
   });
 
   it('answers an unreadable prompt with HTTP 422 and an OpenAI error body, never 200', async () => {

@@ -1,4 +1,9 @@
-import { InvalidArgumentError, type Price, type SystemSpec } from '@chi/spec';
+import {
+  InvalidArgumentError,
+  type Price,
+  type RunConfiguration,
+  type SystemSpec,
+} from '@chi/spec';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
 import {
   DEFAULT_SCRIPTED_SEED,
@@ -37,6 +42,8 @@ export interface PilotSettings {
   readonly taus: readonly number[];
   /** Refuse to start a run with live systems unless each passed a smoke check. */
   readonly requireSmoke: boolean;
+  /** The `chi pilot` options the run was started with, frozen in the manifest (CLI runs). */
+  readonly configuration?: RunConfiguration;
 }
 
 /** The protocol this runner implements. */

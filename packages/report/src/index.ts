@@ -134,6 +134,7 @@ export {
 export { runVerifyCli, type VerifyCliIo } from './verify-cli';
 export { diffJson, type VerifyMismatch, type VerifyReport, verifyRelease } from './verify-release';
 export {
+  type ReleaseStep,
   type ReleaseSummary,
   SecretLeakError,
   type WriteReleaseOptions,

@@ -43,7 +43,16 @@ export interface WriteReleaseOptions {
    * `OPENROUTER_API_KEY` and `OPENAI_API_KEY` in the environment, when set; they are only compared.
    */
   readonly forbiddenStrings?: readonly string[];
+  /** Told when each step starts, so a caller can show progress (the analysis can take minutes). */
+  readonly onStep?: (step: ReleaseStep) => void;
 }
+
+/** A step of {@link writeRelease}, in order. */
+export type ReleaseStep =
+  | { readonly step: 'read'; readonly runDir: string }
+  | { readonly step: 'analyze'; readonly resamples: number }
+  | { readonly step: 'write'; readonly files: number }
+  | { readonly step: 'checksums' };
 
 /** What {@link writeRelease} wrote. */
 export interface ReleaseSummary {
@@ -145,8 +154,10 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const runDir = resolve(options.runDir);
   const outDir = resolve(options.outDir);
   const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
+  options.onStep?.({ step: 'read', runDir });
   const records = await readRunFolder(runDir);
   const raw = await rawFiles(runDir);
+  options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
   const derived = await buildDerivedRelease(records, parameters);
   const files = new Map([...raw, ...derived.files]);
 
@@ -156,11 +167,13 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   );
   if (findings.length > 0) throw new SecretLeakError(findings);
 
+  options.onStep?.({ step: 'write', files: files.size });
   await prepareOutDir(outDir, options.overwrite ?? false);
   for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
     await mkdir(dirname(join(outDir, path)), { recursive: true });
     await writeFile(join(outDir, path), text);
   }
+  options.onStep?.({ step: 'checksums' });
   await writeSha256Sums(outDir);
   return {
     outDir,

@@ -1,0 +1,96 @@
+/** The `chi` commands that have their own `--help` text. */
+export const CLI_COMMANDS = ['pilot', 'smoke', 'serve', 'score', 'verify', 'init'] as const;
+/** A `chi` command name. */
+export type CliCommandName = (typeof CLI_COMMANDS)[number];
+
+const EXIT_CODES_TEXT = `Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key or folder, unreachable endpoint);
+3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
+
+/** `chi <command> --help`: what the command does, its arguments and options. */
+export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
+  pilot: `chi pilot — run the pilot and write its release (offline scripted roster by default)
+
+Usage:
+  chi pilot [options]
+  chi pilot --config chi.config.json [options]   options from a file; flags given here win
+  chi pilot --plan [options]                     print requests and worst-case USD; send nothing
+  chi pilot --resume DIR [--concurrency N] [--no-release] [--allow-failed-smoke]
+
+Options:
+  --config FILE            a pilot configuration file (JSON; see \`chi init\` and pilot-config.schema.json)
+  --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator, abstainer)
+  --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
+  --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
+  --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
+  --replicates N           worlds (default 4 offline, 1 live)
+  --loads 32,64,...|v0.1   memory loads, each >= 32 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
+  --batch-size N           probes per probe request (default: all in one)
+  --no-controls --no-history --no-behavior
+  --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
+  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)
+  --allow-failed-smoke     start a live run even if a smoke check failed
+  --concurrency N          requests in flight (default 8)
+  --out DIR                run folder (default ./chi-runs/<runId>)
+  --seed N                 root seed of the world seeds (default 20260901)
+  --resamples N            bootstrap resamples (default 2000)
+  --no-release             stop after scoring; do not write the release
+
+Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
+folder as its last line.
+
+${EXIT_CODES_TEXT}`,
+  smoke: `chi smoke — one small request per live model through the real transport (excluded data)
+
+Usage:
+  chi smoke [--models m@p,...] [--base-url URL] [--ceiling-usd X] [--out DIR]
+
+Options:
+  --models m@p,...   live OpenRouter models with provider allowlists (default: the four protocol models)
+  --base-url URL     an OpenAI-compatible endpoint instead of OpenRouter; --models lists its model names
+  --ceiling-usd X    USD ceiling of the smoke checks (default 1)
+  --out DIR          folder of smoke.jsonl (default ./chi-runs/smoke-<time>)
+
+${EXIT_CODES_TEXT}`,
+  serve: `chi serve — serve a scripted reference system as an OpenAI-compatible endpoint (loopback only)
+
+Usage:
+  chi serve --system NAME [--port P] [--host 127.0.0.1|::1|localhost] [--seed N]
+
+Endpoints: POST /v1/chat/completions (JSON or stream: true), GET /v1/models, GET /v1/models/{id}.
+The model name is scripted/NAME. stdout prints the base URL; Ctrl-C stops.
+
+Options:
+  --system NAME   perfect, capacity-keeper, latest-wins, confabulator or abstainer
+  --port P        0-65535 (default 0: a free port)
+  --host H        a loopback address (default 127.0.0.1)
+  --seed N        seed of the system's declared noise (default 20260901)
+
+${EXIT_CODES_TEXT}`,
+  score: `chi score — score a run folder again and write its release
+
+Usage:
+  chi score DIR [--no-release]
+
+${EXIT_CODES_TEXT}`,
+  verify: `chi verify — recompute every number of a release and compare
+
+Usage:
+  chi verify RELEASE_DIR [--json]
+
+Exit codes: 0 every check passed; 1 a mismatch was found; 2 usage error.`,
+  init: `chi init — write a starter pilot configuration file
+
+Usage:
+  chi init [FILE] [--force]
+
+Writes FILE (default chi.config.json) with every pilot option at its default, a "$schema" for
+editor completion and a "$comment" on each option. Edit it, then: chi pilot --config FILE.
+--force replaces an existing file.
+
+${EXIT_CODES_TEXT}`,
+};
+
+/** True when a command line asks for help (`--help` or `-h` anywhere after the command). */
+export function asksForHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}

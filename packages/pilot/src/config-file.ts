@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  type PilotConfig,
+  PilotConfigSchema,
+  type PilotOptions,
+  type RunConfiguration,
+} from '@chi/spec';
+import { type PilotCommand, UsageError } from './cli-args';
+import type { PilotSettings } from './settings';
+
+/** A configuration file read and validated. */
+export interface LoadedPilotConfig {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** SHA-256 of the file's bytes, frozen in the manifest. */
+  readonly sha256: string;
+  readonly config: PilotConfig;
+}
+
+/**
+ * Reads a `chi pilot --config` file: JSON validated against `PilotConfigSchema` (published as
+ * `@chi/spec/schemas/pilot-config.schema.json`). Throws a {@link UsageError} naming the file and
+ * every field that is wrong.
+ */
+export function readPilotConfigFile(path: string): LoadedPilotConfig {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `--config: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}); \`chi init\` writes a starter file`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `--config: ${path} is not valid JSON (${(error as Error).message}); comments belong in "$comment"`,
+    );
+  }
+  const parsed = PilotConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const field = issue.path.length === 0 ? '(top level)' : issue.path.join('.');
+      return `${field}: ${issue.message}`;
+    });
+    throw new UsageError(`--config: ${path}: ${problems.join('; ')}`);
+  }
+  return {
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    config: parsed.data,
+  };
+}
+
+/** Flags that choose the roster; given on the command line, they replace the file's roster. */
+const ROSTER_FLAGS = ['--systems', '--live', '--models', '--base-url'];
+const ROSTER_FIELDS = ['systems', 'live', 'models', 'baseUrl'] as const;
+
+function givesFlag(argv: readonly string[], flag: string): boolean {
+  return argv.some((token) => token === flag || token.startsWith(`${flag}=`));
+}
+
+/**
+ * The `chi pilot` flags a configuration stands for, to be placed BEFORE the command line's own
+ * flags: a flag given on the command line then wins, because the last occurrence of an option
+ * wins. A roster flag on the command line (`--systems`, `--live`, `--models`, `--base-url`)
+ * replaces the file's whole roster, so the two never combine into a conflict. `out` is resolved
+ * relative to the file's folder.
+ */
+export function pilotConfigArgs(
+  loaded: LoadedPilotConfig,
+  commandLine: readonly string[],
+): string[] {
+  const config: PilotOptions = { ...loaded.config };
+  if (ROSTER_FLAGS.some((flag) => givesFlag(commandLine, flag)))
+    for (const field of ROSTER_FIELDS) delete config[field];
+  const args: string[] = [];
+  const option = (flag: string, value: string) => args.push(`--${flag}=${value}`);
+  if (config.systems !== undefined) option('systems', config.systems.join(','));
+  if (config.live === true) args.push('--live');
+  if (config.models !== undefined) option('models', config.models.join(','));
+  if (config.baseUrl !== undefined) option('base-url', config.baseUrl);
+  if (config.replicates !== undefined) option('replicates', String(config.replicates));
+  if (config.loads !== undefined)
+    option('loads', config.loads === 'v0.1' ? 'v0.1' : config.loads.join(','));
+  if (config.batchSize !== undefined && config.batchSize !== null)
+    option('batch-size', String(config.batchSize));
+  if (config.controls === false) args.push('--no-controls');
+  if (config.history === false) args.push('--no-history');
+  if (config.behavior === false) args.push('--no-behavior');
+  if (config.ceilingUsd !== undefined) option('ceiling-usd', String(config.ceilingUsd));
+  if (config.smokeCeilingUsd !== undefined)
+    option('smoke-ceiling-usd', String(config.smokeCeilingUsd));
+  if (config.allowFailedSmoke === true) args.push('--allow-failed-smoke');
+  if (config.concurrency !== undefined) option('concurrency', String(config.concurrency));
+  if (config.out !== undefined) option('out', resolve(dirname(loaded.path), config.out));
+  if (config.seed !== undefined) option('seed', String(config.seed));
+  if (config.resamples !== undefined) option('resamples', String(config.resamples));
+  if (config.release === false) args.push('--no-release');
+  return args;
+}
+
+/**
+ * The resolved configuration of a new run, as frozen in its manifest: every option with the
+ * value the run uses (defaults filled in from the settings), without `out`.
+ */
+export function runConfigurationOf(
+  command: PilotCommand,
+  settings: PilotSettings,
+  configFileSha256: string | null,
+): RunConfiguration {
+  const scripted = settings.systems.every((system) => system.kind === 'scripted');
+  const roster: PilotOptions = scripted
+    ? { systems: settings.systems.map((system) => system.id) }
+    : {
+        ...(command.baseUrl === null ? { live: true } : { baseUrl: command.baseUrl }),
+        models: settings.systems.map((system) =>
+          system.providers.length === 0
+            ? system.model
+            : `${system.model}@${system.providers.join('+')}`,
+        ),
+      };
+  return {
+    configFileSha256,
+    options: {
+      ...roster,
+      replicates: settings.replicates,
+      loads: [...settings.loads],
+      batchSize: settings.batchSize,
+      controls: command.controls,
+      history: settings.history,
+      behavior: settings.behavior,
+      ceilingUsd: settings.ceilingUsd,
+      smokeCeilingUsd: command.smokeCeilingUsd,
+      allowFailedSmoke: command.allowFailedSmoke,
+      concurrency: settings.concurrency,
+      seed: settings.rootSeed,
+      resamples: settings.resamples,
+      release: command.release,
+    },
+  };
+}
