@@ -1,7 +1,16 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BlockStatus, LedgerEntry, RunStatus, SmokeResult } from '@chi/spec';
+import type { BlockStatus, LedgerEntry, RunManifest, RunStatus, SmokeResult } from '@chi/spec';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
 import { type CliIo, runCli } from './cli-main';
@@ -304,4 +313,221 @@ describe('chi (in process)', () => {
     expect(await runCli(['score', out], score.io)).toBe(0);
     expect(readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8')).toBe(sums);
   }, 120_000);
+
+  it('prints the help of every command with --help (exit 0)', async () => {
+    for (const command of ['pilot', 'smoke', 'serve', 'score', 'verify', 'init']) {
+      for (const flag of ['--help', '-h']) {
+        const cli = io();
+        expect(await runCli([command, flag], cli.io), `${command} ${flag}`).toBe(0);
+        expect(cli.out()).toMatch(new RegExp(`^chi ${command} — `));
+        expect(cli.out()).toContain(`chi ${command}`);
+        expect(cli.err()).toBe('');
+      }
+    }
+    const version = io();
+    expect(await runCli(['--version'], version.io)).toBe(0);
+    expect(version.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('treats a missing folder as a usage error (exit 2) with one line, not a raw ENOENT', async () => {
+    for (const argv of [
+      ['score', 'no-such-run'],
+      ['pilot', '--resume', 'no-such-run'],
+    ]) {
+      const cli = io();
+      expect(await runCli(argv, cli.io), argv.join(' ')).toBe(2);
+      expect(cli.err()).toMatch(/no-such-run does not exist or is not a folder\n$/);
+      expect(cli.err()).not.toContain('ENOENT');
+    }
+    const notRun = io();
+    expect(await runCli(['score', '.'], notRun.io)).toBe(2);
+    expect(notRun.err()).toContain('holds no manifest.json');
+  });
+
+  it('names the smallest load in CLI terms for --loads 10 (exit 2)', async () => {
+    const cli = io();
+    expect(await runCli(['pilot', '--loads', '10', '--plan'], cli.io)).toBe(2);
+    expect(cli.err()).toBe(
+      'chi: --loads: each load must be at least 32 (8 probes in each of the six strata need that many keys), found 10\n',
+    );
+  });
+
+  it('ends with headline numbers then the release path; shows release progress; no $0 noise offline', async () => {
+    const cli = io();
+    const out = join(root, 'headline');
+    const code = await runCli(
+      [
+        'pilot',
+        '--systems',
+        'perfect,abstainer',
+        '--replicates',
+        '2',
+        '--loads',
+        '32,64',
+        '--no-history',
+        '--no-behavior',
+        '--resamples',
+        '50',
+        '--out',
+        out,
+      ],
+      cli.io,
+    );
+    expect(code).toBe(0);
+    const lines = cli.out().trimEnd().split('\n');
+    expect(lines[lines.length - 1]).toBe(join(out, 'release'));
+    expect(lines.slice(0, -1)).toEqual([
+      'EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load) — scripted baselines, not model measurements:',
+      '  system       tau 0.7   tau 0.8   tau 0.9',
+      '  perfect         >=64      >=64      >=64',
+      '  abstainer       none      none      none',
+      'Requests: 24 of 24 resolved, 0 failed, 0 not sent; blocks: 6 complete, 0 incomplete; no spend (no paid request)',
+    ]);
+    expect(cli.err()).not.toContain('ceiling');
+    for (const step of [
+      'writing the CHIS entries',
+      'reading the run folder',
+      'computing the clustered-bootstrap intervals (50 resamples)',
+      'release files',
+      'writing SHA256SUMS',
+    ])
+      expect(cli.err()).toContain(step);
+  }, 60_000);
+
+  it('after Ctrl-C prints the exact resume command with the block counts of status.json', async () => {
+    const controller = new AbortController();
+    let err = '';
+    const out = join(root, 'interrupted dir');
+    const cli = io({
+      signal: controller.signal,
+      // Ctrl-C as soon as the first progress line shows a finished request.
+      stderr: {
+        write: (text: string) => {
+          err += text;
+          if (/^[1-9]\d*\/\d+ requests/m.test(text)) controller.abort();
+        },
+      },
+    });
+    const argv = ['pilot', '--systems', 'capacity-keeper', '--replicates', '2', '--loads', '32'];
+    const code = await runCli(
+      [...argv, '--no-release', '--concurrency', '1', '--out', out],
+      cli.io,
+    );
+    expect(code).toBe(3);
+    const status = JSON.parse(readFileSync(join(out, 'status.json'), 'utf8')) as RunStatus;
+    expect(status.stop?.kind).toBe('interrupted');
+    expect(status.blocks.notStarted + status.blocks.incomplete).toBeGreaterThan(0);
+    const { complete, incomplete, notStarted } = status.blocks;
+    expect(err).toContain(
+      `chi: interrupted: ${complete} block(s) complete, ${incomplete} incomplete, ${notStarted} not started (status.json); ${status.requests.notSent} request(s) not sent. Resume with:\n  chi pilot --resume '${out}' --concurrency 1 --no-release\n`,
+    );
+    // The printed command, run as printed, finishes the run.
+    const resume = io();
+    expect(
+      await runCli(['pilot', '--resume', out, '--concurrency', '1', '--no-release'], resume.io),
+    ).toBe(0);
+    const finished = JSON.parse(readFileSync(join(out, 'status.json'), 'utf8')) as RunStatus;
+    expect(finished.blocks).toMatchObject({ incomplete: 0, notStarted: 0 });
+  }, 60_000);
+
+  it('runs from a configuration file, lets flags win, and freezes the resolved options in the manifest', async () => {
+    const init = io();
+    expect(await runCli(['init', 'chi.config.json'], init.io)).toBe(0);
+    const path = join(root, 'chi.config.json');
+    const config = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...config,
+        systems: ['perfect'],
+        replicates: 3,
+        loads: [32],
+        history: false,
+        behavior: false,
+        out: 'from-config',
+      }),
+    );
+    const cli = io();
+    const code = await runCli(
+      ['pilot', '--config', 'chi.config.json', '--replicates', '1', '--no-release'],
+      cli.io,
+    );
+    expect(code).toBe(0);
+    const out = join(root, 'from-config');
+    expect(cli.out()).toBe(`${out}\n`);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as RunManifest;
+    expect(manifest.replicates).toBe(1);
+    expect(manifest.configuration).toEqual({
+      configFileSha256: createHash('sha256').update(readFileSync(path)).digest('hex'),
+      options: {
+        systems: ['perfect'],
+        replicates: 1,
+        loads: [32],
+        batchSize: null,
+        controls: true,
+        history: false,
+        behavior: false,
+        ceilingUsd: 0,
+        smokeCeilingUsd: 1,
+        allowFailedSmoke: false,
+        concurrency: 8,
+        seed: 20260901,
+        resamples: 2000,
+        release: false,
+      },
+    });
+    const bad = io();
+    writeFileSync(path, JSON.stringify({ replicates: 'two' }));
+    expect(await runCli(['pilot', '--config', 'chi.config.json'], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/^chi: --config: .*chi\.config\.json: replicates: /);
+  }, 60_000);
+
+  it("carries perfect's uncapped reference condition over --base-url", async () => {
+    const server = await serveScriptedSystem({ system: 'perfect' });
+    try {
+      const cli = io();
+      const out = join(root, 'served-perfect');
+      const code = await runCli(
+        [
+          'pilot',
+          '--base-url',
+          server.baseUrl,
+          '--models',
+          server.model,
+          '--replicates',
+          '1',
+          '--loads',
+          '128',
+          '--no-controls',
+          '--no-history',
+          '--no-behavior',
+          '--ceiling-usd',
+          '0',
+          '--out',
+          out,
+          '--no-release',
+        ],
+        cli.io,
+      );
+      expect(code).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as RunManifest;
+      expect(manifest.systems[0]).toMatchObject({
+        evidenceClass: 'scripted_baseline',
+        uncappedNotebook: true,
+        scripted: { seed: 20260901 },
+      });
+      const notebooks = join(out, 'notebooks', manifest.systems[0]?.id ?? '', 'memory');
+      for (const name of readdirSync(notebooks)) {
+        const snapshot = JSON.parse(readFileSync(join(notebooks, name), 'utf8')) as {
+          capBytes: number | null;
+          truncated: boolean;
+          originalBytes: number;
+        };
+        expect(snapshot).toMatchObject({ capBytes: null, truncated: false });
+        expect(snapshot.originalBytes).toBeGreaterThan(6000);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -97,7 +97,8 @@ function liveSystems(
   );
 }
 
-function settingsFor(command: PilotCommand): PilotSettings {
+/** The run settings of a parsed `chi pilot` command line (exported for tests). */
+export function settingsFor(command: PilotCommand): PilotSettings {
   const live = command.live || command.baseUrl !== null;
   let systems: SystemSpec[];
   if (live) {

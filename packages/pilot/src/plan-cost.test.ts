@@ -80,4 +80,11 @@ describe('planCost', () => {
     expect(dear.worstCaseUsd).toBeGreaterThan(10 * cheap.worstCaseUsd);
     expect(formatPlanCost(dear, 5)).toContain('kimi-k3');
   });
+
+  it('says when no ceiling was given instead of printing a ceiling of 0 USD', () => {
+    const none = formatPlanCost(planCost(prepared), null);
+    expect(none).not.toContain('Ceiling given');
+    expect(none).toContain('No ceiling given: a live run needs --ceiling-usd X');
+    expect(formatPlanCost(planCost(prepared), 0)).toContain('Ceiling given: 0 USD.');
+  });
 });

@@ -28,6 +28,22 @@ describe('progress rendering', () => {
     );
   });
 
+  it('shows no money when there is neither a ceiling nor any spend (offline runs)', () => {
+    const offline = { ...progress(5, 0), committedUsd: 0, ceilingUsd: 0 };
+    expect(formatProgress(offline, 1000)).toBe('5/20 requests (25%) · 0 failures · 1.0 s');
+    // a spend without a ceiling is still shown
+    expect(formatProgress({ ...offline, committedUsd: 0.25 }, 1000)).toContain(
+      '$0.2500 of $0.0000 ceiling',
+    );
+  });
+
+  it('renders each scoring and release step with the elapsed time', () => {
+    const out = capture(false);
+    out.tick(1500);
+    out.render({ type: 'finishing', step: 'analyze', detail: 'computing the intervals' });
+    expect(out.text()).toBe('chi: computing the intervals (1.5 s)\n');
+  });
+
   it('writes plain lines at every tenth when not on a TTY, plus one line per failure', () => {
     const out = capture(false);
     for (let done = 1; done <= 20; done++) {
