@@ -120,7 +120,7 @@ describe('parseCli', () => {
     ],
     [
       ['frobnicate'],
-      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, init or help',
+      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, init, export or help',
     ],
   ])('rejects %j with a one-line message', (argv, message) => {
     let thrown: unknown;

@@ -85,6 +85,14 @@ export interface HelpCommand {
   readonly topic?: CliCommandName;
 }
 
+/** `chi export inspect RUN_DIR OUT_DIR`: a run as Inspect evaluation logs. */
+export interface ExportCommand {
+  readonly command: 'export';
+  readonly format: 'inspect';
+  readonly runDir: string;
+  readonly outDir: string;
+}
+
 /** `chi init [FILE] [--force]`: write a starter pilot configuration file. */
 export interface InitCommand {
   readonly command: 'init';
@@ -100,6 +108,7 @@ export type CliCommand =
   | ScoreCommand
   | VerifyCommand
   | InitCommand
+  | ExportCommand
   | HelpCommand;
 
 /** The usage text printed by `chi help`. */
@@ -114,6 +123,7 @@ Usage:
   chi score DIR                    score a run folder again and write its release
   chi verify RELEASE_DIR [--json]  recompute every number of a release
   chi init [FILE]                  write a starter configuration file (default chi.config.json)
+  chi export inspect RUN OUT       write a run as Inspect evaluation logs (inspect view --log-dir OUT)
   chi <command> --help             the options of one command; chi --version prints the version
 
 Pilot options:
@@ -324,6 +334,19 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     case 'verify':
       return { command: 'verify', argv: rest };
+    case 'export': {
+      const { positionals } = parse(rest, {}, 'export');
+      if (positionals[0] !== 'inspect' || positionals.length !== 3)
+        throw new UsageError(
+          `chi export: expected "inspect RUN_DIR OUT_DIR", found ${JSON.stringify(positionals.join(' '))}`,
+        );
+      return {
+        command: 'export',
+        format: 'inspect',
+        runDir: positionals[1] as string,
+        outDir: positionals[2] as string,
+      };
+    }
     case 'init': {
       const { values, positionals } = parse(rest, { force: { type: 'boolean' } }, 'init');
       if (positionals.length > 1)
@@ -336,7 +359,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, init or help`,
+        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, init, export or help`,
       );
   }
 }

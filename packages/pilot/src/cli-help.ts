@@ -1,5 +1,13 @@
 /** The `chi` commands that have their own `--help` text. */
-export const CLI_COMMANDS = ['pilot', 'smoke', 'serve', 'score', 'verify', 'init'] as const;
+export const CLI_COMMANDS = [
+  'pilot',
+  'smoke',
+  'serve',
+  'score',
+  'verify',
+  'init',
+  'export',
+] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
 
@@ -78,6 +86,16 @@ Usage:
   chi verify RELEASE_DIR [--json]
 
 Exit codes: 0 every check passed; 1 a mismatch was found; 2 usage error.`,
+  export: `chi export — write a run in another tool's format
+
+Usage:
+  chi export inspect RUN_DIR OUT_DIR
+
+inspect: Inspect (UK AISI) evaluation logs in its JSON log format, one per system and experiment,
+one sample per scored request (input, output, target, score), the model, configuration, usage
+and timings in the header. Open them with: inspect view --log-dir OUT_DIR
+
+${EXIT_CODES_TEXT}`,
   init: `chi init — write a starter pilot configuration file
 
 Usage:

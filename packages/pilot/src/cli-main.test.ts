@@ -315,7 +315,7 @@ describe('chi (in process)', () => {
   }, 120_000);
 
   it('prints the help of every command with --help (exit 0)', async () => {
-    for (const command of ['pilot', 'smoke', 'serve', 'score', 'verify', 'init']) {
+    for (const command of ['pilot', 'smoke', 'serve', 'score', 'verify', 'init', 'export']) {
       for (const flag of ['--help', '-h']) {
         const cli = io();
         expect(await runCli([command, flag], cli.io), `${command} ${flag}`).toBe(0);
@@ -392,6 +392,18 @@ describe('chi (in process)', () => {
       'writing SHA256SUMS',
     ])
       expect(cli.err()).toContain(step);
+    // chi export inspect: one Inspect log per system and experiment (memory and controls here).
+    const exported = io();
+    expect(await runCli(['export', 'inspect', out, 'inspect-logs'], exported.io)).toBe(0);
+    expect(exported.out()).toBe(`${join(root, 'inspect-logs')}\n`);
+    const logs = readdirSync(join(root, 'inspect-logs')).sort();
+    expect(logs.map((name) => name.replace(/^.*?_(chi_[a-z]+-[a-z-]+)_.*$/, '$1'))).toEqual([
+      'chi_controls-abstainer',
+      'chi_controls-perfect',
+      'chi_memory-abstainer',
+      'chi_memory-perfect',
+    ]);
+    expect(exported.err()).toContain('inspect view --log-dir inspect-logs');
   }, 60_000);
 
   it('after Ctrl-C prints the exact resume command with the block counts of status.json', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { apiKeyFromEnv, CatalogError, fetchCatalog, MissingApiKeyError } from '@chi/openrouter';
-import { ChartDataSchema, runVerifyCli } from '@chi/report';
+import { ChartDataSchema, runVerifyCli, writeInspectLogs } from '@chi/report';
 import {
   ApiCallError,
   ChiError,
@@ -379,6 +379,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'version':
         io.stdout.write(`${packageVersion()}\n`);
         return EXIT_CODES.ok;
+      case 'export': {
+        const cwd = io.cwd ?? process.cwd();
+        const runDir = existingRunFolder(resolve(cwd, command.runDir), 'chi export');
+        const summary = await writeInspectLogs({ runDir, outDir: resolve(cwd, command.outDir) });
+        io.stderr.write(
+          `chi: wrote ${summary.files.length} Inspect log(s) with ${summary.samples} samples; open them with: inspect view --log-dir ${command.outDir}\n`,
+        );
+        io.stdout.write(`${summary.outDir}\n`);
+        return EXIT_CODES.ok;
+      }
       case 'init': {
         const file = resolve(io.cwd ?? process.cwd(), command.file);
         writeStarterConfig(file, command.force);

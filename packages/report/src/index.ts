@@ -85,6 +85,11 @@ export {
   intervalNoteText,
 } from './format-number';
 export {
+  INSPECT_LOG_SCHEMA_RELEASE,
+  type InspectEvalLog,
+  inspectLogs,
+} from './inspect-log';
+export {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
   type DerivedRelease,
@@ -133,6 +138,7 @@ export {
 } from './sha256-sums';
 export { runVerifyCli, type VerifyCliIo } from './verify-cli';
 export { diffJson, type VerifyMismatch, type VerifyReport, verifyRelease } from './verify-release';
+export { type InspectExportSummary, writeInspectLogs } from './write-inspect-logs';
 export {
   type ReleaseStep,
   type ReleaseSummary,
