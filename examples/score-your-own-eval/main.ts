@@ -1,7 +1,7 @@
 /**
  * `pnpm start`: runs the eval on data/eval.jsonl, prints its report, then checks every headline
  * number against the value worked out by hand from the fixture rule (make-fixture.ts). Exits
- * non-zero on any difference, so CI (scripts/run-examples.mjs) notices a change in behaviour.
+ * non-zero on any difference, so CI (scripts/docs-check.mjs runs it from the README) notices a change in behaviour.
  */
 import { readFileSync } from 'node:fs';
 import { formatReport, runEval, TAU } from './eval';
