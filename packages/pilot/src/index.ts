@@ -31,7 +31,19 @@ export {
   type VerifyCommand,
 } from './cli-args';
 export { type CliIo, runCli } from './cli-main';
+export {
+  type LoadedPilotConfig,
+  pilotConfigArgs,
+  readPilotConfigFile,
+  runConfigurationOf,
+} from './config-file';
+export {
+  type ServedScriptedModel,
+  servedScriptedModels,
+  withServedDeclarations,
+} from './endpoint-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
+export { schemaReference, starterConfig, writeStarterConfig } from './init-config';
 export { extractJsonBlock, renderJsonBlock } from './json-blocks';
 export {
   buildManifest,
@@ -113,6 +125,7 @@ export {
   writeFileAtomic,
   writeJsonFile,
 } from './run-folder';
+export { formatHeadline, formatResumeHint } from './run-summary';
 export {
   generateRunWorlds,
   memoryLoadsOf,
@@ -163,7 +176,13 @@ export {
   scriptedReply,
   scriptedSystemSpec,
 } from './scripted-systems';
-export { type ScriptedServer, type ServeOptions, serveScriptedSystem } from './serve';
+export {
+  type ScriptedModelDeclaration,
+  type ScriptedModelEntry,
+  type ScriptedServer,
+  type ServeOptions,
+  serveScriptedSystem,
+} from './serve';
 export {
   DEFAULT_ANALYSIS_SEED,
   DEFAULT_LIVE_ROSTER,
