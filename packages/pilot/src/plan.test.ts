@@ -83,8 +83,10 @@ describe('buildRunPlan', () => {
     expect(byStep.get('B.c4.probe')?.dependsOn).toEqual(['perfect.history.w11.B.c4.update']);
     expect(byStep.get('probe.b0')?.dependsOn).toEqual(['perfect.memory.w11.n32.encode']);
     expect(byStep.get('oracle.probe.b0')?.dependsOn).toEqual([]);
-    // A2 repeats A's evidence but is a different registered request: its nonce differs
-    expect(byStep.get('A2.c1.update')?.nonce).not.toBe(byStep.get('A.c1.update')?.nonce);
+    // A2 repeats A exactly: a different registered request with A's nonce
+    expect(byStep.get('A2.c1.update')?.nonce).toBe(byStep.get('A.c1.update')?.nonce);
+    expect(byStep.get('A2.c1.update')?.requestId).not.toBe(byStep.get('A.c1.update')?.requestId);
+    expect(byStep.get('B.c1.update')?.nonce).not.toBe(byStep.get('A.c1.update')?.nonce);
   });
 
   it('splits probes into batches when a batch size is set', () => {

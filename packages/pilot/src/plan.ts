@@ -19,11 +19,20 @@ const PROBE_CHECKPOINTS = [0, 1, 2, 3, 4] as const;
 /**
  * The nonce of a registered request: the first 16 hex digits of
  * SHA-256(`<worldSeed>|<unit>|<step>`). It depends on nothing system-specific, so every system
- * gets byte-identical prompts for the same registered request, and it differs between the
- * histories A and A2 whose evidence is identical (the same-history control).
+ * gets byte-identical prompts for the same registered request. History A2 repeats A exactly, so
+ * its steps take A's nonce (see {@link nonceStep}): an A2 request is byte-identical to its A
+ * request, and D(A, A2) measures sampling noise alone.
  */
 export function requestNonce(worldSeed: number, unit: string, step: string): string {
   return sha256Hex(`${worldSeed}|${unit}|${step}`).slice(0, 16);
+}
+
+/**
+ * The step whose nonce a history step uses: A2's steps use A's (`A2.c1.update` -> `A.c1.update`),
+ * because the same-history control must repeat A's requests byte for byte.
+ */
+export function nonceStep(step: string): string {
+  return step.startsWith('A2.') ? `A.${step.slice(3)}` : step;
 }
 
 /** Number of probe batches for a world with `probeCount` probes. */
@@ -203,7 +212,7 @@ function historyRequests(
         checkpoint,
         dependsOn: checkpoint === 1 ? [] : [updateId(checkpoint - 1)],
         writesNotebook: true,
-        nonce: requestNonce(worldSeed, unit, step),
+        nonce: requestNonce(worldSeed, unit, nonceStep(step)),
       });
     }
     const step = `${history}.c${checkpoint}.probe`;
@@ -217,7 +226,7 @@ function historyRequests(
       checkpoint,
       dependsOn: checkpoint === 0 ? [] : [updateId(checkpoint)],
       writesNotebook: false,
-      nonce: requestNonce(worldSeed, unit, step),
+      nonce: requestNonce(worldSeed, unit, nonceStep(step)),
     });
   }
   return list;

@@ -1,0 +1,36 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RenderedRequest } from '@chi/spec';
+import { createRun } from '../run-create';
+import { executeRun } from '../run-execute';
+import { defaultOfflineSettings } from '../settings';
+import { modelsForManifest } from '../system-models';
+
+/** A finished offline run: its folder and every rendered request it sent, by request ID. */
+export interface FinishedRun {
+  readonly runDir: string;
+  readonly requests: ReadonlyMap<string, RenderedRequest>;
+}
+
+/**
+ * Creates and executes a small offline run of every scripted system (two worlds, load 32, the
+ * controls, history and behavior) in a fresh temporary folder and reads back every rendered
+ * request. The caller removes `runDir`.
+ */
+export async function finishedOfflineRun(): Promise<FinishedRun> {
+  const runDir = mkdtempSync(join(tmpdir(), 'chi-offline-run-'));
+  const run = await createRun({
+    settings: defaultOfflineSettings({ replicates: 2, loads: [32] }),
+    runDir,
+    now: () => new Date('2026-09-01T00:00:00.000Z'),
+  });
+  const outcome = await executeRun({ runDir: run.runDir, models: modelsForManifest(run.frozen.manifest) });
+  if (outcome.state !== 'completed') throw new Error(`offline run ended ${outcome.state}`);
+  const requests = new Map<string, RenderedRequest>();
+  for (const file of readdirSync(join(runDir, 'requests')).sort()) {
+    const request = JSON.parse(readFileSync(join(runDir, 'requests', file), 'utf8')) as RenderedRequest;
+    requests.set(request.requestId, request);
+  }
+  return { runDir, requests };
+}
