@@ -134,13 +134,15 @@ export function renderBehaviorQuestion(
   }
 }
 
-/** An item as the ITEMS block shows it: its wording and its machine-readable facts. */
+/**
+ * An item as the ITEMS block shows it: what a participant sees, its ID, its options (null for an
+ * exact-answer item) and its English question. Never its facts, axis, frame, pair, half or key:
+ * the framework asks for choices "without mood labels in the prompt".
+ */
 export function itemView(sections: ReadonlyMap<string, PromptTemplate>, item: BehavioralItem) {
   return {
     id: item.id,
-    answerFormat: item.answerFormat,
     options: item.options,
     question: renderBehaviorQuestion(sections, item),
-    facts: item.facts,
   };
 }

@@ -8,6 +8,7 @@
  */
 
 export { foldAttemptLog, type RequestLogState, readAttemptLog } from './attempt-log';
+export { matchTemplate, readBehaviorQuestion } from './behavior-question-reader';
 export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
 export {
   ACCOUNT_FAILURE_STATUSES,

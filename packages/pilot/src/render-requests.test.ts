@@ -74,7 +74,7 @@ describe('rendered requests carry blind data only', () => {
     }
   });
 
-  it('behavioral halves show each item once with its question and facts, never the key', () => {
+  it('behavioral halves show each item once with its ID, options and question only', () => {
     const items = prepared.worlds.behavior.get(seed)?.items ?? [];
     for (const half of [1, 2]) {
       const rendered = extractJsonBlock(
@@ -88,7 +88,7 @@ describe('rendered requests carry blind data only', () => {
           .map((item) => item.id),
       );
       for (const item of rendered) {
-        expect(Object.keys(item)).toEqual(['id', 'answerFormat', 'options', 'question', 'facts']);
+        expect(Object.keys(item)).toEqual(['id', 'options', 'question']);
         expect(String(item.question).length).toBeGreaterThan(40);
       }
     }

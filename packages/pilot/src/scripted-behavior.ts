@@ -1,13 +1,32 @@
 import type { BehavioralFacts } from '@chi/spec';
 import { solveFacts } from '@chi/worlds';
+import { readBehaviorQuestion } from './behavior-question-reader';
+import { behaviorQuestionSections } from './behavior-questions';
+import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
 import type { ScriptedNoise } from './scripted-noise';
 
-/** An item as the ITEMS block gives it. */
+/** An item as the ITEMS block gives it: what a participant sees. */
 export interface ScriptedItem {
   readonly id: string;
-  readonly answerFormat: 'exact' | 'choice';
+  /** The option IDs of a choice item; null for an exact-answer item. */
   readonly options: readonly string[] | null;
-  readonly facts: BehavioralFacts;
+  /** The English question. */
+  readonly question: string;
+}
+
+let packagedSections: ReadonlyMap<string, PromptTemplate> | undefined;
+
+/** The packaged `behavior-questions` sections, read once: the wording a scripted system reads. */
+function questionSections(): ReadonlyMap<string, PromptTemplate> {
+  packagedSections ??= behaviorQuestionSections(
+    requireTemplate(loadPromptTemplates(), 'behavior-questions'),
+  );
+  return packagedSections;
+}
+
+/** The facts of an item as a scripted system reads them from its wording; null when unreadable. */
+export function readItemFacts(item: ScriptedItem): BehavioralFacts | null {
+  return readBehaviorQuestion(questionSections(), item.question);
 }
 
 /** The behavioral-task behaviour of a scripted reference system. */
@@ -21,12 +40,15 @@ export interface ScriptedBehaviorPolicy {
 }
 
 /**
- * The correct answer of an item, from its facts alone (the worlds package's reference solver,
- * which defines the task); null when the facts have no unique answer.
+ * The correct answer of an item, from the facts its wording states (the worlds package's
+ * reference solver, which defines the task); null when the wording cannot be read or the facts
+ * have no unique answer.
  */
 export function solveItem(item: ScriptedItem): string | null {
+  const facts = readItemFacts(item);
+  if (facts === null) return null;
   try {
-    return solveFacts(item.facts);
+    return solveFacts(facts);
   } catch {
     return null;
   }
@@ -54,9 +76,10 @@ export function answerBehavioralItems(
   return items.map((item) => {
     if (policy.abstainAlways) return { id: item.id, answer: null };
     const correct = solveItem(item);
-    if (policy.framingBias && item.facts.kind === 'framed-choice') {
-      const wanted = item.facts.measure === 'kept' ? 'sure' : 'gamble';
-      const option = item.facts.options.find((candidate) => candidate.kind === wanted);
+    const facts = policy.framingBias ? readItemFacts(item) : null;
+    if (facts !== null && facts.kind === 'framed-choice') {
+      const wanted = facts.measure === 'kept' ? 'sure' : 'gamble';
+      const option = facts.options.find((candidate) => candidate.kind === wanted);
       if (option !== undefined) return { id: item.id, answer: option.id };
     }
     if (correct === null || noise.chance(`error:${item.id}`, policy.errorRate)) {
