@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
-import { type ReleaseStep, writeRelease } from '@chi/report';
+import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
 import {
   type BudgetLedger,
   type ChatModel,
@@ -115,9 +116,16 @@ function releaseStepDetail(step: ReleaseStep): string {
 }
 
 /**
+ * This package's folder (the same from `src/` and `dist/`): the root whose `@chi/*` dependency
+ * closure a release packs as the code that made it, from the installed package folders.
+ */
+export const PILOT_PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
+
+/**
  * Writes the derived parts of a run folder: the CHIS entries of every complete history
  * trajectory, then (unless `release` is false) the release with scores, traces, figures and
- * report, via `@chi/report` (one scoring path for the run and for `chi verify`).
+ * report, via `@chi/report` (one scoring path for the run and for `chi verify`), carrying the
+ * packed `@chi/*` packages of this installation and the self-contained verifier.
  */
 export async function finishRun(
   runDir: string,
@@ -146,6 +154,7 @@ export async function finishRun(
     outDir: paths.releaseDir,
     overwrite: true,
     onStep: (step) => emit({ type: 'finishing', step: step.step, detail: releaseStepDetail(step) }),
+    code: packReleaseCode({ rootPackageDir: PILOT_PACKAGE_DIR }),
   });
   options.onEvent?.({ type: 'release-written', releaseDir: summary.outDir });
   return summary.outDir;

@@ -90,6 +90,22 @@ export {
   inspectLogs,
 } from './inspect-log';
 export {
+  chiPackageDirs,
+  DEFAULT_VERIFIER_PATH,
+  describeReleaseCode,
+  isCodePath,
+  type PackedPackageEntry,
+  type PackReleaseCodeOptions,
+  packPackageDir,
+  packReleaseCode,
+  RELEASE_CODE_DIR,
+  RELEASE_VERIFIER_FILE,
+  RELEASE_VERIFY_COMMAND,
+  type ReleaseCode,
+  type ReleaseCodeSection,
+  tarballName,
+} from './release-code';
+export {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
   type DerivedRelease,
@@ -136,6 +152,7 @@ export {
   type Sha256SumsProblem,
   writeSha256Sums,
 } from './sha256-sums';
+export { packTarGzip, readTarGzip, type TarEntry } from './tar-gzip';
 export { runVerifyCli, type VerifyCliIo } from './verify-cli';
 export { diffJson, type VerifyMismatch, type VerifyReport, verifyRelease } from './verify-release';
 export { type InspectExportSummary, writeInspectLogs } from './write-inspect-logs';

@@ -7,6 +7,12 @@ import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
 import { runEvidenceBanner } from './evidence-label';
 import { buildFigures } from './figures';
+import {
+  describeReleaseCode,
+  RELEASE_VERIFY_COMMAND,
+  type ReleaseCode,
+  type ReleaseCodeSection,
+} from './release-code';
 import { renderHtml, renderMarkdown } from './render-report';
 import { renderFigureSvg } from './render-svg';
 import { buildReportDocument } from './report-document';
@@ -222,7 +228,38 @@ function usageCsv(records: RunRecords): string {
   return toCsv(columns, rows);
 }
 
-function releaseReadme(data: ChartData): string {
+function verifyInstructions(code: ReleaseCodeSection | null): string[] {
+  if (code?.verifier == null)
+    return [
+      'Read `report.html` (self-contained) or `report.md`. This release carries no code (it was',
+      'written without it); check and recompute everything with the `chi` command of the',
+      '`@chi/pilot` version that `release.json` records, from inside this folder:',
+      '',
+      '```sh',
+      'sha256sum -c SHA256SUMS          # every file is as published',
+      'chi verify .                     # re-parses, re-scores and re-bootstraps every number',
+      '```',
+      '',
+    ];
+  return [
+    'Read `report.html` (self-contained) or `report.md`. Check and recompute everything from inside',
+    'this folder; only Node.js (>= 20.19) is needed, no network and no other files:',
+    '',
+    '```sh',
+    'sha256sum -c SHA256SUMS          # every file is as published',
+    `${RELEASE_VERIFY_COMMAND.padEnd(32)} # re-parses, re-scores and re-bootstraps every number`,
+    '```',
+    '',
+    `\`${code.verifier.file}\` is \`@chi/report\`'s verifier bundled with its runtime dependencies into one`,
+    'file. `code/packages/` holds the packed `@chi/*` packages that generated, scored and analysed',
+    'this run, as npm tarballs; `release.json` lists each with its version, SHA-256 and npm',
+    'integrity. `npm install ./code/packages/*.tgz` installs them (their third-party dependencies',
+    'then come from the npm registry) to re-run any step.',
+    '',
+  ];
+}
+
+function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string {
   const banner = runEvidenceBanner(data.run);
   return [
     `# Release of run ${data.run.runId}`,
@@ -230,17 +267,16 @@ function releaseReadme(data: ChartData): string {
     ...(banner === null ? [] : [`> **${banner}**`, '']),
     `Protocol: ${data.run.protocol}. Manifest SHA-256: ${data.run.manifestSha256}.`,
     '',
-    'Read `report.html` (self-contained) or `report.md`. Check and recompute everything:',
-    '',
-    '```sh',
-    'sha256sum -c SHA256SUMS          # every file is as published',
-    'npx chi verify .                 # re-parses, re-scores and re-bootstraps every number',
-    '```',
-    '',
+    ...verifyInstructions(code),
     '| Path | What |',
     '| --- | --- |',
     '| `manifest.json`, `manifest.sha256` | the frozen run manifest (systems, seeds, prompts, caps, analysis seed) and its hash |',
-    '| `release.json` | generators and toolkit versions, seeds, evidence class |',
+    '| `release.json` | generators and toolkit versions, seeds, evidence class, the packed code with its hashes |',
+    ...(code === null
+      ? []
+      : [
+          '| `code/` | the packed `@chi/*` packages (npm tarballs) and the self-contained verifier |',
+        ]),
     '| `parameters/` | scoring and analysis parameters used for every number |',
     '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
     '| `worlds/` | generated worlds with their answer keys |',
@@ -265,12 +301,15 @@ function releaseReadme(data: ChartData): string {
  * Computes the derived part of a release from the raw run records: scores, traces, chart data
  * (JSON + CSV), figures, case examples, report and metadata. Deterministic: the same records and
  * parameters give the same bytes. `writeRelease` writes these files and `verifyRelease` compares a
- * release's files against them.
+ * release's files against them. `code` is the release's `code/` folder (packed packages and the
+ * verifier); `release.json` lists it with its hashes and the README's verify command runs it.
  */
 export async function buildDerivedRelease(
   records: RunRecords,
   parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
+  code: ReleaseCode = new Map(),
 ): Promise<DerivedRelease> {
+  const codeSection = describeReleaseCode(code);
   const scores = scoreRun(records, { alphas: parameters.alphas });
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
@@ -303,6 +342,7 @@ export async function buildDerivedRelease(
         scripted: s.scripted ?? null,
       })),
       toolkit: { '@chi/report': REPORT_VERSION },
+      code: codeSection,
     }),
   );
   files.set(
@@ -391,7 +431,7 @@ export async function buildDerivedRelease(
   const blocks = buildReportDocument({ data, figures: rendered, caseExamples });
   files.set('report.md', renderMarkdown(blocks));
   files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
-  files.set('README.md', releaseReadme(data));
+  files.set('README.md', releaseReadme(data, codeSection));
 
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => compareUtf8(a, b))),

@@ -4,6 +4,7 @@ import { type QualityAlphas, QualityAlphasSchema } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { parseCsv } from './csv';
+import { isCodePath } from './release-code';
 import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
@@ -348,7 +349,10 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
 
   let derived: Map<string, string>;
   try {
-    derived = (await buildDerivedRelease(records, parameters)).files;
+    const code = new Map<string, Uint8Array>();
+    for (const path of files.filter(isCodePath))
+      code.set(path, new Uint8Array(await readFile(join(dir, path))));
+    derived = (await buildDerivedRelease(records, parameters, code)).files;
   } catch (error) {
     mismatches.push({
       file: fileOf(error),
@@ -378,7 +382,7 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     mismatches.push(...compareFile(path, recorded, text));
   }
   for (const path of files) {
-    if (!isRawPath(path) && !derived.has(path)) {
+    if (!isRawPath(path) && !isCodePath(path) && !derived.has(path)) {
       mismatches.push({
         file: path,
         kind: 'unexpected',

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson } from './canonical-json';
+import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
@@ -45,6 +46,12 @@ export interface WriteReleaseOptions {
   readonly forbiddenStrings?: readonly string[];
   /** Told when each step starts, so a caller can show progress (the analysis can take minutes). */
   readonly onStep?: (step: ReleaseStep) => void;
+  /**
+   * The code that made the release (`packReleaseCode`): packed `@chi/*` packages and the bundled
+   * verifier, written under `code/` and listed with their hashes in `release.json`. Without it
+   * the release carries no code and its README names `chi verify` instead.
+   */
+  readonly code?: ReleaseCode;
 }
 
 /** A step of {@link writeRelease}, in order. */
@@ -158,14 +165,18 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const records = await readRunFolder(runDir);
   const raw = await rawFiles(runDir);
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
-  const derived = await buildDerivedRelease(records, parameters);
-  const files = new Map([...raw, ...derived.files]);
+  const code = options.code ?? new Map<string, Uint8Array>();
+  const derived = await buildDerivedRelease(records, parameters, code);
+  const files = new Map<string, string | Uint8Array>([...raw, ...derived.files]);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
+  // the code is our published packages, not run data: it is not scanned (its sources name
+  // header fields and key formats on purpose, to redact them)
   const findings = [...files.entries()].flatMap(([path, text]) =>
-    findSecrets(path, text, forbidden),
+    typeof text === 'string' ? findSecrets(path, text, forbidden) : [],
   );
   if (findings.length > 0) throw new SecretLeakError(findings);
+  for (const [path, bytes] of code) files.set(path, bytes);
 
   options.onStep?.({ step: 'write', files: files.size });
   await prepareOutDir(outDir, options.overwrite ?? false);
