@@ -49,10 +49,12 @@ export { extractJsonBlock, renderJsonBlock } from './json-blocks';
 export {
   buildManifest,
   FAILURE_RULES,
+  FEATURE_SCHEMAS,
   type FrozenManifest,
   freezeManifest,
   ManifestIntegrityError,
   planSha256,
+  RUN_POLICIES,
   readFrozenManifest,
 } from './manifest';
 export {

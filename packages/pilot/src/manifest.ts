@@ -24,6 +24,52 @@ export const FAILURE_RULES: readonly string[] = [
   'Smoke checks are excluded from scored data.',
 ];
 
+/**
+ * The framework's "memory and scheduler policies" and "resets" as this runner applies them,
+ * frozen in every manifest (docs/protocol.md, "What the manifest records").
+ */
+export const RUN_POLICIES: NonNullable<RunManifest['policies']> = {
+  memory:
+    'The memory system is the model plus an external notebook: the whole reply of an encode or update request is the notebook, made well-formed and truncated to notebookCapBytes UTF-8 bytes at a code-point boundary; probe replies never become memory.',
+  reset:
+    'Every request is a fresh conversation (the shared system message and one user message): no transcript is replayed and no provider-side memory is used; the only persisted state is the notebook. A history trajectory starts from an empty notebook at checkpoint 0.',
+  scheduler:
+    'Checkpoints count model invocations, not time: checkpoint 0 has no evidence, 1 ingests the history, 2 and 3 are neutral maintenance invocations, 4 ingests the authoritative correction; each update sees only the previous notes and the new event, each probe is a fresh clone that never feeds back. Requests run in plan order (world by world, systems interleaved within a block) with at most concurrency in flight, each once the notebook it reads exists.',
+};
+
+/**
+ * The framework's "feature schemas": every feature vector the run reports, versioned. A version
+ * changes whenever a feature's definition or coding changes (with a changeset).
+ */
+export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> = [
+  {
+    id: 'memory-quality-factors',
+    version: 1,
+    features: ['r', 't', 's', 'u', 'i', 'oneMinusF'],
+    coding:
+      'Pass ratios per stratum over the probes of a world and load; oneMinusF = 1 - (unsupported affirmative + invalid lures) / lures. Q_M = product of factor^(1/6).',
+  },
+  {
+    id: 'history-profile',
+    version: 1,
+    features: ['accuracy', 'explicitUnknownRate', 'invalidRate'],
+    coding: 'Rates over the four environments of a checkpoint against the warranted answers.',
+  },
+  {
+    id: 'history-decision-vector',
+    version: 1,
+    features: ['env-1', 'env-2', 'env-3', 'env-4'],
+    coding: 'Option A = 0, unknown = 0.5, option B = 1; invalid = null (excluded from distances).',
+  },
+  {
+    id: 'behavior-indicators',
+    version: 1,
+    features: ['R', 'C', 'A', 'I', 'frameInducedChangeRate'],
+    coding:
+      'Accuracy per axis over both halves; frame-induced change = share of valid A pairs whose chosen option position differs between frames (neither higher nor lower is better).',
+  },
+];
+
 /** The hash of the plan, for `manifest.planSha256`. */
 export function planSha256(plan: RunPlan): string {
   return sha256Hex(canonicalJson(plan));
@@ -79,6 +125,13 @@ export function buildManifest(args: {
     failureRules: [...FAILURE_RULES],
     requireSmoke: settings.requireSmoke,
     ...(settings.configuration === undefined ? {} : { configuration: settings.configuration }),
+    // no empirical human reference exists for the pilot: CHI is null throughout
+    calibrationId: null,
+    policies: { ...RUN_POLICIES },
+    featureSchemas: FEATURE_SCHEMAS.map((schema) => ({
+      ...schema,
+      features: [...schema.features],
+    })),
   };
   return parseWith(RunManifestSchema, manifest, 'run manifest');
 }

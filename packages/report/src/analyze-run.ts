@@ -586,6 +586,11 @@ export function analyzeRun(
         kind: s.kind,
         evidenceClass: s.evidenceClass,
         uncappedNotebook: s.uncappedNotebook ?? false,
+        providers: [...s.providers],
+        reasoningEffort: s.reasoningEffort,
+        maxOutputTokens: s.maxOutputTokens,
+        safetyPrice: s.safetyPrice === null ? null : { ...s.safetyPrice },
+        returned: returnedIdentifiers(records, s.id),
       })),
       worldSeeds: [...manifest.worldSeeds],
       createdAt: manifest.createdAt,
@@ -597,6 +602,19 @@ export function analyzeRun(
         taus: [...analysis.taus],
         exploratoryBelowWorlds,
       },
+      transport: {
+        ceilingUsd: manifest.ceilingUsd,
+        deadlineMs: manifest.deadlineMs,
+        maxRetries: manifest.retry.maxRetries,
+        retryAfterCapMs: manifest.retry.retryAfterCapMs,
+        reservationMargin: manifest.reservationMargin,
+      },
+      calibrationId: manifest.calibrationId ?? null,
+      policies: manifest.policies === undefined ? null : { ...manifest.policies },
+      featureSchemas: (manifest.featureSchemas ?? []).map((f) => ({
+        ...f,
+        features: [...f.features],
+      })),
     },
     memory,
     eimc,
@@ -661,6 +679,30 @@ function lastActivity(records: RunRecords): string | null {
   let last: string | null = null;
   for (const a of records.attempts) if (last === null || a.at > last) last = a.at;
   return last;
+}
+
+/**
+ * The model and provider identifiers the endpoint returned for one system, counted over every
+ * resolved attempt (`after_response`), sorted; the requested ID is in the manifest beside it.
+ */
+export function returnedIdentifiers(
+  records: Pick<RunRecords, 'attempts'>,
+  systemId: string,
+): { model: string | null; provider: string | null; responses: number }[] {
+  const counts = new Map<
+    string,
+    { model: string | null; provider: string | null; responses: number }
+  >();
+  for (const a of records.attempts) {
+    if (a.systemId !== systemId || a.phase !== 'after_response' || a.result === null) continue;
+    const model = a.result.returnedModel;
+    const provider = a.result.returnedProvider;
+    const key = JSON.stringify([model, provider]);
+    const entry = counts.get(key) ?? { model, provider, responses: 0 };
+    entry.responses++;
+    counts.set(key, entry);
+  }
+  return [...counts.entries()].sort(([a], [b]) => compareUtf8(a, b)).map(([, entry]) => entry);
 }
 
 function resources(records: RunRecords, systems: readonly string[]): ResourceRow[] {

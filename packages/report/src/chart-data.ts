@@ -266,6 +266,31 @@ export const ReportSystemSchema = z.strictObject({
   evidenceClass: EvidenceClassSchema,
   /** A declared reference condition whose notebook is not capped (never an evaluated model). */
   uncappedNotebook: z.boolean(),
+  /** Provider allowlist as frozen in the manifest (empty when the transport has none). */
+  providers: z.array(z.string().min(1)),
+  /** Nominal reasoning effort sent, or null when none is sent. */
+  reasoningEffort: z.string().nullable(),
+  /** Output cap in tokens, including reasoning where the provider counts it. */
+  maxOutputTokens: z.int().min(1),
+  /** Declared safety price (the reservation takes the larger of it and the catalog price). */
+  safetyPrice: z
+    .strictObject({
+      inputUsdPerToken: z.number().min(0),
+      outputUsdPerToken: z.number().min(0),
+      requestUsd: z.number().min(0),
+    })
+    .nullable(),
+  /**
+   * The model and provider identifiers the endpoint returned, from the attempt records, with the
+   * number of responses that carried each pair (null: the response named none).
+   */
+  returned: z.array(
+    z.strictObject({
+      model: z.string().nullable(),
+      provider: z.string().nullable(),
+      responses: z.int().min(1),
+    }),
+  ),
 });
 /** One evaluated system as the report names it. */
 export type ReportSystem = z.infer<typeof ReportSystemSchema>;
@@ -290,6 +315,29 @@ export const RunFactsSchema = z.strictObject({
     /** Cells with fewer complete worlds than this are captioned "exploratory". */
     exploratoryBelowWorlds: z.int().min(1),
   }),
+  /** The run-wide transport settings frozen in the manifest. */
+  transport: z.strictObject({
+    ceilingUsd: z.number().min(0),
+    deadlineMs: z.int().min(1),
+    maxRetries: z.int().min(0),
+    retryAfterCapMs: z.int().min(0),
+    reservationMargin: z.number().min(0),
+  }),
+  /** The human calibration (null: none, so CHI is null); null too for manifests that predate it. */
+  calibrationId: z.string().nullable(),
+  /** Memory, reset and scheduler policies from the manifest; null for manifests that predate them. */
+  policies: z
+    .strictObject({ memory: z.string(), reset: z.string(), scheduler: z.string() })
+    .nullable(),
+  /** Feature schemas with their versions from the manifest (empty for manifests that predate them). */
+  featureSchemas: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      version: z.int().min(1),
+      features: z.array(z.string().min(1)),
+      coding: z.string().min(1),
+    }),
+  ),
 });
 /** Facts about the run that every page of the report repeats. */
 export type RunFacts = z.infer<typeof RunFactsSchema>;

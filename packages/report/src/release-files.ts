@@ -340,7 +340,11 @@ export async function buildDerivedRelease(
         kind: s.kind,
         evidenceClass: s.evidenceClass,
         scripted: s.scripted ?? null,
+        providers: s.providers,
+        // what the endpoint said answered, next to the requested model (from the attempt records)
+        returned: data.run.systems.find((r) => r.id === s.id)?.returned ?? [],
       })),
+      calibrationId: manifest.calibrationId ?? null,
       toolkit: { '@chi/report': REPORT_VERSION },
       code: codeSection,
     }),

@@ -4,6 +4,7 @@ import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { EVIDENCE_MAP } from './evidence-map';
 import { cellLabel, compareText, type FigureDefinition } from './figures';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+import { systemsBlocks } from './systems-section';
 
 /** A block of the report, rendered to Markdown and to HTML by the same walk. */
 export type ReportBlock =
@@ -465,20 +466,7 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
     paragraph(
       `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
     ),
-    {
-      kind: 'table',
-      caption: 'Evaluated systems.',
-      columns: ['System', 'Model', 'Kind', 'Evidence class', 'Notebook'],
-      rows: data.run.systems.map((s) => [
-        systemLabel(data.run, s.id),
-        s.model,
-        s.kind,
-        s.evidenceClass,
-        s.uncappedNotebook
-          ? 'uncapped: a declared reference condition, not an evaluated system'
-          : 'capped (manifest notebookCapBytes)',
-      ]),
-    },
+    ...systemsBlocks(data),
     paragraph(
       `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of complete worlds with analysis seed ${a.seed}, one multiset per replicate applied to every system, load, history and checkpoint; pointwise ${Math.round(a.level * 100)}% percentile intervals, not simultaneous bands. No interval with fewer than two complete worlds. Cells with fewer than ${a.exploratoryBelowWorlds} complete worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
     ),
@@ -541,7 +529,7 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
     },
     ...systemSection(input, 'Files and verification', 'files'),
     paragraph(
-      'Every number above is recomputed by `chi verify RELEASE_DIR` from the raw responses, answer keys and the recorded analysis seed; `sha256sum -c SHA256SUMS` checks every file. Chart data is in chart-data/ (JSON and CSV), figures in figures/, per-probe traces in traces/.',
+      'Every number above is recomputed from the raw responses, answer keys and the recorded analysis seed by the verify command of the release README (`node code/verify.mjs .` inside a release that carries its code, otherwise `chi verify RELEASE_DIR`); `sha256sum -c SHA256SUMS` checks every file. Chart data is in chart-data/ (JSON and CSV), figures in figures/, per-probe traces in traces/.',
     ),
     ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
   ];

@@ -115,6 +115,37 @@ export const RunManifestSchema = z.strictObject({
    * Absent for runs made through the library without the CLI.
    */
   configuration: RunConfigurationSchema.optional(),
+  /**
+   * The human calibration the run's CHI is computed against: null when there is none (CHI is
+   * then null). Absent in manifests frozen before it was recorded.
+   */
+  calibrationId: z.string().min(1).nullable().optional(),
+  /**
+   * The framework's "memory and scheduler policies" and "resets", as the runner applies them, in
+   * sentences. Absent in manifests frozen before they were recorded.
+   */
+  policies: z
+    .strictObject({
+      memory: z.string().min(1),
+      reset: z.string().min(1),
+      scheduler: z.string().min(1),
+    })
+    .optional(),
+  /**
+   * The framework's "feature schemas": every behavioral feature vector the run reports, with a
+   * version that changes whenever a feature's definition or coding changes. Absent in manifests
+   * frozen before they were recorded.
+   */
+  featureSchemas: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        version: z.int().min(1),
+        features: z.array(z.string().min(1)).min(1),
+        coding: z.string().min(1),
+      }),
+    )
+    .optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;

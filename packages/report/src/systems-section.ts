@@ -1,0 +1,108 @@
+import type { ChartData, ReportSystem } from './chart-data';
+import { systemLabel } from './evidence-label';
+import { formatNumber, formatUsd } from './format-number';
+import type { ReportBlock } from './report-document';
+
+/**
+ * The protocol's caveats about what a system's identity and settings do not guarantee, quoted
+ * from the pilot protocol (seeds/003) and shown beside the systems table.
+ */
+export const SYSTEM_CAVEATS: readonly string[] = [
+  'Model identifiers do not verify identical weights: "Public aliases may change internally; these identifiers do not verify identical weights."',
+  'Equal reasoning-effort labels are not equal internal compute: "Nominal reasoning effort is low, to bound a pilot\'s cost; equal labels are not equal internal compute."',
+  'Seeds do not guarantee identical proprietary instances: "There is no claim that random seeds guarantee identical proprietary weights or fully deterministic identical initial instances."',
+];
+
+const perMillion = (usdPerToken: number) => formatUsd(usdPerToken * 1_000_000);
+
+function safetyPrice(system: ReportSystem): string {
+  if (system.safetyPrice === null) return '— (none declared)';
+  const p = system.safetyPrice;
+  return `${perMillion(p.inputUsdPerToken)} / ${perMillion(p.outputUsdPerToken)} per million input / output tokens; ${formatUsd(p.requestUsd)} per request`;
+}
+
+function returned(system: ReportSystem): string {
+  if (system.returned.length === 0) return '— (no response recorded)';
+  return system.returned
+    .map(
+      (r) =>
+        `${r.model ?? '(none returned)'} via ${r.provider ?? '(none returned)'} (${r.responses} response${r.responses === 1 ? '' : 's'})`,
+    )
+    .join('; ');
+}
+
+/**
+ * The systems part of the report: the systems table, the transport settings actually used, the
+ * model identifiers requested and returned, the protocol's caveats about them, and what the
+ * manifest records about calibration, policies and feature schemas.
+ */
+export function systemsBlocks(data: ChartData): ReportBlock[] {
+  const t = data.run.transport;
+  const retryRule = `at most ${t.maxRetries} retries, only after an explicit HTTP 429/5xx or a connection failure before any response, each wait logged (Retry-After honoured up to ${formatNumber(t.retryAfterCapMs / 1000, 0)} s); timeouts, invalid and truncated answers are never retried`;
+  return [
+    {
+      kind: 'table',
+      caption: 'Evaluated systems.',
+      columns: ['System', 'Model', 'Kind', 'Evidence class', 'Notebook'],
+      rows: data.run.systems.map((s) => [
+        systemLabel(data.run, s.id),
+        s.model,
+        s.kind,
+        s.evidenceClass,
+        s.uncappedNotebook
+          ? 'uncapped: a declared reference condition, not an evaluated system'
+          : 'capped (manifest notebookCapBytes)',
+      ]),
+    },
+    {
+      kind: 'table',
+      caption: `Transport settings actually used, as frozen in the manifest. Ceiling, deadline and retry rule hold for every request of the run; a reservation takes the larger of the catalog and the safety price, plus a ${formatNumber(t.reservationMargin * 100, 0)}% margin.`,
+      columns: [
+        'System',
+        'Provider allowlist',
+        'Reasoning effort',
+        'Output cap (tokens)',
+        'Deadline',
+        'Retry rule',
+        'Ceiling (USD, run)',
+        'Safety prices (USD)',
+      ],
+      rows: data.run.systems.map((s) => [
+        systemLabel(data.run, s.id),
+        s.providers.length === 0 ? '— (none: not routed)' : s.providers.join(', '),
+        s.reasoningEffort ?? '— (not sent)',
+        String(s.maxOutputTokens),
+        `${formatNumber(t.deadlineMs / 1000, 0)} s per request`,
+        retryRule,
+        formatUsd(t.ceilingUsd),
+        safetyPrice(s),
+      ]),
+    },
+    {
+      kind: 'table',
+      caption:
+        'Model identifiers: requested (manifest) and returned by the endpoint (attempt records, every resolved attempt).',
+      columns: ['System', 'Requested model', 'Returned model via provider'],
+      rows: data.run.systems.map((s) => [systemLabel(data.run, s.id), s.model, returned(s)]),
+    },
+    { kind: 'list', items: [...SYSTEM_CAVEATS] },
+    {
+      kind: 'list',
+      items: [
+        `Calibration ID: ${data.run.calibrationId ?? 'null (no human calibration; CHI is null)'}.`,
+        ...(data.run.policies === null
+          ? ['Memory, reset and scheduler policies: not recorded in this manifest.']
+          : [
+              `Memory policy: ${data.run.policies.memory}`,
+              `Reset policy: ${data.run.policies.reset}`,
+              `Scheduler policy: ${data.run.policies.scheduler}`,
+            ]),
+        data.run.featureSchemas.length === 0
+          ? 'Feature schemas: not recorded in this manifest.'
+          : `Feature schemas: ${data.run.featureSchemas
+              .map((f) => `${f.id} v${f.version} (${f.features.join(', ')}; ${f.coding})`)
+              .join('; ')}`,
+      ],
+    },
+  ];
+}
