@@ -20,7 +20,7 @@ const PROBE_CHECKPOINTS = [0, 1, 2, 3, 4] as const;
  * The nonce of a registered request: the first 16 hex digits of
  * SHA-256(`<worldSeed>|<unit>|<step>`). It depends on nothing system-specific, so every system
  * gets byte-identical prompts for the same registered request. History A2 repeats A exactly, so
- * its steps take A's nonce (see {@link nonceStep}): an A2 request is byte-identical to its A
+ * its steps take A's nonce (see `nonceStep`): an A2 request is byte-identical to its A
  * request, and D(A, A2) measures sampling noise alone.
  */
 export function requestNonce(worldSeed: number, unit: string, step: string): string {
