@@ -589,7 +589,7 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
     subtitle: `Mean absolute coordinate difference of decision vectors (A = 0, unknown = 0.5, B = 1), unitless. Invalid vectors give null, not agreement. Bars: pointwise ${pct(data)} intervals.`,
     description: `${title}: D(A,B), D(A,A2) and their difference per checkpoint 0 to 4, per system.`,
     caption: [
-      'Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). A world contributes only where both vectors are fully valid; where none does the value is null (a gap).',
+      "Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). A world contributes only where both vectors are fully valid; where none does the value is null (a gap). A2's requests are byte-identical to A's, so only sampling noise makes D(A,A2) positive: a deterministic system (such as the scripted reference systems) has D(A,A2) = 0.",
     ],
     denominators: `worlds with fully valid decision vectors per point: ${Math.min(...worlds)}–${Math.max(...worlds)}`,
     estimates,
