@@ -211,6 +211,20 @@ describe('nothing the model should not see reaches a prompt', () => {
     expect(found).toEqual([]);
   });
 
+  it('allows nothing it does not need: every allowed phrase and field name occurs in some prompt', () => {
+    const texts = [...run.requests.values()].map(promptText);
+    for (const { phrase } of ALLOWED_PHRASES)
+      expect(
+        texts.some((text) => text.includes(phrase)),
+        phrase,
+      ).toBe(true);
+    for (const field of Object.keys(ALLOWED_FIELD_NAMES))
+      expect(
+        texts.some((text) => wordPattern(field, '').test(text)),
+        field,
+      ).toBe(true);
+  });
+
   it("every JSON block of every prompt holds only the participant's fields", () => {
     const found: string[] = [];
     for (const request of run.requests.values()) {
