@@ -1,5 +1,10 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChisEntry } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
+import { finishedOfflineRun } from './__fixtures__/offline-run';
 import { FEATURE_SCHEMAS, RUN_POLICIES } from './manifest';
+import { finishRun } from './pilot';
 import { prepareRun } from './run-create';
 import { defaultOfflineSettings } from './settings';
 
@@ -21,4 +26,19 @@ describe('the manifest records what the framework lists', () => {
     ]);
     expect(manifest.featureSchemas).toEqual(FEATURE_SCHEMAS);
   });
+
+  it("names exactly the features the run's CHIS entries carry", async () => {
+    const run = await finishedOfflineRun();
+    try {
+      await finishRun(run.runDir, { release: false });
+      const entry = JSON.parse(
+        readFileSync(join(run.runDir, 'chis', 'perfect.jsonl'), 'utf8').split('\n')[0] ?? '',
+      ) as ChisEntry;
+      const schema = (id: string) => FEATURE_SCHEMAS.find((f) => f.id === id)?.features;
+      expect(Object.keys(entry.profile)).toEqual(schema('history-profile'));
+      expect(entry.decisionVector).toHaveLength(schema('history-decision-vector')?.length ?? 0);
+    } finally {
+      rmSync(run.runDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
