@@ -46,14 +46,16 @@ describe('analyzeRun', () => {
   });
 
   it('computes Q_M of world-mean factors, not the mean of world Q_M', () => {
+    // the oracle control at N=8 is complete in all three worlds (the notebook curve is not)
     const point = data.memory.find(
-      (p) => p.systemId === 'forgetful' && p.condition === 'notebook' && p.load === 8,
+      (p) => p.systemId === 'forgetful' && p.condition === 'oracle' && p.load === 8,
     );
     const worlds = scores.memory.filter(
       (o) =>
-        o.systemId === 'forgetful' && o.condition === 'notebook' && o.load === 8 && o.blockComplete,
+        o.systemId === 'forgetful' && o.condition === 'oracle' && o.load === 8 && o.blockComplete,
     );
     expect(worlds).toHaveLength(3);
+    expect(point?.worldSeeds).toEqual([11, 12, 13]);
     const meanOf = (pick: (o: (typeof worlds)[number]) => number) =>
       worlds.reduce((s, o) => s + pick(o), 0) / worlds.length;
     const f = {

@@ -43,6 +43,7 @@ import type {
   RunScores,
 } from './score-run';
 import { compareUtf8 } from './sha256-sums';
+import { plannedWorlds, worldsInEvery, worldsWhere } from './world-sets';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
 export interface AnalyzeRunOptions {
@@ -91,20 +92,16 @@ function memoryCellKey(systemId: string, condition: MemoryCondition, load: numbe
   return `${systemId}|${condition}|${load}`;
 }
 
-/** A cell's statistic over the complete worlds of a sample: values of the worlds that have it. */
-function collect<T, V>(
-  sample: readonly WorldCluster[],
-  pick: (world: WorldCluster) => T | undefined,
-  value: (item: T) => V | null,
-): V[] {
-  const out: V[] = [];
-  for (const world of sample) {
-    const item = pick(world);
-    if (item === undefined) continue;
-    const v = value(item);
-    if (v !== null) out.push(v);
-  }
-  return out;
+/** The drawn worlds (with multiplicity) that belong to an estimand's world set. */
+function drawnIn(sample: readonly WorldCluster[], worlds: ReadonlySet<number>): WorldCluster[] {
+  return sample.filter((world) => worlds.has(world.seed));
+}
+
+/** How many worlds an estimate uses, are complete in its cell, and were planned for it. */
+interface WorldCounts {
+  readonly used: number;
+  readonly complete: number;
+  readonly planned: number;
 }
 
 function meanFactorsOf(observations: readonly MemoryObservation[]): QualityFactors | null {
@@ -146,14 +143,14 @@ export function analyzeRun(
   const analysis = manifest.analysis;
   const systems = manifest.systems.map((s) => s.id);
 
-  // Clusters: worlds with at least one complete observation, in seed order.
-  const seeds = [
-    ...new Set(
-      [...scores.memory, ...scores.history, ...scores.behavior]
-        .filter((o) => o.blockComplete)
-        .map((o) => o.worldSeed),
-    ),
-  ].sort((a, b) => a - b);
+  // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
+  // every estimand keeps the drawn worlds of its own world set, so the draws never depend on
+  // which blocks happen to be complete.
+  const seeds = plannedWorlds(manifest.worldSeeds, [
+    ...scores.memory,
+    ...scores.history,
+    ...scores.behavior,
+  ]);
   const clusters: WorldCluster[] = seeds.map((seed) => ({
     seed,
     memory: new Map(
@@ -197,6 +194,117 @@ export function analyzeRun(
   const historySystems = systems.filter((id) => scores.history.some((o) => o.systemId === id));
   const behaviorSystems = systems.filter((id) => scores.behavior.some((o) => o.systemId === id));
 
+  // World sets, fixed before resampling.
+  const cellComplete = new Map<string, number[]>();
+  for (const cell of memoryCells) {
+    const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
+    cellComplete.set(
+      key,
+      worldsWhere(
+        scores.memory,
+        (o) => o.blockComplete && memoryCellKey(o.systemId, o.condition, o.load) === key,
+      ),
+    );
+  }
+  /** A capacity curve uses the worlds complete at every tested load of its system and condition. */
+  const curveWorlds = new Map<string, number[]>();
+  for (const cell of memoryCells) {
+    const curve = `${cell.systemId}|${cell.condition}`;
+    if (curveWorlds.has(curve)) continue;
+    curveWorlds.set(
+      curve,
+      worldsInEvery(
+        memoryCells
+          .filter((c) => c.systemId === cell.systemId && c.condition === cell.condition)
+          .map((c) => cellComplete.get(memoryCellKey(c.systemId, c.condition, c.load)) ?? []),
+      ),
+    );
+  }
+  const curveOf = (systemId: string, condition: MemoryCondition): number[] =>
+    curveWorlds.get(`${systemId}|${condition}`) ?? [];
+  const curveSets = new Map([...curveWorlds].map(([k, v]) => [k, new Set(v)]));
+  /** Worlds of a curve whose own Q_M is defined (the mean within-world Q_M's world set). */
+  const withinSets = new Map<string, Set<number>>();
+  for (const cell of memoryCells) {
+    const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
+    const curve = curveSets.get(`${cell.systemId}|${cell.condition}`) ?? new Set<number>();
+    withinSets.set(
+      key,
+      new Set(
+        worldsWhere(
+          scores.memory,
+          (o) =>
+            o.blockComplete &&
+            curve.has(o.worldSeed) &&
+            memoryCellKey(o.systemId, o.condition, o.load) === key &&
+            o.score.qualityScore !== null,
+        ),
+      ),
+    );
+  }
+
+  const completeOf = <T extends { readonly systemId: string; readonly blockComplete: boolean }>(
+    observations: readonly (T & { readonly worldSeed: number })[],
+    systemId: string,
+    defined: (o: T) => boolean = () => true,
+  ): Set<number> =>
+    new Set(
+      worldsWhere(observations, (o) => o.blockComplete && o.systemId === systemId && defined(o)),
+    );
+  const historySets = new Map<string, Set<number>>();
+  for (const systemId of historySystems) {
+    historySets.set(`${systemId}|complete`, completeOf(scores.history, systemId));
+    for (const h of HISTORIES) {
+      for (const k of CHECKPOINTS) {
+        historySets.set(
+          `${systemId}|${h}|${k}`,
+          completeOf(
+            scores.history,
+            systemId,
+            (o) => o.score.checkpoints[k]?.histories[h].accuracy.accuracy.rate != null,
+          ),
+        );
+      }
+      historySets.set(
+        `${systemId}|${h}|cont`,
+        completeOf(scores.history, systemId, (o) => o.score.continuity[h].primary.value !== null),
+      );
+      historySets.set(
+        `${systemId}|${h}|corr`,
+        completeOf(scores.history, systemId, (o) => o.score.correctionResponse[h].value !== null),
+      );
+    }
+    // Divergence and both distances on the worlds with A, B and A2 fully valid at checkpoint k.
+    for (const k of CHECKPOINTS) {
+      historySets.set(
+        `${systemId}|${k}|div`,
+        completeOf(scores.history, systemId, (o) => {
+          const d = o.score.checkpoints[k]?.divergence;
+          return (
+            d !== undefined && d.differentHistories.value !== null && d.sameHistory.value !== null
+          );
+        }),
+      );
+    }
+  }
+  const historySet = (name: string): Set<number> => historySets.get(name) ?? new Set<number>();
+  const behaviorSets = new Map<string, Set<number>>();
+  for (const systemId of behaviorSystems) {
+    behaviorSets.set(`${systemId}|complete`, completeOf(scores.behavior, systemId));
+    for (const axis of BEHAVIOR_AXES) {
+      behaviorSets.set(
+        `${systemId}|${axis}`,
+        completeOf(scores.behavior, systemId, (o) => o.score.axes[axis].accuracy.rate !== null),
+      );
+    }
+    // Frame-induced change on the worlds whose two halves give at least one valid matched pair.
+    behaviorSets.set(
+      `${systemId}|A-frame-change`,
+      completeOf(scores.behavior, systemId, (o) => o.score.frameInducedChange.rate.rate !== null),
+    );
+  }
+  const behaviorSet = (name: string): Set<number> => behaviorSets.get(name) ?? new Set<number>();
+
   // Replicate-side counts that percentile summaries cannot carry: EIMC replicates with no passing load.
   const noPassing = new Map<string, number>();
   let call = 0;
@@ -207,15 +315,16 @@ export function analyzeRun(
     const out: Record<string, number | null> = {};
     for (const cell of memoryCells) {
       const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
-      const observations = collect(
-        sample,
-        (w) => w.memory.get(key),
-        (o) => o,
+      const curve = curveSets.get(`${cell.systemId}|${cell.condition}`) ?? new Set<number>();
+      const observations = drawnIn(sample, curve).map(
+        (w) => w.memory.get(key) as MemoryObservation,
       );
       const factors = meanFactorsOf(observations);
       out[`m|${key}|Q`] = factors === null ? null : qualityScore(factors, alphas);
       out[`m|${key}|W`] = mean(
-        observations.map((o) => o.score.qualityScore).filter((q): q is number => q !== null),
+        drawnIn(sample, withinSets.get(key) ?? new Set<number>()).map(
+          (w) => (w.memory.get(key) as MemoryObservation).score.qualityScore as number,
+        ),
       );
       for (const name of FACTOR_NAMES)
         out[`m|${key}|${name}`] = factors === null ? null : factors[name];
@@ -240,68 +349,49 @@ export function analyzeRun(
       }
     }
     for (const systemId of historySystems) {
-      const observations = collect(
-        sample,
-        (w) => w.history.get(systemId),
-        (o) => o,
-      );
-      for (const history of HISTORIES) {
+      const history = (name: string) =>
+        drawnIn(sample, historySet(`${systemId}|${name}`)).map(
+          (w) => w.history.get(systemId) as HistoryObservation,
+        );
+      for (const h of HISTORIES) {
         for (const k of CHECKPOINTS) {
-          const acc = observations.map((o) => o.score.checkpoints[k]?.histories[history].accuracy);
-          out[`h|${systemId}|${history}|${k}|acc`] = mean(
-            acc.map((a) => a?.accuracy.rate ?? null).filter((v): v is number => v !== null),
+          const acc = history(`${h}|${k}`).map(
+            (o) => o.score.checkpoints[k]?.histories[h].accuracy,
           );
-          out[`h|${systemId}|${history}|${k}|unk`] = mean(
-            acc
-              .map((a) => a?.explicitUnknownRate.rate ?? null)
-              .filter((v): v is number => v !== null),
+          out[`h|${systemId}|${h}|${k}|acc`] = mean(acc.map((a) => a?.accuracy.rate as number));
+          out[`h|${systemId}|${h}|${k}|unk`] = mean(
+            acc.map((a) => a?.explicitUnknownRate.rate as number),
           );
         }
-        out[`y|${systemId}|${history}|cont`] = mean(
-          observations
-            .map((o) => o.score.continuity[history].primary.value)
-            .filter((v): v is number => v !== null),
+        out[`y|${systemId}|${h}|cont`] = mean(
+          history(`${h}|cont`).map((o) => o.score.continuity[h].primary.value as number),
         );
-        out[`y|${systemId}|${history}|corr`] = mean(
-          observations
-            .map((o) => o.score.correctionResponse[history].value)
-            .filter((v): v is number => v !== null),
+        out[`y|${systemId}|${h}|corr`] = mean(
+          history(`${h}|corr`).map((o) => o.score.correctionResponse[h].value as number),
         );
       }
       for (const k of CHECKPOINTS) {
-        const divergences = observations.map((o) => o.score.checkpoints[k]?.divergence);
-        out[`d|${systemId}|${k}|AB`] = mean(
-          divergences
-            .map((d) => d?.differentHistories.value ?? null)
-            .filter((v): v is number => v !== null),
-        );
-        out[`d|${systemId}|${k}|AA2`] = mean(
-          divergences
-            .map((d) => d?.sameHistory.value ?? null)
-            .filter((v): v is number => v !== null),
-        );
-        out[`d|${systemId}|${k}|div`] = mean(
-          divergences.map((d) => d?.value ?? null).filter((v): v is number => v !== null),
-        );
+        const divergences = history(`${k}|div`).map((o) => o.score.checkpoints[k]?.divergence);
+        const ab = mean(divergences.map((d) => d?.differentHistories.value as number));
+        const aa2 = mean(divergences.map((d) => d?.sameHistory.value as number));
+        out[`d|${systemId}|${k}|AB`] = ab;
+        out[`d|${systemId}|${k}|AA2`] = aa2;
+        // The difference of the two displayed means: divergence == D(A,B) - D(A,A2) exactly.
+        out[`d|${systemId}|${k}|div`] = ab === null || aa2 === null ? null : ab - aa2;
       }
     }
     for (const systemId of behaviorSystems) {
-      const observations = collect(
-        sample,
-        (w) => w.behavior.get(systemId),
-        (o) => o,
-      );
+      const behavior = (name: string) =>
+        drawnIn(sample, behaviorSet(`${systemId}|${name}`)).map(
+          (w) => w.behavior.get(systemId) as BehaviorObservation,
+        );
       for (const axis of BEHAVIOR_AXES) {
         out[`b|${systemId}|${axis}`] = mean(
-          observations
-            .map((o) => o.score.axes[axis].accuracy.rate)
-            .filter((v): v is number => v !== null),
+          behavior(axis).map((o) => o.score.axes[axis].accuracy.rate as number),
         );
       }
       out[`b|${systemId}|A-frame-change`] = mean(
-        observations
-          .map((o) => o.score.frameInducedChange.rate.rate)
-          .filter((v): v is number => v !== null),
+        behavior('A-frame-change').map((o) => o.score.frameInducedChange.rate.rate as number),
       );
     }
     return out;
@@ -329,26 +419,31 @@ export function analyzeRun(
     }
   }
 
-  /** Worlds a cell's value rests on (complete observations with a defined value). */
-  const interval = (name: string, worlds: number): IntervalEstimate => {
+  /** An estimate with its interval and world set (used / complete in the cell / planned). */
+  const interval = (name: string, counts: WorldCounts): IntervalEstimate => {
     const e = estimates[name];
+    const worldFields = {
+      worlds: counts.used,
+      completeWorlds: counts.complete,
+      plannedWorlds: counts.planned,
+    };
     if (e === undefined || e.estimate === null) {
       return {
         estimate: null,
         lower: null,
         upper: null,
         intervalNote: 'undefined_estimate',
-        worlds,
+        ...worldFields,
         undefinedReplicates: e?.undefinedReplicates ?? 0,
       };
     }
-    if (worlds < 2) {
+    if (counts.used < 2) {
       return {
         estimate: e.estimate,
         lower: null,
         upper: null,
         intervalNote: 'fewer_than_two_complete_worlds',
-        worlds,
+        ...worldFields,
         undefinedReplicates: e.undefinedReplicates,
       };
     }
@@ -361,7 +456,7 @@ export function analyzeRun(
           e.intervalOmittedReason === 'fewer_than_two_clusters'
             ? 'fewer_than_two_complete_worlds'
             : 'no_defined_replicates',
-        worlds,
+        ...worldFields,
         undefinedReplicates: e.undefinedReplicates,
       };
     }
@@ -370,7 +465,7 @@ export function analyzeRun(
       lower: e.interval.lower,
       upper: e.interval.upper,
       intervalNote: null,
-      worlds,
+      ...worldFields,
       undefinedReplicates: e.undefinedReplicates,
     };
   };
@@ -389,10 +484,21 @@ export function analyzeRun(
 
   const memory: MemoryPoint[] = memoryCells.map((cell) => {
     const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
+    const worldSeeds = curveOf(cell.systemId, cell.condition);
+    const curve = new Set(worldSeeds);
     const observations = scores.memory.filter(
-      (o) => o.blockComplete && memoryCellKey(o.systemId, o.condition, o.load) === key,
+      (o) =>
+        o.blockComplete &&
+        curve.has(o.worldSeed) &&
+        memoryCellKey(o.systemId, o.condition, o.load) === key,
     );
-    const worlds = observations.length;
+    const blocks = blockCounts(cell.condition === 'notebook' ? 'memory' : 'controls', cell.load);
+    const counts = (used: number): WorldCounts => ({
+      used,
+      complete: cellComplete.get(key)?.length ?? 0,
+      planned: blocks.planned,
+    });
+    const worlds = counts(worldSeeds.length);
     const pooled = (stratum: Exclude<Stratum, 'f'>) =>
       ratio(
         observations.reduce((s, o) => s + o.score.strata[stratum].numerator, 0),
@@ -407,12 +513,10 @@ export function analyzeRun(
       systemId: cell.systemId,
       condition: cell.condition,
       load: cell.load,
-      blocks: blockCounts(cell.condition === 'notebook' ? 'memory' : 'controls', cell.load),
+      blocks,
+      worldSeeds,
       qualityScore: interval(`m|${key}|Q`, worlds),
-      meanWithinWorldQualityScore: interval(
-        `m|${key}|W`,
-        observations.filter((o) => o.score.qualityScore !== null).length,
-      ),
+      meanWithinWorldQualityScore: interval(`m|${key}|W`, counts(withinSets.get(key)?.size ?? 0)),
       factors: {
         r: interval(`m|${key}|r`, worlds),
         t: interval(`m|${key}|t`, worlds),
@@ -431,7 +535,7 @@ export function analyzeRun(
       },
       unsupportedAffirmativeLures: lures((o) => o.score.lures.falseAffirmativeRate),
       invalidLures: lures((o) => o.score.lures.invalidLureRate),
-      exploratory: worlds < exploratoryBelowWorlds,
+      exploratory: worldSeeds.length < exploratoryBelowWorlds,
     };
   });
 
@@ -439,6 +543,7 @@ export function analyzeRun(
   for (const systemId of systems) {
     const points = memory.filter((p) => p.systemId === systemId && p.condition === 'notebook');
     if (points.length === 0 || points.some((p) => p.qualityScore.estimate === null)) continue;
+    const worldSeeds = curveOf(systemId, 'notebook');
     const curve = points.map((p) => ({
       load: p.load,
       qualityScore: p.qualityScore.estimate as number,
@@ -457,8 +562,16 @@ export function analyzeRun(
         passingLoads: result.passingLoads,
         nonmonotone: result.nonmonotone,
         sustainedPrefix: result.sustainedPrefix,
-        lower: e?.interval === null || e === undefined ? null : e.interval.lower,
-        upper: e?.interval === null || e === undefined ? null : e.interval.upper,
+        worlds: worldSeeds.length,
+        worldSeeds,
+        lower:
+          e?.interval === null || e === undefined || worldSeeds.length < 2
+            ? null
+            : e.interval.lower,
+        upper:
+          e?.interval === null || e === undefined || worldSeeds.length < 2
+            ? null
+            : e.interval.upper,
         noPassingReplicates: noPassing.get(name) ?? 0,
         resamples: e?.resamples ?? 0,
       });
@@ -469,8 +582,14 @@ export function analyzeRun(
   const historyDistances: HistoryDistance[] = [];
   const historyDynamics: HistoryDynamics[] = [];
   for (const systemId of historySystems) {
-    const observations = scores.history.filter((o) => o.blockComplete && o.systemId === systemId);
     const counts = blockCounts('history', null);
+    const complete = historySet(`${systemId}|complete`).size;
+    const worldCounts = (name: string): WorldCounts => ({
+      used: historySet(`${systemId}|${name}`).size,
+      complete,
+      planned: counts.planned,
+    });
+    const observations = scores.history.filter((o) => o.blockComplete && o.systemId === systemId);
     for (const h of HISTORIES) {
       for (const k of CHECKPOINTS) {
         const results = observations
@@ -481,8 +600,8 @@ export function analyzeRun(
           history: h,
           checkpoint: k,
           blocks: counts,
-          accuracy: interval(`h|${systemId}|${h}|${k}|acc`, results.length),
-          unknownRate: interval(`h|${systemId}|${h}|${k}|unk`, results.length),
+          accuracy: interval(`h|${systemId}|${h}|${k}|acc`, worldCounts(`${h}|${k}`)),
+          unknownRate: interval(`h|${systemId}|${h}|${k}|unk`, worldCounts(`${h}|${k}`)),
           invalid: ratio(
             results.reduce((s, r) => s + r.accuracy.invalidRate.numerator, 0),
             results.reduce((s, r) => s + r.accuracy.invalidRate.denominator, 0),
@@ -492,38 +611,22 @@ export function analyzeRun(
       }
     }
     for (const k of CHECKPOINTS) {
-      const divergences = observations
-        .map((o) => o.score.checkpoints[k]?.divergence)
-        .filter((d) => d !== undefined);
+      const worlds = worldCounts(`${k}|div`);
       historyDistances.push({
         systemId,
         checkpoint: k,
-        distanceAB: interval(
-          `d|${systemId}|${k}|AB`,
-          divergences.filter((d) => d.differentHistories.value !== null).length,
-        ),
-        distanceAA2: interval(
-          `d|${systemId}|${k}|AA2`,
-          divergences.filter((d) => d.sameHistory.value !== null).length,
-        ),
-        divergence: interval(
-          `d|${systemId}|${k}|div`,
-          divergences.filter((d) => d.value !== null).length,
-        ),
+        worldSeeds: [...historySet(`${systemId}|${k}|div`)].sort((a, b) => a - b),
+        distanceAB: interval(`d|${systemId}|${k}|AB`, worlds),
+        distanceAA2: interval(`d|${systemId}|${k}|AA2`, worlds),
+        divergence: interval(`d|${systemId}|${k}|div`, worlds),
       });
     }
     for (const h of HISTORIES) {
       historyDynamics.push({
         systemId,
         history: h,
-        continuity: interval(
-          `y|${systemId}|${h}|cont`,
-          observations.filter((o) => o.score.continuity[h].primary.value !== null).length,
-        ),
-        correctionResponse: interval(
-          `y|${systemId}|${h}|corr`,
-          observations.filter((o) => o.score.correctionResponse[h].value !== null).length,
-        ),
+        continuity: interval(`y|${systemId}|${h}|cont`, worldCounts(`${h}|cont`)),
+        correctionResponse: interval(`y|${systemId}|${h}|corr`, worldCounts(`${h}|corr`)),
       });
     }
   }
@@ -532,16 +635,18 @@ export function analyzeRun(
   for (const systemId of behaviorSystems) {
     const observations = scores.behavior.filter((o) => o.blockComplete && o.systemId === systemId);
     const counts = blockCounts('behavior', null);
+    const worldCounts = (name: string): WorldCounts => ({
+      used: behaviorSet(`${systemId}|${name}`).size,
+      complete: behaviorSet(`${systemId}|complete`).size,
+      planned: counts.planned,
+    });
     for (const axis of BEHAVIOR_AXES) {
       const axes = observations.map((o) => o.score.axes[axis]);
       behavior.push({
         systemId,
         indicator: axis,
         blocks: counts,
-        value: interval(
-          `b|${systemId}|${axis}`,
-          axes.filter((a) => a.accuracy.rate !== null).length,
-        ),
+        value: interval(`b|${systemId}|${axis}`, worldCounts(axis)),
         pooled: ratio(
           axes.reduce((s, a) => s + a.accuracy.numerator, 0),
           axes.reduce((s, a) => s + a.accuracy.denominator, 0),
@@ -557,10 +662,7 @@ export function analyzeRun(
       systemId,
       indicator: 'A-frame-change',
       blocks: counts,
-      value: interval(
-        `b|${systemId}|A-frame-change`,
-        frames.filter((f) => f.rate.rate !== null).length,
-      ),
+      value: interval(`b|${systemId}|A-frame-change`, worldCounts('A-frame-change')),
       pooled: ratio(
         frames.reduce((s, f) => s + f.rate.numerator, 0),
         frames.reduce((s, f) => s + f.rate.denominator, 0),

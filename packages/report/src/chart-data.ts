@@ -26,8 +26,9 @@ export const IntervalNoteSchema = z.enum([
 export type IntervalNote = z.infer<typeof IntervalNoteSchema>;
 
 /**
- * A point estimate with its pointwise percentile interval and the number of complete worlds it
- * rests on. `lower`/`upper` are null exactly when `intervalNote` says why.
+ * A point estimate with its pointwise percentile interval and the world set it rests on: worlds
+ * used, worlds complete in the cell, worlds planned. `lower`/`upper` are null exactly when
+ * `intervalNote` says why.
  */
 export const IntervalEstimateSchema = z
   .strictObject({
@@ -35,14 +36,26 @@ export const IntervalEstimateSchema = z
     lower: z.number().nullable(),
     upper: z.number().nullable(),
     intervalNote: IntervalNoteSchema.nullable(),
-    /** Complete worlds (clusters) behind the estimate: the denominator of the mean. */
+    /**
+     * Worlds (clusters) the estimate uses: the denominator of the mean. For an estimand that
+     * combines cells (a capacity curve, a divergence), the worlds complete in every cell it
+     * combines, with the value defined.
+     */
     worlds: z.int().min(0),
+    /** Worlds whose block of this cell is complete (the cell's own complete worlds). */
+    completeWorlds: z.int().min(0),
+    /** Worlds planned for this cell (blocks planned). */
+    plannedWorlds: z.int().min(0),
     /** Bootstrap replicates where the statistic was undefined (0 when no resampling was done). */
     undefinedReplicates: z.int().min(0),
   })
   .refine((e) => (e.intervalNote === null) === (e.lower !== null && e.upper !== null), {
     error: 'lower and upper are set exactly when intervalNote is null',
     path: ['intervalNote'],
+  })
+  .refine((e) => e.worlds <= e.completeWorlds && e.completeWorlds <= e.plannedWorlds, {
+    error: 'worlds used <= worlds complete in the cell <= worlds planned',
+    path: ['worlds'],
   });
 /** A point estimate with its pointwise percentile interval. */
 export type IntervalEstimate = z.infer<typeof IntervalEstimateSchema>;
@@ -81,12 +94,18 @@ export const MemoryPointSchema = z.strictObject({
   condition: MemoryConditionSchema,
   load: z.int().min(1),
   blocks: BlockCountsSchema,
+  /**
+   * The curve's world set: worlds complete at every tested load of this system and condition.
+   * Every estimate of the point uses these worlds (never the load's own complete worlds), so a
+   * curve never mixes world sets and its EIMC is the EIMC of the curve as drawn.
+   */
+  worldSeeds: z.array(SeedSchema),
   /** Q_M of the equally weighted world-mean factors: the primary estimand. */
   qualityScore: IntervalEstimateSchema,
   /** Mean over worlds of each world's own Q_M: a different quantity, labelled separately. */
   meanWithinWorldQualityScore: IntervalEstimateSchema,
   factors: FactorEstimatesSchema,
-  /** Passing probes / probes per stratum, pooled over complete worlds (f: failures / lures). */
+  /** Passing probes / probes per stratum, pooled over the curve's worlds (f: failures / lures). */
   strata: z.strictObject({
     r: RatioSchema,
     t: RatioSchema,
@@ -112,6 +131,10 @@ export const EimcEntrySchema = z.strictObject({
   passingLoads: z.array(z.int().min(1)),
   nonmonotone: z.boolean(),
   sustainedPrefix: z.int().min(1).nullable(),
+  /** Worlds the curve (and so this EIMC, in the estimate and every replicate) rests on. */
+  worlds: z.int().min(0),
+  /** The curve's world set: the same as every point of the curve displayed beside it. */
+  worldSeeds: z.array(SeedSchema),
   /** Percentile interval of EIMC over replicates with a passing load (inverted-CDF quantiles). */
   lower: z.int().min(1).nullable(),
   upper: z.int().min(1).nullable(),
@@ -164,9 +187,14 @@ export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
 export const HistoryDistanceSchema = z.strictObject({
   systemId: z.string().min(1),
   checkpoint: z.int().min(0).max(4),
+  /**
+   * Worlds complete with fully valid decision vectors for A, B and A2 at this checkpoint: the
+   * one world set of all three numbers, so `divergence` is exactly `distanceAB - distanceAA2`.
+   */
+  worldSeeds: z.array(SeedSchema),
   distanceAB: IntervalEstimateSchema,
   distanceAA2: IntervalEstimateSchema,
-  /** Experience divergence D(A,B) - D(A,A2). */
+  /** Experience divergence D(A,B) - D(A,A2), computed as the difference of the two means. */
   divergence: IntervalEstimateSchema,
 });
 /** Distances between histories at one checkpoint. */

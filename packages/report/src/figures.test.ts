@@ -105,14 +105,27 @@ describe('buildFigures', () => {
 });
 
 describe('denominatorSummary', () => {
-  it('states complete of planned worlds, incomplete and missing blocks', () => {
+  const estimate = (worlds: number, completeWorlds: number) => ({
+    estimate: 0.5,
+    lower: null,
+    upper: null,
+    intervalNote: 'fewer_than_two_complete_worlds' as const,
+    worlds,
+    completeWorlds,
+    plannedWorlds: 4,
+    undefinedReplicates: 0,
+  });
+  it('states worlds used, complete in the cell and planned, then incomplete and missing blocks', () => {
     expect(
-      denominatorSummary([
-        { planned: 4, complete: 4, incomplete: 0, missing: 0 },
-        { planned: 4, complete: 2, incomplete: 1, missing: 1 },
-      ]),
+      denominatorSummary(
+        [
+          { planned: 4, complete: 4, incomplete: 0, missing: 0 },
+          { planned: 4, complete: 2, incomplete: 1, missing: 1 },
+        ],
+        [estimate(2, 4), estimate(2, 2)],
+      ),
     ).toBe(
-      'complete worlds per point: 2–4 of 4 planned; incomplete blocks (excluded, published separately): 1; missing blocks: 1',
+      'worlds used per point: 2 (complete in the cell: 2–4; planned: 4); incomplete blocks (excluded, published separately): 1; missing blocks: 1',
     );
   });
 });

@@ -50,6 +50,8 @@ const WITHIN = 'mean within-world Q_M (different quantity)';
 const DISTANCE_TITLE = 'Distance (unitless; difference −1 to 1)';
 const Q_M_TITLE = 'Q_M (unitless, 0–1)';
 const PANEL_WIDTH = 220;
+/** Lines join only points that rest on the same world set. */
+const WORLD_SET_DETAIL: SpecPart = { field: 'worldSet', type: 'nominal' };
 
 /** Facet panel width: narrower with many systems so a row of panels stays near 1000 px. */
 function panelWidth(data: ChartData): number {
@@ -65,8 +67,17 @@ const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const BOTTOM_LEGEND = { orient: 'bottom', direction: 'vertical', labelLimit: 400 };
 
 /** The CSV columns `estimateColumns` writes, in its order. */
-const ESTIMATE_COLUMNS = ['estimate', 'lower', 'upper', 'intervalNote', 'worlds'] as const;
+const ESTIMATE_COLUMNS = [
+  'estimate',
+  'lower',
+  'upper',
+  'intervalNote',
+  'worlds',
+  'completeWorlds',
+  'plannedWorlds',
+] as const;
 
+/** An estimate's CSV cells: the value, its interval and its world set (used / complete / planned). */
 function estimateColumns(estimate: IntervalEstimate): Record<string, FigureCell> {
   return {
     estimate: estimate.estimate,
@@ -74,22 +85,37 @@ function estimateColumns(estimate: IntervalEstimate): Record<string, FigureCell>
     upper: estimate.upper,
     intervalNote: estimate.intervalNote,
     worlds: estimate.worlds,
+    completeWorlds: estimate.completeWorlds,
+    plannedWorlds: estimate.plannedWorlds,
   };
 }
 
-/** Summarises block counts of the plotted cells: `complete worlds per point 3–4 of 4 planned; ...`. */
-export function denominatorSummary(blocks: readonly BlockCounts[]): string {
-  if (blocks.length === 0) return 'no cells';
-  const complete = blocks.map((b) => b.complete);
-  const planned = blocks.map((b) => b.planned);
-  const range = (values: number[]): string => {
-    const lo = Math.min(...values);
-    const hi = Math.max(...values);
-    return lo === hi ? String(lo) : `${lo}–${hi}`;
-  };
+/**
+ * The world seeds of a set as one CSV cell (`11 12 14`, or `none`). A line is drawn only between
+ * points with the same world set (vega-lite `detail`), so a curve never mixes world sets.
+ */
+function worldSetCell(seeds: readonly number[]): string {
+  return seeds.length === 0 ? 'none' : seeds.join(' ');
+}
+
+function range(values: readonly number[]): string {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return lo === hi ? String(lo) : `${lo}–${hi}`;
+}
+
+/**
+ * Summarises the world sets of the plotted estimates and the blocks of their cells:
+ * `worlds used per point: 2 (complete in the cell: 3–4; planned: 4); incomplete blocks ...`.
+ */
+export function denominatorSummary(
+  blocks: readonly BlockCounts[],
+  estimates: readonly IntervalEstimate[],
+): string {
+  if (blocks.length === 0 || estimates.length === 0) return 'no cells';
   const incomplete = blocks.reduce((sum, b) => sum + b.incomplete, 0);
   const missing = blocks.reduce((sum, b) => sum + b.missing, 0);
-  return `complete worlds per point: ${range(complete)} of ${range(planned)} planned; incomplete blocks (excluded, published separately): ${incomplete}; missing blocks: ${missing}`;
+  return `worlds used per point: ${range(estimates.map((e) => e.worlds))} (complete in the cell: ${range(estimates.map((e) => e.completeWorlds))}; planned: ${range(estimates.map((e) => e.plannedWorlds))}); incomplete blocks (excluded, published separately): ${incomplete}; missing blocks: ${missing}`;
 }
 
 function caveats(data: ChartData, estimates: readonly IntervalEstimate[]): string[] {
@@ -156,6 +182,8 @@ interface EstimateChart {
   readonly yDomain: readonly [number, number];
   readonly color: ColorChannel;
   readonly strokeDash?: SpecPart;
+  /** Splits lines by a field, e.g. the world set, so a line never joins different world sets. */
+  readonly detail?: SpecPart;
 }
 
 /**
@@ -194,6 +222,7 @@ function estimateChartSpec(
             },
             color: chart.color,
             ...(chart.strokeDash === undefined ? {} : { strokeDash: chart.strokeDash }),
+            ...(chart.detail === undefined ? {} : { detail: chart.detail }),
           },
         },
         {
@@ -332,8 +361,7 @@ function capacityFigure(data: ChartData): FigureDefinition | null {
       load: p.load,
       quantity,
       ...estimateColumns(estimate),
-      completeWorlds: p.blocks.complete,
-      plannedWorlds: p.blocks.planned,
+      worldSet: worldSetCell(p.worldSeeds),
     })),
   );
   const loads = sortedLoads(points);
@@ -348,15 +376,19 @@ function capacityFigure(data: ChartData): FigureDefinition | null {
       `Q_M of the equally weighted world-mean factors (primary estimand, solid) and the mean of each world's own Q_M (a different quantity, dashed) for the evaluated notebook condition, with pointwise ${pct(data)} cluster-bootstrap percentile intervals (${data.run.analysis.resamples} resamples of worlds, analysis seed ${data.run.analysis.seed}).`,
       `Grey rules mark tau = ${taus.join(', ')}; EIMC reads the largest tested load at or above tau.`,
     ],
-    denominators: denominatorSummary(points.map((p) => p.blocks)),
+    denominators: denominatorSummary(
+      points.map((p) => p.blocks),
+      points.flatMap((p) => series(p).map((s) => s.estimate)),
+    ),
     estimates: points.flatMap((p) => series(p).map((s) => s.estimate)),
-    columns: ['system', 'load', 'quantity', ...ESTIMATE_COLUMNS, 'completeWorlds', 'plannedWorlds'],
+    columns: ['system', 'load', 'quantity', ...ESTIMATE_COLUMNS, 'worldSet'],
     rows,
     chart: {
       width: panelWidth(data),
       height: PANEL_HEIGHT,
       beneath: taus.map((tau) => referenceRule(tau, { dashed: true })),
       mark: 'line',
+      detail: WORLD_SET_DETAIL,
       x: loadAxis(loads),
       yTitle: Q_M_TITLE,
       yDomain: [0, 1],
@@ -406,6 +438,7 @@ function componentsFigure(data: ChartData): FigureDefinition | null {
           ? p.strata.f.denominator - p.strata.f.numerator
           : p.strata[factor].numerator,
       denominator: factor === 'oneMinusF' ? p.strata.f.denominator : p.strata[factor].denominator,
+      worldSet: worldSetCell(p.worldSeeds),
     })),
   );
   const title = 'The six Q_M component curves per load';
@@ -417,9 +450,20 @@ function componentsFigure(data: ChartData): FigureDefinition | null {
     caption: [
       `Every factor of Q_M for the notebook condition: world-mean r, t, s, u, i and 1 − f with pointwise ${pct(data)} intervals. Pooled numerators and denominators are in the CSV and the tables below.`,
     ],
-    denominators: denominatorSummary(points.map((p) => p.blocks)),
+    denominators: denominatorSummary(
+      points.map((p) => p.blocks),
+      points.flatMap((p) => Object.values(p.factors)),
+    ),
     estimates: points.flatMap((p) => Object.values(p.factors)),
-    columns: ['system', 'load', 'factor', ...ESTIMATE_COLUMNS, 'numerator', 'denominator'],
+    columns: [
+      'system',
+      'load',
+      'factor',
+      ...ESTIMATE_COLUMNS,
+      'numerator',
+      'denominator',
+      'worldSet',
+    ],
     rows,
     chart: {
       panels: {
@@ -434,6 +478,7 @@ function componentsFigure(data: ChartData): FigureDefinition | null {
       width: PANEL_WIDTH,
       height: 140,
       mark: 'line',
+      detail: WORLD_SET_DETAIL,
       x: loadAxis(loads),
       yTitle: 'World-mean factor (0–1)',
       yDomain: [0, 1],
@@ -458,8 +503,7 @@ function controlsFigure(data: ChartData): FigureDefinition | null {
     load: p.load,
     condition: CONDITION_LABELS[p.condition],
     ...estimateColumns(p.qualityScore),
-    completeWorlds: p.blocks.complete,
-    plannedWorlds: p.blocks.planned,
+    worldSet: worldSetCell(p.worldSeeds),
   }));
   const loadsText = [...controlLoads].sort((a, b) => a - b).join(', ');
   const title = `Controls at N = ${loadsText} beside the N = ${loadsText} result`;
@@ -471,17 +515,14 @@ function controlsFigure(data: ChartData): FigureDefinition | null {
     description: `${title}: Q_M (unitless, 0 to 1) of the evaluated notebook condition, the blank-notebook reset control and the oracle-evidence control on the same blind questions, per system.`,
     caption: [
       `Q_M at N = ${loadsText} for the evaluated notebook system, the blank-notebook reset control (tests dependence on supplied evidence; not a test of an autonomous memory system) and the oracle-evidence control (original records in context: tests solvability; not EIMC).`,
+      "The notebook bar is the capacity curve's point (the worlds complete at every tested load); each control uses the worlds complete in its own block. The CSV's worldSet column names the worlds of every bar.",
     ],
-    denominators: denominatorSummary(points.map((p) => p.blocks)),
+    denominators: denominatorSummary(
+      points.map((p) => p.blocks),
+      points.map((p) => p.qualityScore),
+    ),
     estimates: points.map((p) => p.qualityScore),
-    columns: [
-      'system',
-      'load',
-      'condition',
-      ...ESTIMATE_COLUMNS,
-      'completeWorlds',
-      'plannedWorlds',
-    ],
+    columns: ['system', 'load', 'condition', ...ESTIMATE_COLUMNS, 'worldSet'],
     rows,
     chart: {
       width: 150,
@@ -534,7 +575,10 @@ function historyRateFigure(
         : 'Share of the four decisions given as an explicit unknown, world mean per history; unknown is warranted at checkpoint 0 only.',
       'Invalid decisions are reported in the table, not counted as answers.',
     ],
-    denominators: denominatorSummary(data.history.map((p) => p.blocks)),
+    denominators: denominatorSummary(
+      data.history.map((p) => p.blocks),
+      data.history.map((p) => p[which]),
+    ),
     estimates: data.history.map((p) => p[which]),
     columns: [
       'system',
@@ -578,10 +622,10 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
       checkpoint: d.checkpoint,
       quantity,
       ...estimateColumns(estimate),
+      worldSet: worldSetCell(d.worldSeeds),
     })),
   );
   const estimates = data.historyDistances.flatMap((d) => series(d).map((s) => s.estimate));
-  const worlds = estimates.map((e) => e.worlds);
   const title = 'History: distances between histories and experience divergence';
   return estimateFigure(data, {
     id: 'history-distance',
@@ -589,17 +633,29 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
     subtitle: `Mean absolute coordinate difference of decision vectors (A = 0, unknown = 0.5, B = 1), unitless. Invalid vectors give null, not agreement. Bars: pointwise ${pct(data)} intervals.`,
     description: `${title}: D(A,B), D(A,A2) and their difference per checkpoint 0 to 4, per system.`,
     caption: [
-      "Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). A world contributes only where both vectors are fully valid; where none does the value is null (a gap). A2's requests are byte-identical to A's, so only sampling noise makes D(A,A2) positive: a deterministic system (such as the scripted reference systems) has D(A,A2) = 0.",
+      "Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). All three numbers of a checkpoint use one world set: the complete worlds whose A, B and A2 vectors are all fully valid there, so the divergence is exactly D(A,B) − D(A,A2) as drawn; where no world qualifies the values are null (a gap). Lines join only checkpoints with the same world set. A2's requests are byte-identical to A's, so only sampling noise makes D(A,A2) positive: a deterministic system (such as the scripted reference systems) has D(A,A2) = 0.",
     ],
-    denominators: `worlds with fully valid decision vectors per point: ${Math.min(...worlds)}–${Math.max(...worlds)}`,
+    denominators: `worlds with fully valid A, B and A2 vectors per checkpoint: ${denominatorSummary(
+      data.historyDistances.map(
+        (d) =>
+          data.history.find((h) => h.systemId === d.systemId)?.blocks ?? {
+            planned: 0,
+            complete: 0,
+            incomplete: 0,
+            missing: 0,
+          },
+      ),
+      estimates,
+    )}`,
     estimates,
-    columns: ['system', 'checkpoint', 'quantity', ...ESTIMATE_COLUMNS],
+    columns: ['system', 'checkpoint', 'quantity', ...ESTIMATE_COLUMNS, 'worldSet'],
     rows,
     chart: {
       width: panelWidth(data),
       height: PANEL_HEIGHT,
       beneath: [referenceRule(0)],
       mark: 'line',
+      detail: WORLD_SET_DETAIL,
       x: checkpointAxis('Checkpoint'),
       yTitle: DISTANCE_TITLE,
       yDomain: [-1, 1],
@@ -642,7 +698,10 @@ function behaviorFigure(data: ChartData): FigureDefinition | null {
     caption: [
       'Partial task indicators, not validated full-axis capacity scores. C probes information-seeking choice, not self-generated goals; A reports choices, not feelings.',
     ],
-    denominators: denominatorSummary(data.behavior.map((p) => p.blocks)),
+    denominators: denominatorSummary(
+      data.behavior.map((p) => p.blocks),
+      data.behavior.map((p) => p.value),
+    ),
     estimates: data.behavior.map((p) => p.value),
     columns: ['system', 'indicator', ...ESTIMATE_COLUMNS, 'numerator', 'denominator', 'invalid'],
     rows,

@@ -77,10 +77,10 @@ describe('buildReportDocument + renderers', () => {
     const markdown = renderMarkdown(buildReportDocument(input()));
     expect(markdown).toContain('CHI: null. No human calibration is supplied');
     expect(markdown).toContain(
-      '| capacity-keeper | 0.9 | null | no passing load (not zero) | none | no | null (smallest load fails) | none | 200 of 200 |',
+      '| capacity-keeper | 0.9 | null | no passing load (not zero) | none | no | null (smallest load fails) | none | 200 of 200 | 1 |',
     );
     expect(markdown).toContain(
-      '| perfect | 0.8 | 64 | lower bound (largest tested load passes: right-censored) | 32, 64 | no | 64 | \\[64, 64\\] | 0 of 200 |',
+      '| perfect | 0.8 | 64 | lower bound (largest tested load passes: right-censored) | 32, 64 | no | 64 | none | 0 of 200 | 1 |',
     );
   });
 
@@ -99,12 +99,18 @@ describe('buildReportDocument + renderers', () => {
   it('puts denominators and missingness next to each chart', () => {
     const markdown = renderMarkdown(buildReportDocument(input()));
     expect(markdown).toContain(
-      'Denominators: complete worlds per point: 1–3 of 3 planned; incomplete blocks (excluded, published separately): 4; missing blocks: 0.',
+      'Denominators: worlds used per point: 1 (complete in the cell: 1–3; planned: 3); incomplete blocks (excluded, published separately): 4; missing blocks: 0.',
     );
     expect(markdown).toContain(
       '| memory.w2.n64 | memory | 2 | 64 | incomplete | perfect.memory.w2.n64.probe.b0: http\\_retryable after 2 retries |',
     );
-    expect(markdown).toContain('| 0.850 \\[0.800, 0.900\\] |');
+    // worlds used / complete in the cell / planned: the N=32 point uses the curve's one world
+    expect(markdown).toContain(
+      '| capacity-keeper | N=32 | 1 / 3 / 3 (0, 0) exploratory | 0.850 (no interval: fewer than two complete worlds) |',
+    );
+    expect(markdown).toContain(
+      '| capacity-keeper | N=32 blank | 3 / 3 / 3 (0, 0) exploratory | 0.100 \\[0.050, 0.150\\] |',
+    );
   });
 
   it("lists every world's decision vectors with invalid decisions marked, not zeroed", () => {

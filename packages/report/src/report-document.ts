@@ -58,6 +58,11 @@ function estimateCell(estimate: IntervalEstimate): string {
   return formatEstimate(estimate);
 }
 
+/** The world set of an estimate: `used / complete in the cell / planned`, e.g. `2 / 3 / 4`. */
+function worldsCell(estimate: IntervalEstimate): string {
+  return `${estimate.worlds} / ${estimate.completeWorlds} / ${estimate.plannedWorlds}`;
+}
+
 function systemSection(input: ReportInput, title: string, id: string): ReportBlock[] {
   const banner = runEvidenceBanner(input.data.run);
   return [
@@ -84,7 +89,7 @@ function memoryTable(
     columns: [
       'System',
       'Cell',
-      'Worlds complete / planned (incomplete, missing)',
+      'Worlds used / complete / planned (incomplete, missing blocks)',
       'Q_M of world-mean factors [95% CI]',
       'Mean within-world Q_M [95% CI]',
       'r',
@@ -99,7 +104,7 @@ function memoryTable(
     rows: points.map((p) => [
       systemLabel(data.run, p.systemId),
       cellLabel(p.load, p.condition),
-      `${p.blocks.complete} / ${p.blocks.planned} (${p.blocks.incomplete}, ${p.blocks.missing})${p.exploratory ? ' exploratory' : ''}`,
+      `${worldsCell(p.qualityScore)} (${p.blocks.incomplete}, ${p.blocks.missing})${p.exploratory ? ' exploratory' : ''}`,
       estimateCell(p.qualityScore),
       estimateCell(p.meanWithinWorldQualityScore),
       `${formatEstimate(p.factors.r)}; ${formatRatio(p.strata.r)}`,
@@ -119,32 +124,30 @@ function eimcTable(data: ChartData): ReportBlock {
   const undefinedRows = data.run.systems
     .filter((s) => !data.eimc.some((e) => e.systemId === s.id))
     .flatMap((s) => {
-      const missing = data.memory
-        .filter(
-          (p) =>
-            p.systemId === s.id && p.condition === 'notebook' && p.qualityScore.estimate === null,
-        )
-        .map((p) => p.load);
-      return missing.length === 0
-        ? []
-        : [
-            [
-              systemLabel(data.run, s.id),
-              'all',
-              'not computed',
-              `undefined: no complete world at load ${missing.join(', ')}`,
-              '—',
-              '—',
-              '—',
-              '—',
-              '—',
-            ],
-          ];
+      const curve = data.memory.filter((p) => p.systemId === s.id && p.condition === 'notebook');
+      if (curve.length === 0 || curve.every((p) => p.qualityScore.estimate !== null)) return [];
+      const missing = curve.filter((p) => p.qualityScore.completeWorlds === 0).map((p) => p.load);
+      return [
+        [
+          systemLabel(data.run, s.id),
+          'all',
+          'not computed',
+          missing.length > 0
+            ? `undefined: no complete world at load ${missing.join(', ')}`
+            : 'undefined: no world is complete at every tested load',
+          '—',
+          '—',
+          '—',
+          '—',
+          '—',
+          '0',
+        ],
+      ];
     });
   return {
     kind: 'table',
     caption:
-      'EIMC_tau: the largest tested load whose Q_M of world-mean factors is at least tau. No extrapolation to untested loads. The interval is the percentile range of EIMC over bootstrap replicates that had a passing load.',
+      'EIMC_tau: the largest tested load whose Q_M of world-mean factors is at least tau, read off the capacity curve above. No extrapolation to untested loads. The curve, its EIMC and every bootstrap replicate use one world set: the worlds complete at every tested load. The interval is the percentile range of EIMC over bootstrap replicates that had a passing load.',
     columns: [
       'System',
       'tau',
@@ -155,6 +158,7 @@ function eimcTable(data: ChartData): ReportBlock {
       'Sustained-prefix capacity',
       'Bootstrap range',
       'Replicates without a passing load',
+      'Worlds used (complete at every load)',
     ],
     rows: data.eimc
       .map((e) => [
@@ -167,6 +171,7 @@ function eimcTable(data: ChartData): ReportBlock {
         e.sustainedPrefix === null ? 'null (smallest load fails)' : String(e.sustainedPrefix),
         e.lower === null || e.upper === null ? 'none' : `[${e.lower}, ${e.upper}]`,
         `${e.noPassingReplicates} of ${e.resamples}`,
+        String(e.worlds),
       ])
       .concat(undefinedRows),
   };
@@ -317,7 +322,7 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
         'System',
         'History',
         'Checkpoint',
-        'Worlds complete / planned',
+        'Worlds used / complete / planned',
         'Accuracy',
         'Explicit-unknown rate',
         'Invalid decisions',
@@ -327,7 +332,7 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
         systemLabel(data.run, h.systemId),
         h.history,
         String(h.checkpoint),
-        `${h.blocks.complete} / ${h.blocks.planned}`,
+        worldsCell(h.accuracy),
         formatEstimate(h.accuracy),
         formatEstimate(h.unknownRate),
         formatRatio(h.invalid),
@@ -343,11 +348,19 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
     {
       kind: 'table',
       caption:
-        'Distances between decision vectors (null where no world has both vectors fully valid).',
-      columns: ['System', 'Checkpoint', 'D(A,B)', 'D(A,A2)', 'Divergence D(A,B) − D(A,A2)'],
+        'Distances between decision vectors. All three numbers of a row use one world set: the complete worlds whose A, B and A2 vectors are all fully valid at that checkpoint, so the divergence is exactly D(A,B) − D(A,A2); null where no world qualifies.',
+      columns: [
+        'System',
+        'Checkpoint',
+        'Worlds used / complete / planned',
+        'D(A,B)',
+        'D(A,A2)',
+        'Divergence D(A,B) − D(A,A2)',
+      ],
       rows: data.historyDistances.map((d) => [
         systemLabel(data.run, d.systemId),
         String(d.checkpoint),
+        worldsCell(d.divergence),
         formatEstimate(d.distanceAB),
         formatEstimate(d.distanceAA2),
         formatEstimate(d.divergence),
@@ -356,13 +369,22 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
     {
       kind: 'table',
       caption:
-        'Continuity (1 − D between the neutral checkpoints 2 and 3) and correction response (accuracy at 4 minus accuracy at 3 against the corrected rule, over the environments the correction changed).',
-      columns: ['System', 'History', 'Continuity', 'Correction response'],
+        'Continuity (1 − D between the neutral checkpoints 2 and 3, over the complete worlds with valid vectors at both checkpoints) and correction response (accuracy at 4 minus accuracy at 3 against the corrected rule, over the environments the correction changed).',
+      columns: [
+        'System',
+        'History',
+        'Continuity',
+        'Worlds used / complete / planned',
+        'Correction response',
+        'Worlds used / complete / planned',
+      ],
       rows: data.historyDynamics.map((d) => [
         systemLabel(data.run, d.systemId),
         d.history,
         formatEstimate(d.continuity),
+        worldsCell(d.continuity),
         formatEstimate(d.correctionResponse),
+        worldsCell(d.correctionResponse),
       ]),
     },
   ];
@@ -388,7 +410,7 @@ function behaviorBlocks(input: ReportInput): ReportBlock[] {
       columns: [
         'System',
         'Indicator',
-        'Worlds complete / planned',
+        'Worlds used / complete / planned',
         'World mean [95% CI]',
         'Pooled',
         'Invalid',
@@ -396,7 +418,7 @@ function behaviorBlocks(input: ReportInput): ReportBlock[] {
       rows: data.behavior.map((b) => [
         systemLabel(data.run, b.systemId),
         b.indicator,
-        `${b.blocks.complete} / ${b.blocks.planned}`,
+        worldsCell(b.value),
         formatEstimate(b.value),
         formatRatio(b.pooled),
         formatRatio(b.invalid),

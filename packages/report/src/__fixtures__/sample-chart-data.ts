@@ -1,34 +1,38 @@
 import type { ChartData, IntervalEstimate, MemoryPoint } from '../chart-data';
 
-function est(estimate: number | null, worlds: number, spread = 0.05): IntervalEstimate {
+/** An estimate over `worlds` used worlds, of `completeWorlds` complete in its cell and 3 planned. */
+function est(estimate: number | null, worlds: number, spread = 0.05, completeWorlds = worlds): IntervalEstimate {
+  const counts = { worlds, completeWorlds, plannedWorlds: 3, undefinedReplicates: 0 };
   if (estimate === null) {
-    return { estimate, lower: null, upper: null, intervalNote: 'undefined_estimate', worlds, undefinedReplicates: 0 };
+    return { estimate, lower: null, upper: null, intervalNote: 'undefined_estimate', ...counts };
   }
   if (worlds < 2) {
-    return { estimate, lower: null, upper: null, intervalNote: 'fewer_than_two_complete_worlds', worlds, undefinedReplicates: 0 };
+    return { estimate, lower: null, upper: null, intervalNote: 'fewer_than_two_complete_worlds', ...counts };
   }
-  return { estimate, lower: Math.max(-1, estimate - spread), upper: Math.min(1, estimate + spread), intervalNote: null, worlds, undefinedReplicates: 0 };
+  return { estimate, lower: Math.max(-1, estimate - spread), upper: Math.min(1, estimate + spread), intervalNote: null, ...counts };
 }
 
 function ratio(numerator: number, denominator: number) {
   return { numerator, denominator, rate: denominator === 0 ? null : numerator / denominator };
 }
 
-function point(systemId: string, condition: MemoryPoint['condition'], load: number, q: number, worlds: number): MemoryPoint {
+/** A point of a curve over `worlds` (the curve's world set) of `complete` complete at this load. */
+function point(systemId: string, condition: MemoryPoint['condition'], load: number, q: number, worlds: number, complete = worlds): MemoryPoint {
   return {
     systemId,
     condition,
     load,
-    blocks: { planned: 3, complete: worlds, incomplete: 3 - worlds, missing: 0 },
-    qualityScore: est(q, worlds),
-    meanWithinWorldQualityScore: est(Math.max(0, q - 0.04), worlds),
+    blocks: { planned: 3, complete, incomplete: 3 - complete, missing: 0 },
+    worldSeeds: [1, 2, 3].slice(0, worlds),
+    qualityScore: est(q, worlds, 0.05, complete),
+    meanWithinWorldQualityScore: est(Math.max(0, q - 0.04), worlds, 0.05, complete),
     factors: {
-      r: est(Math.min(1, q + 0.05), worlds),
-      t: est(q, worlds),
-      s: est(Math.max(0, q - 0.1), worlds),
-      u: est(q, worlds),
-      i: est(q, worlds),
-      oneMinusF: est(1, worlds, 0),
+      r: est(Math.min(1, q + 0.05), worlds, 0.05, complete),
+      t: est(q, worlds, 0.05, complete),
+      s: est(Math.max(0, q - 0.1), worlds, 0.05, complete),
+      u: est(q, worlds, 0.05, complete),
+      i: est(q, worlds, 0.05, complete),
+      oneMinusF: est(1, worlds, 0, complete),
     },
     strata: { r: ratio(7, 8), t: ratio(6, 8), s: ratio(5, 8), u: ratio(6, 8), i: ratio(6, 8), f: ratio(0, 8) },
     unsupportedAffirmativeLures: ratio(0, 8),
@@ -46,7 +50,8 @@ export function sampleChartData(): ChartData {
   const memory: MemoryPoint[] = [];
   for (const id of systems) {
     const base = id === 'perfect' ? 1 : 0.85;
-    memory.push(point(id, 'notebook', 32, base, 3), point(id, 'notebook', 64, base - 0.2 * Number(id !== 'perfect'), 1));
+    // load 64 has one complete world, so the whole notebook curve rests on that one world
+    memory.push(point(id, 'notebook', 32, base, 1, 3), point(id, 'notebook', 64, base - 0.2 * Number(id !== 'perfect'), 1));
     memory.push(point(id, 'blank', 32, 0.1, 3), point(id, 'oracle', 32, 1, 3));
   }
   return {
@@ -78,8 +83,10 @@ export function sampleChartData(): ChartData {
         passingLoads: systemId === 'perfect' ? [32, 64] : tau <= 0.8 ? [32] : [],
         nonmonotone: false,
         sustainedPrefix: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
-        lower: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
-        upper: systemId === 'perfect' ? 64 : tau <= 0.8 ? 32 : null,
+        worlds: 1,
+        worldSeeds: [1],
+        lower: null, // one world: no interval
+        upper: null, // one world: no interval
         noPassingReplicates: systemId === 'perfect' || tau <= 0.8 ? 0 : 200,
         resamples: 200,
       })),
@@ -106,6 +113,7 @@ export function sampleChartData(): ChartData {
       [0, 1, 2, 3, 4].map((checkpoint) => ({
         systemId,
         checkpoint,
+        worldSeeds: [1, 2, 3],
         distanceAB: est(checkpoint === 0 ? 0 : 1, 3),
         distanceAA2: est(0, 3),
         divergence: est(checkpoint === 0 ? 0 : systemId === 'perfect' ? 1 : null, 3),
