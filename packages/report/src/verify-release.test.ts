@@ -179,6 +179,54 @@ describe('verifyRelease', () => {
   });
 });
 
+describe('verifyRelease of a run with holes in different cells', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let release: string;
+  beforeAll(async () => {
+    dir = await tempDir('verify-holes');
+    // world 12 is incomplete at N=16 and world 13 at N=8: the curves rest on world 11 alone
+    await buildFixtureRun(join(dir.path, 'run'), {
+      seeds: [11, 12, 13],
+      infrastructureFailures: ['keeper.memory.w12.n16.probe.b0', 'keeper.memory.w13.n8.probe.b0'],
+    });
+    release = join(dir.path, 'release');
+    await writeRelease({ runDir: join(dir.path, 'run'), outDir: release });
+  });
+  afterAll(async () => dir.remove());
+
+  it('recomputes the world sets: the release verifies and publishes them', async () => {
+    const report = await verifyRelease(release);
+    expect(report.mismatches).toEqual([]);
+    const data = JSON.parse(await readFile(join(release, 'chart-data', 'chart-data.json'), 'utf8'));
+    const notebook = data.memory.filter((p: { condition: string }) => p.condition === 'notebook');
+    for (const p of notebook) {
+      expect(p.worldSeeds).toEqual([11]);
+      expect(p.qualityScore).toMatchObject({ worlds: 1, completeWorlds: 2, plannedWorlds: 3 });
+    }
+    for (const e of data.eimc) expect(e.worldSeeds).toEqual([11]);
+  });
+
+  it('names a world set changed in the chart data and in a figure CSV', async () => {
+    const copy = join(dir.path, 'tampered');
+    await cp(release, copy, { recursive: true });
+    const jsonPath = join(copy, 'chart-data', 'chart-data.json');
+    const data = JSON.parse(await readFile(jsonPath, 'utf8'));
+    const index = data.memory.findIndex((p: { condition: string }) => p.condition === 'notebook');
+    data.memory[index].worldSeeds = [11, 12];
+    data.memory[index].qualityScore.worlds = 2;
+    await writeFile(jsonPath, canonicalJson(data));
+    const csvPath = join(copy, 'chart-data', 'memory-capacity.csv');
+    const csv = await readFile(csvPath, 'utf8');
+    await writeFile(csvPath, csv.replace(/,11\n/, ',11 12\n'));
+    await writeSha256Sums(copy);
+    const report = await verifyRelease(copy);
+    const at = report.mismatches.map((m) => `${m.file} ${m.at}`);
+    expect(at).toContain(`chart-data/chart-data.json memory[${index}].worldSeeds[1]`);
+    expect(at).toContain(`chart-data/chart-data.json memory[${index}].qualityScore.worlds`);
+    expect(report.mismatches.some((m) => m.file === 'chart-data/memory-capacity.csv')).toBe(true);
+  });
+});
+
 describe('runVerifyCli', () => {
   let dir: { path: string; remove: () => Promise<void> };
   beforeAll(async () => {
