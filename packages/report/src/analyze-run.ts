@@ -6,6 +6,8 @@ import {
   qualityScore,
 } from '@chi/scoring';
 import {
+  type CheckpointAccuracy,
+  type ExperienceDivergence,
   FACTOR_NAMES,
   type HistoryId,
   type QualityAlphas,
@@ -16,9 +18,8 @@ import {
 } from '@chi/spec';
 import {
   type BootstrapEstimate,
-  clusterBootstrap,
-  type NamedStatistics,
   type QuantileDefinition,
+  weightedMeansBootstrap,
 } from '@chi/stats';
 import type {
   BehaviorPoint,
@@ -43,6 +44,7 @@ import type {
   RunScores,
 } from './score-run';
 import { compareUtf8 } from './sha256-sums';
+import { meanOverSet, WorldColumns } from './world-columns';
 import { plannedWorlds, worldsInEvery, worldsWhere } from './world-sets';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
@@ -64,13 +66,6 @@ function ratio(numerator: number, denominator: number): Ratio {
   return { numerator, denominator, rate: denominator === 0 ? null : numerator / denominator };
 }
 
-function mean(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  let sum = 0;
-  for (const v of values) sum += v;
-  return sum / values.length;
-}
-
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
@@ -80,7 +75,7 @@ function median(values: readonly number[]): number | null {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** One world (cluster) with every complete observation it holds. */
+/** One planned world with every complete observation it holds. */
 interface WorldCluster {
   readonly seed: number;
   readonly memory: ReadonlyMap<string, MemoryObservation>;
@@ -92,32 +87,11 @@ function memoryCellKey(systemId: string, condition: MemoryCondition, load: numbe
   return `${systemId}|${condition}|${load}`;
 }
 
-/** The drawn worlds (with multiplicity) that belong to an estimand's world set. */
-function drawnIn(sample: readonly WorldCluster[], worlds: ReadonlySet<number>): WorldCluster[] {
-  return sample.filter((world) => worlds.has(world.seed));
-}
-
 /** How many worlds an estimate uses, are complete in its cell, and were planned for it. */
 interface WorldCounts {
   readonly used: number;
   readonly complete: number;
   readonly planned: number;
-}
-
-function meanFactorsOf(observations: readonly MemoryObservation[]): QualityFactors | null {
-  if (observations.length === 0) return null;
-  const sums: Record<string, number> = { r: 0, t: 0, s: 0, u: 0, i: 0, oneMinusF: 0 };
-  for (const o of observations)
-    for (const name of FACTOR_NAMES) sums[name] = (sums[name] as number) + o.score.factors[name];
-  const n = observations.length;
-  return {
-    r: sums.r! / n,
-    t: sums.t! / n,
-    s: sums.s! / n,
-    u: sums.u! / n,
-    i: sums.i! / n,
-    oneMinusF: sums.oneMinusF! / n,
-  };
 }
 
 interface MemoryCell {
@@ -305,118 +279,175 @@ export function analyzeRun(
   }
   const behaviorSet = (name: string): Set<number> => behaviorSets.get(name) ?? new Set<number>();
 
-  // Replicate-side counts that percentile summaries cannot carry: EIMC replicates with no passing load.
-  const noPassing = new Map<string, number>();
-  let call = 0;
+  // Every displayed aggregate is a function of means over world sets, so the whole analysis is one
+  // packed worlds x columns matrix for the fast path of @chi/stats (identical draws to
+  // clusterBootstrap): a mean over a set is mean(value x 1[set]) / mean(1[set]).
+  const worldOf = new Map(clusters.map((c) => [c.seed, c]));
+  const columns = new WorldColumns(seeds);
+  const names: string[] = [];
+  const outputs: ((means: Float64Array, out: Float64Array) => number | null)[] = [];
   const quantiles: Record<string, QuantileDefinition> = {};
-
-  const statistic = (sample: readonly WorldCluster[]): NamedStatistics => {
-    const isReplicate = call++ > 0;
-    const out: Record<string, number | null> = {};
-    for (const cell of memoryCells) {
-      const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
-      const curve = curveSets.get(`${cell.systemId}|${cell.condition}`) ?? new Set<number>();
-      const observations = drawnIn(sample, curve).map(
-        (w) => w.memory.get(key) as MemoryObservation,
-      );
-      const factors = meanFactorsOf(observations);
-      out[`m|${key}|Q`] = factors === null ? null : qualityScore(factors, alphas);
-      out[`m|${key}|W`] = mean(
-        drawnIn(sample, withinSets.get(key) ?? new Set<number>()).map(
-          (w) => (w.memory.get(key) as MemoryObservation).score.qualityScore as number,
-        ),
-      );
-      for (const name of FACTOR_NAMES)
-        out[`m|${key}|${name}`] = factors === null ? null : factors[name];
-    }
-    for (const systemId of systems) {
-      const loads = notebookLoads(systemId);
-      if (loads.length === 0) continue;
-      const curve = loads.map(
-        (load) => out[`m|${memoryCellKey(systemId, 'notebook', load)}|Q`] ?? null,
-      );
-      const defined = curve.every((q) => q !== null);
-      for (const tau of analysis.taus) {
-        const name = `e|${systemId}|${tau}`;
-        quantiles[name] = 'inverted_cdf';
-        if (!defined) {
-          out[name] = null;
-          continue;
-        }
-        const value = eimcFromScores(loads, curve as number[], tau);
-        out[name] = value;
-        if (value === null && isReplicate) noPassing.set(name, (noPassing.get(name) ?? 0) + 1);
-      }
-    }
-    for (const systemId of historySystems) {
-      const history = (name: string) =>
-        drawnIn(sample, historySet(`${systemId}|${name}`)).map(
-          (w) => w.history.get(systemId) as HistoryObservation,
-        );
-      for (const h of HISTORIES) {
-        for (const k of CHECKPOINTS) {
-          const acc = history(`${h}|${k}`).map(
-            (o) => o.score.checkpoints[k]?.histories[h].accuracy,
-          );
-          out[`h|${systemId}|${h}|${k}|acc`] = mean(acc.map((a) => a?.accuracy.rate as number));
-          out[`h|${systemId}|${h}|${k}|unk`] = mean(
-            acc.map((a) => a?.explicitUnknownRate.rate as number),
-          );
-        }
-        out[`y|${systemId}|${h}|cont`] = mean(
-          history(`${h}|cont`).map((o) => o.score.continuity[h].primary.value as number),
-        );
-        out[`y|${systemId}|${h}|corr`] = mean(
-          history(`${h}|corr`).map((o) => o.score.correctionResponse[h].value as number),
-        );
-      }
-      for (const k of CHECKPOINTS) {
-        const divergences = history(`${k}|div`).map((o) => o.score.checkpoints[k]?.divergence);
-        const ab = mean(divergences.map((d) => d?.differentHistories.value as number));
-        const aa2 = mean(divergences.map((d) => d?.sameHistory.value as number));
-        out[`d|${systemId}|${k}|AB`] = ab;
-        out[`d|${systemId}|${k}|AA2`] = aa2;
-        // The difference of the two displayed means: divergence == D(A,B) - D(A,A2) exactly.
-        out[`d|${systemId}|${k}|div`] = ab === null || aa2 === null ? null : ab - aa2;
-      }
-    }
-    for (const systemId of behaviorSystems) {
-      const behavior = (name: string) =>
-        drawnIn(sample, behaviorSet(`${systemId}|${name}`)).map(
-          (w) => w.behavior.get(systemId) as BehaviorObservation,
-        );
-      for (const axis of BEHAVIOR_AXES) {
-        out[`b|${systemId}|${axis}`] = mean(
-          behavior(axis).map((o) => o.score.axes[axis].accuracy.rate as number),
-        );
-      }
-      out[`b|${systemId}|A-frame-change`] = mean(
-        behavior('A-frame-change').map((o) => o.score.frameInducedChange.rate.rate as number),
-      );
-    }
-    return out;
+  const define = (
+    name: string,
+    output: (means: Float64Array, out: Float64Array) => number | null,
+  ) => {
+    names.push(name);
+    outputs.push(output);
+    return names.length - 1;
+  };
+  /** Registers the mean over a world set of one value per world; returns a reader of it. */
+  const meanOf = (worlds: ReadonlySet<number>, pick: (world: WorldCluster) => number) => {
+    const indicator = columns.indicator(worlds);
+    const value = columns.values(worlds, (seed) => pick(worldOf.get(seed) as WorldCluster));
+    return (means: Float64Array) => meanOverSet(means, value, indicator);
   };
 
-  let estimates: Record<string, BootstrapEstimate> = {};
-  if (clusters.length > 0) {
-    // The original sample is computed first to learn the names (and which are EIMC) for quantiles.
-    call = 0;
-    const names = Object.keys(statistic(clusters));
-    call = 0;
-    if (names.length > 0) {
-      estimates = clusterBootstrap({
-        clusters,
-        statistic,
-        seed: analysis.seed,
-        resamples: analysis.resamples,
-        level: analysis.level,
-        quantile: Object.fromEntries(
-          names
-            .filter((n) => quantiles[n] !== undefined)
-            .map((n) => [n, quantiles[n] as QuantileDefinition]),
-        ),
+  const qualityIndex = new Map<string, number>();
+  for (const cell of memoryCells) {
+    const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
+    const curve = curveSets.get(`${cell.systemId}|${cell.condition}`) ?? new Set<number>();
+    const observation = (w: WorldCluster) => w.memory.get(key) as MemoryObservation;
+    const factor = Object.fromEntries(
+      FACTOR_NAMES.map((name) => [name, meanOf(curve, (w) => observation(w).score.factors[name])]),
+    ) as Record<(typeof FACTOR_NAMES)[number], (means: Float64Array) => number | null>;
+    const factorsAt = (means: Float64Array): QualityFactors | null => {
+      const r = factor.r(means);
+      if (r === null) return null;
+      return {
+        r,
+        t: factor.t(means) as number,
+        s: factor.s(means) as number,
+        u: factor.u(means) as number,
+        i: factor.i(means) as number,
+        oneMinusF: factor.oneMinusF(means) as number,
+      };
+    };
+    qualityIndex.set(
+      key,
+      define(`m|${key}|Q`, (means) => {
+        const factors = factorsAt(means);
+        return factors === null ? null : qualityScore(factors, alphas);
+      }),
+    );
+    const within = meanOf(
+      withinSets.get(key) ?? new Set<number>(),
+      (w) => observation(w).score.qualityScore as number,
+    );
+    define(`m|${key}|W`, within);
+    for (const name of FACTOR_NAMES) define(`m|${key}|${name}`, factor[name]);
+  }
+
+  // Replicate-side counts that percentile summaries cannot carry: EIMC replicates with no passing load.
+  const noPassing = new Map<string, number>();
+  let isReplicate = false;
+  for (const systemId of systems) {
+    const loads = notebookLoads(systemId);
+    if (loads.length === 0) continue;
+    const curve = loads.map(
+      (load) => qualityIndex.get(memoryCellKey(systemId, 'notebook', load)) as number,
+    );
+    for (const tau of analysis.taus) {
+      const name = `e|${systemId}|${tau}`;
+      quantiles[name] = 'inverted_cdf';
+      // reads the curve's Q_M values this replicate already wrote (NaN where undefined)
+      define(name, (_means, out) => {
+        const q = curve.map((index) => out[index] as number);
+        if (q.some(Number.isNaN)) return null;
+        const value = eimcFromScores(loads, q, tau);
+        if (value === null && isReplicate) noPassing.set(name, (noPassing.get(name) ?? 0) + 1);
+        return value;
       });
     }
+  }
+
+  for (const systemId of historySystems) {
+    const observation = (w: WorldCluster) => w.history.get(systemId) as HistoryObservation;
+    const over = (name: string, pick: (o: HistoryObservation) => number) =>
+      meanOf(historySet(`${systemId}|${name}`), (w) => pick(observation(w)));
+    for (const h of HISTORIES) {
+      for (const k of CHECKPOINTS) {
+        const accuracy = (o: HistoryObservation) =>
+          o.score.checkpoints[k]?.histories[h].accuracy as CheckpointAccuracy;
+        define(
+          `h|${systemId}|${h}|${k}|acc`,
+          over(`${h}|${k}`, (o) => accuracy(o).accuracy.rate as number),
+        );
+        define(
+          `h|${systemId}|${h}|${k}|unk`,
+          over(`${h}|${k}`, (o) => accuracy(o).explicitUnknownRate.rate as number),
+        );
+      }
+      define(
+        `y|${systemId}|${h}|cont`,
+        over(`${h}|cont`, (o) => o.score.continuity[h].primary.value as number),
+      );
+      define(
+        `y|${systemId}|${h}|corr`,
+        over(`${h}|corr`, (o) => o.score.correctionResponse[h].value as number),
+      );
+    }
+    for (const k of CHECKPOINTS) {
+      const divergence = (o: HistoryObservation) =>
+        o.score.checkpoints[k]?.divergence as ExperienceDivergence;
+      const ab = over(`${k}|div`, (o) => divergence(o).differentHistories.value as number);
+      const aa2 = over(`${k}|div`, (o) => divergence(o).sameHistory.value as number);
+      define(`d|${systemId}|${k}|AB`, ab);
+      define(`d|${systemId}|${k}|AA2`, aa2);
+      // The difference of the two displayed means: divergence == D(A,B) - D(A,A2) exactly.
+      define(`d|${systemId}|${k}|div`, (means) => {
+        const b = ab(means);
+        const a2 = aa2(means);
+        return b === null || a2 === null ? null : b - a2;
+      });
+    }
+  }
+  for (const systemId of behaviorSystems) {
+    const observation = (w: WorldCluster) => w.behavior.get(systemId) as BehaviorObservation;
+    for (const axis of BEHAVIOR_AXES) {
+      define(
+        `b|${systemId}|${axis}`,
+        meanOf(
+          behaviorSet(`${systemId}|${axis}`),
+          (w) => observation(w).score.axes[axis].accuracy.rate as number,
+        ),
+      );
+    }
+    define(
+      `b|${systemId}|A-frame-change`,
+      meanOf(
+        behaviorSet(`${systemId}|A-frame-change`),
+        (w) => observation(w).score.frameInducedChange.rate.rate as number,
+      ),
+    );
+  }
+
+  let estimates: Record<string, BootstrapEstimate> = {};
+  if (seeds.length > 0 && names.length > 0 && columns.width > 0) {
+    const packed = columns.pack();
+    let call = 0;
+    estimates = weightedMeansBootstrap({
+      ...packed,
+      names,
+      // outputs run in order, so an EIMC reads the Q_M values of the same replicate
+      statistic: (means, out) => {
+        isReplicate = call++ > 0;
+        for (let index = 0; index < outputs.length; index++) {
+          const value = (outputs[index] as (m: Float64Array, o: Float64Array) => number | null)(
+            means,
+            out,
+          );
+          out[index] = value === null ? Number.NaN : value;
+        }
+      },
+      seed: analysis.seed,
+      resamples: analysis.resamples,
+      level: analysis.level,
+      quantile: Object.fromEntries(
+        names
+          .filter((n) => quantiles[n] !== undefined)
+          .map((n) => [n, quantiles[n] as QuantileDefinition]),
+      ),
+    });
   }
 
   /** An estimate with its interval and world set (used / complete in the cell / planned). */
