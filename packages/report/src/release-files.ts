@@ -99,14 +99,26 @@ function tracedProbes(scores: RunScores): TracedProbe[] {
     });
 }
 
-/** Per-world results as CSV (the protocol publishes per-world results beside the means). */
-function perWorldTables(scores: RunScores): [string, string][] {
+/**
+ * Per-world results as CSV (the protocol publishes per-world results beside the means), with
+ * whether each row enters its estimand's world set: averaging the rows marked `inWorldSet`
+ * recomputes the published curve point or distance.
+ */
+function perWorldTables(scores: RunScores, data: ChartData): [string, string][] {
+  const curveWorlds = new Map(
+    data.memory.map((p) => [`${p.systemId}|${p.condition}|${p.load}`, new Set(p.worldSeeds)]),
+  );
+  const distanceWorlds = new Map(
+    data.historyDistances.map((d) => [`${d.systemId}|${d.checkpoint}`, new Set(d.worldSeeds)]),
+  );
   const memory = scores.memory.map((o) => ({
     systemId: o.systemId,
     condition: o.condition,
     load: o.load,
     worldSeed: o.worldSeed,
     blockComplete: o.blockComplete,
+    inWorldSet:
+      curveWorlds.get(`${o.systemId}|${o.condition}|${o.load}`)?.has(o.worldSeed) ?? false,
     r: o.score.factors.r,
     t: o.score.factors.t,
     s: o.score.factors.s,
@@ -127,6 +139,8 @@ function perWorldTables(scores: RunScores): [string, string][] {
         blockComplete: o.blockComplete,
         history: h,
         checkpoint: c.checkpoint,
+        inDistanceWorldSet:
+          distanceWorlds.get(`${o.systemId}|${c.checkpoint}`)?.has(o.worldSeed) ?? false,
         accuracy: c.histories[h].accuracy.accuracy.rate,
         explicitUnknownRate: c.histories[h].accuracy.explicitUnknownRate.rate,
         invalidRate: c.histories[h].accuracy.invalidRate.rate,
@@ -287,7 +301,7 @@ function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string
     '| `chis/` | CHIS sequences per system |',
     '| `scores/` | per system x block observations (incomplete blocks included, flagged) |',
     '| `traces/` | per-probe and per-item traces with the failure-taxonomy reason |',
-    '| `chart-data/` | every displayed number as JSON and CSV, and the case examples |',
+    '| `chart-data/` | every displayed number as JSON and CSV with the worlds it uses (used / complete / planned), per-world results marking the worlds each curve and distance uses, and the case examples |',
     '| `figures/` | SVG figures |',
     '| `report.md`, `report.html` | the report |',
     '| `SHA256SUMS` | SHA-256 of every other file |',
@@ -406,7 +420,7 @@ export async function buildDerivedRelease(
   for (const [path, lines] of traceFiles) files.set(path, jsonl(lines));
 
   files.set('chart-data/chart-data.json', canonicalJson(data));
-  for (const [path, csv] of perWorldTables(scores)) files.set(path, csv);
+  for (const [path, csv] of perWorldTables(scores, data)) files.set(path, csv);
   const figures = buildFigures(data);
   const rendered: { definition: (typeof figures)[number]; svg: string }[] = [];
   for (const definition of figures) {

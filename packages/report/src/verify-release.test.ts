@@ -204,6 +204,15 @@ describe('verifyRelease of a run with holes in different cells', () => {
       expect(p.qualityScore).toMatchObject({ worlds: 1, completeWorlds: 2, plannedWorlds: 3 });
     }
     for (const e of data.eimc) expect(e.worldSeeds).toEqual([11]);
+    // the per-world table marks the rows that enter the curve (complete but unused: world 12 at N=8)
+    const perWorld = await readFile(join(release, 'chart-data', 'per-world-memory.csv'), 'utf8');
+    expect(perWorld.split('\n')[0]).toMatch(
+      /^systemId,condition,load,worldSeed,blockComplete,inWorldSet,/,
+    );
+    expect(perWorld).toContain('\nkeeper,notebook,8,11,true,true,');
+    expect(perWorld).toContain('\nkeeper,notebook,8,12,true,false,');
+    expect(perWorld).toContain('\nkeeper,notebook,16,12,false,false,');
+    expect(perWorld).toContain('\nkeeper,blank,8,12,true,true,');
   });
 
   it('names a world set changed in the chart data and in a figure CSV', async () => {
