@@ -36,6 +36,7 @@ import type {
   ResourceRow,
   TaxonomyCount,
 } from './chart-data';
+import { type BehaviorIndicator, estimandWorldSets } from './estimand-world-sets';
 import type { RunRecords } from './run-folder';
 import type {
   BehaviorObservation,
@@ -45,7 +46,7 @@ import type {
 } from './score-run';
 import { compareUtf8 } from './sha256-sums';
 import { meanOverSet, WorldColumns } from './world-columns';
-import { plannedWorlds, worldsInEvery, worldsWhere } from './world-sets';
+import { plannedWorlds } from './world-sets';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
 export interface AnalyzeRunOptions {
@@ -168,116 +169,8 @@ export function analyzeRun(
   const historySystems = systems.filter((id) => scores.history.some((o) => o.systemId === id));
   const behaviorSystems = systems.filter((id) => scores.behavior.some((o) => o.systemId === id));
 
-  // World sets, fixed before resampling.
-  const cellComplete = new Map<string, number[]>();
-  for (const cell of memoryCells) {
-    const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
-    cellComplete.set(
-      key,
-      worldsWhere(
-        scores.memory,
-        (o) => o.blockComplete && memoryCellKey(o.systemId, o.condition, o.load) === key,
-      ),
-    );
-  }
-  /** A capacity curve uses the worlds complete at every tested load of its system and condition. */
-  const curveWorlds = new Map<string, number[]>();
-  for (const cell of memoryCells) {
-    const curve = `${cell.systemId}|${cell.condition}`;
-    if (curveWorlds.has(curve)) continue;
-    curveWorlds.set(
-      curve,
-      worldsInEvery(
-        memoryCells
-          .filter((c) => c.systemId === cell.systemId && c.condition === cell.condition)
-          .map((c) => cellComplete.get(memoryCellKey(c.systemId, c.condition, c.load)) ?? []),
-      ),
-    );
-  }
-  const curveOf = (systemId: string, condition: MemoryCondition): number[] =>
-    curveWorlds.get(`${systemId}|${condition}`) ?? [];
-  const curveSets = new Map([...curveWorlds].map(([k, v]) => [k, new Set(v)]));
-  /** Worlds of a curve whose own Q_M is defined (the mean within-world Q_M's world set). */
-  const withinSets = new Map<string, Set<number>>();
-  for (const cell of memoryCells) {
-    const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
-    const curve = curveSets.get(`${cell.systemId}|${cell.condition}`) ?? new Set<number>();
-    withinSets.set(
-      key,
-      new Set(
-        worldsWhere(
-          scores.memory,
-          (o) =>
-            o.blockComplete &&
-            curve.has(o.worldSeed) &&
-            memoryCellKey(o.systemId, o.condition, o.load) === key &&
-            o.score.qualityScore !== null,
-        ),
-      ),
-    );
-  }
-
-  const completeOf = <T extends { readonly systemId: string; readonly blockComplete: boolean }>(
-    observations: readonly (T & { readonly worldSeed: number })[],
-    systemId: string,
-    defined: (o: T) => boolean = () => true,
-  ): Set<number> =>
-    new Set(
-      worldsWhere(observations, (o) => o.blockComplete && o.systemId === systemId && defined(o)),
-    );
-  const historySets = new Map<string, Set<number>>();
-  for (const systemId of historySystems) {
-    historySets.set(`${systemId}|complete`, completeOf(scores.history, systemId));
-    for (const h of HISTORIES) {
-      for (const k of CHECKPOINTS) {
-        historySets.set(
-          `${systemId}|${h}|${k}`,
-          completeOf(
-            scores.history,
-            systemId,
-            (o) => o.score.checkpoints[k]?.histories[h].accuracy.accuracy.rate != null,
-          ),
-        );
-      }
-      historySets.set(
-        `${systemId}|${h}|cont`,
-        completeOf(scores.history, systemId, (o) => o.score.continuity[h].primary.value !== null),
-      );
-      historySets.set(
-        `${systemId}|${h}|corr`,
-        completeOf(scores.history, systemId, (o) => o.score.correctionResponse[h].value !== null),
-      );
-    }
-    // Divergence and both distances on the worlds with A, B and A2 fully valid at checkpoint k.
-    for (const k of CHECKPOINTS) {
-      historySets.set(
-        `${systemId}|${k}|div`,
-        completeOf(scores.history, systemId, (o) => {
-          const d = o.score.checkpoints[k]?.divergence;
-          return (
-            d !== undefined && d.differentHistories.value !== null && d.sameHistory.value !== null
-          );
-        }),
-      );
-    }
-  }
-  const historySet = (name: string): Set<number> => historySets.get(name) ?? new Set<number>();
-  const behaviorSets = new Map<string, Set<number>>();
-  for (const systemId of behaviorSystems) {
-    behaviorSets.set(`${systemId}|complete`, completeOf(scores.behavior, systemId));
-    for (const axis of BEHAVIOR_AXES) {
-      behaviorSets.set(
-        `${systemId}|${axis}`,
-        completeOf(scores.behavior, systemId, (o) => o.score.axes[axis].accuracy.rate !== null),
-      );
-    }
-    // Frame-induced change on the worlds whose two halves give at least one valid matched pair.
-    behaviorSets.set(
-      `${systemId}|A-frame-change`,
-      completeOf(scores.behavior, systemId, (o) => o.score.frameInducedChange.rate.rate !== null),
-    );
-  }
-  const behaviorSet = (name: string): Set<number> => behaviorSets.get(name) ?? new Set<number>();
+  // World sets, fixed before resampling (docs/protocol.md#world-sets).
+  const sets = estimandWorldSets(scores);
 
   // Every displayed aggregate is a function of means over world sets, so the whole analysis is one
   // packed worlds x columns matrix for the fast path of @chi/stats (identical draws to
@@ -305,7 +198,7 @@ export function analyzeRun(
   const qualityIndex = new Map<string, number>();
   for (const cell of memoryCells) {
     const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
-    const curve = curveSets.get(`${cell.systemId}|${cell.condition}`) ?? new Set<number>();
+    const curve = new Set(sets.curve(cell.systemId, cell.condition));
     const observation = (w: WorldCluster) => w.memory.get(key) as MemoryObservation;
     const factor = Object.fromEntries(
       FACTOR_NAMES.map((name) => [name, meanOf(curve, (w) => observation(w).score.factors[name])]),
@@ -330,7 +223,7 @@ export function analyzeRun(
       }),
     );
     const within = meanOf(
-      withinSets.get(key) ?? new Set<number>(),
+      new Set(sets.withinWorld(cell.systemId, cell.condition, cell.load)),
       (w) => observation(w).score.qualityScore as number,
     );
     define(`m|${key}|W`, within);
@@ -362,35 +255,39 @@ export function analyzeRun(
 
   for (const systemId of historySystems) {
     const observation = (w: WorldCluster) => w.history.get(systemId) as HistoryObservation;
-    const over = (name: string, pick: (o: HistoryObservation) => number) =>
-      meanOf(historySet(`${systemId}|${name}`), (w) => pick(observation(w)));
+    const over = (worlds: readonly number[], pick: (o: HistoryObservation) => number) =>
+      meanOf(new Set(worlds), (w) => pick(observation(w)));
     for (const h of HISTORIES) {
       for (const k of CHECKPOINTS) {
         const accuracy = (o: HistoryObservation) =>
           o.score.checkpoints[k]?.histories[h].accuracy as CheckpointAccuracy;
         define(
           `h|${systemId}|${h}|${k}|acc`,
-          over(`${h}|${k}`, (o) => accuracy(o).accuracy.rate as number),
+          over(sets.historyCheckpoint(systemId, h, k), (o) => accuracy(o).accuracy.rate as number),
         );
         define(
           `h|${systemId}|${h}|${k}|unk`,
-          over(`${h}|${k}`, (o) => accuracy(o).explicitUnknownRate.rate as number),
+          over(
+            sets.historyCheckpoint(systemId, h, k),
+            (o) => accuracy(o).explicitUnknownRate.rate as number,
+          ),
         );
       }
       define(
         `y|${systemId}|${h}|cont`,
-        over(`${h}|cont`, (o) => o.score.continuity[h].primary.value as number),
+        over(sets.continuity(systemId, h), (o) => o.score.continuity[h].primary.value as number),
       );
       define(
         `y|${systemId}|${h}|corr`,
-        over(`${h}|corr`, (o) => o.score.correctionResponse[h].value as number),
+        over(sets.correction(systemId, h), (o) => o.score.correctionResponse[h].value as number),
       );
     }
     for (const k of CHECKPOINTS) {
       const divergence = (o: HistoryObservation) =>
         o.score.checkpoints[k]?.divergence as ExperienceDivergence;
-      const ab = over(`${k}|div`, (o) => divergence(o).differentHistories.value as number);
-      const aa2 = over(`${k}|div`, (o) => divergence(o).sameHistory.value as number);
+      const worlds = sets.distances(systemId, k);
+      const ab = over(worlds, (o) => divergence(o).differentHistories.value as number);
+      const aa2 = over(worlds, (o) => divergence(o).sameHistory.value as number);
       define(`d|${systemId}|${k}|AB`, ab);
       define(`d|${systemId}|${k}|AA2`, aa2);
       // The difference of the two displayed means: divergence == D(A,B) - D(A,A2) exactly.
@@ -407,7 +304,7 @@ export function analyzeRun(
       define(
         `b|${systemId}|${axis}`,
         meanOf(
-          behaviorSet(`${systemId}|${axis}`),
+          new Set(sets.behavior(systemId, axis)),
           (w) => observation(w).score.axes[axis].accuracy.rate as number,
         ),
       );
@@ -415,7 +312,7 @@ export function analyzeRun(
     define(
       `b|${systemId}|A-frame-change`,
       meanOf(
-        behaviorSet(`${systemId}|A-frame-change`),
+        new Set(sets.behavior(systemId, 'A-frame-change')),
         (w) => observation(w).score.frameInducedChange.rate.rate as number,
       ),
     );
@@ -515,7 +412,7 @@ export function analyzeRun(
 
   const memory: MemoryPoint[] = memoryCells.map((cell) => {
     const key = memoryCellKey(cell.systemId, cell.condition, cell.load);
-    const worldSeeds = curveOf(cell.systemId, cell.condition);
+    const worldSeeds = [...sets.curve(cell.systemId, cell.condition)];
     const curve = new Set(worldSeeds);
     const observations = scores.memory.filter(
       (o) =>
@@ -526,7 +423,7 @@ export function analyzeRun(
     const blocks = blockCounts(cell.condition === 'notebook' ? 'memory' : 'controls', cell.load);
     const counts = (used: number): WorldCounts => ({
       used,
-      complete: cellComplete.get(key)?.length ?? 0,
+      complete: sets.memoryCell(cell.systemId, cell.condition, cell.load).length,
       planned: blocks.planned,
     });
     const worlds = counts(worldSeeds.length);
@@ -547,7 +444,10 @@ export function analyzeRun(
       blocks,
       worldSeeds,
       qualityScore: interval(`m|${key}|Q`, worlds),
-      meanWithinWorldQualityScore: interval(`m|${key}|W`, counts(withinSets.get(key)?.size ?? 0)),
+      meanWithinWorldQualityScore: interval(
+        `m|${key}|W`,
+        counts(sets.withinWorld(cell.systemId, cell.condition, cell.load).length),
+      ),
       factors: {
         r: interval(`m|${key}|r`, worlds),
         t: interval(`m|${key}|t`, worlds),
@@ -574,7 +474,7 @@ export function analyzeRun(
   for (const systemId of systems) {
     const points = memory.filter((p) => p.systemId === systemId && p.condition === 'notebook');
     if (points.length === 0 || points.some((p) => p.qualityScore.estimate === null)) continue;
-    const worldSeeds = curveOf(systemId, 'notebook');
+    const worldSeeds = [...sets.curve(systemId, 'notebook')];
     const curve = points.map((p) => ({
       load: p.load,
       qualityScore: p.qualityScore.estimate as number,
@@ -614,9 +514,9 @@ export function analyzeRun(
   const historyDynamics: HistoryDynamics[] = [];
   for (const systemId of historySystems) {
     const counts = blockCounts('history', null);
-    const complete = historySet(`${systemId}|complete`).size;
-    const worldCounts = (name: string): WorldCounts => ({
-      used: historySet(`${systemId}|${name}`).size,
+    const complete = sets.historyComplete(systemId).length;
+    const worldCounts = (worlds: readonly number[]): WorldCounts => ({
+      used: worlds.length,
       complete,
       planned: counts.planned,
     });
@@ -631,8 +531,14 @@ export function analyzeRun(
           history: h,
           checkpoint: k,
           blocks: counts,
-          accuracy: interval(`h|${systemId}|${h}|${k}|acc`, worldCounts(`${h}|${k}`)),
-          unknownRate: interval(`h|${systemId}|${h}|${k}|unk`, worldCounts(`${h}|${k}`)),
+          accuracy: interval(
+            `h|${systemId}|${h}|${k}|acc`,
+            worldCounts(sets.historyCheckpoint(systemId, h, k)),
+          ),
+          unknownRate: interval(
+            `h|${systemId}|${h}|${k}|unk`,
+            worldCounts(sets.historyCheckpoint(systemId, h, k)),
+          ),
           invalid: ratio(
             results.reduce((s, r) => s + r.accuracy.invalidRate.numerator, 0),
             results.reduce((s, r) => s + r.accuracy.invalidRate.denominator, 0),
@@ -642,11 +548,11 @@ export function analyzeRun(
       }
     }
     for (const k of CHECKPOINTS) {
-      const worlds = worldCounts(`${k}|div`);
+      const worlds = worldCounts(sets.distances(systemId, k));
       historyDistances.push({
         systemId,
         checkpoint: k,
-        worldSeeds: [...historySet(`${systemId}|${k}|div`)].sort((a, b) => a - b),
+        worldSeeds: [...sets.distances(systemId, k)],
         distanceAB: interval(`d|${systemId}|${k}|AB`, worlds),
         distanceAA2: interval(`d|${systemId}|${k}|AA2`, worlds),
         divergence: interval(`d|${systemId}|${k}|div`, worlds),
@@ -656,8 +562,11 @@ export function analyzeRun(
       historyDynamics.push({
         systemId,
         history: h,
-        continuity: interval(`y|${systemId}|${h}|cont`, worldCounts(`${h}|cont`)),
-        correctionResponse: interval(`y|${systemId}|${h}|corr`, worldCounts(`${h}|corr`)),
+        continuity: interval(`y|${systemId}|${h}|cont`, worldCounts(sets.continuity(systemId, h))),
+        correctionResponse: interval(
+          `y|${systemId}|${h}|corr`,
+          worldCounts(sets.correction(systemId, h)),
+        ),
       });
     }
   }
@@ -666,9 +575,9 @@ export function analyzeRun(
   for (const systemId of behaviorSystems) {
     const observations = scores.behavior.filter((o) => o.blockComplete && o.systemId === systemId);
     const counts = blockCounts('behavior', null);
-    const worldCounts = (name: string): WorldCounts => ({
-      used: behaviorSet(`${systemId}|${name}`).size,
-      complete: behaviorSet(`${systemId}|complete`).size,
+    const worldCounts = (indicator: BehaviorIndicator): WorldCounts => ({
+      used: sets.behavior(systemId, indicator).length,
+      complete: sets.behaviorComplete(systemId).length,
       planned: counts.planned,
     });
     for (const axis of BEHAVIOR_AXES) {
