@@ -67,6 +67,11 @@ export {
   TaxonomyCountSchema,
 } from './chart-data';
 export { type CsvCell, parseCsv, toCsv } from './csv';
+export {
+  type BehaviorIndicator,
+  type EstimandWorldSets,
+  estimandWorldSets,
+} from './estimand-world-sets';
 export { evidenceBanner, runEvidenceBanner, systemLabel } from './evidence-label';
 export { EVIDENCE_MAP, type EvidenceMapRow } from './evidence-map';
 export {

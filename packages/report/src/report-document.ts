@@ -490,7 +490,7 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
     ),
     ...systemsBlocks(data),
     paragraph(
-      `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of complete worlds with analysis seed ${a.seed}, one multiset per replicate applied to every system, load, history and checkpoint; pointwise ${Math.round(a.level * 100)}% percentile intervals, not simultaneous bands. No interval with fewer than two complete worlds. Cells with fewer than ${a.exploratoryBelowWorlds} complete worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
+      `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of complete worlds with analysis seed ${a.seed}, one multiset of planned worlds per replicate applied to every system, load, history and checkpoint; pointwise ${Math.round(a.level * 100)}% percentile intervals, not simultaneous bands. A number that combines cells uses the worlds complete in every cell it combines, in the estimate and in every replicate: a capacity curve and its EIMC the worlds complete at every tested load, D(A,B), D(A,A2) and the divergence the worlds with A, B and A2 all valid at that checkpoint; tables give worlds used / complete in the cell / planned. No interval with fewer than two worlds used. Numbers resting on fewer than ${a.exploratoryBelowWorlds} worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
     ),
     {
       kind: 'list',
