@@ -635,7 +635,7 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
     caption: [
       "Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). All three numbers of a checkpoint use one world set: the complete worlds whose A, B and A2 vectors are all fully valid there, so the divergence is exactly D(A,B) − D(A,A2) as drawn; where no world qualifies the values are null (a gap). Lines join only checkpoints with the same world set. A2's requests are byte-identical to A's, so only sampling noise makes D(A,A2) positive: a deterministic system (such as the scripted reference systems) has D(A,A2) = 0.",
     ],
-    denominators: `worlds with fully valid A, B and A2 vectors per checkpoint: ${denominatorSummary(
+    denominators: denominatorSummary(
       data.historyDistances.map(
         (d) =>
           data.history.find((h) => h.systemId === d.systemId)?.blocks ?? {
@@ -646,7 +646,7 @@ function historyDistanceFigure(data: ChartData): FigureDefinition | null {
           },
       ),
       estimates,
-    )}`,
+    ),
     estimates,
     columns: ['system', 'checkpoint', 'quantity', ...ESTIMATE_COLUMNS, 'worldSet'],
     rows,
