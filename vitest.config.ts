@@ -9,6 +9,7 @@ const packageNames = [
   'stats',
   'openrouter',
   'chis',
+  'run',
   'pilot',
   'report',
 ];

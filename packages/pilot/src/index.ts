@@ -7,16 +7,22 @@
  * @packageDocumentation
  */
 
-export { foldAttemptLog, type RequestLogState, readAttemptLog } from './attempt-log';
-export { matchTemplate, readBehaviorQuestion } from './behavior-question-reader';
-export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
+// The run-folder rules live in @chi/run (one implementation for the runner, the report and
+// `chi verify`); re-exported here so existing imports from @chi/pilot keep working.
 export {
   ACCOUNT_FAILURE_STATUSES,
   computeBlockStatuses,
+  extractJsonBlock,
+  foldAttemptLog,
   isAccountFailure,
   isInfrastructureFailure,
+  type RequestLogState,
   type RequestOutcome,
-} from './block-status';
+  readAttemptLog,
+  renderJsonBlock,
+} from '@chi/run';
+export { matchTemplate, readBehaviorQuestion } from './behavior-question-reader';
+export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
 export { CHECKPOINT_CONDITIONS, chisEntriesFor, writeChisEntries } from './chis-entries';
 export {
   type CliCommand,
@@ -45,7 +51,6 @@ export {
 } from './endpoint-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export { schemaReference, starterConfig, writeStarterConfig } from './init-config';
-export { extractJsonBlock, renderJsonBlock } from './json-blocks';
 export {
   buildManifest,
   FAILURE_RULES,

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
+import { foldAttemptLog, readAttemptLog } from '@chi/run';
 import {
   type BudgetLedger,
   type ChatModel,
@@ -14,7 +15,6 @@ import {
   RunStatusSchema,
   type SmokeResult,
 } from '@chi/spec';
-import { foldAttemptLog, readAttemptLog } from './attempt-log';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
 import { readFrozenManifest } from './manifest';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AttemptRecord, MemoryWorld, RenderedRequest } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scriptedWith } from './__fixtures__/fake-models';
-import { extractJsonBlock } from './json-blocks';
+import { extractJsonBlock } from '@chi/run';
 import { renderPlannedRequest } from './render-planned';
 import { renderMemoryProbe } from './render-requests';
 import { createRun, prepareRun } from './run-create';

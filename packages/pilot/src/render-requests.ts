@@ -9,7 +9,7 @@ import type {
   RequestTask,
 } from '@chi/spec';
 import { behaviorQuestionSections, itemView } from './behavior-questions';
-import { renderJsonBlock } from './json-blocks';
+import { renderJsonBlock } from '@chi/run';
 import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
 
 /** Messages of one request and the template they came from. */

@@ -4,6 +4,16 @@ import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import { requestInputBytes } from '@chi/openrouter';
 import { canonicalJson, sha256Hex } from '@chi/report';
 import {
+  computeBlockStatuses,
+  failureCategory,
+  foldAttemptLog,
+  isAccountFailure,
+  isInfrastructureFailure,
+  type RequestOutcome,
+  readAttemptLog,
+  readRunJsonl,
+} from '@chi/run';
+import {
   type AttemptRecord,
   AttemptRecordSchema,
   type BudgetLedger,
@@ -23,13 +33,6 @@ import {
   RunStatusSchema,
   type SystemSpec,
 } from '@chi/spec';
-import { foldAttemptLog, readAttemptLog } from './attempt-log';
-import {
-  computeBlockStatuses,
-  isAccountFailure,
-  isInfrastructureFailure,
-  type RequestOutcome,
-} from './block-status';
 import type { PilotEventSink, PilotProgress } from './events';
 import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manifest';
 import { applyNotebookCap, type NotebookContent } from './notebook';
@@ -255,7 +258,10 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     if (mayResendUncertain(system)) {
       resent += 1;
     } else {
-      outcomes.set(request.requestId, { kind: 'abandoned' });
+      outcomes.set(request.requestId, {
+        kind: 'abandoned',
+        reason: 'possibly sent before an interruption; never re-sent (paid system)',
+      });
       abandonedNow += 1;
     }
   }
@@ -402,7 +408,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
         attemptId,
         systemId: request.systemId,
         blockId: request.blockId,
-        category: isInfrastructureFailure(result) ? 'infrastructure' : 'model',
+        category: failureCategory(result) === 'infrastructure' ? 'infrastructure' : 'model',
         failure: result.failure,
         detail: result.failureDetail ?? result.failure,
         retryWaitsMs: retryWaits(result),
@@ -586,19 +592,10 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   };
 }
 
+/** Request IDs whose dependency failure is already in `failures.jsonl` (not logged twice on resume). */
 async function loggedDependencyFailures(path: string): Promise<Set<string>> {
-  const logged = new Set<string>();
-  if (!existsSync(path)) return logged;
-  const text = await readFile(path, 'utf8');
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const entry = JSON.parse(line) as { category?: unknown; requestId?: unknown };
-      if (entry.category === 'dependency' && typeof entry.requestId === 'string')
-        logged.add(entry.requestId);
-    } catch {
-      // a torn final line
-    }
-  }
-  return logged;
+  const { records } = await readRunJsonl(path, FailureLogEntrySchema);
+  return new Set(
+    records.flatMap((entry) => (entry.category === 'dependency' ? [entry.requestId] : [])),
+  );
 }

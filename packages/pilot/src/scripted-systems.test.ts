@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { checkChatModelContract } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { renderJsonBlock } from './json-blocks';
+import { renderJsonBlock } from '@chi/run';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import {

@@ -8,7 +8,7 @@ import {
   type RequestTask,
   type SystemSpec,
 } from '@chi/spec';
-import { extractJsonBlock } from './json-blocks';
+import { extractJsonBlock } from '@chi/run';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
 import {
   answerBehavioralItems,

@@ -12,9 +12,8 @@ import OpenAI, {
 } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { isInfrastructureFailure } from './block-status';
+import { isInfrastructureFailure, renderJsonBlock } from '@chi/run';
 import { servedScriptedModels, withServedDeclarations } from './endpoint-models';
-import { renderJsonBlock } from './json-blocks';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { createScriptedModel, SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from './scripted-systems';

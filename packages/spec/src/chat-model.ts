@@ -17,8 +17,16 @@ export type ChatMessage = z.infer<typeof ChatMessageSchema>;
  * - `truncated`: the output cap was hit (finish reason `length`)
  * - `empty_response`: no text content
  * - `invalid_response`: a body that is not the expected shape, or an error delivered with HTTP 200
- * - `http_fatal`: 4xx other than 429 (bad parameters, key, credits, moderation, routing)
+ * - `http_fatal`: 4xx other than 404 and 429 (bad parameters, key, credits, moderation); 401 and
+ *   402 are account failures (block incomplete, see `@chi/run`), the rest model failures
  * - `budget_refused`: the ledger refused the reservation; nothing was sent
+ * - `no_route`: HTTP 404, no endpoint serves the model (OpenRouter's "no endpoints found", an
+ *   unknown model on an OpenAI-compatible server): the request never reached a model
+ * - `provider_not_allowed`: the response was served by a provider outside the allowlist
+ * - `model_mismatch`: the response names a different model than the one requested
+ *
+ * The last three are configuration or infrastructure failures: the block is incomplete and the
+ * reply (kept for transparency) is never scored against the model.
  */
 export const FailureClassSchema = z.enum([
   'none',
@@ -30,6 +38,9 @@ export const FailureClassSchema = z.enum([
   'invalid_response',
   'http_fatal',
   'budget_refused',
+  'no_route',
+  'provider_not_allowed',
+  'model_mismatch',
 ]);
 /** Why a request did not produce a usable answer; `none` means it did. */
 export type FailureClass = z.infer<typeof FailureClassSchema>;
@@ -39,6 +50,9 @@ export const INFRASTRUCTURE_FAILURES: readonly FailureClass[] = [
   'http_retryable',
   'connection_retryable',
   'budget_refused',
+  'no_route',
+  'provider_not_allowed',
+  'model_mismatch',
 ];
 
 /** Token usage and cost as reported by the endpoint. Every field may be absent (null). */

@@ -1,6 +1,7 @@
 import type { ChatResult, RunPlan } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { computeBlockStatuses, type RequestOutcome } from './block-status';
+import { computeBlockStatuses } from './block-status';
+import type { RequestOutcome } from './request-outcome';
 
 const result = (failure: ChatResult['failure']) => ({ failure }) as ChatResult;
 const plan = {
@@ -21,7 +22,7 @@ describe('computeBlockStatuses', () => {
       ['a', { kind: 'resolved', result: result('none') }],
       ['b', { kind: 'resolved', result: result('truncated') }],
       ['c', { kind: 'resolved', result: result('http_retryable') }],
-      ['d', { kind: 'abandoned' }],
+      ['d', { kind: 'abandoned', reason: 'possibly sent' }],
       ['e', { kind: 'not_sent', reason: 'ceiling stop' }],
       ['f', { kind: 'not_sent', reason: 'ceiling stop' }],
       ['g', { kind: 'resolved', result: result('connection_retryable') }],

@@ -66,3 +66,28 @@ export function extractJsonBlock(text: string, name: string): unknown {
     );
   }
 }
+
+/**
+ * The `id` of every element of the JSON block `name` (an array of objects with string IDs), as a
+ * scorer reads what a rendered request asked about. Returns `undefined` when there is no such
+ * block; throws like {@link extractJsonBlock} on a duplicated, unterminated or invalid block, and
+ * when the block is not an array of objects with a string `id`.
+ */
+export function jsonBlockIds(text: string, name: string): string[] | undefined {
+  const value = extractJsonBlock(text, name);
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value))
+    throw new InvalidArgumentError(name, `expected a JSON array in the ${name} block`);
+  return value.map((element: unknown, index) => {
+    const id =
+      typeof element === 'object' && element !== null
+        ? (element as { id?: unknown }).id
+        : undefined;
+    if (typeof id !== 'string')
+      throw new InvalidArgumentError(
+        `${name}[${index}]`,
+        `expected an object with a string id, found ${JSON.stringify(element)}`,
+      );
+    return id;
+  });
+}

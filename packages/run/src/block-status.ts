@@ -1,45 +1,13 @@
-import {
-  type BlockStatus,
-  type ChatResult,
-  INFRASTRUCTURE_FAILURES,
-  type RunPlan,
-} from '@chi/spec';
-
-/** Where one registered request ended up. */
-export type RequestOutcome =
-  | { readonly kind: 'resolved'; readonly result: ChatResult }
-  /** Possibly sent before a crash, outcome unknown, never re-sent (paid systems). */
-  | { readonly kind: 'abandoned' }
-  /** Not sent because a request it needs did not produce a notebook. */
-  | { readonly kind: 'blocked'; readonly by: string }
-  /** Not sent because the run stopped (budget, interruption, error). */
-  | { readonly kind: 'not_sent'; readonly reason: string }
-  /** Not reached yet. */
-  | { readonly kind: 'pending' };
-
-/** HTTP statuses that are account problems (key, credits), never the model's answer. */
-export const ACCOUNT_FAILURE_STATUSES: readonly number[] = [401, 402];
-
-/** True when a request failed because of the account (HTTP 401 or 402), not the model. */
-export function isAccountFailure(result: ChatResult): boolean {
-  if (result.failure !== 'http_fatal') return false;
-  const status = result.tries[result.tries.length - 1]?.status ?? null;
-  return status !== null && ACCOUNT_FAILURE_STATUSES.includes(status);
-}
-
-/**
- * True for failures that make a block incomplete: the infrastructure classes of `@chi/spec`
- * (`http_retryable`, `connection_retryable`, `budget_refused`) and account failures (HTTP 401 or
- * 402 recorded as `http_fatal`), which say nothing about the model.
- */
-export function isInfrastructureFailure(result: ChatResult): boolean {
-  return INFRASTRUCTURE_FAILURES.includes(result.failure) || isAccountFailure(result);
-}
+import type { BlockStatus, RunPlan } from '@chi/spec';
+import { infrastructureReason, isInfrastructureFailure } from './failure-class';
+import type { RequestOutcome } from './request-outcome';
 
 /**
  * The status of every block: complete when every request of every system resolved without an
- * infrastructure failure; not started when none of its requests was attempted; incomplete
- * otherwise, with one reason line per cause.
+ * infrastructure failure ({@link isInfrastructureFailure}); not started when none of its requests
+ * was attempted; incomplete otherwise, with one reason line per cause. The runner writes it to
+ * `blocks.json` and the report recomputes it from the attempt log with the same function, so the
+ * release and `chi verify` cannot disagree with the run about which blocks count.
  */
 export function computeBlockStatuses(
   plan: RunPlan,
@@ -60,11 +28,7 @@ export function computeBlockStatuses(
           resolved += 1;
           if (isInfrastructureFailure(outcome.result)) {
             infrastructureFailures += 1;
-            note(
-              isAccountFailure(outcome.result)
-                ? `account failure: HTTP ${outcome.result.tries[outcome.result.tries.length - 1]?.status}`
-                : `infrastructure failure: ${outcome.result.failure}`,
-            );
+            note(infrastructureReason(outcome.result));
           } else if (outcome.result.failure !== 'none') {
             modelFailures += 1;
           }

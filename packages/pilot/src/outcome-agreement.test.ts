@@ -1,0 +1,114 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRunFolder, scoreRun } from '@chi/report';
+import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest } from '@chi/spec';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extractJsonBlock, readAttemptLog } from './index';
+import { createRun } from './run-create';
+import { executeRun } from './run-execute';
+import { scriptedSystemSpec } from './scripted-systems';
+import { defaultOfflineSettings } from './settings';
+import { modelsForManifest } from './system-models';
+
+// Issue 14 item 7: the runner (resume fold, blocks.json), the report's scorer and `chi verify` (which
+// recomputes through the same scorer) are fed the same damaged run folder and must read it alike.
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'chi-outcomes-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const jsonLines = (path: string): AttemptRecord[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AttemptRecord);
+
+async function finishedRun(): Promise<string> {
+  const run = await createRun({
+    settings: defaultOfflineSettings({
+      systems: [scriptedSystemSpec('capacity-keeper')],
+      replicates: 1,
+      loads: [32],
+    }),
+    runDir: join(root, 'run'),
+  });
+  await executeRun({ runDir: run.runDir, models: modelsForManifest(run.frozen.manifest) });
+  return run.runDir;
+}
+
+/** Rewrites the `after_response` of `requestId` with `change` applied to its result. */
+function damageResult(runDir: string, requestId: string, change: (r: ChatResult) => ChatResult) {
+  const path = join(runDir, 'attempts.jsonl');
+  const records = jsonLines(path).map((record) =>
+    record.requestId === requestId && record.phase === 'after_response' && record.result !== null
+      ? { ...record, result: change(record.result) }
+      : record,
+  );
+  writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+}
+
+const unauthorized = (result: ChatResult): ChatResult => ({
+  ...result,
+  text: null,
+  failure: 'http_fatal',
+  failureDetail: 'HTTP 401: invalid API key',
+  tries: [{ ...(result.tries[0] as ChatResult['tries'][number]), status: 401, failure: 'http_fatal' }],
+});
+
+describe('one definition of an outcome (runner, report, verify)', () => {
+  it('marks a block with an HTTP 401 incomplete in blocks.json and in the report alike', async () => {
+    const runDir = await finishedRun();
+    const probe = 'capacity-keeper.history.w1.A.c2.probe';
+    damageResult(runDir, probe, unauthorized);
+    // The runner recomputes blocks.json on resume (nothing is left to send).
+    await executeRun({ runDir, models: new Map() });
+    const pilotBlocks = JSON.parse(readFileSync(join(runDir, 'blocks.json'), 'utf8')) as BlockStatus[];
+    const reportBlocks = scoreRun(await readRunFolder(runDir)).blocks;
+    const statuses = (blocks: readonly { blockId: string; status: string }[]) =>
+      Object.fromEntries(blocks.map((block) => [block.blockId, block.status]));
+    expect(statuses(reportBlocks)).toEqual(statuses(pilotBlocks));
+    expect(statuses(pilotBlocks)['history.w1']).toBe('incomplete');
+    expect(reportBlocks.find((block) => block.blockId === 'history.w1')?.reasons).toEqual([
+      '1 x account failure: HTTP 401',
+    ]);
+  });
+
+  it('reads an attempt log whose last line lacks its newline the same way in runner and report', async () => {
+    const runDir = await finishedRun();
+    const path = join(runDir, 'attempts.jsonl');
+    const records = jsonLines(path);
+    const last = records[records.length - 1] as AttemptRecord;
+    // A complete JSON record whose newline was never written: an unacknowledged append.
+    appendFileSync(path, JSON.stringify({ ...last, attemptId: `${last.attemptId}-again` }));
+    const runner = await readAttemptLog(path);
+    const report = (await readRunFolder(runDir)).attempts;
+    expect(runner).toHaveLength(records.length);
+    expect(report).toHaveLength(runner.length);
+  });
+
+  it('refuses a rendered request with two QUESTIONS blocks in the scripted system and the scorer alike', async () => {
+    const runDir = await finishedRun();
+    const probe = 'capacity-keeper.history.w1.A.c2.probe';
+    const file = join(runDir, 'requests', `${probe}.json`);
+    const rendered = JSON.parse(readFileSync(file, 'utf8')) as RenderedRequest;
+    const user = rendered.messages.find((message) => message.role === 'user');
+    if (user === undefined) throw new Error('no user message');
+    const questions = user.content.slice(user.content.indexOf('BEGIN QUESTIONS JSON'));
+    const doubled = `${user.content}\n${questions.replace(/"id":"[^"]+"/, '"id":"decoy"')}`;
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...rendered,
+        messages: rendered.messages.map((message) =>
+          message === user ? { ...message, content: doubled } : message,
+        ),
+      }),
+    );
+    expect(() => extractJsonBlock(doubled, 'QUESTIONS')).toThrow(/expected one BEGIN QUESTIONS JSON line, found 2/);
+    const records = await readRunFolder(runDir);
+    expect(() => scoreRun(records)).toThrow(/expected one BEGIN QUESTIONS JSON line, found 2/);
+  });
+});

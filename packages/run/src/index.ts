@@ -1,0 +1,24 @@
+/**
+ * `@chi/run`: the rules of a run folder that every reader shares (the runner, the scorer, the
+ * report and `chi verify`), each with one implementation. See README.md.
+ */
+export {
+  foldAttemptLog,
+  loggedOutcome,
+  outcomesFromAttemptLog,
+  type RequestLogState,
+  readAttemptLog,
+} from './attempt-log';
+export { computeBlockStatuses } from './block-status';
+export {
+  ACCOUNT_FAILURE_STATUSES,
+  type FailureCategory,
+  failureCategory,
+  infrastructureReason,
+  isAccountFailure,
+  isInfrastructureFailure,
+  ROUTING_FAILURE_STATUSES,
+} from './failure-class';
+export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
+export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
+export { parseRunJsonl, readRunJsonl } from './run-jsonl';

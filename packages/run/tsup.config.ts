@@ -1,0 +1,3 @@
+import { packageBuild } from '../../tooling/tsup.base';
+
+export default packageBuild();
