@@ -26,7 +26,15 @@ const jsonLines = (path: string): AttemptRecord[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as AttemptRecord);
 
-async function finishedRun(): Promise<string> {
+interface FinishedRun {
+  readonly runDir: string;
+  /** A history probe of history A at checkpoint 2, and its block. */
+  readonly probe: string;
+  readonly block: string;
+  readonly models: ReturnType<typeof modelsForManifest>;
+}
+
+async function finishedRun(): Promise<FinishedRun> {
   const run = await createRun({
     settings: defaultOfflineSettings({
       systems: [scriptedSystemSpec('capacity-keeper')],
@@ -35,8 +43,14 @@ async function finishedRun(): Promise<string> {
     }),
     runDir: join(root, 'run'),
   });
-  await executeRun({ runDir: run.runDir, models: modelsForManifest(run.frozen.manifest) });
-  return run.runDir;
+  const models = modelsForManifest(run.frozen.manifest);
+  await executeRun({ runDir: run.runDir, models });
+  const probe = run.plan.requests.find(
+    (request) =>
+      request.task === 'history_probe' && request.history === 'A' && request.checkpoint === 2,
+  );
+  if (probe === undefined) throw new Error('the plan has no history probe');
+  return { runDir: run.runDir, probe: probe.requestId, block: probe.blockId, models };
 }
 
 /** Rewrites the `after_response` of `requestId` with `change` applied to its result. */
@@ -55,29 +69,32 @@ const unauthorized = (result: ChatResult): ChatResult => ({
   text: null,
   failure: 'http_fatal',
   failureDetail: 'HTTP 401: invalid API key',
-  tries: [{ ...(result.tries[0] as ChatResult['tries'][number]), status: 401, failure: 'http_fatal' }],
+  tries: [
+    { ...(result.tries[0] as ChatResult['tries'][number]), status: 401, failure: 'http_fatal' },
+  ],
 });
 
 describe('one definition of an outcome (runner, report, verify)', () => {
   it('marks a block with an HTTP 401 incomplete in blocks.json and in the report alike', async () => {
-    const runDir = await finishedRun();
-    const probe = 'capacity-keeper.history.w1.A.c2.probe';
+    const { runDir, probe, block, models } = await finishedRun();
     damageResult(runDir, probe, unauthorized);
     // The runner recomputes blocks.json on resume (nothing is left to send).
-    await executeRun({ runDir, models: new Map() });
-    const pilotBlocks = JSON.parse(readFileSync(join(runDir, 'blocks.json'), 'utf8')) as BlockStatus[];
+    await executeRun({ runDir, models });
+    const pilotBlocks = JSON.parse(
+      readFileSync(join(runDir, 'blocks.json'), 'utf8'),
+    ) as BlockStatus[];
     const reportBlocks = scoreRun(await readRunFolder(runDir)).blocks;
     const statuses = (blocks: readonly { blockId: string; status: string }[]) =>
       Object.fromEntries(blocks.map((block) => [block.blockId, block.status]));
     expect(statuses(reportBlocks)).toEqual(statuses(pilotBlocks));
-    expect(statuses(pilotBlocks)['history.w1']).toBe('incomplete');
-    expect(reportBlocks.find((block) => block.blockId === 'history.w1')?.reasons).toEqual([
+    expect(statuses(pilotBlocks)[block]).toBe('incomplete');
+    expect(reportBlocks.find((row) => row.blockId === block)?.reasons).toEqual([
       '1 x account failure: HTTP 401',
     ]);
   });
 
   it('reads an attempt log whose last line lacks its newline the same way in runner and report', async () => {
-    const runDir = await finishedRun();
+    const { runDir } = await finishedRun();
     const path = join(runDir, 'attempts.jsonl');
     const records = jsonLines(path);
     const last = records[records.length - 1] as AttemptRecord;
@@ -90,8 +107,7 @@ describe('one definition of an outcome (runner, report, verify)', () => {
   });
 
   it('refuses a rendered request with two QUESTIONS blocks in the scripted system and the scorer alike', async () => {
-    const runDir = await finishedRun();
-    const probe = 'capacity-keeper.history.w1.A.c2.probe';
+    const { runDir, probe } = await finishedRun();
     const file = join(runDir, 'requests', `${probe}.json`);
     const rendered = JSON.parse(readFileSync(file, 'utf8')) as RenderedRequest;
     const user = rendered.messages.find((message) => message.role === 'user');
@@ -107,7 +123,9 @@ describe('one definition of an outcome (runner, report, verify)', () => {
         ),
       }),
     );
-    expect(() => extractJsonBlock(doubled, 'QUESTIONS')).toThrow(/expected one BEGIN QUESTIONS JSON line, found 2/);
+    expect(() => extractJsonBlock(doubled, 'QUESTIONS')).toThrow(
+      /expected one BEGIN QUESTIONS JSON line, found 2/,
+    );
     const records = await readRunFolder(runDir);
     expect(() => scoreRun(records)).toThrow(/expected one BEGIN QUESTIONS JSON line, found 2/);
   });

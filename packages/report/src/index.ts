@@ -132,15 +132,11 @@ export {
 export {
   type BehaviorObservation,
   type BehaviorTraceLine,
-  blockStatuses,
   type HistoryObservation,
   type HistoryTraceLine,
-  idsInJsonBlock,
   type MemoryObservation,
   type MemoryTraceLine,
-  type RequestOutcome,
   type RunScores,
-  requestOutcomes,
   type ScoreRunOptions,
   scoreRun,
 } from './score-run';

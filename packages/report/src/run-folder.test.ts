@@ -49,10 +49,10 @@ describe('readRunFolder', () => {
     const good = '{"kind":"nope"}';
     expect(() =>
       parseJsonLines(`not json\n${good}\n`, 'attempts.jsonl', AttemptRecordSchema),
-    ).toThrow(/attempts\.jsonl line 1: expected a JSON object/);
+    ).toThrow(/line 1 of attempts\.jsonl \(byte offset 0\)[\s\S]*not valid JSON/);
     expect(() =>
       parseJsonLines(`${good}\n${good}\n`, 'attempts.jsonl', AttemptRecordSchema),
-    ).toThrow(/attempts\.jsonl line 1/);
+    ).toThrow(/line 1 of attempts\.jsonl/);
   });
 
   it('refuses a world whose file name disagrees with its content', async () => {

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseRunJsonl } from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -114,32 +115,17 @@ async function readJson<S extends z.ZodType>(
 }
 
 /**
- * Parses JSONL text. A final line that does not parse is a torn write from a crash and is
- * dropped; a bad line anywhere else is an error naming the file and line.
+ * Parses JSONL text with the run folder's one rule (`parseRunJsonl` of `@chi/run`): every
+ * newline-terminated line is a record; bytes after the last newline are a torn write and are
+ * dropped even when they parse (the runner's writer truncates them before its next append); a bad
+ * line anywhere else is an error naming the file and line.
  */
 export function parseJsonLines<S extends z.ZodType>(
   text: string,
   path: string,
   schema: S,
 ): z.output<S>[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const out: z.output<S>[] = [];
-  lines.forEach((line, index) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line) as unknown;
-    } catch (error) {
-      if (index === lines.length - 1) return; // torn last line
-      throw new InvalidArgumentError(
-        `${path} line ${index + 1}`,
-        `expected a JSON object: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    out.push(parseWith(schema, value, `${path} line ${index + 1}`));
-  });
-  return out;
+  return parseRunJsonl(text, schema, path).records;
 }
 
 async function readJsonLines<S extends z.ZodType>(

@@ -2,22 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { type RunRecords, readRunFolder } from './run-folder';
-import { idsInJsonBlock, type RunScores, scoreRun } from './score-run';
-
-describe('idsInJsonBlock', () => {
-  it('reads the ids of a delimited JSON block, or null when absent or malformed', () => {
-    const text =
-      'intro\nBEGIN QUESTIONS JSON\n[\n{"id":"q1","key":"k"},\n{"id":"q2"}\n]\nEND QUESTIONS JSON\n';
-    expect(idsInJsonBlock(text, 'QUESTIONS')).toEqual(['q1', 'q2']);
-    expect(idsInJsonBlock(text, 'ITEMS')).toBeNull();
-    expect(
-      idsInJsonBlock('BEGIN QUESTIONS JSON\n[{"id":1}]\nEND QUESTIONS JSON', 'QUESTIONS'),
-    ).toBeNull();
-    expect(
-      idsInJsonBlock('BEGIN QUESTIONS JSON\n[oops\nEND QUESTIONS JSON', 'QUESTIONS'),
-    ).toBeNull();
-  });
-});
+import { type RunScores, scoreRun } from './score-run';
 
 describe('scoreRun', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -35,11 +20,11 @@ describe('scoreRun', () => {
   });
   afterAll(async () => dir.remove());
 
-  it('marks a block with an infrastructure failure incomplete and names the request', () => {
+  it('marks a block with an infrastructure failure incomplete, with the runner\'s reason lines', () => {
     const row = scores.blocks.find((b) => b.blockId === 'memory.w12.n16');
     expect(row).toMatchObject({
       status: 'incomplete',
-      reasons: ['forgetful.memory.w12.n16.probe.b0: http_retryable'],
+      reasons: ['1 x infrastructure failure: http_retryable'],
     });
     expect(scores.blocks.filter((b) => b.status !== 'complete').map((b) => b.blockId)).toEqual([
       'memory.w12.n16',

@@ -1,4 +1,11 @@
 import {
+  computeBlockStatuses,
+  jsonBlockIds,
+  outcomesFromAttemptLog,
+  type RequestOutcome,
+  usableReply,
+} from '@chi/run';
+import {
   decisionOf,
   EQUAL_ALPHAS,
   parseProbeReply,
@@ -13,14 +20,12 @@ import {
 import {
   type BehaviorItemTrace,
   type BehaviorScore,
-  type ChatResult,
   type ClassifiedAnswer,
   type ClassifiedTaskAnswer,
   type Decision,
   type HistoryId,
   type HistoryItemTrace,
   type HistoryScore,
-  INFRASTRUCTURE_FAILURES,
   InvalidArgumentError,
   type MemoryProbeTrace,
   type MemoryScore,
@@ -111,105 +116,51 @@ export interface ScoreRunOptions {
   readonly alphas?: QualityAlphas;
 }
 
-/** The outcome of one registered request, read from the attempt log. */
-export type RequestOutcome =
-  | { readonly kind: 'resolved'; readonly result: ChatResult }
-  | { readonly kind: 'abandoned'; readonly reason: string }
-  | { readonly kind: 'not_sent' };
-
 /**
- * The outcome of every request in the attempt log: the last `after_response` wins (a resumed
- * scripted request may be resolved after an abandoned try); a request whose last record is
- * `abandoned` is abandoned; one with no record was not sent.
+ * The outcome of every request, read from the attempt log with the runner's own fold
+ * (`outcomesFromAttemptLog` of `@chi/run`): a request with a result is resolved, one whose
+ * attempt was abandoned or left open is abandoned, one without a record was not sent.
  */
-export function requestOutcomes(records: RunRecords): Map<string, RequestOutcome> {
-  const out = new Map<string, RequestOutcome>();
-  for (const attempt of records.attempts) {
-    if (attempt.phase === 'after_response' && attempt.result !== null) {
-      out.set(attempt.requestId, { kind: 'resolved', result: attempt.result });
-    } else if (attempt.phase === 'abandoned') {
-      const prior = out.get(attempt.requestId);
-      if (prior?.kind !== 'resolved')
-        out.set(attempt.requestId, { kind: 'abandoned', reason: attempt.reason ?? 'abandoned' });
-    }
-  }
-  return out;
+function requestOutcomes(records: RunRecords): Map<string, RequestOutcome> {
+  return outcomesFromAttemptLog(records.attempts);
 }
 
 function outcomeOf(
   outcomes: ReadonlyMap<string, RequestOutcome>,
   requestId: string,
 ): RequestOutcome {
-  return outcomes.get(requestId) ?? { kind: 'not_sent' };
+  return outcomes.get(requestId) ?? { kind: 'not_sent', reason: 'no attempt recorded' };
 }
 
-/** The reply text a request can be scored from, or why there is none. */
+/** The reply text a request can be scored from, or why there is none (`usableReply`). */
 function usableText(outcome: RequestOutcome): { text: string } | { reason: string } {
-  if (outcome.kind === 'not_sent') return { reason: 'not sent' };
-  if (outcome.kind === 'abandoned') return { reason: `abandoned: ${outcome.reason}` };
-  const { result } = outcome;
-  if (result.failure !== 'none')
-    return {
-      reason: `failure ${result.failure}${result.failureDetail === null ? '' : `: ${result.failureDetail}`}`,
-    };
-  if (result.text === null) return { reason: 'no text' };
-  return { text: result.text };
+  const reply = usableReply(outcome);
+  return reply.kind === 'reply' ? { text: reply.text } : { reason: reply.reason };
 }
 
 /**
- * Block status by the rule of RUN-FOLDER.md: complete when every registered request of every
- * system resolved without an infrastructure failure and was not abandoned; not started when no
- * request has any attempt record.
+ * Block status with the runner's rule (`computeBlockStatuses` of `@chi/run`, the function that
+ * writes `blocks.json`), recomputed from the attempt log: the release, `chi verify` and the run
+ * agree on which blocks are complete.
  */
-export function blockStatuses(
+function blockStatuses(
   records: RunRecords,
   outcomes: ReadonlyMap<string, RequestOutcome>,
 ): BlockRow[] {
-  const attempted = new Set(records.attempts.map((a) => a.requestId));
-  return records.plan.blocks.map((block: PlannedBlock) => {
-    const reasons: string[] = [];
-    for (const requestId of block.requestIds) {
-      const outcome = outcomeOf(outcomes, requestId);
-      if (outcome.kind === 'not_sent') reasons.push(`${requestId}: not sent`);
-      else if (outcome.kind === 'abandoned')
-        reasons.push(`${requestId}: abandoned (${outcome.reason})`);
-      else if (INFRASTRUCTURE_FAILURES.includes(outcome.result.failure))
-        reasons.push(`${requestId}: ${outcome.result.failure}`);
-    }
-    const started = block.requestIds.some((id) => attempted.has(id));
-    return {
-      blockId: block.blockId,
-      experiment: block.experiment,
-      worldSeed: block.worldSeed,
-      load: block.load,
-      status: !started ? 'not_started' : reasons.length === 0 ? 'complete' : 'incomplete',
-      reasons: started ? reasons : [],
-    };
-  });
-}
-
-/** Reads the `id` of every element of a JSON block (`BEGIN <NAME> JSON` ... `END <NAME> JSON`). */
-export function idsInJsonBlock(text: string, name: string): string[] | null {
-  const lines = text.split('\n');
-  const start = lines.indexOf(`BEGIN ${name} JSON`);
-  if (start < 0) return null;
-  const stop = lines.indexOf(`END ${name} JSON`, start + 1);
-  if (stop < 0) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(lines.slice(start + 1, stop).join('\n')) as unknown;
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value)) return null;
-  const ids = value.map((element: unknown) =>
-    typeof element === 'object' &&
-    element !== null &&
-    typeof (element as { id?: unknown }).id === 'string'
-      ? (element as { id: string }).id
-      : null,
+  const full = new Map(
+    records.plan.requests.map((request) => [
+      request.requestId,
+      outcomeOf(outcomes, request.requestId),
+    ]),
   );
-  return ids.every((id): id is string => id !== null) ? ids : null;
+  return computeBlockStatuses(records.plan, full).map((status) => ({
+    blockId: status.blockId,
+    experiment: status.experiment,
+    worldSeed: status.worldSeed,
+    load: status.load,
+    status: status.status,
+    reasons: status.reasons,
+  }));
 }
 
 /** The IDs a request asked about, read from its rendered messages; null when it was never rendered. */
@@ -220,7 +171,17 @@ function requestedIds(records: RunRecords, requestId: string, blockName: string)
     .filter((m) => m.role === 'user')
     .map((m) => m.content)
     .join('\n');
-  return idsInJsonBlock(user, blockName);
+  let ids: string[] | undefined;
+  try {
+    ids = jsonBlockIds(user, blockName);
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `requests/${requestId}.json`,
+      `cannot read what the request asked: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return ids ?? null;
 }
 
 function missingProbe(id: string, reason: string): ClassifiedAnswer {
@@ -466,7 +427,10 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
             behaviorTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
         }
       } catch (error) {
-        if (InvalidArgumentError.isInstance(error) && error.field.startsWith('worlds/'))
+        if (
+          InvalidArgumentError.isInstance(error) &&
+          (error.field.startsWith('worlds/') || error.field.startsWith('requests/'))
+        )
           throw error;
         throw new InvalidArgumentError(
           worldFile(block),

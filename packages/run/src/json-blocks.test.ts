@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractJsonBlock, renderJsonBlock } from './json-blocks';
+import { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 
 describe('renderJsonBlock / extractJsonBlock', () => {
   it('renders arrays one element per line between marker lines', () => {
@@ -50,6 +50,24 @@ describe('renderJsonBlock / extractJsonBlock', () => {
           notes: JSON.parse(JSON.stringify(notes)),
         });
       }),
+    );
+  });
+});
+
+describe('jsonBlockIds', () => {
+  it('reads the ids of a block, undefined when absent, and refuses what extractJsonBlock refuses', () => {
+    const text =
+      'intro\nBEGIN QUESTIONS JSON\n[\n{"id":"q1","key":"k"},\n{"id":"q2"}\n]\nEND QUESTIONS JSON\n';
+    expect(jsonBlockIds(text, 'QUESTIONS')).toEqual(['q1', 'q2']);
+    expect(jsonBlockIds(text, 'ITEMS')).toBeUndefined();
+    expect(() =>
+      jsonBlockIds('BEGIN QUESTIONS JSON\n[{"id":1}]\nEND QUESTIONS JSON', 'QUESTIONS'),
+    ).toThrow(/QUESTIONS\[0\]: expected an object with a string id/);
+    expect(() =>
+      jsonBlockIds('BEGIN QUESTIONS JSON\n[oops\nEND QUESTIONS JSON', 'QUESTIONS'),
+    ).toThrow(/valid JSON/);
+    expect(() => jsonBlockIds(`${text}${text}`, 'QUESTIONS')).toThrow(
+      /expected one BEGIN QUESTIONS JSON line, found 2/,
     );
   });
 });
