@@ -37,6 +37,13 @@ const REASONING_EFFORTS: readonly ReasoningEffort[] = [
 ];
 
 /**
+ * HTTP statuses of a request no model received: 404 (OpenRouter's "no endpoints found" for the
+ * allowlist and parameters, or an unknown model). Never retried; recorded as `no_route`, a
+ * configuration failure that makes the block incomplete.
+ */
+const ROUTING_FAILURE_STATUSES: readonly number[] = [404];
+
+/**
  * HTTP statuses answered before any inference starts (bad parameters, key, credits,
  * moderation, no matching endpoint, too large, unprocessable, rate limited): settled at 0 USD.
  * Every other non-2xx status keeps its reservation unless the generation lookup finds the cost.
@@ -133,6 +140,31 @@ type Exchange =
       readonly code: string | null;
       readonly message: string;
     };
+
+/**
+ * A response that reached the wrong provider or names another model is a configuration failure,
+ * whatever its text: the request did not measure the model under the registered settings. The
+ * provider check comes first (it is the one the allowlist exists for).
+ */
+function configurationFailure(args: {
+  readonly answered: boolean;
+  readonly providerOutsideAllowlist: boolean;
+  readonly returnedProvider: string | null;
+  readonly providers: readonly string[];
+  readonly requestedModel: string;
+  readonly returnedModel: string | null;
+}): { readonly failure: FailureClass; readonly detail: string | null } | null {
+  if (!args.answered) return null;
+  if (args.providerOutsideAllowlist)
+    return {
+      failure: 'provider_not_allowed',
+      detail: `provider ${args.returnedProvider} is outside the allowlist [${args.providers.join(', ')}]`,
+    };
+  if (args.returnedModel !== null && args.returnedModel !== args.requestedModel)
+    // The completion reading already notes the returned and requested model in the detail.
+    return { failure: 'model_mismatch', detail: null };
+  return null;
+}
 
 type Billing =
   | { readonly kind: 'settle'; readonly chargedUsd: number; readonly source: string }
@@ -415,8 +447,13 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
     });
   }
 
-  async function exchange(body: string, callerSignal: AbortSignal | undefined): Promise<Exchange> {
-    const deadline = AbortSignal.timeout(deadlineMs);
+  async function exchange(
+    body: string,
+    callerSignal: AbortSignal | undefined,
+    timeLeftMs: number,
+  ): Promise<Exchange> {
+    // One deadline per request: a try gets what is left of it (all of it on the first try).
+    const deadline = AbortSignal.timeout(Math.max(1, Math.min(deadlineMs, timeLeftMs)));
     const signal =
       callerSignal === undefined ? deadline : AbortSignal.any([deadline, callerSignal]);
     let response: Response | null = null;
@@ -531,7 +568,11 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
     const generationId = generationIdHeader ?? (typeof bodyId === 'string' ? bodyId : null);
     return {
       status: result.status,
-      failure: retryable ? 'http_retryable' : 'http_fatal',
+      failure: retryable
+        ? 'http_retryable'
+        : ROUTING_FAILURE_STATUSES.includes(result.status)
+          ? 'no_route'
+          : 'http_fatal',
       detail,
       retryable,
       retryAfter: result.headers.get('retry-after'),
@@ -658,6 +699,9 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
       const { messages, cap } = validate(request);
       const startedAt = now().toISOString();
       const startedMs = performance.now();
+      // The protocol's "180 seconds per request": one deadline over every try and wait.
+      const deadlineAtMs = now().getTime() + deadlineMs;
+      const timeLeftMs = () => deadlineAtMs - now().getTime();
       const signal = request.signal;
       const body = requestBody(messages, cap);
       const amountUsd = reservationFor(messages, cap);
@@ -700,8 +744,19 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
           reservationId = reservation.reservationId;
           reservedUsd += reservation.amountUsd;
         }
-        const outcome = interpret(await exchange(body, signal), cap);
+        const exchanged = await exchange(body, signal, timeLeftMs());
+        const outcome = interpret(exchanged, cap);
+        const previous = last;
         last = outcome;
+        // A retry's window is what is left of the request's deadline, always less than a full one.
+        if (exchanged.kind === 'timeout' && previous !== null) {
+          // A retry cut short by the request's deadline: the model never had a try free of the
+          // infrastructure failure that forced the retry, so that failure ends the request.
+          endFailure = {
+            failure: previous.failure,
+            detail: `${previous.detail ?? previous.failure}; the ${deadlineMs} ms request deadline passed during retry ${tryIndex}`,
+          };
+        }
         const accounted = await account(outcome, reservationId, amountUsd, signal);
         chargedUsd += accounted.chargedUsd;
         if (accounted.note !== null) notes.push(accounted.note);
@@ -734,6 +789,14 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
           notes.push(plan.reason);
           break;
         }
+        if (plan.waitMs >= timeLeftMs()) {
+          // Retrying would start after the request's deadline: the request ends as the
+          // infrastructure failure that asked for the retry (the model never had a clean try).
+          notes.push(
+            `no retry: the ${deadlineMs} ms request deadline leaves ${Math.max(0, timeLeftMs())} ms, less than the ${plan.waitMs} ms wait`,
+          );
+          break;
+        }
         tries[tries.length - 1] = { ...record, waitMs: plan.waitMs, waitSource: plan.source };
         try {
           await sleep(plan.waitMs, signal);
@@ -754,24 +817,29 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
       }
 
       const reading = last?.reading ?? null;
-      const failure = endFailure?.failure ?? last?.failure ?? 'timeout';
-      const headline = endFailure?.detail ?? last?.detail ?? null;
-      const detailParts = [headline, ...(reading?.notes ?? []), ...notes].filter(
-        (part) => part !== null,
-      );
       const providerName = reading?.providerName ?? null;
       const returnedProvider =
         providerName === null ? null : providerSlugFor(providerName, endpoints);
-      if (
-        isOpenRouter &&
-        returnedProvider !== null &&
-        endpoints.length > 0 &&
-        !providers.some((slug) => matchesProviderSlug(slug, returnedProvider))
-      ) {
-        detailParts.push(
-          `provider ${returnedProvider} is outside the allowlist [${providers.join(', ')}]`,
-        );
-      }
+      const configuration = configurationFailure({
+        answered: reading !== null && endFailure === null,
+        providerOutsideAllowlist:
+          isOpenRouter &&
+          returnedProvider !== null &&
+          endpoints.length > 0 &&
+          !providers.some((slug) => matchesProviderSlug(slug, returnedProvider)),
+        returnedProvider,
+        providers,
+        requestedModel: model,
+        returnedModel: reading?.returnedModel ?? null,
+      });
+      const failure = configuration?.failure ?? endFailure?.failure ?? last?.failure ?? 'timeout';
+      const headline = endFailure?.detail ?? last?.detail ?? null;
+      const detailParts = [
+        configuration?.detail ?? null,
+        headline,
+        ...(reading?.notes ?? []),
+        ...notes,
+      ].filter((part) => part !== null);
       const failureDetail =
         detailParts.length === 0 ? null : scrubSecrets(detailParts.join('; '), secrets);
       // Every string a server sent passes the secret scrubber: a key echoed back never leaks.

@@ -163,6 +163,9 @@ describe.each([
       // Generous, so that only the injected hangs time out even on a loaded machine (a timeout of
       // an ordinary request would change what the script says must happen).
       deadlineMs: 3000,
+      // The deadline covers a request's tries and waits: waits short enough that a retry always
+      // fits, as the script assumes (the sleep is instant anyway).
+      backoffMs: [10, 10],
       sleep: async () => {},
       generationLookup: { attempts: 2, intervalMs: 0 },
     });

@@ -220,7 +220,7 @@ describe('a successful completion', () => {
     expect((await model.generate(request())).returnedProvider).toBe('moonshotai/mxfp4');
   });
 
-  it('notes a provider outside the allowlist and completion tokens above the cap', async () => {
+  it('fails a response from a provider outside the allowlist as provider_not_allowed, keeping its text', async () => {
     const endpoint = {
       providerName: 'Relace',
       tag: 'relace',
@@ -249,10 +249,12 @@ describe('a successful completion', () => {
       },
     );
     const result = conforming(await model.generate(request()));
-    expect(result.failure).toBe('none');
+    // A configuration failure (issue 15): the block is incomplete, the reply is never scored.
+    expect(result.failure).toBe('provider_not_allowed');
+    expect(result.text).toBe('OK');
     expect(result.returnedProvider).toBe('relace');
     expect(result.failureDetail).toBe(
-      'usage.completion_tokens 150 exceeds the output cap of 100; provider relace is outside the allowlist [moonshotai/mxfp4]',
+      'provider relace is outside the allowlist [moonshotai/mxfp4]; usage.completion_tokens 150 exceeds the output cap of 100',
     );
   });
 
@@ -414,6 +416,95 @@ describe('retryable infrastructure failures', () => {
   });
 });
 
+describe('configuration failures (the block is incomplete, never scored)', () => {
+  it('an HTTP 404 "no endpoints" is a routing failure: one try, not retried, settled at 0', async () => {
+    const body = JSON.stringify({
+      error: { code: 404, message: 'No endpoints found matching your data policy and parameters' },
+    });
+    const { model, ledger, waits } = await setup(script({ kind: 'status', status: 404, body }));
+    const result = conforming(await model.generate(request()));
+    expect(result.failure).toBe('no_route');
+    expect(result.failureDetail).toMatch(/No endpoints found/);
+    expect(result.tries.map((t) => [t.status, t.failure])).toEqual([[404, 'no_route']]);
+    expect(waits).toEqual([]);
+    expect((await ledger.state()).retainedUsd).toBe(0);
+  });
+
+  it('a response naming another model than the requested one is a model_mismatch', async () => {
+    const { model } = await setup(script({ kind: 'ok', model: 'moonshotai/kimi-k3-0905' }));
+    const result = conforming(await model.generate(request()));
+    expect(result.failure).toBe('model_mismatch');
+    expect(result.returnedModel).toBe('moonshotai/kimi-k3-0905');
+    expect(result.text).toBe('OK');
+    expect(result.failureDetail).toBe(
+      'the API returned model moonshotai/kimi-k3-0905, not the requested moonshotai/kimi-k3',
+    );
+  });
+});
+
+describe('the 180 s deadline is one deadline per request, tries and waits included', () => {
+  it('stops retrying when the tries of a request add up past the deadline', async () => {
+    // A fake clock: every 503 the server sends takes 100 s of it, every wait its own length, so
+    // the tries add up past 180 s without the test waiting for anything.
+    let clockMs = Date.parse('2026-12-01T00:00:00.000Z');
+    const { model, waits } = await setup(
+      {
+        onCompletion: () => {
+          clockMs += 100_000;
+          return { kind: 'status', status: 503 };
+        },
+      },
+      {
+        now: () => new Date(clockMs),
+        sleep: async (ms) => {
+          waits.push(ms);
+          clockMs += ms;
+        },
+      },
+    );
+    const result = conforming(await model.generate(request()));
+    // Try 0 ends at 100 s, the 1 s backoff, try 1 ends at 201 s: past 180 s, so no try 2.
+    expect(result.tries.map((t) => t.status)).toEqual([503, 503]);
+    expect(server!.received).toHaveLength(2);
+    expect(waits).toEqual([1000]);
+    // The request ends as the infrastructure failure that asked for the retry.
+    expect(result.failure).toBe('http_retryable');
+    expect(result.failureDetail).toMatch(
+      /no retry: the 180000 ms request deadline leaves 0 ms, less than the 4000 ms wait$/,
+    );
+  });
+
+  it('gives a retry only what is left of the deadline', async () => {
+    let clockMs = Date.parse('2026-12-01T00:00:00.000Z');
+    const { model } = await setup(
+      {
+        onCompletion: (_request, index) => {
+          if (index === 0) {
+            clockMs += 1_000;
+            return { kind: 'status', status: 503 };
+          }
+          return { kind: 'hang' };
+        },
+      },
+      {
+        // 200 ms of the clock left after try 0 and its wait: try 1 is cut after 200 real ms.
+        deadlineMs: 2_200,
+        now: () => new Date(clockMs),
+        sleep: async (ms) => {
+          clockMs += ms;
+        },
+      },
+    );
+    const result = conforming(await model.generate(request()));
+    expect(result.tries.map((t) => [t.status, t.failure])).toEqual([
+      [503, 'http_retryable'],
+      [null, 'timeout'],
+    ]);
+    expect(result.failure).toBe('http_retryable');
+    expect(result.failureDetail).toMatch(/the 2200 ms request deadline passed during retry 1/);
+  });
+});
+
 describe('failures that are never retried', () => {
   it('a response slower than the deadline is a timeout: one try, reservation retained', async () => {
     const { model, ledger, waits } = await setup(script({ kind: 'hang' }), { deadlineMs: 150 });
@@ -479,7 +570,7 @@ describe('failures that are never retried', () => {
     [401, 'http_fatal'],
     [402, 'http_fatal'],
     [403, 'http_fatal'],
-    [404, 'http_fatal'],
+    [404, 'no_route'],
     [408, 'http_fatal'],
   ] as const)('HTTP %i fails at once as %s', async (status, failure) => {
     const { model, ledger, waits } = await setup(
