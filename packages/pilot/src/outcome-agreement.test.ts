@@ -74,7 +74,64 @@ const unauthorized = (result: ChatResult): ChatResult => ({
   ],
 });
 
+/** A configuration failure: the response came back, but not from the registered setup. */
+const misrouted =
+  (failure: 'provider_not_allowed' | 'model_mismatch') =>
+  (result: ChatResult): ChatResult => ({
+    ...result,
+    failure,
+    failureDetail: `simulated ${failure}`,
+  });
+
+const notFound =
+  (failure: 'no_route' | 'http_fatal') =>
+  (result: ChatResult): ChatResult => ({
+    ...result,
+    text: null,
+    failure,
+    failureDetail: 'HTTP 404: No endpoints found matching your data policy',
+    tries: [{ ...(result.tries[0] as ChatResult['tries'][number]), status: 404, failure }],
+  });
+
 describe('one definition of an outcome (runner, report, verify)', () => {
+  it.each([
+    [
+      'provider_not_allowed',
+      misrouted('provider_not_allowed'),
+      'infrastructure failure: provider_not_allowed',
+    ],
+    ['model_mismatch', misrouted('model_mismatch'), 'infrastructure failure: model_mismatch'],
+    ['no_route', notFound('no_route'), 'infrastructure failure: no_route'],
+    [
+      "an older log's http_fatal 404",
+      notFound('http_fatal'),
+      'infrastructure failure: no_route (HTTP 404)',
+    ],
+  ] as const)(
+    'never scores a %s reply and makes its block incomplete everywhere',
+    async (_name, change, reason) => {
+      const { runDir, probe, block, models } = await finishedRun();
+      damageResult(runDir, probe, change);
+      await executeRun({ runDir, models });
+      const pilotBlocks = JSON.parse(
+        readFileSync(join(runDir, 'blocks.json'), 'utf8'),
+      ) as BlockStatus[];
+      const scores = scoreRun(await readRunFolder(runDir));
+      expect(pilotBlocks.find((row) => row.blockId === block)).toMatchObject({
+        status: 'incomplete',
+        reasons: [`1 x ${reason}`],
+      });
+      expect(scores.blocks.find((row) => row.blockId === block)).toMatchObject({
+        status: 'incomplete',
+        reasons: [`1 x ${reason}`],
+      });
+      // The reply's text is kept in the log but never read: every decision of that probe is invalid.
+      const observation = scores.history.find((row) => row.blockId === block);
+      expect(observation?.blockComplete).toBe(false);
+      expect(observation?.unusableRequests.map((u) => u.requestId)).toEqual([probe]);
+    },
+  );
+
   it('marks a block with an HTTP 401 incomplete in blocks.json and in the report alike', async () => {
     const { runDir, probe, block, models } = await finishedRun();
     damageResult(runDir, probe, unauthorized);
