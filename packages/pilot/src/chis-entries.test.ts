@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChisEntry, HistoryWorld } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishRun } from './pilot';
+import { chisEntriesFor } from './chis-entries';
+import { finalResults, finishRun } from './pilot';
 import { createRun, type RunHandle } from './run-create';
 import { executeRun } from './run-execute';
+import { runPaths } from './run-folder';
+import { readRunWorlds } from './run-worlds';
 import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 import { modelsForManifest } from './system-models';
@@ -35,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('CHIS entries', () => {
-  it('writes one entry per checkpoint of every trajectory, with invocations as the event clock', () => {
+  it('writes one entry per checkpoint of every trajectory, with the three clocks kept apart', () => {
     const entries = read('perfect');
     expect(entries).toHaveLength(2 * 3 * 5);
     const trajectory = entries.filter(
@@ -46,14 +49,16 @@ describe('CHIS entries', () => {
         entry.checkpoint,
         entry.condition,
         entry.eventCount,
+        entry.scheduledOperations,
         entry.resources.requests,
       ]),
     ).toEqual([
-      [0, 'baseline', 1, 1],
-      [1, 'ingest', 3, 2],
-      [2, 'neutral', 5, 2],
-      [3, 'neutral', 7, 2],
-      [4, 'correction', 9, 2],
+      // Events are the experiences ingested (updates); probes are scheduled operations only.
+      [0, 'baseline', 0, 1, 1],
+      [1, 'history', 1, 3, 2],
+      [2, 'neutral', 2, 5, 2],
+      [3, 'neutral', 3, 7, 2],
+      [4, 'correction', 4, 9, 2],
     ]);
     expect(
       trajectory.every(
@@ -83,5 +88,28 @@ describe('CHIS entries', () => {
     );
     expect(abstainer.map((entry) => entry.profile.accuracy)).toEqual([1, 0, 0, 0, 0]);
     expect(abstainer.every((entry) => entry.profile.explicitUnknownRate === 1)).toBe(true);
+  });
+
+  it('reads a failed probe as the scorer does: a truncated text that parses still gives invalid decisions', async () => {
+    const seed = run.frozen.manifest.worldSeeds[0] as number;
+    const probeId = `perfect.history.w${seed}.A.c2.probe`;
+    const results = await finalResults(run.runDir);
+    const probe = results.get(probeId);
+    if (probe === undefined) throw new Error(`no result for ${probeId}`);
+    // The text is the perfect system's full, parseable answer; only the failure class changes.
+    results.set(probeId, { ...probe, failure: 'truncated', truncated: true });
+    const worlds = await readRunWorlds(runPaths(run.runDir), run.frozen.manifest);
+    const entries = chisEntriesFor({
+      manifest: run.frozen.manifest,
+      plan: run.plan,
+      historyWorlds: worlds.history,
+      results,
+    });
+    const entry = entries.find(
+      (candidate) =>
+        candidate.trajectoryId === `perfect.history.w${seed}.A` && candidate.checkpoint === 2,
+    );
+    expect(entry?.decisionVector).toEqual([null, null, null, null]);
+    expect(entry?.profile).toMatchObject({ accuracy: 0, invalidRate: 1 });
   });
 });

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createJsonlWriter } from '@chi/chis';
-import { checkpointAccuracy, decisionOf, decisionVector, parseTaskReply } from '@chi/scoring';
+import { readHistoryProbe } from '@chi/report';
+import { usableReply } from '@chi/run';
+import { checkpointAccuracy, decisionVector } from '@chi/scoring';
 import {
   type ChatResult,
   type ChisEntry,
   ChisEntrySchema,
-  type ClassifiedTaskAnswer,
-  type Decision,
   HISTORY_IDS,
   type HistoryWorld,
   type PlannedRequest,
@@ -17,10 +17,13 @@ import {
 import { applyNotebookCap } from './notebook';
 import type { RunPaths } from './run-folder';
 
-/** The condition of each history checkpoint as a CHIS entry names it. */
+/**
+ * The condition of each history checkpoint as a CHIS entry names it: the event processed to reach
+ * the checkpoint (docs/protocol.md, CHIS "Condition semantics").
+ */
 export const CHECKPOINT_CONDITIONS = [
   'baseline',
-  'ingest',
+  'history',
   'neutral',
   'neutral',
   'correction',
@@ -30,9 +33,15 @@ export const CHECKPOINT_CONDITIONS = [
  * The CHIS entries of every history trajectory (system x world x history), one per checkpoint:
  * task indicators (accuracy, explicit-unknown and invalid rates), the decision vector (A = 0,
  * unknown = 0.5, B = 1, invalid = null), the notebook state descriptor and the resources spent
- * since the previous checkpoint. Event count and scheduled operations count model invocations
- * (updates and probes), not time; `elapsedWallMs` is wall time since the trajectory's first request.
- * CHI is null throughout: the pilot has no human calibration.
+ * since the previous checkpoint. CHI is null throughout: the pilot has no human calibration.
+ *
+ * The framework's three clocks stay apart: `eventCount` counts the experiences ingested (the
+ * notebook updates, one per checkpoint after the baseline; read-only probe clones are not
+ * events), `scheduledOperations` counts every model invocation scheduled so far (updates and
+ * probes), and `elapsedWallMs` is wall time since the trajectory's first request.
+ *
+ * Decisions come from `readHistoryProbe` of `@chi/report`, the reading the release's scores and
+ * traces use: a probe that failed in any class gives invalid decisions, never a parsed text.
  *
  * Only trajectories whose every request resolved are written (a partial trajectory is not a
  * CHIS sequence; its observations stay in the run folder).
@@ -74,6 +83,7 @@ export function chisEntriesFor(args: {
           (results.get(trajectory[0]?.requestId ?? '') as ChatResult).startedAt,
         );
         let events = 0;
+        let operations = 0;
         let notes = applyNotebookCap('', capBytes);
         for (let checkpoint = 0; checkpoint <= 4; checkpoint++) {
           const update = requestOf(checkpoint, 'update');
@@ -84,17 +94,17 @@ export function chisEntriesFor(args: {
           if (update !== undefined) {
             const updateResult = results.get(update.requestId) as ChatResult;
             notes = applyNotebookCap(updateResult.text ?? '', capBytes);
+            events += 1;
           }
-          events += spent.length;
+          operations += spent.length;
           const probeResult = results.get(probe.requestId) as ChatResult;
-          const ids = world.environments.map((environment) => environment.id);
-          const parsed = parseTaskReply(probeResult.text ?? '', ids);
-          // Index-aligned: the requested IDs are the environments' IDs, in order.
-          const decisions: Decision[] = world.environments.map((environment, index) =>
-            decisionOf(parsed.answers[index] as ClassifiedTaskAnswer, environment.labels),
+          const { decisions } = readHistoryProbe(
+            usableReply({ kind: 'resolved', result: probeResult }),
+            world.environments.map((environment) => environment.id),
+            world,
           );
           const valid = world.validAnswers[history][checkpoint] ?? [];
-          const accuracy = checkpointAccuracy(decisions, valid);
+          const accuracy = checkpointAccuracy([...decisions], valid);
           const vector = decisionVector(decisions);
           const sum = (pick: (result: ChatResult) => number | null): number | null => {
             let total = 0;
@@ -117,7 +127,7 @@ export function chisEntriesFor(args: {
               condition: CHECKPOINT_CONDITIONS[checkpoint],
               recordedAt: probeResult.finishedAt,
               eventCount: events,
-              scheduledOperations: events,
+              scheduledOperations: operations,
               elapsedWallMs: Math.max(0, Date.parse(probeResult.finishedAt) - firstStart),
               profile: {
                 accuracy: accuracy.accuracy.rate,

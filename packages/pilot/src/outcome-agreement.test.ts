@@ -103,12 +103,12 @@ describe('one definition of an outcome (runner, report, verify)', () => {
     ['model_mismatch', misrouted('model_mismatch'), 'infrastructure failure: model_mismatch'],
     ['no_route', notFound('no_route'), 'infrastructure failure: no_route'],
     [
-      "an older log's http_fatal 404",
+      'http_fatal 404 (an older log)',
       notFound('http_fatal'),
       'infrastructure failure: no_route (HTTP 404)',
     ],
   ] as const)(
-    'never scores a %s reply and makes its block incomplete everywhere',
+    'never scores a reply that failed as %s and makes its block incomplete everywhere',
     async (_name, change, reason) => {
       const { runDir, probe, block, models } = await finishedRun();
       damageResult(runDir, probe, change);

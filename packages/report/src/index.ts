@@ -89,6 +89,7 @@ export {
   formatUsd,
   intervalNoteText,
 } from './format-number';
+export { type HistoryProbeReading, readHistoryProbe } from './history-probe-reading';
 export {
   INSPECT_LOG_SCHEMA_RELEASE,
   type InspectEvalLog,

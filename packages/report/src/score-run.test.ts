@@ -20,7 +20,7 @@ describe('scoreRun', () => {
   });
   afterAll(async () => dir.remove());
 
-  it('marks a block with an infrastructure failure incomplete, with the runner\'s reason lines', () => {
+  it("marks a block with an infrastructure failure incomplete, with the runner's reason lines", () => {
     const row = scores.blocks.find((b) => b.blockId === 'memory.w12.n16');
     expect(row).toMatchObject({
       status: 'incomplete',

@@ -35,6 +35,7 @@ import {
   type QualityAlphas,
 } from '@chi/spec';
 import type { BlockRow, MemoryCondition } from './chart-data';
+import { readHistoryProbe } from './history-probe-reading';
 import { memoryWorldKey, type RunRecords } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
 
@@ -336,7 +337,6 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
           if (world === undefined)
             throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
           const unusable: { requestId: string; reason: string }[] = [];
-          const environmentIds = world.environments.map((e) => e.id);
           const grid = (history: HistoryId): Decision[][] =>
             [0, 1, 2, 3, 4].map((checkpoint) => {
               const request = planned.find(
@@ -345,28 +345,15 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
                   r.history === history &&
                   r.checkpoint === checkpoint,
               );
-              const usable =
-                request === undefined
-                  ? { reason: 'not planned' }
-                  : usableText(outcomeOf(outcomes, request.requestId));
-              const ids =
-                request === undefined
-                  ? null
-                  : requestedIds(records, request.requestId, 'QUESTIONS');
-              if ('reason' in usable || ids === null) {
-                if (request !== undefined)
-                  unusable.push({
-                    requestId: request.requestId,
-                    reason: 'reason' in usable ? usable.reason : 'no QUESTIONS block',
-                  });
-                return environmentIds.map(() => 'invalid' as const);
-              }
-              const parsed = parseTaskReply(usable.text, ids);
-              const byId = new Map(parsed.answers.map((a) => [a.id, a]));
-              return world.environments.map((environment) => {
-                const answer = byId.get(environment.id) ?? missingTask(environment.id, 'not asked');
-                return decisionOf(answer, environment.labels);
-              });
+              if (request === undefined) return world.environments.map(() => 'invalid' as const);
+              const reading = readHistoryProbe(
+                usableReply(outcomeOf(outcomes, request.requestId)),
+                requestedIds(records, request.requestId, 'QUESTIONS'),
+                world,
+              );
+              if (reading.unusableReason !== null)
+                unusable.push({ requestId: request.requestId, reason: reading.unusableReason });
+              return [...reading.decisions];
             });
           const decisions = { A: grid('A'), B: grid('B'), A2: grid('A2') };
           const observations = { validAnswers: world.validAnswers, decisions };
