@@ -27,6 +27,7 @@ import {
   verifyRelease,
   writeSha256Sums,
 } from '@chi/report';
+import { extractJsonBlock, parseRunJsonl, renderJsonBlock } from '@chi/run';
 import {
   capacityCurve,
   chi,
@@ -50,6 +51,7 @@ import {
 } from '@chi/spec';
 import { type BootstrapEstimate, clusterBootstrap, meanOverClusters } from '@chi/stats';
 import { deriveSeed, generateMemoryWorld } from '@chi/worlds';
+import { z } from 'zod';
 
 function check(condition: boolean, what: string): asserts condition {
   if (!condition) throw new Error(`pack smoke: ${what}`);
@@ -175,6 +177,17 @@ equal(second.ok, false, 'a reservation that would cross the ceiling is refused')
 const ledgerState = await ledger.state();
 near(ledgerState.settledUsd, 0.25, 'settled USD');
 check(ledgerState.committedUsd <= ledgerState.ceilingUsd, 'committed stays within the ceiling');
+
+// @chi/run: the JSON-block codec round-trips, and a final line without newline is a torn write.
+equal(
+  JSON.stringify(
+    extractJsonBlock(`intro\n${renderJsonBlock('QUESTIONS', [{ id: 'q1' }])}\n`, 'QUESTIONS'),
+  ),
+  '[{"id":"q1"}]',
+  'JSON block round trip',
+);
+const jsonl = parseRunJsonl('{"a":1}\n{"a":2}', z.object({ a: z.number() }), 'x.jsonl');
+equal(jsonl.records.length, 1, 'records before a torn unterminated line');
 
 // @chi/chis: a noise-free synthetic trajectory returns its analytic continuity, from both entries.
 const synthetic = generateSyntheticTrajectories({

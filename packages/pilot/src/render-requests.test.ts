@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extractJsonBlock } from '@chi/run';
 import type { AttemptRecord, MemoryWorld, RenderedRequest } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scriptedWith } from './__fixtures__/fake-models';
-import { extractJsonBlock } from '@chi/run';
 import { renderPlannedRequest } from './render-planned';
 import { renderMemoryProbe } from './render-requests';
 import { createRun, prepareRun } from './run-create';

@@ -1,3 +1,4 @@
+import { renderJsonBlock } from '@chi/run';
 import type {
   BehavioralItem,
   BlindProbe,
@@ -9,7 +10,6 @@ import type {
   RequestTask,
 } from '@chi/spec';
 import { behaviorQuestionSections, itemView } from './behavior-questions';
-import { renderJsonBlock } from '@chi/run';
 import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
 
 /** Messages of one request and the template they came from. */

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import { requestInputBytes } from '@chi/openrouter';
 import { canonicalJson, sha256Hex } from '@chi/report';

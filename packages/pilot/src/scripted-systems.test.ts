@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { renderJsonBlock } from '@chi/run';
 import { checkChatModelContract } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { renderJsonBlock } from '@chi/run';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { extractJsonBlock } from '@chi/run';
 import {
   type ChatModel,
   type ChatRequest,
@@ -8,7 +9,6 @@ import {
   type RequestTask,
   type SystemSpec,
 } from '@chi/spec';
-import { extractJsonBlock } from '@chi/run';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
 import {
   answerBehavioralItems,

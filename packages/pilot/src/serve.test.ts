@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenRouterModel } from '@chi/openrouter';
+import { isInfrastructureFailure, renderJsonBlock } from '@chi/run';
 import type { AttemptRecord, NotebookSnapshot, RunManifest } from '@chi/spec';
 import { checkChatModelContract } from '@chi/spec';
 import OpenAI, {
@@ -12,7 +13,6 @@ import OpenAI, {
 } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { isInfrastructureFailure, renderJsonBlock } from '@chi/run';
 import { servedScriptedModels, withServedDeclarations } from './endpoint-models';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';

@@ -6,7 +6,6 @@ import {
   usableReply,
 } from '@chi/run';
 import {
-  decisionOf,
   EQUAL_ALPHAS,
   parseProbeReply,
   parseTaskReply,
