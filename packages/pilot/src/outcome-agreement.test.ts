@@ -1,10 +1,11 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunFolder, scoreRun } from '@chi/report';
+import { readRunFolder, scoreRun, verifyRelease } from '@chi/report';
 import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractJsonBlock, readAttemptLog } from './index';
+import { finishRun } from './pilot';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { scriptedSystemSpec } from './scripted-systems';
@@ -132,7 +133,7 @@ describe('one definition of an outcome (runner, report, verify)', () => {
     },
   );
 
-  it('marks a block with an HTTP 401 incomplete in blocks.json and in the report alike', async () => {
+  it('marks a block with an HTTP 401 incomplete in blocks.json, the release and chi verify alike', async () => {
     const { runDir, probe, block, models } = await finishedRun();
     damageResult(runDir, probe, unauthorized);
     // The runner recomputes blocks.json on resume (nothing is left to send).
@@ -148,6 +149,16 @@ describe('one definition of an outcome (runner, report, verify)', () => {
     expect(reportBlocks.find((row) => row.blockId === block)?.reasons).toEqual([
       '1 x account failure: HTTP 401',
     ]);
+    // The release is written from the same records, and `chi verify` recomputes it and agrees.
+    const releaseDir = await finishRun(runDir);
+    if (releaseDir === null) throw new Error('no release written');
+    const released = JSON.parse(
+      readFileSync(join(releaseDir, 'scores', 'blocks.json'), 'utf8'),
+    ) as BlockStatus[];
+    expect(statuses(released)).toEqual(statuses(pilotBlocks));
+    const verified = await verifyRelease(releaseDir);
+    expect(verified.mismatches).toEqual([]);
+    expect(verified.ok).toBe(true);
   });
 
   it('reads an attempt log whose last line lacks its newline the same way in runner and report', async () => {
