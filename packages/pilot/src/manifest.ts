@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, sha256Hex } from '@chi/report';
+import { canonicalJson, sha256Hex } from '@chi/run';
 import {
   ChiError,
   type GeneratorInfo,

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@chi/report';
+import { sha256Hex } from '@chi/run';
 import {
   HISTORY_IDS,
   type HistoryId,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { sha256Hex } from '@chi/report';
+import { sha256Hex } from '@chi/run';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PROMPTS_DIR,

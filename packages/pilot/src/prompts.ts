@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sha256Hex } from '@chi/report';
+import { sha256Hex } from '@chi/run';
 import { InvalidArgumentError, type PromptRef } from '@chi/spec';
 
 /** One prompt template file: `prompts/<name>@<version>.txt`, loaded byte for byte. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import { requestInputBytes } from '@chi/openrouter';
-import { canonicalJson, sha256Hex } from '@chi/report';
 import {
+  canonicalJson,
   computeBlockStatuses,
   failureCategory,
   foldAttemptLog,
@@ -11,6 +11,7 @@ import {
   type RequestOutcome,
   readAttemptLog,
   readRunJsonl,
+  sha256Hex,
 } from '@chi/run';
 import {
   type AttemptRecord,

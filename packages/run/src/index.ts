@@ -10,6 +10,7 @@ export {
   readAttemptLog,
 } from './attempt-log';
 export { computeBlockStatuses } from './block-status';
+export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
   ACCOUNT_FAILURE_STATUSES,
   type FailureCategory,
