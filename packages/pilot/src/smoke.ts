@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { createJsonlWriter, readJsonl } from '@chi/chis';
+import { createJsonlWriter } from '@chi/chis';
 import {
   CatalogError,
   catalogEntry,
@@ -9,6 +8,7 @@ import {
   matchesProviderSlug,
   type ReasoningEffort,
 } from '@chi/openrouter';
+import { readRunJsonl } from '@chi/run';
 import { parseProbeReply } from '@chi/scoring';
 import {
   type ChatModel,
@@ -169,8 +169,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult
 /** The latest smoke result of each system recorded in a `smoke.jsonl`, if any. */
 export async function latestSmokeResults(path: string): Promise<Map<string, SmokeResult>> {
   const latest = new Map<string, SmokeResult>();
-  if (!existsSync(path)) return latest;
-  const { records } = await readJsonl(path, SmokeResultSchema);
+  const { records } = await readRunJsonl(path, SmokeResultSchema);
   for (const record of records) latest.set(record.systemId, record);
   return latest;
 }

@@ -1,7 +1,11 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readJsonl } from '@chi/chis';
 import { AttemptRecordSchema } from '@chi/spec';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson, sha256Hex } from './canonical-json';
@@ -64,5 +68,38 @@ describe('readRunFolder', () => {
     );
     const { rm } = await import('node:fs/promises');
     await rm(join(dir.path, 'worlds/memory/w99-n8.json'));
+  });
+});
+
+describe('parseJsonLines reads a damaged log as the runner does', () => {
+  const Line = z.strictObject({ n: z.int() });
+  it("keeps the same records as the runner's reader (@chi/chis readJsonl) for any torn tail", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'chi-jsonl-'));
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 0, max: 999 }), { maxLength: 5 }),
+          fc.oneof(
+            fc.constant(''),
+            // A complete record whose newline was never written: torn although it parses.
+            fc.integer({ min: 0, max: 999 }).map((n) => JSON.stringify({ n })),
+            // A prefix of a record cut mid-append.
+            fc.integer({ min: 0, max: 999 }).map((n) => JSON.stringify({ n }).slice(0, 4)),
+            fc.constant('{"n":'),
+          ),
+          async (values, tail) => {
+            const text = `${values.map((n) => `${JSON.stringify({ n })}\n`).join('')}${tail}`;
+            const path = join(folder, 'log.jsonl');
+            await writeFile(path, text);
+            const runner = (await readJsonl(path, Line)).records;
+            expect(parseJsonLines(text, 'log.jsonl', Line)).toEqual(runner);
+            expect(runner).toHaveLength(values.length);
+          },
+        ),
+        { seed: 14, numRuns: 60 },
+      );
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
