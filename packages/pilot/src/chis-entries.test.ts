@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChisEntry, HistoryWorld } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chisEntriesFor } from './chis-entries';
+import { CHECKPOINT_CONDITIONS, chisEntriesFor } from './chis-entries';
 import { finalResults, finishRun } from './pilot';
 import { createRun, type RunHandle } from './run-create';
 import { executeRun } from './run-execute';
@@ -111,5 +111,12 @@ describe('CHIS entries', () => {
     );
     expect(entry?.decisionVector).toEqual([null, null, null, null]);
     expect(entry?.profile).toMatchObject({ accuracy: 0, invalidRate: 1 });
+  });
+
+  it('labels checkpoints exactly as docs/protocol.md says the pilot writes them', () => {
+    const protocol = readFileSync(new URL('../../../docs/protocol.md', import.meta.url), 'utf8');
+    const sentence = /The pilot should write ([^.]+)\./.exec(protocol.replace(/\s+/g, ' '))?.[1];
+    const documented = [...(sentence ?? '').matchAll(/`([a-z_]+)`/g)].map((match) => match[1]);
+    expect(documented).toEqual([...new Set(CHECKPOINT_CONDITIONS)]);
   });
 });

@@ -40,8 +40,11 @@ export const ChisEntrySchema = z.strictObject({
   /** Condition at this checkpoint: e.g. `baseline`, `neutral`, `intervention`, `fault`, `correction`. */
   condition: z.string().min(1),
   recordedAt: IsoTimeSchema,
+  /** Experiences ingested so far (events processed; a read-only probe is not an event). */
   eventCount: CountSchema,
+  /** Model invocations scheduled so far, probes included. */
   scheduledOperations: CountSchema,
+  /** Wall time since the trajectory's first request, in milliseconds. */
   elapsedWallMs: z.number().min(0),
   /** Task indicators or behavioral features at this checkpoint; null marks an undefined value. */
   profile: z.record(z.string(), z.number().nullable()),
