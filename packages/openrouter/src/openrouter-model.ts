@@ -91,7 +91,10 @@ export interface OpenRouterModelSettings {
   readonly maxOutputTokens?: number;
   /** Reasoning effort; `low` by default in `openrouter` mode, omitted by default otherwise. */
   readonly reasoningEffort?: ReasoningEffort | null;
-  /** Deadline of each try, from sending to the last body byte; 180 000 ms by default. */
+  /**
+   * Deadline of each request on the `now` clock, from the start of `generate` to the last body byte
+   * of its last try, retries and waits included; 180 000 ms by default. A retry gets what is left.
+   */
   readonly deadlineMs?: number;
   /** Retries after the first try, for HTTP 429/5xx and pre-response connection failures; 2 by default. */
   readonly maxRetries?: number;
@@ -115,7 +118,7 @@ export interface OpenRouterModelSettings {
   readonly fetch?: typeof globalThis.fetch;
   /** Injectable wait used between tries and lookups; must reject when `signal` aborts. */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Clock for timestamps; `() => new Date()` by default. */
+  /** Clock for timestamps and the request deadline; `() => new Date()` by default. */
   readonly now?: () => Date;
 }
 
