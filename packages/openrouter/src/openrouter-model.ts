@@ -254,7 +254,7 @@ function errorBodyDetail(
  *    nothing is sent);
  * 2. posts `model`, `messages`, `max_tokens`, `reasoning: { effort }`, `provider: { only,
  *    allow_fallbacks: false, require_parameters: true }` and the context-compression plugin
- *    switched off, with one deadline covering headers and body;
+ *    switched off, with one deadline per request covering every try, wait, header and body;
  * 3. settles the actual charge (`usage.cost`, else the generation lookup), or keeps the whole
  *    reservation when the outcome is uncertain (timeout, cancellation, a 5xx, a lost body);
  * 4. retries only HTTP 429/5xx and pre-response connection failures, at most `maxRetries` times,
