@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonBlockIds, outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
 import type {
   ChatMessage,
   ChatResult,
@@ -9,13 +10,7 @@ import type {
 } from '@chi/spec';
 import { REPORT_VERSION } from './release-files';
 import type { RunRecords } from './run-folder';
-import {
-  idsInJsonBlock,
-  type RequestOutcome,
-  type RunScores,
-  requestOutcomes,
-  scoreRun,
-} from './score-run';
+import { type RunScores, scoreRun } from './score-run';
 import { compareUtf8 } from './sha256-sums';
 
 /**
@@ -137,7 +132,7 @@ function verdictsByRequest(
     const rendered = records.requests.get(request.requestId);
     if (request.task === 'memory_probe' || request.task === 'memory_probe_oracle') {
       const text = rendered?.messages.map((message) => message.content).join('\n') ?? '';
-      const ids = idsInJsonBlock(text, 'QUESTIONS') ?? [];
+      const ids = jsonBlockIds(text, 'QUESTIONS') ?? [];
       out.set(
         request.requestId,
         ids.flatMap((id) => {
@@ -377,7 +372,7 @@ export function inspectLogs(
   records: RunRecords,
   scores: RunScores = scoreRun(records),
 ): Map<string, InspectEvalLog> {
-  const outcomes: Map<string, RequestOutcome> = requestOutcomes(records);
+  const outcomes: Map<string, RequestOutcome> = outcomesFromAttemptLog(records.attempts);
   const verdicts = verdictsByRequest(records, scores);
   const complete = new Map(
     scores.blocks.map((block) => [block.blockId, block.status === 'complete']),
