@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { extractJsonBlock } from '@chi/run';
 import { BehavioralItemSetSchema, type RenderedRequest } from '@chi/spec';
 import { solveBehavioralItem } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishedRun, finishedOfflineRun } from './__fixtures__/offline-run';
-import { extractJsonBlock } from './json-blocks';
 
 let run: FinishedRun;
 beforeAll(async () => {

@@ -90,6 +90,7 @@ describe('the code of a release', () => {
       'openrouter',
       'pilot',
       'report',
+      'run',
       'scoring',
       'spec',
       'stats',
