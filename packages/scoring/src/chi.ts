@@ -7,6 +7,11 @@ import {
   type HumanCalibration,
   InvalidArgumentError,
 } from '@chi/spec';
+import {
+  PRIMARY_TRANSFORM,
+  type SimilarityTransform,
+  similarityFromDistances,
+} from './similarity-transform';
 
 /** The five CHI axes in canonical order. */
 export const AXIS_IDS: readonly AxisId[] = AxisIdSchema.options;
@@ -35,6 +40,8 @@ export const NO_CALIBRATION_REASON =
  * `features`; measured features it does not calibrate are outside the comparison and ignored.
  *
  * @param field names the features in error messages, e.g. `profile.axes.R`.
+ * @param transform the declared transform (default the article's Gaussian; see
+ *   {@link similarityFromDistances} for the alternatives used in sensitivity analysis).
  * @throws InvalidArgumentError when the calibration has no features, a calibrated feature is
  *   absent from `features`, a value is not finite, or a scale s is not > 0.
  * @example
@@ -46,6 +53,7 @@ export function axisSimilarity(
   features: Readonly<Record<string, number>>,
   calibration: Readonly<Record<string, FeatureCalibration>>,
   field = 'features',
+  transform: SimilarityTransform = PRIMARY_TRANSFORM,
 ): number {
   const calibrationField = field.startsWith('profile.')
     ? field.replace(/^profile\./, 'calibration.')
@@ -63,7 +71,7 @@ export function axisSimilarity(
       'the calibration has no features: similarity is undefined',
     );
   }
-  let sumSquares = 0;
+  const distances: number[] = [];
   for (const name of names) {
     const { mu, s } = calibration[name] as FeatureCalibration;
     if (!Number.isFinite(mu)) {
@@ -91,10 +99,9 @@ export function axisSimilarity(
         `expected a finite feature value, found ${String(z)}`,
       );
     }
-    const standardized = (z - mu) / s;
-    sumSquares += standardized * standardized;
+    distances.push((z - mu) / s);
   }
-  return Math.exp(-0.5 * (sumSquares / names.length));
+  return similarityFromDistances(distances, transform);
 }
 
 function checkWeights(weights: Readonly<Partial<Record<AxisId, number>>>): Record<AxisId, number> {
@@ -153,6 +160,7 @@ export function chi(
   profile: AxisProfile,
   calibration: HumanCalibration | null,
   weights: Readonly<Partial<Record<AxisId, number>>> = EQUAL_AXIS_WEIGHTS,
+  transform: SimilarityTransform = PRIMARY_TRANSFORM,
 ): ChiResult {
   const used = checkWeights(weights);
   if (calibration === null) {
@@ -199,7 +207,7 @@ export function chi(
         `axis ${axis} has weight ${weight} and a calibration, but the profile does not measure it`,
       );
     }
-    const h = axisSimilarity(measured, calibrated, `profile.axes.${axis}`);
+    const h = axisSimilarity(measured, calibrated, `profile.axes.${axis}`, transform);
     similarity[axis] = h;
     if (h === 0) zero = true;
     else logSum += weight * Math.log(h);

@@ -15,6 +15,18 @@ export {
 export { SCAN_ATTEMPT_COST_CHARS, scanBudgetChars } from './answer-set';
 export type { BehavioralItemsAndKey, ScorableItem } from './behavior-judge';
 export { scoreBehavior, traceBehaviorItems } from './behavior-score';
+export {
+  assertCalibrationIntact,
+  type BuildCalibrationOptions,
+  buildCalibration,
+  calibrationContentSha256,
+} from './build-calibration';
+export {
+  type CalibrationAxes,
+  type CalibrationEstimate,
+  estimateCalibrationAxes,
+  type ZeroSpreadFeature,
+} from './calibration-estimate';
 export { capacityCurve, type LoadScores, meanWithinWorldCurve } from './capacity-curve';
 export {
   AXIS_IDS,
@@ -24,6 +36,7 @@ export {
   NO_CALIBRATION_REASON,
   WEIGHT_SUM_TOLERANCE,
 } from './chi';
+export { canonicalSha256 } from './content-hash';
 export {
   continuity,
   decisionCoordinate,
@@ -45,6 +58,7 @@ export {
   scoreHistory,
 } from './history-score';
 export { historyReason, traceHistoryDecisions } from './history-trace';
+export { type HumanSample, type HumanSampleOptions, humanSampleFromRows } from './human-sample';
 export { meanFactors } from './mean-factors';
 export { scoreMemoryProbes } from './memory-score';
 export { traceMemoryProbes } from './memory-trace';
@@ -66,4 +80,10 @@ export {
   precedenceFor,
   type RecordIndex,
 } from './record-precedence';
+export {
+  PRIMARY_TRANSFORM,
+  SIMILARITY_TRANSFORMS,
+  type SimilarityTransform,
+  similarityFromDistances,
+} from './similarity-transform';
 export { decisionOf, type OptionLabels, parseTaskReply } from './task-reply';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { AxisIdSchema } from './axis-id';
+import { CalibrationBuildSchema, CalibrationSampleSchema } from './calibration';
 
-/** The five CHI axes of the framework. */
-export const AxisIdSchema = z.enum(['R', 'M', 'C', 'A', 'I']);
-/** One of the five CHI axes. */
-export type AxisId = z.infer<typeof AxisIdSchema>;
+export { type AxisId, AxisIdSchema } from './axis-id';
 
 const FeatureValues = z.record(
   z.string().min(1),
@@ -32,6 +31,10 @@ export const HumanCalibrationSchema = z.strictObject({
   /** True for a made-up calibration used in examples and tests. */
   synthetic: z.boolean(),
   axes: z.partialRecord(AxisIdSchema, z.record(z.string().min(1), FeatureCalibrationSchema)),
+  /** How a built calibration was made (absent on a hand-written one). */
+  build: CalibrationBuildSchema.optional(),
+  /** The participant sample it was built from, so its uncertainty can be bootstrapped. */
+  sample: CalibrationSampleSchema.optional(),
 });
 /** A human calibration. */
 export type HumanCalibration = z.infer<typeof HumanCalibrationSchema>;

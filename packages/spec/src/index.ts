@@ -56,6 +56,19 @@ export {
   StopReasonSchema,
 } from './budget';
 export {
+  type CalibrationBuild,
+  CalibrationBuildSchema,
+  type CalibrationParticipant,
+  CalibrationParticipantSchema,
+  type CalibrationSample,
+  CalibrationSampleSchema,
+  type HumanDataHeader,
+  HumanDataHeaderSchema,
+  type HumanDataRow,
+  HumanDataRowSchema,
+  SCALE_ESTIMATOR,
+} from './calibration';
+export {
   type CatalogEndpoint,
   CatalogEndpointSchema,
   type CatalogModel,

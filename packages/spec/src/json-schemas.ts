@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BehavioralItemSetSchema } from './behavior';
 import { BehaviorScoreSchema } from './behavior-scores';
 import { LedgerEntrySchema, LedgerStateSchema } from './budget';
+import { HumanDataHeaderSchema, HumanDataRowSchema } from './calibration';
 import { ModelCatalogSchema } from './catalog';
 import { ChatResultSchema } from './chat-model';
 import { AxisProfileSchema, ChiResultSchema, HumanCalibrationSchema } from './chi';
@@ -59,6 +60,8 @@ export const JSON_SCHEMA_REGISTRY = {
   'axis-profile': AxisProfileSchema,
   'human-calibration': HumanCalibrationSchema,
   'chi-result': ChiResultSchema,
+  'human-data-header': HumanDataHeaderSchema,
+  'human-data-row': HumanDataRowSchema,
   'chis-entry': ChisEntrySchema,
   'chat-result': ChatResultSchema,
   'ledger-entry': LedgerEntrySchema,
