@@ -77,3 +77,64 @@ export const CalibrationSampleSchema = z.strictObject({
 });
 /** The participant sample a calibration was built from. */
 export type CalibrationSample = z.infer<typeof CalibrationSampleSchema>;
+
+/** One behavioral feature the pilot measures on every system (and a calibration must match). */
+export interface PilotFeature {
+  readonly axis: 'R' | 'M' | 'C' | 'A' | 'I';
+  /** The test it comes from. */
+  readonly test: string;
+  readonly feature: string;
+  /** What the number is, in one sentence. */
+  readonly definition: string;
+}
+
+/**
+ * The pilot's declared feature schema (`pilot-features-v1`): the response-pattern features z_jl
+ * the pilot measures per system and world, and that a compatible human calibration must calibrate.
+ * `memory.notebook.min-load` is the smallest notebook load of the run's memory grid.
+ */
+export const PILOT_FEATURES: readonly PilotFeature[] = [
+  { axis: 'R', test: 'behavior.R', feature: 'accuracy', definition: 'correct R items / R items' },
+  {
+    axis: 'R',
+    test: 'behavior.R',
+    feature: 'abstain_rate',
+    definition: 'explicit abstentions on R items / R items',
+  },
+  {
+    axis: 'M',
+    test: 'memory.notebook.min-load',
+    feature: 'retrieval',
+    definition: 'current-retrieval factor r at the smallest notebook load',
+  },
+  {
+    axis: 'M',
+    test: 'memory.notebook.min-load',
+    feature: 'false_memory_rate',
+    definition: 'false-memory failure rate f at the smallest notebook load',
+  },
+  { axis: 'C', test: 'behavior.C', feature: 'accuracy', definition: 'correct C items / C items' },
+  {
+    axis: 'C',
+    test: 'behavior.C',
+    feature: 'abstain_rate',
+    definition: 'explicit abstentions on C items / C items',
+  },
+  { axis: 'A', test: 'behavior.A', feature: 'accuracy', definition: 'correct A items / A items' },
+  {
+    axis: 'A',
+    test: 'behavior.A',
+    feature: 'frame_change_rate',
+    definition: 'paired frame-induced choice change rate',
+  },
+  { axis: 'I', test: 'behavior.I', feature: 'accuracy', definition: 'correct I items / I items' },
+  {
+    axis: 'I',
+    test: 'behavior.I',
+    feature: 'abstain_rate',
+    definition: 'explicit abstentions on I items / I items',
+  },
+];
+
+/** The ID of {@link PILOT_FEATURES}. */
+export const PILOT_FEATURE_SCHEMA = 'pilot-features-v1' as const;

@@ -66,6 +66,9 @@ export {
   HumanDataHeaderSchema,
   type HumanDataRow,
   HumanDataRowSchema,
+  PILOT_FEATURE_SCHEMA,
+  PILOT_FEATURES,
+  type PilotFeature,
   SCALE_ESTIMATOR,
 } from './calibration';
 export {

@@ -27,4 +27,11 @@ export {
   V01_LOADS,
 } from './presets';
 export { deriveSeed, type SeedLabel, seedPath } from './seed';
+export {
+  PILOT_SYNTHETIC_HUMAN_MODEL,
+  SYNTHETIC_HUMAN_DATA_HEADER,
+  type SyntheticFeatureModel,
+  type SyntheticHumanDataOptions,
+  syntheticHumanData,
+} from './synthetic-human-data';
 export { GENERATOR_NAME, GENERATOR_VERSION, generatorInfo } from './version';
