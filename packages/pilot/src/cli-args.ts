@@ -46,6 +46,15 @@ export interface PilotCommand {
   readonly allowFailedSmoke: boolean;
   /** `--config FILE`: a pilot configuration file whose options the flags override. */
   readonly config: string | null;
+  /** A calibration file (`chi calibrate`): h and CHI are computed against it. */
+  readonly calibration: string | null;
+}
+
+/** `chi calibrate DATA [--out FILE]`: a frozen calibration from a human-data JSONL file. */
+export interface CalibrateCommand {
+  readonly command: 'calibrate';
+  readonly data: string;
+  readonly out: string | null;
 }
 
 /** `chi smoke` options. */
@@ -109,6 +118,7 @@ export type CliCommand =
   | VerifyCommand
   | InitCommand
   | ExportCommand
+  | CalibrateCommand
   | HelpCommand;
 
 /** The usage text printed by `chi help`. */
@@ -125,6 +135,7 @@ Usage:
   chi init [FILE]                  write a starter configuration file (default chi.config.json)
   chi export inspect RUN OUT       write a run as Inspect evaluation logs (inspect view --log-dir OUT)
   chi <command> --help             the options of one command; chi --version prints the version
+  chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
 
 Pilot options:
   --config FILE            options from a configuration file (see chi init); flags given here win
@@ -144,6 +155,7 @@ Pilot options:
   --seed N                 root seed of the world seeds (default 20260901)
   --resamples N            bootstrap resamples (default 2000)
   --no-release             stop after scoring; do not write the release
+  --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
 Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unreachable endpoint);
 3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
@@ -347,6 +359,18 @@ export function parseCli(argv: readonly string[]): CliCommand {
         outDir: positionals[2] as string,
       };
     }
+    case 'calibrate': {
+      const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'calibrate');
+      if (positionals.length !== 1)
+        throw new UsageError(
+          `chi calibrate: expected one human-data file, found ${positionals.length}`,
+        );
+      return {
+        command: 'calibrate',
+        data: positionals[0] as string,
+        out: (values.out as string | undefined) ?? null,
+      };
+    }
     case 'init': {
       const { values, positionals } = parse(rest, { force: { type: 'boolean' } }, 'init');
       if (positionals.length > 1)
@@ -359,7 +383,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, init, export or help`,
+        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, init, export, calibrate or help`,
       );
   }
 }
@@ -389,6 +413,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       resamples: { type: 'string' },
       'no-release': { type: 'boolean' },
       config: { type: 'string' },
+      calibration: { type: 'string' },
     },
     'pilot',
   );
@@ -447,5 +472,6 @@ function parsePilot(args: readonly string[]): PilotCommand {
     release: values['no-release'] !== true,
     allowFailedSmoke: values['allow-failed-smoke'] === true,
     config: (values.config as string | undefined) ?? null,
+    calibration: (values.calibration as string | undefined) ?? null,
   };
 }

@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '@chi/spec';
 import { minimumMemoryLoad } from '@chi/worlds';
+import { calibrateCommand } from './calibrate-command';
 import {
   type CliCommand,
   type PilotCommand,
@@ -27,6 +28,7 @@ import {
   servedScriptedModels,
   withServedDeclarations,
 } from './endpoint-models';
+import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
@@ -214,6 +216,11 @@ async function pilotCommand(
     return reportOutcome(outcome, command, started, io);
   }
   let settings = settingsFor(command);
+  if (command.calibration !== null)
+    settings = {
+      ...settings,
+      calibration: await readCalibrationFile(resolve(cwd, command.calibration)),
+    };
   const live = settings.systems.some((system) => system.kind !== 'scripted');
   if (command.plan) {
     let catalog: ModelCatalog | undefined;
@@ -429,6 +436,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         io.stdout.write(`${releaseDir ?? runDir}\n`);
         return EXIT_CODES.ok;
       }
+      case 'calibrate':
+        return await calibrateCommand(command, io);
       case 'verify':
         return await runVerifyCli(command.argv, {
           stdout: (text) => io.stdout.write(text),

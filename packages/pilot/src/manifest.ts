@@ -10,6 +10,7 @@ import {
   RunManifestSchema,
   type RunPlan,
 } from '@chi/spec';
+import { chiComparisonFor } from './chi-comparison';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
@@ -125,13 +126,16 @@ export function buildManifest(args: {
     failureRules: [...FAILURE_RULES],
     requireSmoke: settings.requireSmoke,
     ...(settings.configuration === undefined ? {} : { configuration: settings.configuration }),
-    // no empirical human reference exists for the pilot: CHI is null throughout
-    calibrationId: null,
+    // null without --calibration: no human reference, so h and CHI are null throughout
+    calibrationId: settings.calibration?.id ?? null,
     policies: { ...RUN_POLICIES },
     featureSchemas: FEATURE_SCHEMAS.map((schema) => ({
       ...schema,
       features: [...schema.features],
     })),
+    ...(settings.calibration == null
+      ? {}
+      : { chiComparison: chiComparisonFor(settings.calibration) }),
   };
   return parseWith(RunManifestSchema, manifest, 'run manifest');
 }

@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { CALIBRATION_FILE } from '@chi/report';
 import {
   InvalidArgumentError,
   type ModelCatalog,
@@ -9,6 +10,7 @@ import {
   type RunStatus,
 } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
+import { calibrationFileText } from './human-data-file';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
 import { applyNotebookCap } from './notebook';
 import { buildRunPlan } from './plan';
@@ -161,6 +163,12 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
     exitCode: null,
   };
   await writeJsonFile(paths.status, status);
+  if (options.settings.calibration != null)
+    await writeFileAtomic(
+      join(runDir, CALIBRATION_FILE),
+      calibrationFileText(options.settings.calibration),
+      { durable: true },
+    );
   // The manifest goes last and durably: its presence marks a fully created run folder.
   await writeFileAtomic(paths.manifest, frozen.text, { durable: true });
   await writeFileAtomic(paths.manifestSha256, `${frozen.sha256}  manifest.json\n`, {

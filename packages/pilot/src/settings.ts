@@ -1,4 +1,5 @@
 import {
+  type HumanCalibration,
   InvalidArgumentError,
   type Price,
   type RunConfiguration,
@@ -44,6 +45,11 @@ export interface PilotSettings {
   readonly requireSmoke: boolean;
   /** The `chi pilot` options the run was started with, frozen in the manifest (CLI runs). */
   readonly configuration?: RunConfiguration;
+  /**
+   * A built human calibration (`chi calibrate`); its ID, hash and the CHI weights and transform
+   * are frozen in the manifest and the file is copied into the run. Absent: h and CHI are null.
+   */
+  readonly calibration?: HumanCalibration | null;
 }
 
 /** The protocol this runner implements. */

@@ -123,6 +123,7 @@ export {
 export { escapeHtml, renderHtml, renderMarkdown } from './render-report';
 export { type FigureSource, renderFigureSvg, type VegaLiteSpec } from './render-svg';
 export { buildReportDocument, type ReportBlock, type ReportInput } from './report-document';
+export { CALIBRATION_FILE, readRunCalibration } from './run-calibration';
 export {
   type Located,
   memoryWorldKey,

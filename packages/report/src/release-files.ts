@@ -58,6 +58,7 @@ export const RAW_PREFIXES = [
   'chis/',
   'blocks.json',
   'status.json',
+  'calibration.json',
 ] as const;
 
 /** Whether a release path is raw (copied from the run) rather than derived. */

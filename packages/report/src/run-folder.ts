@@ -14,6 +14,7 @@ import {
   FailureLogEntrySchema,
   type HistoryWorld,
   HistoryWorldSchema,
+  type HumanCalibration,
   InvalidArgumentError,
   type LedgerEntry,
   LedgerEntrySchema,
@@ -35,6 +36,7 @@ import {
 } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
+import { readRunCalibration } from './run-calibration';
 import { compareUtf8 } from './sha256-sums';
 
 /** A file's path relative to the folder root and its parsed content. */
@@ -73,6 +75,8 @@ export interface RunRecords {
   readonly blocks: readonly BlockStatus[] | null;
   /** `status.json`, or null when absent. */
   readonly status: RunStatus | null;
+  /** The frozen human calibration (`calibration.json`); null or absent without one. */
+  readonly calibration?: HumanCalibration | null;
 }
 
 async function readText(dir: string, path: string): Promise<string> {
@@ -247,6 +251,7 @@ export async function readRunFolder(dir: string): Promise<RunRecords> {
             parseJson(blocksText, 'blocks.json'),
             'blocks.json',
           ),
+    calibration: await readRunCalibration(dir, manifest),
     status:
       statusText === null
         ? null

@@ -138,3 +138,45 @@ export const PILOT_FEATURES: readonly PilotFeature[] = [
 
 /** The ID of {@link PILOT_FEATURES}. */
 export const PILOT_FEATURE_SCHEMA = 'pilot-features-v1' as const;
+
+/** A declared set of axis weights (sum 1) with a name, for CHI and its sensitivity analysis. */
+export const NamedWeightsSchema = z.strictObject({
+  id: z.string().min(1),
+  weights: z.strictObject({
+    R: z.number().min(0).max(1),
+    M: z.number().min(0).max(1),
+    C: z.number().min(0).max(1),
+    A: z.number().min(0).max(1),
+    I: z.number().min(0).max(1),
+  }),
+});
+/** A declared set of axis weights. */
+export type NamedWeights = z.infer<typeof NamedWeightsSchema>;
+
+/** The declared similarity transforms (primary `gaussian`; see `@chi/scoring`). */
+export const SimilarityTransformSchema = z.enum(['gaussian', 'laplace', 'cauchy']);
+
+/**
+ * The frozen CHI comparison of a run (`manifest.chiComparison`): which calibration, which feature
+ * schema, the primary weights and transform, and the declared alternatives for the sensitivity
+ * analysis. Frozen in the manifest before the first scored request; absent = no calibration, and
+ * every h and CHI of the run is null.
+ */
+export const ChiComparisonSchema = z.strictObject({
+  calibrationId: z.string().min(1),
+  /** `build.contentSha256` of the calibration; the run folder holds it as `calibration.json`. */
+  calibrationSha256: Sha256Schema,
+  calibrationSynthetic: z.boolean(),
+  calibrationParticipants: z.int().min(2),
+  featureSchema: z.literal('pilot-features-v1'),
+  weights: NamedWeightsSchema,
+  transform: SimilarityTransformSchema,
+  alternativeWeights: z.array(NamedWeightsSchema),
+  alternativeTransforms: z.array(SimilarityTransformSchema),
+  /** Share of participants in the calibration half of the held-out split. */
+  heldOutSplit: z.literal(
+    'half: participants ordered by SHA-256 of "<analysis seed>/<id>", first ceil(n/2) calibrate',
+  ),
+});
+/** The frozen CHI comparison of a run. */
+export type ChiComparison = z.infer<typeof ChiComparisonSchema>;

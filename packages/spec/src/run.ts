@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChiComparisonSchema } from './calibration';
 import { ChatMessageSchema, ChatResultSchema, FailureClassSchema } from './chat-model';
 import { GeneratorInfoSchema } from './memory';
 import { RunConfigurationSchema } from './pilot-config';
@@ -146,6 +147,8 @@ export const RunManifestSchema = z.strictObject({
       }),
     )
     .optional(),
+  /** The frozen CHI comparison (calibration ID and hash, weights, transform); absent = no calibration. */
+  chiComparison: ChiComparisonSchema.optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;
