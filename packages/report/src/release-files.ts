@@ -7,6 +7,9 @@ import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
 import { runEvidenceBanner } from './evidence-label';
 import { buildFigures } from './figures';
+import { chanceAccuracy } from './profile-features';
+import { analyzeProfiles, runLevelChiReason } from './profiles';
+import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
   describeReleaseCode,
   RELEASE_VERIFY_COMMAND,
@@ -330,7 +333,15 @@ export async function buildDerivedRelease(
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
   };
-  const data = analyzeRun(records, scores, analyzeOptions);
+  const analyzed = analyzeRun(records, scores, analyzeOptions);
+  const profiles = analyzeProfiles(records.manifest, records.calibration ?? null, scores, {
+    alphas: parameters.alphas,
+    chanceAccuracy: chanceAccuracy(records.behaviorItems),
+  });
+  const data = {
+    ...analyzed,
+    chi: { ...analyzed.chi, reason: runLevelChiReason(profiles, analyzed.chi.reason) },
+  };
   const files = new Map<string, string>();
   const { manifest } = records;
 
@@ -447,7 +458,11 @@ export async function buildDerivedRelease(
   );
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
-  const blocks = buildReportDocument({ data, figures: rendered, caseExamples });
+  for (const [path, text] of profileFiles(profiles)) files.set(path, text);
+  const blocks = [
+    ...buildReportDocument({ data, figures: rendered, caseExamples }),
+    ...profileReportBlocks(profiles),
+  ];
   files.set('report.md', renderMarkdown(blocks));
   files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
   files.set('README.md', releaseReadme(data, codeSection));
