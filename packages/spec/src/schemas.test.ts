@@ -13,6 +13,7 @@ import {
   scriptedSystemSpec,
 } from '@chi/pilot';
 import {
+  buildCalibration,
   capacityCurve,
   chi,
   decisionOf,
@@ -34,7 +35,9 @@ import {
   generateBehavioralItems,
   generateHistoryWorld,
   generateMemoryWorld,
+  SYNTHETIC_HUMAN_DATA_HEADER,
   solveBehavioralItem,
+  syntheticHumanData,
 } from '@chi/worlds';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -1076,6 +1079,31 @@ const examples: readonly Example[] = [
     valid: () => calibration,
     invalid: { at: ['axes', 'M', 'recall', 's'], to: 0 },
     message: 'the scale s must be > 0',
+  }),
+  example({
+    key: 'human-calibration',
+    name: 'a calibration built from synthetic human data (with build and sample); a build with one participant',
+    valid: () =>
+      structuredClone(
+        buildCalibration(syntheticHumanData({ seed: 3, participants: 4 }), {
+          synthetic: true,
+          description: SYNTHETIC_HUMAN_DATA_HEADER.description,
+        }),
+      ),
+    invalid: { at: ['build', 'participants'], to: 1 },
+  }),
+  example({
+    key: 'human-data-header',
+    name: 'the synthetic header; schemaVersion 2',
+    valid: () => SYNTHETIC_HUMAN_DATA_HEADER,
+    invalid: { at: ['schemaVersion'], to: 2 },
+  }),
+  example({
+    key: 'human-data-row',
+    name: 'a synthetic row with halves and a cohort; a value given as text',
+    valid: () => syntheticHumanData({ seed: 3, participants: 2 })[0],
+    invalid: { at: ['value'], to: '0.7' },
+    message: 'expected a finite number',
   }),
   example({
     key: 'chi-result',
