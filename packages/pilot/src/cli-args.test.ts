@@ -118,9 +118,14 @@ describe('parseCli', () => {
       ['serve', '--system', 'perfect', '--port', '1', '--host', '0.0.0.0'],
       'chi serve: --host must be a loopback address (127.0.0.1, ::1, localhost), found "0.0.0.0"',
     ],
+    [['calibrate'], 'chi calibrate: expected one human-data file, found 0'],
+    [
+      ['pilot', '--resume', 'd', '--calibration', 'c.json'],
+      "chi pilot --resume: the run's manifest is frozen; remove --calibration (only --concurrency and --no-release apply)",
+    ],
     [
       ['frobnicate'],
-      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, init, export or help',
+      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, init, export, calibrate or help',
     ],
   ])('rejects %j with a one-line message', (argv, message) => {
     let thrown: unknown;
@@ -149,5 +154,12 @@ describe('parseCli', () => {
       argv: ['rel', '--json'],
     });
     expect(parseCli([])).toEqual({ command: 'help' });
+    expect(parseCli(['calibrate', 'h.jsonl', '--out', 'c.json'])).toEqual({
+      command: 'calibrate',
+      data: 'h.jsonl',
+      out: 'c.json',
+    });
+    expect(parseCli(['pilot', '--calibration', 'c.json'])).toMatchObject({ calibration: 'c.json' });
+    expect(parseCli(['pilot'])).toMatchObject({ calibration: null });
   });
 });
