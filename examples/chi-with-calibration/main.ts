@@ -1,32 +1,50 @@
 /**
- * `pnpm start`: CHI from an axis profile and a human calibration file, and CHI without one.
+ * `pnpm start`: build a human calibration from (SYNTHETIC) human data, then CHI from an axis
+ * profile against it, and CHI without one.
  *
  * CHI = 100 * prod_j h_j^w_j, h_j = exp(-0.5 * mean_l ((z_jl - mu_jl) / s_jl)^2). It is defined
- * only against a human calibration (mu, s per feature). Here both inputs are made up and labelled:
- * the calibration is SYNTHETIC (`"synthetic": true`) and the profile is a FIXTURE. The script
- * prints the results, then checks them against the values worked out by hand in README.md; it
- * exits non-zero on any difference.
+ * only against a human calibration (mu, s per feature), which `buildCalibration` estimates from
+ * one row per participant, test and feature (mu = mean, s = SD with n - 1). Here both inputs are
+ * made up and labelled: the human data are SYNTHETIC (`"synthetic": true` in the header) and the
+ * profile is a FIXTURE. The script prints the results, then checks them against the values worked
+ * out by hand in README.md; it exits non-zero on any difference.
  */
 import { readFileSync } from 'node:fs';
-import { AXIS_IDS, axisSimilarity, chi, EQUAL_AXIS_WEIGHTS } from '@chi/scoring';
+import { AXIS_IDS, axisSimilarity, buildCalibration, chi, EQUAL_AXIS_WEIGHTS } from '@chi/scoring';
 import {
   AxisProfileSchema,
   type ChiResult,
-  HumanCalibrationSchema,
+  HumanDataHeaderSchema,
+  HumanDataRowSchema,
   InvalidArgumentError,
   parseWith,
 } from '@chi/spec';
 
-const readJson = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8'));
+const readText = (name: string): string =>
+  readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8');
+const readJson = (name: string): unknown => JSON.parse(readText(name));
 
-// Parse at the edge: a malformed file (a scale s <= 0, a missing field) stops here with a
-// ValidationError naming the field.
-const calibration = parseWith(
-  HumanCalibrationSchema,
-  readJson('synthetic-calibration.json'),
-  'data/synthetic-calibration.json',
+// Parse at the edge: line 1 is the header, every other line one measurement row. A malformed line
+// stops here with a ValidationError naming the line; bad data (a duplicate participant, a missing
+// feature, zero spread) stops in buildCalibration, naming the row.
+const [headerLine, ...rowLines] = readText('synthetic-human-data.jsonl').trim().split('\n');
+const header = parseWith(
+  HumanDataHeaderSchema,
+  JSON.parse(headerLine ?? ''),
+  'data/synthetic-human-data.jsonl line 1',
 );
+const rows = rowLines.map((line, index) =>
+  parseWith(
+    HumanDataRowSchema,
+    JSON.parse(line),
+    `data/synthetic-human-data.jsonl line ${index + 2}`,
+  ),
+);
+const calibration = buildCalibration(rows, {
+  synthetic: header.synthetic,
+  description: header.description,
+  rowLabel: (index) => `data/synthetic-human-data.jsonl line ${index + 2}`,
+});
 const profileFile = readJson('axis-profile.json') as {
   evidenceClass: string;
   note: string;
@@ -41,7 +59,9 @@ const format = (result: ChiResult): string =>
   result.value === null ? `null (${result.reason})` : result.value.toFixed(2);
 
 console.log(`Profile: ${profileFile.evidenceClass.toUpperCase()} (${profileFile.note})`);
-console.log(`Calibration: ${calibration.id}, ${calibrationLabel}\n`);
+console.log(
+  `Calibration: ${calibration.id}, ${calibrationLabel}; built from ${calibration.build?.participants} participants (mu = mean, s = SD with n - 1), sha256 ${calibration.build?.contentSha256}\n`,
+);
 
 // 1. Without a calibration CHI is undefined: null with the reason, never a number.
 const withoutCalibration = chi(profile, null);
@@ -108,6 +128,10 @@ if (JSON.stringify(withCalibration.weights) !== JSON.stringify(EQUAL_AXIS_WEIGHT
   failures.push('the default weights must be 1/5 each');
 if (!refusal.includes('records_used')) failures.push('the refusal must name the missing feature');
 if (!calibration.synthetic) failures.push('the example calibration must be labelled synthetic');
+if (!/^synthetic-calibration-[0-9a-f]{12}$/.test(calibration.id))
+  failures.push(`the calibration ID must come from its content hash, found ${calibration.id}`);
+if (calibration.build?.participants !== 3)
+  failures.push('the calibration must count 3 participants');
 
 if (failures.length > 0) {
   console.error(`\nself-check FAILED:\n- ${failures.join('\n- ')}`);
