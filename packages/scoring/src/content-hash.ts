@@ -24,8 +24,10 @@ function assertFiniteNumbers(value: unknown, path: string): void {
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new InvalidArgumentError(path, `JSON cannot represent ${String(value)}`);
   }
-  if (Array.isArray(value))
-    value.forEach((item, index) => assertFiniteNumbers(item, `${path}[${index}]`));
-  else if (typeof value === 'object' && value !== null)
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      assertFiniteNumbers(item, `${path}[${index}]`);
+    });
+  } else if (typeof value === 'object' && value !== null)
     for (const [key, item] of Object.entries(value)) assertFiniteNumbers(item, `${path}.${key}`);
 }
