@@ -23,6 +23,8 @@ export {
 } from '@chi/run';
 export { matchTemplate, readBehaviorQuestion } from './behavior-question-reader';
 export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
+export { calibrateCommand, defaultCalibrationPath } from './calibrate-command';
+export { chiComparisonFor, LEAVE_ONE_AXIS_OUT_WEIGHTS, PRIMARY_WEIGHTS } from './chi-comparison';
 export { CHECKPOINT_CONDITIONS, chisEntriesFor, writeChisEntries } from './chis-entries';
 export {
   type CliCommand,
@@ -50,6 +52,13 @@ export {
   withServedDeclarations,
 } from './endpoint-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
+export {
+  calibrateHumanData,
+  calibrationFileText,
+  type HumanDataFile,
+  parseHumanData,
+  readCalibrationFile,
+} from './human-data-file';
 export { schemaReference, starterConfig, writeStarterConfig } from './init-config';
 export {
   buildManifest,

@@ -18,6 +18,7 @@ export {
   defaultRunId,
   EXPLORATORY_BELOW_WORLDS,
 } from './analyze-run';
+export { calibrationChecks, heldOutSplit, pearson } from './calibration-checks';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
   type CaseExample,
@@ -95,6 +96,24 @@ export {
   type InspectEvalLog,
   inspectLogs,
 } from './inspect-log';
+export { chanceAccuracy, profileClusters } from './profile-features';
+export {
+  type AnalyzeProfilesOptions,
+  analyzeProfiles,
+  COMBINATION_RULE,
+  NO_RUN_CALIBRATION_REASON,
+  participantSeed,
+} from './profiles';
+export {
+  type CapacityRow,
+  type ChiRow,
+  type FeatureRow,
+  type LayeredEstimate,
+  type ProfilesData,
+  ProfilesDataSchema,
+  type SimilarityRow,
+} from './profiles-data';
+export { profileFiles, profileReportBlocks, profileTables } from './profiles-files';
 export {
   chiPackageDirs,
   DEFAULT_VERIFIER_PATH,
