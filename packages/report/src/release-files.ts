@@ -307,6 +307,8 @@ function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string
     '| `traces/` | per-probe and per-item traces with the failure-taxonomy reason |',
     '| `chart-data/` | every displayed number as JSON and CSV with the worlds it uses (used / complete / planned), per-world results marking the worlds each curve and distance uses, and the case examples |',
     '| `figures/` | SVG figures |',
+    '| `profiles/` | capacity profile p, features z, similarity h and CHI (with p beside it) as separate tables; h and CHI null with the reason without a calibration |',
+    '| `validity/`, `calibration.json` | with a calibration only: the frozen calibration and its checks (held-out humans, split-half reliability, subgroups, sensitivity, imitation) |',
     '| `report.md`, `report.html` | the report |',
     '| `SHA256SUMS` | SHA-256 of every other file |',
     '',
