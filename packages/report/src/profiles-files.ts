@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical-json';
 import { type CsvCell, toCsv } from './csv';
+import type { FigureDefinition } from './figures';
 import { formatNumber } from './format-number';
 import type { LayeredEstimate, ProfilesData } from './profiles-data';
 import type { ReportBlock } from './report-document';
@@ -280,7 +281,10 @@ function cellText(value: CsvCell): string {
  * The report section of the two profiles: p and h side by side, never merged, with the synthetic
  * label where it applies and the reason when h and CHI are null.
  */
-export function profileReportBlocks(data: ProfilesData): ReportBlock[] {
+export function profileReportBlocks(
+  data: ProfilesData,
+  figure?: { figure: FigureDefinition; svg: string; number: number },
+): ReportBlock[] {
   const blocks: ReportBlock[] = [
     { kind: 'heading', level: 2, text: 'Capacity p and similarity h', id: 'profiles' },
     {
@@ -301,6 +305,7 @@ export function profileReportBlocks(data: ProfilesData): ReportBlock[] {
       text: `Calibration ${data.comparison.calibrationId} (sha256 ${data.comparison.calibrationSha256}, ${data.comparison.calibrationParticipants} participants), frozen in the manifest with weights ${data.comparison.weights.id} and the ${data.comparison.transform} transform. Uncertainty: ${data.uncertainty.combination}`,
     });
   }
+  if (figure !== undefined) blocks.push({ kind: 'figure', ...figure });
   for (const table of profileTables(data)) {
     blocks.push({
       kind: 'table',

@@ -125,6 +125,13 @@ describe('a pilot release with --calibration (SYNTHETIC)', () => {
     const report = await readFile(join(outDir, 'report.md'), 'utf8');
     expect(report).toContain('## Capacity p and similarity h');
     expect(report).toContain(`SYNTHETIC calibration ${calibration.id}: no human was measured`);
+    const svg = await readFile(join(outDir, 'figures', 'profiles.svg'), 'utf8');
+    expect(svg).toContain('SYNTHETIC CALIBRATION: NO HUMAN WAS MEASURED');
+    expect(report).toContain('](figures/profiles.svg)');
+    const figureRows = await table(outDir, 'chart-data/profiles.csv');
+    expect(new Set(figureRows.map((r) => r.profile))).toEqual(
+      new Set(['capacity p', 'similarity h (SYNTHETIC calibration)']),
+    );
   });
 
   it('writes the held-out, reliability, subgroup, sensitivity and imitation tables', async () => {

@@ -5,10 +5,11 @@ import { canonicalJson } from './canonical-json';
 import { selectCaseExamples, type TracedProbe } from './case-examples';
 import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
-import { runEvidenceBanner } from './evidence-label';
+import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildFigures } from './figures';
 import { chanceAccuracy } from './profile-features';
 import { analyzeProfiles, runLevelChiReason } from './profiles';
+import { profilesFigure } from './profiles-figure';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
   describeReleaseCode,
@@ -461,9 +462,20 @@ export async function buildDerivedRelease(
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
   for (const [path, text] of profileFiles(profiles)) files.set(path, text);
+  const profilesFig = profilesFigure(
+    profiles,
+    new Map(data.run.systems.map((system) => [system.id, systemLabel(data.run, system.id)])),
+  );
+  const profilesSvg = await renderFigureSvg(profilesFig);
+  files.set(profilesFig.svgPath, profilesSvg);
+  files.set(`chart-data/${profilesFig.id}.csv`, toCsv(profilesFig.columns, profilesFig.rows));
   const blocks = [
     ...buildReportDocument({ data, figures: rendered, caseExamples }),
-    ...profileReportBlocks(profiles),
+    ...profileReportBlocks(profiles, {
+      figure: profilesFig,
+      svg: profilesSvg,
+      number: rendered.length + 1,
+    }),
   ];
   files.set('report.md', renderMarkdown(blocks));
   files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
