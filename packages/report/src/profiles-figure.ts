@@ -67,8 +67,13 @@ export function profilesFigure(
       title: { text: title, subtitle, anchor: 'start' },
       data: { values: rows },
       facet: {
-        row: { field: 'profile', type: 'nominal', title: null },
-        column: { field: 'system', type: 'nominal', title: null },
+        row: { field: 'profile', type: 'nominal', title: null, sort: ['capacity p', hRow] },
+        column: {
+          field: 'system',
+          type: 'nominal',
+          title: null,
+          sort: [...new Set(data.capacity.map((r) => label(r.systemId)))],
+        },
       },
       resolve: { scale: { x: 'independent' } },
       spec: {
