@@ -180,6 +180,17 @@ describe('a pilot release with --calibration (SYNTHETIC)', () => {
       'value',
     ]);
     await writeFile(path, text);
+    // An edited calibration no longer matches its content hash (nor the manifest's): named.
+    const calibrationPath = join(outDir, 'calibration.json');
+    const original = await readFile(calibrationPath, 'utf8');
+    const edited = JSON.parse(original);
+    edited.axes.R.accuracy.mu += 0.01;
+    await writeFile(calibrationPath, JSON.stringify(edited));
+    const tampered = await verifyRelease(outDir);
+    expect(tampered.mismatches).toContainEqual(
+      expect.objectContaining({ file: 'calibration.json', kind: 'raw' }),
+    );
+    await writeFile(calibrationPath, original);
   });
 });
 

@@ -49,7 +49,12 @@ export async function readRunCalibration(
     throw new InvalidArgumentError(CALIBRATION_FILE, `expected JSON: ${(error as Error).message}`);
   }
   const calibration = parseWith(HumanCalibrationSchema, json, CALIBRATION_FILE);
-  assertCalibrationIntact(calibration, CALIBRATION_FILE);
+  try {
+    assertCalibrationIntact(calibration, 'calibration');
+  } catch (error) {
+    // Name the file itself (verify reports the file of a raw problem), the field in the message.
+    throw new InvalidArgumentError(CALIBRATION_FILE, (error as Error).message, { cause: error });
+  }
   if (
     calibration.id !== frozen.calibrationId ||
     calibration.build?.contentSha256 !== frozen.calibrationSha256
