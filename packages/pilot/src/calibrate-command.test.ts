@@ -118,6 +118,32 @@ describe('chi pilot --calibration', () => {
     expect(chiCsv).toMatch(/^SYNTHETIC,synthetic-calibration-[0-9a-f]{12},perfect,[0-9.]+,/m);
   });
 
+  it('takes the calibration from a configuration file, relative to that file', async () => {
+    writeData('humans.jsonl', rows);
+    expect(await runCli(['calibrate', 'humans.jsonl', '--out', 'cal.json'], io().io)).toBe(0);
+    const config = {
+      systems: ['perfect'],
+      replicates: 2,
+      loads: [32],
+      history: false,
+      controls: false,
+      resamples: 20,
+      calibration: 'cal.json',
+    };
+    writeFileSync(join(root, 'chi.config.json'), JSON.stringify(config));
+    const cli = io();
+    expect(await runCli(['pilot', '--config', 'chi.config.json', '--out', 'run'], cli.io)).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(root, 'run', 'manifest.json'), 'utf8'));
+    const calibration = JSON.parse(readFileSync(join(root, 'cal.json'), 'utf8'));
+    expect(manifest.chiComparison.calibrationId).toBe(calibration.id);
+  });
+
+  it('prints its own help', async () => {
+    const cli = io();
+    expect(await runCli(['calibrate', '--help'], cli.io)).toBe(0);
+    expect(cli.out()).toContain('chi calibrate DATA [--out FILE]');
+  });
+
   it('refuses an edited calibration file with exit 2 before anything runs', async () => {
     writeData('humans.jsonl', rows);
     expect(await runCli(['calibrate', 'humans.jsonl', '--out', 'cal.json'], io().io)).toBe(0);

@@ -7,6 +7,7 @@ export const CLI_COMMANDS = [
   'verify',
   'init',
   'export',
+  'calibrate',
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
@@ -42,6 +43,7 @@ Options:
   --seed N                 root seed of the world seeds (default 20260901)
   --resamples N            bootstrap resamples (default 2000)
   --no-release             stop after scoring; do not write the release
+  --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
@@ -94,6 +96,18 @@ Usage:
 inspect: Inspect (UK AISI) evaluation logs in its JSON log format, one per system and experiment,
 one sample per scored request (input, output, target, score), the model, configuration, usage
 and timings in the header. Open them with: inspect view --log-dir OUT_DIR
+
+${EXIT_CODES_TEXT}`,
+  calibrate: `chi calibrate — build a frozen human calibration from a human-data file
+
+Usage:
+  chi calibrate DATA [--out FILE]
+
+DATA is JSONL: a header line {"kind":"chi-human-data","schemaVersion":1,"synthetic":...,
+"description":...}, then one row per participant, test and feature (docs/human-calibration.md).
+Writes FILE (default DATA without .jsonl plus .calibration.json): per feature mu (mean) and s
+(SD with n - 1), the participant sample, a content hash and an ID. Use it with
+chi pilot --calibration FILE. Bad data is a usage error naming every bad line.
 
 ${EXIT_CODES_TEXT}`,
   init: `chi init — write a starter pilot configuration file

@@ -49,6 +49,7 @@ describe('chi pilot --config', () => {
       seed: 7,
       resamples: 99,
       release: false,
+      calibration: 'cal/c.json',
     });
     expect(resolved(path, ['--config', path])).toEqual({
       command: 'pilot',
@@ -73,6 +74,7 @@ describe('chi pilot --config', () => {
       release: false,
       allowFailedSmoke: true,
       config: path,
+      calibration: join(root, 'cal', 'c.json'),
     });
   });
 

@@ -102,6 +102,8 @@ export function pilotConfigArgs(
   if (config.seed !== undefined) option('seed', String(config.seed));
   if (config.resamples !== undefined) option('resamples', String(config.resamples));
   if (config.release === false) args.push('--no-release');
+  if (config.calibration !== undefined)
+    option('calibration', resolve(dirname(loaded.path), config.calibration));
   return args;
 }
 

@@ -83,6 +83,13 @@ export const PilotOptionsSchema = z.strictObject({
   seed: SeedSchema.optional().describe('Root seed of the world seeds (default 20260901).'),
   resamples: positive('resamples').optional().describe('Bootstrap resamples (default 2000).'),
   release: z.boolean().optional().describe('Write the release after scoring (default true).'),
+  calibration: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A calibration file written by `chi calibrate`, relative to this file: h and CHI are computed against it and its ID and hash are frozen in the manifest (default: none, so h and CHI are null).',
+    ),
 });
 /** The options of a pilot run that a configuration file may set. */
 export type PilotOptions = z.infer<typeof PilotOptionsSchema>;
