@@ -23,6 +23,8 @@ export interface WorldCapacity {
 /** One world (cluster) of a run: every system's features and capacity there. */
 export interface ProfileCluster {
   readonly seed: number;
+  /** The cells a system's profile combines that are complete here: `behavior`, `memory` (min load). */
+  readonly cells: ReadonlyMap<string, ReadonlySet<'behavior' | 'memory'>>;
   readonly features: ReadonlyMap<string, WorldFeatures>;
   readonly capacity: ReadonlyMap<string, WorldCapacity>;
 }
@@ -66,6 +68,12 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
       string,
       { accuracy: Map<string, number>; memory: Map<string, QualityFactors> }
     >();
+    const cells = new Map<string, Set<'behavior' | 'memory'>>();
+    const mark = (systemId: string, cell: 'behavior' | 'memory') => {
+      const set = cells.get(systemId) ?? new Set();
+      set.add(cell);
+      cells.set(systemId, set);
+    };
     const of = (systemId: string) => {
       if (!features.has(systemId)) {
         features.set(systemId, new Map());
@@ -82,6 +90,7 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
     for (const o of scores.behavior) {
       if (!o.blockComplete || o.worldSeed !== seed) continue;
       const { f, c } = of(o.systemId);
+      mark(o.systemId, 'behavior');
       behaviorFeatures(o.score, f);
       for (const axis of BEHAVIOR_AXES) {
         const rate = o.score.axes[axis].accuracy.rate;
@@ -93,11 +102,12 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
       const { f, c } = of(o.systemId);
       c.memory.set(`memory.notebook.n${o.load}`, o.score.factors);
       if (o.load === minLoad.get(o.systemId)) {
+        mark(o.systemId, 'memory');
         f.set(featureKey('M', 'retrieval'), o.score.factors.r);
         f.set(featureKey('M', 'false_memory_rate'), 1 - o.score.factors.oneMinusF);
       }
     }
-    return { seed, features, capacity };
+    return { seed, cells, features, capacity };
   });
 }
 
@@ -206,4 +216,19 @@ export function chanceAccuracy(
       ofAxis.length;
   }
   return out;
+}
+
+/**
+ * The world set of a system's feature profile, and so of its h and CHI (docs/protocol.md,
+ * world sets): CHI combines the behavior block and the memory block at the smallest load, so it
+ * uses the worlds where every such cell the system has anywhere is complete. Ascending seeds.
+ */
+export function profileWorldSet(clusters: readonly ProfileCluster[], systemId: string): number[] {
+  const required = new Set<'behavior' | 'memory'>();
+  for (const cluster of clusters)
+    for (const cell of cluster.cells.get(systemId) ?? []) required.add(cell);
+  if (required.size === 0) return [];
+  return clusters
+    .filter((cluster) => [...required].every((cell) => cluster.cells.get(systemId)?.has(cell)))
+    .map((cluster) => cluster.seed);
 }

@@ -55,6 +55,8 @@ export type LayeredEstimate = z.infer<typeof LayeredEstimateSchema>;
 export const SimilarityRowSchema = z.strictObject({
   systemId: z.string().min(1),
   axis: AxisIdSchema,
+  /** The worlds the profile uses: complete in every cell CHI combines (the same for h and CHI). */
+  worldSeeds: z.array(z.int().min(0)),
   h: LayeredEstimateSchema,
 });
 /** h of one system on one axis. */
@@ -63,6 +65,8 @@ export type SimilarityRow = z.infer<typeof SimilarityRowSchema>;
 /** CHI of one system, with its capacity profile p beside it (never shown alone). */
 export const ChiRowSchema = z.strictObject({
   systemId: z.string().min(1),
+  /** The worlds the profile uses: complete in every cell CHI combines. */
+  worldSeeds: z.array(z.int().min(0)),
   chi: LayeredEstimateSchema,
   /** The capacity profile: every task score of the system (same as the capacity table). */
   capacity: z.array(

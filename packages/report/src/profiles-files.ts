@@ -96,6 +96,7 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
         'h',
         ...LAYER_COLUMNS,
         'reason',
+        'world_seeds',
       ],
       rows: data.similarity.map((r) => ({
         calibration_label: label,
@@ -103,6 +104,7 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
         system: r.systemId,
         axis: r.axis,
         ...layeredCells('h', r.h),
+        world_seeds: r.worldSeeds.join(' '),
       })),
     },
     {
@@ -116,6 +118,7 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
         ...LAYER_COLUMNS,
         'reason',
         'capacity_p',
+        'world_seeds',
       ],
       rows: data.chi.map((r) => ({
         calibration_label: label,
@@ -123,6 +126,7 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
         system: r.systemId,
         ...layeredCells('chi', r.chi),
         capacity_p: capacityText(r.capacity),
+        world_seeds: r.worldSeeds.join(' '),
       })),
     },
   ];

@@ -140,6 +140,38 @@ describe('analyzeProfiles (hand-made scores, SYNTHETIC calibration)', () => {
     expect([none.heldOut, none.sensitivity, none.imitation]).toEqual([null, [], []]);
   });
 
+  it('uses the worlds complete in every cell CHI combines (behavior and memory), and says which', () => {
+    // Memory (smallest load) only in worlds 1 and 2: the profile, h and CHI use worlds 1 and 2,
+    // so z(R.accuracy) = (0.5 + 0.75) / 2 = 0.625, while p keeps each test's own worlds.
+    const memory = [1, 2].map(
+      (seed) =>
+        ({
+          kind: 'memory-observation',
+          systemId: 'sys',
+          blockId: `memory.w${seed}.n32`,
+          worldSeed: seed,
+          blockComplete: true,
+          unusableRequests: [],
+          condition: 'notebook',
+          load: 32,
+          score: { factors: { r: 1, t: 1, s: 1, u: 1, i: 1, oneMinusF: 1 }, qualityScore: 1 },
+        }) as unknown as RunScores['memory'][number],
+    );
+    const holes = analyzeProfiles(
+      manifest(true),
+      calibration,
+      { ...scores, memory },
+      {
+        alphas: EQUAL_ALPHAS,
+      },
+    );
+    expect(holes.chi[0]?.worldSeeds).toEqual([1, 2]);
+    expect(holes.similarity.every((r) => r.worldSeeds.join() === '1,2')).toBe(true);
+    expect(holes.features.find((r) => r.axis === 'R' && r.feature === 'accuracy')?.z).toBe(0.625);
+    expect(holes.capacity.find((r) => r.test === 'behavior.R')?.estimate).toBe(0.75);
+    expect(data.chi[0]?.worldSeeds).toEqual([1, 2, 3]);
+  });
+
   it('is deterministic', () => {
     expect(analyzeProfiles(manifest(true), calibration, scores, { alphas: EQUAL_ALPHAS })).toEqual(
       data,

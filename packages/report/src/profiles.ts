@@ -9,6 +9,7 @@ import {
   meanProfile,
   type ProfileCluster,
   profileClusters,
+  profileWorldSet,
 } from './profile-features';
 import type {
   CapacityRow,
@@ -107,6 +108,7 @@ export function analyzeProfiles(
   const capacity: CapacityRow[] = [];
   const features: FeatureRow[] = [];
   const profiles = new Map<string, AxisProfile>();
+  const worldSets = new Map<string, number[]>();
   const capacityOf = new Map<string, ChiRow['capacity']>();
   for (const systemId of systems) {
     const point = meanCapacity(clusters, systemId, options.alphas);
@@ -135,11 +137,14 @@ export function analyzeProfiles(
       systemId,
       [...point].map(([test, value]) => ({ test, measure: value.measure, estimate: value.value })),
     );
-    const profile = meanProfile(clusters, systemId);
+    const worldSet = new Set(profileWorldSet(clusters, systemId));
+    worldSets.set(systemId, [...worldSet]);
+    const inSet = (sample: readonly ProfileCluster[]) => sample.filter((c) => worldSet.has(c.seed));
+    const profile = meanProfile(inSet(clusters), systemId);
     profiles.set(systemId, profile);
     const featureReplicates = new Map<string, number[]>();
-    for (let r = 0; enoughWorlds && r < analysis.resamples; r++) {
-      const replicate = meanProfile(worldSample(r), systemId);
+    for (let r = 0; worldSet.size >= 2 && r < analysis.resamples; r++) {
+      const replicate = meanProfile(inSet(worldSample(r)), systemId);
       for (const { axis, feature } of PILOT_FEATURES) {
         const v = replicate.axes[axis]?.[feature];
         if (v === undefined) continue;
@@ -161,8 +166,9 @@ export function analyzeProfiles(
           z === null
             ? null
             : interval(featureReplicates.get(featureKey(axis, feature)) ?? [], analysis.level),
-        worlds: clusters.filter((c) => c.features.get(systemId)?.has(featureKey(axis, feature)))
-          .length,
+        worlds: inSet(clusters).filter((c) =>
+          c.features.get(systemId)?.has(featureKey(axis, feature)),
+        ).length,
       });
     }
   }
@@ -192,6 +198,7 @@ export function analyzeProfiles(
         AXIS_IDS.map((axis) => ({
           systemId,
           axis,
+          worldSeeds: worldSets.get(systemId) ?? [],
           h: layered(
             { value: null, reason: NO_RUN_CALIBRATION_REASON },
             [[], [], []],
@@ -201,6 +208,7 @@ export function analyzeProfiles(
       ),
       chi: systems.map((systemId) => ({
         systemId,
+        worldSeeds: worldSets.get(systemId) ?? [],
         chi: layered(
           { value: null, reason: NO_RUN_CALIBRATION_REASON },
           [[], [], []],
@@ -241,9 +249,16 @@ export function analyzeProfiles(
   const chiRows: ChiRow[] = [];
   for (const systemId of systems) {
     const profile = profiles.get(systemId) as AxisProfile;
+    const worldSeeds = worldSets.get(systemId) ?? [];
+    const worldSet = new Set(worldSeeds);
     const worldProfiles: AxisProfile[] = [];
-    for (let r = 0; enoughWorlds && r < analysis.resamples; r++)
-      worldProfiles.push(meanProfile(worldSample(r), systemId));
+    for (let r = 0; worldSet.size >= 2 && r < analysis.resamples; r++)
+      worldProfiles.push(
+        meanProfile(
+          worldSample(r).filter((c) => worldSet.has(c.seed)),
+          systemId,
+        ),
+      );
     const layersOf = (
       compute: (p: AxisProfile, c: HumanCalibration) => number | null,
     ): (number | null)[][] => {
@@ -259,6 +274,7 @@ export function analyzeProfiles(
       similarity.push({
         systemId,
         axis,
+        worldSeeds,
         h: layered(
           hOf(profile, calibration, axis, transform),
           layersOf((p, c) => hOf(p, c, axis, transform).value),
@@ -268,6 +284,7 @@ export function analyzeProfiles(
     }
     chiRows.push({
       systemId,
+      worldSeeds,
       chi: layered(
         chiOf(profile, calibration, weights, transform),
         layersOf((p, c) => chiOf(p, c, weights, transform).value),

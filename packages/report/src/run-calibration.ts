@@ -57,6 +57,7 @@ export async function readRunCalibration(
   }
   if (
     calibration.id !== frozen.calibrationId ||
+    (manifest.calibrationId !== undefined && manifest.calibrationId !== calibration.id) ||
     calibration.build?.contentSha256 !== frozen.calibrationSha256
   )
     throw new InvalidArgumentError(
