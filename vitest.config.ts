@@ -27,7 +27,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Timeouts only catch a hang; they are not a speed check. Whole-run tests take seconds on an
+    // idle machine and several times longer with both cores busy, so the limits are generous.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

@@ -312,7 +312,7 @@ describe('chi (in process)', () => {
     const score = io();
     expect(await runCli(['score', out], score.io)).toBe(0);
     expect(readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8')).toBe(sums);
-  }, 120_000);
+  }, 300_000);
 
   it('prints the help of every command with --help (exit 0)', async () => {
     for (const command of ['pilot', 'smoke', 'serve', 'score', 'verify', 'init', 'export']) {
@@ -404,7 +404,7 @@ describe('chi (in process)', () => {
       'chi_memory-perfect',
     ]);
     expect(exported.err()).toContain('inspect view --log-dir inspect-logs');
-  }, 60_000);
+  }, 300_000);
 
   it('after Ctrl-C prints the exact resume command with the block counts of status.json', async () => {
     const controller = new AbortController();
@@ -440,7 +440,7 @@ describe('chi (in process)', () => {
     ).toBe(0);
     const finished = JSON.parse(readFileSync(join(out, 'status.json'), 'utf8')) as RunStatus;
     expect(finished.blocks).toMatchObject({ incomplete: 0, notStarted: 0 });
-  }, 60_000);
+  }, 300_000);
 
   it('runs from a configuration file, lets flags win, and freezes the resolved options in the manifest', async () => {
     const init = io();
@@ -492,7 +492,7 @@ describe('chi (in process)', () => {
     writeFileSync(path, JSON.stringify({ replicates: 'two' }));
     expect(await runCli(['pilot', '--config', 'chi.config.json'], bad.io)).toBe(2);
     expect(bad.err()).toMatch(/^chi: --config: .*chi\.config\.json: replicates: /);
-  }, 60_000);
+  }, 300_000);
 
   it("carries perfect's uncapped reference condition over --base-url", async () => {
     const server = await serveScriptedSystem({ system: 'perfect' });
@@ -541,5 +541,5 @@ describe('chi (in process)', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -135,7 +135,7 @@ beforeAll(async () => {
   reference = join(root, 'reference');
   const child = runCliChild(newRunArgs(reference));
   expect(await exited(child)).toBe(0);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await gateway.close();

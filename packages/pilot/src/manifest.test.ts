@@ -40,5 +40,5 @@ describe('the manifest records what the framework lists', () => {
     } finally {
       rmSync(run.runDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -6,7 +6,7 @@ import { type FinishedRun, finishedOfflineRun } from './__fixtures__/offline-run
 let run: FinishedRun;
 beforeAll(async () => {
   run = await finishedOfflineRun();
-}, 120_000);
+}, 300_000);
 afterAll(() => rmSync(run.runDir, { recursive: true, force: true }));
 
 /** A request without what may differ between A and A2: its ID (and so its file name). */

@@ -337,7 +337,7 @@ describe('chi serve through the pilot transport', () => {
     expect(scores).toEqual(memoryScoresOf(inProcess.runDir));
     // The declared reference condition holds over HTTP: perfect keeps Q_M = 1 past the cap.
     expect(scores.get('perfect notebook 128')?.qualityScore).toBe(1);
-  }, 60_000);
+  }, 300_000);
 
   it('refuses a non-loopback host and an unknown system', async () => {
     await expect(serveScriptedSystem({ system: 'perfect', host: '0.0.0.0' })).rejects.toThrow(
