@@ -191,5 +191,5 @@ describe('chi pilot killed with requests in flight and resumed', () => {
     expect(memoryScoresOf(runDir)).toEqual(memoryScoresOf(reference));
     expect(statSync(join(runDir, 'release', 'SHA256SUMS')).isFile()).toBe(true);
     expect(scoreFiles(join(runDir, 'release'))).toEqual(scoreFiles(join(reference, 'release')));
-  }, 240_000);
+  }, 600_000);
 });
