@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
@@ -10,18 +10,32 @@ import { writeInspectLogs } from './write-inspect-logs';
 
 const FIXTURE = join(import.meta.dirname, '..', 'test', 'fixtures', 'inspect');
 
-/** The `EvalLog` validator of the vendored Inspect schema (OpenAPI 3.1 components). */
+/**
+ * The validator of our conformance schema: the fields, types and enums that Inspect's `EvalLog`
+ * model demands of the parts our logs hold (written by us from inspect_ai's model; see the
+ * README beside it).
+ */
 function evalLogValidator() {
-  const openapi = JSON.parse(
-    readFileSync(join(FIXTURE, 'inspect-openapi-0.3.260.json'), 'utf8'),
-  ) as { components: object };
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-  ajv.addSchema({ $id: 'https://inspect.example/openapi.json', components: openapi.components });
-  const validate = ajv.getSchema(
-    'https://inspect.example/openapi.json#/components/schemas/EvalLog',
+  const schema = JSON.parse(
+    readFileSync(join(FIXTURE, 'eval-log-conformance.schema.json'), 'utf8'),
+  ) as object;
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  return ajv.compile(schema);
+}
+
+/** Whether validation failed with `keyword` at `instancePath` (and for the `missing` field). */
+function failedAt(
+  errors: readonly ErrorObject[] | null | undefined,
+  instancePath: string,
+  keyword: string,
+  missing?: string,
+): boolean {
+  return (errors ?? []).some(
+    (error) =>
+      error.instancePath === instancePath &&
+      error.keyword === keyword &&
+      (missing === undefined || error.params.missingProperty === missing),
   );
-  if (validate === undefined) throw new Error('EvalLog not found in the vendored schema');
-  return validate;
 }
 
 let run: { path: string; remove: () => Promise<void> };
@@ -47,21 +61,79 @@ describe('chi export inspect', () => {
       expect(validate.errors ?? [], name).toEqual([]);
       expect(valid).toBe(true);
     }
-    // The schema is not vacuous: a log without its header fails.
+    // The schema is not vacuous: each broken log fails, and for the reason it was broken.
     const first = JSON.parse(readFileSync(join(out.path, summary.files[0] ?? ''), 'utf8')) as {
-      eval?: unknown;
-      samples: { output: { choices: unknown } }[];
+      samples: Record<string, unknown>[];
     };
-    expect(validate({ ...first, eval: undefined })).toBe(false);
-    expect(validate({ ...first, status: 'finished' })).toBe(false);
-    const sample = first.samples[0] as Record<string, unknown>;
-    expect(validate({ ...first, samples: [{ ...sample, epoch: 'one' }] })).toBe(false);
-    expect(
-      validate({
-        ...first,
-        samples: [{ ...sample, output: { ...(sample.output as object), choices: [{}] } }],
-      }),
-    ).toBe(false);
+    const sample = first.samples[0] ?? {};
+    const output = sample.output as { choices: unknown[] };
+    const messages = sample.messages as Record<string, unknown>[];
+    const scores = sample.scores as Record<string, Record<string, unknown>>;
+    const broken: [string, unknown, string, string, string?][] = [
+      ['no header', { ...first, eval: undefined }, '', 'required', 'eval'],
+      ['unknown status', { ...first, status: 'finished' }, '/status', 'enum'],
+      [
+        'sample without id',
+        { ...first, samples: [{ ...sample, id: undefined }] },
+        '/samples/0',
+        'required',
+        'id',
+      ],
+      [
+        'sample without input',
+        { ...first, samples: [{ ...sample, input: undefined }] },
+        '/samples/0',
+        'required',
+        'input',
+      ],
+      [
+        'sample without target',
+        { ...first, samples: [{ ...sample, target: undefined }] },
+        '/samples/0',
+        'required',
+        'target',
+      ],
+      [
+        'epoch not an integer',
+        { ...first, samples: [{ ...sample, epoch: 'one' }] },
+        '/samples/0/epoch',
+        'type',
+      ],
+      [
+        'unknown message role',
+        { ...first, samples: [{ ...sample, messages: [{ ...messages[0], role: 'developer' }] }] },
+        '/samples/0/messages/0/role',
+        'enum',
+      ],
+      [
+        'choice without message',
+        {
+          ...first,
+          samples: [{ ...sample, output: { ...output, choices: [{ stop_reason: 'stop' }] } }],
+        },
+        '/samples/0/output/choices/0',
+        'required',
+        'message',
+      ],
+      [
+        'score value not a scalar, list or map of scalars',
+        {
+          ...first,
+          samples: [
+            {
+              ...sample,
+              scores: { chi_item_accuracy: { ...scores.chi_item_accuracy, value: null } },
+            },
+          ],
+        },
+        '/samples/0/scores/chi_item_accuracy/value',
+        'anyOf',
+      ],
+    ];
+    for (const [why, log, path, keyword, missing] of broken) {
+      expect(validate(log), why).toBe(false);
+      expect(failedAt(validate.errors, path, keyword, missing), why).toBe(true);
+    }
   });
 
   it('makes one log per system and experiment and one sample per scored request, with target and score', async () => {

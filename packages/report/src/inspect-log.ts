@@ -14,9 +14,10 @@ import { type RunScores, scoreRun } from './score-run';
 import { compareUtf8 } from './sha256-sums';
 
 /**
- * The Inspect (UK AISI) release whose evaluation-log schema these logs follow: `EvalLog` of
- * `src/inspect_ai/_view/inspect-openapi.json` at tag 0.3.260 (commit 3f294e61b823). Tests
- * validate every exported log against that file, vendored under `test/fixtures/inspect/`.
+ * The Inspect (UK AISI) release whose evaluation-log model these logs follow: `EvalLog` of
+ * inspect_ai at tag 0.3.260 (commit 3f294e61b823). Tests validate every exported log against
+ * a conformance schema we wrote from that model,
+ * `test/fixtures/inspect/eval-log-conformance.schema.json`.
  */
 export const INSPECT_LOG_SCHEMA_RELEASE = 'inspect_ai 0.3.260';
 
