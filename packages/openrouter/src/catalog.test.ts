@@ -212,6 +212,22 @@ describe('fetchCatalog', () => {
     ).not.toContain(KEY);
   });
 
+  it('scrubs an echoed key before cutting the error body, so no fragment of it survives', async () => {
+    // The body is cut to 500 characters; the echo straddles the cut.
+    const message = `${'z'.repeat(425)} Authorization: Bearer ${KEY}`;
+    const loopback = await start({ modelsStatus: 401, modelsErrorMessage: message });
+    const caught = await fetchCatalog({
+      baseURL: loopback.baseURL,
+      apiKey: KEY,
+      models: [{ model: 'moonshotai/kimi-k3', providers: ['moonshotai'], maxOutputTokens: 1 }],
+    }).catch((error: unknown) => error);
+    expect(ApiCallError.isInstance(caught)).toBe(true);
+    const body = String((caught as ApiCallError).body);
+    expect(body).toContain('Bearer [REDACTED]');
+    for (let start = 0; start + 8 <= KEY.length; start++)
+      expect(body).not.toContain(KEY.slice(start, start + 8));
+  });
+
   it('refuses malformed requests before any call', async () => {
     await expect(fetchCatalog({ models: [] })).rejects.toThrow(
       'models: expected at least one model to look up, found none',

@@ -253,7 +253,8 @@ export async function fetchCatalog(options: FetchCatalogOptions): Promise<ModelC
         cause: error,
       });
     }
-    const shown = scrubSecrets(body.slice(0, 500), secrets);
+    // Scrub first, then cut: a cut through an echoed key would leave a fragment.
+    const shown = scrubSecrets(body, secrets).slice(0, 500);
     if (status < 200 || status > 299) {
       throw new ApiCallError({
         message: `GET ${url} answered HTTP ${status}`,

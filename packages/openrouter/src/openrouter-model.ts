@@ -228,9 +228,11 @@ function errorBodyDetail(
   secrets: readonly string[],
 ): { detail: string; parsed: unknown } {
   let parsed: unknown = null;
-  let message = body.trim().slice(0, 200);
+  // Scrub first, then cut: a cut through an echoed key would leave a fragment the scrubber misses.
+  const clean = scrubSecrets(body, secrets);
+  let message = clean.trim().slice(0, 200);
   try {
-    parsed = JSON.parse(body);
+    parsed = JSON.parse(clean);
     const error = (
       parsed as { error?: { message?: unknown; metadata?: { error_type?: unknown } } } | null
     )?.error;
@@ -466,7 +468,8 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
         kind: 'response',
         status: response.status,
         headers: response.headers,
-        body: await response.text(),
+        // Scrubbed before anything reads or cuts it (an echoed key never reaches a record).
+        body: scrubSecrets(await response.text(), secrets),
       };
     } catch (error) {
       const kind = deadline.aborted

@@ -15,6 +15,34 @@ describe('scrubSecrets', () => {
   });
 });
 
+describe('scrubSecrets on fragments', () => {
+  it('replaces a fragment of 8 or more characters of the key, wherever it was cut', () => {
+    expect(scrubSecrets(`began ${KEY.slice(0, 12)}`, [KEY])).toBe(`began ${REDACTED}`);
+    expect(scrubSecrets(`ended ${KEY.slice(-9)}.`, [KEY])).toBe(`ended ${REDACTED}.`);
+    expect(scrubSecrets(`short ${KEY.slice(0, 7)}`, [KEY])).toBe(`short ${KEY.slice(0, 7)}`);
+  });
+
+  it('replaces the token of every Bearer credential, known or not', () => {
+    expect(scrubSecrets('Authorization: Bearer abc.DEF-123_x=', [])).toBe(
+      `Authorization: Bearer ${REDACTED}`,
+    );
+  });
+
+  it('keeps JSON valid when it scrubs inside a string', () => {
+    const text = JSON.stringify({ error: `Bearer ${KEY.slice(0, 30)}"`, n: 1 });
+    expect(JSON.parse(scrubSecrets(text, [KEY]))).toEqual({ error: `Bearer ${REDACTED}"`, n: 1 });
+  });
+
+  it('never leaves any 8-character window of the key, for text cut at any length', () => {
+    const body = `${'x'.repeat(40)} Authorization: Bearer ${KEY} tail`;
+    for (let cut = 0; cut <= body.length; cut++) {
+      const shown = scrubSecrets(body, [KEY]).slice(0, cut);
+      for (let start = 0; start + 8 <= KEY.length; start++)
+        expect(shown).not.toContain(KEY.slice(start, start + 8));
+    }
+  });
+});
+
 describe('redactResponseBody', () => {
   it('removes hidden reasoning text but keeps reasoning token counts and the answer', () => {
     const body = {

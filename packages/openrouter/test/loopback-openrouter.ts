@@ -22,6 +22,8 @@ export type Fault =
       readonly status: number;
       readonly retryAfter?: string;
       readonly body?: string;
+      /** A body sent as it is (text/plain), e.g. not JSON. */
+      readonly rawBody?: string;
       readonly generationId?: string;
     }
   | { readonly kind: 'reset' }
@@ -52,6 +54,8 @@ export interface LoopbackOptions {
   readonly endpoints?: Readonly<Record<string, readonly unknown[]>>;
   /** Answer `GET /models` with this status instead. */
   readonly modelsStatus?: number;
+  /** Error message of that status (`nope` by default), e.g. an echo of the key. */
+  readonly modelsErrorMessage?: string;
   /** `GET /generation?id=`: total cost, after answering 404 `notFoundTimes` times. */
   readonly generations?: Readonly<
     Record<string, { readonly totalCostUsd: number; readonly notFoundTimes?: number }>
@@ -162,7 +166,7 @@ export async function startLoopbackOpenRouter(
     if (request.method === 'GET' && path === '/models') {
       if (options.modelsStatus !== undefined)
         return sendJson(response, options.modelsStatus, {
-          error: { code: options.modelsStatus, message: 'nope' },
+          error: { code: options.modelsStatus, message: options.modelsErrorMessage ?? 'nope' },
         });
       return sendJson(response, 200, { data: options.models ?? [] });
     }
@@ -197,6 +201,11 @@ export async function startLoopbackOpenRouter(
       case 'ok':
         return sendJson(response, 200, completionBody(fault, body, id), { 'x-generation-id': id });
       case 'status':
+        if (fault.rawBody !== undefined) {
+          response.writeHead(fault.status, { 'content-type': 'text/plain' });
+          response.end(fault.rawBody);
+          return;
+        }
         return sendJson(
           response,
           fault.status,

@@ -21,6 +21,7 @@ const PRICE = { inputUsdPerToken: 1e-6, outputUsdPerToken: 4e-6, requestUsd: 0 }
 // [{"role":"user","content":"Say OK."}] is 37 bytes: (37 x 1e-6 + 100 x 4e-6) x (1 + 0) USD.
 const RESERVATION = 0.000437;
 const MODEL_ID = 'moonshotai/kimi-k3';
+const REDACTED_TEXT = '[REDACTED]';
 
 let server: LoopbackOpenRouter | null = null;
 afterEach(async () => {
@@ -814,6 +815,64 @@ describe('secrets', () => {
       expect(text).not.toContain(KEY);
     }
     expect(JSON.stringify(result.redactedResponse)).toContain('Authorization: Bearer [REDACTED]');
+  });
+});
+
+/** Every run of 8 characters of the key: none may appear anywhere a result or entry is written. */
+function keyFragments(key: string): string[] {
+  const fragments: string[] = [];
+  for (let start = 0; start + 8 <= key.length; start++) fragments.push(key.slice(start, start + 8));
+  return fragments;
+}
+
+describe('secrets cut by the error text limit', () => {
+  // The detail keeps 200 characters of a non-JSON body and 300 of a JSON error message: an echo
+  // placed about 215 characters in straddles both cuts when the key is scrubbed after cutting.
+  for (const [label, fault] of [
+    [
+      'plain text',
+      {
+        kind: 'status',
+        status: 500,
+        rawBody: `${'x'.repeat(150)} Authorization: Bearer ${KEY} trailing`,
+      },
+    ],
+    [
+      'a JSON error message',
+      {
+        kind: 'status',
+        status: 500,
+        body: JSON.stringify({
+          error: { code: 500, message: `${'y'.repeat(250)} Authorization: Bearer ${KEY}` },
+        }),
+      },
+    ],
+  ] as const) {
+    it(`leaves no fragment of an echoed key in ${label}`, async () => {
+      const { model, ledger } = await setup(script(fault), {
+        maxRetries: 0,
+        generationLookup: false,
+      });
+      const result = await model.generate(request());
+      const written = JSON.stringify([result, await ledger.entries()]);
+      for (const fragment of keyFragments(KEY)) expect(written).not.toContain(fragment);
+      expect(result.failureDetail).toContain('HTTP 500');
+    });
+  }
+
+  it('scrubs a Bearer token that is not its own key and a key the server cut short', async () => {
+    const { model, ledger } = await setup(
+      script({
+        kind: 'status',
+        status: 400,
+        rawBody: `bad header Authorization: Bearer other-secret-token-42; yours began ${KEY.slice(0, 20)}`,
+      }),
+    );
+    const result = await model.generate(request());
+    const written = JSON.stringify([result, await ledger.entries()]);
+    expect(result.failureDetail).toContain(`Bearer ${REDACTED_TEXT}`);
+    expect(written).not.toContain('other-secret-token-42');
+    for (const fragment of keyFragments(KEY)) expect(written).not.toContain(fragment);
   });
 });
 
