@@ -203,9 +203,8 @@ async function pilotCommand(
     const resumeDir = existingRunFolder(resolve(cwd, command.resume), '--resume');
     const outcome = await runPilot({
       resumeDir,
-      ...(io.env.OPENROUTER_API_KEY === undefined
-        ? {}
-        : { apiKey: apiKeyFromEnv('OPENROUTER_API_KEY', io.env) }),
+      // Each system reads only the variable its manifest entry names (the first session's).
+      env: io.env,
       ...(command.concurrency === null ? {} : { concurrency: command.concurrency }),
       release: command.release,
       allowFailedSmoke: command.allowFailedSmoke,
@@ -241,7 +240,6 @@ async function pilotCommand(
     io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), command.ceilingUsd)}\n`);
     return EXIT_CODES.ok;
   }
-  let apiKey: string | undefined;
   let catalog: ModelCatalog | undefined;
   if (live) {
     if (command.ceilingUsd === null)
@@ -249,10 +247,9 @@ async function pilotCommand(
         'chi pilot: a live run needs --ceiling-usd X (frozen in the manifest before the first scored request)',
       );
     if (settings.systems.some((system) => system.kind === 'openrouter')) {
-      apiKey = apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
+      const apiKey = apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
       catalog = await fetchLiveCatalog(settings.systems, apiKey, io);
     } else {
-      apiKey = io.env.OPENAI_API_KEY?.trim() || undefined;
       const served = await probeEndpoint(command.baseUrl as string, io);
       settings = { ...settings, systems: withServedDeclarations(settings.systems, served) };
     }
@@ -266,7 +263,7 @@ async function pilotCommand(
     ...(command.out === null
       ? { runsRoot: resolve(cwd, DEFAULT_RUNS_ROOT) }
       : { runDir: resolve(cwd, command.out) }),
-    ...(apiKey === undefined ? {} : { apiKey }),
+    env: io.env,
     ...(catalog === undefined ? {} : { catalog }),
     smokeCeilingUsd: command.smokeCeilingUsd,
     allowFailedSmoke: command.allowFailedSmoke,
@@ -311,10 +308,7 @@ async function reportOutcome(
 
 async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
   const systems = liveSystems(command);
-  const apiKey =
-    command.baseUrl === null
-      ? apiKeyFromEnv('OPENROUTER_API_KEY', io.env)
-      : io.env.OPENAI_API_KEY?.trim() || undefined;
+  if (command.baseUrl === null) apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
   if (command.baseUrl !== null) await probeEndpoint(command.baseUrl, io);
   const stamp = new Date()
     .toISOString()
@@ -327,7 +321,7 @@ async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
   mkdirSync(dir, { recursive: true });
   const results = await runSmokeChecks({
     systems,
-    ...(apiKey === undefined ? {} : { apiKey }),
+    env: io.env,
     ceilingUsd: command.ceilingUsd,
     logPath: join(dir, 'smoke.jsonl'),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),

@@ -63,7 +63,13 @@ export interface RunPilotOptions {
   readonly runsRoot?: string;
   /** Models by system ID; built from the manifest when absent. */
   readonly models?: ReadonlyMap<string, ChatModel>;
-  /** API key for live systems (from the environment; never written anywhere). */
+  /**
+   * API keys by environment variable name (usually `process.env`; never written anywhere). Each
+   * system reads only the variable its manifest entry names (`apiKeyEnv`), in the first session
+   * and on every resume.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Shorthand for `env: { OPENROUTER_API_KEY: apiKey }`: used only by systems naming that variable. */
   readonly apiKey?: string;
   /** Catalog prices fetched before freezing a live run (written to `catalog.json`). */
   readonly catalog?: ModelCatalog;
@@ -217,6 +223,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       if (missing.length > 0) {
         smoke = await runSmokeChecks({
           systems: missing,
+          ...(options.env === undefined ? {} : { env: options.env }),
           ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
           ceilingUsd: options.smokeCeilingUsd ?? 1,
           logPath: paths.smoke,
@@ -245,6 +252,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
     const models =
       options.models ??
       modelsForManifest(manifest, {
+        ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
         ...(ledger === undefined ? {} : { ledger }),
         ...(catalog === undefined ? {} : { catalog }),

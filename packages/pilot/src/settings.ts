@@ -121,7 +121,24 @@ export function openRouterSystemSpec(args: {
     reasoningEffort: args.reasoningEffort === undefined ? 'low' : args.reasoningEffort,
     maxOutputTokens: args.maxOutputTokens ?? 4096,
     safetyPrice: args.safetyPrice ?? DEFAULT_SAFETY_PRICE,
+    apiKeyEnv: OPENROUTER_KEY_ENV,
   };
+}
+
+/** The environment variable OpenRouter systems read their key from. */
+export const OPENROUTER_KEY_ENV = 'OPENROUTER_API_KEY';
+/** The environment variable OpenAI-compatible systems read their key from by default. */
+export const OPENAI_KEY_ENV = 'OPENAI_API_KEY';
+
+/**
+ * The environment variable a system's key comes from: its manifest's `apiKeyEnv`, else (older
+ * manifests) `OPENROUTER_API_KEY` for OpenRouter and `OPENAI_API_KEY` for OpenAI-compatible
+ * systems; null for scripted systems and for an endpoint declared keyless.
+ */
+export function apiKeyEnvOf(system: SystemSpec): string | null {
+  if (system.kind === 'scripted') return null;
+  if (system.apiKeyEnv !== undefined) return system.apiKeyEnv;
+  return system.kind === 'openrouter' ? OPENROUTER_KEY_ENV : OPENAI_KEY_ENV;
 }
 
 /** The manifest entry of a model behind any OpenAI-compatible endpoint. */
@@ -133,6 +150,8 @@ export function openAiCompatibleSystemSpec(args: {
   safetyPrice?: Price;
   /** `scripted_baseline` for a scripted system served over HTTP (`chi serve`); `live_model` by default. */
   evidenceClass?: SystemSpec['evidenceClass'];
+  /** The environment variable of the endpoint's key; `OPENAI_API_KEY` by default, `null` for none. */
+  apiKeyEnv?: string | null;
 }): SystemSpec {
   return {
     id: args.id ?? systemIdFor(args.model),
@@ -144,6 +163,7 @@ export function openAiCompatibleSystemSpec(args: {
     reasoningEffort: null,
     maxOutputTokens: args.maxOutputTokens ?? 4096,
     safetyPrice: args.safetyPrice ?? { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 },
+    apiKeyEnv: args.apiKeyEnv === undefined ? OPENAI_KEY_ENV : args.apiKeyEnv,
   };
 }
 

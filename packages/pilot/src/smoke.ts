@@ -19,12 +19,15 @@ import {
 } from '@chi/spec';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { renderSmoke } from './render-requests';
+import { apiKeyForSystem } from './system-models';
 
 /** Options of {@link runSmokeChecks}. */
 export interface SmokeOptions {
   /** The live systems to check (scripted systems need no smoke check and are skipped). */
   readonly systems: readonly SystemSpec[];
-  /** API key from the environment; never written anywhere. */
+  /** API keys by environment variable name; each system reads only the one it names. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Shorthand for `env: { OPENROUTER_API_KEY: apiKey }`; never written anywhere. */
   readonly apiKey?: string;
   /** The smoke checks' own USD ceiling, shared by all checks (separate from any run's ceiling). */
   readonly ceilingUsd: number;
@@ -51,6 +54,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult
   const results: SmokeResult[] = [];
   for (const system of options.systems) {
     if (system.kind === 'scripted') continue;
+    const apiKey = apiKeyForSystem(system, options);
     let allowlistResolved: boolean | null = null;
     let priceKnown: boolean | null = null;
     const problems: string[] = [];
@@ -65,7 +69,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult
               maxOutputTokens: system.maxOutputTokens,
             },
           ],
-          ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+          ...(apiKey === undefined ? {} : { apiKey }),
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
           ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
         });
@@ -89,7 +93,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult
         model: system.model,
         mode: system.kind === 'openrouter' ? 'openrouter' : 'openai-compatible',
         ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(apiKey === undefined ? {} : { apiKey }),
         ...(system.kind === 'openrouter' ? { providers: system.providers } : {}),
         ledger,
         ...(catalog === undefined || system.kind !== 'openrouter'

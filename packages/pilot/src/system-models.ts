@@ -8,10 +8,16 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { createScriptedModel } from './scripted-systems';
+import { apiKeyEnvOf, OPENROUTER_KEY_ENV } from './settings';
 
 /** What building live models needs; nothing here is ever written to the run folder. */
 export interface LiveModelContext {
-  /** The API key, read from the environment by the caller. */
+  /**
+   * API keys by environment variable name (usually the process environment). A system reads only
+   * the variable its manifest entry names (`apiKeyEnv`), so a key never goes to another host.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Shorthand for `env: { OPENROUTER_API_KEY: apiKey }`: only systems that name that variable use it. */
   readonly apiKey?: string;
   /** The ledger every live model reserves with. */
   readonly ledger?: BudgetLedger;
@@ -19,6 +25,22 @@ export interface LiveModelContext {
   readonly catalog?: ModelCatalog;
   /** Injectable fetch (tests). */
   readonly fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * The key of one system: the value of the environment variable its manifest entry names, or
+ * undefined (no variable named, or unset). No other variable is ever read for it.
+ */
+export function apiKeyForSystem(
+  system: SystemSpec,
+  context: Pick<LiveModelContext, 'env' | 'apiKey'>,
+): string | undefined {
+  const variable = apiKeyEnvOf(system);
+  if (variable === null) return undefined;
+  const value =
+    context.env?.[variable] ?? (variable === OPENROUTER_KEY_ENV ? context.apiKey : undefined);
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
 /** The scripted system name of a `scripted/<name>` model ID. */
@@ -65,16 +87,17 @@ function modelForSystem(
     ...(context.ledger === undefined ? {} : { ledger: context.ledger }),
     ...(context.fetch === undefined ? {} : { fetch: context.fetch }),
   };
+  const apiKey = apiKeyForSystem(system, context);
   if (system.kind === 'openrouter') {
-    if (context.apiKey === undefined)
+    if (apiKey === undefined)
       throw new InvalidArgumentError(
         'apiKey',
-        `system ${system.id} needs OPENROUTER_API_KEY in the environment`,
+        `system ${system.id} needs ${apiKeyEnvOf(system) ?? OPENROUTER_KEY_ENV} in the environment`,
       );
     return createOpenRouterModel({
       ...common,
       mode: 'openrouter',
-      apiKey: context.apiKey,
+      apiKey,
       providers: system.providers,
       reasoningEffort: (system.reasoningEffort ?? null) as ReasoningEffort | null,
       ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
@@ -92,7 +115,7 @@ function modelForSystem(
     ...common,
     mode: 'openai-compatible',
     baseURL: system.baseUrl,
-    ...(context.apiKey === undefined ? {} : { apiKey: context.apiKey }),
+    ...(apiKey === undefined ? {} : { apiKey }),
     ...(system.reasoningEffort === null
       ? {}
       : { reasoningEffort: system.reasoningEffort as ReasoningEffort }),

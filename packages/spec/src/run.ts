@@ -35,6 +35,17 @@ export const SystemSpecSchema = z.strictObject({
   /** Declared safety price; the effective price is the larger of this and the catalog price. */
   safetyPrice: PriceSchema.nullable(),
   /**
+   * The environment variable this system's API key is read from (never the key itself), for the
+   * first session and every resume alike: a key goes only to the host of the system that names
+   * its variable. `null`: no key is sent. Absent (older manifests): `OPENROUTER_API_KEY` for
+   * `openrouter`, `OPENAI_API_KEY` for `openai-compatible`.
+   */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .nullable()
+    .optional(),
+  /**
    * A declared reference condition whose notebook is not capped (the `perfect` scripted system
    * only). Never true for an evaluated model; reports label it. Absent means false.
    */
