@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { apiKeyFromEnv, CatalogError, fetchCatalog, MissingApiKeyError } from '@chi/openrouter';
+import {
+  apiKeyFromEnv,
+  CatalogError,
+  fetchCatalog,
+  LedgerFileError,
+  MissingApiKeyError,
+} from '@chi/openrouter';
 import { ChartDataSchema, runVerifyCli, writeInspectLogs } from '@chi/report';
 import {
   ApiCallError,
@@ -30,12 +36,14 @@ import {
 } from './endpoint-models';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
+import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
 import { formatHeadline, formatResumeHint } from './run-summary';
+import { RunFolderDamagedError } from './run-folder-damaged';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { serveScriptedSystem } from './serve';
 import {
@@ -354,7 +362,8 @@ function oneLine(error: unknown): string {
 /**
  * Runs one `chi` command line and resolves to its exit code: 0 ok; 1 runtime failure; 2 usage
  * error (bad option, missing key, unreachable endpoint); 3 stopped early or incomplete blocks;
- * 4 a required smoke check failed. Progress goes to `stderr`; the last `stdout` line is the path
+ * 4 a required smoke check failed; 5 damaged run folder (a file missing, edited or contradicting
+ * the attempt log: nothing was sent). Progress goes to `stderr`; the last `stdout` line is the path
  * of the release (or run folder).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -441,6 +450,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     io.stderr.write(`${prefixed(oneLine(error))}\n`);
     if (SmokeCheckFailedError.isInstance(error)) return EXIT_CODES.smokeFailed;
+    if (
+      RunFolderDamagedError.isInstance(error) ||
+      ManifestIntegrityError.isInstance(error) ||
+      LedgerFileError.isInstance(error)
+    )
+      return EXIT_CODES.damagedRun;
     if (
       UsageError.isInstance(error) ||
       MissingApiKeyError.isInstance(error) ||

@@ -61,6 +61,13 @@ export {
 } from './human-data-file';
 export { schemaReference, starterConfig, writeStarterConfig } from './init-config';
 export {
+  type LedgerExpectation,
+  ledgerContradictions,
+  ledgerExpectation,
+  readLedgerEntries,
+  reconcileLedger,
+} from './ledger-reconcile';
+export {
   buildManifest,
   FAILURE_RULES,
   FEATURE_SCHEMAS,
@@ -143,6 +150,7 @@ export {
   writeJsonFile,
 } from './run-folder';
 export { formatHeadline, formatResumeHint } from './run-summary';
+export { RunFolderDamagedError } from './run-folder-damaged';
 export {
   generateRunWorlds,
   memoryLoadsOf,
@@ -201,6 +209,7 @@ export {
   serveScriptedSystem,
 } from './serve';
 export {
+  apiKeyEnvOf,
   DEFAULT_ANALYSIS_SEED,
   DEFAULT_LIVE_ROSTER,
   DEFAULT_LOADS,
@@ -209,7 +218,9 @@ export {
   DEFAULT_SAFETY_PRICE,
   DEFAULT_SCRIPTED_ROSTER,
   defaultOfflineSettings,
+  OPENAI_KEY_ENV,
   OPENROUTER_BASE_URL,
+  OPENROUTER_KEY_ENV,
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
   type PilotSettings,
@@ -218,4 +229,9 @@ export {
   validateSettings,
 } from './settings';
 export { latestSmokeResults, runSmokeChecks, type SmokeOptions } from './smoke';
-export { type LiveModelContext, modelsForManifest, scriptedNameOf } from './system-models';
+export {
+  apiKeyForSystem,
+  type LiveModelContext,
+  modelsForManifest,
+  scriptedNameOf,
+} from './system-models';

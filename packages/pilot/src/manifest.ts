@@ -160,6 +160,11 @@ export class ManifestIntegrityError extends ChiError {
     super(message);
     this.name = 'ManifestIntegrityError';
   }
+
+  /** True for this error from any copy of the package (the `ChiError` marker plus the name). */
+  static override isInstance(error: unknown): error is ManifestIntegrityError {
+    return ChiError.isInstance(error) && error.name === 'ManifestIntegrityError';
+  }
 }
 
 /**

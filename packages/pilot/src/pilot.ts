@@ -17,6 +17,7 @@ import {
 } from '@chi/spec';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
+import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
@@ -33,6 +34,7 @@ export const EXIT_CODES = {
   usage: 2,
   stoppedOrIncomplete: 3,
   smokeFailed: 4,
+  damagedRun: 5,
 } as const;
 
 /** A required smoke check failed, so the scored run did not start. Exit code 4. */
@@ -211,6 +213,13 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
   let smoke: SmokeResult[] = [];
   try {
     if (live.length > 0 && options.models === undefined) {
+      // A ledger deleted or rolled back would hand the resumed run a budget it already spent.
+      if (options.resumeDir !== undefined)
+        await reconcileLedger({
+          ledgerPath: paths.ledger,
+          records: await readAttemptLog(paths.attempts),
+          systems: manifest.systems,
+        });
       ledger = await createFileLedger({
         path: paths.ledger,
         ceilingUsd: manifest.ceilingUsd,

@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { foldLedger } from '@chi/openrouter';
+import {
+  type AttemptRecord,
+  type LedgerEntry,
+  LedgerEntrySchema,
+  type SystemSpec,
+} from '@chi/spec';
+import { RunFolderDamagedError } from './run-folder-damaged';
+
+/** Spend differences below this many USD are rounding (the ledger books in nano-USD). */
+const USD_TOLERANCE = 1e-9;
+
+/** What the attempt log says the ledger must hold, for the transport systems of a run. */
+export interface LedgerExpectation {
+  /** Ledger attempt IDs (`<requestId>#<tryIndex>`) that must have a `reserve` entry. */
+  readonly reservedTries: readonly string[];
+  /** USD the resolved attempts record as charged or retained (the ledger's floor). */
+  readonly recordedUsd: number;
+  /** Whether any attempt of a transport system was started (then the ledger must exist). */
+  readonly transportAttempts: number;
+}
+
+/**
+ * What the attempt log implies about the ledger: every try of a resolved request of a transport
+ * system (OpenRouter or OpenAI-compatible) that was not refused by the budget reserved under
+ * `<requestId>#<tryIndex>`, and the ledger committed at least the USD the results record.
+ */
+export function ledgerExpectation(
+  records: readonly AttemptRecord[],
+  systems: readonly SystemSpec[],
+): LedgerExpectation {
+  const transport = new Set(
+    systems.filter((system) => system.kind !== 'scripted').map((system) => system.id),
+  );
+  const reservedTries: string[] = [];
+  let recordedUsd = 0;
+  let transportAttempts = 0;
+  for (const record of records) {
+    if (!transport.has(record.systemId)) continue;
+    if (record.phase === 'before_send') transportAttempts += 1;
+    if (record.phase !== 'after_response' || record.result === null) continue;
+    recordedUsd += record.result.chargedUsd;
+    for (const attempt of record.result.tries) {
+      if (attempt.failure !== 'budget_refused')
+        reservedTries.push(`${record.requestId}#${attempt.tryIndex}`);
+    }
+  }
+  return { reservedTries, recordedUsd, transportAttempts };
+}
+
+/**
+ * Compares a ledger with what the attempt log implies and lists every contradiction: a missing
+ * ledger, a reservation the log proves was made but the ledger lacks (rolled back or cut short),
+ * or committed spend below what the results record. Empty when they agree.
+ */
+export function ledgerContradictions(
+  expectation: LedgerExpectation,
+  entries: readonly LedgerEntry[] | null,
+): string[] {
+  if (expectation.transportAttempts === 0) return [];
+  if (entries === null || entries.length === 0)
+    return [
+      `it is missing or empty, but attempts.jsonl records ${expectation.transportAttempts} attempts of live systems: a new ledger would reset the budget`,
+    ];
+  const reserved = new Set(
+    entries.flatMap((entry) => (entry.kind === 'reserve' ? [entry.attemptId] : [])),
+  );
+  const problems: string[] = [];
+  const missing = expectation.reservedTries.filter((attemptId) => !reserved.has(attemptId));
+  if (missing.length > 0)
+    problems.push(
+      `it lacks ${missing.length} reservations that attempts.jsonl proves were made (first: ${missing[0]}): it was rolled back or cut short`,
+    );
+  const committedUsd = foldLedger(entries).committedUsd;
+  if (committedUsd + USD_TOLERANCE < expectation.recordedUsd)
+    problems.push(
+      `it commits ${committedUsd} USD, below the ${expectation.recordedUsd} USD that attempts.jsonl records as charged or retained`,
+    );
+  return problems;
+}
+
+/** Reads `ledger.jsonl` (null when absent); a torn final line is dropped, any other bad line is damage. */
+export async function readLedgerEntries(path: string): Promise<LedgerEntry[] | null> {
+  if (!existsSync(path)) return null;
+  const text = await readFile(path, 'utf8');
+  // The last piece is empty after a final newline, or a torn line a crash left: dropped either way.
+  const complete = text.split('\n').slice(0, -1);
+  const entries: LedgerEntry[] = [];
+  for (const [index, line] of complete.entries()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new RunFolderDamagedError(path, `line ${index + 1} is not JSON`);
+    }
+    const checked = LedgerEntrySchema.safeParse(parsed);
+    if (!checked.success)
+      throw new RunFolderDamagedError(path, `line ${index + 1} is not a ledger entry`);
+    entries.push(checked.data);
+  }
+  return entries;
+}
+
+/**
+ * Refuses to continue a run whose ledger contradicts its attempt log (see
+ * {@link ledgerContradictions}): resuming with it would hand the run a budget it already spent.
+ *
+ * @throws {@link RunFolderDamagedError} naming `ledger.jsonl` and every contradiction
+ */
+export async function reconcileLedger(args: {
+  readonly ledgerPath: string;
+  readonly records: readonly AttemptRecord[];
+  readonly systems: readonly SystemSpec[];
+}): Promise<void> {
+  const entries = await readLedgerEntries(args.ledgerPath);
+  let problems: string[];
+  try {
+    problems = ledgerContradictions(ledgerExpectation(args.records, args.systems), entries);
+  } catch (error) {
+    throw new RunFolderDamagedError(args.ledgerPath, (error as Error).message, { cause: error });
+  }
+  if (problems.length > 0)
+    throw new RunFolderDamagedError(
+      args.ledgerPath,
+      `${problems.join('; ')}. Not resumed: nothing was sent. Restore the ledger from a backup, or start a new run`,
+    );
+}
