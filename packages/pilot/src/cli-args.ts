@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { ChiError } from '@chi/spec';
+import { ChiError, type Price } from '@chi/spec';
 import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
+import { parsePriceArgument } from './declared-prices';
 
 /** A bad command line: one line saying what was expected and what was found. Exit code 2. */
 export class UsageError extends ChiError {
@@ -48,6 +49,12 @@ export interface PilotCommand {
   readonly config: string | null;
   /** A calibration file (`chi calibrate`): h and CHI are computed against it. */
   readonly calibration: string | null;
+  /** `--price MODEL=IN,OUT[,REQUEST]` arguments, parsed. */
+  readonly prices: readonly { readonly model: string; readonly price: Price }[];
+  /** `--prices FILE`: a declared-prices JSON file. */
+  readonly pricesFile: string | null;
+  /** `--accept-unbounded-spend`: run an endpoint without declared prices (the ceiling cannot bound it). */
+  readonly acceptUnboundedSpend: boolean;
 }
 
 /** `chi calibrate DATA [--out FILE]`: a frozen calibration from a human-data JSONL file. */
@@ -143,6 +150,12 @@ Pilot options:
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
+  --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
+                           request); repeatable. Used by --plan and every reservation
+  --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
+                           "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
+  --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
+                           the ceiling cannot protect it
   --replicates N           worlds (default 4 offline, 1 live)
   --loads 32,64,...|v0.1   memory loads (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
   --batch-size N           probes per probe request (default: all in one)
@@ -414,6 +427,9 @@ function parsePilot(args: readonly string[]): PilotCommand {
       'no-release': { type: 'boolean' },
       config: { type: 'string' },
       calibration: { type: 'string' },
+      price: { type: 'string', multiple: true },
+      prices: { type: 'string' },
+      'accept-unbounded-spend': { type: 'boolean' },
     },
     'pilot',
   );
@@ -473,5 +489,12 @@ function parsePilot(args: readonly string[]): PilotCommand {
     allowFailedSmoke: values['allow-failed-smoke'] === true,
     config: (values.config as string | undefined) ?? null,
     calibration: (values.calibration as string | undefined) ?? null,
+    prices: ((values.price as string[] | undefined) ?? []).map((text) => {
+      const parsed = parsePriceArgument(text);
+      if ('problem' in parsed) throw new UsageError(`--price: ${parsed.problem}`);
+      return parsed;
+    }),
+    pricesFile: (values.prices as string | undefined) ?? null,
+    acceptUnboundedSpend: values['accept-unbounded-spend'] === true,
   };
 }

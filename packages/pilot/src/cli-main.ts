@@ -13,6 +13,7 @@ import {
   ChiError,
   InvalidArgumentError,
   type ModelCatalog,
+  type Price,
   RunStatusSchema,
   type SystemSpec,
   ValidationError,
@@ -29,6 +30,7 @@ import {
 } from './cli-args';
 import { COMMAND_USAGE } from './cli-help';
 import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
+import { readDeclaredPrices } from './declared-prices';
 import {
   type ServedScriptedModel,
   servedScriptedModels,
@@ -42,8 +44,8 @@ import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
-import { formatHeadline, formatResumeHint } from './run-summary';
 import { RunFolderDamagedError } from './run-folder-damaged';
+import { formatHeadline, formatResumeHint } from './run-summary';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { serveScriptedSystem } from './serve';
 import {
@@ -94,25 +96,77 @@ function existingRunFolder(path: string, what: string): string {
 
 function liveSystems(
   command: Pick<PilotCommand | SmokeCommand, 'models' | 'baseUrl'>,
+  prices: ReadonlyMap<string, Price> = new Map(),
 ): SystemSpec[] {
   if (command.baseUrl !== null) {
     return (command.models ?? []).map((entry) =>
-      openAiCompatibleSystemSpec({ model: entry.model, baseUrl: command.baseUrl as string }),
+      openAiCompatibleSystemSpec({
+        model: entry.model,
+        baseUrl: command.baseUrl as string,
+        safetyPrice: prices.get(entry.model) ?? null,
+      }),
     );
   }
+  const priced = (entry: { model: string }) => {
+    const price = prices.get(entry.model);
+    return price === undefined ? {} : { safetyPrice: price };
+  };
   if (command.models === null)
-    return DEFAULT_LIVE_ROSTER.map((entry) => openRouterSystemSpec(entry));
+    return DEFAULT_LIVE_ROSTER.map((entry) => openRouterSystemSpec({ ...entry, ...priced(entry) }));
   return command.models.map((entry) =>
-    openRouterSystemSpec({ model: entry.model, providers: entry.providers }),
+    openRouterSystemSpec({ model: entry.model, providers: entry.providers, ...priced(entry) }),
   );
 }
 
-/** The run settings of a parsed `chi pilot` command line (exported for tests). */
-export function settingsFor(command: PilotCommand): PilotSettings {
+/** Declared prices of a pilot command: the `--prices` file, then each `--price` (which wins). */
+async function declaredPrices(command: PilotCommand, cwd: string): Promise<Map<string, Price>> {
+  let prices = new Map<string, Price>();
+  if (command.pricesFile !== null) {
+    try {
+      prices = await readDeclaredPrices(resolve(cwd, command.pricesFile));
+    } catch (error) {
+      throw new UsageError(`--prices: ${oneLine(error)}`);
+    }
+  }
+  for (const entry of command.prices) prices.set(entry.model, entry.price);
+  return prices;
+}
+
+/**
+ * Refuses a live endpoint model without a declared price unless the user accepted that the
+ * ceiling cannot bound it (a scripted baseline served by `chi serve` is free and needs none).
+ */
+function checkUnboundedSpend(
+  systems: readonly SystemSpec[],
+  command: PilotCommand,
+  io: CliIo,
+): void {
+  const unpriced = systems.filter(
+    (system) =>
+      system.kind === 'openai-compatible' &&
+      system.safetyPrice === null &&
+      system.evidenceClass !== 'scripted_baseline',
+  );
+  if (unpriced.length === 0) return;
+  const names = unpriced.map((system) => system.model).join(', ');
+  if (!command.acceptUnboundedSpend)
+    throw new UsageError(
+      `chi pilot: no price is declared for ${names} at ${command.baseUrl}: the USD ceiling cannot protect spend on this endpoint. Declare prices (--price MODEL=IN,OUT[,REQUEST] or --prices FILE), or pass --accept-unbounded-spend`,
+    );
+  io.stderr.write(
+    `chi: WARNING: no price declared for ${names}: the ceiling does not bound its spend (--accept-unbounded-spend); reported costs are recorded\n`,
+  );
+}
+
+/** The run settings of a parsed `chi pilot` command line, with its declared prices (exported for tests). */
+export function settingsFor(
+  command: PilotCommand,
+  prices: ReadonlyMap<string, Price> = new Map(),
+): PilotSettings {
   const live = command.live || command.baseUrl !== null;
   let systems: SystemSpec[];
   if (live) {
-    systems = liveSystems(command);
+    systems = liveSystems(command, prices);
   } else {
     const names = command.systems ?? DEFAULT_SCRIPTED_ROSTER;
     for (const name of names) {
@@ -222,7 +276,7 @@ async function pilotCommand(
     });
     return reportOutcome(outcome, command, started, io);
   }
-  let settings = settingsFor(command);
+  let settings = settingsFor(command, await declaredPrices(command, cwd));
   if (command.calibration !== null)
     settings = {
       ...settings,
@@ -259,7 +313,19 @@ async function pilotCommand(
       catalog = await fetchLiveCatalog(settings.systems, apiKey, io);
     } else {
       const served = await probeEndpoint(command.baseUrl as string, io);
-      settings = { ...settings, systems: withServedDeclarations(settings.systems, served) };
+      settings = {
+        ...settings,
+        systems: withServedDeclarations(settings.systems, served).map((system) =>
+          // a scripted system served by chi serve is free
+          system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
+            ? {
+                ...system,
+                safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 },
+              }
+            : system,
+        ),
+      };
+      checkUnboundedSpend(settings.systems, command, io);
     }
   }
   settings = {

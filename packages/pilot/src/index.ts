@@ -51,6 +51,15 @@ export {
   servedScriptedModels,
   withServedDeclarations,
 } from './endpoint-models';
+
+  type DeclaredPrice,
+  DeclaredPriceSchema,
+  DeclaredPricesFileSchema,
+  parsePriceArgument,
+  perTokenPrice,
+  readDeclaredPrices,
+} from './declared-prices';
+
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export {
   calibrateHumanData,
@@ -149,8 +158,8 @@ export {
   writeFileAtomic,
   writeJsonFile,
 } from './run-folder';
-export { formatHeadline, formatResumeHint } from './run-summary';
 export { RunFolderDamagedError } from './run-folder-damaged';
+export { formatHeadline, formatResumeHint } from './run-summary';
 export {
   generateRunWorlds,
   memoryLoadsOf,

@@ -14,7 +14,11 @@ export interface SystemPlanCost {
   /** The same if every request also used every allowed retry and each try's reservation were kept. */
   readonly worstCaseWithRetriesUsd: number;
   /** Where the price came from. */
-  readonly priceSource: 'catalog and safety price (larger)' | 'safety price' | 'free (scripted)';
+  readonly priceSource:
+    | 'catalog and safety price (larger)'
+    | 'safety price'
+    | 'free (scripted)'
+    | 'no price declared (the ceiling cannot bound it)';
 }
 
 /** The cost plan of a whole run, for `chi pilot --plan`. */
@@ -52,7 +56,9 @@ export function planCost(prepared: PreparedRun, catalog?: ModelCatalog): RunPlan
     const system = systems.get(request.systemId) as SystemSpec;
     const entry = perSystem.get(system.id) ?? { requests: 0, usd: 0 };
     entry.requests += 1;
-    if (system.kind !== 'scripted') {
+    const catalogPrice =
+      catalog?.models.find((model) => model.model === system.model)?.price ?? null;
+    if (system.kind !== 'scripted' && (catalogPrice !== null || system.safetyPrice !== null)) {
       const rendered = renderPlannedRequest({
         request,
         manifest,
@@ -60,8 +66,6 @@ export function planCost(prepared: PreparedRun, catalog?: ModelCatalog): RunPlan
         prompts: prepared.prompts,
         notes: () => notes,
       });
-      const catalogPrice =
-        catalog?.models.find((model) => model.model === system.model)?.price ?? null;
       entry.usd += reservationUsd({
         inputBytes: requestInputBytes(rendered.messages),
         maxOutputTokens: system.maxOutputTokens,
@@ -87,7 +91,9 @@ export function planCost(prepared: PreparedRun, catalog?: ModelCatalog): RunPlan
           ? 'free (scripted)'
           : inCatalog
             ? 'catalog and safety price (larger)'
-            : 'safety price',
+            : system.safetyPrice === null
+              ? 'no price declared (the ceiling cannot bound it)'
+              : 'safety price',
     };
   });
   return {
@@ -119,6 +125,12 @@ export function formatPlanCost(cost: RunPlanCost, ceilingUsd: number | null): st
     ceilingUsd === null
       ? 'No ceiling given: a live run needs --ceiling-usd X (it stops cleanly at the ceiling; choose at least the worst case to finish every block).'
       : `Ceiling given: ${ceilingUsd} USD. A run stops cleanly at the ceiling; choose a ceiling of at least the worst case to finish every block.`,
+    ...cost.systems
+      .filter((row) => row.priceSource === 'no price declared (the ceiling cannot bound it)')
+      .map(
+        (row) =>
+          `WARNING: no price is declared for ${row.model}: its worst case is unknown and the ceiling cannot protect spend on it (declare --price or --prices, or accept with --accept-unbounded-spend).`,
+      ),
   ];
   return lines.join('\n');
 }

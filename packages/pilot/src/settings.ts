@@ -147,7 +147,11 @@ export function openAiCompatibleSystemSpec(args: {
   model: string;
   baseUrl: string;
   maxOutputTokens?: number;
-  safetyPrice?: Price;
+  /**
+   * The declared price; free (all zero) when absent. `null`: no price is known, so the ceiling
+   * cannot bound this system's spend (its model runs without a ledger reservation).
+   */
+  safetyPrice?: Price | null;
   /** `scripted_baseline` for a scripted system served over HTTP (`chi serve`); `live_model` by default. */
   evidenceClass?: SystemSpec['evidenceClass'];
   /** The environment variable of the endpoint's key; `OPENAI_API_KEY` by default, `null` for none. */
@@ -162,7 +166,10 @@ export function openAiCompatibleSystemSpec(args: {
     evidenceClass: args.evidenceClass ?? 'live_model',
     reasoningEffort: null,
     maxOutputTokens: args.maxOutputTokens ?? 4096,
-    safetyPrice: args.safetyPrice ?? { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 },
+    safetyPrice:
+      args.safetyPrice === undefined
+        ? { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 }
+        : args.safetyPrice,
     apiKeyEnv: args.apiKeyEnv === undefined ? OPENAI_KEY_ENV : args.apiKeyEnv,
   };
 }

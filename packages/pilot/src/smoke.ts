@@ -95,7 +95,9 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult
         ...(system.baseUrl === null ? {} : { baseURL: system.baseUrl }),
         ...(apiKey === undefined ? {} : { apiKey }),
         ...(system.kind === 'openrouter' ? { providers: system.providers } : {}),
-        ledger,
+        // An endpoint without a declared price cannot be bounded: its one smoke request runs
+        // without a reservation (its reported cost is still recorded in the result).
+        ...(system.kind === 'openai-compatible' && system.safetyPrice === null ? {} : { ledger }),
         ...(catalog === undefined || system.kind !== 'openrouter'
           ? {}
           : { catalog: catalogEntry(catalog, system.model) }),

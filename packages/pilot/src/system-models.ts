@@ -106,13 +106,17 @@ function modelForSystem(
         : { catalog: catalogEntry(context.catalog, system.model) }),
     });
   }
+  // No declared price: the ceiling cannot bound this endpoint (the user acknowledged it when the
+  // run was created), so it reserves nothing and a reported cost is recorded, never an overcharge.
+  const unpriced = system.safetyPrice === null;
   if (system.baseUrl === null)
     throw new InvalidArgumentError(
       'baseUrl',
       `system ${system.id} is openai-compatible but has no base URL`,
     );
+  const { ledger: _unbounded, ...withoutLedger } = common;
   return createOpenRouterModel({
-    ...common,
+    ...(unpriced ? withoutLedger : common),
     mode: 'openai-compatible',
     baseURL: system.baseUrl,
     ...(apiKey === undefined ? {} : { apiKey }),
