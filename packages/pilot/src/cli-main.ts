@@ -15,6 +15,7 @@ import {
   type ModelCatalog,
   type Price,
   RunStatusSchema,
+  RunFolderDamagedError,
   type SystemSpec,
   ValidationError,
 } from '@chi/spec';
@@ -44,7 +45,6 @@ import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
-import { RunFolderDamagedError } from './run-folder-damaged';
 import { formatHeadline, formatResumeHint } from './run-summary';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { serveScriptedSystem } from './serve';

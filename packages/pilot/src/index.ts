@@ -158,7 +158,6 @@ export {
   writeFileAtomic,
   writeJsonFile,
 } from './run-folder';
-export { RunFolderDamagedError } from './run-folder-damaged';
 export { formatHeadline, formatResumeHint } from './run-summary';
 export {
   generateRunWorlds,

@@ -71,6 +71,7 @@ describe('ledgerContradictions', () => {
       reservedTries: ['a#0', 'a#1'],
       recordedUsd: 0.1,
       transportAttempts: 1,
+      startedRequests: new Set(['a']),
     });
   });
 
@@ -99,6 +100,15 @@ describe('ledgerContradictions', () => {
     ];
     expect(ledgerContradictions(expectation, cheap)).toEqual([
       'it commits 0.01 USD, below the 0.1 USD that attempts.jsonl records as charged or retained',
+    ]);
+  });
+
+  it('refuses a ledger with reservations for requests the attempt log never started (log emptied)', () => {
+    const emptied = ledgerExpectation([], [live, scripted]);
+    expect(
+      ledgerContradictions(emptied, [open, reserve(1, 'a#0', 0.2), settle(2, 'r1', 0.1)]),
+    ).toEqual([
+      'it holds 1 reservations for requests attempts.jsonl never started (first: a#0): attempts.jsonl was emptied or cut',
     ]);
   });
 

@@ -5,9 +5,9 @@ import {
   type AttemptRecord,
   type LedgerEntry,
   LedgerEntrySchema,
+  RunFolderDamagedError,
   type SystemSpec,
 } from '@chi/spec';
-import { RunFolderDamagedError } from './run-folder-damaged';
 
 /** Spend differences below this many USD are rounding (the ledger books in nano-USD). */
 const USD_TOLERANCE = 1e-9;
@@ -20,6 +20,8 @@ export interface LedgerExpectation {
   readonly recordedUsd: number;
   /** Whether any attempt of a transport system was started (then the ledger must exist). */
   readonly transportAttempts: number;
+  /** Request IDs with a `before_send`: every ledger reservation must belong to one of them. */
+  readonly startedRequests: ReadonlySet<string>;
 }
 
 /**
@@ -37,9 +39,13 @@ export function ledgerExpectation(
   const reservedTries: string[] = [];
   let recordedUsd = 0;
   let transportAttempts = 0;
+  const startedRequests = new Set<string>();
   for (const record of records) {
     if (!transport.has(record.systemId)) continue;
-    if (record.phase === 'before_send') transportAttempts += 1;
+    if (record.phase === 'before_send') {
+      transportAttempts += 1;
+      startedRequests.add(record.requestId);
+    }
     if (record.phase !== 'after_response' || record.result === null) continue;
     recordedUsd += record.result.chargedUsd;
     for (const attempt of record.result.tries) {
@@ -47,7 +53,7 @@ export function ledgerExpectation(
         reservedTries.push(`${record.requestId}#${attempt.tryIndex}`);
     }
   }
-  return { reservedTries, recordedUsd, transportAttempts };
+  return { reservedTries, recordedUsd, transportAttempts, startedRequests };
 }
 
 /**
@@ -59,6 +65,17 @@ export function ledgerContradictions(
   expectation: LedgerExpectation,
   entries: readonly LedgerEntry[] | null,
 ): string[] {
+  // The attempt log's before_send is durable before the ledger's reserve: a reservation for a
+  // request the log never started means records were removed from the log.
+  const orphans = (entries ?? []).filter(
+    (entry) =>
+      entry.kind === 'reserve' &&
+      !expectation.startedRequests.has(entry.attemptId.slice(0, entry.attemptId.lastIndexOf('#'))),
+  );
+  if (orphans.length > 0)
+    return [
+      `it holds ${orphans.length} reservations for requests attempts.jsonl never started (first: ${orphans[0]?.kind === 'reserve' ? orphans[0].attemptId : ''}): attempts.jsonl was emptied or cut`,
+    ];
   if (expectation.transportAttempts === 0) return [];
   if (entries === null || entries.length === 0)
     return [

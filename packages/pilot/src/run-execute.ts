@@ -27,12 +27,18 @@ import {
   type PlannedRequest,
   parseWith,
   type RenderedRequest,
+  RunFolderDamagedError,
   type RunPlan,
   RunPlanSchema,
   type RunStatus,
   RunStatusSchema,
   type SystemSpec,
 } from '@chi/spec';
+import {
+  type ChainedAttemptWriter,
+  chainAttemptWriter,
+  readAttemptChainHead,
+} from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
 import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manifest';
 import { applyNotebookCap, type NotebookContent } from './notebook';
@@ -140,6 +146,17 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const previousStatus = existsSync(paths.status)
     ? await readJsonFile(paths.status, RunStatusSchema)
     : null;
+  if (previousStatus !== null && previousStatus.manifestSha256 !== frozen.sha256)
+    throw new RunFolderDamagedError(
+      paths.status,
+      `it records manifest hash ${previousStatus.manifestSha256}, but manifest.json hashes to ${frozen.sha256}: the manifest was changed after the run started`,
+    );
+  // Every record of this manifest, the chain unbroken, nothing removed since status.json saw it.
+  const chainStart = await readAttemptChainHead(
+    paths.attempts,
+    frozen.sha256,
+    previousStatus?.attemptLog ?? null,
+  );
   const runId = previousStatus?.runId ?? runIdFor(manifest, frozen.sha256);
   const concurrency = options.concurrency ?? manifest.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -150,11 +167,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   }
 
   const logStates = foldAttemptLog(await readAttemptLog(paths.attempts));
-  const attemptWriter: JsonlWriter<AttemptRecord> = await createJsonlWriter({
-    path: paths.attempts,
-    schema: AttemptRecordSchema,
-    fsync: 'every-line',
-  });
+  const attemptWriter: ChainedAttemptWriter = chainAttemptWriter(
+    await createJsonlWriter({
+      path: paths.attempts,
+      schema: AttemptRecordSchema,
+      fsync: 'every-line',
+    }),
+    chainStart,
+  );
   const failureWriter: JsonlWriter<FailureLogEntry> = await createJsonlWriter({
     path: paths.failures,
     schema: FailureLogEntrySchema,
@@ -264,6 +284,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       });
       abandonedNow += 1;
     }
+  }
+  // Counted as soon as the session starts, so a resume that is itself killed still counts.
+  const resumes = (previousStatus?.resumes ?? 0) + (logStates.size > 0 ? 1 : 0);
+  if (previousStatus !== null && logStates.size > 0) {
+    await writeJsonFile(
+      paths.status,
+      { ...previousStatus, state: 'running', resumes, updatedAt: now().toISOString() },
+      { durable: true },
+    );
   }
   if (logStates.size > 0) {
     emit({
@@ -555,7 +584,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     startedAt: previousStatus?.startedAt ?? manifest.createdAt,
     updatedAt: now().toISOString(),
     finishedAt: now().toISOString(),
-    resumes: (previousStatus?.resumes ?? 0) + (logStates.size > 0 ? 1 : 0),
+    resumes,
     requests: {
       total: plan.requests.length,
       resolved: finalProgress.done,
@@ -576,6 +605,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     },
     elapsedMs: (previousStatus?.elapsedMs ?? 0) + elapsedMs,
     exitCode: null,
+    attemptLog: attemptWriter.head(),
   };
   await writeJsonFile(paths.status, status, { durable: true });
   emit({ type: 'run-finished', state, progress: finalProgress, elapsedMs });

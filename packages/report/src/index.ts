@@ -18,6 +18,12 @@ export {
   defaultRunId,
   EXPLORATORY_BELOW_WORLDS,
 } from './analyze-run';
+export {
+  type AttemptChainCheck,
+  type AttemptLogAnchor,
+  attemptRecordSha256,
+  checkAttemptChain,
+} from './attempt-chain';
 export { calibrationChecks, heldOutSplit, pearson } from './calibration-checks';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
@@ -150,6 +156,7 @@ export {
   type RunRecords,
   readRunFolder,
 } from './run-folder';
+export { assertRunFolderIntact, type IntegrityProblems, integrityProblems } from './run-integrity';
 export {
   type BehaviorObservation,
   type BehaviorTraceLine,

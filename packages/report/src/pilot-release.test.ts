@@ -190,7 +190,8 @@ describe('secrets never reach the run folder or the release', () => {
     const outcome = await runPilot({
       settings,
       runDir,
-      apiKey: FAKE_KEY,
+      // the endpoint's own variable: the OpenRouter key shorthand (apiKey) never goes to it
+      env: { OPENAI_API_KEY: FAKE_KEY },
       concurrency: 1,
       release: false,
     });

@@ -37,6 +37,7 @@ import {
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { readRunCalibration } from './run-calibration';
+import { assertRunFolderIntact } from './run-integrity';
 import { compareUtf8 } from './sha256-sums';
 
 /** A file's path relative to the folder root and its parsed content. */
@@ -170,7 +171,8 @@ const SEED_FILE = /^worlds\/(?:history|behavior)\/w(\d+)\.json$/;
  * same raw files, so this reads a release's raw part too.
  *
  * @throws InvalidArgumentError or ValidationError naming the file (and line) that is unreadable
- * or does not match its schema.
+ * or does not match its schema; RunFolderDamagedError when the folder contradicts itself (see
+ * {@link integrityProblems}: a broken attempt hash chain, a missing `requests/*.json`...).
  */
 export async function readRunFolder(dir: string): Promise<RunRecords> {
   const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
@@ -228,7 +230,7 @@ export async function readRunFolder(dir: string): Promise<RunRecords> {
   const blocksText = await readOptionalText(dir, 'blocks.json');
   const statusText = await readOptionalText(dir, 'status.json');
 
-  return {
+  const records: RunRecords = {
     manifest,
     manifestSha256: sha256Hex(canonicalJson(manifest)),
     plan,
@@ -257,6 +259,8 @@ export async function readRunFolder(dir: string): Promise<RunRecords> {
         ? null
         : parseWith(RunStatusSchema, parseJson(statusText, 'status.json'), 'status.json'),
   };
+  await assertRunFolderIntact(dir, records);
+  return records;
 }
 
 /** The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>`. */

@@ -124,3 +124,24 @@ export class BudgetExceededError extends ChiError {
     return hasMarker(error, 'BudgetExceededError');
   }
 }
+
+/**
+ * A run folder (or release) that cannot be trusted: a file it needs is missing, unreadable,
+ * edited, or contradicts the attempt log (ledger rolled back, attempt records edited or emptied,
+ * a record of another manifest...). `chi` exits with code 5; nothing is sent. The message names
+ * the file and what was found.
+ */
+export class RunFolderDamagedError extends ChiError {
+  /** The file that is missing, edited or contradicts the rest of the folder. */
+  readonly file: string;
+
+  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+    super(`damaged run folder: ${file}: ${problem}`, options);
+    this.name = 'RunFolderDamagedError';
+    this.file = file;
+  }
+
+  static override isInstance(error: unknown): error is RunFolderDamagedError {
+    return hasMarker(error, 'RunFolderDamagedError');
+  }
+}

@@ -130,6 +130,7 @@ export {
   BudgetExceededError,
   ChiError,
   InvalidArgumentError,
+  RunFolderDamagedError,
   ValidationError,
   type ValidationIssue,
 } from './errors';

@@ -186,6 +186,12 @@ export const AttemptRecordSchema = z.strictObject({
   result: ChatResultSchema.nullable(),
   /** Why an attempt was abandoned (phase `abandoned` only); absent otherwise. */
   reason: z.string().min(1).optional(),
+  /**
+   * The hash chain over the log: SHA-256 of the RFC 8785 canonical JSON of the previous record
+   * (null for the first record). An edited, removed or inserted record breaks the chain at the
+   * next record. Absent in logs written before the chain existed.
+   */
+  previousSha256: Sha256Schema.nullable().optional(),
 });
 /** One line of the attempt log. */
 export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
@@ -366,6 +372,14 @@ export const RunStatusSchema = z.strictObject({
   }),
   elapsedMs: z.number().min(0),
   exitCode: z.int().min(0).nullable(),
+  /**
+   * The attempt log as this status saw it: its record count and the SHA-256 of its last record's
+   * canonical JSON (null when empty). Anchors the hash chain: an emptied, cut or edited log no
+   * longer reaches this head. Absent in runs written before the chain existed.
+   */
+  attemptLog: z
+    .strictObject({ records: CountSchema, headSha256: Sha256Schema.nullable() })
+    .optional(),
 });
 /** Where a run stands. */
 export type RunStatus = z.infer<typeof RunStatusSchema>;

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RunFolderDamagedError } from '@chi/spec';
+import { checkAttemptChain } from './attempt-chain';
+import type { RunRecords } from './run-folder';
+
+/** Every contradiction found in a run folder, by the file it is in. */
+export type IntegrityProblems = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * Lists what makes a run folder (or a release's raw part) untrustworthy, from its parsed records
+ * and the raw text of its attempt log:
+ *
+ * - `attempts.jsonl`: a record of another manifest; a broken hash chain (an edited, removed or
+ *   inserted record); fewer records than `status.json` saw, or a different head (emptied, cut or
+ *   rewritten);
+ * - `status.json`: a manifest hash other than the manifest's (the manifest was edited and its
+ *   `manifest.sha256` rewritten);
+ * - `requests/<id>.json`: missing for a request the attempt log resolved, or holding other
+ *   messages than the attempt's `requestSha256` (scores read what was asked from it).
+ */
+export function integrityProblems(records: RunRecords, attemptsText: string): IntegrityProblems {
+  const problems = new Map<string, string[]>();
+  const add = (file: string, problem: string) =>
+    problems.set(file, [...(problems.get(file) ?? []), problem]);
+  const anchor = records.status?.attemptLog ?? null;
+  for (const problem of checkAttemptChain(attemptsText, records.manifestSha256, anchor).problems)
+    add('attempts.jsonl', problem);
+  if (records.status !== null && records.status.manifestSha256 !== records.manifestSha256)
+    add(
+      'status.json',
+      `it records manifest hash ${records.status.manifestSha256}, but manifest.json hashes to ${records.manifestSha256}: the manifest was changed after the run started`,
+    );
+  for (const attempt of records.attempts) {
+    if (attempt.phase !== 'after_response') continue;
+    const file = `requests/${attempt.requestId}.json`;
+    const rendered = records.requests.get(attempt.requestId);
+    if (rendered === undefined)
+      add(
+        file,
+        `missing, but attempts.jsonl resolved ${attempt.attemptId}: scores need what was asked`,
+      );
+    else if (rendered.requestSha256 !== attempt.requestSha256)
+      add(
+        file,
+        `its requestSha256 ${rendered.requestSha256} is not the ${attempt.requestSha256} of ${attempt.attemptId}`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * Throws when {@link integrityProblems} finds anything: nothing is scored from a folder that
+ * cannot be trusted.
+ *
+ * @throws {@link RunFolderDamagedError} naming the first damaged file and its problems
+ */
+export async function assertRunFolderIntact(dir: string, records: RunRecords): Promise<void> {
+  let attemptsText = '';
+  try {
+    attemptsText = await readFile(join(dir, 'attempts.jsonl'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const problems = integrityProblems(records, attemptsText);
+  const [first] = problems;
+  if (first === undefined) return;
+  const [file, list] = first;
+  const others =
+    problems.size > 1
+      ? ` (and ${problems.size - 1} more damaged files: ${[...problems.keys()].slice(1, 4).join(', ')})`
+      : '';
+  throw new RunFolderDamagedError(join(dir, file), `${list.slice(0, 3).join('; ')}${others}`);
+}
