@@ -14,7 +14,6 @@ import {
   sha256Hex,
 } from '@chi/run';
 import {
-  type AttemptRecord,
   AttemptRecordSchema,
   type BudgetLedger,
   type ChatModel,
