@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
@@ -106,13 +106,39 @@ describe('writeRelease', () => {
     await mkdir(other, { recursive: true });
     await writeFile(join(other, 'keep.txt'), 'mine');
     await expect(writeRelease({ runDir, outDir: other, overwrite: true })).rejects.toThrow(
-      /holds no SHA256SUMS, so it is not a release/,
+      /holds no SHA256SUMS and files a release does not write \(keep\.txt\), so it is not a release/,
     );
     expect(await readFile(join(other, 'keep.txt'), 'utf8')).toBe('mine');
     const existing = join(dir.path, 'a');
     await expect(writeRelease({ runDir, outDir: existing })).rejects.toThrow(
       /expected an empty or absent folder/,
     );
+  });
+
+  it('recovers from a writer killed mid-way: a partial release and stale staging folders are replaced', async () => {
+    const clean = join(dir.path, 'clean');
+    await writeRelease({ runDir, outDir: clean });
+    const cleanSums = await readFile(join(clean, 'SHA256SUMS'), 'utf8');
+    // What a killed writer leaves: part of the files and no SHA256SUMS (the writer before this
+    // change wrote in place), and staging folders beside it (this writer, killed before renaming).
+    const partial = join(dir.path, 'partial', 'release');
+    await mkdir(join(partial, 'scores'), { recursive: true });
+    await writeFile(
+      join(partial, 'manifest.json'),
+      (await readFile(join(clean, 'manifest.json'), 'utf8')).slice(0, 40),
+    );
+    await writeFile(join(partial, 'release.json'), '{');
+    await mkdir(join(dir.path, 'partial', '.release.partial-0badc0de', 'scores'), {
+      recursive: true,
+    });
+    await mkdir(join(dir.path, 'partial', '.release.replaced-0badc0de'), { recursive: true });
+    await writeRelease({ runDir, outDir: partial, overwrite: true });
+    expect(await readFile(join(partial, 'SHA256SUMS'), 'utf8')).toBe(cleanSums);
+    expect((await readdir(join(dir.path, 'partial'))).sort()).toEqual(['release']);
+    // replacing a complete release leaves the same bytes and no staging folder either
+    await writeRelease({ runDir, outDir: partial, overwrite: true });
+    expect(await readFile(join(partial, 'SHA256SUMS'), 'utf8')).toBe(cleanSums);
+    expect(await readdir(join(dir.path, 'partial'))).toEqual(['release']);
   });
 
   it('refuses to publish a planted API key, an authorization header or reasoning text', async () => {

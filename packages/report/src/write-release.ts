@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson } from './canonical-json';
 import type { ReleaseCode } from './release-code';
@@ -107,18 +108,33 @@ async function rawFiles(runDir: string): Promise<Map<string, string>> {
   return out;
 }
 
-async function prepareOutDir(outDir: string, overwrite: boolean): Promise<void> {
-  let entries: string[];
+/** Sibling folders a release is built in, and an old release moved aside while it is replaced. */
+function stagingNames(outDir: string): { partialPrefix: string; replacedPrefix: string } {
+  const base = basename(outDir);
+  return { partialPrefix: `.${base}.partial-`, replacedPrefix: `.${base}.replaced-` };
+}
+
+async function listOrNull(dir: string): Promise<string[] | null> {
   try {
-    entries = await readdir(outDir);
+    return await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      await mkdir(outDir, { recursive: true });
-      return;
-    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  if (entries.length === 0) return;
+}
+
+/**
+ * Checks that `outDir` may be replaced: absent or empty; or, with `overwrite`, a release (it holds
+ * SHA256SUMS) or what a writer killed mid-way left (only files a release writes, no SHA256SUMS).
+ * A folder holding anything else is never deleted.
+ */
+async function checkReplaceable(
+  outDir: string,
+  overwrite: boolean,
+  releasePaths: ReadonlySet<string>,
+): Promise<void> {
+  const entries = await listOrNull(outDir);
+  if (entries === null || entries.length === 0) return;
   if (!overwrite)
     throw new InvalidArgumentError(
       'outDir',
@@ -128,13 +144,53 @@ async function prepareOutDir(outDir: string, overwrite: boolean): Promise<void> 
     (s) => s.isFile(),
     () => false,
   );
-  if (!isRelease)
+  if (isRelease) return;
+  const { files, irregular } = await listTreeFiles(outDir);
+  const foreign = [...irregular, ...files.filter((path) => !releasePaths.has(path))];
+  if (foreign.length > 0)
     throw new InvalidArgumentError(
       'outDir',
-      `refusing to replace ${outDir}: it holds no ${SHA256SUMS_FILE}, so it is not a release`,
+      `refusing to replace ${outDir}: it holds no ${SHA256SUMS_FILE} and files a release does not write (${foreign.slice(0, 3).join(', ')}), so it is not a release`,
     );
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
+}
+
+/** Removes what an earlier writer killed mid-way left beside `outDir` (by name: only ours). */
+async function removeStaleStaging(outDir: string): Promise<void> {
+  const { partialPrefix, replacedPrefix } = stagingNames(outDir);
+  for (const name of (await listOrNull(dirname(outDir))) ?? []) {
+    if (name.startsWith(partialPrefix) || name.startsWith(replacedPrefix))
+      await rm(join(dirname(outDir), name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes the release into a sibling staging folder, then renames it into place: `outDir` holds
+ * either the previous complete release or the new complete one, never a mix. A writer killed
+ * before the rename leaves only staging folders, which the next writer removes.
+ */
+async function writeAtomically(
+  outDir: string,
+  files: ReadonlyMap<string, string>,
+  beforeChecksums: () => void,
+): Promise<void> {
+  const { partialPrefix, replacedPrefix } = stagingNames(outDir);
+  const suffix = randomBytes(4).toString('hex');
+  const staging = join(dirname(outDir), `${partialPrefix}${suffix}`);
+  await mkdir(staging, { recursive: true });
+  for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
+    await mkdir(dirname(join(staging, path)), { recursive: true });
+    await writeFile(join(staging, path), text);
+  }
+  beforeChecksums();
+  await writeSha256Sums(staging);
+  if ((await listOrNull(outDir)) === null) {
+    await rename(staging, outDir);
+    return;
+  }
+  const replaced = join(dirname(outDir), `${replacedPrefix}${suffix}`);
+  await rename(outDir, replaced);
+  await rename(staging, outDir);
+  await rm(replaced, { recursive: true, force: true });
 }
 
 function defaultForbidden(): string[] {
@@ -179,13 +235,10 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   for (const [path, bytes] of code) files.set(path, bytes);
 
   options.onStep?.({ step: 'write', files: files.size });
-  await prepareOutDir(outDir, options.overwrite ?? false);
-  for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
-    await mkdir(dirname(join(outDir, path)), { recursive: true });
-    await writeFile(join(outDir, path), text);
-  }
-  options.onStep?.({ step: 'checksums' });
-  await writeSha256Sums(outDir);
+  await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));
+  await mkdir(dirname(outDir), { recursive: true });
+  await removeStaleStaging(outDir);
+  await writeAtomically(outDir, files, () => options.onStep?.({ step: 'checksums' }));
   return {
     outDir,
     files: [...files.keys(), SHA256SUMS_FILE].sort(compareUtf8),
