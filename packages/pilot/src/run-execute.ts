@@ -13,6 +13,7 @@ import {
   readRunJsonl,
   sha256Hex,
 } from '@chi/run';
+import { failpoint } from '@chi/report';
 import {
   AttemptRecordSchema,
   type BudgetLedger,
@@ -409,6 +410,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       at: now().toISOString(),
       result: null,
     });
+    await failpoint('pilot:in-flight');
     // The stop signal is deliberately not passed on: a request in flight runs to its own result
     // (or deadline), so an interruption is never recorded as the model's timeout.
     const raw = await model.generate({

@@ -81,6 +81,7 @@ export {
 } from './estimand-world-sets';
 export { evidenceBanner, runEvidenceBanner, systemLabel } from './evidence-label';
 export { EVIDENCE_MAP, type EvidenceMapRow } from './evidence-map';
+export { failpoint } from './failpoint';
 export {
   buildFigures,
   cellLabel,

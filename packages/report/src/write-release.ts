@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson } from './canonical-json';
 import type { ReleaseCode } from './release-code';
+import { failpoint } from './failpoint';
 import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
@@ -180,15 +181,18 @@ async function writeAtomically(
   for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
     await mkdir(dirname(join(staging, path)), { recursive: true });
     await writeFile(join(staging, path), text);
+    await failpoint('release:file');
   }
   beforeChecksums();
   await writeSha256Sums(staging);
+  await failpoint('release:before-rename');
   if ((await listOrNull(outDir)) === null) {
     await rename(staging, outDir);
     return;
   }
   const replaced = join(dirname(outDir), `${replacedPrefix}${suffix}`);
   await rename(outDir, replaced);
+  await failpoint('release:between-renames');
   await rename(staging, outDir);
   await rm(replaced, { recursive: true, force: true });
 }
