@@ -156,37 +156,65 @@ Pilot options:
                            "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
   --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
                            the ceiling cannot protect it
-  --replicates N           worlds (default 4 offline, 1 live)
-  --loads 32,64,...|v0.1   memory loads (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
-  --batch-size N           probes per probe request (default: all in one)
+  --replicates N           worlds, 1-100 (default 4 offline, 1 live)
+  --loads 32,64,...|v0.1   memory loads, each 1-10000 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
+  --batch-size N           probes per probe request, 1-10000 (default: all in one)
   --no-controls --no-history --no-behavior
-  --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
-  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)
+  --ceiling-usd X          USD ceiling, 0-100000, frozen in the manifest (required for live runs)
+  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks, 0-1000 (default 1)
   --allow-failed-smoke     start a live run even if a smoke check failed
-  --concurrency N          requests in flight (default 8)
+  --concurrency N          requests in flight, 1-64 (default 8)
   --out DIR                run folder (default ./chi-runs/<runId>)
-  --seed N                 root seed of the world seeds (default 20260901)
-  --resamples N            bootstrap resamples (default 2000)
+  --seed N                 root seed of the world seeds, 0-4294967295 (default 20260901)
+  --resamples N            bootstrap resamples, 1-100000 (default 2000)
   --no-release             stop after scoring; do not write the release
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
 Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
+3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed;
+5 damaged run folder (a file missing, edited or contradicting the attempt log; nothing was sent).`;
 
 const V01_LOADS = [100, 300, 1000, 3000, 10000];
 
-function integerOption(name: string, text: string | undefined, min: number): number | null {
+/**
+ * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}. The
+ * upper bounds keep every command fast and its memory bounded (`--replicates` multiplies the
+ * worlds `--plan` generates; `--concurrency` the sockets held open).
+ */
+export const OPTION_RANGES = {
+  replicates: { min: 1, max: 100 },
+  loads: { min: 1, max: 10_000 },
+  'batch-size': { min: 1, max: 10_000 },
+  concurrency: { min: 1, max: 64 },
+  seed: { min: 0, max: 4_294_967_295 },
+  resamples: { min: 1, max: 100_000 },
+  port: { min: 0, max: 65_535 },
+  'ceiling-usd': { min: 0, max: 100_000 },
+  'smoke-ceiling-usd': { min: 0, max: 1_000 },
+} as const satisfies Record<string, { min: number; max: number }>;
+
+type RangedOption = keyof typeof OPTION_RANGES;
+
+function rangeText(name: RangedOption): string {
+  const { min, max } = OPTION_RANGES[name];
+  return `${min}-${max}`;
+}
+
+function integerOption(name: RangedOption, text: string | undefined): number | null {
   if (text === undefined) return null;
-  if (!/^[0-9]+$/.test(text) || Number(text) < min)
-    throw new UsageError(`--${name}: expected an integer >= ${min}, found ${JSON.stringify(text)}`);
+  const { min, max } = OPTION_RANGES[name];
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(
+      `--${name}: expected an integer in ${rangeText(name)}, found ${JSON.stringify(text)}`,
+    );
   return Number(text);
 }
 
-function usdOption(name: string, text: string | undefined): number | null {
+function usdOption(name: RangedOption, text: string | undefined): number | null {
   if (text === undefined) return null;
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(text))
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || Number(text) > OPTION_RANGES[name].max)
     throw new UsageError(
-      `--${name}: expected a USD amount like 25 or 12.50, found ${JSON.stringify(text)}`,
+      `--${name}: expected a USD amount in ${rangeText(name)} like 25 or 12.50, found ${JSON.stringify(text)}`,
     );
   return Number(text);
 }
@@ -209,9 +237,9 @@ function loadsOption(text: string | undefined): number[] | null {
       '--loads: expected a comma-separated list like 32,64,128,256, found nothing',
     );
   return items.map((item) => {
-    if (!/^[0-9]+$/.test(item) || Number(item) < 1)
-      throw new UsageError(`--loads: expected positive integers, found ${JSON.stringify(item)}`);
-    return Number(item);
+    const load = integerOption('loads', item);
+    if (load === null) throw new UsageError('--loads: expected a load, found nothing');
+    return load;
   });
 }
 
@@ -263,6 +291,15 @@ function parse(
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? String(error);
+    // parseArgs takes `--replicates -1` for a missing value followed by an option.
+    const ambiguous = /^Option '--([a-z-]+)[^']*' argument is ambiguous/.exec(message);
+    if (ambiguous !== null) {
+      const name = ambiguous[1] as string;
+      const range = name in OPTION_RANGES ? ` in ${rangeText(name as RangedOption)}` : '';
+      throw new UsageError(
+        `chi ${command}: --${name}: expected a value${range}, found an argument starting with "-" (negative numbers are out of range)`,
+      );
+    }
     throw new UsageError(
       `chi ${command}: ${message.replace(/\. To specify a positional argument.*$/, '')}`,
     );
@@ -328,11 +365,9 @@ export function parseCli(argv: readonly string[]): CliCommand {
         throw new UsageError(
           'chi serve: --system NAME is required (perfect, capacity-keeper, latest-wins, confabulator, abstainer)',
         );
-      const port = integerOption('port', values.port as string | undefined, 0);
-      if (port === null || port > 65535)
-        throw new UsageError(
-          `chi serve: --port expects 0-65535, found ${JSON.stringify(values.port ?? null)}`,
-        );
+      const port = integerOption('port', values.port as string | undefined);
+      if (port === null)
+        throw new UsageError(`chi serve: --port expects ${rangeText('port')}, found none`);
       const host = (values.host as string | undefined) ?? '127.0.0.1';
       if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
         throw new UsageError(
@@ -344,7 +379,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         system,
         port,
         host,
-        seed: integerOption('seed', values.seed as string | undefined, 0),
+        seed: integerOption('seed', values.seed as string | undefined),
       };
     }
     case 'score': {
@@ -463,7 +498,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
   }
   if (values.plan === true && resume !== null)
     throw new UsageError('chi pilot: --plan and --resume cannot be combined');
-  const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined, 1);
+  const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined);
   return {
     command: 'pilot',
     live: live || (models !== null && baseUrl === null),
@@ -472,7 +507,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     systems,
     models,
     baseUrl,
-    replicates: integerOption('replicates', values.replicates as string | undefined, 1),
+    replicates: integerOption('replicates', values.replicates as string | undefined),
     loads: loadsOption(values.loads as string | undefined),
     batchSize,
     controls: values['no-controls'] !== true,
@@ -481,10 +516,10 @@ function parsePilot(args: readonly string[]): PilotCommand {
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,
-    concurrency: integerOption('concurrency', values.concurrency as string | undefined, 1),
+    concurrency: integerOption('concurrency', values.concurrency as string | undefined),
     out: (values.out as string | undefined) ?? null,
-    seed: integerOption('seed', values.seed as string | undefined, 0),
-    resamples: integerOption('resamples', values.resamples as string | undefined, 1),
+    seed: integerOption('seed', values.seed as string | undefined),
+    resamples: integerOption('resamples', values.resamples as string | undefined),
     release: values['no-release'] !== true,
     allowFailedSmoke: values['allow-failed-smoke'] === true,
     config: (values.config as string | undefined) ?? null,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   apiKeyFromEnv,
@@ -39,6 +39,7 @@ import {
 } from './endpoint-models';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
+import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
@@ -392,7 +393,7 @@ async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
     io.cwd ?? process.cwd(),
     command.out ?? join(DEFAULT_RUNS_ROOT, `smoke-${stamp}`),
   );
-  mkdirSync(dir, { recursive: true });
+  await makeDirectory(dir);
   const results = await runSmokeChecks({
     systems,
     env: io.env,

@@ -11,6 +11,7 @@ import {
 } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { calibrationFileText } from './human-data-file';
+import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
 import { applyNotebookCap } from './notebook';
 import { buildRunPlan } from './plan';
@@ -90,7 +91,9 @@ async function assertEmptyOrMissing(dir: string): Promise<void> {
       );
     }
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+    const code = (error as { code?: unknown }).code;
+    // Absent, or under a file (makeDirectory then names it).
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
   }
 }
 
@@ -105,7 +108,7 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
     options.runDir ?? join(options.runsRoot ?? DEFAULT_RUNS_ROOT, prepared.runId),
   );
   await assertEmptyOrMissing(runDir);
-  await mkdir(runDir, { recursive: true });
+  await makeDirectory(runDir);
   const paths = runPaths(runDir);
   const { frozen, plan } = prepared;
 

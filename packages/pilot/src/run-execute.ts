@@ -45,7 +45,7 @@ import { applyNotebookCap, type NotebookContent } from './notebook';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { notebookKey, renderPlannedRequest } from './render-planned';
 import { runIdFor } from './run-create';
-import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
+import { openRunLog, readJsonFile, runPaths, writeJsonFile } from './run-folder';
 import { readRunWorlds } from './run-worlds';
 
 /** Options of {@link executeRun}. */
@@ -168,18 +168,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
 
   const logStates = foldAttemptLog(await readAttemptLog(paths.attempts));
   const attemptWriter: ChainedAttemptWriter = chainAttemptWriter(
-    await createJsonlWriter({
-      path: paths.attempts,
-      schema: AttemptRecordSchema,
-      fsync: 'every-line',
-    }),
+    await openRunLog(paths.attempts, () =>
+      createJsonlWriter({ path: paths.attempts, schema: AttemptRecordSchema, fsync: 'every-line' }),
+    ),
     chainStart,
   );
-  const failureWriter: JsonlWriter<FailureLogEntry> = await createJsonlWriter({
-    path: paths.failures,
-    schema: FailureLogEntrySchema,
-    fsync: 'every-line',
-  });
+  const failureWriter: JsonlWriter<FailureLogEntry> = await openRunLog(paths.failures, () =>
+    createJsonlWriter({ path: paths.failures, schema: FailureLogEntrySchema, fsync: 'every-line' }),
+  );
 
   const outcomes = new Map<string, RequestOutcome>();
   const attemptsSoFar = new Map<string, number>();

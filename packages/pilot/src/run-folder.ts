@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parseWith } from '@chi/spec';
+import { InvalidArgumentError, parseWith, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
 
 /** Every path of a run folder (see RUN-FOLDER.md). */
@@ -99,11 +99,41 @@ export async function writeJsonFile(
   await writeFileAtomic(path, prettyJson(value), options);
 }
 
-/** Reads and validates a JSON file; the error names the file and every bad field. */
+/**
+ * Reads and validates a JSON file of a run folder.
+ *
+ * @throws {@link RunFolderDamagedError} naming the file when it is not JSON or not valid
+ */
 export async function readJsonFile<S extends z.ZodType>(
   path: string,
   schema: S,
 ): Promise<z.output<S>> {
   const text = await readFile(path, 'utf8');
-  return parseWith(schema, JSON.parse(text) as unknown, path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RunFolderDamagedError(path, `not JSON (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  try {
+    return parseWith(schema, value, path);
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    throw new RunFolderDamagedError(path, error.message.replace(/\n\s*/g, ' '), { cause: error });
+  }
+}
+
+/**
+ * Opens an append-only log of the run folder; a log corrupt before its last line is a damaged
+ * run folder (named), not a usage error.
+ */
+export async function openRunLog<T>(path: string, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!ValidationError.isInstance(error) && !InvalidArgumentError.isInstance(error)) throw error;
+    throw new RunFolderDamagedError(path, error.message.replace(/\n\s*/g, ' '), { cause: error });
+  }
 }

@@ -25,6 +25,7 @@ import {
   parseWith,
   type RenderedRequest,
   RenderedRequestSchema,
+  RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
   type RunPlan,
@@ -33,6 +34,7 @@ import {
   RunStatusSchema,
   type SmokeResult,
   SmokeResultSchema,
+  ValidationError,
 } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
@@ -175,6 +177,17 @@ const SEED_FILE = /^worlds\/(?:history|behavior)\/w(\d+)\.json$/;
  * {@link integrityProblems}: a broken attempt hash chain, a missing `requests/*.json`...).
  */
 export async function readRunFolder(dir: string): Promise<RunRecords> {
+  try {
+    return await readRunFolderFiles(dir);
+  } catch (error) {
+    // A file of the folder that does not parse or validate: the folder is damaged (exit 5 in chi).
+    if (ValidationError.isInstance(error) || InvalidArgumentError.isInstance(error))
+      throw new RunFolderDamagedError(dir, error.message.replace(/\n\s*/g, ' '), { cause: error });
+    throw error;
+  }
+}
+
+async function readRunFolderFiles(dir: string): Promise<RunRecords> {
   const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
   const plan = await readJson(dir, 'plan.json', RunPlanSchema);
 
