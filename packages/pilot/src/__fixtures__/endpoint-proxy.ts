@@ -1,6 +1,12 @@
 /** A fault the proxy injects into one chat completion instead of forwarding it. */
 export type EndpointFault =
-  | { readonly kind: 'status'; readonly status: number; readonly body?: string }
+  | {
+      readonly kind: 'status';
+      readonly status: number;
+      readonly body?: string;
+      /** Sent as Retry-After (e.g. '0': retry at once). */
+      readonly retryAfter?: string;
+    }
   /** A connection reset before any response (nothing reached the server). */
   | { readonly kind: 'reset' }
   /** An HTTP 500 whose body echoes the request's Authorization header `offset` characters in. */
@@ -49,12 +55,16 @@ export function endpointProxy(options: EndpointProxyOptions = {}) {
     if (fault?.kind === 'status')
       return new Response(fault.body ?? JSON.stringify({ error: { message: `injected ${fault.status}` } }), {
         status: fault.status,
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }),
+        },
       });
     if (fault?.kind === 'echo-authorization')
       return new Response(`${'e'.repeat(fault.offset)}Authorization: ${authorization ?? ''} was rejected upstream`, {
         status: 500,
-        headers: { 'content-type': 'text/plain' },
+        // retry at once: the soak stays fast
+        headers: { 'content-type': 'text/plain', 'retry-after': '0' },
       });
     if (fault?.kind === 'malformed')
       return new Response('{"choices": [', { status: 200, headers: { 'content-type': 'application/json' } });
