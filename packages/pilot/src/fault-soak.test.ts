@@ -43,7 +43,7 @@ function faultSequence(seed: number): (index: number) => EndpointFault | null {
       const roll = state % 20;
       faults.push(
         roll < 3
-          ? { kind: 'echo-authorization', offset: 180 + (state % 60) }
+          ? { kind: 'echo-authorization', offset: 140 + (state % 30) }
           : roll < 5
             ? { kind: 'status', status: 429, retryAfter: '0' }
             : roll < 7
@@ -57,7 +57,7 @@ function faultSequence(seed: number): (index: number) => EndpointFault | null {
                         kind: 'status',
                         status: 400,
                         body: JSON.stringify({
-                          error: { message: `${'k'.repeat(200)} Bearer ${KEY}` },
+                          error: { message: `${'k'.repeat(250)} Bearer ${KEY}` },
                         }),
                       }
                     : null,
