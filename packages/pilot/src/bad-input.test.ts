@@ -75,10 +75,14 @@ describe('numeric options have a documented range and a usage error outside it',
   it('documents every range in the usage text', async () => {
     const cli = io();
     await runCli(['help'], cli.io);
-    for (const [name, { min, max }] of Object.entries(OPTION_RANGES))
-      if (name !== 'port')
-        expect(cli.out(), name).toContain(`--${name}`) &&
-          expect(cli.out()).toContain(`${min}-${max}`);
+    for (const [name, { min, max }] of Object.entries(OPTION_RANGES)) {
+      if (name === 'port') continue; // chi serve's option, in its own error message
+      const line = cli
+        .out()
+        .split('\n')
+        .find((text) => text.trimStart().startsWith(`--${name} `));
+      expect(line, name).toContain(`${min}-${max}`);
+    }
   });
 
   it('the largest --replicates still plans quickly (exit 0)', async () => {

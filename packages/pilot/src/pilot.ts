@@ -228,7 +228,14 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
     }
     if (manifest.requireSmoke === true && live.length > 0) {
       const recorded = await latestSmokeResults(paths.smoke);
-      const missing = live.filter((system) => recorded.get(system.id)?.passed !== true);
+      // A system whose scored requests already started passed its smoke check (or the user
+      // accepted its failure) in an earlier session: it is never checked, and paid, again.
+      const started = new Set(
+        (await readAttemptLog(paths.attempts)).map((record) => record.systemId),
+      );
+      const missing = live.filter(
+        (system) => recorded.get(system.id)?.passed !== true && !started.has(system.id),
+      );
       if (missing.length > 0) {
         smoke = await runSmokeChecks({
           systems: missing,
@@ -236,6 +243,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
           ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
           ceilingUsd: options.smokeCeilingUsd ?? 1,
           logPath: paths.smoke,
+          ledgerPath: paths.smokeLedger,
           ...(catalog === undefined ? {} : { catalog }),
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
           ...(options.now === undefined ? {} : { now: options.now }),

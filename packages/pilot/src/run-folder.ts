@@ -15,6 +15,8 @@ export interface RunPaths {
   readonly ledger: string;
   readonly failures: string;
   readonly smoke: string;
+  /** The smoke checks' own file ledger (their ceiling across sessions; never re-pays a check). */
+  readonly smokeLedger: string;
   readonly status: string;
   readonly blocks: string;
   readonly analysis: string;
@@ -42,6 +44,7 @@ export function runPaths(root: string): RunPaths {
     ledger: join(root, 'ledger.jsonl'),
     failures: join(root, 'failures.jsonl'),
     smoke: join(root, 'smoke.jsonl'),
+    smokeLedger: join(root, 'smoke-ledger.jsonl'),
     status: join(root, 'status.json'),
     blocks: join(root, 'blocks.json'),
     analysis: join(root, 'analysis.json'),

@@ -1,10 +1,13 @@
-import { createJsonlWriter } from '@chi/chis';
+import { existsSync } from 'node:fs';
+import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import {
   CatalogError,
   catalogEntry,
+  createFileLedger,
   createMemoryLedger,
   createOpenRouterModel,
   fetchCatalog,
+  type InspectableLedger,
   matchesProviderSlug,
   type ReasoningEffort,
 } from '@chi/openrouter';
@@ -31,8 +34,14 @@ export interface SmokeOptions {
   readonly apiKey?: string;
   /** The smoke checks' own USD ceiling, shared by all checks (separate from any run's ceiling). */
   readonly ceilingUsd: number;
-  /** `smoke.jsonl` to append the results to (excluded data). */
+  /** `smoke.jsonl` to append the results to (excluded data), each as soon as its check ends. */
   readonly logPath?: string;
+  /**
+   * A file ledger for the smoke checks (a run's `smoke-ledger.jsonl`): its ceiling then holds
+   * across sessions, and a check whose request it shows as reserved is never sent again (paid),
+   * even when its result was lost (a kill, a deleted `smoke.jsonl`). A memory ledger otherwise.
+   */
+  readonly ledgerPath?: string;
   /** A catalog already fetched; fetched here per OpenRouter model otherwise. */
   readonly catalog?: ModelCatalog;
   readonly deadlineMs?: number;
@@ -49,11 +58,66 @@ export interface SmokeOptions {
  */
 export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult[]> {
   const now = options.now ?? (() => new Date());
+  const ledger: InspectableLedger & { close?: () => Promise<void> } =
+    options.ledgerPath === undefined
+      ? createMemoryLedger({ ceilingUsd: options.ceilingUsd, now })
+      : await createFileLedger({
+          path: options.ledgerPath,
+          // an existing smoke ledger keeps the ceiling it was created with
+          ...(existsSync(options.ledgerPath) ? {} : { ceilingUsd: options.ceilingUsd }),
+          repairTornTail: true,
+          now,
+        });
+  const writer =
+    options.logPath === undefined
+      ? null
+      : await createJsonlWriter({
+          path: options.logPath,
+          schema: SmokeResultSchema,
+          fsync: 'every-line',
+        });
+  try {
+    return await checkEach(options, ledger, now, writer);
+  } finally {
+    await writer?.close();
+    await ledger.close?.();
+  }
+}
+
+async function checkEach(
+  options: SmokeOptions,
+  ledger: InspectableLedger,
+  now: () => Date,
+  writer: JsonlWriter<SmokeResult> | null,
+): Promise<SmokeResult[]> {
   const prompts = options.prompts ?? loadPromptTemplates();
-  const ledger = createMemoryLedger({ ceilingUsd: options.ceilingUsd, now });
   const results: SmokeResult[] = [];
+  const sentBefore = new Set(
+    (await ledger.entries()).flatMap((entry) =>
+      entry.kind === 'reserve' ? [entry.attemptId.slice(0, entry.attemptId.lastIndexOf('#'))] : [],
+    ),
+  );
   for (const system of options.systems) {
     if (system.kind === 'scripted') continue;
+    if (sentBefore.has(`smoke.${system.id}`)) {
+      // Paid and its result lost (a kill, or smoke.jsonl deleted): never sent again.
+      const lost = SmokeResultSchema.parse({
+        kind: 'smoke-result',
+        systemId: system.id,
+        model: system.model,
+        at: now().toISOString(),
+        passed: false,
+        checks: { allowlistResolved: null, priceKnown: null, replyParsed: false },
+        detail:
+          'the smoke request was sent in an earlier session and its result was lost; not sent again (paid): pass --allow-failed-smoke to start anyway',
+        ceilingUsd: options.ceilingUsd,
+        result: null,
+        evidence: 'excluded',
+      });
+      results.push(lost);
+      await writer?.append(lost);
+      continue;
+    }
     const apiKey = apiKeyForSystem(system, options);
     let allowlistResolved: boolean | null = null;
     let priceKnown: boolean | null = null;
@@ -145,29 +209,20 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeResult
     }
     const passed =
       problems.length === 0 && allowlistResolved !== false && priceKnown !== false && replyParsed;
-    results.push(
-      SmokeResultSchema.parse({
-        kind: 'smoke-result',
-        systemId: system.id,
-        model: system.model,
-        at: now().toISOString(),
-        passed,
-        checks: { allowlistResolved, priceKnown, replyParsed },
-        detail: passed ? 'ok' : problems.join('; '),
-        ceilingUsd: options.ceilingUsd,
-        result,
-        evidence: 'excluded',
-      }),
-    );
-  }
-  if (options.logPath !== undefined && results.length > 0) {
-    const writer = await createJsonlWriter({
-      path: options.logPath,
-      schema: SmokeResultSchema,
-      fsync: 'every-line',
+    const checked = SmokeResultSchema.parse({
+      kind: 'smoke-result',
+      systemId: system.id,
+      model: system.model,
+      at: now().toISOString(),
+      passed,
+      checks: { allowlistResolved, priceKnown, replyParsed },
+      detail: passed ? 'ok' : problems.join('; '),
+      ceilingUsd: options.ceilingUsd,
+      result,
+      evidence: 'excluded',
     });
-    for (const result of results) await writer.append(result);
-    await writer.close();
+    results.push(checked);
+    await writer?.append(checked);
   }
   return results;
 }
