@@ -78,13 +78,13 @@ describe('parseCli', () => {
   });
 
   it.each([
-    [['pilot', '--replicates', '0'], '--replicates: expected an integer >= 1, found "0"'],
-    [['pilot', '--replicates', 'two'], '--replicates: expected an integer >= 1, found "two"'],
+    [['pilot', '--replicates', '0'], '--replicates: expected an integer in 1-100, found "0"'],
+    [['pilot', '--replicates', 'two'], '--replicates: expected an integer in 1-100, found "two"'],
     [
       ['pilot', '--ceiling-usd=-3'],
-      '--ceiling-usd: expected a USD amount like 25 or 12.50, found "-3"',
+      '--ceiling-usd: expected a USD amount in 0-100000 like 25 or 12.50, found "-3"',
     ],
-    [['pilot', '--loads', '32,x'], '--loads: expected positive integers, found "x"'],
+    [['pilot', '--loads', '32,x'], '--loads: expected an integer in 1-10000, found "x"'],
     [
       ['pilot', '--models', 'x-ai/grok-4.6'],
       '--models: x-ai/grok-4.6 needs a provider allowlist, e.g. x-ai/grok-4.6@provider (no fallback to other providers)',
@@ -112,7 +112,7 @@ describe('parseCli', () => {
     ],
     [
       ['serve', '--system', 'perfect', '--port', '99999'],
-      'chi serve: --port expects 0-65535, found "99999"',
+      '--port: expected an integer in 0-65535, found "99999"',
     ],
     [
       ['serve', '--system', 'perfect', '--port', '1', '--host', '0.0.0.0'],

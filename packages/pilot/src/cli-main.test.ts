@@ -79,7 +79,7 @@ describe('chi (in process)', () => {
       [
         ['pilot', '--concurrency', '0'],
         {},
-        'chi: --concurrency: expected an integer >= 1, found "0"\n',
+        'chi: --concurrency: expected an integer in 1-64, found "0"\n',
       ],
       [
         ['pilot', '--live', '--ceiling-usd', '3'],
