@@ -14,8 +14,8 @@ import {
   InvalidArgumentError,
   type ModelCatalog,
   type Price,
-  RunStatusSchema,
   RunFolderDamagedError,
+  RunStatusSchema,
   type SystemSpec,
   ValidationError,
 } from '@chi/spec';

@@ -47,11 +47,6 @@ export {
   runConfigurationOf,
 } from './config-file';
 export {
-  type ServedScriptedModel,
-  servedScriptedModels,
-  withServedDeclarations,
-} from './endpoint-models';
-
   type DeclaredPrice,
   DeclaredPriceSchema,
   DeclaredPricesFileSchema,
@@ -59,7 +54,11 @@ export {
   perTokenPrice,
   readDeclaredPrices,
 } from './declared-prices';
-
+export {
+  type ServedScriptedModel,
+  servedScriptedModels,
+  withServedDeclarations,
+} from './endpoint-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export {
   calibrateHumanData,
