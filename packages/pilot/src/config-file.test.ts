@@ -75,6 +75,24 @@ describe('chi pilot --config', () => {
       allowFailedSmoke: true,
       config: path,
       calibration: join(root, 'cal', 'c.json'),
+      prices: [],
+      pricesFile: null,
+      acceptUnboundedSpend: false,
+    });
+  });
+
+  it('passes declared prices and the unbounded-spend acknowledgement on as flags', () => {
+    const path = configFile('prices.json', {
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      models: ['m'],
+      prices: { m: { inputUsdPerMillionTokens: 1, outputUsdPerMillionTokens: 2 } },
+      acceptUnboundedSpend: true,
+    });
+    expect(resolved(path, ['--config', path])).toMatchObject({
+      prices: [
+        { model: 'm', price: { inputUsdPerToken: 1e-6, outputUsdPerToken: 2e-6, requestUsd: 0 } },
+      ],
+      acceptUnboundedSpend: true,
     });
   });
 

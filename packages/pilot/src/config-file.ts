@@ -104,6 +104,12 @@ export function pilotConfigArgs(
   if (config.release === false) args.push('--no-release');
   if (config.calibration !== undefined)
     option('calibration', resolve(dirname(loaded.path), config.calibration));
+  for (const [model, price] of Object.entries(config.prices ?? {}))
+    option(
+      'price',
+      `${model}=${price.inputUsdPerMillionTokens},${price.outputUsdPerMillionTokens},${price.requestUsd ?? 0}`,
+    );
+  if (config.acceptUnboundedSpend === true) args.push('--accept-unbounded-spend');
   return args;
 }
 
@@ -144,6 +150,7 @@ export function runConfigurationOf(
       seed: settings.rootSeed,
       resamples: settings.resamples,
       release: command.release,
+      ...(command.acceptUnboundedSpend ? { acceptUnboundedSpend: true } : {}),
     },
   };
 }

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { type Price, parseWith, ValidationError } from '@chi/spec';
+import {
+  type DeclaredPrice,
+  DeclaredPriceSchema,
+  type Price,
+  parseWith,
+  ValidationError,
+} from '@chi/spec';
 import { z } from 'zod';
-
-/** The USD a model on an endpoint without a price catalog costs, as the user declares it. */
-export const DeclaredPriceSchema = z.strictObject({
-  /** USD per million input tokens. */
-  inputUsdPerMillionTokens: z.number().finite().min(0),
-  /** USD per million output tokens (reasoning included). */
-  outputUsdPerMillionTokens: z.number().finite().min(0),
-  /** USD per request; 0 when absent. */
-  requestUsd: z.number().finite().min(0).optional(),
-});
-/** One declared price. */
-export type DeclaredPrice = z.infer<typeof DeclaredPriceSchema>;
 
 /**
  * A prices file (`--prices FILE`): `{ "models": { "<model>": { "inputUsdPerMillionTokens": 0.6,

@@ -47,8 +47,6 @@ export {
   runConfigurationOf,
 } from './config-file';
 export {
-  type DeclaredPrice,
-  DeclaredPriceSchema,
   DeclaredPricesFileSchema,
   parsePriceArgument,
   perTokenPrice,

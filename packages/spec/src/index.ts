@@ -199,6 +199,8 @@ export {
   StratumSchema,
 } from './memory';
 export {
+  type DeclaredPrice,
+  DeclaredPriceSchema,
   type PilotConfig,
   PilotConfigSchema,
   type PilotOptions,

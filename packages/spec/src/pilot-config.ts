@@ -4,6 +4,19 @@ import { SeedSchema, Sha256Schema } from './primitives';
 const positive = (what: string) =>
   z.int({ error: `expected an integer (${what})` }).min(1, { error: `expected ${what} >= 1` });
 
+/** A price declared for a model on an endpoint without a price catalog (`--price`, `--prices`). */
+export const DeclaredPriceSchema = z.strictObject({
+  inputUsdPerMillionTokens: z.number().finite().min(0).describe('USD per million input tokens.'),
+  outputUsdPerMillionTokens: z
+    .number()
+    .finite()
+    .min(0)
+    .describe('USD per million output tokens (reasoning included).'),
+  requestUsd: z.number().finite().min(0).optional().describe('USD per request; 0 when absent.'),
+});
+/** A declared price. */
+export type DeclaredPrice = z.infer<typeof DeclaredPriceSchema>;
+
 /**
  * The options of a pilot run (`chi pilot`) that a configuration file may set. Every field is
  * optional: an absent field keeps the command's default, and a flag on the command line wins
@@ -89,6 +102,18 @@ export const PilotOptionsSchema = z.strictObject({
     .optional()
     .describe(
       'A calibration file written by `chi calibrate`, relative to this file: h and CHI are computed against it and its ID and hash are frozen in the manifest (default: none, so h and CHI are null).',
+    ),
+  prices: z
+    .record(z.string().min(1), DeclaredPriceSchema)
+    .optional()
+    .describe(
+      'Declared prices by model (as --price): used by the plan and every reservation of an endpoint without a catalog.',
+    ),
+  acceptUnboundedSpend: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run an endpoint model without a declared price: its spend is recorded but the ceiling cannot protect it (default false).',
     ),
 });
 /** The options of a pilot run that a configuration file may set. */
