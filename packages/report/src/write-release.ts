@@ -3,8 +3,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { basename, dirname, join, resolve } from 'node:path';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson } from './canonical-json';
-import type { ReleaseCode } from './release-code';
 import { failpoint } from './failpoint';
+import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
@@ -171,7 +171,7 @@ async function removeStaleStaging(outDir: string): Promise<void> {
  */
 async function writeAtomically(
   outDir: string,
-  files: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string | Uint8Array>,
   beforeChecksums: () => void,
 ): Promise<void> {
   const { partialPrefix, replacedPrefix } = stagingNames(outDir);
