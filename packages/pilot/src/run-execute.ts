@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import { requestInputBytes } from '@chi/openrouter';
+import { failpoint } from '@chi/report';
 import {
   canonicalJson,
   computeBlockStatuses,
@@ -13,7 +14,6 @@ import {
   readRunJsonl,
   sha256Hex,
 } from '@chi/run';
-import { failpoint } from '@chi/report';
 import {
   AttemptRecordSchema,
   type BudgetLedger,
