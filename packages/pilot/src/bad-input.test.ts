@@ -176,7 +176,7 @@ describe('corrupt run files name the file and exit 5 (damaged run)', () => {
     expect(resumed.err()).toContain('failures.jsonl');
     const scored = io();
     expect(await runCli(['score', dir], scored.io)).toBe(5);
-    expect(scored.err()).toContain('failures.jsonl line 1');
+    expect(scored.err()).toContain('line 1 of failures.jsonl');
     expect(readFileSync(join(dir, 'failures.jsonl'), 'utf8')).toContain('broken');
   });
 });

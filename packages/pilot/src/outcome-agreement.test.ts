@@ -1,8 +1,8 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunFolder, scoreRun, verifyRelease } from '@chi/report';
-import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest } from '@chi/spec';
+import { attemptRecordSha256, readRunFolder, scoreRun, verifyRelease } from '@chi/report';
+import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractJsonBlock, readAttemptLog } from './index';
 import { finishRun } from './pilot';
@@ -54,15 +54,33 @@ async function finishedRun(): Promise<FinishedRun> {
   return { runDir: run.runDir, probe: probe.requestId, block: probe.blockId, models };
 }
 
-/** Rewrites the `after_response` of `requestId` with `change` applied to its result. */
+/**
+ * Rewrites the `after_response` of `requestId` with `change` applied to its result, as if the run
+ * had received that result: the attempt log's hash chain and its anchor in status.json are
+ * recomputed (an edit that does not recompute them is refused as tampering).
+ */
 function damageResult(runDir: string, requestId: string, change: (r: ChatResult) => ChatResult) {
   const path = join(runDir, 'attempts.jsonl');
-  const records = jsonLines(path).map((record) =>
-    record.requestId === requestId && record.phase === 'after_response' && record.result !== null
-      ? { ...record, result: change(record.result) }
-      : record,
-  );
+  let previous: string | null = null;
+  const records = jsonLines(path).map((record) => {
+    const changed: AttemptRecord = {
+      ...(record.requestId === requestId &&
+      record.phase === 'after_response' &&
+      record.result !== null
+        ? { ...record, result: change(record.result) }
+        : record),
+      previousSha256: previous,
+    };
+    previous = attemptRecordSha256(changed);
+    return changed;
+  });
   writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  const statusPath = join(runDir, 'status.json');
+  const status = JSON.parse(readFileSync(statusPath, 'utf8')) as RunStatus;
+  writeFileSync(
+    statusPath,
+    JSON.stringify({ ...status, attemptLog: { records: records.length, headSha256: previous } }),
+  );
 }
 
 const unauthorized = (result: ChatResult): ChatResult => ({

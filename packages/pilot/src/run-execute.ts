@@ -621,7 +621,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
 
 /** Request IDs whose dependency failure is already in `failures.jsonl` (not logged twice on resume). */
 async function loggedDependencyFailures(path: string): Promise<Set<string>> {
-  const { records } = await readRunJsonl(path, FailureLogEntrySchema);
+  // A line corrupt before the last is a damaged run folder, named (exit 5).
+  const { records } = await openRunLog(path, () => readRunJsonl(path, FailureLogEntrySchema));
   return new Set(
     records.flatMap((entry) => (entry.category === 'dependency' ? [entry.requestId] : [])),
   );

@@ -32,6 +32,7 @@ export interface AttemptLogAnchor {
  * that count must hash to the anchored head: an emptied, cut or rewritten log is caught even when
  * its chain was recomputed.
  *
+ * A last line without its newline (an append a crash cut short) is not part of the log.
  * It detects edits made without recomputing the chain; it is not a signature.
  */
 export function checkAttemptChain(
@@ -39,8 +40,9 @@ export function checkAttemptChain(
   manifestSha256: string,
   anchor: AttemptLogAnchor | null = null,
 ): AttemptChainCheck {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
+  // A last line without its newline is an unacknowledged append (a crash mid-write), even when
+  // it parses: dropped, as the runner's reader drops it.
+  const lines = text.split('\n').slice(0, -1);
   const problems: string[] = [];
   const sha256s: string[] = [];
   let chained: boolean | null = null;
@@ -50,7 +52,6 @@ export function checkAttemptChain(
     try {
       record = JSON.parse(line);
     } catch {
-      if (index === lines.length - 1) break; // torn final line
       problems.push(`line ${index + 1} is not JSON`);
       continue;
     }
