@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type QualityAlphas, QualityAlphasSchema } from '@chi/spec';
+import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { parseCsv } from './csv';
@@ -289,6 +289,11 @@ async function recordedParameters(dir: string): Promise<ReleaseParameters> {
 }
 
 function fileOf(error: unknown): string {
+  // readRunFolder wraps a file's validation error as a damaged folder: name that file
+  if (RunFolderDamagedError.isInstance(error) && error.cause !== undefined) {
+    const inner = fileOf(error.cause);
+    if (inner !== '(release)') return inner;
+  }
   const field =
     (error as { field?: unknown; subject?: unknown }).field ??
     (error as { subject?: unknown }).subject;
