@@ -635,6 +635,7 @@ export function analyzeRun(
         returned: returnedIdentifiers(records, s.id),
       })),
       worldSeeds: [...manifest.worldSeeds],
+      notebookCapBytes: manifest.notebookCapBytes,
       createdAt: manifest.createdAt,
       lastActivityAt: lastActivity(records),
       analysis: {

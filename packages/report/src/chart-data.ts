@@ -332,6 +332,8 @@ export const RunFactsSchema = z.strictObject({
   evidenceClass: EvidenceClassSchema,
   systems: z.array(ReportSystemSchema),
   worldSeeds: z.array(SeedSchema),
+  /** The notebook cap of every capped system, in UTF-8 bytes (the manifest's notebookCapBytes). */
+  notebookCapBytes: z.int().min(1),
   /** From the run (manifest creation and last attempt), never the time the release was written. */
   createdAt: IsoTimeSchema,
   lastActivityAt: IsoTimeSchema.nullable(),

@@ -19,6 +19,7 @@ import {
 } from './release-code';
 import { renderHtml, renderMarkdown } from './render-report';
 import { renderFigureSvg } from './render-svg';
+import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import { buildReportDocument } from './report-document';
 import type { RunRecords } from './run-folder';
 import { type RunScores, scoreRun } from './score-run';
@@ -310,7 +311,8 @@ function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string
     '| `figures/` | SVG figures |',
     '| `profiles/` | capacity profile p, features z, similarity h and CHI (with p beside it) as separate tables; h and CHI null with the reason without a calibration |',
     '| `validity/`, `calibration.json` | with a calibration only: the frozen calibration and its checks (held-out humans, split-half reliability, subgroups, sensitivity, imitation) |',
-    '| `report.md`, `report.html` | the report |',
+    '| `report.md`, `report.html` | the report: summary, contents, figures, tables, glossary |',
+    '| `report-cases.md`, `report-cases.html` | case examples: a passing and a failing probe per cell, with notebook excerpt and trace |',
     '| `SHA256SUMS` | SHA-256 of every other file |',
     '',
     'No API key, authorization header, account balance or hidden reasoning text is included.',
@@ -469,16 +471,23 @@ export async function buildDerivedRelease(
   const profilesSvg = await renderFigureSvg(profilesFig);
   files.set(profilesFig.svgPath, profilesSvg);
   files.set(`chart-data/${profilesFig.id}.csv`, toCsv(profilesFig.columns, profilesFig.rows));
-  const blocks = [
-    ...buildReportDocument({ data, figures: rendered, caseExamples }),
-    ...profileReportBlocks(profiles, {
+  const blocks = buildReportDocument({
+    data,
+    figures: rendered,
+    caseExamples,
+    // the profiles section sits in the fixed order (after behavior) and in the contents;
+    // figures are renumbered in reading order
+    extraSections: profileReportBlocks(profiles, {
       figure: profilesFig,
       svg: profilesSvg,
       number: rendered.length + 1,
     }),
-  ];
+  });
   files.set('report.md', renderMarkdown(blocks));
   files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
+  const cases = buildCasesDocument(data, caseExamples);
+  files.set(REPORT_CASES_FILES.markdown, renderMarkdown(cases));
+  files.set(REPORT_CASES_FILES.html, renderHtml(cases, `Case examples of run ${data.run.runId}`));
   files.set('README.md', releaseReadme(data, codeSection));
 
   return {

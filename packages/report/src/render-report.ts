@@ -23,7 +23,8 @@ function fence(text: string): string {
 function markdownBlock(block: ReportBlock): string {
   switch (block.kind) {
     case 'heading':
-      return `${'#'.repeat(block.level)} ${markdownInline(block.text)}`;
+      // an explicit anchor, so the table of contents links work whatever the heading text
+      return `<a id="${escapeHtml(block.id)}"></a>\n\n${'#'.repeat(block.level)} ${markdownInline(block.text)}`;
     case 'banner':
       return `> **${markdownInline(block.text)}**`;
     case 'paragraph':
@@ -47,6 +48,10 @@ function markdownBlock(block: ReportBlock): string {
       const marker = fence(block.text);
       return `**${markdownInline(block.label)}**\n\n${marker}text\n${block.text}\n${marker}`;
     }
+    case 'links':
+      return block.items
+        .map((item) => `- [${markdownInline(item.text)}](${item.markdownHref ?? item.href})`)
+        .join('\n');
     case 'details':
       return [
         `<details>\n<summary>${escapeHtml(block.summary)}</summary>`,
@@ -102,21 +107,23 @@ function htmlBlock(block: ReportBlock): string {
       return `<figure id="figure-${escapeHtml(block.figure.id)}" class="chart">\n${block.svg.trimEnd()}\n<figcaption>Figure ${block.number}. ${htmlInline(block.figure.caption)}</figcaption>\n</figure>`;
     case 'code':
       return `<p class="code-label"><strong>${htmlInline(block.label)}</strong></p>\n<pre><code>${escapeHtml(block.text)}</code></pre>`;
+    case 'links':
+      return `<ul class="links">\n${block.items.map((item) => `<li><a href="${escapeHtml(item.href)}">${htmlInline(item.text)}</a></li>`).join('\n')}\n</ul>`;
     case 'details':
       return `<details>\n<summary>${htmlInline(block.summary)}</summary>\n${block.blocks.map(htmlBlock).join('\n')}\n</details>`;
   }
 }
 
 const STYLE = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;line-height:1.45;margin:0;color:#111;background:#fff}
-main{max-width:1200px;margin:0 auto;padding:1rem 1.5rem 3rem}
+main{max-width:1000px;box-sizing:content-box;margin:0 auto;padding:1rem 1.5rem 3rem}
 .banner{background:#fff3cd;border:2px solid #b58100;padding:.6rem .9rem;font-size:1.05rem}
 .table-wrap{overflow-x:auto;margin:1rem 0}
 table{border-collapse:collapse;font-size:.85rem}
 caption{text-align:left;font-style:italic;padding:.3rem 0}
 th,td{border:1px solid #ccc;padding:.25rem .45rem;vertical-align:top;text-align:left}
 th{background:#f3f3f3}
-figure.chart{margin:1.5rem 0;overflow-x:auto}
-figure.chart svg{max-width:none;height:auto}
+figure.chart{margin:1.5rem 0}
+figure.chart svg{display:block;max-width:none;height:auto}
 figcaption{font-size:.9rem;max-width:60rem}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;font-size:.8rem}
 details{margin:.8rem 0}

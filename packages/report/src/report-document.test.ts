@@ -3,6 +3,7 @@ import { sampleChartData } from './__fixtures__/sample-chart-data';
 import type { CaseExample } from './case-examples';
 import { buildFigures } from './figures';
 import { renderHtml, renderMarkdown } from './render-report';
+import { buildCasesDocument } from './report-cases';
 import { buildReportDocument, type ReportInput } from './report-document';
 
 function input(overrides: Partial<ReportInput> = {}): ReportInput {
@@ -67,8 +68,12 @@ const example: CaseExample = {
 describe('buildReportDocument + renderers', () => {
   it('repeats the scripted-baseline banner at the top of every section', () => {
     const markdown = renderMarkdown(buildReportDocument(input()));
-    const sections = markdown.split('\n## ').slice(1);
-    expect(sections.length).toBeGreaterThanOrEqual(7);
+    // every section but the table of contents, which is navigation
+    const sections = markdown
+      .split('\n## ')
+      .slice(1)
+      .filter((section) => !section.startsWith('Contents'));
+    expect(sections.length).toBeGreaterThanOrEqual(12);
     for (const section of sections)
       expect(section).toContain('> **Scripted baseline — not a measurement of any model**');
   });
@@ -120,8 +125,12 @@ describe('buildReportDocument + renderers', () => {
     );
   });
 
-  it('renders case examples with the notebook excerpt and the trace', () => {
-    const markdown = renderMarkdown(buildReportDocument(input({ caseExamples: [example] })));
+  it('renders case examples in their own linked file with the notebook excerpt and the trace', () => {
+    const report = renderMarkdown(buildReportDocument(input({ caseExamples: [example] })));
+    expect(report).not.toContain('k-0001 = 1234abcd');
+    expect(report).toContain('- [Case examples](report-cases.md)');
+    const markdown = renderMarkdown(buildCasesDocument(sampleChartData(), [example]));
+    expect(markdown).toContain('- [Back to the report](report.md)');
     expect(markdown).toContain(
       'capacity-keeper · N=32 · stratum t · world 1 · FAIL (as\\_of\\_error)',
     );
@@ -143,7 +152,10 @@ describe('buildReportDocument + renderers', () => {
     expect(html).toContain(
       '<p class="banner" role="note"><strong>Scripted baseline — not a measurement of any model</strong></p>',
     );
-    expect(html).toContain('authority 1  &lt;- winner');
+    expect(html).toContain('<li><a href="report-cases.html">Case examples</a></li>');
+    const cases = renderHtml(buildCasesDocument(sampleChartData(), [example]), 'Cases');
+    expect(cases).toContain('authority 1  &lt;- winner');
+    expect(cases).not.toMatch(/<script|<link|<img|src=|href="http/);
   });
 
   it('is a pure function: the same input gives the same bytes', () => {
@@ -152,5 +164,103 @@ describe('buildReportDocument + renderers', () => {
     const b =
       renderHtml(buildReportDocument(input()), 't') + renderMarkdown(buildReportDocument(input()));
     expect(a).toBe(b);
+  });
+
+  it('opens with the summary, then the contents, then the sections in a fixed order', () => {
+    const blocks = buildReportDocument(input());
+    const h2 = blocks.flatMap((b) => (b.kind === 'heading' && b.level === 2 ? [b.id] : []));
+    expect(h2).toEqual([
+      'summary',
+      'contents',
+      'method',
+      'memory',
+      'taxonomy',
+      'history',
+      'behavior',
+      'resources',
+      'missingness',
+      'cases',
+      'evidence-map',
+      'glossary',
+      'files',
+    ]);
+    const contents = blocks.find((b) => b.kind === 'links');
+    expect(contents?.kind === 'links' && contents.items.map((i) => i.href)).toEqual(
+      h2.slice(2).map((id) => `#${id}`),
+    );
+    // the first table comes after the summary: no wall of numbers before the headline
+    const firstTable = blocks.findIndex((b) => b.kind === 'table');
+    const contentsAt = blocks.findIndex((b) => b.kind === 'heading' && b.id === 'contents');
+    expect(firstTable).toBeGreaterThan(contentsAt);
+  });
+
+  it('numbers figures in reading order', () => {
+    const figures = buildReportDocument(input()).flatMap((b) =>
+      b.kind === 'figure' ? [[b.number, b.figure.id] as const] : [],
+    );
+    expect(figures.map(([n]) => n)).toEqual(figures.map((_, i) => i + 1));
+    expect(figures.map(([, id]) => id)).toEqual([
+      'memory-capacity',
+      'memory-components',
+      'memory-controls',
+      'failure-taxonomy',
+      'history-accuracy',
+      'history-unknown',
+      'history-distance',
+      'behavior',
+    ]);
+  });
+
+  it('quotes per system EIMC with status, Q_M per load, divergence, behavior, failures and cost', () => {
+    const markdown = renderMarkdown(buildReportDocument(input()));
+    const summary = markdown.slice(markdown.indexOf('## Summary'), markdown.indexOf('## Contents'));
+    expect(summary).toContain('### capacity-keeper (scripted/capacity-keeper)');
+    expect(summary).toContain(
+      '- EIMC (Effective Indexed Memory Capacity, in target keys): tau 0.7: N = 32 (capacity; bootstrap range \\[32, 32\\]; 0 of 200 replicates without a passing load); tau 0.8: N = 32 (capacity; bootstrap range \\[32, 32\\]; 0 of 200 replicates without a passing load); tau 0.9: none (no passing load (not zero); no bootstrap range; 200 of 200 replicates without a passing load).',
+    );
+    expect(summary).toContain(
+      'N = 32: 0.850 \\[0.800, 0.900\\], 3/3 worlds; N = 64: 0.650 (no interval: fewer than two complete worlds), 1/3 worlds.',
+    );
+    expect(summary).toMatch(
+      /Excess divergence D\(A,B\) − D\(A,A2\) at checkpoint 3: [^\n]*worlds with fully valid vectors\./,
+    );
+    expect(summary).toMatch(/Behavior indicators [^\n]*R reasoning [^\n]*I integration/);
+    expect(summary).toMatch(
+      /Failures and cost: \d+ of \d+ requests failed;[^\n]*cost \$\d\.\d{4} over \d+ requests\./,
+    );
+    // the uncapped reference comes after the evaluated systems, labelled
+    expect(
+      summary.indexOf(
+        '### perfect (scripted/perfect) — reference condition, not an evaluated system',
+      ),
+    ).toBeGreaterThan(summary.indexOf('### capacity-keeper'));
+  });
+
+  it('lists the uncapped system as a reference condition with the cap in bytes, and defines every term', () => {
+    const blocks = buildReportDocument(input());
+    const tables = blocks.flatMap((b) => (b.kind === 'table' ? [b] : []));
+    const evaluated = tables.find((t) => t.caption === 'Evaluated systems.');
+    expect(evaluated?.rows.map((r) => [r[0], r[4]])).toEqual([
+      ['capacity-keeper', 'capped at 6000 bytes'],
+    ]);
+    const reference = tables.find((t) => t.caption.startsWith('Reference conditions'));
+    expect(reference?.rows.map((r) => r[0])).toEqual(['perfect']);
+    const glossary = tables.find((t) => t.caption === 'Every term and symbol of this report.');
+    const terms = glossary?.rows.map((r) => r[0]) ?? [];
+    for (const term of ['CHI', 'CHIS', 'CPLOM', 'EIMC_tau', 'Q_M', 'f', 'tau', 'D(X,Y)'])
+      expect(terms).toContain(term);
+    expect(glossary?.rows.find((r) => r[0] === 'EIMC_tau')?.[1]).toMatch(
+      /^Effective Indexed Memory Capacity/,
+    );
+    expect(renderMarkdown(blocks)).not.toContain('notebookCapBytes');
+  });
+
+  it('gives resource costs their own section and says why a figure is missing', () => {
+    const data = sampleChartData();
+    const markdown = renderMarkdown(buildReportDocument(input()));
+    expect(markdown).toContain('## Resource costs');
+    // the sample run is all scripted with zero tokens and cost: nothing to draw
+    expect(data.resources.every((r) => r.costUsd === 0)).toBe(true);
+    expect(markdown).toContain('No resource figure: nothing to draw. Not drawn: Tokens');
   });
 });

@@ -1,9 +1,14 @@
-import { type CaseExample, formatTrace } from './case-examples';
+import type { CaseExample } from './case-examples';
 import type { ChartData, EimcEntry, IntervalEstimate, MemoryPoint } from './chart-data';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { EVIDENCE_MAP } from './evidence-map';
 import { cellLabel, compareText, type FigureDefinition } from './figures';
+import { omittedPanelsText, resourcePanels } from './figures/resources';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+import { REPORT_CASES_FILES } from './report-cases';
+import { tableOfContents } from './report-contents';
+import { glossaryBlocks } from './report-glossary';
+import { summaryBlocks } from './report-summary';
 import { systemsBlocks } from './systems-section';
 
 /** A block of the report, rendered to Markdown and to HTML by the same walk. */
@@ -30,6 +35,18 @@ export type ReportBlock =
       readonly number: number;
     }
   | { readonly kind: 'code'; readonly label: string; readonly text: string }
+  | {
+      readonly kind: 'links';
+      /**
+       * `href` is `#id` (a heading of this document) or a relative file path; `markdownHref`
+       * replaces it in the Markdown rendering (e.g. `report-cases.md` for `report-cases.html`).
+       */
+      readonly items: readonly {
+        readonly text: string;
+        readonly href: string;
+        readonly markdownHref?: string;
+      }[];
+    }
   | { readonly kind: 'details'; readonly summary: string; readonly blocks: readonly ReportBlock[] };
 
 /** What the report is made of: numbers, rendered figures and case examples. */
@@ -38,6 +55,11 @@ export interface ReportInput {
   /** Figures in report order, each with its rendered SVG. */
   readonly figures: readonly { readonly definition: FigureDefinition; readonly svg: string }[];
   readonly caseExamples: readonly CaseExample[];
+  /**
+   * Sections built elsewhere (e.g. the capacity profiles), placed after the behavioral section
+   * and listed in the contents.
+   */
+  readonly extraSections?: readonly ReportBlock[];
 }
 
 const STATUS_TEXT: Record<EimcEntry['status'], string> = {
@@ -245,35 +267,6 @@ function taxonomyTable(data: ChartData): ReportBlock {
   };
 }
 
-function caseExampleBlocks(data: ChartData, examples: readonly CaseExample[]): ReportBlock[] {
-  const bySystem = new Map<string, CaseExample[]>();
-  for (const example of examples)
-    bySystem.set(example.systemId, [...(bySystem.get(example.systemId) ?? []), example]);
-  return [...bySystem.entries()].map(([systemId, list]) => ({
-    kind: 'details' as const,
-    summary: `${systemLabel(data.run, systemId)}: ${list.length} case examples`,
-    blocks: list.flatMap((example) => {
-      const t = example.trace;
-      const answer =
-        t.answer.status === 'answered'
-          ? `value ${t.answer.value ?? 'null'}, source ${t.answer.source ?? 'null'}`
-          : `${t.answer.status}${t.answer.detail === null ? '' : ` (${t.answer.detail})`}`;
-      return [
-        heading(
-          3,
-          `${systemLabel(data.run, systemId)} · ${cellLabel(example.load, example.condition)} · stratum ${example.stratum} · world ${example.worldSeed} · ${t.verdict.toUpperCase()} (${t.reason})`,
-          `case-${systemId}-${example.condition}-${example.load}-${example.stratum}-${t.verdict}`,
-        ),
-        paragraph(
-          `Probe ${t.probeId}: key ${t.key}${t.asOf === null ? ' (current value)' : ` as of ${t.asOf}`}. Expected: ${t.expectedValue === null ? 'unknown (both null)' : `value ${t.expectedValue}, source ${t.expectedSource ?? 'null'}`}. Answer: ${answer}.`,
-        ),
-        { kind: 'code' as const, label: 'Notebook excerpt', text: example.notebookExcerpt },
-        { kind: 'code' as const, label: 'Trace', text: formatTrace(t) },
-      ];
-    }),
-  }));
-}
-
 function vectorText(coordinates: readonly (number | null)[]): string {
   return coordinates.map((c) => (c === null ? '×' : String(c))).join(' ');
 }
@@ -471,23 +464,12 @@ function missingnessBlocks(input: ReportInput): ReportBlock[] {
   ];
 }
 
-/**
- * The report as blocks: a pure function of the chart data, the rendered figures and the case
- * examples, so the Markdown and the HTML say the same thing and `chi verify` can rebuild both.
- */
-export function buildReportDocument(input: ReportInput): ReportBlock[] {
+/** Systems and method: who was evaluated, the reference conditions, statistics and caveats. */
+function methodBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
-  const banner = runEvidenceBanner(data.run);
-  const notebook = data.memory.filter((p) => p.condition === 'notebook');
-  const controls = data.memory.filter((p) => p.condition !== 'notebook');
-  const controlLoads = new Set(controls.map((p) => p.load));
   const a = data.run.analysis;
   return [
-    heading(1, `CHI/CHIS pilot release: ${data.run.protocol}`, 'top'),
-    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
-    paragraph(
-      `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
-    ),
+    ...systemSection(input, 'Systems and method', 'method'),
     ...systemsBlocks(data),
     paragraph(
       `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of worlds with analysis seed ${a.seed}, one multiset of planned worlds per replicate applied to every system, load, history and checkpoint; pointwise ${Math.round(a.level * 100)}% percentile intervals, not simultaneous bands. A number that combines cells uses the worlds complete in every cell it combines, in the estimate and in every replicate: a capacity curve and its EIMC the worlds complete at every tested load, D(A,B), D(A,A2) and the divergence the worlds with A, B and A2 all valid at that checkpoint; tables give worlds used / complete in the cell / planned. No interval with fewer than two worlds used. Numbers resting on fewer than ${a.exploratoryBelowWorlds} worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
@@ -498,20 +480,29 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
         `CHI: null. ${data.chi.reason}`,
         'Zero observed error is not proof of zero true error.',
         'Nothing here measures consciousness, subjective feelings or moral status.',
-        "The evaluated memory system is the named model plus a common 6000-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.",
+        `The evaluated memory system is the named model plus a common ${data.run.notebookCapBytes}-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.`,
       ],
     },
+  ];
+}
+
+function memoryBlocks(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  const notebook = data.memory.filter((p) => p.condition === 'notebook');
+  const controls = data.memory.filter((p) => p.condition !== 'notebook');
+  const controlLoads = new Set(controls.map((p) => p.load));
+  return [
     ...systemSection(input, 'Memory capacity', 'memory'),
     ...figureBlocks(input, 'memory-capacity'),
     ...(notebook.length === 0
       ? [paragraph('The run has no memory experiment.')]
       : [
+          eimcTable(data),
           memoryTable(
             data,
             notebook,
             'Every factor with its world mean, 95% CI and pooled numerator/denominator (passing probes / probes; for f: failures / lures).',
           ),
-          eimcTable(data),
         ]),
     ...figureBlocks(input, 'memory-components'),
     ...(controls.length === 0
@@ -525,20 +516,51 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
             'The blank-notebook reset control and the oracle-evidence control beside the evaluated notebook result on the same blind questions. Oracle context is in-context evidence, not EIMC.',
           ),
         ]),
-    heading(3, 'Resource costs', 'resources'),
-    ...figureBlocks(input, 'resources'),
-    resourcesTable(data),
+  ];
+}
+
+function taxonomyBlocks(input: ReportInput): ReportBlock[] {
+  return [
     ...systemSection(input, 'Where capacity is lost: failure taxonomy', 'taxonomy'),
     ...figureBlocks(input, 'failure-taxonomy'),
-    taxonomyTable(data),
+    taxonomyTable(input.data),
+  ];
+}
+
+function resourceBlocks(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  const figure = figureBlocks(input, 'resources');
+  const omitted = omittedPanelsText(resourcePanels(data));
+  return [
+    ...systemSection(input, 'Resource costs', 'resources'),
+    ...(figure.length === 0 && data.resources.length > 0
+      ? [paragraph(`No resource figure: nothing to draw. ${omitted ?? ''}`.trim())]
+      : figure),
+    resourcesTable(data),
+  ];
+}
+
+function caseLinkBlocks(input: ReportInput): ReportBlock[] {
+  return [
     ...systemSection(input, 'Case examples', 'cases'),
     paragraph(
-      "For each system, condition, load and stratum: one passing and one failing probe where they exist, chosen by SHA-256 order of the probe identity (no random draw), with the part of the notebook that mentions the key and the full trace. Every probe's trace is in traces/.",
+      `${input.caseExamples.length} case examples (for each system, condition, load and stratum: one passing and one failing probe where they exist, with the notebook excerpt and the full trace) are in their own file. Every probe's trace is in traces/.`,
     ),
-    ...caseExampleBlocks(data, input.caseExamples),
-    ...historyBlocks(input),
-    ...behaviorBlocks(input),
-    ...missingnessBlocks(input),
+    {
+      kind: 'links',
+      items: [
+        {
+          text: 'Case examples',
+          href: REPORT_CASES_FILES.html,
+          markdownHref: REPORT_CASES_FILES.markdown,
+        },
+      ],
+    },
+  ];
+}
+
+function evidenceMapBlocks(input: ReportInput): ReportBlock[] {
+  return [
     ...systemSection(input, 'Evidence map', 'evidence-map'),
     paragraph(
       'These experiments address narrow memory and state hypotheses. The claims below need separate data that this release does not contain.',
@@ -549,10 +571,65 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
       columns: ['Claim', 'What this release shows', 'Data the claim would need'],
       rows: EVIDENCE_MAP.map((row) => [row.claim, row.thisRelease, row.requiredData]),
     },
+  ];
+}
+
+function filesBlocks(input: ReportInput): ReportBlock[] {
+  return [
     ...systemSection(input, 'Files and verification', 'files'),
     paragraph(
-      'Every number above is recomputed from the raw responses, answer keys and the recorded analysis seed by the verify command of the release README (`node code/verify.mjs .` inside a release that carries its code, otherwise `chi verify RELEASE_DIR`); `sha256sum -c SHA256SUMS` checks every file. Chart data is in chart-data/ (JSON and CSV), figures in figures/, per-probe traces in traces/.',
+      'Every number above is recomputed from the raw responses, answer keys and the recorded analysis seed by the verify command of the release README (`node code/verify.mjs .` inside a release that carries its code, otherwise `chi verify RELEASE_DIR`); `sha256sum -c SHA256SUMS` checks every file. Chart data is in chart-data/ (JSON and CSV), figures in figures/, per-probe traces in traces/. Browse any probe with `chi view RELEASE_DIR`.',
     ),
-    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
   ];
+}
+
+/**
+ * The sections of the report after the summary, in their fixed order. Each is one function of the
+ * report input, so a new table or section lands in one place.
+ */
+const SECTIONS: readonly ((input: ReportInput) => ReportBlock[])[] = [
+  methodBlocks,
+  memoryBlocks,
+  taxonomyBlocks,
+  historyBlocks,
+  behaviorBlocks,
+  (input) => [...(input.extraSections ?? [])],
+  resourceBlocks,
+  missingnessBlocks,
+  caseLinkBlocks,
+  evidenceMapBlocks,
+  (input) => glossaryBlocks(input.data),
+  filesBlocks,
+];
+
+/** Numbers the figures in the order a reader meets them. */
+function numberFigures(blocks: readonly ReportBlock[]): ReportBlock[] {
+  let next = 0;
+  return blocks.map((block) => (block.kind === 'figure' ? { ...block, number: ++next } : block));
+}
+
+/**
+ * The report as blocks: a pure function of the chart data, the rendered figures and the case
+ * examples, so the Markdown and the HTML say the same thing and `chi verify` can rebuild both.
+ * It opens with the title, the run facts and a quotable summary per system, then a table of
+ * contents, then the sections in a fixed order; figures are numbered in reading order.
+ */
+export function buildReportDocument(input: ReportInput): ReportBlock[] {
+  const { data } = input;
+  const banner = runEvidenceBanner(data.run);
+  const opening: ReportBlock[] = [
+    heading(1, `CHI/CHIS pilot release: ${data.run.protocol}`, 'top'),
+    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
+    paragraph(
+      `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
+    ),
+    ...summaryBlocks(data),
+  ];
+  const body = SECTIONS.flatMap((section) => section(input));
+  return numberFigures([
+    ...opening,
+    ...tableOfContents(body),
+    ...body,
+    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
+  ]);
 }

@@ -2,6 +2,7 @@ import type { ChartData, ReportSystem } from './chart-data';
 import { systemLabel } from './evidence-label';
 import { formatNumber, formatUsd } from './format-number';
 import type { ReportBlock } from './report-document';
+import { evaluatedSystems, referenceSystems } from './report-summary';
 
 /**
  * The protocol's caveats about what a system's identity and settings do not guarantee, quoted
@@ -31,8 +32,29 @@ function returned(system: ReportSystem): string {
     .join('; ');
 }
 
+function systemsTable(
+  data: ChartData,
+  systems: readonly ReportSystem[],
+  caption: string,
+): ReportBlock {
+  return {
+    kind: 'table',
+    caption,
+    columns: ['System', 'Model', 'Kind', 'Evidence class', 'Notebook'],
+    rows: systems.map((s) => [
+      systemLabel(data.run, s.id),
+      s.model,
+      s.kind,
+      s.evidenceClass,
+      s.uncappedNotebook
+        ? 'uncapped (reference condition)'
+        : `capped at ${data.run.notebookCapBytes} bytes`,
+    ]),
+  };
+}
+
 /**
- * The systems part of the report: the systems table, the transport settings actually used, the
+ * The systems part of the report: the evaluated systems and, apart, the reference conditions, the transport settings actually used, the
  * model identifiers requested and returned, the protocol's caveats about them, and what the
  * manifest records about calibration, policies and feature schemas.
  */
@@ -40,20 +62,16 @@ export function systemsBlocks(data: ChartData): ReportBlock[] {
   const t = data.run.transport;
   const retryRule = `at most ${t.maxRetries} retries, only after an explicit HTTP 429/5xx or a connection failure before any response, each wait logged (Retry-After honoured up to ${formatNumber(t.retryAfterCapMs / 1000, 0)} s); timeouts, invalid and truncated answers are never retried`;
   return [
-    {
-      kind: 'table',
-      caption: 'Evaluated systems.',
-      columns: ['System', 'Model', 'Kind', 'Evidence class', 'Notebook'],
-      rows: data.run.systems.map((s) => [
-        systemLabel(data.run, s.id),
-        s.model,
-        s.kind,
-        s.evidenceClass,
-        s.uncappedNotebook
-          ? 'uncapped: a declared reference condition, not an evaluated system'
-          : 'capped (manifest notebookCapBytes)',
-      ]),
-    },
+    systemsTable(data, evaluatedSystems(data), 'Evaluated systems.'),
+    ...(referenceSystems(data).length === 0
+      ? []
+      : [
+          systemsTable(
+            data,
+            referenceSystems(data),
+            'Reference conditions: declared scripted systems with an uncapped notebook, shown for comparison; not evaluated systems.',
+          ),
+        ]),
     {
       kind: 'table',
       caption: `Transport settings actually used, as frozen in the manifest. Ceiling, deadline and retry rule hold for every request of the run; a reservation takes the larger of the catalog and the safety price, plus a ${formatNumber(t.reservationMargin * 100, 0)}% margin.`,

@@ -64,6 +64,7 @@ export function sampleChartData(): ChartData {
       evidenceClass: 'scripted_baseline',
       systems: systems.map((id) => ({ id, model: `scripted/${id}`, kind: 'scripted', evidenceClass: 'scripted_baseline' as const, uncappedNotebook: id === 'perfect', providers: [], reasoningEffort: null, maxOutputTokens: 4096, safetyPrice: null, returned: [{ model: `scripted/${id}`, provider: 'chi-scripted', responses: 10 }] })),
       worldSeeds: [1, 2, 3],
+      notebookCapBytes: 6000,
       createdAt: '2026-09-01T00:00:00.000Z',
       lastActivityAt: '2026-09-01T00:05:00.000Z',
       analysis: { seed: 20260901, resamples: 200, level: 0.95, taus: [0.7, 0.8, 0.9], exploratoryBelowWorlds: 30 },

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { sampleChartData } from '../__fixtures__/sample-chart-data';
+import type { ReportSystem } from '../chart-data';
+import { SCRIPTED_SYSTEM_COLORS, systemColors } from './system-colors';
+
+describe('systemColors', () => {
+  it('gives every scripted system its fixed colour whatever the manifest order', () => {
+    const data = sampleChartData();
+    const reversed = { ...data.run, systems: [...data.run.systems].reverse() };
+    expect(systemColors(data.run)).toEqual(systemColors(reversed));
+    expect(systemColors(data.run).get('capacity-keeper')).toBe('#f28e2b');
+  });
+
+  it('gives other systems distinct colours that no scripted system uses', () => {
+    const run = {
+      ...sampleChartData().run,
+      systems: ['a/x', 'b/y', 'c/z'].map((id) => ({
+        ...(sampleChartData().run.systems[0] as ReportSystem),
+        id,
+        model: id,
+        kind: 'openrouter',
+        evidenceClass: 'live_model' as const,
+        uncappedNotebook: false,
+      })),
+    };
+    const colors = [...systemColors(run).values()];
+    expect(new Set(colors).size).toBe(3);
+    for (const c of colors) {
+      expect(Object.values(SCRIPTED_SYSTEM_COLORS)).not.toContain(c);
+    }
+  });
+});
