@@ -58,7 +58,8 @@ describe('undefined values and empty panels', () => {
       ),
     };
     const figure = historyDistanceFigure(blanked);
-    const facet = (figure?.spec as { facet: { sort: string[] } }).facet;
+    if (figure === null) throw new Error('no figure');
+    const facet = (figure.spec as { facet: { sort: string[] } }).facet;
     expect(facet.sort).toEqual(['capacity-keeper']);
     expect(figure?.caption).toContain('Not drawn (no defined value at any point): perfect.');
   });
