@@ -1,8 +1,15 @@
+/**
+ * The report in Debian's headless Chromium: the fixture release and the release of the default
+ * offline pilot (every scripted system, through `@chi/pilot` by the workspace test alias). Each
+ * figure must fit the report column and hold no overlapping text; screenshots are kept in
+ * `packages/report/test-artifacts/` (gitignored) for a person to look at.
+ */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
@@ -10,91 +17,163 @@ import { writeRelease } from './write-release';
 
 /** Debian's chromium (CI installs it); never a downloaded browser. */
 const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
+/** Wider than the 1000-px column plus the page padding, narrower than the old 1239-px figures. */
+const VIEWPORT = { width: 1100, height: 900 };
+
+/** Launches Chromium with a fresh profile; fails (never skips) when the browser is missing. */
+async function launch(userDataDir: string): Promise<BrowserContext> {
+  expect(
+    existsSync(CHROMIUM),
+    `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the report's browser test`,
+  ).toBe(true);
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: VIEWPORT,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Text boxes of one figure that overlap another by more than a pixel in both directions. */
+interface Overlap {
+  readonly figure: string;
+  readonly a: string;
+  readonly b: string;
+}
+
+/** Layout facts of every figure: size, position against the column, overlapping text boxes. */
+async function figureLayout(page: Page) {
+  return page.$$eval('figure.chart', (nodes) => {
+    const column = document.querySelector('main')?.getBoundingClientRect();
+    const columnRight =
+      (column?.right ?? 0) -
+      parseFloat(getComputedStyle(document.querySelector('main') as Element).paddingRight);
+    return nodes.map((node) => {
+      const svg = node.querySelector('svg');
+      const box = svg?.getBoundingClientRect();
+      const texts = [...(svg?.querySelectorAll('text') ?? [])]
+        .filter((t) => (t.textContent ?? '').trim() !== '')
+        .map((t) => ({ text: t.textContent ?? '', box: t.getBoundingClientRect() }));
+      const overlaps: { a: string; b: string }[] = [];
+      for (let i = 0; i < texts.length; i++) {
+        for (let j = i + 1; j < texts.length; j++) {
+          const p = texts[i] as (typeof texts)[number];
+          const q = texts[j] as (typeof texts)[number];
+          const dx = Math.min(p.box.right, q.box.right) - Math.max(p.box.left, q.box.left);
+          const dy = Math.min(p.box.bottom, q.box.bottom) - Math.max(p.box.top, q.box.top);
+          if (dx > 1 && dy > 1) overlaps.push({ a: p.text, b: q.text });
+        }
+      }
+      return {
+        id: node.id,
+        width: box?.width ?? 0,
+        height: box?.height ?? 0,
+        right: box?.right ?? 0,
+        columnRight,
+        marks: svg?.querySelectorAll('path, line, rect, text').length ?? 0,
+        label: svg?.querySelector('title')?.textContent ?? '',
+        overlaps,
+      };
+    });
+  });
+}
+
+async function checkRelease(
+  context: BrowserContext,
+  releaseDir: string,
+  name: string,
+): Promise<Overlap[]> {
+  const page = await context.newPage();
+  const external: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith('file:')) external.push(request.url());
+  });
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  await page.goto(pathToFileURL(join(releaseDir, 'report.html')).href);
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-report.png`), fullPage: true });
+
+  const svgFiles = (await readdir(join(releaseDir, 'figures'))).filter((f) => f.endsWith('.svg'));
+  const figures = await figureLayout(page);
+  expect(figures.map((f) => f.id.replace(/^figure-/, '')).sort()).toEqual(
+    svgFiles.map((f) => f.replace(/\.svg$/, '')).sort(),
+  );
+  for (const figure of figures) {
+    await page
+      .locator(`#${figure.id}`)
+      .screenshot({ path: join(ARTIFACTS, `${name}-${figure.id}.png`) });
+    expect(figure.width, figure.id).toBeGreaterThan(100);
+    expect(figure.width, figure.id).toBeLessThanOrEqual(1000);
+    expect(figure.right, figure.id).toBeLessThanOrEqual(figure.columnRight + 0.5);
+    expect(figure.height, figure.id).toBeGreaterThan(100);
+    expect(figure.marks, figure.id).toBeGreaterThan(10);
+    expect(figure.label, figure.id).not.toBe('');
+  }
+  // no horizontal scrollbar on the page
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBe(0);
+  const headings = await page.$$eval('h2', (nodes) => nodes.map((n) => n.textContent));
+  expect(headings.slice(0, 2)).toEqual(['Summary', 'Contents']);
+  const cases = await page.$eval('a[href="report-cases.html"]', (a) => a.textContent);
+  expect(cases).toBe('Case examples');
+  const banners = await page.$$eval('p.banner', (nodes) =>
+    nodes.filter((n) => n.getBoundingClientRect().height > 0).map((n) => n.textContent),
+  );
+  expect(banners.length).toBeGreaterThan(5);
+  expect(banners[0]).toBe('Scripted baseline — not a measurement of any model');
+  expect(external).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await page.close();
+  return figures.flatMap((f) => f.overlaps.map((o) => ({ figure: f.id, ...o })));
+}
 
 describe('report.html in headless Chromium', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let browser: Browser | undefined;
   let userDataDir: { path: string; remove: () => Promise<void> };
+  let context: BrowserContext | undefined;
 
   beforeAll(async () => {
     dir = await tempDir('browser');
     userDataDir = await tempDir('chromium-profile');
     await buildFixtureRun(join(dir.path, 'run'), { seeds: [11, 12] });
     await writeRelease({ runDir: join(dir.path, 'run'), outDir: join(dir.path, 'release') });
-  });
+    const settings = defaultOfflineSettings({ replicates: 2, resamples: 200 });
+    const models = new Map(settings.systems.map((s) => [s.id, createScriptedModel(s.id)]));
+    const pilotRun = join(dir.path, 'pilot-run');
+    const outcome = await runPilot({ settings, runDir: pilotRun, models, release: false });
+    expect(outcome.exitCode).toBe(0);
+    await writeRelease({ runDir: pilotRun, outDir: join(dir.path, 'pilot-release') });
+  }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await context?.close();
     await dir.remove();
     await userDataDir.remove();
   });
 
-  it('renders every figure with a non-empty size and loads nothing from outside the page', async () => {
-    // Fail, never skip: a missing browser must not turn this test green.
-    expect(
-      existsSync(CHROMIUM),
-      `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the report's browser test`,
-    ).toBe(true);
-    const context = await chromium.launchPersistentContext(userDataDir.path, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    browser = context.browser() ?? undefined;
-    try {
-      const page = await context.newPage();
-      const external: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith('file:')) external.push(request.url());
-      });
-      const consoleErrors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(message.text());
-      });
-      await page.goto(pathToFileURL(join(dir.path, 'release', 'report.html')).href);
+  it('fixture release: every figure fits the column with no overlapping text, nothing loads from outside', async () => {
+    context = await launch(userDataDir.path);
+    const overlaps = await checkRelease(context, join(dir.path, 'release'), 'fixture');
+    expect(overlaps).toEqual([]);
+  }, 60_000);
 
-      const svgFiles = (await readdir(join(dir.path, 'release', 'figures'))).filter((f) =>
-        f.endsWith('.svg'),
-      );
-      const figures = await page.$$eval('figure.chart', (nodes) =>
-        nodes.map((node) => {
-          const svg = node.querySelector('svg');
-          const box = svg?.getBoundingClientRect();
-          return {
-            id: node.id,
-            width: box?.width ?? 0,
-            height: box?.height ?? 0,
-            marks: svg?.querySelectorAll('path, line, rect, text').length ?? 0,
-            label: svg?.querySelector('title')?.textContent ?? '',
-          };
-        }),
-      );
-      expect(figures.map((f) => f.id.replace(/^figure-/, '')).sort()).toEqual(
-        svgFiles.map((f) => f.replace(/\.svg$/, '')).sort(),
-      );
-      for (const figure of figures) {
-        expect(figure.width, figure.id).toBeGreaterThan(100);
-        expect(figure.height, figure.id).toBeGreaterThan(100);
-        expect(figure.marks, figure.id).toBeGreaterThan(10);
-        expect(figure.label, figure.id).not.toBe('');
-      }
-      const banners = await page.$$eval('p.banner', (nodes) =>
-        nodes.filter((n) => n.getBoundingClientRect().height > 0).map((n) => n.textContent),
-      );
-      expect(banners.length).toBeGreaterThan(5);
-      expect(banners[0]).toBe('Scripted baseline — not a measurement of any model');
-      expect(external).toEqual([]);
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+  it('default offline pilot: opens with the summary; every figure fits with no overlapping text', async () => {
+    context ??= await launch(userDataDir.path);
+    const overlaps = await checkRelease(context, join(dir.path, 'pilot-release'), 'pilot');
+    expect(overlaps).toEqual([]);
+  }, 60_000);
 });

@@ -97,7 +97,8 @@ export function failureTaxonomyFigure(data: ChartData): FigureDefinition | null 
           type: 'nominal',
           title: 'Load and condition',
           sort: cells,
-          axis: { labelAngle: -30, titleLimit: 0 },
+          // one line per word ("N=32" over "blank"): level labels never overlap their neighbours
+          axis: { labelAngle: 0, labelExpr: "split(datum.label, ' ')", titleLimit: 0 },
         },
         y: {
           aggregate: 'sum',
