@@ -185,6 +185,17 @@ export {
 export { packTarGzip, readTarGzip, type TarEntry } from './tar-gzip';
 export { runVerifyCli, type VerifyCliIo } from './verify-cli';
 export { diffJson, type VerifyMismatch, type VerifyReport, verifyRelease } from './verify-release';
+export { writeViewBundle } from './view/view-bundle';
+export {
+  readViewData,
+  type ViewAttempt,
+  type ViewData,
+  type ViewProbe,
+  type ViewSystem,
+  type ViewTry,
+} from './view/view-data';
+export { readViewProgress, type ViewProgress } from './view/view-progress';
+export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';
 export { type InspectExportSummary, writeInspectLogs } from './write-inspect-logs';
 export {
   type ReleaseStep,

@@ -53,39 +53,44 @@ interface Overlap {
 
 /** Layout facts of every figure: size, position against the column, overlapping text boxes. */
 async function figureLayout(page: Page) {
-  return page.$$eval('figure.chart', (nodes) => {
-    const column = document.querySelector('main')?.getBoundingClientRect();
-    const columnRight =
-      (column?.right ?? 0) -
-      parseFloat(getComputedStyle(document.querySelector('main') as Element).paddingRight);
-    return nodes.map((node) => {
-      const svg = node.querySelector('svg');
-      const box = svg?.getBoundingClientRect();
-      const texts = [...(svg?.querySelectorAll('text') ?? [])]
-        .filter((t) => (t.textContent ?? '').trim() !== '')
-        .map((t) => ({ text: t.textContent ?? '', box: t.getBoundingClientRect() }));
-      const overlaps: { a: string; b: string }[] = [];
-      for (let i = 0; i < texts.length; i++) {
-        for (let j = i + 1; j < texts.length; j++) {
-          const p = texts[i] as (typeof texts)[number];
-          const q = texts[j] as (typeof texts)[number];
-          const dx = Math.min(p.box.right, q.box.right) - Math.max(p.box.left, q.box.left);
-          const dy = Math.min(p.box.bottom, q.box.bottom) - Math.max(p.box.top, q.box.top);
-          if (dx > 1 && dy > 1) overlaps.push({ a: p.text, b: q.text });
-        }
-      }
-      return {
-        id: node.id,
-        width: box?.width ?? 0,
-        height: box?.height ?? 0,
-        right: box?.right ?? 0,
-        columnRight,
-        marks: svg?.querySelectorAll('path, line, rect, text').length ?? 0,
-        label: svg?.querySelector('title')?.textContent ?? '',
-        overlaps,
-      };
-    });
+  // the right edge of the report column: main's content box
+  const columnRight = await page.$eval('main', (main) => {
+    const padding = main.ownerDocument.defaultView?.getComputedStyle(main).paddingRight ?? '0';
+    return main.getBoundingClientRect().right - Number.parseFloat(padding);
   });
+  return page.$$eval(
+    'figure.chart',
+    (nodes, columnRight) => {
+      return nodes.map((node) => {
+        const svg = node.querySelector('svg');
+        const box = svg?.getBoundingClientRect();
+        const texts = [...(svg?.querySelectorAll('text') ?? [])]
+          .filter((t) => (t.textContent ?? '').trim() !== '')
+          .map((t) => ({ text: t.textContent ?? '', box: t.getBoundingClientRect() }));
+        const overlaps: { a: string; b: string }[] = [];
+        for (let i = 0; i < texts.length; i++) {
+          for (let j = i + 1; j < texts.length; j++) {
+            const p = texts[i] as (typeof texts)[number];
+            const q = texts[j] as (typeof texts)[number];
+            const dx = Math.min(p.box.right, q.box.right) - Math.max(p.box.left, q.box.left);
+            const dy = Math.min(p.box.bottom, q.box.bottom) - Math.max(p.box.top, q.box.top);
+            if (dx > 1 && dy > 1) overlaps.push({ a: p.text, b: q.text });
+          }
+        }
+        return {
+          id: node.id,
+          width: box?.width ?? 0,
+          height: box?.height ?? 0,
+          right: box?.right ?? 0,
+          columnRight,
+          marks: svg?.querySelectorAll('path, line, rect, text').length ?? 0,
+          label: svg?.querySelector('title')?.textContent ?? '',
+          overlaps,
+        };
+      });
+    },
+    columnRight,
+  );
 }
 
 async function checkRelease(
@@ -123,9 +128,7 @@ async function checkRelease(
     expect(figure.label, figure.id).not.toBe('');
   }
   // no horizontal scrollbar on the page
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
+  const overflow = await page.$eval('html', (root) => root.scrollWidth - root.clientWidth);
   expect(overflow).toBe(0);
   const headings = await page.$$eval('h2', (nodes) => nodes.map((n) => n.textContent));
   expect(headings.slice(0, 2)).toEqual(['Summary', 'Contents']);

@@ -1,0 +1,255 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatTrace } from '../case-examples';
+import { type ChartData, ChartDataSchema, type MemoryCondition } from '../chart-data';
+import { evidenceBanner } from '../evidence-label';
+import type { ReportBlock } from '../report-document';
+import { summaryBlocks } from '../report-summary';
+import { type RunRecords, readRunFolder } from '../run-folder';
+import { scoreRun } from '../score-run';
+import { readViewProgress, type ViewProgress } from './view-progress';
+
+/** One try of an attempt, as the viewer's attempt log shows it. */
+export interface ViewTry {
+  readonly tryIndex: number;
+  readonly status: number | null;
+  readonly failure: string;
+  readonly waitMs: number | null;
+}
+
+/** One line of a request's attempt log. */
+export interface ViewAttempt {
+  readonly attemptId: string;
+  readonly phase: string;
+  readonly at: string;
+  readonly failure: string | null;
+  readonly failureDetail: string | null;
+  readonly tries: readonly ViewTry[];
+  readonly chargedUsd: number | null;
+  readonly latencyMs: number | null;
+}
+
+/** One memory probe, with everything needed to show it on its own page. */
+export interface ViewProbe {
+  /** Unique within the view: `<system>|<seed>|<condition>|<load>|<probeId>`. */
+  readonly key: string;
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly load: number;
+  readonly condition: MemoryCondition;
+  readonly blockComplete: boolean;
+  readonly probeId: string;
+  readonly stratum: string;
+  readonly verdict: string;
+  readonly reason: string;
+  readonly expectedValue: string | null;
+  readonly expectedSource: string | null;
+  /** The model's answer for this probe as scored (status, value, source). */
+  readonly answer: string;
+  /** The question object exactly as it stood in the request's QUESTIONS block. */
+  readonly question: unknown;
+  /** The request that asked it (its messages and attempt log are keyed by this id). */
+  readonly requestId: string | null;
+  /** Key of the notebook the model had when it was asked (null for the oracle control). */
+  readonly notebookKey: string | null;
+  /** How the expected answer follows from the records. */
+  readonly trace: string;
+}
+
+/** A system as the viewer lists it. */
+export interface ViewSystem {
+  readonly id: string;
+  readonly model: string;
+  readonly evidenceClass: string;
+  /** A declared reference condition (uncapped notebook), not an evaluated system. */
+  readonly reference: boolean;
+}
+
+/** Everything the viewer shows: the same object is served at `/api/data` and bundled. */
+export interface ViewData {
+  readonly kind: 'chi-view-data';
+  readonly runId: string;
+  readonly protocol: string;
+  /** The scripted-baseline banner, or null for an all-live run. */
+  readonly banner: string | null;
+  readonly systems: readonly ViewSystem[];
+  /** The report's summary (a release's chart data), or null before the run was released. */
+  readonly summary: readonly ReportBlock[] | null;
+  readonly probes: readonly ViewProbe[];
+  /** Rendered messages of every probe request, by request id. */
+  readonly requests: Readonly<Record<string, readonly { role: string; content: string }[]>>;
+  /** The model's raw reply text per request (last resolved attempt), by request id. */
+  readonly replies: Readonly<Record<string, string | null>>;
+  /** Attempt log per probe request, in log order. */
+  readonly attempts: Readonly<Record<string, readonly ViewAttempt[]>>;
+  /** Notebook text by notebook key. */
+  readonly notebooks: Readonly<Record<string, string>>;
+  /** Progress when the data was read; the server also answers `/api/progress` live. */
+  readonly progress: ViewProgress;
+}
+
+/** The elements of a JSON block (`BEGIN <NAME> JSON` ... `END <NAME> JSON`), or null. */
+export function jsonBlockElements(text: string, name: string): unknown[] | null {
+  const lines = text.split('\n');
+  const start = lines.indexOf(`BEGIN ${name} JSON`);
+  if (start < 0) return null;
+  const stop = lines.indexOf(`END ${name} JSON`, start + 1);
+  if (stop < 0) return null;
+  try {
+    const value = JSON.parse(lines.slice(start + 1, stop).join('\n')) as unknown;
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readChartData(dir: string): Promise<ChartData | null> {
+  for (const path of ['chart-data/chart-data.json', 'release/chart-data/chart-data.json']) {
+    try {
+      return ChartDataSchema.parse(JSON.parse(await readFile(join(dir, path), 'utf8')));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return null;
+}
+
+function attemptLog(records: RunRecords): Map<string, ViewAttempt[]> {
+  const log = new Map<string, ViewAttempt[]>();
+  for (const a of records.attempts) {
+    const list = log.get(a.requestId) ?? [];
+    list.push({
+      attemptId: a.attemptId,
+      phase: a.phase,
+      at: a.at,
+      failure: a.result?.failure ?? null,
+      failureDetail: a.result?.failureDetail ?? a.reason ?? null,
+      tries: (a.result?.tries ?? []).map((t) => ({
+        tryIndex: t.tryIndex,
+        status: t.status,
+        failure: t.failure,
+        waitMs: t.waitMs,
+      })),
+      chargedUsd: a.result?.chargedUsd ?? null,
+      latencyMs: a.result?.latencyMs ?? null,
+    });
+    log.set(a.requestId, list);
+  }
+  return log;
+}
+
+function answerText(answer: {
+  readonly status: string;
+  readonly value: string | null;
+  readonly source: string | null;
+  readonly detail: string | null;
+}): string {
+  return answer.status === 'answered'
+    ? `value ${answer.value ?? 'null'}, source ${answer.source ?? 'null'}`
+    : `${answer.status}${answer.detail === null ? '' : ` (${answer.detail})`}`;
+}
+
+/**
+ * Reads a run folder or a release (both hold the raw run files) into what the viewer shows: every
+ * memory probe with the question as sent, the expected answer and its trace, the model's reply,
+ * the verdict and reason, the notebook it had and the attempt log of its request; the summary when
+ * the folder holds a release's chart data; and the progress of the run.
+ */
+export async function readViewData(dir: string): Promise<ViewData> {
+  const records = await readRunFolder(dir);
+  const scores = scoreRun(records);
+  const chartData = await readChartData(dir);
+  const log = attemptLog(records);
+
+  // which probe request asked each probe, and the question object as it was sent
+  const asked = new Map<string, { requestId: string; question: unknown; blockId: string }>();
+  for (const planned of records.plan.requests) {
+    if (planned.task !== 'memory_probe' && planned.task !== 'memory_probe_oracle') continue;
+    const request = records.requests.get(planned.requestId);
+    if (request === undefined) continue;
+    const text = request.messages.map((m) => m.content).join('\n');
+    for (const question of jsonBlockElements(text, 'QUESTIONS') ?? []) {
+      const id = (question as { id?: unknown }).id;
+      if (typeof id !== 'string') continue;
+      asked.set(
+        `${planned.systemId}|${planned.worldSeed}|${planned.condition ?? 'notebook'}|${planned.load}|${id}`,
+        { requestId: planned.requestId, question, blockId: planned.blockId },
+      );
+    }
+  }
+
+  const requests: Record<string, { role: string; content: string }[]> = {};
+  const replies: Record<string, string | null> = {};
+  const attempts: Record<string, ViewAttempt[]> = {};
+  const notebooks: Record<string, string> = {};
+  const probes: ViewProbe[] = scores.memoryTraces.map((line) => {
+    const t = line.trace;
+    const key = `${line.systemId}|${line.worldSeed}|${line.condition}|${line.load}|${t.probeId}`;
+    const source = asked.get(key);
+    let notebookKey: string | null = null;
+    if (source !== undefined) {
+      const request = records.requests.get(source.requestId);
+      if (request !== undefined && requests[source.requestId] === undefined) {
+        requests[source.requestId] = request.messages.map((m) => ({
+          role: m.role,
+          content: m.content,
+        }));
+        const resolved = records.attempts.filter(
+          (a) => a.requestId === source.requestId && a.phase === 'after_response',
+        );
+        replies[source.requestId] = resolved[resolved.length - 1]?.result?.text ?? null;
+        attempts[source.requestId] = log.get(source.requestId) ?? [];
+      }
+      const notebook = scores.probeNotebooks.get(
+        `${line.systemId}|${source.blockId}|${line.condition}`,
+      );
+      if (notebook !== undefined && notebook !== null) {
+        notebookKey = `${line.systemId}|${source.blockId}|${line.condition}`;
+        notebooks[notebookKey] = notebook;
+      }
+    }
+    return {
+      key,
+      systemId: line.systemId,
+      worldSeed: line.worldSeed,
+      load: line.load,
+      condition: line.condition,
+      blockComplete: line.blockComplete,
+      probeId: t.probeId,
+      stratum: t.stratum,
+      verdict: t.verdict,
+      reason: t.reason,
+      expectedValue: t.expectedValue,
+      expectedSource: t.expectedSource,
+      answer: answerText(t.answer),
+      question: source?.question ?? null,
+      requestId: source?.requestId ?? null,
+      notebookKey,
+      trace: formatTrace(t),
+    };
+  });
+
+  const runFacts = chartData?.run;
+  return {
+    kind: 'chi-view-data',
+    runId: records.status?.runId ?? runFacts?.runId ?? records.manifestSha256.slice(0, 12),
+    protocol: records.manifest.protocol,
+    banner: evidenceBanner([
+      records.manifest.evidenceClass,
+      ...records.manifest.systems.map((s) => s.evidenceClass),
+    ]),
+    systems: records.manifest.systems.map((s) => ({
+      id: s.id,
+      model: s.model,
+      evidenceClass: s.evidenceClass,
+      reference: s.uncappedNotebook === true,
+    })),
+    summary: chartData === null ? null : summaryBlocks(chartData),
+    probes,
+    requests,
+    replies,
+    attempts,
+    notebooks,
+    progress: await readViewProgress(dir),
+  };
+}
