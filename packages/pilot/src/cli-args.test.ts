@@ -162,4 +162,18 @@ describe('parseCli', () => {
     expect(parseCli(['pilot', '--calibration', 'c.json'])).toMatchObject({ calibration: 'c.json' });
     expect(parseCli(['pilot'])).toMatchObject({ calibration: null });
   });
+
+  it('parses chi view with its defaults, a port and a bundle', () => {
+    expect(parseCli(['view'])).toEqual({ command: 'view', dir: '.', port: 0, bundle: null });
+    expect(parseCli(['view', 'run', '--port', '8123', '--bundle', 'out'])).toEqual({
+      command: 'view',
+      dir: 'run',
+      port: 8123,
+      bundle: 'out',
+    });
+    expect(() => parseCli(['view', 'a', 'b'])).toThrow(
+      'chi view: expected at most one DIR, found 2',
+    );
+    expect(() => parseCli(['view', '--port', '70000'])).toThrow('--port expects 0-65535');
+  });
 });

@@ -89,6 +89,16 @@ export interface ScoreCommand {
   readonly release: boolean;
 }
 
+/** `chi view [DIR] [--port P] [--bundle OUT]`: browse a run folder or release. */
+export interface ViewCommand {
+  readonly command: 'view';
+  /** A run folder or release; `.` when omitted. */
+  readonly dir: string;
+  readonly port: number;
+  /** Write a static copy here instead of serving. */
+  readonly bundle: string | null;
+}
+
 /** `chi verify RELEASE_DIR` (delegated to `@chi/report`). */
 export interface VerifyCommand {
   readonly command: 'verify';
@@ -126,6 +136,7 @@ export type CliCommand =
   | InitCommand
   | ExportCommand
   | CalibrateCommand
+  | ViewCommand
   | HelpCommand;
 
 /** The usage text printed by `chi help`. */
@@ -141,6 +152,9 @@ Usage:
   chi verify RELEASE_DIR [--json]  recompute every number of a release
   chi init [FILE]                  write a starter configuration file (default chi.config.json)
   chi export inspect RUN OUT       write a run as Inspect evaluation logs (inspect view --log-dir OUT)
+  chi view [DIR] [--port P]        browse a run folder or release on 127.0.0.1, down to each probe;
+                                   live progress while the run is in progress
+  chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
   chi <command> --help             the options of one command; chi --version prints the version
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
 
@@ -429,9 +443,29 @@ export function parseCli(argv: readonly string[]): CliCommand {
         force: values.force === true,
       };
     }
+    case 'view': {
+      const { values, positionals } = parse(
+        rest,
+        { port: { type: 'string' }, bundle: { type: 'string' } },
+        'view',
+      );
+      if (positionals.length > 1)
+        throw new UsageError(`chi view: expected at most one DIR, found ${positionals.length}`);
+      const port = integerOption('port', values.port as string | undefined, 0) ?? 0;
+      if (port > 65535)
+        throw new UsageError(
+          `chi view: --port expects 0-65535, found ${JSON.stringify(values.port)}`,
+        );
+      return {
+        command: 'view',
+        dir: positionals[0] ?? '.',
+        port,
+        bundle: (values.bundle as string | undefined) ?? null,
+      };
+    }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, init, export, calibrate or help`,
+        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate or help`,
       );
   }
 }

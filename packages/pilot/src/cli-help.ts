@@ -8,6 +8,7 @@ export const CLI_COMMANDS = [
   'init',
   'export',
   'calibrate',
+  'view',
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
@@ -118,6 +119,25 @@ Usage:
 Writes FILE (default chi.config.json) with every pilot option at its default, a "$schema" for
 editor completion and a "$comment" on each option. Edit it, then: chi pilot --config FILE.
 --force replaces an existing file.
+
+${EXIT_CODES_TEXT}`,
+  view: `chi view — browse a run folder, a release or a folder of them, down to a single probe
+
+Usage:
+  chi view [DIR] [--port P]
+  chi view [DIR] --bundle OUT
+
+Serves a local web app on 127.0.0.1 (port 0, the default, picks a free one; the URL is printed on
+stdout) until Ctrl-C: the summary; system -> world -> load, condition or history checkpoint ->
+probe, with the question as sent, the expected answer and its trace, the model's reply, the
+verdict and reason, the notebook the model had and the attempt log of the request; probes filter
+by verdict reason. While a run is in progress the page shows its progress (requests by state,
+spend against the ceiling, failures by class) and updates without a reload.
+
+Options:
+  --port P       port on 127.0.0.1 (default 0: any free port)
+  --bundle OUT   write a static copy (OUT/index.html + OUT/data.js) that opens from the file
+                 system with no server, instead of serving (one run or release)
 
 ${EXIT_CODES_TEXT}`,
 };

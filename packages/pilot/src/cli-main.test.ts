@@ -315,7 +315,16 @@ describe('chi (in process)', () => {
   }, 300_000);
 
   it('prints the help of every command with --help (exit 0)', async () => {
-    for (const command of ['pilot', 'smoke', 'serve', 'score', 'verify', 'init', 'export']) {
+    for (const command of [
+      'pilot',
+      'smoke',
+      'serve',
+      'score',
+      'verify',
+      'init',
+      'export',
+      'view',
+    ]) {
       for (const flag of ['--help', '-h']) {
         const cli = io();
         expect(await runCli([command, flag], cli.io), `${command} ${flag}`).toBe(0);
@@ -542,4 +551,62 @@ describe('chi (in process)', () => {
       await server.close();
     }
   }, 300_000);
+
+  it('chi view serves a run on 127.0.0.1 until stopped, and writes a bundle', async () => {
+    const run = io();
+    expect(
+      await runCli(
+        [
+          'pilot',
+          '--systems',
+          'perfect',
+          '--replicates',
+          '1',
+          '--loads',
+          '32',
+          '--no-history',
+          '--no-behavior',
+          '--no-controls',
+          '--resamples',
+          '20',
+          '--out',
+          'run',
+        ],
+        run.io,
+      ),
+    ).toBe(0);
+    let stop = () => {};
+    const untilStopped = new Promise<void>((done) => {
+      stop = done;
+    });
+    let announce: (url: string) => void = () => {};
+    const announced = new Promise<string>((done) => {
+      announce = done;
+    });
+    const view = io({
+      untilStopped,
+      stdout: { write: (text: string) => announce(text.trim()) },
+    });
+    const exit = runCli(['view', 'run'], view.io);
+    const url = await announced;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const progress = (await (await fetch(`${url}api/progress`)).json()) as { state: string };
+    expect(progress.state).toBe('completed');
+    expect(await (await fetch(url)).text()).toContain('<title>chi view</title>');
+    stop();
+    expect(await exit).toBe(0);
+
+    const bundle = io();
+    expect(await runCli(['view', 'run', '--bundle', 'viewer'], bundle.io)).toBe(0);
+    expect(bundle.out().trim()).toBe(join(root, 'viewer', 'index.html'));
+    expect(readFileSync(join(root, 'viewer', 'data.js'), 'utf8')).toMatch(
+      /^window\.CHI_VIEW_DATA = /,
+    );
+  });
+
+  it('chi view on a folder that is no run exits 2 naming what is missing', async () => {
+    const cli = io();
+    expect(await runCli(['view', '.'], cli.io)).toBe(2);
+    expect(cli.err()).toContain('expected a run folder or a release holding manifest.json');
+  });
 });

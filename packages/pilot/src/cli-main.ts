@@ -7,7 +7,13 @@ import {
   LedgerFileError,
   MissingApiKeyError,
 } from '@chi/openrouter';
-import { ChartDataSchema, runVerifyCli, writeInspectLogs } from '@chi/report';
+import {
+  ChartDataSchema,
+  runVerifyCli,
+  startViewServer,
+  writeInspectLogs,
+  writeViewBundle,
+} from '@chi/report';
 import {
   ApiCallError,
   ChiError,
@@ -508,6 +514,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       case 'calibrate':
         return await calibrateCommand(command, io);
+      case 'view': {
+        const dir = resolve(io.cwd ?? process.cwd(), command.dir);
+        if (command.bundle !== null) {
+          const [index] = await writeViewBundle(
+            dir,
+            resolve(io.cwd ?? process.cwd(), command.bundle),
+          );
+          io.stderr.write('chi: viewer bundle written; open it in a browser, no server needed\n');
+          io.stdout.write(`${index}\n`);
+          return EXIT_CODES.ok;
+        }
+        const server = await startViewServer({ dir, port: command.port });
+        io.stderr.write(`chi: viewing ${dir} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`);
+        io.stdout.write(`${server.url}\n`);
+        await (io.untilStopped ?? new Promise<void>(() => {}));
+        await server.close();
+        return EXIT_CODES.ok;
+      }
       case 'verify':
         return await runVerifyCli(command.argv, {
           stdout: (text) => io.stdout.write(text),
