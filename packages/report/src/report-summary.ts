@@ -57,7 +57,7 @@ function systemItems(data: ChartData, system: ReportSystem): string[] {
   const behavior = data.behavior.filter((b) => b.systemId === system.id);
   if (behavior.length > 0) {
     items.push(
-      `Behavior indicators (world mean [CI]; pooled correct / items): ${behavior
+      `Behavior indicators (world mean [CI]; pooled correct items / items, for the frame-induced change: changed pairs / valid pairs): ${behavior
         .map(
           (b) =>
             `${INDICATOR_LABELS[b.indicator]} ${formatEstimate(b.value)}, ${formatRatio(b.pooled)}`,
