@@ -12,10 +12,7 @@ const esc = (v) => String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '
 const served = window.CHI_VIEW_DATA === undefined;
 let data = null;
 let progress = null;
-const CONDITIONS = ['notebook', 'blank', 'oracle'];
 
-function cellName(p) { return p.condition === 'notebook' ? 'N=' + p.load : 'N=' + p.load + ' ' + p.condition; }
-function cellKey(p) { return p.condition + '/' + p.load; }
 
 function progressHtml() {
   if (progress === null) return '';
@@ -53,14 +50,14 @@ function reasonFilter(probes, selected, base) {
 function systemPage(systemId, reason) {
   const probes = data.probes.filter((p) => p.systemId === systemId);
   const worlds = [...new Set(probes.map((p) => p.worldSeed))].sort((a, b) => a - b);
-  const cells = [...new Map(probes.map((p) => [cellKey(p), p])).values()].sort((a, b) => a.load - b.load || CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition));
+  const cells = [...new Map(probes.map((p) => [p.cellPath, p])).values()].sort((a, b) => a.cellOrder - b.cellOrder);
   let html = '<p><a href="#/">Summary</a> › ' + esc(systemId) + '</p><h2>' + esc(systemId) + '</h2>';
-  html += '<table data-testid="grid"><tr><th>World</th>' + cells.map((c) => '<th>' + esc(cellName(c)) + '</th>').join('') + '</tr>';
+  html += '<table data-testid="grid"><tr><th>World</th>' + cells.map((c) => '<th>' + esc(c.cell) + '</th>').join('') + '</tr>';
   for (const w of worlds) {
     html += '<tr><th>' + w + '</th>' + cells.map((c) => {
-      const own = probes.filter((p) => p.worldSeed === w && cellKey(p) === cellKey(c));
+      const own = probes.filter((p) => p.worldSeed === w && p.cellPath === c.cellPath);
       const pass = own.filter((p) => p.verdict === 'pass').length;
-      return '<td><a data-testid="cell-link" href="#/cell/' + encodeURIComponent(systemId) + '/' + w + '/' + c.condition + '/' + c.load + '">' + pass + '/' + own.length + ' pass</a>' + (own[0] && !own[0].blockComplete ? ' (incomplete)' : '') + '</td>';
+      return '<td><a data-testid="cell-link" href="#/cell/' + encodeURIComponent(systemId) + '/' + w + '/' + c.cellPath + '">' + pass + '/' + own.length + ' pass</a>' + (own[0] && !own[0].blockComplete ? ' (incomplete)' : '') + '</td>';
     }).join('') + '</tr>';
   }
   html += '</table><h3>Probes by verdict reason</h3>' + reasonFilter(probes, reason, '#/system/' + encodeURIComponent(systemId) + '/');
@@ -70,15 +67,16 @@ function systemPage(systemId, reason) {
 
 function probeList(probes) {
   return '<table data-testid="probe-list"><tr><th>Probe</th><th>World</th><th>Cell</th><th>Stratum</th><th>Verdict</th><th>Reason</th></tr>' +
-    probes.map((p) => '<tr><td><a data-testid="probe-link" href="#/probe/' + encodeURIComponent(p.key) + '">' + esc(p.probeId) + '</a></td><td>' + p.worldSeed + '</td><td>' + esc(cellName(p)) + '</td><td>' + esc(p.stratum) + '</td><td>' + esc(p.verdict) + '</td><td>' + esc(p.reason) + '</td></tr>').join('') + '</table>';
+    probes.map((p) => '<tr><td><a data-testid="probe-link" href="#/probe/' + encodeURIComponent(p.key) + '">' + esc(p.probeId) + '</a></td><td>' + p.worldSeed + '</td><td>' + esc(p.cell) + '</td><td>' + esc(p.stratum) + '</td><td>' + esc(p.verdict) + '</td><td>' + esc(p.reason) + '</td></tr>').join('') + '</table>';
 }
 
-function cellPage(systemId, world, condition, load, reason) {
-  const all = data.probes.filter((p) => p.systemId === systemId && p.worldSeed === Number(world) && p.condition === condition && p.load === Number(load));
+function cellPage(systemId, world, cellPath, reason) {
+  const all = data.probes.filter((p) => p.systemId === systemId && p.worldSeed === Number(world) && p.cellPath === cellPath);
   const shown = reason ? all.filter((p) => p.reason === reason) : all;
-  const base = '#/cell/' + encodeURIComponent(systemId) + '/' + world + '/' + condition + '/' + load + '/';
-  return '<p><a href="#/">Summary</a> › <a href="#/system/' + encodeURIComponent(systemId) + '">' + esc(systemId) + '</a> › world ' + esc(world) + ' › ' + esc(cellName({ condition, load })) + '</p>' +
-    '<h2>' + esc(systemId) + ', world ' + esc(world) + ', ' + esc(cellName({ condition, load })) + '</h2>' + reasonFilter(all, reason, base) + probeList(shown);
+  const base = '#/cell/' + encodeURIComponent(systemId) + '/' + world + '/' + cellPath + '/';
+  const cell = all[0] ? all[0].cell : cellPath;
+  return '<p><a href="#/">Summary</a> › <a href="#/system/' + encodeURIComponent(systemId) + '">' + esc(systemId) + '</a> › world ' + esc(world) + ' › ' + esc(cell) + '</p>' +
+    '<h2>' + esc(systemId) + ', world ' + esc(world) + ', ' + esc(cell) + '</h2>' + reasonFilter(all, reason, base) + probeList(shown);
 }
 
 function pre(text, id) { return '<pre data-testid="' + id + '">' + esc(text) + '</pre>'; }
@@ -89,10 +87,10 @@ function probePage(key) {
   const messages = p.requestId ? data.requests[p.requestId] ?? [] : [];
   const attempts = p.requestId ? data.attempts[p.requestId] ?? [] : [];
   const notebook = p.notebookKey === null ? null : data.notebooks[p.notebookKey];
-  return '<p><a href="#/">Summary</a> › <a href="#/system/' + encodeURIComponent(p.systemId) + '">' + esc(p.systemId) + '</a> › <a href="#/cell/' + encodeURIComponent(p.systemId) + '/' + p.worldSeed + '/' + p.condition + '/' + p.load + '">world ' + p.worldSeed + ', ' + esc(cellName(p)) + '</a> › ' + esc(p.probeId) + '</p>' +
+  return '<p><a href="#/">Summary</a> › <a href="#/system/' + encodeURIComponent(p.systemId) + '">' + esc(p.systemId) + '</a> › <a href="#/cell/' + encodeURIComponent(p.systemId) + '/' + p.worldSeed + '/' + p.cellPath + '">world ' + p.worldSeed + ', ' + esc(p.cell) + '</a> › ' + esc(p.probeId) + '</p>' +
     '<h2>Probe <span data-testid="probe-id">' + esc(p.probeId) + '</span></h2>' +
     '<table class="facts"><tr><th>Verdict</th><td data-testid="verdict">' + esc(p.verdict) + '</td></tr><tr><th>Reason</th><td data-testid="reason">' + esc(p.reason) + '</td></tr>' +
-    '<tr><th>Stratum</th><td data-testid="stratum">' + esc(p.stratum) + '</td></tr><tr><th>Expected</th><td data-testid="expected">' + (p.expectedValue === null ? 'unknown (value and source null)' : 'value ' + esc(p.expectedValue) + ', source ' + esc(p.expectedSource)) + '</td></tr>' +
+    '<tr><th>Stratum</th><td data-testid="stratum">' + esc(p.stratum) + '</td></tr><tr><th>Expected</th><td data-testid="expected">' + (p.experiment === 'history' ? esc(p.expectedValue) : p.expectedValue === null ? 'unknown (value and source null)' : 'value ' + esc(p.expectedValue) + ', source ' + esc(p.expectedSource)) + '</td></tr>' +
     '<tr><th>Answer as scored</th><td data-testid="answer">' + esc(p.answer) + '</td></tr><tr><th>Block</th><td>' + (p.blockComplete ? 'complete' : 'incomplete (excluded from comparisons)') + '</td></tr></table>' +
     '<h3>Question as sent</h3>' + pre(JSON.stringify(p.question), 'question') +
     '<details><summary>Whole request (' + esc(p.requestId) + ')</summary>' + messages.map((m) => '<h4>' + esc(m.role) + '</h4>' + pre(m.content, 'message')).join('') + '</details>' +
@@ -107,7 +105,7 @@ function render() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   let html;
   if (parts[0] === 'system') html = systemPage(parts[1], parts[2] || '');
-  else if (parts[0] === 'cell') html = cellPage(parts[1], parts[2], parts[3], parts[4], parts[5] || '');
+  else if (parts[0] === 'cell') html = cellPage(parts[1], parts[2], parts[3], parts[4] || '');
   else if (parts[0] === 'probe') html = probePage(parts.slice(1).join('/'));
   else html = summaryPage();
   const page = document.getElementById('page');

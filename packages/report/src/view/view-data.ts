@@ -29,14 +29,22 @@ export interface ViewAttempt {
   readonly latencyMs: number | null;
 }
 
-/** One memory probe, with everything needed to show it on its own page. */
+/** One memory probe or history decision, with everything needed to show it on its own page. */
 export interface ViewProbe {
-  /** Unique within the view: `<system>|<seed>|<condition>|<load>|<probeId>`. */
+  /** Unique within the view, e.g. `<system>|<seed>|<condition>|<load>|<probeId>`. */
   readonly key: string;
+  readonly experiment: 'memory' | 'history';
   readonly systemId: string;
   readonly worldSeed: number;
-  readonly load: number;
-  readonly condition: MemoryCondition;
+  /** The cell within the world: `N=32`, `N=32 blank`, `history A, checkpoint 2`. */
+  readonly cell: string;
+  /** The cell as a URL segment: `notebook-32`, `blank-32`, `A-c2`. */
+  readonly cellPath: string;
+  /** Order of the cell within a world (memory loads, then controls, then history checkpoints). */
+  readonly cellOrder: number;
+  /** Memory load and condition; null for a history decision. */
+  readonly load: number | null;
+  readonly condition: MemoryCondition | null;
   readonly blockComplete: boolean;
   readonly probeId: string;
   readonly stratum: string;
@@ -149,6 +157,78 @@ function answerText(answer: {
     : `${answer.status}${answer.detail === null ? '' : ` (${answer.detail})`}`;
 }
 
+const CHECKPOINT_MEANING = [
+  'no evidence yet: unknown is warranted',
+  'after ingesting the history',
+  'after one neutral maintenance invocation',
+  'after a second neutral maintenance invocation',
+  'after the authoritative correction that reverses the earlier evidence',
+];
+
+/** History decisions as probes: one per history x checkpoint x environment. */
+function historyProbes(
+  records: RunRecords,
+  scores: ReturnType<typeof scoreRun>,
+  log: ReadonlyMap<string, ViewAttempt[]>,
+  requests: Record<string, { role: string; content: string }[]>,
+  replies: Record<string, string | null>,
+  attempts: Record<string, ViewAttempt[]>,
+  notebooks: Record<string, string>,
+): ViewProbe[] {
+  const notebookText = new Map(records.notebooks.map((n) => [n.path, n.value.text]));
+  return scores.historyTraces.map((line) => {
+    const t = line.trace;
+    const requestId = `${line.systemId}.history.w${line.worldSeed}.${t.history}.c${t.checkpoint}.probe`;
+    const request = records.requests.get(requestId);
+    let question: unknown = null;
+    if (request !== undefined) {
+      const text = request.messages.map((m) => m.content).join('\n');
+      question = (jsonBlockElements(text, 'QUESTIONS') ?? [])[t.environmentIndex] ?? null;
+      if (requests[requestId] === undefined) {
+        requests[requestId] = request.messages.map((m) => ({ role: m.role, content: m.content }));
+        const resolved = records.attempts.filter(
+          (a) => a.requestId === requestId && a.phase === 'after_response',
+        );
+        replies[requestId] = resolved[resolved.length - 1]?.result?.text ?? null;
+        attempts[requestId] = log.get(requestId) ?? [];
+      }
+    }
+    const notebookPath = `notebooks/${line.systemId}/history/w${line.worldSeed}-${t.history}-c${t.checkpoint}.json`;
+    const notebook = notebookText.get(notebookPath);
+    if (notebook !== undefined) notebooks[notebookPath] = notebook;
+    const environment = (question as { id?: unknown } | null)?.id;
+    return {
+      key: `${line.systemId}|${line.worldSeed}|${t.history}|c${t.checkpoint}|${t.environmentIndex}`,
+      experiment: 'history' as const,
+      systemId: line.systemId,
+      worldSeed: line.worldSeed,
+      cell: `history ${t.history}, checkpoint ${t.checkpoint}`,
+      cellPath: `${t.history}-c${t.checkpoint}`,
+      cellOrder: 1_000_000 + ['A', 'B', 'A2'].indexOf(t.history) * 10 + t.checkpoint,
+      load: null,
+      condition: null,
+      blockComplete: line.blockComplete,
+      probeId:
+        typeof environment === 'string' ? environment : `environment ${t.environmentIndex + 1}`,
+      stratum: `history ${t.history}`,
+      verdict: t.verdict,
+      reason: t.reason,
+      expectedValue: t.expected,
+      expectedSource: null,
+      answer: t.answer,
+      question,
+      requestId: request === undefined ? null : requestId,
+      notebookKey: notebook === undefined ? null : notebookPath,
+      trace: [
+        `decision: history ${t.history}, checkpoint ${t.checkpoint} (${CHECKPOINT_MEANING[t.checkpoint] ?? ''}), environment ${t.environmentIndex + 1}`,
+        `warranted answer: ${t.expected} (option A, option B or unknown, from the evidence the history gave up to this checkpoint)`,
+        `answer: ${t.answer}`,
+        `verdict: ${t.verdict} (${t.reason})`,
+      ].join('\n'),
+    };
+  });
+}
+
 /**
  * Reads a run folder or a release (both hold the raw run files) into what the viewer shows: every
  * memory probe with the question as sent, the expected answer and its trace, the model's reply,
@@ -182,7 +262,8 @@ export async function readViewData(dir: string): Promise<ViewData> {
   const replies: Record<string, string | null> = {};
   const attempts: Record<string, ViewAttempt[]> = {};
   const notebooks: Record<string, string> = {};
-  const probes: ViewProbe[] = scores.memoryTraces.map((line) => {
+  const conditionRank = { notebook: 0, blank: 1, oracle: 2 } as const;
+  const memoryProbes: ViewProbe[] = scores.memoryTraces.map((line) => {
     const t = line.trace;
     const key = `${line.systemId}|${line.worldSeed}|${line.condition}|${line.load}|${t.probeId}`;
     const source = asked.get(key);
@@ -210,8 +291,12 @@ export async function readViewData(dir: string): Promise<ViewData> {
     }
     return {
       key,
+      experiment: 'memory',
       systemId: line.systemId,
       worldSeed: line.worldSeed,
+      cell: line.condition === 'notebook' ? `N=${line.load}` : `N=${line.load} ${line.condition}`,
+      cellPath: `${line.condition}-${line.load}`,
+      cellOrder: line.load * 10 + conditionRank[line.condition],
       load: line.load,
       condition: line.condition,
       blockComplete: line.blockComplete,
@@ -229,6 +314,10 @@ export async function readViewData(dir: string): Promise<ViewData> {
     };
   });
 
+  const probes = [
+    ...memoryProbes,
+    ...historyProbes(records, scores, log, requests, replies, attempts, notebooks),
+  ];
   const runFacts = chartData?.run;
   return {
     kind: 'chi-view-data',

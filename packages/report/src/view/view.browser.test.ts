@@ -46,7 +46,7 @@ async function text(page: Page, testId: string): Promise<string> {
 async function clickToProbe(page: Page, system: string): Promise<void> {
   await page.locator('body[data-ready="true"]').waitFor();
   await page.getByTestId('system-link').filter({ hasText: system }).click();
-  await page.locator('[data-testid="cell-link"][href$="/notebook/32"]').first().click();
+  await page.locator('[data-testid="cell-link"][href$="/notebook-32"]').first().click();
   await page.getByTestId('probe-link').first().click();
   await page.getByTestId('verdict').waitFor();
 }
@@ -148,6 +148,51 @@ describe('chi view in headless Chromium', () => {
     await clickToProbe(page, 'capacity-keeper');
     await page.screenshot({ path: join(ARTIFACTS, 'view-probe.png'), fullPage: true });
     await expectProbeMatchesRelease(page, releaseDir, 'capacity-keeper');
+    await page.close();
+  }, 60_000);
+
+  it('browses a history checkpoint down to one decision', async () => {
+    const server = await startViewServer({ dir: releaseDir });
+    servers.push(server);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await page.getByTestId('system-link').filter({ hasText: 'capacity-keeper' }).click();
+    await page.locator('[data-testid="cell-link"][href$="/B-c2"]').first().click();
+    await page.getByTestId('probe-link').nth(1).click();
+    await page.getByTestId('verdict').waitFor();
+    const traces = await jsonLines<{
+      worldSeed: number;
+      trace: {
+        history: string;
+        checkpoint: number;
+        environmentIndex: number;
+        verdict: string;
+        reason: string;
+        expected: string;
+        answer: string;
+      };
+    }>(join(releaseDir, 'traces', 'capacity-keeper', 'history.jsonl'));
+    const world = Math.min(...traces.map((t) => t.worldSeed));
+    const line = traces.find(
+      (t) =>
+        t.worldSeed === world &&
+        t.trace.history === 'B' &&
+        t.trace.checkpoint === 2 &&
+        t.trace.environmentIndex === 1,
+    );
+    expect(await text(page, 'verdict')).toBe(line?.trace.verdict);
+    expect(await text(page, 'reason')).toBe(line?.trace.reason);
+    expect(await text(page, 'expected')).toBe(line?.trace.expected);
+    expect(await text(page, 'answer')).toBe(line?.trace.answer);
+    const notebook = JSON.parse(
+      await readFile(
+        join(releaseDir, 'notebooks', 'capacity-keeper', 'history', `w${world}-B-c2.json`),
+        'utf8',
+      ),
+    ) as { text: string };
+    expect(await text(page, 'notebook')).toBe(notebook.text === '' ? '(empty)' : notebook.text);
+    expect(JSON.parse(await text(page, 'question'))).toMatchObject({ id: 'env-2' });
     await page.close();
   }, 60_000);
 
