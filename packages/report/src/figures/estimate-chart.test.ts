@@ -6,10 +6,11 @@ import { capWidthPx, labelExpression, seriesOffsetStep } from './estimate-chart'
 import { historyDistanceFigure } from './history-distance';
 
 describe('series offsets and interval caps', () => {
-  it('spreads series at most 0.36 axis units around a tested value, 0.1 apart at most', () => {
+  it('spreads series over at most 0.4 axis units around a tested value, 0.2 apart at most', () => {
     expect(seriesOffsetStep(1)).toBe(0);
-    expect(seriesOffsetStep(2)).toBe(0.1);
-    expect(seriesOffsetStep(5)).toBe(0.09);
+    expect(seriesOffsetStep(2)).toBe(0.2);
+    expect(seriesOffsetStep(3)).toBe(0.2);
+    expect(seriesOffsetStep(5)).toBe(0.1);
   });
 
   it('sizes a cap to at most 80% of the distance between neighbouring series, 2–10 px', () => {

@@ -95,10 +95,11 @@ function axisGeometry(x: LineAxis): AxisGeometry {
 
 /**
  * Series of a panel side by side: the offset (in axis units) between neighbouring series, so two
- * identical series are both visible, never one drawn on top of the other.
+ * identical series are both visible, never one drawn on top of the other. All series together
+ * span at most 0.4 of the distance between neighbouring tested values.
  */
 export function seriesOffsetStep(seriesCount: number): number {
-  return seriesCount <= 1 ? 0 : Math.min(0.1, 0.36 / (seriesCount - 1));
+  return seriesCount <= 1 ? 0 : Math.min(0.2, 0.4 / (seriesCount - 1));
 }
 
 /**

@@ -39,7 +39,7 @@ export function historyDistanceFigure(data: ChartData): FigureDefinition | null 
   return estimateFigure(data, {
     id: 'history-distance',
     title,
-    subtitle: `Mean absolute coordinate difference of decision vectors (A = 0, unknown = 0.5, B = 1), unitless. Invalid vectors give null, not agreement. Bars: pointwise ${pct(data)} intervals.`,
+    subtitle: `Mean absolute coordinate difference of decision vectors (A = 0, unknown = 0.5, B = 1), unitless. Invalid vectors give null, not agreement. D(A,B) solid with circles, D(A,A2) dashed with squares, divergence dotted with triangles. Bars: pointwise ${pct(data)} intervals.`,
     description: `${title}: D(A,B), D(A,A2) and their difference per checkpoint 0 to 4, per system.`,
     caption: [
       "Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). All three numbers of a checkpoint use one world set: the complete worlds whose A, B and A2 vectors are all fully valid there, so the divergence is exactly D(A,B) − D(A,A2) as drawn; where no world qualifies the values are null (a gap). Lines join only checkpoints with the same world set. A2's requests are byte-identical to A's, so only sampling noise makes D(A,A2) positive: a deterministic system (such as the scripted reference systems) has D(A,A2) = 0.",

@@ -37,7 +37,7 @@ export function historyRateFigure(
   return estimateFigure(data, {
     id: isAccuracy ? 'history-accuracy' : 'history-unknown',
     title,
-    subtitle: `Checkpoints: 0 baseline, 1 ingest, 2–3 neutral, 4 correction. Histories A and B carry opposite evidence; A2 repeats A (drawn side by side). Bars: pointwise ${pct(data)} intervals.`,
+    subtitle: `Checkpoints: 0 baseline, 1 ingest, 2–3 neutral, 4 correction. Histories A and B carry opposite evidence; A2 repeats A. A solid with circles, B dashed with squares, A2 dotted with triangles, drawn side by side. Bars: pointwise ${pct(data)} intervals.`,
     description: `${title} for histories A, B and A2 at checkpoints 0 to 4, per system; y is a share from 0 to 1. Invalid decisions are counted separately (see table).`,
     caption: [
       isAccuracy

@@ -77,7 +77,7 @@ export function memoryComponentsFigure(data: ChartData): FigureDefinition | null
       x: { kind: 'load', loads, title: 'Load N (log2 axis)' },
       yTitle: 'World-mean factor (0–1)',
       yDomain: [0, 1],
-      yTicks: [0, 0.25, 0.5, 0.75, 1],
+      yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1],
       height: 140,
       detail: WORLD_SET_DETAIL,
     },
