@@ -152,8 +152,8 @@ Usage:
   chi verify RELEASE_DIR [--json]  recompute every number of a release
   chi init [FILE]                  write a starter configuration file (default chi.config.json)
   chi export inspect RUN OUT       write a run as Inspect evaluation logs (inspect view --log-dir OUT)
-  chi view [DIR] [--port P]        browse a run folder or release on 127.0.0.1, down to each probe;
-                                   live progress while the run is in progress
+  chi view [DIR] [--port P]        browse a run folder, release or folder of them on 127.0.0.1, down
+                                   to each probe; live progress while a run is in progress
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
   chi <command> --help             the options of one command; chi --version prints the version
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -35,14 +35,22 @@ function send(response: ServerResponse, status: number, type: string, body: stri
   response.end(body);
 }
 
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** Whether `dir` holds a run (a run folder or a release: manifest.json and plan.json). */
+export async function isRunFolder(dir: string): Promise<boolean> {
+  return (await isFile(join(dir, 'manifest.json'))) && (await isFile(join(dir, 'plan.json')));
+}
+
 /** Checks that `dir` holds a run (manifest.json and plan.json), else a typed error naming it. */
 export async function assertRunFolder(dir: string): Promise<void> {
   for (const file of ['manifest.json', 'plan.json']) {
-    const found = await stat(join(dir, file)).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (!found)
+    if (!(await isFile(join(dir, file))))
       throw new InvalidArgumentError(
         'DIR',
         `expected a run folder or a release holding ${file}, found none in ${dir}`,
@@ -50,10 +58,35 @@ export async function assertRunFolder(dir: string): Promise<void> {
   }
 }
 
+/** The runs of a folder of runs: its sub-folders that are run folders or releases, sorted. */
+async function childRuns(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const runs: string[] = [];
+  for (const entry of entries)
+    if (entry.isDirectory() && (await isRunFolder(join(dir, entry.name)))) runs.push(entry.name);
+  return runs.sort();
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The page of a folder of runs: one link per run. */
+function runListPage(dir: string, runs: readonly string[]): string {
+  const items = runs
+    .map(
+      (r) =>
+        `<li><a data-testid="run-link" href="run/${encodeURIComponent(r)}/">${escapeHtml(r)}</a></li>`,
+    )
+    .join('');
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>chi view</title></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul>${items}</ul></main></body></html>\n`;
+}
+
 /**
  * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/data` the
  * probes, summary and logs (re-read whenever the attempt log has grown), `/api/progress` the live
- * progress (read on every request).
+ * progress (read on every request). For a folder of runs, `/` lists them and each is served under
+ * `/run/<name>/` the same way.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const dir = resolve(options.dir);
@@ -63,24 +96,45 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       'host',
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
-  await assertRunFolder(dir);
-  let cached: { lines: number; data: ViewData } | null = null;
+  const single = await isRunFolder(dir);
+  const runs = single ? [] : await childRuns(dir);
+  if (!single && runs.length === 0) await assertRunFolder(dir); // throws, naming what is missing
+  const cache = new Map<string, { lines: number; data: ViewData }>();
   const page = viewPage('');
+  /** Answers a path below one run's root (`/`, `/api/data`, `/api/progress`). */
+  const runAnswer = async (runDir: string, path: string, response: ServerResponse) => {
+    if (path === '/' || path === '/index.html')
+      return send(response, 200, 'text/html; charset=utf-8', page);
+    if (path === '/api/progress')
+      return send(
+        response,
+        200,
+        'application/json',
+        JSON.stringify(await readViewProgress(runDir)),
+      );
+    if (path === '/api/data') {
+      const progress = await readViewProgress(runDir);
+      let cached = cache.get(runDir);
+      if (cached === undefined || cached.lines !== progress.attemptLines) {
+        cached = { lines: progress.attemptLines, data: await readViewData(runDir) };
+        cache.set(runDir, cached);
+      }
+      return send(response, 200, 'application/json', JSON.stringify(cached.data));
+    }
+    return send(response, 404, 'text/plain', 'not found');
+  };
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
+      if (single) return runAnswer(dir, path, response);
       if (path === '/' || path === '/index.html')
-        return send(response, 200, 'text/html; charset=utf-8', page);
-      if (path === '/api/progress')
-        return send(response, 200, 'application/json', JSON.stringify(await readViewProgress(dir)));
-      if (path === '/api/data') {
-        const progress = await readViewProgress(dir);
-        if (cached === null || cached.lines !== progress.attemptLines)
-          cached = { lines: progress.attemptLines, data: await readViewData(dir) };
-        return send(response, 200, 'application/json', JSON.stringify(cached.data));
-      }
-      return send(response, 404, 'text/plain', 'not found');
+        return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
+      const match = /^\/run\/([^/]+)(\/.*)$/.exec(path);
+      const name = match === null ? undefined : decodeURIComponent(match[1] as string);
+      if (match === null || name === undefined || !runs.includes(name))
+        return send(response, 404, 'text/plain', 'not found');
+      return runAnswer(join(dir, name), match[2] as string, response);
     };
     answer().catch((error: unknown) =>
       send(response, 500, 'text/plain', error instanceof Error ? error.message : String(error)),

@@ -151,6 +151,22 @@ describe('chi view in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('lists the runs of a folder of runs and browses each', async () => {
+    const server = await startViewServer({ dir: dir.path });
+    servers.push(server);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    const runs = await page.getByTestId('run-link').allTextContents();
+    expect(runs).toEqual(expect.arrayContaining(['release', 'run']));
+    await page
+      .getByTestId('run-link')
+      .filter({ hasText: /^release$/ })
+      .click();
+    await clickToProbe(page, 'capacity-keeper');
+    await expectProbeMatchesRelease(page, releaseDir, 'capacity-keeper');
+    await page.close();
+  }, 60_000);
+
   it('browses a history checkpoint down to one decision', async () => {
     const server = await startViewServer({ dir: releaseDir });
     servers.push(server);
