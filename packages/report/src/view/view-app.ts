@@ -36,6 +36,7 @@ function blockHtml(b) {
 }
 
 function summaryPage() {
+  if (data.error) return '<p data-testid="data-error">Probe data could not be read yet (' + esc(data.error) + '). Progress above is live; reload later to browse probes.</p>';
   const systems = data.systems.map((s) => '<li><a data-testid="system-link" href="#/system/' + encodeURIComponent(s.id) + '">' + esc(s.id) + '</a> (' + esc(s.model) + ')' + (s.reference ? ' — reference condition, not an evaluated system' : '') + '</li>').join('');
   const summary = data.summary === null ? '<p>No release yet: the summary appears once the run is scored and released.</p>' : data.summary.map(blockHtml).join('');
   return '<h2>Summary</h2>' + summary + '<h2>Systems</h2><ul>' + systems + '</ul>';
@@ -124,8 +125,20 @@ async function poll() {
   setTimeout(poll, 1000);
 }
 
+async function loadData() {
+  if (!served) return window.CHI_VIEW_DATA;
+  const response = await fetch('api/data', { cache: 'no-store' });
+  if (!response.ok) throw new Error(await response.text());
+  return response.json();
+}
+
 async function start() {
-  data = served ? await (await fetch('api/data')).json() : window.CHI_VIEW_DATA;
+  try {
+    data = await loadData();
+  } catch (error) {
+    // a run being written may not be readable yet: keep the live progress, say why probes are missing
+    data = { runId: '', protocol: '', banner: null, systems: [], summary: null, probes: [], requests: {}, replies: {}, attempts: {}, notebooks: {}, progress: null, error: String(error && error.message || error) };
+  }
   progress = data.progress;
   document.getElementById('run').textContent = 'Run ' + data.runId + ' · ' + data.protocol;
   if (data.banner !== null) document.getElementById('banner').textContent = data.banner;

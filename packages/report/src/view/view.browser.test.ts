@@ -5,7 +5,7 @@
  * (the test writes it: no timing decides the outcome).
  */
 import { existsSync } from 'node:fs';
-import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
@@ -36,6 +36,11 @@ async function jsonLines<T>(path: string): Promise<T[]> {
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as T);
+}
+
+/** Non-empty lines of a text. */
+function lines(text: string): number {
+  return text.split('\n').filter((l) => l !== '').length;
 }
 
 async function text(page: Page, testId: string): Promise<string> {
@@ -294,6 +299,25 @@ describe('chi view in headless Chromium', () => {
     expect(await text(page, 'in-flight')).toBe('0');
     expect(await text(page, 'not-started')).toBe('0');
     expect(navigations).toBe(1);
+    await page.close();
+  }, 60_000);
+
+  it('keeps live progress when the probe data cannot be read yet, and says so', async () => {
+    const broken = join(dir.path, 'unreadable-run');
+    await cp(runDir, broken, { recursive: true });
+    // a half-written world file, as a run being set up may leave for a moment
+    const worlds = join(broken, 'worlds', 'memory');
+    const [first] = (await readdir(worlds)).sort();
+    await writeFile(join(worlds, first as string), '{"kind":');
+    const server = await startViewServer({ dir: broken });
+    servers.push(server);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.locator('body[data-ready="true"]').waitFor();
+    expect(await text(page, 'data-error')).toContain('Probe data could not be read yet');
+    expect(await text(page, 'resolved')).toBe(
+      String(lines(await readFile(join(runDir, 'attempts.jsonl'), 'utf8')) / 2),
+    );
     await page.close();
   }, 60_000);
 });
