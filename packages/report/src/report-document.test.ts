@@ -216,10 +216,10 @@ describe('buildReportDocument + renderers', () => {
     const summary = markdown.slice(markdown.indexOf('## Summary'), markdown.indexOf('## Contents'));
     expect(summary).toContain('### capacity-keeper (scripted/capacity-keeper)');
     expect(summary).toContain(
-      '- EIMC (Effective Indexed Memory Capacity, in target keys): tau 0.7: N = 32 (capacity; bootstrap range \\[32, 32\\]; 0 of 200 replicates without a passing load); tau 0.8: N = 32 (capacity; bootstrap range \\[32, 32\\]; 0 of 200 replicates without a passing load); tau 0.9: none (no passing load (not zero); no bootstrap range; 200 of 200 replicates without a passing load).',
+      '- EIMC (Effective Indexed Memory Capacity, in target keys): tau 0.7: N = 32 (capacity; no bootstrap range; 0 of 200 replicates without a passing load); tau 0.8: N = 32 (capacity; no bootstrap range; 0 of 200 replicates without a passing load); tau 0.9: none (no passing load (not zero); no bootstrap range; 200 of 200 replicates without a passing load).',
     );
     expect(summary).toContain(
-      'N = 32: 0.850 \\[0.800, 0.900\\], 3/3 worlds; N = 64: 0.650 (no interval: fewer than two complete worlds), 1/3 worlds.',
+      "worlds used of planned, the curve's world set): N = 32: 0.850 (no interval: fewer than two complete worlds), 1/3 worlds; N = 64: 0.650 (no interval: fewer than two complete worlds), 1/3 worlds.",
     );
     expect(summary).toMatch(
       /Excess divergence D\(A,B\) − D\(A,A2\) at checkpoint 3: [^\n]*worlds with fully valid vectors\./,

@@ -38,10 +38,10 @@ function systemItems(data: ChartData, system: ReportSystem): string[] {
     );
     items.push(`EIMC (Effective Indexed Memory Capacity, in target keys): ${byTau.join('; ')}.`);
     items.push(
-      `Q_M by load (Q_M of world-mean factors [${Math.round(data.run.analysis.level * 100)}% CI], complete worlds / planned): ${memory
+      `Q_M by load (Q_M of world-mean factors [${Math.round(data.run.analysis.level * 100)}% CI]; worlds used of planned, the curve's world set): ${memory
         .map(
           (p) =>
-            `N = ${p.load}: ${formatEstimate(p.qualityScore)}, ${p.blocks.complete}/${p.blocks.planned} worlds`,
+            `N = ${p.load}: ${formatEstimate(p.qualityScore)}, ${p.qualityScore.worlds}/${p.qualityScore.plannedWorlds} worlds`,
         )
         .join('; ')}.`,
     );
