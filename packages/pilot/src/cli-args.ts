@@ -451,11 +451,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       );
       if (positionals.length > 1)
         throw new UsageError(`chi view: expected at most one DIR, found ${positionals.length}`);
-      const port = integerOption('port', values.port as string | undefined, 0) ?? 0;
-      if (port > 65535)
-        throw new UsageError(
-          `chi view: --port expects 0-65535, found ${JSON.stringify(values.port)}`,
-        );
+      const port = integerOption('port', values.port as string | undefined) ?? 0;
       return {
         command: 'view',
         dir: positionals[0] ?? '.',
