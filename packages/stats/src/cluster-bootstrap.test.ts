@@ -238,11 +238,17 @@ describe('clusterBootstrap: invariants', () => {
           expect(interval).not.toBeNull();
           if (interval === null) return;
           expect(interval.lower).toBeLessThanOrEqual(interval.upper);
-          expect(interval.lower).toBeGreaterThanOrEqual(Math.min(...values));
-          expect(interval.upper).toBeLessThanOrEqual(Math.max(...values));
+          // A floating-point mean of a multiset can land an ulp outside its values
+          // ((x + x + x) / 3 need not equal x), so the bounds get a relative rounding allowance.
+          const min = Math.min(...values);
+          const max = Math.max(...values);
+          const ulps = (x: number) => Math.abs(x) * 4 * Number.EPSILON;
+          expect(interval.lower).toBeGreaterThanOrEqual(min - ulps(min));
+          expect(interval.upper).toBeLessThanOrEqual(max + ulps(max));
         },
       ),
-      { numRuns: 60 },
+      // the counterexample CI found: three equal-ish tiny clusters whose replicate mean rounds up
+      { numRuns: 60, examples: [[[0, 0, 7.622987040161851e-250], 2731585238, 0.8974358974358972]] },
     );
   });
 
