@@ -2,23 +2,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
 import { OPTION_RANGES, parseCli, UsageError } from './cli-args';
-import { type CliIo, runCli } from './cli-main';
+import { runCli } from './cli-main';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-bad-input-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function io() {
-  let out = '';
-  let err = '';
-  const value: CliIo = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: {},
-    cwd: root,
-  };
-  return { io: value, out: () => out, err: () => err };
-}
+const io = () => captureIo({ cwd: root });
 
 function usageMessage(argv: readonly string[]): string {
   try {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { HumanCalibrationSchema, type HumanDataRow } from '@chi/spec';
 import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from './cli-main';
+import { captureIo } from './__fixtures__/cli-io';
+import { runCli } from './cli-main';
 import { parseHumanData } from './human-data-file';
 
 let root: string;
@@ -15,17 +16,7 @@ afterAll(() => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-function io() {
-  let out = '';
-  let err = '';
-  const value: CliIo = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: {},
-    cwd: root,
-  };
-  return { io: value, out: () => out, err: () => err };
-}
+const io = () => captureIo({ cwd: root });
 
 // SYNTHETIC human data (declared model in @chi/worlds): no human was measured.
 const rows = syntheticHumanData({ seed: 9, participants: 12 });

@@ -174,6 +174,8 @@ describe('parseCli', () => {
     expect(() => parseCli(['view', 'a', 'b'])).toThrow(
       'chi view: expected at most one DIR, found 2',
     );
-    expect(() => parseCli(['view', '--port', '70000'])).toThrow('--port: expected an integer in 0-65535');
+    expect(() => parseCli(['view', '--port', '70000'])).toThrow(
+      '--port: expected an integer in 0-65535',
+    );
   });
 });

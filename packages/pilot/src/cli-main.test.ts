@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlockStatus, LedgerEntry, RunManifest, RunStatus, SmokeResult } from '@chi/spec';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
 import { type CliIo, runCli } from './cli-main';
 import { serveScriptedSystem } from './serve';
@@ -24,18 +25,7 @@ afterAll(() => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-function io(overrides: Partial<CliIo> = {}) {
-  let out = '';
-  let err = '';
-  const value: CliIo = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: {},
-    cwd: root,
-    ...overrides,
-  };
-  return { io: value, out: () => out, err: () => err };
-}
+const io = (overrides: Partial<CliIo> = {}) => captureIo({ cwd: root, ...overrides });
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

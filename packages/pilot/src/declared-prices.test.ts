@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerEntry, RunManifest, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
 import { endpointProxy } from './__fixtures__/endpoint-proxy';
-import { type CliIo, runCli } from './cli-main';
+import { runCli } from './cli-main';
 import { parsePriceArgument } from './declared-prices';
 import { type ScriptedServer, serveScriptedSystem } from './serve';
 
@@ -18,18 +19,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function io(fetch: typeof globalThis.fetch) {
-  let out = '';
-  let err = '';
-  const value: CliIo = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: { OPENAI_API_KEY: 'endpoint-key-0123456789' },
-    cwd: root,
-    fetch,
-  };
-  return { io: value, out: () => out, err: () => err };
-}
+const io = (fetch: typeof globalThis.fetch) =>
+  captureIo({ cwd: root, env: { OPENAI_API_KEY: 'endpoint-key-0123456789' }, fetch });
 
 const SMALL = [
   '--replicates',

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '@chi/report';
 import type { AttemptRecord, ChatModel, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from './cli-main';
+import { captureIo } from './__fixtures__/cli-io';
+import { runCli } from './cli-main';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { scriptedSystemSpec } from './scripted-systems';
@@ -15,16 +16,7 @@ const root = mkdtempSync(join(tmpdir(), 'chi-tamper-'));
 const pristine = join(root, 'pristine');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function io() {
-  let err = '';
-  const value: CliIo = {
-    stdout: { write: () => true },
-    stderr: { write: (text: string) => (err += text) },
-    env: {},
-    cwd: root,
-  };
-  return { io: value, err: () => err };
-}
+const io = () => captureIo({ cwd: root });
 
 beforeAll(async () => {
   const cli = io();
