@@ -17,7 +17,7 @@ export interface AttemptChainHead {
  * hash chain unbroken, and (with the anchor `status.json` recorded) no record removed or
  * rewritten since. Returns where the chain ends.
  *
- * @throws {@link RunFolderDamagedError} naming the log and each problem
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the log and each problem
  */
 export async function readAttemptChainHead(
   path: string,

@@ -124,7 +124,7 @@ export async function readLedgerEntries(path: string): Promise<LedgerEntry[] | n
  * Refuses to continue a run whose ledger contradicts its attempt log (see
  * {@link ledgerContradictions}): resuming with it would hand the run a budget it already spent.
  *
- * @throws {@link RunFolderDamagedError} naming `ledger.jsonl` and every contradiction
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming `ledger.jsonl` and every contradiction
  */
 export async function reconcileLedger(args: {
   readonly ledgerPath: string;

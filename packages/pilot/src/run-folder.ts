@@ -105,7 +105,7 @@ export async function writeJsonFile(
 /**
  * Reads and validates a JSON file of a run folder.
  *
- * @throws {@link RunFolderDamagedError} naming the file when it is not JSON or not valid
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is not JSON or not valid
  */
 export async function readJsonFile<S extends z.ZodType>(
   path: string,

@@ -53,7 +53,7 @@ export function integrityProblems(records: RunRecords, attemptsText: string): In
  * Throws when {@link integrityProblems} finds anything: nothing is scored from a folder that
  * cannot be trusted.
  *
- * @throws {@link RunFolderDamagedError} naming the first damaged file and its problems
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the first damaged file and its problems
  */
 export async function assertRunFolderIntact(dir: string, records: RunRecords): Promise<void> {
   let attemptsText = '';
