@@ -1,48 +1,17 @@
-/**
- * The report in Debian's headless Chromium: the fixture release and the release of the default
- * offline pilot (every scripted system, through `@chi/pilot` by the workspace test alias). Each
- * figure must fit the report column and hold no overlapping text; screenshots are kept in
- * `packages/report/test-artifacts/` (gitignored) for a person to look at.
- */
-import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './__fixtures__/chromium';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { writeRelease } from './write-release';
 
-/** Debian's chromium (CI installs it); never a downloaded browser. */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
 /** Wider than the 1000-px column plus the page padding, narrower than the old 1239-px figures. */
 const VIEWPORT = { width: 1100, height: 900 };
-
-/** Launches Chromium with a fresh profile; fails (never skips) when the browser is missing. */
-async function launch(userDataDir: string): Promise<BrowserContext> {
-  expect(
-    existsSync(CHROMIUM),
-    `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the report's browser test`,
-  ).toBe(true);
-  return chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: VIEWPORT,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** Text boxes of one figure that overlap another by more than a pixel in both directions. */
 interface Overlap {
@@ -169,13 +138,13 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('fixture release: every figure fits the column with no overlapping text, nothing loads from outside', async () => {
-    context = await launch(userDataDir.path);
+    context = await launchChromium(userDataDir.path, VIEWPORT);
     const overlaps = await checkRelease(context, join(dir.path, 'release'), 'fixture');
     expect(overlaps).toEqual([]);
   }, 60_000);
 
   it('default offline pilot: opens with the summary; every figure fits with no overlapping text', async () => {
-    context ??= await launch(userDataDir.path);
+    context ??= await launchChromium(userDataDir.path, VIEWPORT);
     const overlaps = await checkRelease(context, join(dir.path, 'pilot-release'), 'pilot');
     expect(overlaps).toEqual([]);
   }, 60_000);

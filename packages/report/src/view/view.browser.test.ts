@@ -1,22 +1,15 @@
-/**
- * `chi view` in Debian's headless Chromium: click from the summary down to one probe and compare
- * what the page shows with the release's own files; the same through a static bundle opened from
- * the file system; and a live page that updates when the run writes more of its attempt log
- * (the test writes it: no timing decides the outcome).
- */
-import { existsSync } from 'node:fs';
 import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../__fixtures__/chromium';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { writeRelease } from '../write-release';
 import { writeViewBundle } from './view-bundle';
 import { startViewServer, type ViewServer } from './view-server';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 interface TraceLine {
@@ -107,7 +100,6 @@ describe('chi view in headless Chromium', () => {
   const servers: ViewServer[] = [];
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`).toBe(true);
     dir = await tempDir('view');
     profile = await tempDir('view-profile');
     runDir = join(dir.path, 'run');
@@ -116,21 +108,7 @@ describe('chi view in headless Chromium', () => {
     const models = new Map(settings.systems.map((s) => [s.id, createScriptedModel(s.id)]));
     expect((await runPilot({ settings, runDir, models, release: false })).exitCode).toBe(0);
     await writeRelease({ runDir, outDir: releaseDir });
-    context = await chromium.launchPersistentContext(profile.path, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1200, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromium(profile.path, { width: 1200, height: 900 });
   }, 120_000);
   afterAll(async () => {
     for (const server of servers) await server.close();
