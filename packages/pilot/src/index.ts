@@ -58,6 +58,24 @@ export {
   withServedDeclarations,
 } from './endpoint-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
+export { behaviorExperiment } from './experiments/behavior';
+export {
+  type AnyExperiment,
+  defineExperiment,
+  type Experiment,
+  type PlanContext,
+  type PlannedUnit,
+  type RenderContext,
+} from './experiments/experiment';
+export { historyExperiment, historyNotebookKey } from './experiments/history';
+export { memoryExperiment, memoryNotebookKey } from './experiments/memory';
+export {
+  checkRegistry,
+  experimentOf,
+  PILOT_EXPERIMENT_IDS,
+  PILOT_EXPERIMENTS,
+  selectExperiments,
+} from './experiments/registry';
 export {
   calibrateHumanData,
   calibrationFileText,
@@ -109,6 +127,11 @@ export {
   type SystemPlanCost,
   worstCaseNotes,
 } from './plan-cost';
+export {
+  nonceStep,
+  type PlannedRequestFields,
+  plannedRequest,
+} from './plan-request';
 export { createProgressRenderer, formatProgress, type ProgressOutput } from './progress';
 export {
   DEFAULT_PROMPTS_DIR,

@@ -11,6 +11,7 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import { chiComparisonFor } from './chi-comparison';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
@@ -42,34 +43,15 @@ export const RUN_POLICIES: NonNullable<RunManifest['policies']> = {
  * The framework's "feature schemas": every feature vector the run reports, versioned. A version
  * changes whenever a feature's definition or coding changes (with a changeset).
  */
-export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> = [
-  {
-    id: 'memory-quality-factors',
-    version: 1,
-    features: ['r', 't', 's', 'u', 'i', 'oneMinusF'],
-    coding:
-      'Pass ratios per stratum over the probes of a world and load; oneMinusF = 1 - (unsupported affirmative + invalid lures) / lures. Q_M = product of factor^(1/6).',
-  },
-  {
-    id: 'history-profile',
-    version: 1,
-    features: ['accuracy', 'explicitUnknownRate', 'invalidRate'],
-    coding: 'Rates over the four environments of a checkpoint against the warranted answers.',
-  },
-  {
-    id: 'history-decision-vector',
-    version: 1,
-    features: ['env-1', 'env-2', 'env-3', 'env-4'],
-    coding: 'Option A = 0, unknown = 0.5, option B = 1; invalid = null (excluded from distances).',
-  },
-  {
-    id: 'behavior-indicators',
-    version: 1,
-    features: ['R', 'C', 'A', 'I', 'frameInducedChangeRate'],
-    coding:
-      'Accuracy per axis over both halves; frame-induced change = share of valid A pairs whose chosen option position differs between frames (neither higher nor lower is better).',
-  },
-];
+export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> =
+  PILOT_EXPERIMENTS.flatMap((experiment) =>
+    experiment.features.map(({ id, version, features, coding }) => ({
+      id,
+      version,
+      features: [...features],
+      coding,
+    })),
+  );
 
 /** The hash of the plan, for `manifest.planSha256`. */
 export function planSha256(plan: RunPlan): string {

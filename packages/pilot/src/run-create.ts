@@ -2,6 +2,7 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CALIBRATION_FILE } from '@chi/report';
 import {
+  HISTORY_IDS,
   InvalidArgumentError,
   type ModelCatalog,
   type NotebookSnapshot,
@@ -129,7 +130,7 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
     if (frozen.manifest.experiments.history === null) break;
     const capBytes = system.uncappedNotebook === true ? null : frozen.manifest.notebookCapBytes;
     for (const seed of frozen.manifest.worldSeeds) {
-      for (const history of ['A', 'B', 'A2'] as const) {
+      for (const history of HISTORY_IDS) {
         const empty = applyNotebookCap('', capBytes);
         const snapshot: NotebookSnapshot = {
           kind: 'notebook',

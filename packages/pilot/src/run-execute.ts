@@ -22,6 +22,7 @@ import {
   ChatResultSchema,
   type FailureLogEntry,
   FailureLogEntrySchema,
+  HISTORY_IDS,
   InvalidArgumentError,
   type NotebookSnapshot,
   type PlannedRequest,
@@ -184,7 +185,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     systems.get(systemId)?.uncappedNotebook === true ? null : manifest.notebookCapBytes;
   for (const system of manifest.systems) {
     for (const seed of manifest.worldSeeds) {
-      for (const history of ['A', 'B', 'A2'])
+      for (const history of HISTORY_IDS)
         notebooks.set(
           `${system.id}|history|${seed}|${history}|0`,
           applyNotebookCap('', capOf(system.id)),

@@ -9,6 +9,7 @@ import {
   type CheckpointAccuracy,
   type ExperienceDivergence,
   FACTOR_NAMES,
+  HISTORY_IDS,
   type HistoryId,
   type QualityAlphas,
   type QualityFactors,
@@ -58,7 +59,7 @@ export interface AnalyzeRunOptions {
 /** The default threshold below which a cell is exploratory (see docs/protocol.md#report). */
 export const EXPLORATORY_BELOW_WORLDS = 30;
 
-const HISTORIES: readonly HistoryId[] = ['A', 'B', 'A2'];
+const HISTORIES: readonly HistoryId[] = HISTORY_IDS;
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
 const BEHAVIOR_AXES = ['R', 'C', 'A', 'I'] as const;
 const CONDITION_ORDER: Record<MemoryCondition, number> = { notebook: 0, blank: 1, oracle: 2 };

@@ -1,5 +1,5 @@
 import { EQUAL_ALPHAS } from '@chi/scoring';
-import { type QualityAlphas, STRATA } from '@chi/spec';
+import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { selectCaseExamples, type TracedProbe } from './case-examples';
@@ -139,7 +139,7 @@ function perWorldTables(scores: RunScores, data: ChartData): [string, string][] 
   }));
   const history = scores.history.flatMap((o) =>
     o.score.checkpoints.flatMap((c) =>
-      (['A', 'B', 'A2'] as const).map((h) => ({
+      HISTORY_IDS.map((h) => ({
         systemId: o.systemId,
         worldSeed: o.worldSeed,
         blockComplete: o.blockComplete,

@@ -12,6 +12,17 @@ export {
 export { computeBlockStatuses } from './block-status';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
+  AXES,
+  type Axis,
+  type AxisCoverage,
+  type ExperimentDescriptor,
+  type FeatureDeclaration,
+  PANEL_SLOTS,
+  panelCoverage,
+  type SeedPassage,
+  type SlotClaim,
+} from './experiment-descriptor';
+export {
   ACCOUNT_FAILURE_STATUSES,
   type FailureCategory,
   failureCategory,

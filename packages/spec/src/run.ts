@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChiComparisonSchema } from './calibration';
 import { ChatMessageSchema, ChatResultSchema, FailureClassSchema } from './chat-model';
+import { HistoryIdSchema } from './history';
 import { GeneratorInfoSchema } from './memory';
 import { RunConfigurationSchema } from './pilot-config';
 import {
@@ -74,6 +75,26 @@ export const PromptRefSchema = z.strictObject({
 /** A prompt template as frozen in a manifest. */
 export type PromptRef = z.infer<typeof PromptRefSchema>;
 
+/** The memory experiment's parameters in `manifest.experiments.memory`. */
+export const MemoryExperimentParamsSchema = z.strictObject({
+  loads: z.array(z.int().min(1)).min(1),
+  probesPerStratum: z.int().min(1),
+  batchSize: z.int().min(1).nullable(),
+  controlsAtLoad: z.int().min(1).nullable(),
+});
+/** The memory experiment's parameters. */
+export type MemoryExperimentParams = z.infer<typeof MemoryExperimentParamsSchema>;
+
+/** The history experiment's parameters in `manifest.experiments.history`. */
+export const HistoryExperimentParamsSchema = z.strictObject({ checkpoints: z.int().min(1) });
+/** The history experiment's parameters. */
+export type HistoryExperimentParams = z.infer<typeof HistoryExperimentParamsSchema>;
+
+/** The behavioral probes' parameters in `manifest.experiments.behavior`. */
+export const BehaviorExperimentParamsSchema = z.strictObject({ items: z.int().min(1) });
+/** The behavioral probes' parameters. */
+export type BehaviorExperimentParams = z.infer<typeof BehaviorExperimentParamsSchema>;
+
 /**
  * The frozen plan of a run, hashed before the first scored request. Every attempt record carries
  * its hash; nothing in it may change after scored inference starts.
@@ -88,16 +109,9 @@ export const RunManifestSchema = z.strictObject({
   replicates: z.int().min(1),
   worldSeeds: z.array(SeedSchema).min(1),
   experiments: z.strictObject({
-    memory: z
-      .strictObject({
-        loads: z.array(z.int().min(1)).min(1),
-        probesPerStratum: z.int().min(1),
-        batchSize: z.int().min(1).nullable(),
-        controlsAtLoad: z.int().min(1).nullable(),
-      })
-      .nullable(),
-    history: z.strictObject({ checkpoints: z.int().min(1) }).nullable(),
-    behavior: z.strictObject({ items: z.int().min(1) }).nullable(),
+    memory: MemoryExperimentParamsSchema.nullable(),
+    history: HistoryExperimentParamsSchema.nullable(),
+    behavior: BehaviorExperimentParamsSchema.nullable(),
   }),
   notebookCapBytes: z.int().min(1),
   ceilingUsd: UsdSchema,
@@ -229,7 +243,7 @@ export const PlannedRequestSchema = z.strictObject({
   condition: z.enum(['notebook', 'blank', 'oracle']).nullable(),
   /** Probe batch index (memory probes only). */
   batch: CountSchema.nullable(),
-  history: z.enum(['A', 'B', 'A2']).nullable(),
+  history: HistoryIdSchema.nullable(),
   checkpoint: z.int().min(0).max(4).nullable(),
   /** Behavioral half (1 or 2). */
   half: z.union([z.literal(1), z.literal(2)]).nullable(),

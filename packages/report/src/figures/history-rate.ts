@@ -1,3 +1,4 @@
+import { HISTORY_IDS } from '@chi/spec';
 import type { ChartData } from '../chart-data';
 import { systemLabel } from '../evidence-label';
 import { estimateFigure } from './estimate-chart';
@@ -11,7 +12,7 @@ import {
 } from './figure-parts';
 
 /** The three histories in display order. */
-export const HISTORIES = ['A', 'B', 'A2'] as const;
+export const HISTORIES = HISTORY_IDS;
 
 /**
  * Figure: history accuracy or explicit-unknown rate per checkpoint, one panel per system, one

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { HISTORY_IDS } from '@chi/spec';
 import { formatTrace } from '../case-examples';
 import { type ChartData, ChartDataSchema, type MemoryCondition } from '../chart-data';
 import { evidenceBanner } from '../evidence-label';
@@ -204,7 +205,7 @@ function historyProbes(
       worldSeed: line.worldSeed,
       cell: `history ${t.history}, checkpoint ${t.checkpoint}`,
       cellPath: `${t.history}-c${t.checkpoint}`,
-      cellOrder: 1_000_000 + ['A', 'B', 'A2'].indexOf(t.history) * 10 + t.checkpoint,
+      cellOrder: 1_000_000 + HISTORY_IDS.indexOf(t.history) * 10 + t.checkpoint,
       load: null,
       condition: null,
       blockComplete: line.blockComplete,

@@ -1,0 +1,100 @@
+import type { ExperimentDescriptor } from '@chi/run';
+import type {
+  ExperimentKind,
+  PlannedBlock,
+  PlannedRequest,
+  RequestTask,
+  RunManifest,
+} from '@chi/spec';
+import type { PromptSet } from '../prompts';
+import type { RenderedMessages } from '../render-requests';
+import type { RunWorlds } from '../run-worlds';
+import type { PilotSettings } from '../settings';
+
+/** Looks up the current notes of a system; throws when a dependency has not produced them. */
+export type NotesLookup = (systemId: string, key: string) => string;
+
+/**
+ * One matched block an experiment plans for one world: its block record and, for each system,
+ * that system's requests in order. The plan builder interleaves the systems' lists, so a block
+ * completes across systems before the next one starts.
+ */
+export interface PlannedUnit {
+  readonly block: Omit<PlannedBlock, 'requestIds'>;
+  readonly requestsFor: (systemId: string) => PlannedRequest[];
+}
+
+/** What {@link Experiment.render} receives. */
+export interface RenderContext<Params> {
+  readonly request: PlannedRequest;
+  readonly manifest: RunManifest;
+  /** This experiment's parameters from `manifest.experiments` (never null here). */
+  readonly params: Params;
+  readonly worlds: RunWorlds;
+  readonly prompts: PromptSet;
+  readonly notes: NotesLookup;
+}
+
+/** What {@link Experiment.plan} receives: one world of a run. */
+export interface PlanContext<Params> {
+  readonly manifest: RunManifest;
+  readonly params: Params;
+  readonly worldSeed: number;
+}
+
+/**
+ * One experiment of a run as a module (the valibot/unstorage pattern: every experiment implements
+ * this one interface, and one contract suite, `checkExperimentContract`, checks them all).
+ *
+ * The declarative part ({@link ExperimentDescriptor} of `@chi/run`: axis slots, procedure, task
+ * score, features, control, seed passages, parameter schema) is what the framework asks every
+ * test template to state. The executable part plans and renders its registered requests.
+ * Scoring and analysis still run in `@chi/report` over every experiment at once (see
+ * docs/architecture.md, "Experiment modules"); `scoreKey` names the part of the report's
+ * scores this experiment owns.
+ *
+ * @typeParam Params - its parameters as frozen in `manifest.experiments[id]`.
+ */
+export interface Experiment<Params = unknown> extends ExperimentDescriptor<Params> {
+  /** Version marker of this interface. */
+  readonly specificationVersion: 'chi-experiment-v1';
+  /** The planned `experiment` values its requests and blocks carry (memory owns `controls`). */
+  readonly kinds: readonly ExperimentKind[];
+  /** The request tasks it plans and renders; no two registered experiments share a task. */
+  readonly tasks: readonly RequestTask[];
+  /**
+   * Its parameters for a run from the pilot settings, or null when the settings disable it. The
+   * result is frozen into `manifest.experiments[id]`.
+   */
+  parametersFrom(settings: PilotSettings): Params | null;
+  /** Its parameters in a frozen manifest, or null when the run does not include it. */
+  parametersOf(manifest: RunManifest): Params | null;
+  /** The matched blocks of one world, in scheduling order. */
+  plan(context: PlanContext<Params>): PlannedUnit[];
+  /** The messages of one of its registered requests; only blind data reaches a prompt. */
+  render(context: RenderContext<Params>): RenderedMessages;
+  /**
+   * The notebook a request of this experiment reads or writes (`memory|<seed>|<load>`,
+   * `history|<seed>|<H>|<k>`); absent for an experiment without notebooks.
+   */
+  notebookKey?(
+    request: Pick<PlannedRequest, 'worldSeed' | 'load' | 'history' | 'checkpoint'>,
+  ): string;
+  /** The keys of `RunScores` (`@chi/report`) holding its observations and traces. */
+  readonly scoreKeys: { readonly observations: string; readonly traces: string };
+}
+
+/**
+ * An experiment of any parameter type, as a registry holds it. The members taking parameters are
+ * methods (bivariant), so an `Experiment<MemoryExperimentParams>` is an `AnyExperiment`; each
+ * module is checked against its own `Experiment<Params>` where it is defined.
+ */
+export type AnyExperiment = Experiment<unknown>;
+
+/**
+ * Defines an experiment module, checking it against {@link Experiment} with its own parameter
+ * type (an identity function, like `defineConfig`).
+ */
+export function defineExperiment<Params>(experiment: Experiment<Params>): Experiment<Params> {
+  return experiment;
+}

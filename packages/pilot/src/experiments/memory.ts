@@ -1,0 +1,200 @@
+import {
+  InvalidArgumentError,
+  type MemoryExperimentParams,
+  MemoryExperimentParamsSchema,
+  type PlannedRequest,
+} from '@chi/spec';
+import { blindView } from '@chi/worlds';
+import { z } from 'zod';
+import { plannedRequest, probeBatchCount, requestNonce } from '../plan-request';
+import { renderMemoryEncode, renderMemoryOracleProbe, renderMemoryProbe } from '../render-requests';
+import { memoryWorldKey } from '../run-worlds';
+import { defineExperiment, type PlannedUnit } from './experiment';
+
+/** Number of strata of the memory protocol (r, t, s, u, i, f). */
+const STRATA_COUNT = 6;
+const CONTROL_CONDITIONS = ['blank', 'oracle'] as const;
+
+const factor = z.number().min(0).max(1);
+
+/** Notebook key of a memory world's encoded notes: `memory|<seed>|<load>`. */
+export function memoryNotebookKey(request: Pick<PlannedRequest, 'worldSeed' | 'load'>): string {
+  return `memory|${request.worldSeed}|${request.load}`;
+}
+
+function probeBatch<T>(probes: readonly T[], batch: number, batchSize: number | null): T[] {
+  if (batchSize === null) return [...probes];
+  return probes.slice(batch * batchSize, (batch + 1) * batchSize);
+}
+
+function loadUnit(worldSeed: number, load: number, batches: number): PlannedUnit {
+  const unit = `memory.w${worldSeed}.n${load}`;
+  return {
+    block: { blockId: unit, experiment: 'memory', worldSeed, load },
+    requestsFor: (systemId) => {
+      const common = {
+        systemId,
+        blockId: unit,
+        worldSeed,
+        experiment: 'memory' as const,
+        load,
+        condition: 'notebook' as const,
+      };
+      const encodeId = `${systemId}.${unit}.encode`;
+      const list: PlannedRequest[] = [
+        plannedRequest({
+          ...common,
+          requestId: encodeId,
+          task: 'memory_encode',
+          step: 'encode',
+          dependsOn: [],
+          writesNotebook: true,
+          nonce: requestNonce(worldSeed, unit, 'encode'),
+        }),
+      ];
+      for (let batch = 0; batch < batches; batch++) {
+        const step = `probe.b${batch}`;
+        list.push(
+          plannedRequest({
+            ...common,
+            requestId: `${systemId}.${unit}.${step}`,
+            task: 'memory_probe',
+            step,
+            batch,
+            dependsOn: [encodeId],
+            writesNotebook: false,
+            nonce: requestNonce(worldSeed, unit, step),
+          }),
+        );
+      }
+      return list;
+    },
+  };
+}
+
+function controlsUnit(worldSeed: number, load: number, batches: number): PlannedUnit {
+  const unit = `controls.w${worldSeed}.n${load}`;
+  return {
+    block: { blockId: unit, experiment: 'controls', worldSeed, load },
+    requestsFor: (systemId) =>
+      CONTROL_CONDITIONS.flatMap((condition) =>
+        Array.from({ length: batches }, (_, batch) => {
+          const step = `${condition}.probe.b${batch}`;
+          return plannedRequest({
+            systemId,
+            blockId: unit,
+            worldSeed,
+            experiment: 'controls',
+            load,
+            condition,
+            batch,
+            requestId: `${systemId}.${unit}.${step}`,
+            task: condition === 'blank' ? 'memory_probe' : 'memory_probe_oracle',
+            step,
+            dependsOn: [],
+            writesNotebook: false,
+            nonce: requestNonce(worldSeed, unit, step),
+          });
+        }),
+      ),
+  };
+}
+
+/**
+ * The memory experiment: encode a generated world into a bounded notebook, then answer blind
+ * probes of six strata from the notes alone; blank and oracle controls at one load.
+ */
+export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
+  specificationVersion: 'chi-experiment-v1',
+  id: 'memory',
+  title: 'Memory capacity (Q_M over a load grid, EIMC)',
+  slots: [
+    {
+      axis: 'M',
+      coverage: 'implemented',
+      what: 'effective indexed memory capacity: Q_M(N) and its six factors over a load grid, EIMC_tau',
+    },
+  ],
+  procedure:
+    'For each load N generate N target keys, N distractors, floor(0.25N) authoritative updates and floor(0.25N) conflicting lower-authority records; one request encodes them into a capped notebook, then fresh requests answer blind probes (eight per stratum r, t, s, u, i, f) from the notes only.',
+  taskScore:
+    'Q_M = (r * t * s * u * i * (1-f))^(1/6) of equally weighted world-mean factors; EIMC_0.8 is the largest tested N with Q_M >= 0.8.',
+  features: [
+    {
+      id: 'memory-quality-factors',
+      version: 1,
+      features: ['r', 't', 's', 'u', 'i', 'oneMinusF'],
+      coding:
+        'Pass ratios per stratum over the probes of a world and load; oneMinusF = 1 - (unsupported affirmative + invalid lures) / lures. Q_M = product of factor^(1/6).',
+      schema: z.strictObject({
+        r: factor,
+        t: factor,
+        s: factor,
+        u: factor,
+        i: factor,
+        oneMinusF: factor,
+      }),
+    },
+  ],
+  control:
+    'At one load: a blank-notebook reset control and an oracle-evidence control with the original records, on the same blind questions.',
+  seedPassages: [
+    {
+      source: 'framework',
+      quote:
+        'For a load N, clear transient context and measure six components: retrieval accuracy r; temporal correctness t; source fidelity s; update fidelity u; interference accuracy i; and a conservative false-memory failure rate f.',
+    },
+    {
+      source: 'protocol',
+      quote:
+        'At N=32 additionally run a blank-notebook reset control and an oracle-evidence control containing the original records, on the same blind questions.',
+    },
+  ],
+  parameters: MemoryExperimentParamsSchema,
+  kinds: ['memory', 'controls'],
+  tasks: ['memory_encode', 'memory_probe', 'memory_probe_oracle'],
+  parametersFrom: (settings) =>
+    settings.loads.length === 0
+      ? null
+      : {
+          loads: [...settings.loads],
+          probesPerStratum: settings.probesPerStratum,
+          batchSize: settings.batchSize,
+          controlsAtLoad: settings.controlsAtLoad,
+        },
+  parametersOf: (manifest) => manifest.experiments.memory,
+  plan: ({ params, worldSeed }) => {
+    const batches = probeBatchCount(STRATA_COUNT * params.probesPerStratum, params.batchSize);
+    const units = params.loads.map((load) => loadUnit(worldSeed, load, batches));
+    if (params.controlsAtLoad !== null)
+      units.push(controlsUnit(worldSeed, params.controlsAtLoad, batches));
+    return units;
+  },
+  render: ({ request, params, manifest, worlds, prompts, notes }) => {
+    const world = worlds.memory.get(memoryWorldKey(request.worldSeed, request.load ?? 0));
+    if (world === undefined)
+      throw new InvalidArgumentError(
+        'worlds',
+        `no memory world for seed ${request.worldSeed} load ${request.load}`,
+      );
+    const view = blindView(world);
+    const probes = () => probeBatch(view.probes, request.batch ?? 0, params.batchSize);
+    if (request.task === 'memory_encode')
+      return renderMemoryEncode(prompts, {
+        records: view.records,
+        nonce: request.nonce,
+        notebookCapBytes: manifest.notebookCapBytes,
+      });
+    if (request.task === 'memory_probe_oracle')
+      return renderMemoryOracleProbe(prompts, {
+        records: view.records,
+        probes: probes(),
+        nonce: request.nonce,
+      });
+    const text =
+      request.condition === 'blank' ? '' : notes(request.systemId, memoryNotebookKey(request));
+    return renderMemoryProbe(prompts, { notes: text, probes: probes(), nonce: request.nonce });
+  },
+  notebookKey: memoryNotebookKey,
+  scoreKeys: { observations: 'memory', traces: 'memoryTraces' },
+});

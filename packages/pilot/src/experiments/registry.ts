@@ -1,0 +1,78 @@
+import { InvalidArgumentError, type PlannedRequest, type RequestTask } from '@chi/spec';
+import { behaviorExperiment } from './behavior';
+import type { AnyExperiment } from './experiment';
+import { historyExperiment } from './history';
+import { memoryExperiment } from './memory';
+
+/**
+ * The registered experiments of the pilot, in scheduling order: within a world, memory loads
+ * (then its controls), history, then the behavioral probes. The plan, the renderer, the manifest's
+ * feature schemas and `chi templates` loop over this list.
+ */
+export const PILOT_EXPERIMENTS: readonly AnyExperiment[] = [
+  memoryExperiment,
+  historyExperiment,
+  behaviorExperiment,
+];
+
+/** The IDs of {@link PILOT_EXPERIMENTS}, the default of `chi pilot --templates`. */
+export const PILOT_EXPERIMENT_IDS: readonly string[] = PILOT_EXPERIMENTS.map((e) => e.id);
+
+/**
+ * Checks that a set of experiments can run together: unique IDs and no request task claimed
+ * twice (a task names the module that renders it). Returns the set unchanged.
+ */
+export function checkRegistry(experiments: readonly AnyExperiment[]): readonly AnyExperiment[] {
+  const ids = new Set<string>();
+  const tasks = new Map<RequestTask, string>();
+  for (const experiment of experiments) {
+    if (ids.has(experiment.id))
+      throw new InvalidArgumentError(
+        'experiments',
+        `experiment ${experiment.id} is registered twice`,
+      );
+    ids.add(experiment.id);
+    for (const task of experiment.tasks) {
+      const owner = tasks.get(task);
+      if (owner !== undefined)
+        throw new InvalidArgumentError(
+          'experiments',
+          `task ${task} is claimed by both ${owner} and ${experiment.id}`,
+        );
+      tasks.set(task, experiment.id);
+    }
+  }
+  return experiments;
+}
+
+/** The experiment that plans and renders a request (by its task). */
+export function experimentOf(
+  request: Pick<PlannedRequest, 'task' | 'requestId'>,
+  experiments: readonly AnyExperiment[] = PILOT_EXPERIMENTS,
+): AnyExperiment {
+  const experiment = experiments.find((candidate) => candidate.tasks.includes(request.task));
+  if (experiment === undefined)
+    throw new InvalidArgumentError(
+      'request',
+      `no registered experiment renders task ${request.task} (request ${request.requestId})`,
+    );
+  return experiment;
+}
+
+/**
+ * Picks experiments by ID, in registry order (`chi pilot --templates memory,behavior`). An
+ * unknown ID is a usage error naming the known ones.
+ */
+export function selectExperiments(
+  ids: readonly string[],
+  experiments: readonly AnyExperiment[] = PILOT_EXPERIMENTS,
+): AnyExperiment[] {
+  for (const id of ids) {
+    if (!experiments.some((experiment) => experiment.id === id))
+      throw new InvalidArgumentError(
+        'templates',
+        `unknown template ${JSON.stringify(id)}; registered: ${experiments.map((e) => e.id).join(', ')}`,
+      );
+  }
+  return experiments.filter((experiment) => ids.includes(experiment.id));
+}

@@ -1,0 +1,69 @@
+import { sha256Hex } from '@chi/run';
+import type { PlannedRequest } from '@chi/spec';
+
+/**
+ * The nonce of a registered request: the first 16 hex digits of
+ * SHA-256(`<worldSeed>|<unit>|<step>`). It depends on nothing system-specific, so every system
+ * gets byte-identical prompts for the same registered request. History A2 repeats A exactly, so
+ * its steps take A's nonce (see `nonceStep`): an A2 request is byte-identical to its A
+ * request, and D(A, A2) measures sampling noise alone.
+ */
+export function requestNonce(worldSeed: number, unit: string, step: string): string {
+  return sha256Hex(`${worldSeed}|${unit}|${step}`).slice(0, 16);
+}
+
+/**
+ * The step whose nonce a history step uses: A2's steps use A's (`A2.c1.update` -> `A.c1.update`),
+ * because the same-history control must repeat A's requests byte for byte.
+ */
+export function nonceStep(step: string): string {
+  return step.startsWith('A2.') ? `A.${step.slice(3)}` : step;
+}
+
+/** Number of probe batches for a world with `probeCount` probes. */
+export function probeBatchCount(probeCount: number, batchSize: number | null): number {
+  if (batchSize === null || batchSize >= probeCount) return 1;
+  return Math.ceil(probeCount / batchSize);
+}
+
+/** The fields an experiment sets on a registered request; the rest default to null. */
+export type PlannedRequestFields = Pick<
+  PlannedRequest,
+  | 'systemId'
+  | 'blockId'
+  | 'worldSeed'
+  | 'requestId'
+  | 'experiment'
+  | 'task'
+  | 'step'
+  | 'dependsOn'
+  | 'writesNotebook'
+  | 'nonce'
+> &
+  Partial<Pick<PlannedRequest, 'load' | 'condition' | 'batch' | 'history' | 'checkpoint' | 'half'>>;
+
+/**
+ * A registered request with its fields in the one order `plan.json` has always written them
+ * (where the request is, then what it is, then what it needs): the plan file's bytes, and with
+ * them `manifest.planSha256`, do not depend on which experiment module built the request.
+ */
+export function plannedRequest(fields: PlannedRequestFields): PlannedRequest {
+  return {
+    systemId: fields.systemId,
+    blockId: fields.blockId,
+    worldSeed: fields.worldSeed,
+    load: fields.load ?? null,
+    condition: fields.condition ?? null,
+    batch: fields.batch ?? null,
+    history: fields.history ?? null,
+    checkpoint: fields.checkpoint ?? null,
+    half: fields.half ?? null,
+    requestId: fields.requestId,
+    experiment: fields.experiment,
+    task: fields.task,
+    step: fields.step,
+    dependsOn: fields.dependsOn,
+    writesNotebook: fields.writesNotebook,
+    nonce: fields.nonce,
+  };
+}

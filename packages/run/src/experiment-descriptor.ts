@@ -1,0 +1,122 @@
+import type { z } from 'zod';
+
+/**
+ * The five behavioral axes of the framework, in the article's order: "four R tests, eight M
+ * tests, six C tests, six A tests and six I tests".
+ */
+export const AXES = ['R', 'M', 'C', 'A', 'I'] as const;
+/** One behavioral axis of the framework. */
+export type Axis = (typeof AXES)[number];
+
+/**
+ * How many tests Specification v0.1 has per axis ("The specification contains 30 concrete tests:
+ * four R tests, eight M tests, six C tests, six A tests and six I tests"). The seeds do not
+ * contain the tests' texts: a slot is a count, not a named test.
+ */
+export const PANEL_SLOTS: Readonly<Record<Axis, number>> = { R: 4, M: 8, C: 6, A: 6, I: 6 };
+
+/**
+ * What an experiment claims for one axis. `partial`: a task indicator on the axis that is not
+ * one of the specification's full tests (the pilot's behavioral probes, "partial probes, not
+ * validated full-axis capacity scores"); `implemented`: an environment the seeds describe in
+ * enough detail to implement (procedure, score, features and control).
+ */
+export interface SlotClaim {
+  readonly axis: Axis;
+  readonly coverage: 'implemented' | 'partial';
+  /** What the experiment measures on this axis, in one line. */
+  readonly what: string;
+}
+
+/** A passage of a seed document an experiment implements, quoted verbatim. */
+export interface SeedPassage {
+  /** Which document: `framework` (the CHI/CHIS article) or `protocol` (the pilot protocol). */
+  readonly source: 'framework' | 'protocol';
+  readonly quote: string;
+}
+
+/**
+ * One behavioral feature vector an experiment reports (the framework's "feature schemas"). The
+ * `id`, `version`, `features` and `coding` are frozen into the manifest's `featureSchemas`; the
+ * `schema` validates one observed vector.
+ */
+export interface FeatureDeclaration {
+  readonly id: string;
+  /** Changes whenever a feature's definition or coding changes (with a changeset). */
+  readonly version: number;
+  readonly features: readonly string[];
+  readonly coding: string;
+  /** Validates one observed feature vector (numbers in [0, 1], null where undefined). */
+  readonly schema: z.ZodType;
+}
+
+/**
+ * What the framework asks every test template to state: "Each states a procedure, task score,
+ * behavioral features and a control condition." Executable members (plan, render, score) live in
+ * the runner's module type, which extends this one; this part is pure data that every package
+ * (runner, report, CLI) can read.
+ */
+export interface ExperimentDescriptor<Params = unknown> {
+  /** Stable identifier, also the key of its parameters in `manifest.experiments`. */
+  readonly id: string;
+  /** A short human title. */
+  readonly title: string;
+  /** The axes it contributes to (one entry per slot it fills or partially covers). */
+  readonly slots: readonly SlotClaim[];
+  readonly procedure: string;
+  readonly taskScore: string;
+  readonly features: readonly FeatureDeclaration[];
+  readonly control: string;
+  readonly seedPassages: readonly SeedPassage[];
+  /**
+   * Its parameters as frozen in `manifest.experiments[id]` (`null` there disables it). The
+   * schema validates them.
+   */
+  readonly parameters: z.ZodType<Params>;
+}
+
+/** One axis of {@link panelCoverage}: the slots and the experiments that claim them. */
+export interface AxisCoverage {
+  readonly axis: Axis;
+  readonly slots: number;
+  readonly implemented: readonly { readonly experimentId: string; readonly what: string }[];
+  readonly partial: readonly { readonly experimentId: string; readonly what: string }[];
+  /**
+   * Slots no implemented environment claims: they await the specification's texts. Partial
+   * indicators do not fill a slot.
+   */
+  readonly awaiting: number;
+}
+
+/**
+ * Which of the 30 slots the given experiments cover, axis by axis. Only `implemented` claims
+ * count against a slot; an axis never reports more implemented than it has slots.
+ *
+ * @example
+ * ```ts
+ * panelCoverage([]).map((row) => row.awaiting); // [4, 8, 6, 6, 6]
+ * ```
+ */
+export function panelCoverage(
+  experiments: readonly Pick<ExperimentDescriptor, 'id' | 'slots'>[],
+): AxisCoverage[] {
+  return AXES.map((axis) => {
+    const claims = experiments.flatMap((experiment) =>
+      experiment.slots
+        .filter((slot) => slot.axis === axis)
+        .map((slot) => ({ experimentId: experiment.id, what: slot.what, coverage: slot.coverage })),
+    );
+    const pick = (coverage: SlotClaim['coverage']) =>
+      claims
+        .filter((claim) => claim.coverage === coverage)
+        .map(({ experimentId, what }) => ({ experimentId, what }));
+    const implemented = pick('implemented');
+    return {
+      axis,
+      slots: PANEL_SLOTS[axis],
+      implemented,
+      partial: pick('partial'),
+      awaiting: Math.max(0, PANEL_SLOTS[axis] - implemented.length),
+    };
+  });
+}
