@@ -125,7 +125,7 @@ describe('parseCli', () => {
     ],
     [
       ['frobnicate'],
-      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, view, init, export, calibrate or help',
+      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help',
     ],
   ])('rejects %j with a one-line message', (argv, message) => {
     let thrown: unknown;

@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
 import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
 import { parsePriceArgument } from './declared-prices';
+import { PILOT_EXPERIMENT_IDS } from './experiments/registry';
 
 /** A bad command line: one line saying what was expected and what was found. Exit code 2. */
 export class UsageError extends ChiError {
@@ -37,6 +38,8 @@ export interface PilotCommand {
   readonly controls: boolean;
   readonly history: boolean;
   readonly behavior: boolean;
+  /** `--templates id,...`: the registered experiments to run; null = every one. */
+  readonly templates: readonly string[] | null;
   readonly ceilingUsd: number | null;
   readonly smokeCeilingUsd: number;
   readonly concurrency: number | null;
@@ -119,6 +122,11 @@ export interface ExportCommand {
   readonly outDir: string;
 }
 
+/** `chi templates`: the registered experiments by axis and the 30 slots of the panel. */
+export interface TemplatesCommand {
+  readonly command: 'templates';
+}
+
 /** `chi init [FILE] [--force]`: write a starter pilot configuration file. */
 export interface InitCommand {
   readonly command: 'init';
@@ -137,6 +145,7 @@ export type CliCommand =
   | ExportCommand
   | CalibrateCommand
   | ViewCommand
+  | TemplatesCommand
   | HelpCommand;
 
 /** The usage text printed by `chi help`. */
@@ -157,6 +166,8 @@ Usage:
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
   chi <command> --help             the options of one command; chi --version prints the version
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
+  chi templates                    the registered experiments by axis, and which of the panel's 30
+                                   tests they implement
 
 Pilot options:
   --config FILE            options from a configuration file (see chi init); flags given here win
@@ -174,6 +185,7 @@ Pilot options:
   --loads 32,64,...|v0.1   memory loads, each 1-10000 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
   --batch-size N           probes per probe request, 1-10000 (default: all in one)
   --no-controls --no-history --no-behavior
+  --templates id,...       run only these registered experiments (memory, history, behavior; see chi templates)
   --ceiling-usd X          USD ceiling, 0-100000, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks, 0-1000 (default 1)
   --allow-failed-smoke     start a live run even if a smoke check failed
@@ -240,6 +252,25 @@ function listOption(text: string | undefined): string[] | null {
     .map((item) => item.trim())
     .filter((item) => item !== '');
   return items;
+}
+
+/**
+ * `--templates id,...`: registered experiment IDs (`chi templates` lists them). An experiment not
+ * named is disabled exactly as its `--no-...` flag (memory: no loads) would disable it.
+ */
+function templatesOption(text: string | undefined): string[] | null {
+  const ids = listOption(text);
+  if (ids === null) return null;
+  if (ids.length === 0)
+    throw new UsageError(
+      `--templates: expected registered experiment IDs (${PILOT_EXPERIMENT_IDS.join(', ')}), found none`,
+    );
+  const unknown = ids.find((id) => !PILOT_EXPERIMENT_IDS.includes(id));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--templates: unknown template ${JSON.stringify(unknown)}; registered: ${PILOT_EXPERIMENT_IDS.join(', ')} (chi templates lists them)`,
+    );
+  return ids;
 }
 
 function loadsOption(text: string | undefined): number[] | null {
@@ -443,6 +474,14 @@ export function parseCli(argv: readonly string[]): CliCommand {
         force: values.force === true,
       };
     }
+    case 'templates': {
+      const { positionals } = parse(rest, {}, 'templates');
+      if (positionals.length > 0)
+        throw new UsageError(
+          `chi templates: unexpected argument ${JSON.stringify(positionals[0])}`,
+        );
+      return { command: 'templates' };
+    }
     case 'view': {
       const { values, positionals } = parse(
         rest,
@@ -461,7 +500,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate or help`,
+        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help`,
       );
   }
 }
@@ -482,6 +521,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       'no-controls': { type: 'boolean' },
       'no-history': { type: 'boolean' },
       'no-behavior': { type: 'boolean' },
+      templates: { type: 'string' },
       'ceiling-usd': { type: 'string' },
       'smoke-ceiling-usd': { type: 'string' },
       'allow-failed-smoke': { type: 'boolean' },
@@ -529,6 +569,12 @@ function parsePilot(args: readonly string[]): PilotCommand {
   if (values.plan === true && resume !== null)
     throw new UsageError('chi pilot: --plan and --resume cannot be combined');
   const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined);
+  const templates = templatesOption(values.templates as string | undefined);
+  const selected = (id: string) => templates === null || templates.includes(id);
+  if (!selected('memory') && values.loads !== undefined)
+    throw new UsageError(
+      'chi pilot: --loads sets the memory experiment, which --templates leaves out',
+    );
   return {
     command: 'pilot',
     live: live || (models !== null && baseUrl === null),
@@ -538,11 +584,12 @@ function parsePilot(args: readonly string[]): PilotCommand {
     models,
     baseUrl,
     replicates: integerOption('replicates', values.replicates as string | undefined),
-    loads: loadsOption(values.loads as string | undefined),
+    loads: selected('memory') ? loadsOption(values.loads as string | undefined) : [],
     batchSize,
     controls: values['no-controls'] !== true,
-    history: values['no-history'] !== true,
-    behavior: values['no-behavior'] !== true,
+    history: values['no-history'] !== true && selected('history'),
+    behavior: values['no-behavior'] !== true && selected('behavior'),
+    templates,
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,

@@ -9,6 +9,7 @@ export const CLI_COMMANDS = [
   'export',
   'calibrate',
   'view',
+  'templates',
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
@@ -36,6 +37,7 @@ Options:
   --loads 32,64,...|v0.1   memory loads, each >= 32 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
   --batch-size N           probes per probe request (default: all in one)
   --no-controls --no-history --no-behavior
+  --templates id,...       run only these registered experiments (memory, history, behavior; see chi templates)
   --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)
   --allow-failed-smoke     start a live run even if a smoke check failed
@@ -48,6 +50,17 @@ Options:
 
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
+
+${EXIT_CODES_TEXT}`,
+  templates: `chi templates — the registered experiments by axis
+
+Usage:
+  chi templates
+
+Prints every registered experiment under the axis it contributes to (R, M, C, A, I) and, per axis,
+how many of Specification v0.1's tests it implements and how many await the specification's texts
+(4 R, 8 M, 6 C, 6 A, 6 I). Partial task indicators are listed but fill no slot. Run a subset with
+chi pilot --templates id,id,...
 
 ${EXIT_CODES_TEXT}`,
   smoke: `chi smoke — one small request per live model through the real transport (excluded data)

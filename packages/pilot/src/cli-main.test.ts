@@ -314,6 +314,7 @@ describe('chi (in process)', () => {
       'init',
       'export',
       'view',
+      'templates',
     ]) {
       for (const flag of ['--help', '-h']) {
         const cli = io();

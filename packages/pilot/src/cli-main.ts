@@ -43,6 +43,7 @@ import {
   servedScriptedModels,
   withServedDeclarations,
 } from './endpoint-models';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
 import { makeDirectory } from './make-directory';
@@ -64,6 +65,7 @@ import {
   type PilotSettings,
 } from './settings';
 import { runSmokeChecks } from './smoke';
+import { formatTemplates } from './templates-command';
 
 /** What the CLI needs from its process; injectable so tests run it in process. */
 export interface CliIo {
@@ -204,6 +206,7 @@ export function settingsFor(
       command.controls && loads.length > 0 ? (loads.includes(32) ? 32 : (loads[0] ?? null)) : null,
     history: command.history,
     behavior: command.behavior,
+    ...(command.templates === null ? {} : { templates: command.templates }),
     ceilingUsd: command.ceilingUsd ?? 0,
     concurrency: command.concurrency ?? base.concurrency,
     ...(command.seed === null ? {} : { rootSeed: command.seed }),
@@ -514,6 +517,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       case 'calibrate':
         return await calibrateCommand(command, io);
+      case 'templates':
+        io.stdout.write(formatTemplates(PILOT_EXPERIMENTS));
+        return EXIT_CODES.ok;
       case 'view': {
         const dir = resolve(io.cwd ?? process.cwd(), command.dir);
         if (command.bundle !== null) {

@@ -65,6 +65,7 @@ describe('chi pilot --config', () => {
       controls: false,
       history: false,
       behavior: false,
+      templates: null,
       ceilingUsd: 2.5,
       smokeCeilingUsd: 0.5,
       concurrency: 2,

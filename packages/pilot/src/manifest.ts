@@ -4,6 +4,7 @@ import { canonicalJson, sha256Hex } from '@chi/run';
 import {
   ChiError,
   type GeneratorInfo,
+  InvalidArgumentError,
   type PromptRef,
   parseWith,
   type RunManifest,
@@ -11,7 +12,11 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import { chiComparisonFor } from './chi-comparison';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { behaviorExperiment } from './experiments/behavior';
+import type { Experiment } from './experiments/experiment';
+import { historyExperiment } from './experiments/history';
+import { memoryExperiment } from './experiments/memory';
+import { PILOT_EXPERIMENTS, selectExperiments } from './experiments/registry';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
@@ -53,6 +58,15 @@ export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> =
     })),
   );
 
+/** An experiment's part of the manifest: its parameters, or null when the settings leave it out. */
+function parametersIfSelected<Params>(
+  experiment: Experiment<Params>,
+  settings: PilotSettings,
+): Params | null {
+  const selected = settings.templates === undefined || settings.templates.includes(experiment.id);
+  return selected ? experiment.parametersFrom(settings) : null;
+}
+
 /** The hash of the plan, for `manifest.planSha256`. */
 export function planSha256(plan: RunPlan): string {
   return sha256Hex(canonicalJson(plan));
@@ -67,6 +81,19 @@ export function buildManifest(args: {
   createdAt: Date;
 }): RunManifest {
   const { settings } = args;
+  const experiments = {
+    memory: parametersIfSelected(memoryExperiment, settings),
+    history: parametersIfSelected(historyExperiment, settings),
+    behavior: parametersIfSelected(behaviorExperiment, settings),
+  };
+  if (settings.templates !== undefined) {
+    selectExperiments(settings.templates, PILOT_EXPERIMENTS);
+    if (Object.values(experiments).every((params) => params === null))
+      throw new InvalidArgumentError(
+        'templates',
+        `the selected templates (${settings.templates.join(', ')}) are all disabled by the other settings`,
+      );
+  }
   const live = settings.systems.some((system) => system.evidenceClass === 'live_model');
   const manifest: RunManifest = {
     kind: 'run-manifest',
@@ -77,19 +104,7 @@ export function buildManifest(args: {
     systems: settings.systems.map((system) => ({ ...system })),
     replicates: settings.replicates,
     worldSeeds: [...args.worldSeeds],
-    experiments: {
-      memory:
-        settings.loads.length === 0
-          ? null
-          : {
-              loads: [...settings.loads],
-              probesPerStratum: settings.probesPerStratum,
-              batchSize: settings.batchSize,
-              controlsAtLoad: settings.controlsAtLoad,
-            },
-      history: settings.history ? { checkpoints: 5 } : null,
-      behavior: settings.behavior ? { items: 24 } : null,
-    },
+    experiments,
     notebookCapBytes: settings.notebookCapBytes,
     ceilingUsd: settings.ceilingUsd,
     deadlineMs: settings.deadlineMs,

@@ -22,7 +22,6 @@ import {
   ChatResultSchema,
   type FailureLogEntry,
   FailureLogEntrySchema,
-  HISTORY_IDS,
   InvalidArgumentError,
   type NotebookSnapshot,
   type PlannedRequest,
@@ -41,6 +40,7 @@ import {
   readAttemptChainHead,
 } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
 import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manifest';
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { loadPromptTemplates, type PromptSet } from './prompts';
@@ -183,14 +183,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const notebooks = new Map<string, NotebookContent>();
   const capOf = (systemId: string) =>
     systems.get(systemId)?.uncappedNotebook === true ? null : manifest.notebookCapBytes;
-  for (const system of manifest.systems) {
-    for (const seed of manifest.worldSeeds) {
-      for (const history of HISTORY_IDS)
-        notebooks.set(
-          `${system.id}|history|${seed}|${history}|0`,
-          applyNotebookCap('', capOf(system.id)),
-        );
-    }
+  for (const experiment of PILOT_EXPERIMENTS) {
+    if (experiment.parametersOf(manifest) === null) continue;
+    for (const key of experiment.startingNotebooks?.(manifest) ?? [])
+      for (const system of manifest.systems)
+        notebooks.set(`${system.id}|${key}`, applyNotebookCap('', capOf(system.id)));
   }
 
   const noteFor = (request: PlannedRequest, result: ChatResult): NotebookContent =>

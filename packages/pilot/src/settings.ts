@@ -5,6 +5,7 @@ import {
   type RunConfiguration,
   type SystemSpec,
 } from '@chi/spec';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
 import {
   DEFAULT_SCRIPTED_SEED,
@@ -28,6 +29,11 @@ export interface PilotSettings {
   readonly controlsAtLoad: number | null;
   readonly history: boolean;
   readonly behavior: boolean;
+  /**
+   * The registered experiments to run (`chi pilot --templates`), by ID; absent = every one. An
+   * experiment left out has null parameters in the manifest, as its own switch would give.
+   */
+  readonly templates?: readonly string[];
   readonly notebookCapBytes: number;
   readonly ceilingUsd: number;
   readonly deadlineMs: number;
@@ -261,7 +267,12 @@ export function validateSettings(settings: PilotSettings): PilotSettings {
       'maxRetries',
       `expected an integer >= 0, found ${String(settings.maxRetries)}`,
     );
-  if (settings.loads.length === 0 && !settings.history && !settings.behavior)
+  // With `templates`, the experiments are checked where they are known (`buildManifest`): an
+  // experiment registered from outside this package is not in the pilot's registry.
+  if (
+    settings.templates === undefined &&
+    !PILOT_EXPERIMENTS.some((experiment) => experiment.parametersFrom(settings) !== null)
+  )
     throw new InvalidArgumentError('experiments', 'expected at least one experiment, found none');
   return { ...settings, loads: [...settings.loads].sort((a, b) => a - b) };
 }

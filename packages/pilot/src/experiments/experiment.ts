@@ -80,6 +80,11 @@ export interface Experiment<Params = unknown> extends ExperimentDescriptor<Param
   notebookKey?(
     request: Pick<PlannedRequest, 'worldSeed' | 'load' | 'history' | 'checkpoint'>,
   ): string;
+  /**
+   * Notebook keys that exist, empty, before any request runs (history: every trajectory at
+   * checkpoint 0), for every system; absent when every notebook is written by a request.
+   */
+  startingNotebooks?(manifest: RunManifest): readonly string[];
   /** The keys of `RunScores` (`@chi/report`) holding its observations and traces. */
   readonly scoreKeys: { readonly observations: string; readonly traces: string };
 }

@@ -77,9 +77,11 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams>({
   title: 'Longitudinal history (experience divergence, continuity, correction)',
   slots: [
     {
+      // The seeds describe this as a CHIS trajectory experiment ("shorter than the v0.1
+      // divergence protocol"), not as one of the 30 panel tests: it fills no slot.
       axis: 'M',
-      coverage: 'implemented',
-      what: 'history-dependent decisions carried by a notebook: divergence D(A,B)-D(A,A2), continuity, correction response',
+      coverage: 'partial',
+      what: 'history-dependent decisions carried by a notebook: divergence D(A,B)-D(A,A2), continuity, correction response (a shortened CHIS divergence experiment)',
     },
   ],
   procedure:
@@ -162,5 +164,9 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams>({
     });
   },
   notebookKey: historyNotebookKey,
+  startingNotebooks: (manifest) =>
+    manifest.worldSeeds.flatMap((worldSeed) =>
+      HISTORY_IDS.map((history) => historyNotebookKey({ worldSeed, history, checkpoint: 0 })),
+    ),
   scoreKeys: { observations: 'history', traces: 'historyTraces' },
 });

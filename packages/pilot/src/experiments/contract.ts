@@ -1,0 +1,204 @@
+import { extractJsonBlock } from '@chi/run';
+import { type PlannedRequest, PlannedRequestSchema, type RunManifest } from '@chi/spec';
+import { generatorInfo } from '@chi/worlds';
+import { buildManifest } from '../manifest';
+import { buildRunPlan } from '../plan';
+import { loadPromptTemplates, type PromptSet, promptRefs } from '../prompts';
+import type { RenderedMessages } from '../render-requests';
+import { generateRunWorlds, worldSeedsFor } from '../run-worlds';
+import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../scripted-systems';
+import { defaultOfflineSettings, type PilotSettings } from '../settings';
+import type { AnyExperiment } from './experiment';
+
+/** Options of {@link checkExperimentContract}. */
+export interface ExperimentContractOptions {
+  /**
+   * Settings of the small run the contract plans (one world, two scripted systems, load 32 by
+   * default). Only this experiment is planned.
+   */
+  readonly settings?: PilotSettings;
+  /** The prompt templates; the packaged ones by default. */
+  readonly prompts?: PromptSet;
+  /**
+   * A scripted reply to one rendered request (default: the `perfect` scripted system). Replies to
+   * note-writing requests become the notes later requests read.
+   */
+  readonly reply?: (request: PlannedRequest, rendered: RenderedMessages) => string;
+}
+
+/** What the contract walked through, for further checks by the caller (scoring, analysis). */
+export interface ExperimentContractResult {
+  /** Every problem found; empty when the experiment meets the contract. */
+  readonly problems: string[];
+  readonly manifest: RunManifest | null;
+  readonly requests: readonly PlannedRequest[];
+  /** The scripted reply text of every request, by request ID. */
+  readonly replies: ReadonlyMap<string, string>;
+}
+
+const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
+
+function smallSettings(): PilotSettings {
+  return defaultOfflineSettings({
+    systems: [scriptedSystemSpec('perfect'), scriptedSystemSpec('abstainer')],
+    replicates: 1,
+    loads: [32],
+    controlsAtLoad: 32,
+  });
+}
+
+/** The declarative part: what the framework asks every template to state. */
+function descriptorProblems(experiment: AnyExperiment): string[] {
+  const problems: string[] = [];
+  if (experiment.specificationVersion !== 'chi-experiment-v1')
+    problems.push(`specificationVersion is ${JSON.stringify(experiment.specificationVersion)}`);
+  if (!ID_PATTERN.test(experiment.id))
+    problems.push(`id ${JSON.stringify(experiment.id)} must match ${ID_PATTERN.source}`);
+  for (const field of ['title', 'procedure', 'taskScore', 'control'] as const)
+    if (experiment[field].trim() === '') problems.push(`${field} is empty`);
+  if (experiment.slots.length === 0) problems.push('slots: declares no axis');
+  if (experiment.seedPassages.length === 0 || experiment.seedPassages.some((p) => p.quote === ''))
+    problems.push('seedPassages: quote the seed passage it implements');
+  if (experiment.features.length === 0) problems.push('features: declares no feature vector');
+  const featureIds = experiment.features.map((feature) => feature.id);
+  if (new Set(featureIds).size !== featureIds.length) problems.push('features: duplicate IDs');
+  if (experiment.tasks.length === 0) problems.push('tasks: declares no request task');
+  if (experiment.kinds.length === 0) problems.push('kinds: declares no planned experiment kind');
+  return problems;
+}
+
+function planProblems(experiment: AnyExperiment, requests: readonly PlannedRequest[]): string[] {
+  const problems: string[] = [];
+  if (requests.length === 0) problems.push('plan: registers no request');
+  const seen = new Map<string, PlannedRequest>();
+  for (const request of requests) {
+    const parsed = PlannedRequestSchema.safeParse(request);
+    if (!parsed.success) problems.push(`plan: ${request.requestId} is not a PlannedRequest`);
+    if (seen.has(request.requestId)) problems.push(`plan: ${request.requestId} registered twice`);
+    if (!experiment.tasks.includes(request.task))
+      problems.push(`plan: ${request.requestId} has task ${request.task}, not declared in tasks`);
+    if (!experiment.kinds.includes(request.experiment))
+      problems.push(`plan: ${request.requestId} has kind ${request.experiment}, not in kinds`);
+    for (const dependency of request.dependsOn) {
+      const before = seen.get(dependency);
+      if (before === undefined)
+        problems.push(`plan: ${request.requestId} depends on ${dependency}, not planned before it`);
+      else if (before.systemId !== request.systemId || !before.writesNotebook)
+        problems.push(
+          `plan: ${request.requestId} depends on ${dependency}, which writes no notebook of its system`,
+        );
+    }
+    if (request.writesNotebook && experiment.notebookKey === undefined)
+      problems.push(`plan: ${request.requestId} writes a notebook but notebookKey is absent`);
+    seen.set(request.requestId, request);
+  }
+  const stepsOf = (systemId: string) =>
+    requests.filter((request) => request.systemId === systemId).map((request) => request.step);
+  const systems = [...new Set(requests.map((request) => request.systemId))];
+  const first = JSON.stringify(stepsOf(systems[0] ?? ''));
+  for (const systemId of systems.slice(1))
+    if (JSON.stringify(stepsOf(systemId)) !== first)
+      problems.push(`plan: ${systemId} does not get the same registered requests as ${systems[0]}`);
+  return problems;
+}
+
+function renderProblems(
+  request: PlannedRequest,
+  rendered: RenderedMessages,
+  again: RenderedMessages,
+): string[] {
+  const problems: string[] = [];
+  if (JSON.stringify(rendered) !== JSON.stringify(again))
+    problems.push(`render: ${request.requestId} renders differently twice`);
+  if (rendered.task !== request.task)
+    problems.push(`render: ${request.requestId} rendered task ${rendered.task}`);
+  const prompt = rendered.messages.at(-1)?.content ?? '';
+  const header = extractJsonBlock(prompt, 'REQUEST') as { nonce?: unknown } | null;
+  if (header?.nonce !== request.nonce)
+    problems.push(`render: ${request.requestId} does not carry its nonce in a REQUEST block`);
+  return problems;
+}
+
+/**
+ * The experiment contract suite (the unstorage `testDriver` pattern): every registered
+ * experiment passes it. It checks the declarations the framework asks for, then plans a small
+ * run of this experiment alone (one world, two scripted systems), checks the plan (schema,
+ * declared tasks and kinds, dependencies planned earlier and writing notes, the same registered
+ * requests for every system, determinism), renders every request in plan order (deterministic,
+ * the request's task and nonce in its REQUEST block) and feeds scripted replies through the
+ * notebooks the experiment keys. Scoring and analysis of the same experiment run through
+ * `runPilot` with `templates: [id]`; see `experiment-contract.test.ts`.
+ *
+ * Returns every problem found, so it works under any test framework.
+ *
+ * @example
+ * ```ts
+ * expect((await checkExperimentContract(memoryExperiment)).problems).toEqual([]);
+ * ```
+ */
+export function checkExperimentContract(
+  experiment: AnyExperiment,
+  options: ExperimentContractOptions = {},
+): ExperimentContractResult {
+  const problems = descriptorProblems(experiment);
+  const settings = { ...(options.settings ?? smallSettings()), templates: [experiment.id] };
+  const params = experiment.parametersFrom(settings);
+  if (params === null) {
+    problems.push('parametersFrom: the contract settings disable the experiment');
+    return { problems, manifest: null, requests: [], replies: new Map() };
+  }
+  if (!experiment.parameters.safeParse(params).success)
+    problems.push('parameters: parametersFrom gives parameters its schema rejects');
+  const prompts = options.prompts ?? loadPromptTemplates();
+  let manifest: RunManifest;
+  try {
+    manifest = buildManifest({
+      settings,
+      worldSeeds: worldSeedsFor(settings.rootSeed, settings.replicates),
+      prompts: promptRefs(prompts),
+      generators: [generatorInfo()],
+      createdAt: new Date('2026-09-01T00:00:00.000Z'),
+    });
+  } catch (error) {
+    problems.push(`manifest: ${error instanceof Error ? error.message : String(error)}`);
+    return { problems, manifest: null, requests: [], replies: new Map() };
+  }
+  if (JSON.stringify(experiment.parametersOf(manifest)) !== JSON.stringify(params))
+    problems.push('parametersOf: the manifest does not carry the parameters parametersFrom gave');
+  const plan = buildRunPlan(manifest, [experiment]);
+  if (JSON.stringify(buildRunPlan(manifest, [experiment])) !== JSON.stringify(plan))
+    problems.push('plan: not deterministic');
+  problems.push(...planProblems(experiment, plan.requests));
+
+  const worlds = generateRunWorlds(manifest);
+  const perfect = scriptedDefinition('perfect');
+  const reply =
+    options.reply ??
+    ((_request: PlannedRequest, rendered: RenderedMessages) =>
+      scriptedReply(perfect, 1, rendered.messages.at(-1)?.content ?? ''));
+  const notebooks = new Map<string, string>();
+  for (const key of experiment.startingNotebooks?.(manifest) ?? [])
+    for (const system of manifest.systems) notebooks.set(`${system.id}|${key}`, '');
+  const notes = (systemId: string, key: string) => {
+    const text = notebooks.get(`${systemId}|${key}`);
+    if (text === undefined) throw new Error(`no notebook ${key} for ${systemId} yet`);
+    return text;
+  };
+  const replies = new Map<string, string>();
+  for (const request of plan.requests) {
+    const context = { request, manifest, params, worlds, prompts, notes };
+    let rendered: RenderedMessages;
+    try {
+      rendered = experiment.render(context);
+    } catch (error) {
+      problems.push(`render: ${request.requestId} threw ${String(error)}`);
+      continue;
+    }
+    problems.push(...renderProblems(request, rendered, experiment.render(context)));
+    const text = reply(request, rendered);
+    replies.set(request.requestId, text);
+    if (request.writesNotebook && experiment.notebookKey !== undefined)
+      notebooks.set(`${request.systemId}|${experiment.notebookKey(request)}`, text);
+  }
+  return { problems, manifest, requests: plan.requests, replies };
+}

@@ -1,0 +1,102 @@
+import { panelCoverage } from '@chi/run';
+import { describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
+import { parseCli } from './cli-args';
+import { runCli } from './cli-main';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { buildManifest } from './manifest';
+import { buildRunPlan, requestsPerSystem } from './plan';
+import { scriptedSystemSpec } from './scripted-systems';
+import { defaultOfflineSettings } from './settings';
+import { formatTemplates } from './templates-command';
+
+describe('panelCoverage', () => {
+  it('leaves every slot awaiting the specification without experiments', () => {
+    expect(panelCoverage([]).map((row) => [row.axis, row.slots, row.awaiting])).toEqual([
+      ['R', 4, 4],
+      ['M', 8, 8],
+      ['C', 6, 6],
+      ['A', 6, 6],
+      ['I', 6, 6],
+    ]);
+  });
+
+  it('counts implemented claims only, and never below zero awaiting', () => {
+    const many = Array.from({ length: 5 }, (_, k) => ({
+      id: `r${k}`,
+      slots: [{ axis: 'R' as const, coverage: 'implemented' as const, what: 'x' }],
+    }));
+    const partial = {
+      id: 'p',
+      slots: [{ axis: 'R' as const, coverage: 'partial' as const, what: 'y' }],
+    };
+    const [r] = panelCoverage([...many, partial]);
+    expect(r?.implemented).toHaveLength(5);
+    expect(r?.partial).toEqual([{ experimentId: 'p', what: 'y' }]);
+    expect(r?.awaiting).toBe(0);
+  });
+});
+
+describe('chi templates', () => {
+  it('prints the registry by axis: one M test implemented, 29 awaiting the specification', async () => {
+    const cli = captureIo({ cwd: '/' });
+    expect(await runCli(['templates'], cli.io)).toBe(0);
+    const out = cli.out();
+    expect(out).toBe(formatTemplates(PILOT_EXPERIMENTS));
+    expect(out).toContain('Registered experiments: memory, history, behavior\n');
+    expect(out).toContain('30 tests (4 R, 8 M, 6 C, 6 A, 6 I); 1 implemented, 29 await');
+    expect(out).toContain("R: 0 of 4 implemented, 4 awaiting the specification's texts\n");
+    expect(out).toContain("M: 1 of 8 implemented, 7 awaiting the specification's texts\n");
+    expect(out).toContain("C: 0 of 6 implemented, 6 awaiting the specification's texts\n");
+    expect(out).toContain("A: 0 of 6 implemented, 6 awaiting the specification's texts\n");
+    expect(out).toContain("I: 0 of 6 implemented, 6 awaiting the specification's texts\n");
+    expect(out).toMatch(/ {2}implemented {2}memory: /);
+    expect(out).toMatch(/ {2}partial {6}history: /);
+    expect(out.match(/ {2}partial {6}behavior: /g)).toHaveLength(4);
+  });
+
+  it('has a --help text', async () => {
+    const cli = captureIo({ cwd: '/' });
+    expect(await runCli(['templates', '--help'], cli.io)).toBe(0);
+    expect(cli.out()).toMatch(/^chi templates — /);
+  });
+});
+
+describe('chi pilot --templates', () => {
+  it('leaves out every experiment not named, as its own switch would', () => {
+    const command = parseCli(['pilot', '--templates', 'behavior']);
+    if (command.command !== 'pilot') throw new Error('expected a pilot command');
+    expect(command.templates).toEqual(['behavior']);
+    expect(command.loads).toEqual([]);
+    expect(command.history).toBe(false);
+    expect(command.behavior).toBe(true);
+  });
+
+  it('plans only the selected experiments', () => {
+    const settings = defaultOfflineSettings({
+      systems: [scriptedSystemSpec('perfect')],
+      templates: ['history', 'behavior'],
+    });
+    const manifest = buildManifest({
+      settings,
+      worldSeeds: [7],
+      prompts: [],
+      generators: [],
+      createdAt: new Date('2026-09-01T00:00:00.000Z'),
+    });
+    expect(manifest.experiments.memory).toBeNull();
+    // 3 histories x (5 probes + 4 updates) + 2 behavioral halves
+    expect(Object.fromEntries(requestsPerSystem(buildRunPlan(manifest)))).toEqual({ perfect: 29 });
+  });
+
+  it('rejects an unknown template and --loads without memory (usage errors)', async () => {
+    const unknown = captureIo({ cwd: '/' });
+    expect(await runCli(['pilot', '--plan', '--templates', 'memory,moods'], unknown.io)).toBe(2);
+    expect(unknown.err()).toContain(
+      'unknown template "moods"; registered: memory, history, behavior',
+    );
+    const loads = captureIo({ cwd: '/' });
+    expect(await runCli(['pilot', '--templates', 'history', '--loads', '32'], loads.io)).toBe(2);
+    expect(loads.err()).toContain('--loads sets the memory experiment');
+  });
+});
