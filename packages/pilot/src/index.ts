@@ -60,6 +60,11 @@ export {
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export { behaviorExperiment } from './experiments/behavior';
 export {
+  checkExperimentContract,
+  type ExperimentContractOptions,
+  type ExperimentContractResult,
+} from './experiments/contract';
+export {
   type AnyExperiment,
   defineExperiment,
   type Experiment,
