@@ -13,10 +13,10 @@ import {
 } from '@chi/spec';
 import { chiComparisonFor } from './chi-comparison';
 import { behaviorExperiment } from './experiments/behavior';
-import type { Experiment } from './experiments/experiment';
+import type { AnyExperiment, Experiment } from './experiments/experiment';
 import { historyExperiment } from './experiments/history';
 import { memoryExperiment } from './experiments/memory';
-import { PILOT_EXPERIMENTS, selectExperiments } from './experiments/registry';
+import { PILOT_EXPERIMENT_IDS, PILOT_EXPERIMENTS, selectExperiments } from './experiments/registry';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
@@ -49,7 +49,13 @@ export const RUN_POLICIES: NonNullable<RunManifest['policies']> = {
  * changes whenever a feature's definition or coding changes (with a changeset).
  */
 export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> =
-  PILOT_EXPERIMENTS.flatMap((experiment) =>
+  featureSchemasOf(PILOT_EXPERIMENTS);
+
+/** The declarations of `experiments` in the manifest's `featureSchemas` shape. */
+function featureSchemasOf(
+  experiments: readonly AnyExperiment[],
+): NonNullable<RunManifest['featureSchemas']> {
+  return experiments.flatMap((experiment) =>
     experiment.features.map(({ id, version, features, coding }) => ({
       id,
       version,
@@ -57,14 +63,55 @@ export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> =
       coding,
     })),
   );
+}
 
-/** An experiment's part of the manifest: its parameters, or null when the settings leave it out. */
+/** An experiment's part of the manifest: its parameters, or null when it is not selected. */
 function parametersIfSelected<Params>(
   experiment: Experiment<Params>,
+  selected: readonly AnyExperiment[],
   settings: PilotSettings,
 ): Params | null {
-  const selected = settings.templates === undefined || settings.templates.includes(experiment.id);
-  return selected ? experiment.parametersFrom(settings) : null;
+  return selected.some((candidate) => candidate.id === experiment.id)
+    ? experiment.parametersFrom(settings)
+    : null;
+}
+
+/**
+ * `manifest.experiments`: the pilot's three under their keys (null when left out), and the
+ * parameters of experiments added from outside the pilot under `added` (absent when none).
+ */
+function manifestExperiments(
+  settings: PilotSettings,
+  registry: readonly AnyExperiment[],
+): RunManifest['experiments'] {
+  for (const experiment of registry) {
+    if (!PILOT_EXPERIMENT_IDS.includes(experiment.id) && !/^x-[a-z0-9-]+$/.test(experiment.id))
+      throw new InvalidArgumentError(
+        'experiments',
+        `an experiment added to the pilot needs an ID x-<name> (lowercase, digits, dashes), found ${JSON.stringify(experiment.id)}`,
+      );
+  }
+  const selected =
+    settings.templates === undefined ? registry : selectExperiments(settings.templates, registry);
+  const added: Record<string, unknown> = {};
+  for (const experiment of selected) {
+    if (PILOT_EXPERIMENT_IDS.includes(experiment.id)) continue;
+    const params = experiment.parametersFrom(settings);
+    if (params !== null) added[experiment.id] = params;
+  }
+  const experiments = {
+    memory: parametersIfSelected(memoryExperiment, selected, settings),
+    history: parametersIfSelected(historyExperiment, selected, settings),
+    behavior: parametersIfSelected(behaviorExperiment, selected, settings),
+    ...(Object.keys(added).length === 0 ? {} : { added }),
+  };
+  const { memory, history, behavior } = experiments;
+  if (memory === null && history === null && behavior === null && experiments.added === undefined)
+    throw new InvalidArgumentError(
+      settings.templates === undefined ? 'experiments' : 'templates',
+      'expected at least one experiment, found none',
+    );
+  return experiments;
 }
 
 /** The hash of the plan, for `manifest.planSha256`. */
@@ -79,21 +126,13 @@ export function buildManifest(args: {
   prompts: readonly PromptRef[];
   generators: readonly GeneratorInfo[];
   createdAt: Date;
+  /** The experiments this run may include (default: the pilot's registry). */
+  experiments?: readonly AnyExperiment[];
 }): RunManifest {
   const { settings } = args;
-  const experiments = {
-    memory: parametersIfSelected(memoryExperiment, settings),
-    history: parametersIfSelected(historyExperiment, settings),
-    behavior: parametersIfSelected(behaviorExperiment, settings),
-  };
-  if (settings.templates !== undefined) {
-    selectExperiments(settings.templates, PILOT_EXPERIMENTS);
-    if (Object.values(experiments).every((params) => params === null))
-      throw new InvalidArgumentError(
-        'templates',
-        `the selected templates (${settings.templates.join(', ')}) are all disabled by the other settings`,
-      );
-  }
+  const registry = args.experiments ?? PILOT_EXPERIMENTS;
+  const experiments = manifestExperiments(settings, registry);
+  const added = registry.filter((experiment) => experiments.added?.[experiment.id] !== undefined);
   const live = settings.systems.some((system) => system.evidenceClass === 'live_model');
   const manifest: RunManifest = {
     kind: 'run-manifest',
@@ -126,10 +165,10 @@ export function buildManifest(args: {
     // null without --calibration: no human reference, so h and CHI are null throughout
     calibrationId: settings.calibration?.id ?? null,
     policies: { ...RUN_POLICIES },
-    featureSchemas: FEATURE_SCHEMAS.map((schema) => ({
-      ...schema,
-      features: [...schema.features],
-    })),
+    featureSchemas: [
+      ...FEATURE_SCHEMAS.map((schema) => ({ ...schema, features: [...schema.features] })),
+      ...featureSchemasOf(added),
+    ],
     ...(settings.calibration == null
       ? {}
       : { chiComparison: chiComparisonFor(settings.calibration) }),

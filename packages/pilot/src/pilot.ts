@@ -17,6 +17,7 @@ import {
 } from '@chi/spec';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
+import type { AnyExperiment } from './experiments/experiment';
 import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
@@ -87,6 +88,12 @@ export interface RunPilotOptions {
   readonly now?: () => Date;
   /** Injectable fetch for live transports (tests). */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * The experiment modules of the run (default: the pilot's registry, `PILOT_EXPERIMENTS`). Add
+   * your own (ID `x-<name>`) to run it beside or instead of the pilot's (`settings.templates`);
+   * give the same list again on resume.
+   */
+  readonly experiments?: readonly AnyExperiment[];
 }
 
 /** What {@link runPilot} did. */
@@ -198,6 +205,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
       ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
     });
     runDir = created.runDir;
   }
@@ -283,6 +291,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
     });
     options.onEvent?.({
       type: 'scored',

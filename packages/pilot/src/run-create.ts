@@ -11,6 +11,8 @@ import {
   type RunStatus,
 } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
+import type { AnyExperiment } from './experiments/experiment';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
 import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
@@ -44,6 +46,8 @@ export interface CreateRunOptions {
   /** Prompt templates; the packaged ones by default. */
   readonly prompts?: PromptSet;
   readonly now?: () => Date;
+  /** The experiments the run may include (default: the pilot's registry, `PILOT_EXPERIMENTS`). */
+  readonly experiments?: readonly AnyExperiment[];
 }
 
 /** `yyyymmddThhmmssZ-<8 hex of the manifest hash>`. */
@@ -75,9 +79,10 @@ export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'
     prompts: promptRefs(prompts),
     generators: [generatorInfo()],
     createdAt: now(),
+    ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
   });
   const worlds = generateRunWorlds(draft);
-  const plan = buildRunPlan(draft);
+  const plan = buildRunPlan(draft, options.experiments ?? PILOT_EXPERIMENTS);
   const frozen = freezeManifest({ ...draft, planSha256: planSha256(plan) });
   return { frozen, plan, worlds, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
 }

@@ -28,6 +28,7 @@ import {
   parseWith,
   type RenderedRequest,
   RunFolderDamagedError,
+  type RunManifest,
   type RunPlan,
   RunPlanSchema,
   type RunStatus,
@@ -40,6 +41,7 @@ import {
   readAttemptChainHead,
 } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
+import type { AnyExperiment } from './experiments/experiment';
 import { PILOT_EXPERIMENTS } from './experiments/registry';
 import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manifest';
 import { applyNotebookCap, type NotebookContent } from './notebook';
@@ -63,6 +65,29 @@ export interface ExecuteRunOptions {
   /** Aborting stops new requests; requests in flight run to their result (never cancelled). */
   readonly signal?: AbortSignal;
   readonly now?: () => Date;
+  /**
+   * The experiment modules that render the plan's requests (default: the pilot's registry). A
+   * run with experiments added from outside the pilot needs them again on every resume.
+   */
+  readonly experiments?: readonly AnyExperiment[];
+}
+
+/**
+ * The experiments of a run's registry, checked against the manifest: every added experiment the
+ * manifest names (`experiments.added`) must have its module.
+ */
+function runExperiments(
+  manifest: RunManifest,
+  experiments: readonly AnyExperiment[],
+): readonly AnyExperiment[] {
+  for (const id of Object.keys(manifest.experiments.added ?? {})) {
+    if (!experiments.some((experiment) => experiment.id === id))
+      throw new InvalidArgumentError(
+        'experiments',
+        `the run includes the added experiment ${id}; pass its module in experiments (it is not part of the pilot's registry)`,
+      );
+  }
+  return experiments;
 }
 
 /** How an execution ended. */
@@ -132,6 +157,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     }
   }
   const worlds = await readRunWorlds(paths, manifest);
+  const experiments = runExperiments(manifest, options.experiments ?? PILOT_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
   for (const system of manifest.systems) {
     const model = options.models.get(system.id);
@@ -183,7 +209,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const notebooks = new Map<string, NotebookContent>();
   const capOf = (systemId: string) =>
     systems.get(systemId)?.uncappedNotebook === true ? null : manifest.notebookCapBytes;
-  for (const experiment of PILOT_EXPERIMENTS) {
+  for (const experiment of experiments) {
     if (experiment.parametersOf(manifest) === null) continue;
     for (const key of experiment.startingNotebooks?.(manifest) ?? [])
       for (const system of manifest.systems)
@@ -230,7 +256,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       resumedResolved += 1;
       if (request.writesNotebook && !isInfrastructureFailure(state.result)) {
         const content = noteFor(request, state.result);
-        notebooks.set(`${request.systemId}|${notebookKey(request)}`, content);
+        notebooks.set(`${request.systemId}|${notebookKey(request, experiments)}`, content);
         await writeNotebook(request, content);
       }
       continue;
@@ -369,6 +395,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       worlds,
       prompts,
       notes: notesLookup,
+      experiments,
     });
     const requestSha256 = sha256Hex(canonicalJson(rendered.messages));
     const inputBytes = requestInputBytes(rendered.messages);
@@ -440,7 +467,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
     }
     if (request.writesNotebook && !isInfrastructureFailure(result)) {
       const content = noteFor(request, result);
-      notebooks.set(`${request.systemId}|${notebookKey(request)}`, content);
+      notebooks.set(`${request.systemId}|${notebookKey(request, experiments)}`, content);
       await writeNotebook(request, content);
     }
     // Resolved only now: a request that reads this one's notebook may be dispatched from here on.

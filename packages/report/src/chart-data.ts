@@ -2,6 +2,7 @@ import {
   EimcStatusSchema,
   type EvidenceClass,
   EvidenceClassSchema,
+  ExperimentKindSchema,
   HistoryIdSchema,
   IsoTimeSchema,
   RatioSchema,
@@ -148,7 +149,7 @@ export type EimcEntry = z.infer<typeof EimcEntrySchema>;
 /** Resources spent by one system on one experiment cell (all attempts, complete or not). */
 export const ResourceRowSchema = z.strictObject({
   systemId: z.string().min(1),
-  experiment: z.enum(['memory', 'controls', 'history', 'behavior']),
+  experiment: ExperimentKindSchema,
   /** Memory load N; null for history and behavior. */
   load: z.int().min(1).nullable(),
   requests: z.int().min(0),
@@ -258,7 +259,7 @@ export type TaxonomyCount = z.infer<typeof TaxonomyCountSchema>;
 /** One matched block as the report lists it (every block, complete or not). */
 export const BlockRowSchema = z.strictObject({
   blockId: z.string().min(1),
-  experiment: z.enum(['memory', 'controls', 'history', 'behavior']),
+  experiment: ExperimentKindSchema,
   worldSeed: SeedSchema,
   load: z.int().min(1).nullable(),
   status: z.enum(['complete', 'incomplete', 'not_started']),

@@ -371,7 +371,8 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
           });
           for (const trace of traceHistoryDecisions(observations))
             historyTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
-        } else {
+        } else if (block.experiment === 'behavior') {
+          // Experiments added from outside the pilot (`x-...`) are scored by their own code.
           const itemSet = records.behaviorItems.get(block.worldSeed);
           if (itemSet === undefined)
             throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);

@@ -222,6 +222,8 @@ export {
   UsdSchema,
 } from './primitives';
 export {
+  type AddedExperimentId,
+  AddedExperimentIdSchema,
   type AttemptRecord,
   AttemptRecordSchema,
   type BehaviorExperimentParams,

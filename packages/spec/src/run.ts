@@ -112,6 +112,11 @@ export const RunManifestSchema = z.strictObject({
     memory: MemoryExperimentParamsSchema.nullable(),
     history: HistoryExperimentParamsSchema.nullable(),
     behavior: BehaviorExperimentParamsSchema.nullable(),
+    /**
+     * Parameters of experiments registered from outside the pilot, by ID (`x-...`); each module
+     * validates its own. Absent when only the pilot's experiments run.
+     */
+    added: z.record(z.string().regex(/^x-[a-z0-9-]+$/), z.unknown()).optional(),
   }),
   notebookCapBytes: z.int().min(1),
   ceilingUsd: UsdSchema,
@@ -210,20 +215,37 @@ export const AttemptRecordSchema = z.strictObject({
 /** One line of the attempt log. */
 export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
 
-/** The experiment a registered request belongs to. */
-export const ExperimentKindSchema = z.enum(['memory', 'controls', 'history', 'behavior']);
+/**
+ * The ID of an experiment registered from outside the pilot: `x-` and a name. The prefix keeps
+ * added experiments apart from the pilot's own, now and when the pilot gains experiments.
+ */
+export const AddedExperimentIdSchema = z.templateLiteral(['x-', z.string()]);
+/** The ID of an experiment registered from outside the pilot. */
+export type AddedExperimentId = z.infer<typeof AddedExperimentIdSchema>;
+
+/**
+ * The experiment a registered request belongs to: one of the pilot's, or an added experiment's
+ * ID (`x-...`).
+ */
+export const ExperimentKindSchema = z.union([
+  z.enum(['memory', 'controls', 'history', 'behavior']),
+  AddedExperimentIdSchema,
+]);
 /** The experiment a registered request belongs to. */
 export type ExperimentKind = z.infer<typeof ExperimentKindSchema>;
 
 /** The task of a registered request, as named in its REQUEST block. */
-export const RequestTaskSchema = z.enum([
-  'memory_encode',
-  'memory_probe',
-  'memory_probe_oracle',
-  'history_update',
-  'history_probe',
-  'behavior_half',
-  'smoke',
+export const RequestTaskSchema = z.union([
+  z.enum([
+    'memory_encode',
+    'memory_probe',
+    'memory_probe_oracle',
+    'history_update',
+    'history_probe',
+    'behavior_half',
+    'smoke',
+  ]),
+  AddedExperimentIdSchema,
 ]);
 /** The task of a registered request. */
 export type RequestTask = z.infer<typeof RequestTaskSchema>;

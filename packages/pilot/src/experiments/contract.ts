@@ -9,6 +9,7 @@ import { generateRunWorlds, worldSeedsFor } from '../run-worlds';
 import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import type { AnyExperiment } from './experiment';
+import { PILOT_EXPERIMENTS } from './registry';
 
 /** Options of {@link checkExperimentContract}. */
 export interface ExperimentContractOptions {
@@ -158,6 +159,9 @@ export function checkExperimentContract(
       prompts: promptRefs(prompts),
       generators: [generatorInfo()],
       createdAt: new Date('2026-09-01T00:00:00.000Z'),
+      experiments: PILOT_EXPERIMENTS.includes(experiment)
+        ? PILOT_EXPERIMENTS
+        : [...PILOT_EXPERIMENTS.filter((pilot) => pilot.id !== experiment.id), experiment],
     });
   } catch (error) {
     problems.push(`manifest: ${error instanceof Error ? error.message : String(error)}`);
