@@ -48,7 +48,7 @@ import { applyNotebookCap, type NotebookContent } from './notebook';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { notebookKey, renderPlannedRequest } from './render-planned';
 import { runIdFor } from './run-create';
-import { openRunLog, readJsonFile, runPaths, writeJsonFile } from './run-folder';
+import { openRunLog, type RunPaths, readJsonFile, runPaths, writeJsonFile } from './run-folder';
 import { readRunWorlds } from './run-worlds';
 
 /** Options of {@link executeRun}. */
@@ -112,6 +112,111 @@ function retryWaits(result: ChatResult): number[] {
   return result.tries.flatMap((attempt) => (attempt.waitMs === null ? [] : [attempt.waitMs]));
 }
 
+/** The integrity checks of a run folder before any request is sent (plan and prompt hashes). */
+function checkPlanAndPrompts(
+  runDir: string,
+  paths: RunPaths,
+  manifest: RunManifest,
+  plan: RunPlan,
+  prompts: PromptSet,
+): void {
+  if (manifest.planSha256 !== undefined && planSha256(plan) !== manifest.planSha256) {
+    throw new ManifestIntegrityError(
+      `plan.json in ${runDir} does not match the planSha256 frozen in the manifest`,
+    );
+  }
+  for (const ref of manifest.prompts) {
+    const template = prompts.get(ref.name);
+    if (
+      template === undefined ||
+      template.version !== ref.version ||
+      template.sha256 !== ref.sha256
+    ) {
+      throw new ManifestIntegrityError(
+        `prompt ${ref.name}@${ref.version} in ${paths.promptsDir} does not match the manifest hash`,
+      );
+    }
+  }
+}
+
+/** Every system of the manifest has a model, of the evidence class it is registered with. */
+function checkModels(manifest: RunManifest, models: ReadonlyMap<string, ChatModel>): void {
+  for (const system of manifest.systems) {
+    const model = models.get(system.id);
+    if (model === undefined)
+      throw new InvalidArgumentError('models', `no model for system ${system.id} of the manifest`);
+    if (model.evidenceClass !== system.evidenceClass) {
+      throw new InvalidArgumentError(
+        'models',
+        `system ${system.id} is registered as ${system.evidenceClass} but its model reports ${model.evidenceClass}`,
+      );
+    }
+  }
+}
+
+/** The status a previous session left, checked against the manifest; null for a fresh run. */
+async function readPreviousStatus(
+  paths: RunPaths,
+  manifestSha256: string,
+): Promise<RunStatus | null> {
+  const previousStatus = existsSync(paths.status)
+    ? await readJsonFile(paths.status, RunStatusSchema)
+    : null;
+  if (previousStatus !== null && previousStatus.manifestSha256 !== manifestSha256)
+    throw new RunFolderDamagedError(
+      paths.status,
+      `it records manifest hash ${previousStatus.manifestSha256}, but manifest.json hashes to ${manifestSha256}: the manifest was changed after the run started`,
+    );
+  return previousStatus;
+}
+
+/**
+ * Opens a run folder for execution: reads and checks the frozen manifest, the plan, the prompt
+ * templates, the worlds, the experiment modules, the models and the previous session's status
+ * and attempt-chain head. Sends nothing and writes nothing.
+ */
+async function openRunForExecution(options: ExecuteRunOptions) {
+  const paths = runPaths(options.runDir);
+  const frozen = await readFrozenManifest(options.runDir);
+  const manifest = frozen.manifest;
+  const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
+  const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
+  checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
+  const worlds = await readRunWorlds(paths, manifest);
+  const experiments = runExperiments(manifest, options.experiments ?? PILOT_EXPERIMENTS);
+  const systems = new Map(manifest.systems.map((system) => [system.id, system]));
+  checkModels(manifest, options.models);
+  const previousStatus = await readPreviousStatus(paths, frozen.sha256);
+  // Every record of this manifest, the chain unbroken, nothing removed since status.json saw it.
+  const chainStart = await readAttemptChainHead(
+    paths.attempts,
+    frozen.sha256,
+    previousStatus?.attemptLog ?? null,
+  );
+  const runId = previousStatus?.runId ?? runIdFor(manifest, frozen.sha256);
+  const concurrency = options.concurrency ?? manifest.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InvalidArgumentError(
+      'concurrency',
+      `expected a positive integer, found ${String(concurrency)}`,
+    );
+  }
+  return {
+    paths,
+    frozen,
+    manifest,
+    plan,
+    prompts,
+    worlds,
+    experiments,
+    systems,
+    previousStatus,
+    chainStart,
+    runId,
+    concurrency,
+  };
+}
+
 /**
  * Sends every registered request of a run that the attempt log does not already resolve, with
  * bounded concurrency, in plan order (so whole blocks, then whole worlds, finish first), and
@@ -134,64 +239,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const started = Date.now();
   const now = options.now ?? (() => new Date());
   const emit: PilotEventSink = options.onEvent ?? (() => {});
-  const paths = runPaths(options.runDir);
-  const frozen = await readFrozenManifest(options.runDir);
-  const manifest = frozen.manifest;
-  const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
-  if (manifest.planSha256 !== undefined && planSha256(plan) !== manifest.planSha256) {
-    throw new ManifestIntegrityError(
-      `plan.json in ${options.runDir} does not match the planSha256 frozen in the manifest`,
-    );
-  }
-  const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
-  for (const ref of manifest.prompts) {
-    const template = prompts.get(ref.name);
-    if (
-      template === undefined ||
-      template.version !== ref.version ||
-      template.sha256 !== ref.sha256
-    ) {
-      throw new ManifestIntegrityError(
-        `prompt ${ref.name}@${ref.version} in ${paths.promptsDir} does not match the manifest hash`,
-      );
-    }
-  }
-  const worlds = await readRunWorlds(paths, manifest);
-  const experiments = runExperiments(manifest, options.experiments ?? PILOT_EXPERIMENTS);
-  const systems = new Map(manifest.systems.map((system) => [system.id, system]));
-  for (const system of manifest.systems) {
-    const model = options.models.get(system.id);
-    if (model === undefined)
-      throw new InvalidArgumentError('models', `no model for system ${system.id} of the manifest`);
-    if (model.evidenceClass !== system.evidenceClass) {
-      throw new InvalidArgumentError(
-        'models',
-        `system ${system.id} is registered as ${system.evidenceClass} but its model reports ${model.evidenceClass}`,
-      );
-    }
-  }
-  const previousStatus = existsSync(paths.status)
-    ? await readJsonFile(paths.status, RunStatusSchema)
-    : null;
-  if (previousStatus !== null && previousStatus.manifestSha256 !== frozen.sha256)
-    throw new RunFolderDamagedError(
-      paths.status,
-      `it records manifest hash ${previousStatus.manifestSha256}, but manifest.json hashes to ${frozen.sha256}: the manifest was changed after the run started`,
-    );
-  // Every record of this manifest, the chain unbroken, nothing removed since status.json saw it.
-  const chainStart = await readAttemptChainHead(
-    paths.attempts,
-    frozen.sha256,
-    previousStatus?.attemptLog ?? null,
-  );
-  const runId = previousStatus?.runId ?? runIdFor(manifest, frozen.sha256);
-  const concurrency = options.concurrency ?? manifest.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InvalidArgumentError(
-      'concurrency',
-      `expected a positive integer, found ${String(concurrency)}`,
-    );
-  }
+  const opened = await openRunForExecution(options);
+  const { paths, frozen, manifest, plan, prompts, worlds, experiments, systems } = opened;
+  const { previousStatus, chainStart, runId, concurrency } = opened;
 
   const logStates = foldAttemptLog(await readAttemptLog(paths.attempts));
   const attemptWriter: ChainedAttemptWriter = chainAttemptWriter(
