@@ -1,3 +1,4 @@
+import { HISTORY_IDS } from '@chi/spec';
 /**
  * Builds a small run folder that follows packages/pilot/RUN-FOLDER.md, without the pilot: worlds
  * from @chi/worlds, two scripted systems answering from the answer key, and optional failures.
@@ -311,7 +312,7 @@ export async function buildFixtureRun(root: string, options: FixtureRunOptions =
     const historyId = `history.w${seed}`;
     const historyStart = requests.length;
     for (const system of SYSTEMS) {
-      for (const h of ['A', 'B', 'A2'] as const) {
+      for (const h of HISTORY_IDS) {
         let notes = '';
         await snapshot(system, historyId, `history/w${seed}-${h}-c0`, null, notes);
         for (let k = 0; k <= 4; k++) {

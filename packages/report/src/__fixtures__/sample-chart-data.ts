@@ -1,3 +1,4 @@
+import { HISTORY_IDS } from '@chi/spec';
 import type { ChartData, IntervalEstimate, MemoryPoint } from '../chart-data';
 
 /** An estimate over `worlds` used worlds, of `completeWorlds` complete in its cell and 3 planned. */
@@ -97,7 +98,7 @@ export function sampleChartData(): ChartData {
       { systemId, experiment: 'memory' as const, load: 64, requests: 6, failedRequests: 1, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, requestsWithoutUsage: 6, costUsd: 0, latencyMsMedian: 0, latencyMsMax: 0 },
     ]),
     history: systems.flatMap((systemId) =>
-      (['A', 'B', 'A2'] as const).flatMap((history) =>
+      HISTORY_IDS.flatMap((history) =>
         [0, 1, 2, 3, 4].map((checkpoint) => ({
           systemId,
           history,
@@ -121,10 +122,10 @@ export function sampleChartData(): ChartData {
       })),
     ),
     historyDynamics: systems.flatMap((systemId) =>
-      (['A', 'B', 'A2'] as const).map((history) => ({ systemId, history, continuity: est(1, 3), correctionResponse: est(0.75, 3) })),
+      HISTORY_IDS.map((history) => ({ systemId, history, continuity: est(1, 3), correctionResponse: est(0.75, 3) })),
     ),
     historyVectors: systems.flatMap((systemId) =>
-      (['A', 'B', 'A2'] as const).flatMap((history) =>
+      HISTORY_IDS.flatMap((history) =>
         [0, 1, 2, 3, 4].map((checkpoint) => ({
           systemId,
           worldSeed: 1,
