@@ -28,6 +28,8 @@ export interface PilotCommand {
   readonly command: 'pilot';
   readonly live: boolean;
   readonly plan: boolean;
+  /** `--protocol NAME`: a protocol other than the default pilot (absent for the default). */
+  readonly protocol?: string;
   readonly resume: string | null;
   readonly systems: readonly string[] | null;
   readonly models: readonly ModelArgument[] | null;
@@ -155,6 +157,7 @@ Usage:
   chi pilot [options]              run the pilot (offline scripted roster by default) and write the release
   chi pilot --plan [options]       print requests per system and the worst-case reserved USD; send nothing
   chi pilot --resume DIR           resume an interrupted run (never re-sends a paid request)
+  chi pilot --protocol divergence-v0.1 [--plan]   the longer divergence protocol, offline (scripted baselines)
   chi smoke [options]              one small request per live model through the real transport (excluded data)
   chi serve --system NAME --port P serve a scripted system as an OpenAI-compatible endpoint on 127.0.0.1
   chi score DIR                    score a run folder again and write its release
@@ -511,6 +514,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     {
       live: { type: 'boolean' },
       plan: { type: 'boolean' },
+      protocol: { type: 'string' },
       resume: { type: 'string' },
       systems: { type: 'string' },
       models: { type: 'string' },
@@ -568,6 +572,16 @@ function parsePilot(args: readonly string[]): PilotCommand {
   }
   if (values.plan === true && resume !== null)
     throw new UsageError('chi pilot: --plan and --resume cannot be combined');
+  const protocol = values.protocol as string | undefined;
+  if (protocol !== undefined) {
+    const conflicting = Object.keys(values).find(
+      (key) => !['protocol', 'plan', 'out', 'replicates', 'resamples'].includes(key),
+    );
+    if (conflicting !== undefined)
+      throw new UsageError(
+        `chi pilot --protocol: only --plan, --out, --replicates and --resamples apply; remove --${conflicting}`,
+      );
+  }
   const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined);
   const templates = templatesOption(values.templates as string | undefined);
   const selected = (id: string) => templates === null || templates.includes(id);
@@ -579,6 +593,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     command: 'pilot',
     live: live || (models !== null && baseUrl === null),
     plan: values.plan === true,
+    ...(protocol === undefined ? {} : { protocol }),
     resume,
     systems,
     models,

@@ -26,6 +26,9 @@ Usage:
   chi pilot --config chi.config.json [options]   options from a file; flags given here win
   chi pilot --plan [options]                     print requests and worst-case USD; send nothing
   chi pilot --resume DIR [--concurrency N] [--no-release] [--allow-failed-smoke]
+  chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N]
+                           the longer divergence protocol, offline with its scripted baselines
+                           (docs/protocol.md, "The divergence protocol v0.1"); --replicates = worlds (default 8)
 
 Options:
   --config FILE            a pilot configuration file (JSON; see \`chi init\` and pilot-config.schema.json)

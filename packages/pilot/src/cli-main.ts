@@ -39,6 +39,11 @@ import { COMMAND_USAGE } from './cli-help';
 import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
 import { readDeclaredPrices } from './declared-prices';
 import {
+  divergencePilotCommand,
+  isDivergenceRelease,
+  verifyDivergenceCommand,
+} from './divergence/command';
+import {
   type ServedScriptedModel,
   servedScriptedModels,
   withServedDeclarations,
@@ -485,6 +490,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       }
       case 'pilot':
+        if (command.protocol !== undefined)
+          return await divergencePilotCommand({ ...command, protocol: command.protocol }, io);
         return await pilotCommand(command, io, configFileSha256);
       case 'smoke':
         return await smokeCommand(command, io);
@@ -538,11 +545,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         await server.close();
         return EXIT_CODES.ok;
       }
-      case 'verify':
+      case 'verify': {
+        const target = command.argv.filter((arg) => !arg.startsWith('-'));
+        const dir = resolve(io.cwd ?? process.cwd(), target[0] ?? '.');
+        if (target.length === 1 && command.argv.length === 1 && isDivergenceRelease(dir))
+          return await verifyDivergenceCommand(dir, io);
         return await runVerifyCli(command.argv, {
           stdout: (text) => io.stdout.write(text),
           stderr: (text) => io.stderr.write(text),
         });
+      }
     }
   } catch (error) {
     io.stderr.write(`${prefixed(oneLine(error))}\n`);

@@ -1,0 +1,203 @@
+import { requestInputBytes } from '@chi/openrouter';
+import { canonicalJson, sha256Hex } from '@chi/run';
+import type { ChatModel, ChatResult, HistoryEvidence, HistoryStep } from '@chi/spec';
+import { applyNotebookCap, utf8ByteLength } from '../notebook';
+import { requestNonce } from '../plan';
+import type { PromptSet } from '../prompts';
+import { type RenderedMessages, renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
+import type { DivergenceManifest } from './manifest';
+import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
+import { buildDivergenceWorld, type DivergenceWorld } from './world';
+
+/** What the harness did to a notebook after a call (published per call). */
+export type NotebookOperation =
+  | 'none'
+  | 'erase'
+  | 'sham-restore'
+  | 'swap'
+  | 'fault-corrupt'
+  | 'fault-restore';
+
+/** One line of `calls.jsonl`: a request, its result, and the notebook it left. */
+export interface DivergenceCallRecord {
+  readonly kind: 'divergence-call';
+  readonly manifestSha256: string;
+  readonly requestId: string;
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly arm: string;
+  readonly checkpoint: number;
+  readonly role: ArmCall['role'];
+  /** The CHIS condition a probe measures; null for updates and operations. */
+  readonly condition: string | null;
+  readonly nonce: string;
+  readonly requestSha256: string;
+  readonly inputBytes: number;
+  /** SHA-256 of the notes the request showed (after any fault corruption). */
+  readonly notesShownSha256: string;
+  /** For probes: the choice IDs asked, in order. */
+  readonly askedIds: readonly string[] | null;
+  readonly result: ChatResult;
+  /** The instance's notebook after this call and any operation that followed it. */
+  readonly notebookAfter: {
+    readonly text: string;
+    readonly sha256: string;
+    readonly bytes: number;
+  };
+  readonly operations: readonly NotebookOperation[];
+}
+
+/** Creates the model of one instance (a fresh object per instance: hidden state stays inside). */
+export type InstanceModelFactory = (
+  systemId: string,
+  worldSeed: number,
+  armId: string,
+) => ChatModel;
+
+/** Options of {@link executeDivergence}. */
+export interface ExecuteDivergenceOptions {
+  readonly manifest: DivergenceManifest;
+  readonly manifestSha256: string;
+  readonly prompts: PromptSet;
+  readonly modelFor: InstanceModelFactory;
+  /** Receives every call record in execution order (the caller appends it to `calls.jsonl`). */
+  readonly record: (call: DivergenceCallRecord) => Promise<void>;
+}
+
+interface Instance {
+  readonly arm: DivergenceArm;
+  readonly model: ChatModel;
+  readonly calls: readonly ArmCall[];
+  notes: string;
+}
+
+/** The notebook a reversible fault shows for one probe: unreadable, the same byte length. */
+export function corruptedNotebook(notes: string): string {
+  return '~'.repeat(utf8ByteLength(notes));
+}
+
+function stepOf(call: ArmCall, world: DivergenceWorld): HistoryStep {
+  const event = call.event;
+  const step = (kind: HistoryStep['kind'], evidence: readonly HistoryEvidence[]): HistoryStep => ({
+    checkpoint: call.checkpoint,
+    kind,
+    evidence: [...evidence],
+  });
+  if (event === null || event.kind === 'maintenance') return step('maintenance', []);
+  if (event.kind === 'exposure') return step('ingest', world.exposure[event.history]);
+  if (event.kind === 'washout') return step('ingest', world.washoutEvidence[event.index] ?? []);
+  // The matched update has the correction's form (kind, dates, sources, trials); only its
+  // direction differs, so the control differs from the intervention in content alone.
+  return step('correction', event.kind === 'correction' ? world.correctionA : world.matchedA);
+}
+
+/**
+ * Runs the divergence protocol: per world seed and system, every arm of the manifest as its own
+ * independently initialized instance, checkpoint by checkpoint in lockstep (so the swap can
+ * exchange two instances' notebooks at the frozen checkpoint). Requests are rendered with the
+ * pilot's history prompts over the fixed probe panel; the nonce depends only on the world, the
+ * checkpoint and the call, so instances at the same step get byte-identical requests whenever
+ * their notebooks agree. Sequential and not resumable (see docs/protocol.md).
+ */
+export async function executeDivergence(options: ExecuteDivergenceOptions): Promise<void> {
+  const { manifest } = options;
+  const cap = manifest.notebookCapBytes;
+  for (const worldSeed of manifest.worldSeeds) {
+    const world = buildDivergenceWorld(worldSeed);
+    for (const system of manifest.systems) {
+      const instances = manifest.arms.map(
+        (arm): Instance => ({
+          arm,
+          model: options.modelFor(system.id, worldSeed, arm.id),
+          calls: armCalls(arm),
+          notes: '',
+        }),
+      );
+      for (const { checkpoint } of manifest.checkpoints) {
+        for (const instance of instances) {
+          const here = instance.calls.filter((call) => call.checkpoint === checkpoint);
+          for (const [index, call] of here.entries()) {
+            await runCall({ ...options, cap, world, systemId: system.id, instance, call, index });
+          }
+        }
+        if (checkpoint === manifest.operations.swapAfter) swapNotebooks(instances);
+      }
+    }
+  }
+}
+
+function swapNotebooks(instances: readonly Instance[]): void {
+  const done = new Set<string>();
+  for (const instance of instances) {
+    const operation = instance.arm.operation;
+    if (operation.kind !== 'swap' || done.has(instance.arm.id)) continue;
+    const partner = instances.find((candidate) => candidate.arm.id === operation.partner);
+    if (partner === undefined) throw new Error(`swap partner ${operation.partner} missing`);
+    [instance.notes, partner.notes] = [partner.notes, instance.notes];
+    done.add(instance.arm.id).add(partner.arm.id);
+  }
+}
+
+async function runCall(args: {
+  readonly manifestSha256: string;
+  readonly prompts: PromptSet;
+  readonly record: ExecuteDivergenceOptions['record'];
+  readonly cap: number;
+  readonly world: DivergenceWorld;
+  readonly systemId: string;
+  readonly instance: Instance;
+  readonly call: ArmCall;
+  readonly index: number;
+}): Promise<void> {
+  const { instance, call, world } = args;
+  const operation = instance.arm.operation;
+  const step = `c${call.checkpoint}.${call.role}.${args.index}`;
+  const nonce = requestNonce(world.seed, 'divergence', step);
+  const faulted = call.role === 'probe' && call.condition === 'fault';
+  const shown = faulted ? corruptedNotebook(instance.notes) : instance.notes;
+  const rendered: RenderedMessages =
+    call.role === 'probe'
+      ? renderHistoryProbe(args.prompts, { environments: world.panel, notes: shown, nonce })
+      : renderHistoryUpdate(args.prompts, {
+          environments: world.panel,
+          notes: shown,
+          step: stepOf(call, world),
+          nonce,
+          notebookCapBytes: args.cap,
+        });
+  const requestId = `${args.systemId}.divergence.w${world.seed}.${instance.arm.id}.${step}`;
+  const result = await instance.model.generate({ requestId, messages: rendered.messages });
+  const operations: NotebookOperation[] = [];
+  if (faulted) operations.push('fault-corrupt', 'fault-restore');
+  if (call.role === 'update' && result.failure === 'none') {
+    instance.notes = applyNotebookCap(result.text ?? '', args.cap).text;
+  } else if (call.role === 'operation') {
+    // Erasure and sham erasure send the identical call; only what the harness keeps differs.
+    if (operation.kind === 'erase') {
+      instance.notes = '';
+      operations.push('erase');
+    } else {
+      operations.push('sham-restore');
+    }
+  }
+  const notebook = applyNotebookCap(instance.notes, args.cap);
+  await args.record({
+    kind: 'divergence-call',
+    manifestSha256: args.manifestSha256,
+    requestId,
+    systemId: args.systemId,
+    worldSeed: world.seed,
+    arm: instance.arm.id,
+    checkpoint: call.checkpoint,
+    role: call.role,
+    condition: call.condition,
+    nonce,
+    requestSha256: sha256Hex(canonicalJson(rendered.messages)),
+    inputBytes: requestInputBytes(rendered.messages),
+    notesShownSha256: sha256Hex(shown),
+    askedIds: call.role === 'probe' ? world.panel.map((environment) => environment.id) : null,
+    result,
+    notebookAfter: { text: notebook.text, sha256: notebook.sha256, bytes: notebook.bytes },
+    operations,
+  });
+}

@@ -1,0 +1,311 @@
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type {
+  DivergenceAnalysis,
+  DivergenceEstimate,
+  DivergenceSeries,
+  DivergenceSystemResult,
+} from './analyze';
+import { divergencePaths } from './run';
+
+/** The files of a divergence release, each a pure function of the analysis. */
+export const DIVERGENCE_RELEASE_FILES = [
+  'divergence.json',
+  'divergence-trajectory.csv',
+  'divergence-dynamics.csv',
+  'divergence-trajectory.svg',
+  'divergence.md',
+] as const;
+
+/** The raw inputs copied into the release, from which `chi verify` recomputes everything. */
+export const DIVERGENCE_RELEASE_INPUTS = ['manifest.json', 'calls.jsonl'] as const;
+
+function number(value: number | null): string {
+  return value === null ? '' : String(value);
+}
+
+function csvField(text: string): string {
+  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function labelOf(system: DivergenceSystemResult): string {
+  return system.evidenceClass === 'scripted_baseline'
+    ? `${system.systemId} (SCRIPTED BASELINE, not a model)`
+    : system.systemId;
+}
+
+/** Every series at every checkpoint, one row each. */
+export function trajectoryCsv(analysis: DivergenceAnalysis): string {
+  const rows = [
+    'system,evidence_class,checkpoint,phase,primary,series,estimate,lower,upper,worlds,planned_worlds,reason',
+  ];
+  for (const system of analysis.systems) {
+    for (const point of system.trajectory) {
+      for (const [series, value] of Object.entries(point.series) as [
+        DivergenceSeries,
+        DivergenceEstimate,
+      ][]) {
+        rows.push(
+          [
+            system.systemId,
+            system.evidenceClass,
+            String(point.checkpoint),
+            point.phase,
+            String(point.checkpoint === analysis.primaryCheckpoint),
+            series,
+            number(value.estimate),
+            number(value.lower),
+            number(value.upper),
+            String(value.worlds),
+            String(value.plannedWorlds),
+            csvField(value.reason ?? ''),
+          ].join(','),
+        );
+      }
+    }
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+/** Every dynamic per system, with its definition and inputs. */
+export function dynamicsCsv(analysis: DivergenceAnalysis): string {
+  const rows = [
+    'system,evidence_class,dynamic,estimate,lower,upper,worlds,planned_worlds,reason,definition,inputs',
+  ];
+  for (const system of analysis.systems) {
+    for (const dynamic of system.dynamics) {
+      const value = dynamic.value;
+      rows.push(
+        [
+          system.systemId,
+          system.evidenceClass,
+          dynamic.name,
+          number(value.estimate),
+          number(value.lower),
+          number(value.upper),
+          String(value.worlds),
+          String(value.plannedWorlds),
+          csvField(value.reason ?? ''),
+          csvField(dynamic.definition),
+          csvField(dynamic.inputs),
+        ].join(','),
+      );
+    }
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+const FIGURE_SERIES: readonly {
+  readonly series: DivergenceSeries;
+  readonly label: string;
+  readonly color: string;
+  readonly dash: string;
+  readonly offset: number;
+}[] = [
+  { series: 'excess', label: 'A vs B (main)', color: '#222222', dash: '', offset: -0.18 },
+  { series: 'shamExcess', label: 'sham erasure', color: '#1f77b4', dash: '6 3', offset: -0.06 },
+  { series: 'eraseExcess', label: 'erasure', color: '#d62728', dash: '2 3', offset: 0.06 },
+  {
+    series: 'swapExcess',
+    label: 'swapped notebooks',
+    color: '#2ca02c',
+    dash: '10 3 2 3',
+    offset: 0.18,
+  },
+];
+
+function fixed(value: number): string {
+  return value.toFixed(1);
+}
+
+function escapeXml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function panelSvg(
+  analysis: DivergenceAnalysis,
+  system: DivergenceSystemResult,
+  top: number,
+  width: number,
+): string {
+  const left = 70;
+  const right = width - 200;
+  const height = 200;
+  const checkpoints = system.trajectory.map((point) => point.checkpoint);
+  const minX = Math.min(...checkpoints) - 0.5;
+  const maxX = Math.max(...checkpoints) + 0.5;
+  const x = (value: number) => left + ((value - minX) / (maxX - minX)) * (right - left);
+  const y = (value: number) => top + 30 + ((1 - value) / 2) * height;
+  const parts: string[] = [];
+  parts.push(
+    `<text x="${left}" y="${top + 18}" font-size="14" font-weight="bold">${escapeXml(labelOf(system))}</text>`,
+  );
+  for (const point of system.trajectory) {
+    const cx = fixed(x(point.checkpoint));
+    parts.push(
+      `<text x="${cx}" y="${fixed(y(-1) + 16)}" font-size="11" text-anchor="middle">${point.checkpoint} ${point.phase}</text>`,
+    );
+  }
+  for (const tick of [-1, -0.5, 0, 0.5, 1]) {
+    parts.push(
+      `<line x1="${left}" x2="${right}" y1="${fixed(y(tick))}" y2="${fixed(y(tick))}" stroke="${tick === 0 ? '#888' : '#e5e5e5'}"/>`,
+      `<text x="${left - 6}" y="${fixed(y(tick) + 4)}" font-size="11" text-anchor="end">${tick}</text>`,
+    );
+  }
+  const primaryX = fixed(x(analysis.primaryCheckpoint));
+  parts.push(
+    `<line x1="${primaryX}" x2="${primaryX}" y1="${fixed(y(1))}" y2="${fixed(y(-1))}" stroke="#999" stroke-dasharray="3 3"/>`,
+    `<text x="${primaryX}" y="${fixed(y(1) - 4)}" font-size="11" text-anchor="middle">primary (manifest)</text>`,
+  );
+  for (const style of FIGURE_SERIES) {
+    const points = system.trajectory.flatMap((point) => {
+      const value = point.series[style.series];
+      return value.estimate === null ? [] : [{ checkpoint: point.checkpoint, value }];
+    });
+    const path = points
+      .map(
+        (point, index) =>
+          `${index === 0 ? 'M' : 'L'}${fixed(x(point.checkpoint + style.offset))},${fixed(y(point.value.estimate as number))}`,
+      )
+      .join(' ');
+    if (path !== '')
+      parts.push(
+        `<path d="${path}" fill="none" stroke="${style.color}" stroke-width="2"${style.dash === '' ? '' : ` stroke-dasharray="${style.dash}"`}/>`,
+      );
+    for (const point of points) {
+      const px = fixed(x(point.checkpoint + style.offset));
+      if (point.value.lower !== null && point.value.upper !== null)
+        parts.push(
+          `<line x1="${px}" x2="${px}" y1="${fixed(y(point.value.lower))}" y2="${fixed(y(point.value.upper))}" stroke="${style.color}"/>`,
+        );
+      parts.push(
+        `<circle cx="${px}" cy="${fixed(y(point.value.estimate as number))}" r="3" fill="${style.color}"/>`,
+      );
+    }
+  }
+  FIGURE_SERIES.forEach((style, index) => {
+    const ly = top + 50 + index * 20;
+    parts.push(
+      `<line x1="${right + 20}" x2="${right + 50}" y1="${ly}" y2="${ly}" stroke="${style.color}" stroke-width="2"${style.dash === '' ? '' : ` stroke-dasharray="${style.dash}"`}/>`,
+      `<text x="${right + 56}" y="${ly + 4}" font-size="11">${escapeXml(style.label)}</text>`,
+    );
+  });
+  return parts.join('\n');
+}
+
+/**
+ * The divergence trajectory figure: per system, excess divergence at every checkpoint (exposure,
+ * washout, later checkpoints) with its pointwise 95% interval, and the sham-erasure, erasure and
+ * swap arms beside it (offset on the checkpoint axis so the whiskers do not overlap); the primary
+ * checkpoint is the manifest's.
+ */
+export function trajectorySvg(analysis: DivergenceAnalysis): string {
+  const width = 1000;
+  const panel = 270;
+  const height = 60 + panel * analysis.systems.length;
+  const panels = analysis.systems.map((system, index) =>
+    panelSvg(analysis, system, 50 + index * panel, width),
+  );
+  return `${[
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+    `<text x="20" y="24" font-size="16" font-weight="bold">Excess divergence (different-history minus same-history distance) by checkpoint</text>`,
+    `<text x="20" y="42" font-size="12">Pointwise 95% percentile intervals over world clusters; not simultaneous bands. Scripted baselines are not measurements.</text>`,
+    ...panels,
+    '</svg>',
+  ].join('\n')}\n`;
+}
+
+function formatEstimate(value: DivergenceEstimate): string {
+  if (value.estimate === null) return `null (${value.reason ?? 'undefined'})`;
+  const interval =
+    value.lower === null || value.upper === null
+      ? ` (${value.reason ?? 'no interval'})`
+      : ` [${value.lower.toFixed(3)}, ${value.upper.toFixed(3)}]`;
+  return `${value.estimate.toFixed(3)}${interval}, ${value.worlds}/${value.plannedWorlds} worlds`;
+}
+
+/** The report section: trajectory tables and every dynamic with its definition. */
+export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
+  const lines: string[] = [
+    `# Divergence protocol ${analysis.protocol}`,
+    '',
+    `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): **${analysis.primaryCheckpoint}**.`,
+    'Intervals are pointwise 95% percentile intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic); they are not simultaneous bands.',
+    '',
+    '![Excess divergence by checkpoint](divergence-trajectory.svg)',
+    '',
+    '## Series',
+    '',
+    ...Object.entries(analysis.seriesDefinitions).map(([name, text]) => `- \`${name}\`: ${text}`),
+  ];
+  for (const system of analysis.systems) {
+    lines.push('', `## ${labelOf(system)}`, '');
+    lines.push('| checkpoint | phase | excess | sham | erasure | swap | swap follows state |');
+    lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const point of system.trajectory) {
+      const s = point.series;
+      const mark = point.checkpoint === analysis.primaryCheckpoint ? ' (primary)' : '';
+      lines.push(
+        `| ${point.checkpoint}${mark} | ${point.phase} | ${formatEstimate(s.excess)} | ${formatEstimate(s.shamExcess)} | ${formatEstimate(s.eraseExcess)} | ${formatEstimate(s.swapExcess)} | ${formatEstimate(s.swapFollowsState)} |`,
+      );
+    }
+    lines.push('', '| dynamic | value | definition | inputs |', '| --- | --- | --- | --- |');
+    for (const dynamic of system.dynamics) {
+      lines.push(
+        `| ${dynamic.name} | ${formatEstimate(dynamic.value)} | ${dynamic.definition} | ${dynamic.inputs} |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The release files' contents, by name (pure: the same analysis gives the same bytes). */
+export function renderDivergenceRelease(analysis: DivergenceAnalysis): Map<string, string> {
+  return new Map<string, string>([
+    ['divergence.json', `${JSON.stringify(analysis, null, 2)}\n`],
+    ['divergence-trajectory.csv', trajectoryCsv(analysis)],
+    ['divergence-dynamics.csv', dynamicsCsv(analysis)],
+    ['divergence-trajectory.svg', trajectorySvg(analysis)],
+    ['divergence.md', divergenceMarkdown(analysis)],
+  ]);
+}
+
+/** Writes the release folder of a divergence run: the raw inputs and every derived file. */
+export async function writeDivergenceRelease(
+  runDir: string,
+  analysis: DivergenceAnalysis,
+): Promise<string> {
+  const paths = divergencePaths(runDir);
+  await mkdir(paths.release, { recursive: true });
+  await copyFile(paths.manifest, join(paths.release, 'manifest.json'));
+  await copyFile(paths.calls, join(paths.release, 'calls.jsonl'));
+  for (const [name, text] of renderDivergenceRelease(analysis))
+    await writeFile(join(paths.release, name), text);
+  return paths.release;
+}
+
+/** One file `chi verify` found different from its recomputation. */
+export interface DivergenceVerifyMismatch {
+  readonly file: string;
+  readonly problem: string;
+}
+
+/** Compares a release's derived files with a recomputation; an empty list means verified. */
+export async function compareDivergenceRelease(
+  releaseDir: string,
+  recomputed: DivergenceAnalysis,
+): Promise<DivergenceVerifyMismatch[]> {
+  const mismatches: DivergenceVerifyMismatch[] = [];
+  for (const [name, text] of renderDivergenceRelease(recomputed)) {
+    let found: string;
+    try {
+      found = await readFile(join(releaseDir, name), 'utf8');
+    } catch {
+      mismatches.push({ file: name, problem: 'missing' });
+      continue;
+    }
+    if (found !== text) mismatches.push({ file: name, problem: 'differs from its recomputation' });
+  }
+  return mismatches;
+}
