@@ -11,6 +11,7 @@ import {
   type DivergenceManifest,
   divergenceManifestSha256,
 } from './manifest';
+import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { divergenceEntries } from './score';
 import {
   createDivergenceInstanceModel,
@@ -138,25 +139,62 @@ export async function recomputeDivergence(runDir: string): Promise<{
   analysis: DivergenceAnalysis;
 }> {
   const paths = divergencePaths(runDir);
-  const manifest = JSON.parse(await readFile(paths.manifest, 'utf8')) as DivergenceManifest;
+  const manifest = readJsonOrDamaged<DivergenceManifest>(
+    await readOrDamaged(paths.manifest),
+    paths.manifest,
+  );
+  if (manifest.kind !== 'divergence-manifest' || manifest.protocol !== DIVERGENCE_PROTOCOL_ID)
+    throw new RunFolderDamagedError(
+      paths.manifest,
+      `expected a ${DIVERGENCE_PROTOCOL_ID} divergence manifest, found kind ${JSON.stringify(manifest.kind)} protocol ${JSON.stringify(manifest.protocol)}`,
+    );
   const manifestSha256 = divergenceManifestSha256(manifest);
-  const text = await readFile(paths.calls, 'utf8');
+  const text = await readOrDamaged(paths.calls);
   const calls = text
     .split('\n')
     .filter((line) => line !== '')
     .map((line, index) => {
-      const call = JSON.parse(line) as DivergenceCallRecord;
+      const call = readJsonOrDamaged<DivergenceCallRecord>(
+        line,
+        `${paths.calls} line ${index + 1}`,
+      );
       if (call.manifestSha256 !== manifestSha256)
         throw new RunFolderDamagedError(
           paths.calls,
-          `line ${index + 1} carries manifest hash ${call.manifestSha256}, but manifest.json hashes to ${manifestSha256}`,
+          `line ${index + 1} carries manifest hash ${String(call.manifestSha256)}, but manifest.json hashes to ${manifestSha256}`,
         );
       return call;
     });
+  if (calls.length !== manifest.totalRequests)
+    throw new RunFolderDamagedError(
+      paths.calls,
+      `it holds ${calls.length} calls, but the manifest registers ${manifest.totalRequests}`,
+    );
   const entries = divergenceEntries(manifest, calls);
   return {
     manifest,
     manifestSha256,
     analysis: analyzeDivergence(manifest, manifestSha256, entries),
   };
+}
+
+async function readOrDamaged(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new RunFolderDamagedError(path, 'missing or unreadable', { cause: error });
+  }
+}
+
+/** Parses one JSON object of the folder (a shallow check: the records are not schema-validated). */
+function readJsonOrDamaged<T>(text: string, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RunFolderDamagedError(where, `not JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new RunFolderDamagedError(where, 'expected a JSON object');
+  return value as T;
 }
