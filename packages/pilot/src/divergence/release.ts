@@ -225,6 +225,11 @@ function formatEstimate(value: DivergenceEstimate): string {
   return `${value.estimate.toFixed(3)}${interval}, ${value.worlds}/${value.plannedWorlds} worlds`;
 }
 
+/** A Markdown table cell: a literal `|` would end the cell. */
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
+
 /** The report section: trajectory tables and every dynamic with its definition. */
 export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
   const lines: string[] = [
@@ -247,13 +252,13 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
       const s = point.series;
       const mark = point.checkpoint === analysis.primaryCheckpoint ? ' (primary)' : '';
       lines.push(
-        `| ${point.checkpoint}${mark} | ${point.phase} | ${formatEstimate(s.excess)} | ${formatEstimate(s.shamExcess)} | ${formatEstimate(s.eraseExcess)} | ${formatEstimate(s.swapExcess)} | ${formatEstimate(s.swapFollowsState)} |`,
+        `| ${point.checkpoint}${mark} | ${point.phase} | ${[s.excess, s.shamExcess, s.eraseExcess, s.swapExcess, s.swapFollowsState].map((value) => cell(formatEstimate(value))).join(' | ')} |`,
       );
     }
     lines.push('', '| dynamic | value | definition | inputs |', '| --- | --- | --- | --- |');
     for (const dynamic of system.dynamics) {
       lines.push(
-        `| ${dynamic.name} | ${formatEstimate(dynamic.value)} | ${dynamic.definition} | ${dynamic.inputs} |`,
+        `| ${dynamic.name} | ${cell(formatEstimate(dynamic.value))} | ${cell(dynamic.definition)} | ${cell(dynamic.inputs)} |`,
       );
     }
   }

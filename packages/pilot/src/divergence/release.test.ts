@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { DivergenceAnalysis } from './analyze';
+import { divergenceMarkdown, trajectoryCsv } from './release';
+
+const estimate = (value: number | null) => ({
+  estimate: value,
+  lower: value === null ? null : value - 0.1,
+  upper: value === null ? null : value + 0.1,
+  worlds: value === null ? 0 : 2,
+  plannedWorlds: 2,
+  reason: value === null ? 'no deviation, with a | inside' : null,
+});
+
+const analysis: DivergenceAnalysis = {
+  kind: 'divergence-analysis',
+  protocol: 'divergence-v0.1',
+  manifestSha256: 'ab'.repeat(32),
+  primaryCheckpoint: 1,
+  analysis: { seed: 1, resamples: 10, level: 0.95 },
+  seriesDefinitions: {} as DivergenceAnalysis['seriesDefinitions'],
+  systems: [
+    {
+      systemId: 'notebook-follower',
+      evidenceClass: 'scripted_baseline',
+      trajectory: [0, 1].map((checkpoint) => ({
+        checkpoint,
+        phase: checkpoint === 0 ? 'baseline' : 'exposure',
+        series: {
+          excess: estimate(checkpoint * 0.5),
+          differentHistory: estimate(0.5),
+          sameHistory: estimate(0),
+          swapExcess: estimate(0.5),
+          eraseExcess: estimate(0),
+          shamExcess: estimate(0.5),
+          swapFollowsState: estimate(null),
+        },
+      })),
+      dynamics: [
+        {
+          name: 'plasticity',
+          definition: 'mean |a - b|',
+          inputs: 'arms',
+          value: estimate(null),
+        },
+      ],
+    },
+  ],
+};
+
+describe('divergence release text', () => {
+  it('labels scripted baselines, marks the manifest primary checkpoint and escapes table pipes', () => {
+    const text = divergenceMarkdown(analysis);
+    expect(text).toContain('## notebook-follower (SCRIPTED BASELINE, not a model)');
+    expect(text).toContain('| 1 (primary) | exposure | 0.500 [0.400, 0.600], 2/2 worlds |');
+    expect(text).toContain(
+      '| plasticity | null (no deviation, with a \\| inside) | mean \\|a - b\\| | arms |',
+    );
+    for (const line of text.split('\n').filter((l) => l.startsWith('| plasticity')))
+      expect(line.replaceAll('\\|', '').split('|').length).toBe(6);
+  });
+
+  it('writes one CSV row per system, checkpoint and series, with the primary flag', () => {
+    const rows = trajectoryCsv(analysis).trim().split('\n');
+    expect(rows.length).toBe(1 + 2 * 7);
+    expect(rows).toContain(
+      'notebook-follower,scripted_baseline,1,exposure,true,excess,0.5,0.4,0.6,2,2,',
+    );
+    expect(rows).toContain(
+      'notebook-follower,scripted_baseline,0,baseline,false,swapFollowsState,,,,0,2,"no deviation, with a | inside"',
+    );
+  });
+});
