@@ -9,7 +9,10 @@ import type { DivergenceManifest } from './manifest';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
 import { buildDivergenceWorld, type DivergenceWorld } from './world';
 
-/** What the harness did to a notebook after a call (published per call). */
+/**
+ * What the harness did to a notebook around a call (published per call): `swap` happened before
+ * the call (the notebook it shows came from the partner instance); the others after it.
+ */
 export type NotebookOperation =
   | 'none'
   | 'erase'
@@ -69,6 +72,8 @@ interface Instance {
   readonly model: ChatModel;
   readonly calls: readonly ArmCall[];
   notes: string;
+  /** The notebook was exchanged since the last call (recorded on the next call). */
+  swapped: boolean;
 }
 
 /** The notebook a reversible fault shows for one probe: unreadable, the same byte length. */
@@ -111,6 +116,7 @@ export async function executeDivergence(options: ExecuteDivergenceOptions): Prom
           model: options.modelFor(system.id, worldSeed, arm.id),
           calls: armCalls(arm),
           notes: '',
+          swapped: false,
         }),
       );
       for (const { checkpoint } of manifest.checkpoints) {
@@ -134,6 +140,8 @@ function swapNotebooks(instances: readonly Instance[]): void {
     const partner = instances.find((candidate) => candidate.arm.id === operation.partner);
     if (partner === undefined) throw new Error(`swap partner ${operation.partner} missing`);
     [instance.notes, partner.notes] = [partner.notes, instance.notes];
+    instance.swapped = true;
+    partner.swapped = true;
     done.add(instance.arm.id).add(partner.arm.id);
   }
 }
@@ -168,6 +176,8 @@ async function runCall(args: {
   const requestId = `${args.systemId}.divergence.w${world.seed}.${instance.arm.id}.${step}`;
   const result = await instance.model.generate({ requestId, messages: rendered.messages });
   const operations: NotebookOperation[] = [];
+  if (instance.swapped) operations.push('swap');
+  instance.swapped = false;
   if (faulted) operations.push('fault-corrupt', 'fault-restore');
   if (call.role === 'update' && result.failure === 'none') {
     instance.notes = applyNotebookCap(result.text ?? '', args.cap).text;

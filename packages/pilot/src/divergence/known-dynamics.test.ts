@@ -183,6 +183,34 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
     expect(sham.every((call) => call.notebookAfter.bytes > 0)).toBe(true);
   });
 
+  it("the swap arms continue from each other's notebook, recorded on the next call", () => {
+    const worldSeeds = [...new Set(calls.map((call) => call.worldSeed))];
+    for (const [system, worldSeed] of ['notebook-follower', 'hidden-state'].flatMap((system) =>
+      worldSeeds.map((seed) => [system, seed] as const),
+    )) {
+      for (const [arm, partner] of [
+        ['A.swap', 'B.swap'],
+        ['B.swap', 'A.swap'],
+      ]) {
+        const of = (id: string) =>
+          calls.filter(
+            (call) => call.systemId === system && call.arm === id && call.worldSeed === worldSeed,
+          );
+        const partnerAfterExposure = of(partner as string)
+          .filter((call) => call.checkpoint === 1)
+          .at(-1);
+        const firstAfterSwap = of(arm as string).find((call) => call.checkpoint === 2);
+        expect(firstAfterSwap?.operations).toEqual(['swap']);
+        expect(firstAfterSwap?.notesShownSha256).toBe(partnerAfterExposure?.notebookAfter.sha256);
+        expect(partnerAfterExposure?.notebookAfter.sha256).not.toBe(
+          of(arm as string)
+            .filter((call) => call.checkpoint === 1)
+            .at(-1)?.notebookAfter.sha256,
+        );
+      }
+    }
+  });
+
   it('chi verify recomputes the release byte for byte, and notices an edited reply', async () => {
     const release = divergencePaths(runDir).release;
     const recomputed = await recomputeDivergence(release);
