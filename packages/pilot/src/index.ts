@@ -52,6 +52,60 @@ export {
   perTokenPrice,
   readDeclaredPrices,
 } from './declared-prices';
+// The divergence protocol v0.1 (issue 19): `chi pilot --protocol divergence-v0.1`.
+export {
+  analyzeDivergence,
+  DIVERGENCE_DYNAMICS,
+  DIVERGENCE_SERIES,
+  type DivergenceAnalysis,
+  type DivergenceDynamic,
+  type DivergenceEstimate,
+  type DivergenceSeries,
+  type DivergenceSystemResult,
+  DYNAMIC_DEFINITIONS,
+  SERIES_DEFINITIONS,
+} from './divergence/analyze';
+export {
+  type DivergenceCallRecord,
+  type ExecuteDivergenceOptions,
+  executeDivergence,
+  type InstanceModelFactory,
+  type NotebookOperation,
+} from './divergence/execute';
+export {
+  buildDivergenceManifest,
+  type DivergenceManifest,
+  type DivergenceManifestOptions,
+  divergenceManifestSha256,
+} from './divergence/manifest';
+export {
+  type ArmCall,
+  type ArmOperation,
+  armCalls,
+  DIVERGENCE_ARMS,
+  DIVERGENCE_CHECKPOINTS,
+  DIVERGENCE_OPERATION_CHECKPOINTS,
+  DIVERGENCE_PRIMARY_CHECKPOINT,
+  DIVERGENCE_PROTOCOL_ID,
+  type DivergenceArm,
+  type DivergenceCheckpoint,
+  type DivergencePhase,
+  type ExposureOrder,
+} from './divergence/protocol';
+export { renderDivergenceRelease, writeDivergenceRelease } from './divergence/release';
+export {
+  type RunDivergenceOptions,
+  recomputeDivergence,
+  runDivergenceProtocol,
+} from './divergence/run';
+export { divergenceEntries } from './divergence/score';
+export {
+  createDivergenceInstanceModel,
+  DIVERGENCE_SYSTEM_NAMES,
+  DIVERGENCE_SYSTEMS,
+  type DivergenceSystemName,
+  type DivergenceSystemPolicy,
+} from './divergence/scripted-divergence';
 export {
   type ServedScriptedModel,
   servedScriptedModels,
