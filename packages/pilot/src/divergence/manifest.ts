@@ -1,5 +1,6 @@
 import { canonicalJson, sha256Hex } from '@chi/run';
 import { InvalidArgumentError, type SystemSpec } from '@chi/spec';
+import { generatorInfo } from '@chi/worlds';
 import { NOTEBOOK_CAP_BYTES } from '../notebook';
 import { type PromptSet, promptRefs } from '../prompts';
 import {
@@ -23,6 +24,8 @@ export interface DivergenceManifest {
   readonly kind: 'divergence-manifest';
   readonly protocol: typeof DIVERGENCE_PROTOCOL_ID;
   readonly createdAt: string;
+  /** The world generator that made the worlds (its version changes the worlds). */
+  readonly generator: { readonly name: string; readonly version: string };
   readonly worldSeeds: readonly number[];
   readonly systems: readonly SystemSpec[];
   readonly checkpoints: readonly DivergenceCheckpoint[];
@@ -60,6 +63,7 @@ export function buildDivergenceManifest(options: DivergenceManifestOptions): Div
     kind: 'divergence-manifest',
     protocol: DIVERGENCE_PROTOCOL_ID,
     createdAt: options.createdAt,
+    generator: generatorInfo(),
     worldSeeds: [...options.worldSeeds],
     systems: [...options.systems],
     checkpoints: DIVERGENCE_CHECKPOINTS,
