@@ -17,6 +17,7 @@ import {
 import {
   ApiCallError,
   ChiError,
+  type HumanCalibration,
   InvalidArgumentError,
   type ModelCatalog,
   type Price,
@@ -59,6 +60,7 @@ import { createProgressRenderer, type ProgressOutput } from './progress';
 import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
 import { formatHeadline, formatResumeHint } from './run-summary';
+import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from './scripted-imitator';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { serveScriptedSystem } from './serve';
 import {
@@ -172,28 +174,49 @@ function checkUnboundedSpend(
   );
 }
 
+/**
+ * The scripted systems of an offline run: the named ones, or the default roster plus, when a
+ * calibration is given, the imitator aimed at it (a SCRIPTED BASELINE that needs a calibration, so
+ * the default release without one is unchanged).
+ */
+function offlineSystems(
+  names: readonly string[] | null,
+  calibration: HumanCalibration | null,
+): SystemSpec[] {
+  const chosen =
+    names ??
+    (calibration === null
+      ? DEFAULT_SCRIPTED_ROSTER
+      : [...DEFAULT_SCRIPTED_ROSTER, IMITATOR_SYSTEM_NAME]);
+  return chosen.map((name) => {
+    if (name === IMITATOR_SYSTEM_NAME) {
+      if (calibration === null)
+        throw new UsageError(
+          `--systems: ${IMITATOR_SYSTEM_NAME} aims at a calibration's centroid: give --calibration FILE`,
+        );
+      return imitatorSystemSpec(calibration);
+    }
+    try {
+      scriptedDefinition(name);
+    } catch {
+      throw new UsageError(
+        `--systems: unknown scripted system ${JSON.stringify(name)}; expected ${[...DEFAULT_SCRIPTED_ROSTER, IMITATOR_SYSTEM_NAME].join(', ')} (${IMITATOR_SYSTEM_NAME} with --calibration)`,
+      );
+    }
+    return scriptedSystemSpec(name);
+  });
+}
+
 /** The run settings of a parsed `chi pilot` command line, with its declared prices (exported for tests). */
 export function settingsFor(
   command: PilotCommand,
   prices: ReadonlyMap<string, Price> = new Map(),
+  calibration: HumanCalibration | null = null,
 ): PilotSettings {
   const live = command.live || command.baseUrl !== null;
-  let systems: SystemSpec[];
-  if (live) {
-    systems = liveSystems(command, prices);
-  } else {
-    const names = command.systems ?? DEFAULT_SCRIPTED_ROSTER;
-    for (const name of names) {
-      try {
-        scriptedDefinition(name);
-      } catch {
-        throw new UsageError(
-          `--systems: unknown scripted system ${JSON.stringify(name)}; expected ${DEFAULT_SCRIPTED_ROSTER.join(', ')}`,
-        );
-      }
-    }
-    systems = names.map((name) => scriptedSystemSpec(name));
-  }
+  const systems = live
+    ? liveSystems(command, prices)
+    : offlineSystems(command.systems, calibration);
   const base = defaultOfflineSettings({ systems });
   const loads = command.loads ?? base.loads;
   const smallest = minimumMemoryLoad(CLI_PROBES_PER_STRATUM);
@@ -291,12 +314,12 @@ async function pilotCommand(
     });
     return reportOutcome(outcome, command, started, io);
   }
-  let settings = settingsFor(command, await declaredPrices(command, cwd));
-  if (command.calibration !== null)
-    settings = {
-      ...settings,
-      calibration: await readCalibrationFile(resolve(cwd, command.calibration)),
-    };
+  const calibration =
+    command.calibration === null
+      ? null
+      : await readCalibrationFile(resolve(cwd, command.calibration));
+  let settings = settingsFor(command, await declaredPrices(command, cwd), calibration);
+  if (calibration !== null) settings = { ...settings, calibration };
   const live = settings.systems.some((system) => system.kind !== 'scripted');
   if (command.plan) {
     let catalog: ModelCatalog | undefined;

@@ -262,6 +262,21 @@ export {
   updateHistoryNotes,
 } from './scripted-history';
 export {
+  createImitatorModel,
+  IMITATOR_NOTES,
+  IMITATOR_SYSTEM_NAME,
+  type ImitatorTargets,
+  imitateBehavioralItems,
+  imitateMemoryAnswers,
+  imitatorDescription,
+  imitatorItemKind,
+  imitatorReply,
+  imitatorSystemSpec,
+  imitatorTargets,
+  imitatorTargetsFromDeclared,
+  isImitatorSystem,
+} from './scripted-imitator';
+export {
   answerMemoryQuestions,
   MEMORY_NOTES_HEADER,
   rankRecords,
@@ -284,9 +299,11 @@ export {
   type ScriptedModelOptions,
   type ScriptedSystemDefinition,
   type ScriptedSystemName,
+  scriptedChatModel,
   scriptedDefinition,
   scriptedReply,
   scriptedSystemSpec,
+  smokeReply,
 } from './scripted-systems';
 export {
   type ScriptedModelDeclaration,

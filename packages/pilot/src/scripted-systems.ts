@@ -270,23 +270,27 @@ export function scriptedReply(
       const items = asArray(extractJsonBlock(prompt, 'ITEMS'), 'ITEMS') as ScriptedItem[];
       return JSON.stringify(answerBehavioralItems(items, definition.behavior, noise));
     }
-    case 'smoke': {
-      const questions = asArray(extractJsonBlock(prompt, 'QUESTIONS'), 'QUESTIONS') as {
-        id: string;
-        value: string;
-        source: string;
-      }[];
-      return JSON.stringify(
-        questions.map((question) => ({
-          id: question.id,
-          value: question.value,
-          source: question.source,
-        })),
-      );
-    }
+    case 'smoke':
+      return smokeReply(prompt);
     default:
       throw new Error(`unknown task ${JSON.stringify(header.task)}`);
   }
+}
+
+/** The reply to a smoke request: every question's value and source echoed back. */
+export function smokeReply(prompt: string): string {
+  const questions = asArray(extractJsonBlock(prompt, 'QUESTIONS'), 'QUESTIONS') as {
+    id: string;
+    value: string;
+    source: string;
+  }[];
+  return JSON.stringify(
+    questions.map((question) => ({
+      id: question.id,
+      value: question.value,
+      source: question.source,
+    })),
+  );
 }
 
 /** Options of {@link createScriptedModel}. */
@@ -311,8 +315,23 @@ export interface ScriptedModelOptions {
 export function createScriptedModel(name: string, options: ScriptedModelOptions = {}): ChatModel {
   const definition = scriptedDefinition(name);
   const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
-  const now = options.now ?? (() => new Date());
-  const modelId = `scripted/${definition.name}`;
+  return scriptedChatModel(
+    `scripted/${definition.name}`,
+    (prompt) => scriptedReply(definition, seed, prompt),
+    options.now ?? (() => new Date()),
+  );
+}
+
+/**
+ * A scripted system behind the `ChatModel` interface, from its reply function (prompt in, text
+ * out; a throw is an invalid response): evidence class `scripted_baseline`, cost 0, timestamps
+ * from `now` (they never affect replies).
+ */
+export function scriptedChatModel(
+  modelId: string,
+  reply: (prompt: string) => string,
+  now: () => Date,
+): ChatModel {
   return {
     specificationVersion: 'chi-chat-v1',
     provider: 'scripted',
@@ -340,7 +359,7 @@ export function createScriptedModel(name: string, options: ScriptedModelOptions 
         detail = 'aborted by the caller before it was answered';
       } else {
         try {
-          text = scriptedReply(definition, seed, prompt);
+          text = reply(prompt);
         } catch (error) {
           detail = `scripted system cannot read this prompt: ${(error as Error).message}`;
         }

@@ -7,6 +7,11 @@ import {
   type RunManifest,
   type SystemSpec,
 } from '@chi/spec';
+import {
+  createImitatorModel,
+  imitatorTargetsFromDeclared,
+  isImitatorSystem,
+} from './scripted-imitator';
 import { createScriptedModel } from './scripted-systems';
 import { apiKeyEnvOf, OPENROUTER_KEY_ENV } from './settings';
 
@@ -69,6 +74,12 @@ function modelForSystem(
   manifest: RunManifest,
   context: LiveModelContext,
 ): ChatModel {
+  if (isImitatorSystem(system)) {
+    return createImitatorModel(
+      imitatorTargetsFromDeclared(system.scripted?.declaredNoise ?? {}),
+      system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed },
+    );
+  }
   if (system.kind === 'scripted') {
     return createScriptedModel(
       scriptedNameOf(system),

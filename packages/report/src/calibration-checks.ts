@@ -35,6 +35,23 @@ export interface CalibrationChecksInput {
   readonly profiles: ReadonlyMap<string, AxisProfile>;
   /** Accuracy of a content-blind answer per behavior axis. */
   readonly chanceAccuracy: Partial<Record<AxisId, number>>;
+  /**
+   * The scripted imitator systems that ran in this run (see {@link isImitatorSpec}), each with its
+   * manifest description and its measured capacity p; their profiles are in `profiles`.
+   */
+  readonly imitators?: readonly {
+    readonly systemId: string;
+    readonly description: string;
+    readonly capacity: ImitationRow['capacity'];
+  }[];
+}
+
+/** The model ID of the scripted imitator system of `@chi/pilot` (`--systems imitator`). */
+export const IMITATOR_MODEL_ID = 'scripted/imitator';
+
+/** True for the manifest entry of a scripted imitator system. */
+export function isImitatorSpec(system: { kind: string; model: string }): boolean {
+  return system.kind === 'scripted' && system.model === IMITATOR_MODEL_ID;
 }
 
 /** A participant's features as a profile. */
@@ -314,6 +331,7 @@ function imitationCheck(input: CalibrationChecksInput): ImitationRow[] {
   }
   const row = (
     systemId: string,
+    basis: ImitationRow['basis'],
     description: string,
     profile: AxisProfile,
     capacity: ImitationRow['capacity'],
@@ -322,18 +340,30 @@ function imitationCheck(input: CalibrationChecksInput): ImitationRow[] {
     for (const axis of AXIS_IDS)
       h[axis] = hOf(profile, calibration, axis, comparison.transform).value;
     const result = chiOf(profile, calibration, comparison.weights.weights, comparison.transform);
-    return { systemId, description, h, chi: result.value, capacity, reason: result.reason };
+    return { systemId, basis, description, h, chi: result.value, capacity, reason: result.reason };
   };
+  const measured = (input.imitators ?? []).map((imitator) =>
+    row(
+      imitator.systemId,
+      'measured',
+      imitator.description,
+      input.profiles.get(imitator.systemId) ?? { axes: {} },
+      imitator.capacity,
+    ),
+  );
   return [
+    ...measured,
     row(
       'imitator:centroid',
-      'scripted imitator that emits the calibration centroid mu on every feature (it must read the answer key to hit the accuracy features: it does not do the tasks, it copies their outcome); its task scores are the human means',
+      'analytic-bound',
+      'ANALYTIC BOUND, no system answered: the profile that sits on the calibration centroid mu on every feature (CHI = 100). Reaching it needs human-level accuracy, i.e. doing the tasks (or reading the answer key); its task scores are the human means',
       centroid,
       centroidCapacity,
     ),
     row(
       'imitator:content-blind',
-      'scripted imitator that never reads an item: it abstains at the human mean rate, changes its choice across frames at the human mean rate, reports false memories at the human mean rate, and otherwise picks an option uniformly (accuracy = (1 - abstain) / options; retrieval 0, so Q_M = 0)',
+      'analytic-bound',
+      'ANALYTIC BOUND, no system answered: the expected profile of a content-blind imitator that abstains at the human mean rate, changes its choice across frames at the human mean rate, reports false memories at the human mean rate, and otherwise picks an option uniformly (accuracy = (1 - abstain) / options; retrieval 0, so Q_M = 0); the measured imitator system is its sampled counterpart',
       blind,
       blindCapacity,
     ),

@@ -24,7 +24,13 @@ export {
   attemptRecordSha256,
   checkAttemptChain,
 } from './attempt-chain';
-export { calibrationChecks, heldOutSplit, pearson } from './calibration-checks';
+export {
+  calibrationChecks,
+  heldOutSplit,
+  IMITATOR_MODEL_ID,
+  isImitatorSpec,
+  pearson,
+} from './calibration-checks';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
   type CaseExample,

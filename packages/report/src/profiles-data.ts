@@ -132,9 +132,14 @@ export const SensitivityRowSchema = z.strictObject({
   reason: z.string().nullable(),
 });
 
-/** One imitation-check row: similarity of a profile next to its capacity. */
+/**
+ * One imitation-check row: similarity of a profile next to its capacity. `measured`: a scripted
+ * imitator system that ran in this run (its h, CHI and p from the same scoring as every system);
+ * `analytic-bound`: a profile computed from the calibration alone, no system answered anything.
+ */
 export const ImitationRowSchema = z.strictObject({
   systemId: z.string().min(1),
+  basis: z.enum(['measured', 'analytic-bound']),
   description: z.string().min(1),
   h: z.partialRecord(AxisIdSchema, z.number().nullable()),
   chi: z.number().nullable(),

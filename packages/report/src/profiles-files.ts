@@ -235,10 +235,11 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
     },
     {
       path: 'validity/imitation.csv',
-      caption: `Imitation check [${label}]: scripted imitators' h and CHI next to their capacity p.`,
+      caption: `Imitation check [${label}]: SCRIPTED BASELINE imitators' h and CHI next to their capacity p (basis measured: the imitator system ran in this run; analytic-bound: computed from the calibration, nothing answered).`,
       columns: [
         'calibration_label',
         'system',
+        'basis',
         'h_R',
         'h_M',
         'h_C',
@@ -252,6 +253,7 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
       rows: data.imitation.map((r) => ({
         calibration_label: label,
         system: r.systemId,
+        basis: r.basis,
         h_R: r.h.R ?? null,
         h_M: r.h.M ?? null,
         h_C: r.h.C ?? null,

@@ -2,7 +2,7 @@ import { AXIS_IDS, estimateCalibrationAxes } from '@chi/scoring';
 import type { AxisId, AxisProfile, HumanCalibration, QualityAlphas, RunManifest } from '@chi/spec';
 import { PILOT_FEATURES } from '@chi/spec';
 import { drawResampleIndices, percentileInterval } from '@chi/stats';
-import { calibrationChecks } from './calibration-checks';
+import { calibrationChecks, isImitatorSpec } from './calibration-checks';
 import {
   featureKey,
   meanCapacity,
@@ -300,6 +300,11 @@ export function analyzeProfiles(
     systems,
     profiles,
     chanceAccuracy: options.chanceAccuracy ?? {},
+    imitators: manifest.systems.filter(isImitatorSpec).map((system) => ({
+      systemId: system.id,
+      description: system.scripted?.description ?? 'SCRIPTED BASELINE imitator',
+      capacity: capacityOf.get(system.id) ?? [],
+    })),
   });
   return {
     ...base,
