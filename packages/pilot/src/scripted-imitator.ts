@@ -146,28 +146,45 @@ interface ItemKind {
   readonly frame: 'positive' | 'negative' | null;
 }
 
-const SECTION_KINDS: readonly (readonly [string, ItemKind])[] = [
-  ['symbol-rewrite', { axis: 'R', frame: null }],
-  ['counterfactual-operator', { axis: 'R', frame: null }],
-  ['information-gap', { axis: 'C', frame: null }],
-  ['framed-choice-kept', { axis: 'A', frame: 'positive' }],
-  ['framed-choice-lost', { axis: 'A', frame: 'negative' }],
-  ['constrained-selection', { axis: 'I', frame: null }],
+const SECTION_AXES: readonly (readonly [string, BehavioralAxis])[] = [
+  ['symbol-rewrite', 'R'],
+  ['counterfactual-operator', 'R'],
+  ['information-gap', 'C'],
+  ['framed-choice-kept', 'A'],
+  ['framed-choice-lost', 'A'],
+  ['constrained-selection', 'I'],
 ];
 
 /**
- * The kind of an item: the first wording template the whole question fits. The captured values
- * (amounts, candidates, symbols) are thrown away: the imitator recognises a question type the way a
- * participant sees "this is a gamble question", and never evaluates it. An unrecognised question
- * is R when it has no options and C otherwise.
+ * The kind of an item: the first wording template the whole question fits, and for a framed
+ * choice whether its options are worded as units kept (positive frame) or lost (negative). The
+ * captured values (amounts, candidates, symbols) are thrown away: the imitator recognises a
+ * question type the way a participant sees "this is a gamble question, worded as losses", and
+ * never evaluates it. An unrecognised question is R when it has no options and C otherwise.
  */
 export function imitatorItemKind(item: ScriptedItem): ItemKind {
   const sections = questionSections();
-  for (const [name, kind] of SECTION_KINDS) {
+  for (const [name, axis] of SECTION_AXES) {
     const template = sections.get(name);
-    if (template !== undefined && matchTemplate(template, item.question) !== null) return kind;
+    if (template === undefined || matchTemplate(template, item.question) === null) continue;
+    return { axis, frame: axis === 'A' ? frameOf(sections, item.question) : null };
   }
   return { axis: item.options === null ? 'R' : 'C', frame: null };
+}
+
+/** The frame of a framed-choice question: whether some option fits the units-lost wording. */
+function frameOf(
+  sections: ReadonlyMap<string, PromptTemplate>,
+  question: string,
+): 'positive' | 'negative' {
+  const options = question.split(/ (?=Option )/).map((text) => text.trim());
+  const lost = ['sure-lost', 'gamble-lost'].flatMap((name) => {
+    const template = sections.get(name);
+    return template === undefined ? [] : [template];
+  });
+  return options.some((text) => lost.some((template) => matchTemplate(template, text) !== null))
+    ? 'negative'
+    : 'positive';
 }
 
 function abstainRate(targets: ImitatorTargets, axis: BehavioralAxis): number {

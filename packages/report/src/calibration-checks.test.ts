@@ -113,4 +113,39 @@ describe('calibration checks (hand-worked, SYNTHETIC data)', () => {
     expect(blind?.capacity[0]?.estimate).toBe(0.25);
     expect(blind?.chi).toBeCloseTo(100 * Math.exp(-0.5 * (0.45 / s) ** 2), 10);
   });
+
+  it('the imitation table puts a measured imitator system first, then the analytic bounds, each labelled', () => {
+    const measured = calibrationChecks({
+      calibration,
+      comparison,
+      analysisSeed: 1,
+      systems: ['sys', 'imitator'],
+      // The imitator's measured R accuracy 0.1: d = (0.1 - 0.7) / s, h_R = exp(-d^2 / 2).
+      profiles: new Map([
+        ['sys', { axes: { R: { accuracy: 0.7 } } }],
+        ['imitator', { axes: { R: { accuracy: 0.1 } } }],
+      ]),
+      chanceAccuracy: { R: 0.25 },
+      imitators: [
+        {
+          systemId: 'imitator',
+          description: 'SCRIPTED BASELINE imitator',
+          capacity: [{ test: 'behavior.R', measure: 'accuracy', estimate: 0.1 }],
+        },
+      ],
+    }).imitation;
+    expect(measured.map((r) => [r.systemId, r.basis])).toEqual([
+      ['imitator', 'measured'],
+      ['imitator:centroid', 'analytic-bound'],
+      ['imitator:content-blind', 'analytic-bound'],
+    ]);
+    const s = Math.sqrt(0.2 / 3);
+    expect(measured[0]?.h.R).toBeCloseTo(Math.exp(-0.5 * (0.6 / s) ** 2), 12);
+    expect(measured[0]?.chi).toBeCloseTo(100 * Math.exp(-0.5 * (0.6 / s) ** 2), 10);
+    expect(measured[0]?.capacity).toEqual([
+      { test: 'behavior.R', measure: 'accuracy', estimate: 0.1 },
+    ]);
+    expect(measured[1]?.description).toMatch(/^ANALYTIC BOUND/);
+    expect(checks.imitation.every((r) => r.basis === 'analytic-bound')).toBe(true);
+  });
 });
