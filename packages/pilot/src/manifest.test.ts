@@ -1,6 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChisEntry } from '@chi/spec';
+import { buildCalibration } from '@chi/scoring';
+import { type ChisEntry, PILOT_FEATURE_SCHEMA, PILOT_FEATURES } from '@chi/spec';
+import { syntheticHumanData } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
 import { finishedOfflineRun } from './__fixtures__/offline-run';
 import { FEATURE_SCHEMAS, RUN_POLICIES } from './manifest';
@@ -23,8 +25,41 @@ describe('the manifest records what the framework lists', () => {
       'history-profile@1',
       'history-decision-vector@1',
       'behavior-indicators@1',
+      'pilot-features-v1@1',
     ]);
     expect(manifest.featureSchemas).toEqual(FEATURE_SCHEMAS);
+  });
+
+  it('declares the feature schema a calibration is compared against, feature for feature', () => {
+    const declared = manifest.featureSchemas?.find((f) => f.id === PILOT_FEATURE_SCHEMA);
+    expect(declared?.features).toEqual(PILOT_FEATURES.map((f) => `${f.axis}.${f.feature}`));
+    expect(declared?.features).toEqual([
+      'R.accuracy',
+      'R.abstain_rate',
+      'M.retrieval',
+      'M.false_memory_rate',
+      'C.accuracy',
+      'C.abstain_rate',
+      'A.accuracy',
+      'A.frame_change_rate',
+      'I.accuracy',
+      'I.abstain_rate',
+    ]);
+    for (const f of PILOT_FEATURES) expect(declared?.coding).toContain(f.definition);
+  });
+
+  it("resolves a calibrated run's chiComparison.featureSchema in its own featureSchemas", () => {
+    const calibration = buildCalibration(syntheticHumanData({ seed: 1, participants: 8 }), {
+      synthetic: true,
+      description: 'SYNTHETIC: unit test',
+    });
+    const calibrated = prepareRun({
+      settings: defaultOfflineSettings({ replicates: 1, loads: [32], calibration }),
+      now: () => new Date('2026-09-01T00:00:00.000Z'),
+    }).frozen.manifest;
+    const referenced = calibrated.chiComparison?.featureSchema;
+    expect(referenced).toBe('pilot-features-v1');
+    expect(calibrated.featureSchemas?.map((f) => f.id)).toContain(referenced);
   });
 
   it("names exactly the features the run's CHIS entries carry", async () => {

@@ -5,6 +5,8 @@ import {
   ChiError,
   type GeneratorInfo,
   InvalidArgumentError,
+  PILOT_FEATURE_SCHEMA,
+  PILOT_FEATURES,
   type PromptRef,
   parseWith,
   type RunManifest,
@@ -48,8 +50,17 @@ export const RUN_POLICIES: NonNullable<RunManifest['policies']> = {
  * The framework's "feature schemas": every feature vector the run reports, versioned. A version
  * changes whenever a feature's definition or coding changes (with a changeset).
  */
-export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> =
-  featureSchemasOf(PILOT_EXPERIMENTS);
+export const FEATURE_SCHEMAS: NonNullable<RunManifest['featureSchemas']> = [
+  ...featureSchemasOf(PILOT_EXPERIMENTS),
+  {
+    // Across experiments: the features a human calibration is compared against
+    // (manifest.chiComparison.featureSchema), from the behavior block and the smallest memory load.
+    id: PILOT_FEATURE_SCHEMA,
+    version: 1,
+    features: PILOT_FEATURES.map((f) => `${f.axis}.${f.feature}`),
+    coding: `The features h and CHI compare with a calibration's mu and s, per system as world means over complete blocks (the worlds where its behavior block and its memory block at the smallest notebook load are complete): ${PILOT_FEATURES.map((f) => `${f.axis}.${f.feature} (${f.test}) = ${f.definition}`).join('; ')}.`,
+  },
+];
 
 /** The declarations of `experiments` in the manifest's `featureSchemas` shape. */
 function featureSchemasOf(
