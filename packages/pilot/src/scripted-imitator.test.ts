@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IMITATOR_MODEL_ID } from '@chi/report';
+import { IMITATOR_MODEL_ID, verifyRelease } from '@chi/report';
 import { renderJsonBlock } from '@chi/run';
 import { buildCalibration } from '@chi/scoring';
 import { type BehavioralItem, checkChatModelContract, type HumanCalibration } from '@chi/spec';
@@ -264,6 +264,7 @@ interface Profiles {
 }
 
 const WORLDS = 12;
+const releases: string[] = [];
 
 async function imitatorRelease(
   root: string,
@@ -290,6 +291,7 @@ async function imitatorRelease(
     now: () => new Date('2026-09-01T00:00:00.000Z'),
   });
   expect(outcome.exitCode).toBe(0);
+  releases.push(join(runDir, 'release'));
   return JSON.parse(
     readFileSync(join(runDir, 'release', 'profiles', 'profiles.json'), 'utf8'),
   ) as Profiles;
@@ -379,6 +381,14 @@ describe('the imitator in a real offline pilot run (SYNTHETIC calibrations)', ()
       ['imitator:content-blind', 'analytic-bound'],
     ]);
   });
+
+  it('chi verify recomputes every imitation table, measured rows included', async () => {
+    expect(releases).toHaveLength(4);
+    for (const release of releases) expect((await verifyRelease(release)).mismatches).toEqual([]);
+    const csv = readFileSync(join(releases[0] as string, 'validity', 'imitation.csv'), 'utf8');
+    expect(csv.split('\n')[0]).toContain('system,basis,h_R');
+    expect(csv.split('\n')[1]).toMatch(/^SYNTHETIC,imitator,measured,/);
+  }, 120_000);
 
   it('misses a calibration it was not aimed at (it reads the calibration, not the run)', () => {
     const aimed = shifted.imitation.find((r) => r.basis === 'measured')?.chi as number;
