@@ -84,7 +84,7 @@ describe('chi (in process)', () => {
       [
         ['pilot', '--systems', 'perfect,oracle'],
         {},
-        'chi: --systems: unknown scripted system "oracle"; expected perfect, capacity-keeper, latest-wins, confabulator, abstainer\n',
+        'chi: --systems: unknown scripted system "oracle"; expected perfect, capacity-keeper, latest-wins, confabulator, abstainer or imitator (with --calibration)\n',
       ],
     ] as const) {
       const cli = io({ env });

@@ -200,7 +200,7 @@ function offlineSystems(
       scriptedDefinition(name);
     } catch {
       throw new UsageError(
-        `--systems: unknown scripted system ${JSON.stringify(name)}; expected ${[...DEFAULT_SCRIPTED_ROSTER, IMITATOR_SYSTEM_NAME].join(', ')} (${IMITATOR_SYSTEM_NAME} with --calibration)`,
+        `--systems: unknown scripted system ${JSON.stringify(name)}; expected ${DEFAULT_SCRIPTED_ROSTER.join(', ')} or ${IMITATOR_SYSTEM_NAME} (with --calibration)`,
       );
     }
     return scriptedSystemSpec(name);
