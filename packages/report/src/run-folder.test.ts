@@ -34,9 +34,7 @@ describe('readRunFolder', () => {
     expect(records.requests.size).toBe(records.plan.requests.length);
     expect(records.attempts).toHaveLength(2 * records.plan.requests.length);
     expect(records.prompts.map((p) => p.path)).toContain('prompts/memory-probe@1.txt');
-    expect(records.notebooks.some((n) => n.path === 'notebooks/keeper/memory/w11-n8.json')).toBe(
-      true,
-    );
+    expect(records.notebooks.has('notebooks/keeper/memory/w11-n8.json')).toBe(true);
     expect(records.status?.state).toBe('completed');
   });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRunJsonl } from '@chi/run';
@@ -59,16 +60,20 @@ export interface RunRecords {
   readonly plan: RunPlan;
   /** Prompt templates by file name, e.g. `memory-probe@1.txt`, with their exact text. */
   readonly prompts: readonly Located<string>[];
-  /** Memory worlds keyed `w<seed>-n<load>`. */
-  readonly memoryWorlds: ReadonlyMap<string, MemoryWorld>;
+  /** Memory worlds keyed `w<seed>-n<load>`, read from disk when asked for (see {@link RunFiles}). */
+  readonly memoryWorlds: RunFiles<string, MemoryWorld>;
   readonly historyWorlds: ReadonlyMap<number, HistoryWorld>;
   readonly behaviorItems: ReadonlyMap<number, BehavioralItemSet>;
-  /** Rendered requests keyed by request ID. */
-  readonly requests: ReadonlyMap<string, RenderedRequest>;
+  /** Rendered requests keyed by request ID, read from disk when asked for (see {@link RunFiles}). */
+  readonly requests: RunFiles<string, RenderedRequest>;
+  /** The `requestSha256` each rendered request file records, by request ID (read once, kept). */
+  readonly requestHashes: ReadonlyMap<string, string>;
   /** Every line of the attempt log, in order. */
   readonly attempts: readonly AttemptRecord[];
-  /** Notebook snapshots with their path under `notebooks/`. */
-  readonly notebooks: readonly Located<NotebookSnapshot>[];
+  /** Notebook snapshots keyed by their path under `notebooks/`, read when asked for. */
+  readonly notebooks: RunFiles<string, NotebookSnapshot>;
+  /** The path of the notebook each note-writing request produced, by request ID. */
+  readonly notebookOfRequest: ReadonlyMap<string, string>;
   readonly failures: readonly FailureLogEntry[];
   readonly smoke: readonly SmokeResult[];
   readonly ledger: readonly LedgerEntry[];
@@ -119,6 +124,108 @@ async function readJson<S extends z.ZodType>(
   schema: S,
 ): Promise<z.output<S>> {
   return parseWith(schema, parseJson(await readText(dir, path), path), path);
+}
+
+/**
+ * Reads and validates one JSON file of a run folder synchronously. After {@link readRunFolder}
+ * has checked a folder, every read of a world, a rendered request or a notebook goes through
+ * here, one file at a time, so a run's large files never sit in memory all at once.
+ *
+ * @throws InvalidArgumentError or ValidationError naming the file
+ */
+export function readRunJsonFileSync<S extends z.ZodType>(
+  dir: string,
+  path: string,
+  schema: S,
+): z.output<S> {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, path), 'utf8');
+  } catch (error) {
+    throw new InvalidArgumentError(
+      path,
+      `cannot read ${join(dir, path)}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return parseWith(schema, parseJson(text, path), path);
+}
+
+/**
+ * Files of a run folder by key, each read (and validated) from disk when asked for. It keeps the
+ * last file read and no other, so memory grows with the largest single file, not with the run:
+ * asking for the same key twice in a row reads it once. Iteration reads every file in key order.
+ */
+export interface RunFiles<K, V> {
+  readonly size: number;
+  has(key: K): boolean;
+  /** The file's content, or undefined when the folder has no such file. */
+  get(key: K): V | undefined;
+  /** The file's path relative to the folder, or undefined. */
+  pathOf(key: K): string | undefined;
+  keys(): IterableIterator<K>;
+  [Symbol.iterator](): IterableIterator<[K, V]>;
+}
+
+/** Called with the path of every file a {@link RunFiles} reads from disk (tests count them). */
+export type RunFileReadHook = (path: string) => void;
+
+class LazyRunFiles<K, V> implements RunFiles<K, V> {
+  readonly #paths: ReadonlyMap<K, string>;
+  readonly #read: (path: string) => V;
+  #last: { readonly key: K; readonly value: V } | null = null;
+
+  constructor(paths: ReadonlyMap<K, string>, read: (path: string) => V) {
+    this.#paths = paths;
+    this.#read = read;
+  }
+
+  get size(): number {
+    return this.#paths.size;
+  }
+
+  has(key: K): boolean {
+    return this.#paths.has(key);
+  }
+
+  pathOf(key: K): string | undefined {
+    return this.#paths.get(key);
+  }
+
+  get(key: K): V | undefined {
+    if (this.#last !== null && this.#last.key === key) return this.#last.value;
+    const path = this.#paths.get(key);
+    if (path === undefined) return undefined;
+    const value = this.#read(path);
+    this.#last = { key, value };
+    return value;
+  }
+
+  keys(): IterableIterator<K> {
+    return this.#paths.keys();
+  }
+
+  *[Symbol.iterator](): IterableIterator<[K, V]> {
+    for (const key of this.#paths.keys()) yield [key, this.get(key) as V];
+  }
+}
+
+/** Options of {@link readRunFolder}. */
+export interface ReadRunFolderOptions {
+  /** Told the path of every world, request or notebook read from disk after the folder is checked. */
+  readonly onFileRead?: RunFileReadHook;
+}
+
+function lazyFiles<K, S extends z.ZodType>(
+  dir: string,
+  paths: ReadonlyMap<K, string>,
+  schema: S,
+  onFileRead: RunFileReadHook | undefined,
+): RunFiles<K, z.output<S>> {
+  return new LazyRunFiles(paths, (path) => {
+    onFileRead?.(path);
+    return readRunJsonFileSync(dir, path, schema);
+  });
 }
 
 /**
@@ -176,9 +283,12 @@ const SEED_FILE = /^worlds\/(?:history|behavior)\/w(\d+)\.json$/;
  * or does not match its schema; RunFolderDamagedError when the folder contradicts itself (see
  * {@link integrityProblems}: a broken attempt hash chain, a missing `requests/*.json`...).
  */
-export async function readRunFolder(dir: string): Promise<RunRecords> {
+export async function readRunFolder(
+  dir: string,
+  options: ReadRunFolderOptions = {},
+): Promise<RunRecords> {
   try {
-    return await readRunFolderFiles(dir);
+    return await readRunFolderFiles(dir, options.onFileRead);
   } catch (error) {
     // A file of the folder that does not parse or validate: the folder is damaged (exit 5 in chi).
     if (ValidationError.isInstance(error) || InvalidArgumentError.isInstance(error))
@@ -187,7 +297,10 @@ export async function readRunFolder(dir: string): Promise<RunRecords> {
   }
 }
 
-async function readRunFolderFiles(dir: string): Promise<RunRecords> {
+async function readRunFolderFiles(
+  dir: string,
+  onFileRead: RunFileReadHook | undefined,
+): Promise<RunRecords> {
   const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
   const plan = await readJson(dir, 'plan.json', RunPlanSchema);
 
@@ -195,7 +308,9 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
   for (const path of await listFiles(dir, 'prompts'))
     prompts.push({ path, value: await readText(dir, path) });
 
-  const memoryWorlds = new Map<string, MemoryWorld>();
+  // Large files (worlds, requests, notebooks) are validated here one at a time and dropped; what
+  // is kept is where each one is, and they are read again when scored.
+  const memoryWorldPaths = new Map<string, string>();
   for (const path of await listFiles(dir, 'worlds/memory')) {
     const match = MEMORY_WORLD_FILE.exec(path);
     if (match === null)
@@ -207,7 +322,7 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
         `file name says seed ${match[1]} load ${match[2]}, the world says seed ${world.seed} load ${world.load}`,
       );
     }
-    memoryWorlds.set(memoryWorldKey(world.seed, world.load), world);
+    memoryWorldPaths.set(memoryWorldKey(world.seed, world.load), path);
   }
   const historyWorlds = new Map<number, HistoryWorld>();
   for (const path of await listFiles(dir, 'worlds/history')) {
@@ -224,15 +339,22 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
     behaviorItems.set(items.seed, items);
   }
 
-  const requests = new Map<string, RenderedRequest>();
+  const requestPaths = new Map<string, string>();
+  const requestHashes = new Map<string, string>();
   for (const path of await listFiles(dir, 'requests')) {
     const request = await readJson(dir, path, RenderedRequestSchema);
-    requests.set(request.requestId, request);
+    requestPaths.set(request.requestId, path);
+    requestHashes.set(request.requestId, request.requestSha256);
   }
 
-  const notebooks: Located<NotebookSnapshot>[] = [];
-  for (const path of await listFiles(dir, 'notebooks'))
-    notebooks.push({ path, value: await readJson(dir, path, NotebookSnapshotSchema) });
+  const notebookPaths = new Map<string, string>();
+  const notebookOfRequest = new Map<string, string>();
+  for (const path of await listFiles(dir, 'notebooks')) {
+    const notebook = await readJson(dir, path, NotebookSnapshotSchema);
+    notebookPaths.set(path, path);
+    if (notebook.requestId !== null && !notebookOfRequest.has(notebook.requestId))
+      notebookOfRequest.set(notebook.requestId, path);
+  }
 
   const chis = new Map<string, ChisEntry[]>();
   for (const path of await listFiles(dir, 'chis')) {
@@ -248,12 +370,14 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
     manifestSha256: sha256Hex(canonicalJson(manifest)),
     plan,
     prompts,
-    memoryWorlds,
+    memoryWorlds: lazyFiles(dir, memoryWorldPaths, MemoryWorldSchema, onFileRead),
     historyWorlds,
     behaviorItems,
-    requests,
+    requests: lazyFiles(dir, requestPaths, RenderedRequestSchema, onFileRead),
+    requestHashes,
     attempts: await readJsonLines(dir, 'attempts.jsonl', AttemptRecordSchema),
-    notebooks,
+    notebooks: lazyFiles(dir, notebookPaths, NotebookSnapshotSchema, onFileRead),
+    notebookOfRequest,
     failures: await readJsonLines(dir, 'failures.jsonl', FailureLogEntrySchema),
     smoke: await readJsonLines(dir, 'smoke.jsonl', SmokeResultSchema),
     ledger: await readJsonLines(dir, 'ledger.jsonl', LedgerEntrySchema),

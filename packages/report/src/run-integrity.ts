@@ -34,16 +34,16 @@ export function integrityProblems(records: RunRecords, attemptsText: string): In
   for (const attempt of records.attempts) {
     if (attempt.phase !== 'after_response') continue;
     const file = `requests/${attempt.requestId}.json`;
-    const rendered = records.requests.get(attempt.requestId);
-    if (rendered === undefined)
+    const recorded = records.requestHashes.get(attempt.requestId);
+    if (recorded === undefined)
       add(
         file,
         `missing, but attempts.jsonl resolved ${attempt.attemptId}: scores need what was asked`,
       );
-    else if (rendered.requestSha256 !== attempt.requestSha256)
+    else if (recorded !== attempt.requestSha256)
       add(
         file,
-        `its requestSha256 ${rendered.requestSha256} is not the ${attempt.requestSha256} of ${attempt.attemptId}`,
+        `its requestSha256 ${recorded} is not the ${attempt.requestSha256} of ${attempt.attemptId}`,
       );
   }
   return problems;

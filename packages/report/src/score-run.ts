@@ -210,8 +210,8 @@ function systemIds(records: RunRecords): string[] {
 
 function notebookText(records: RunRecords, requestId: string | undefined): string | null {
   if (requestId === undefined) return null;
-  const snapshot = records.notebooks.find((n) => n.value.requestId === requestId);
-  return snapshot === undefined ? null : snapshot.value.text;
+  const path = records.notebookOfRequest.get(requestId);
+  return path === undefined ? null : (records.notebooks.get(path)?.text ?? null);
 }
 
 /**

@@ -246,12 +246,12 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
           `line ${index + 1} carries manifest hash ${attempt.manifestSha256}, the manifest hashes to ${records.manifestSha256}`,
         ),
       );
-    const request = records.requests.get(attempt.requestId);
-    if (request !== undefined && attempt.requestSha256 !== request.requestSha256) {
+    const recorded = records.requestHashes.get(attempt.requestId);
+    if (recorded !== undefined && attempt.requestSha256 !== recorded) {
       out.push(
         raw(
           'attempts.jsonl',
-          `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, requests/${attempt.requestId}.json has ${request.requestSha256}`,
+          `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, requests/${attempt.requestId}.json has ${recorded}`,
         ),
       );
     }

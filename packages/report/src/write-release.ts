@@ -77,36 +77,37 @@ function isTornTail(lines: readonly string[], index: number): boolean {
   return index === lines.length - 1;
 }
 
-/** Raw run files, as published: JSON re-serialized as RFC 8785, JSONL line by line. */
-async function rawFiles(runDir: string): Promise<Map<string, string>> {
+/** The raw run files a release copies (relative paths, in listing order). */
+async function rawPaths(runDir: string): Promise<string[]> {
   const { files } = await listTreeFiles(runDir);
-  const out = new Map<string, string>();
-  for (const path of files) {
-    if (!isRawPath(path) || path.endsWith('.tmp')) continue;
-    const text = await readFile(join(runDir, path), 'utf8');
-    if (path.endsWith('.jsonl')) {
-      const lines = text.split('\n');
-      if (lines[lines.length - 1] === '') lines.pop();
-      const kept: string[] = [];
-      lines.forEach((line, index) => {
-        try {
-          kept.push(canonicalJson(JSON.parse(line) as unknown));
-        } catch (error) {
-          if (!isTornTail(lines, index))
-            throw new InvalidArgumentError(
-              `${path} line ${index + 1}`,
-              `expected JSON: ${(error as Error).message}`,
-            );
-        }
-      });
-      out.set(path, kept.map((line) => `${line}\n`).join(''));
-    } else if (path.endsWith('.json')) {
-      out.set(path, canonicalJson(JSON.parse(text) as unknown, path));
-    } else {
-      out.set(path, text);
-    }
+  return files.filter((path) => isRawPath(path) && !path.endsWith('.tmp'));
+}
+
+/**
+ * One raw run file, as published: JSON re-serialized as RFC 8785, JSONL line by line (a torn last
+ * line dropped), anything else as it is. Read one file at a time, so the run never sits in memory.
+ */
+async function publishedRawFile(runDir: string, path: string): Promise<string> {
+  const text = await readFile(join(runDir, path), 'utf8');
+  if (path.endsWith('.jsonl')) {
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const kept: string[] = [];
+    lines.forEach((line, index) => {
+      try {
+        kept.push(canonicalJson(JSON.parse(line) as unknown));
+      } catch (error) {
+        if (!isTornTail(lines, index))
+          throw new InvalidArgumentError(
+            `${path} line ${index + 1}`,
+            `expected JSON: ${(error as Error).message}`,
+          );
+      }
+    });
+    return kept.map((line) => `${line}\n`).join('');
   }
-  return out;
+  if (path.endsWith('.json')) return canonicalJson(JSON.parse(text) as unknown, path);
+  return text;
 }
 
 /** Sibling folders a release is built in, and an old release moved aside while it is replaced. */
@@ -164,24 +165,42 @@ async function removeStaleStaging(outDir: string): Promise<void> {
   }
 }
 
+/** A release file's content, produced when it is written (raw files are read then). */
+type ReleaseFileSource = () => Promise<string | Uint8Array>;
+
 /**
  * Writes the release into a sibling staging folder, then renames it into place: `outDir` holds
  * either the previous complete release or the new complete one, never a mix. A writer killed
- * before the rename leaves only staging folders, which the next writer removes.
+ * before the rename leaves only staging folders, which the next writer removes. Each file's
+ * content is produced, scanned for secrets and written one at a time; when any file would publish
+ * a secret, the staging folder is removed and {@link SecretLeakError} thrown: nothing reaches
+ * `outDir`.
  */
 async function writeAtomically(
   outDir: string,
-  files: ReadonlyMap<string, string | Uint8Array>,
+  files: ReadonlyMap<string, ReleaseFileSource>,
+  scan: (path: string, content: string | Uint8Array) => readonly SecretFinding[],
   beforeChecksums: () => void,
 ): Promise<void> {
   const { partialPrefix, replacedPrefix } = stagingNames(outDir);
   const suffix = randomBytes(4).toString('hex');
   const staging = join(dirname(outDir), `${partialPrefix}${suffix}`);
   await mkdir(staging, { recursive: true });
-  for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
+  const findings: SecretFinding[] = [];
+  for (const path of [...files.keys()].sort(compareUtf8)) {
+    const content = await (files.get(path) as ReleaseFileSource)();
+    const found = scan(path, content);
+    if (found.length > 0 || findings.length > 0) {
+      findings.push(...found);
+      continue;
+    }
     await mkdir(dirname(join(staging, path)), { recursive: true });
-    await writeFile(join(staging, path), text);
+    await writeFile(join(staging, path), content);
     await failpoint('release:file');
+  }
+  if (findings.length > 0) {
+    await rm(staging, { recursive: true, force: true });
+    throw new SecretLeakError(findings);
   }
   beforeChecksums();
   await writeSha256Sums(staging);
@@ -223,26 +242,25 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
   options.onStep?.({ step: 'read', runDir });
   const records = await readRunFolder(runDir);
-  const raw = await rawFiles(runDir);
+  const files = new Map<string, ReleaseFileSource>();
+  for (const path of await rawPaths(runDir)) files.set(path, () => publishedRawFile(runDir, path));
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
   const code = options.code ?? new Map<string, Uint8Array>();
   const derived = await buildDerivedRelease(records, parameters, code);
-  const files = new Map<string, string | Uint8Array>([...raw, ...derived.files]);
+  for (const [path, text] of derived.files) files.set(path, async () => text);
+  for (const [path, bytes] of code) files.set(path, async () => bytes);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
   // the code is our published packages, not run data: it is not scanned (its sources name
   // header fields and key formats on purpose, to redact them)
-  const findings = [...files.entries()].flatMap(([path, text]) =>
-    typeof text === 'string' ? findSecrets(path, text, forbidden) : [],
-  );
-  if (findings.length > 0) throw new SecretLeakError(findings);
-  for (const [path, bytes] of code) files.set(path, bytes);
+  const scan = (path: string, content: string | Uint8Array) =>
+    typeof content === 'string' ? findSecrets(path, content, forbidden) : [];
 
   options.onStep?.({ step: 'write', files: files.size });
   await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));
   await mkdir(dirname(outDir), { recursive: true });
   await removeStaleStaging(outDir);
-  await writeAtomically(outDir, files, () => options.onStep?.({ step: 'checksums' }));
+  await writeAtomically(outDir, files, scan, () => options.onStep?.({ step: 'checksums' }));
   return {
     outDir,
     files: [...files.keys(), SHA256SUMS_FILE].sort(compareUtf8),

@@ -176,7 +176,6 @@ function historyProbes(
   attempts: Record<string, ViewAttempt[]>,
   notebooks: Record<string, string>,
 ): ViewProbe[] {
-  const notebookText = new Map(records.notebooks.map((n) => [n.path, n.value.text]));
   return scores.historyTraces.map((line) => {
     const t = line.trace;
     const requestId = `${line.systemId}.history.w${line.worldSeed}.${t.history}.c${t.checkpoint}.probe`;
@@ -195,7 +194,7 @@ function historyProbes(
       }
     }
     const notebookPath = `notebooks/${line.systemId}/history/w${line.worldSeed}-${t.history}-c${t.checkpoint}.json`;
-    const notebook = notebookText.get(notebookPath);
+    const notebook = records.notebooks.get(notebookPath)?.text;
     if (notebook !== undefined) notebooks[notebookPath] = notebook;
     const environment = (question as { id?: unknown } | null)?.id;
     return {
