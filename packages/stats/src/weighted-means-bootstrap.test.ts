@@ -123,6 +123,33 @@ describe('weightedMeansBootstrap: hand-checkable cases', () => {
     });
   });
 
+  it('tells the statistic which sample it computes: -1 for the original, then 0..resamples-1', () => {
+    const seen: number[] = [];
+    weightedMeansBootstrap({
+      ...oneColumn([0, 1, 2]),
+      names: ['mean'],
+      statistic: (means, out, replicate) => {
+        seen.push(replicate);
+        out[0] = means[0] as number;
+      },
+      seed: 3,
+      resamples: 4,
+    });
+    expect(seen).toEqual([-1, 0, 1, 2, 3]);
+    const single: number[] = [];
+    weightedMeansBootstrap({
+      ...oneColumn([0.5]),
+      names: ['mean'],
+      statistic: (means, out, replicate) => {
+        single.push(replicate);
+        out[0] = means[0] as number;
+      },
+      seed: 3,
+      resamples: 4,
+    });
+    expect(single).toEqual([-1]);
+  });
+
   it('applies quantile definitions by name', () => {
     const result = weightedMeansBootstrap({
       ...oneColumn([0, 0, 1, 1]),

@@ -24,8 +24,16 @@ import {
  * into `out` (same order as `names`). `out` is reset to NaN before every call; a value left NaN,
  * or set to NaN, is undefined for that replicate. Infinities throw. Both arrays are reused between
  * calls: do not keep references to them, and allocate nothing here if speed matters.
+ *
+ * `replicate` says which sample this call computes: `-1` for the original sample (the point
+ * estimate), then `0 .. resamples - 1` for the bootstrap replicates in order, so a statistic
+ * that counts something per replicate needs no call counter of its own.
  */
-export type WeightedMeansStatistic = (means: Float64Array, out: Float64Array) => void;
+export type WeightedMeansStatistic = (
+  means: Float64Array,
+  out: Float64Array,
+  replicate: number,
+) => void;
 
 /** Options of {@link weightedMeansBootstrap}. */
 export interface WeightedMeansBootstrapOptions<K extends string> {
@@ -197,7 +205,7 @@ export function weightedMeansBootstrap<const K extends string>(
   const evaluate = (replicate: number): void => {
     weightedColumnMeans(data, width, clusters, scratch);
     out.fill(Number.NaN);
-    statistic(means, out);
+    statistic(means, out, replicate);
     for (let index = 0; index < out.length; index++) {
       const value = out[index] as number;
       if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) {
