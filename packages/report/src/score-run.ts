@@ -7,8 +7,10 @@ import {
 } from '@chi/run';
 import {
   EQUAL_ALPHAS,
+  indexRecords,
   parseProbeReply,
   parseTaskReply,
+  type RecordIndex,
   scoreBehavior,
   scoreHistory,
   scoreMemoryProbes,
@@ -28,6 +30,7 @@ import {
   InvalidArgumentError,
   type MemoryProbeTrace,
   type MemoryScore,
+  type MemoryWorld,
   type ParsedProbeReply,
   type PlannedBlock,
   type PlannedRequest,
@@ -237,6 +240,18 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
   const behavior: BehaviorObservation[] = [];
   const behaviorTraces: BehaviorTraceLine[] = [];
   const probeNotebooks = new Map<string, string | null>();
+  // one validated index of a world's records for every system and condition scored against it
+  const worldIndex: { world: MemoryWorld | null; index: RecordIndex | null } = {
+    world: null,
+    index: null,
+  };
+  const indexOfWorld = (world: MemoryWorld): RecordIndex => {
+    if (worldIndex.world !== world || worldIndex.index === null) {
+      worldIndex.world = world;
+      worldIndex.index = indexRecords(world.records);
+    }
+    return worldIndex.index;
+  };
 
   for (const block of records.plan.blocks) {
     if (!started.has(block.blockId)) continue;
@@ -251,6 +266,7 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
             throw new Error(
               `block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`,
             );
+          const recordIndex = indexOfWorld(world);
           const conditions = [
             ...new Set(
               planned
@@ -311,7 +327,12 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
               load: world.load,
               score: scoreMemoryProbes(world.answerKey, merged, alphas),
             });
-            for (const trace of traceMemoryProbes(world.records, world.answerKey, merged)) {
+            for (const trace of traceMemoryProbes(
+              world.records,
+              world.answerKey,
+              merged,
+              recordIndex,
+            )) {
               memoryTraces.push({
                 systemId,
                 condition,

@@ -38,15 +38,37 @@ function walk(value: unknown, path: string, out: string[]): void {
   }
 }
 
+const UNPARSABLE = Symbol('unparsable');
+
+/** The JSON values of a JSON or JSONL file's text (a line that does not parse is marked). */
+function parsedJson(path: string, text: string): unknown[] {
+  const jsonTexts = path.endsWith('.jsonl')
+    ? text.split('\n').filter((line) => line.trim() !== '')
+    : path.endsWith('.json')
+      ? [text]
+      : [];
+  return jsonTexts.map((json) => {
+    try {
+      return JSON.parse(json) as unknown;
+    } catch {
+      return UNPARSABLE;
+    }
+  });
+}
+
 /**
  * Looks for what must never be published: the given secret strings (e.g. the API key from the
  * environment), bearer tokens, OpenRouter keys, authorization/API-key/cookie fields and hidden
  * reasoning text in JSON or JSONL. Findings name the file and the place, never the secret.
+ *
+ * `parsed` are the JSON values of `text` when the caller already has them (one per non-empty
+ * JSONL line in order, or the one JSON document), so a large file is not parsed again.
  */
 export function findSecrets(
   path: string,
   text: string,
   forbidden: readonly string[] = [],
+  parsed?: readonly unknown[],
 ): SecretFinding[] {
   const findings: SecretFinding[] = [];
   forbidden.forEach((secret, index) => {
@@ -56,18 +78,9 @@ export function findSecrets(
   if (BEARER.test(text)) findings.push({ path, what: 'a bearer token' });
   if (OPENROUTER_KEY.test(text))
     findings.push({ path, what: 'an OpenRouter API key (sk-or-v1-...)' });
-  const jsonTexts = path.endsWith('.jsonl')
-    ? text.split('\n').filter((line) => line.trim() !== '')
-    : path.endsWith('.json')
-      ? [text]
-      : [];
-  jsonTexts.forEach((json, index) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(json) as unknown;
-    } catch {
-      return;
-    }
+  const values = parsed ?? parsedJson(path, text);
+  values.forEach((value, index) => {
+    if (value === UNPARSABLE) return;
     const out: string[] = [];
     walk(value, '', out);
     for (const what of out)

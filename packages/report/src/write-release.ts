@@ -83,19 +83,28 @@ async function rawPaths(runDir: string): Promise<string[]> {
   return files.filter((path) => isRawPath(path) && !path.endsWith('.tmp'));
 }
 
+/** A release file's text with its JSON values when it is JSON (one per JSONL line). */
+interface PublishedFile {
+  readonly text: string;
+  readonly values?: readonly unknown[];
+}
+
 /**
  * One raw run file, as published: JSON re-serialized as RFC 8785, JSONL line by line (a torn last
  * line dropped), anything else as it is. Read one file at a time, so the run never sits in memory.
  */
-async function publishedRawFile(runDir: string, path: string): Promise<string> {
+async function publishedRawFile(runDir: string, path: string): Promise<PublishedFile> {
   const text = await readFile(join(runDir, path), 'utf8');
   if (path.endsWith('.jsonl')) {
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     const kept: string[] = [];
+    const values: unknown[] = [];
     lines.forEach((line, index) => {
       try {
-        kept.push(canonicalJson(JSON.parse(line) as unknown));
+        const value = JSON.parse(line) as unknown;
+        kept.push(canonicalJson(value));
+        values.push(value);
       } catch (error) {
         if (!isTornTail(lines, index))
           throw new InvalidArgumentError(
@@ -104,10 +113,13 @@ async function publishedRawFile(runDir: string, path: string): Promise<string> {
           );
       }
     });
-    return kept.map((line) => `${line}\n`).join('');
+    return { text: kept.map((line) => `${line}\n`).join(''), values };
   }
-  if (path.endsWith('.json')) return canonicalJson(JSON.parse(text) as unknown, path);
-  return text;
+  if (path.endsWith('.json')) {
+    const value = JSON.parse(text) as unknown;
+    return { text: canonicalJson(value, path), values: [value] };
+  }
+  return { text };
 }
 
 /** Sibling folders a release is built in, and an old release moved aside while it is replaced. */
@@ -166,7 +178,7 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 }
 
 /** A release file's content, produced when it is written (raw files are read then). */
-type ReleaseFileSource = () => Promise<string | Uint8Array>;
+type ReleaseFileSource = () => Promise<PublishedFile | Uint8Array>;
 
 /**
  * Writes the release into a sibling staging folder, then renames it into place: `outDir` holds
@@ -179,7 +191,7 @@ type ReleaseFileSource = () => Promise<string | Uint8Array>;
 async function writeAtomically(
   outDir: string,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: string | Uint8Array) => readonly SecretFinding[],
+  scan: (path: string, content: PublishedFile | Uint8Array) => readonly SecretFinding[],
   beforeChecksums: () => void,
 ): Promise<void> {
   const { partialPrefix, replacedPrefix } = stagingNames(outDir);
@@ -195,7 +207,7 @@ async function writeAtomically(
       continue;
     }
     await mkdir(dirname(join(staging, path)), { recursive: true });
-    await writeFile(join(staging, path), content);
+    await writeFile(join(staging, path), content instanceof Uint8Array ? content : content.text);
     await failpoint('release:file');
   }
   if (findings.length > 0) {
@@ -247,14 +259,14 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
   const code = options.code ?? new Map<string, Uint8Array>();
   const derived = await buildDerivedRelease(records, parameters, code);
-  for (const [path, text] of derived.files) files.set(path, async () => text);
+  for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
   for (const [path, bytes] of code) files.set(path, async () => bytes);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
   // the code is our published packages, not run data: it is not scanned (its sources name
   // header fields and key formats on purpose, to redact them)
-  const scan = (path: string, content: string | Uint8Array) =>
-    typeof content === 'string' ? findSecrets(path, content, forbidden) : [];
+  const scan = (path: string, content: PublishedFile | Uint8Array) =>
+    content instanceof Uint8Array ? [] : findSecrets(path, content.text, forbidden, content.values);
 
   options.onStep?.({ step: 'write', files: files.size });
   await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));

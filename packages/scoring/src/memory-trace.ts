@@ -97,7 +97,9 @@ function reasonFor(
  *
  * Precedence is computed here from `records` (highest authority, then later eventTime; as-of
  * keeps eventTime <= cutoff) and must agree with the answer key, otherwise an error names the
- * entry: a key that disagrees with its own records cannot be trusted to score.
+ * entry: a key that disagrees with its own records cannot be trusted to score. A caller that
+ * traces several replies against one world passes `recordIndex` (`indexRecords(records)`, built
+ * once) instead of having the records validated and indexed again on every call.
  *
  * A wrong value is attributed in a fixed order: an older eligible record of the same key
  * (`stale`) or a later lower-authority one (`authority_trap`); a record of the same key after the
@@ -114,10 +116,11 @@ export function traceMemoryProbes(
   records: readonly MemoryRecord[],
   answerKey: readonly AnswerKeyEntry[],
   parsed: ParsedProbeReply,
+  recordIndex?: RecordIndex,
 ): MemoryProbeTrace[] {
   const key = checkAnswerKey(answerKey);
   const answers = answersByProbeId(key, parsed);
-  const index = indexRecords(records);
+  const index = recordIndex ?? indexRecords(records);
   return key.map((entry, position) => {
     const view = precedenceFor(index, entry.key, entry.asOf);
     const field = `answerKey[${position}]`;
