@@ -10,6 +10,7 @@ import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { parseJsonLines, readRunFolder } from './run-folder';
+import { scoreRun } from './score-run';
 
 describe('readRunFolder', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -18,6 +19,35 @@ describe('readRunFolder', () => {
     await buildFixtureRun(dir.path, { seeds: [11, 12] });
   });
   afterAll(async () => dir.remove());
+
+  it('holds no world, request or notebook after reading, and at most one while scoring', async () => {
+    const reads: string[] = [];
+    const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });
+    // everything was checked while reading, and nothing large is kept
+    expect(reads).toEqual([]);
+    const scores = scoreRun(records);
+    expect(scores.memory.length).toBeGreaterThan(0);
+    const worldReads = reads.filter((path) => path.startsWith('worlds/memory/'));
+    // world by world: a world is read when its block is scored and never again once the scoring
+    // has moved on (so nothing of it is needed later), whatever the number of systems
+    const worldsInOrder = worldReads.filter((path, index) => path !== worldReads[index - 1]);
+    expect(worldsInOrder).toEqual(worldReads);
+    const blocks = records.plan.blocks.filter(
+      (b) => b.experiment === 'memory' || b.experiment === 'controls',
+    );
+    expect(worldReads.length).toBeLessThanOrEqual(blocks.length);
+    expect(records.manifest.systems.length).toBeGreaterThan(1);
+    // the files are read again when asked for: only the last one read is kept
+    const [first, second] = [...records.memoryWorlds.keys()];
+    reads.length = 0;
+    records.memoryWorlds.get(first as string);
+    records.memoryWorlds.get(first as string);
+    records.memoryWorlds.get(second as string);
+    records.memoryWorlds.get(first as string);
+    expect(reads).toEqual(
+      [first, second, first].map((key) => records.memoryWorlds.pathOf(key as string)),
+    );
+  });
 
   it('reads every part of the layout and hashes the manifest canonically', async () => {
     const records = await readRunFolder(dir.path);
