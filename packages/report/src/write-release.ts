@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
 import type { ReleaseCode } from './release-code';
 import {
@@ -13,7 +13,13 @@ import {
 } from './release-files';
 import { readRunFolder } from './run-folder';
 import { findSecrets, type SecretFinding } from './secrets';
-import { compareUtf8, listTreeFiles, SHA256SUMS_FILE, writeSha256Sums } from './sha256-sums';
+import {
+  compareUtf8,
+  formatSha256Sums,
+  listTreeFiles,
+  SHA256SUMS_FILE,
+  type Sha256SumsEntry,
+} from './sha256-sums';
 
 /** A release would publish a secret: nothing was written. */
 export class SecretLeakError extends ChiError {
@@ -181,6 +187,51 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 type ReleaseFileSource = () => Promise<PublishedFile | Uint8Array>;
 
 /**
+ * Produces, scans and writes the release files one at a time into `staging`, in path order; the
+ * next file is read while the current one is written. Returns the SHA-256 of every file written
+ * (hashed from the bytes written, so SHA256SUMS needs no second read), or the secret findings.
+ */
+async function writeFiles(
+  staging: string,
+  files: ReadonlyMap<string, ReleaseFileSource>,
+  scan: (path: string, content: PublishedFile | Uint8Array) => readonly SecretFinding[],
+): Promise<{ entries: Sha256SumsEntry[]; findings: SecretFinding[] }> {
+  const entries: Sha256SumsEntry[] = [];
+  const findings: SecretFinding[] = [];
+  const folders = new Set<string>();
+  const paths = [...files.keys()].sort(compareUtf8);
+  const produce = (index: number) => {
+    const path = paths[index];
+    if (path === undefined) return null;
+    const content = (files.get(path) as ReleaseFileSource)();
+    // read ahead; a failure surfaces when this file's turn comes, not as an unhandled rejection
+    content.catch(() => {});
+    return content;
+  };
+  let next = produce(0);
+  for (let index = 0; index < paths.length; index++) {
+    const path = paths[index] as string;
+    const content = await (next as Promise<PublishedFile | Uint8Array>);
+    next = produce(index + 1);
+    const found = scan(path, content);
+    if (found.length > 0 || findings.length > 0) {
+      findings.push(...found);
+      continue;
+    }
+    const bytes = content instanceof Uint8Array ? content : Buffer.from(content.text, 'utf8');
+    const folder = dirname(join(staging, path));
+    if (!folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+    }
+    await writeFile(join(staging, path), bytes);
+    entries.push({ path, sha256: sha256Hex(bytes) });
+    await failpoint('release:file');
+  }
+  return { entries, findings };
+}
+
+/**
  * Writes the release into a sibling staging folder, then renames it into place: `outDir` holds
  * either the previous complete release or the new complete one, never a mix. A writer killed
  * before the rename leaves only staging folders, which the next writer removes. Each file's
@@ -198,24 +249,13 @@ async function writeAtomically(
   const suffix = randomBytes(4).toString('hex');
   const staging = join(dirname(outDir), `${partialPrefix}${suffix}`);
   await mkdir(staging, { recursive: true });
-  const findings: SecretFinding[] = [];
-  for (const path of [...files.keys()].sort(compareUtf8)) {
-    const content = await (files.get(path) as ReleaseFileSource)();
-    const found = scan(path, content);
-    if (found.length > 0 || findings.length > 0) {
-      findings.push(...found);
-      continue;
-    }
-    await mkdir(dirname(join(staging, path)), { recursive: true });
-    await writeFile(join(staging, path), content instanceof Uint8Array ? content : content.text);
-    await failpoint('release:file');
-  }
+  const { entries, findings } = await writeFiles(staging, files, scan);
   if (findings.length > 0) {
     await rm(staging, { recursive: true, force: true });
     throw new SecretLeakError(findings);
   }
   beforeChecksums();
-  await writeSha256Sums(staging);
+  await writeFile(join(staging, SHA256SUMS_FILE), formatSha256Sums(entries));
   await failpoint('release:before-rename');
   if ((await listOrNull(outDir)) === null) {
     await rename(staging, outDir);
