@@ -160,8 +160,12 @@ export {
   type Located,
   memoryWorldKey,
   parseJsonLines,
+  type ReadRunFolderOptions,
+  type RunFileReadHook,
+  type RunFiles,
   type RunRecords,
   readRunFolder,
+  readRunJsonFileSync,
 } from './run-folder';
 export { assertRunFolderIntact, type IntegrityProblems, integrityProblems } from './run-integrity';
 export {
