@@ -65,6 +65,8 @@ function generalRun(shape: PilotShape, resamples: number): () => unknown {
         statistic(
           meanVectorOverClusters(sample, (row) => row),
           out,
+          // clusterBootstrap does not say which replicate; the pilot statistic ignores it
+          -1,
         );
         return Object.fromEntries(
           names.map((name, i) => [name, Number.isNaN(out[i]) ? null : out[i]!]),

@@ -31,6 +31,8 @@ function generalPath() {
       statistic(
         meanVectorOverClusters(sample, (row) => row),
         out,
+        // clusterBootstrap does not say which replicate; the pilot statistic ignores it
+        -1,
       );
       return Object.fromEntries(
         names.map((name, i) => [name, Number.isNaN(out[i]) ? null : out[i]!]),
