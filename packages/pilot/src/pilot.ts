@@ -23,7 +23,7 @@ import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
 import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
-import { readRunWorlds } from './run-worlds';
+import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
 import { modelsForManifest } from './system-models';
@@ -155,11 +155,11 @@ export async function finishRun(
   });
   const { manifest } = await readFrozenManifest(runDir);
   const plan = await readJsonFile(paths.plan, RunPlanSchema);
-  const worlds = await readRunWorlds(paths, manifest);
   const entries = chisEntriesFor({
     manifest,
     plan,
-    historyWorlds: worlds.history,
+    // only the history worlds: the memory worlds are the largest files of a run
+    historyWorlds: await readHistoryWorlds(paths, manifest),
     results: await finalResults(runDir),
   });
   await writeChisEntries(paths, manifest, entries);

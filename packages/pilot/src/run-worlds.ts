@@ -77,6 +77,21 @@ export async function writeRunWorlds(paths: RunPaths, worlds: RunWorlds): Promis
 }
 
 /** Reads the worlds of a run folder back (validated). */
+/**
+ * The history worlds of a run only (what the CHIS entries need), without reading its memory
+ * worlds, which are the largest files of a run.
+ */
+export async function readHistoryWorlds(
+  paths: RunPaths,
+  manifest: RunManifest,
+): Promise<Map<number, HistoryWorld>> {
+  const history = new Map<number, HistoryWorld>();
+  if (manifest.experiments.history === null) return history;
+  for (const seed of manifest.worldSeeds)
+    history.set(seed, await readJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
+  return history;
+}
+
 export async function readRunWorlds(paths: RunPaths, manifest: RunManifest): Promise<RunWorlds> {
   const memory = new Map<string, MemoryWorld>();
   const history = new Map<number, HistoryWorld>();
