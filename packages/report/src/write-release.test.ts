@@ -157,8 +157,9 @@ describe('writeRelease', () => {
       expect.arrayContaining(['a bearer token', 'an OpenRouter API key (sk-or-v1-...)']),
     );
     expect((error as Error).message).not.toContain('0123456789abcdef');
-    // nothing was written
+    // nothing was written: no release, and no staging folder holding the files scanned so far
     await expect(readFile(join(outDir, 'SHA256SUMS'))).rejects.toThrow();
+    expect((await readdir(dir.path)).filter((name) => name.includes('.partial-'))).toEqual([]);
     const secret = join(dir.path, 'secret-run');
     await buildFixtureRun(secret, { seeds: [11], plantInResponses: 'my-private-test-key-123' });
     await expect(
