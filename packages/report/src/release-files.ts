@@ -1,3 +1,4 @@
+import { isPublishedRunFile, RUN_FILES } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
@@ -44,33 +45,23 @@ export const DEFAULT_RELEASE_PARAMETERS: ReleaseParameters = {
 };
 
 /**
- * Files copied from the run folder (re-serialized as canonical JSON where they are JSON). They are
- * the raw inputs `chi verify` recomputes everything else from. Anything else in a release is derived.
+ * Files copied from the run folder (re-serialized as canonical JSON where they are JSON; gzip
+ * payloads byte for byte), as path prefixes: the published entries of `RUN_FILES` (`@chi/run`).
+ * They are the raw inputs `chi verify` recomputes everything else from. Anything else in a
+ * release is derived.
  */
-export const RAW_PREFIXES = [
-  'manifest.json',
-  'manifest.sha256',
-  'catalog.json',
-  'plan.json',
-  'prompts/',
-  'worlds/',
-  'requests/',
-  'attempts.jsonl',
-  'notebooks/',
-  'failures.jsonl',
-  'smoke.jsonl',
-  'ledger.jsonl',
-  'chis/',
-  'blocks.json',
-  'status.json',
-  'calibration.json',
-] as const;
+export const RAW_PREFIXES: readonly string[] = [
+  ...new Set(
+    RUN_FILES.filter((entry) => entry.role === 'raw' || entry.role === 'derived').map((entry) => {
+      const slash = entry.path.indexOf('/');
+      return slash === -1 ? entry.path : entry.path.slice(0, slash + 1);
+    }),
+  ),
+];
 
 /** Whether a release path is raw (copied from the run) rather than derived. */
 export function isRawPath(path: string): boolean {
-  return RAW_PREFIXES.some((prefix) =>
-    prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix,
-  );
+  return isPublishedRunFile(path);
 }
 
 function jsonl(values: readonly unknown[]): string {

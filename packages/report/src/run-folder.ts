@@ -1,6 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRunJsonl } from '@chi/run';
+import {
+  legacyRequestPath,
+  openRunFolder,
+  parseRunJsonl,
+  type RequestLayout,
+  runFile,
+} from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -24,7 +30,6 @@ import {
   NotebookSnapshotSchema,
   parseWith,
   type RenderedRequest,
-  RenderedRequestSchema,
   RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
@@ -65,6 +70,11 @@ export interface RunRecords {
   readonly behaviorItems: ReadonlyMap<number, BehavioralItemSet>;
   /** Rendered requests keyed by request ID. */
   readonly requests: ReadonlyMap<string, RenderedRequest>;
+  /**
+   * How the folder stores rendered requests (`@chi/run`'s `RequestLayout`): `0.2` content-addressed
+   * payloads plus `requests.jsonl` (the default when absent), `0.1` one `requests/<id>.json` each.
+   */
+  readonly requestLayout?: RequestLayout;
   /** Every line of the attempt log, in order. */
   readonly attempts: readonly AttemptRecord[];
   /** Notebook snapshots with their path under `notebooks/`. */
@@ -165,8 +175,9 @@ async function listFiles(dir: string, sub: string): Promise<string[]> {
   return out.sort(compareUtf8);
 }
 
-const MEMORY_WORLD_FILE = /^worlds\/memory\/w(\d+)-n(\d+)\.json$/;
-const SEED_FILE = /^worlds\/(?:history|behavior)\/w(\d+)\.json$/;
+const MEMORY_WORLD_FILE = runFile('memoryWorld').matcher;
+const HISTORY_WORLD_FILE = runFile('historyWorld').matcher;
+const BEHAVIOR_WORLD_FILE = runFile('behaviorWorld').matcher;
 
 /**
  * Reads and validates a run folder (layout: `packages/pilot/RUN-FOLDER.md`). A release holds the
@@ -211,24 +222,22 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
   }
   const historyWorlds = new Map<number, HistoryWorld>();
   for (const path of await listFiles(dir, 'worlds/history')) {
-    if (SEED_FILE.exec(path) === null)
+    if (!HISTORY_WORLD_FILE.test(path))
       throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json');
     const world = await readJson(dir, path, HistoryWorldSchema);
     historyWorlds.set(world.seed, world);
   }
   const behaviorItems = new Map<number, BehavioralItemSet>();
   for (const path of await listFiles(dir, 'worlds/behavior')) {
-    if (SEED_FILE.exec(path) === null)
+    if (!BEHAVIOR_WORLD_FILE.test(path))
       throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json');
     const items = await readJson(dir, path, BehavioralItemSetSchema);
     behaviorItems.set(items.seed, items);
   }
 
+  const folder = openRunFolder(dir);
   const requests = new Map<string, RenderedRequest>();
-  for (const path of await listFiles(dir, 'requests')) {
-    const request = await readJson(dir, path, RenderedRequestSchema);
-    requests.set(request.requestId, request);
-  }
+  for await (const request of folder.readRequests()) requests.set(request.requestId, request);
 
   const notebooks: Located<NotebookSnapshot>[] = [];
   for (const path of await listFiles(dir, 'notebooks'))
@@ -252,6 +261,7 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
     historyWorlds,
     behaviorItems,
     requests,
+    requestLayout: folder.requestLayout,
     attempts: await readJsonLines(dir, 'attempts.jsonl', AttemptRecordSchema),
     notebooks,
     failures: await readJsonLines(dir, 'failures.jsonl', FailureLogEntrySchema),
@@ -279,4 +289,15 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
 /** The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>`. */
 export function memoryWorldKey(seed: number, load: number): string {
   return `w${seed}-n${load}`;
+}
+
+/**
+ * The file that records a rendered request's metadata, for messages naming it:
+ * `requests/<id>.json` in layout 0.1, `requests.jsonl` in layout 0.2.
+ */
+export function requestRecordFile(
+  records: Pick<RunRecords, 'requestLayout'>,
+  requestId: string,
+): string {
+  return records.requestLayout === '0.1' ? legacyRequestPath(requestId) : 'requests.jsonl';
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { runFileOf } from '@chi/run';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson } from './canonical-json';
 import { failpoint } from './failpoint';
@@ -78,11 +80,16 @@ function isTornTail(lines: readonly string[], index: number): boolean {
 }
 
 /** Raw run files, as published: JSON re-serialized as RFC 8785, JSONL line by line. */
-async function rawFiles(runDir: string): Promise<Map<string, string>> {
+async function rawFiles(runDir: string): Promise<Map<string, string | Uint8Array>> {
   const { files } = await listTreeFiles(runDir);
-  const out = new Map<string, string>();
+  const out = new Map<string, string | Uint8Array>();
   for (const path of files) {
     if (!isRawPath(path) || path.endsWith('.tmp')) continue;
+    if (runFileOf(path)?.gzip === true) {
+      // content-addressed payloads: copied byte for byte (their name is their content's hash)
+      out.set(path, new Uint8Array(await readFile(join(runDir, path))));
+      continue;
+    }
     const text = await readFile(join(runDir, path), 'utf8');
     if (path.endsWith('.jsonl')) {
       const lines = text.split('\n');
@@ -197,6 +204,17 @@ async function writeAtomically(
   await rm(replaced, { recursive: true, force: true });
 }
 
+/** Secrets in one release file; a gzip payload is scanned uncompressed (as the JSON it holds). */
+function scanFile(path: string, content: string | Uint8Array, forbidden: readonly string[]) {
+  if (typeof content === 'string') return findSecrets(path, content, forbidden);
+  if (!path.endsWith('.gz')) return [];
+  const text = gunzipSync(content).toString('utf8');
+  return findSecrets(path.slice(0, -'.gz'.length), text, forbidden).map((finding) => ({
+    ...finding,
+    path,
+  }));
+}
+
 function defaultForbidden(): string[] {
   return [process.env.OPENROUTER_API_KEY, process.env.OPENAI_API_KEY]
     .filter((v): v is string => v !== undefined && v.trim().length >= 8)
@@ -232,9 +250,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
   // the code is our published packages, not run data: it is not scanned (its sources name
   // header fields and key formats on purpose, to redact them)
-  const findings = [...files.entries()].flatMap(([path, text]) =>
-    typeof text === 'string' ? findSecrets(path, text, forbidden) : [],
-  );
+  const findings = [...files.entries()].flatMap(([path, text]) => scanFile(path, text, forbidden));
   if (findings.length > 0) throw new SecretLeakError(findings);
   for (const [path, bytes] of code) files.set(path, bytes);
 

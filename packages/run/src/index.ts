@@ -33,4 +33,30 @@ export {
 } from './failure-class';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
+export {
+  isPublishedRunFile,
+  legacyRequestPath,
+  payloadPath,
+  RUN_FILES,
+  type RunFile,
+  type RunFileFormat,
+  type RunFileRole,
+  type RunPaths,
+  renderRunFileTable,
+  runFile,
+  runFileOf,
+  runFolderPaths,
+} from './run-files';
+export {
+  decodePayload,
+  detectRequestLayout,
+  type EncodedPayload,
+  encodePayload,
+  openRunFolder,
+  PAYLOAD_GZIP_LEVEL,
+  type RequestLayout,
+  type RunFolder,
+  requestFileOf,
+  requestIndexEntry,
+} from './run-folder';
 export { parseRunJsonl, readRunJsonl } from './run-jsonl';
