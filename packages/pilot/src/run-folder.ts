@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type RunPaths, runFolderPaths } from '@chi/run';
+import { decodeGzipJson, encodeGzipJson, type RunPaths, runFolderPaths } from '@chi/run';
 import { InvalidArgumentError, parseWith, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
 
@@ -39,6 +40,35 @@ export async function writeFileAtomic(
     await writeFile(temporary, text, 'utf8');
   }
   await rename(temporary, path);
+}
+
+/** Writes `value` as a `*.json.gz` run file (gzip of its canonical JSON), atomically. */
+export async function writeGzipJsonFile(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temporary, encodeGzipJson(value));
+  await rename(temporary, path);
+}
+
+/**
+ * Reads and validates a `*.json.gz` run file; when it is absent and its `.json` sibling exists
+ * (a layout-0.1 folder), reads that instead.
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is not gzip JSON or not valid
+ */
+export async function readGzipJsonFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+): Promise<z.output<S>> {
+  const legacy = path.replace(/\.gz$/, '');
+  if (!existsSync(path) && existsSync(legacy)) return readJsonFile(legacy, schema);
+  const value = decodeGzipJson(await readFile(path), path);
+  try {
+    return parseWith(schema, value, path);
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    throw new RunFolderDamagedError(path, error.message.replace(/\n\s*/g, ' '), { cause: error });
+  }
 }
 
 /** Writes `value` as pretty JSON, atomically. */

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  decodeGzipJson,
   legacyRequestPath,
   openRunFolder,
   parseRunJsonl,
@@ -128,6 +129,8 @@ async function readJson<S extends z.ZodType>(
   path: string,
   schema: S,
 ): Promise<z.output<S>> {
+  if (path.endsWith('.gz'))
+    return parseWith(schema, decodeGzipJson(await readFile(join(dir, path)), path), path);
   return parseWith(schema, parseJson(await readText(dir, path), path), path);
 }
 
@@ -210,7 +213,7 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
   for (const path of await listFiles(dir, 'worlds/memory')) {
     const match = MEMORY_WORLD_FILE.exec(path);
     if (match === null)
-      throw new InvalidArgumentError(path, 'expected worlds/memory/w<seed>-n<load>.json');
+      throw new InvalidArgumentError(path, 'expected worlds/memory/w<seed>-n<load>.json.gz');
     const world = await readJson(dir, path, MemoryWorldSchema);
     if (String(world.seed) !== match[1] || String(world.load) !== match[2]) {
       throw new InvalidArgumentError(
@@ -223,14 +226,14 @@ async function readRunFolderFiles(dir: string): Promise<RunRecords> {
   const historyWorlds = new Map<number, HistoryWorld>();
   for (const path of await listFiles(dir, 'worlds/history')) {
     if (!HISTORY_WORLD_FILE.test(path))
-      throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json');
+      throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json.gz');
     const world = await readJson(dir, path, HistoryWorldSchema);
     historyWorlds.set(world.seed, world);
   }
   const behaviorItems = new Map<number, BehavioralItemSet>();
   for (const path of await listFiles(dir, 'worlds/behavior')) {
     if (!BEHAVIOR_WORLD_FILE.test(path))
-      throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json');
+      throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json.gz');
     const items = await readJson(dir, path, BehavioralItemSetSchema);
     behaviorItems.set(items.seed, items);
   }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { runFileOf } from '@chi/run';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson } from './canonical-json';
 import { failpoint } from './failpoint';
@@ -85,8 +84,8 @@ async function rawFiles(runDir: string): Promise<Map<string, string | Uint8Array
   const out = new Map<string, string | Uint8Array>();
   for (const path of files) {
     if (!isRawPath(path) || path.endsWith('.tmp')) continue;
-    if (runFileOf(path)?.gzip === true) {
-      // content-addressed payloads: copied byte for byte (their name is their content's hash)
+    if (path.endsWith('.gz')) {
+      // gzip run files (payloads, worlds) are copied byte for byte: their bytes are canonical
       out.set(path, new Uint8Array(await readFile(join(runDir, path))));
       continue;
     }

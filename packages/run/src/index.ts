@@ -48,10 +48,13 @@ export {
   runFolderPaths,
 } from './run-files';
 export {
+  decodeGzipJson,
   decodePayload,
   detectRequestLayout,
   type EncodedPayload,
+  encodeGzipJson,
   encodePayload,
+  gzipText,
   openRunFolder,
   PAYLOAD_GZIP_LEVEL,
   type RequestLayout,

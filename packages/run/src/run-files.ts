@@ -82,30 +82,33 @@ export const RUN_FILES: readonly RunFile[] = [
   ),
   file(
     'memoryWorld',
-    'worlds/memory/w<seed>-n<load>.json',
-    'worlds/memory/w(\\d+)-n(\\d+)\\.json',
+    'worlds/memory/w<seed>-n<load>.json.gz',
+    'worlds/memory/w(\\d+)-n(\\d+)\\.json(?:\\.gz)?',
     'json',
     'raw',
-    '`MemoryWorldSchema` (records, blind probes, answer key)',
+    '`MemoryWorldSchema` (records, blind probes, answer key), gzip of its RFC 8785 canonical JSON (`.json`, pretty, in layout 0.1)',
     'at creation',
+    true,
   ),
   file(
     'historyWorld',
-    'worlds/history/w<seed>.json',
-    'worlds/history/w(\\d+)\\.json',
+    'worlds/history/w<seed>.json.gz',
+    'worlds/history/w(\\d+)\\.json(?:\\.gz)?',
     'json',
     'raw',
-    '`HistoryWorldSchema`',
+    '`HistoryWorldSchema`, gzip of its RFC 8785 canonical JSON (`.json`, pretty, in layout 0.1)',
     'at creation',
+    true,
   ),
   file(
     'behaviorWorld',
-    'worlds/behavior/w<seed>.json',
-    'worlds/behavior/w(\\d+)\\.json',
+    'worlds/behavior/w<seed>.json.gz',
+    'worlds/behavior/w(\\d+)\\.json(?:\\.gz)?',
     'json',
     'raw',
-    '`BehavioralItemSetSchema`',
+    '`BehavioralItemSetSchema`, gzip of its RFC 8785 canonical JSON (`.json`, pretty, in layout 0.1)',
     'at creation',
+    true,
   ),
   file(
     'plan',
@@ -322,8 +325,11 @@ export interface RunPaths {
   /** `requests/`: the per-request files of layout 0.1. */
   readonly legacyRequestsDir: string;
   prompt(name: string, version: string): string;
+  /** `worlds/memory/w<seed>-n<load>.json.gz` (without `.gz` in layout 0.1). */
   memoryWorld(seed: number, load: number): string;
+  /** `worlds/history/w<seed>.json.gz` (without `.gz` in layout 0.1). */
   historyWorld(seed: number): string;
+  /** `worlds/behavior/w<seed>.json.gz` (without `.gz` in layout 0.1). */
   behaviorWorld(seed: number): string;
   /** `payloads/<sha256>.json.gz`. */
   payload(sha256: string): string;
@@ -368,9 +374,9 @@ export function runFolderPaths(root: string): RunPaths {
     payloadsDir: at('payloads'),
     legacyRequestsDir: at('requests'),
     prompt: (name, version) => at(`prompts/${name}@${version}.txt`),
-    memoryWorld: (seed, load) => at(`worlds/memory/w${seed}-n${load}.json`),
-    historyWorld: (seed) => at(`worlds/history/w${seed}.json`),
-    behaviorWorld: (seed) => at(`worlds/behavior/w${seed}.json`),
+    memoryWorld: (seed, load) => at(`worlds/memory/w${seed}-n${load}.json.gz`),
+    historyWorld: (seed) => at(`worlds/history/w${seed}.json.gz`),
+    behaviorWorld: (seed) => at(`worlds/behavior/w${seed}.json.gz`),
     payload: (sha256) => at(payloadPath(sha256)),
     legacyRequest: (requestId) => at(legacyRequestPath(requestId)),
     memoryNotebook: (systemId, seed, load) =>

@@ -44,10 +44,45 @@ export interface EncodedPayload {
  */
 export function encodePayload(messages: readonly ChatMessage[]): EncodedPayload {
   const text = canonicalJson(messages);
+  return { sha256: sha256Hex(text), gzip: gzipText(text) };
+}
+
+/**
+ * Deterministic standard gzip of a text: fixed level ({@link PAYLOAD_GZIP_LEVEL}), no file name,
+ * modification time 0, OS byte 3 (Unix) whatever the platform.
+ */
+export function gzipText(text: string): Uint8Array {
   const gzip = gzipSync(Buffer.from(text, 'utf8'), { level: PAYLOAD_GZIP_LEVEL });
-  // The header's OS byte depends on the platform zlib was built for; fix it to Unix (3).
   gzip[9] = 3;
-  return { sha256: sha256Hex(text), gzip: new Uint8Array(gzip) };
+  return new Uint8Array(gzip);
+}
+
+/** The gzip bytes of a value's RFC 8785 canonical JSON (the form of `*.json.gz` run files). */
+export function encodeGzipJson(value: unknown): Uint8Array {
+  return gzipText(canonicalJson(value));
+}
+
+/**
+ * Decompresses and parses a `*.json.gz` run file.
+ *
+ * @throws `RunFolderDamagedError` naming `source` when it is not gzip or not JSON
+ */
+export function decodeGzipJson(bytes: Uint8Array, source: string): unknown {
+  let text: string;
+  try {
+    text = gunzipSync(bytes).toString('utf8');
+  } catch (error) {
+    throw new RunFolderDamagedError(source, `not gzip (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new RunFolderDamagedError(source, `not JSON (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
 }
 
 const MessagesSchema = z.array(ChatMessageSchema);
