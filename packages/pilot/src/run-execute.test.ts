@@ -8,6 +8,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openRunFolder } from '@chi/run';
 import type { AttemptRecord, BlockStatus, ChatModel, FailureLogEntry, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, paidSystemSpec, scriptedWith } from './__fixtures__/fake-models';
@@ -53,14 +54,12 @@ describe('executeRun', () => {
     // 2 systems x (memory 2 + controls 2 + history 27 + behavior 2)
     expect(run.plan.requests).toHaveLength(66);
     expect(attempts).toHaveLength(2 * 66);
+    const index = await openRunFolder(run.runDir).readRequestIndex();
     for (const request of run.plan.requests) {
       const own = attempts.filter((record) => record.requestId === request.requestId);
       expect(own.map((record) => record.phase)).toEqual(['before_send', 'after_response']);
       expect(own.every((record) => record.manifestSha256 === run.frozen.sha256)).toBe(true);
-      expect(own[0]?.requestSha256).toBe(
-        json<{ requestSha256: string }>(join(run.runDir, 'requests', `${request.requestId}.json`))
-          .requestSha256,
-      );
+      expect(own[0]?.requestSha256).toBe(index.get(request.requestId)?.requestSha256);
     }
     // every before_send precedes its after_response in the file
     const seen = new Set<string>();

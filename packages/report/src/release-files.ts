@@ -1,4 +1,4 @@
-import { isPublishedRunFile, RUN_FILES } from '@chi/run';
+import { isPublishedRunFile, type RequestLayout, RUN_FILES } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
@@ -270,7 +270,24 @@ function verifyInstructions(code: ReleaseCodeSection | null): string[] {
   ];
 }
 
-function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string {
+/** The README rows that say where requests and worlds are (they moved in run-folder layout 0.2). */
+function requestRows(layout: RequestLayout): string[] {
+  if (layout === '0.1')
+    return [
+      '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
+      '| `worlds/` | generated worlds with their answer keys |',
+    ];
+  return [
+    '| `prompts/`, `requests.jsonl`, `payloads/` | prompt templates; one line per request (ID, template, `requestSha256`); each distinct request exactly as sent, stored once as `payloads/<requestSha256>.json.gz` (gzip of the canonical JSON of its messages: `zcat payloads/<sha256>.json.gz \\| jq .` shows it, `\\| sha256sum` prints its name) |',
+    '| `worlds/` | generated worlds with their answer keys, as gzip JSON (`zcat worlds/memory/w<seed>-n<load>.json.gz \\| jq .`) |',
+  ];
+}
+
+function releaseReadme(
+  data: ChartData,
+  code: ReleaseCodeSection | null,
+  layout: RequestLayout,
+): string {
   const banner = runEvidenceBanner(data.run);
   return [
     `# Release of run ${data.run.runId}`,
@@ -289,8 +306,7 @@ function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string
           '| `code/` | the packed `@chi/*` packages (npm tarballs) and the self-contained verifier |',
         ]),
     '| `parameters/` | scoring and analysis parameters used for every number |',
-    '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
-    '| `worlds/` | generated worlds with their answer keys |',
+    ...requestRows(layout),
     '| `plan.json`, `blocks.json`, `status.json` | registered requests and blocks, block status as the run recorded it, run status |',
     '| `attempts.jsonl`, `usage.csv` | redacted response records with usage and timestamps; one usage row per resolved attempt |',
     '| `notebooks/` | every retained notebook state |',
@@ -479,7 +495,7 @@ export async function buildDerivedRelease(
   const cases = buildCasesDocument(data, caseExamples);
   files.set(REPORT_CASES_FILES.markdown, renderMarkdown(cases));
   files.set(REPORT_CASES_FILES.html, renderHtml(cases, `Case examples of run ${data.run.runId}`));
-  files.set('README.md', releaseReadme(data, codeSection));
+  files.set('README.md', releaseReadme(data, codeSection, records.requestLayout ?? '0.2'));
 
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => compareUtf8(a, b))),

@@ -30,7 +30,7 @@ export interface RunFile {
   readonly written: string;
 }
 
-const SLUG = '[a-z0-9._-]+';
+const SLUG = '[A-Za-z0-9._-]+';
 const HEX64 = '[0-9a-f]{64}';
 
 function file(
