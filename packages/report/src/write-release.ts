@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
@@ -175,10 +175,32 @@ async function removeStaleStaging(outDir: string): Promise<void> {
  * either the previous complete release or the new complete one, never a mix. A writer killed
  * before the rename leaves only staging folders, which the next writer removes.
  */
+/**
+ * Writes one release file. A gzip run file (payload, world) is hard-linked to the run folder's
+ * copy when it can be (same file system): its bytes are identical and never rewritten, so a
+ * release inside its run folder does not store them twice. Otherwise it is written.
+ */
+async function writeReleaseFile(
+  target: string,
+  content: string | Uint8Array,
+  linkFrom: string | undefined,
+): Promise<void> {
+  if (linkFrom !== undefined) {
+    try {
+      await link(linkFrom, target);
+      return;
+    } catch {
+      // another file system or no hard links: fall back to a copy of the same bytes
+    }
+  }
+  await writeFile(target, content);
+}
+
 async function writeAtomically(
   outDir: string,
   files: ReadonlyMap<string, string | Uint8Array>,
   beforeChecksums: () => void,
+  links: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
   const { partialPrefix, replacedPrefix } = stagingNames(outDir);
   const suffix = randomBytes(4).toString('hex');
@@ -186,7 +208,7 @@ async function writeAtomically(
   await mkdir(staging, { recursive: true });
   for (const [path, text] of [...files.entries()].sort(([a], [b]) => compareUtf8(a, b))) {
     await mkdir(dirname(join(staging, path)), { recursive: true });
-    await writeFile(join(staging, path), text);
+    await writeReleaseFile(join(staging, path), text, links.get(path));
     await failpoint('release:file');
   }
   beforeChecksums();
@@ -257,7 +279,12 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));
   await mkdir(dirname(outDir), { recursive: true });
   await removeStaleStaging(outDir);
-  await writeAtomically(outDir, files, () => options.onStep?.({ step: 'checksums' }));
+  const links = new Map(
+    [...raw.keys()]
+      .filter((path) => path.endsWith('.gz'))
+      .map((path) => [path, join(runDir, path)]),
+  );
+  await writeAtomically(outDir, files, () => options.onStep?.({ step: 'checksums' }), links);
   return {
     outDir,
     files: [...files.keys(), SHA256SUMS_FILE].sort(compareUtf8),
