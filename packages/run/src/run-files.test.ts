@@ -146,5 +146,11 @@ describe('openRunFolder', () => {
     expect((await folder.readRequest(line.requestId))?.messages).toEqual([
       { role: 'user', content: 'hi' },
     ]);
+    // the synchronous reads (for lazy per-key readers) give the same request and file
+    expect(folder.readRequestSync(line.requestId)).toEqual(
+      await folder.readRequest(line.requestId),
+    );
+    expect(folder.requestFile(line.requestId)).toBe(`payloads/${payload.sha256}.json.gz`);
+    expect(folder.requestFile('nobody')).toBeUndefined();
   });
 });

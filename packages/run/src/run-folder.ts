@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
@@ -16,7 +16,7 @@ import {
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { legacyRequestPath, payloadPath, type RunPaths, runFolderPaths } from './run-files';
-import { readRunJsonl } from './run-jsonl';
+import { parseRunJsonl } from './run-jsonl';
 
 /**
  * How a run folder stores its rendered requests:
@@ -166,6 +166,17 @@ export interface RunFolder {
   readRequest(requestId: string): Promise<RenderedRequest | null>;
   /** Every rendered request, in request-ID order (UTF-16 code units), one at a time. */
   readRequests(): AsyncGenerator<RenderedRequest>;
+  /** {@link RunFolder.readRequestIndex}, synchronously (for lazy per-key readers). */
+  readRequestIndexSync(): ReadonlyMap<string, RequestIndexEntry>;
+  /** {@link RunFolder.readRequest}, synchronously (for lazy per-key readers). */
+  readRequestSync(requestId: string): RenderedRequest | null;
+  /** {@link RunFolder.readPayload}, synchronously. */
+  readPayloadSync(sha256: string): ChatMessage[];
+  /**
+   * The relative file a request's messages are read from: `payloads/<sha256>.json.gz` (0.2) or
+   * `requests/<id>.json` (0.1); undefined when the request was never rendered.
+   */
+  requestFile(requestId: string): string | undefined;
 }
 
 /**
@@ -183,10 +194,10 @@ function damaged(path: string, error: unknown): never {
   throw error;
 }
 
-async function readLegacyRequest(path: string): Promise<RenderedRequest | null> {
+function readLegacyRequest(path: string): RenderedRequest | null {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -203,8 +214,13 @@ async function readLegacyRequest(path: string): Promise<RenderedRequest | null> 
   return parsed.data;
 }
 
-async function legacyRequestIds(paths: RunPaths): Promise<string[]> {
-  const names = await readdir(paths.legacyRequestsDir).catch(() => [] as string[]);
+function legacyRequestIds(paths: RunPaths): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(paths.legacyRequestsDir);
+  } catch {
+    return [];
+  }
   return names
     .filter((name) => name.endsWith('.json'))
     .map((name) => name.slice(0, -'.json'.length))
@@ -213,55 +229,66 @@ async function legacyRequestIds(paths: RunPaths): Promise<string[]> {
 
 /**
  * Opens the run folder (or the raw part of a release, which has the same layout) at `root`.
- * Nothing is read until a method is called; the request index is read once and kept.
+ * Nothing is read until a method is called; the request index is read once and kept (a few
+ * hundred bytes per request, never the messages).
  */
 export function openRunFolder(root: string): RunFolder {
   const paths = runFolderPaths(root);
   const requestLayout = detectRequestLayout(paths);
-  let index: Promise<ReadonlyMap<string, RequestIndexEntry>> | null = null;
+  let index: ReadonlyMap<string, RequestIndexEntry> | null = null;
 
-  const readPayload = async (sha256: string): Promise<ChatMessage[]> => {
+  const readPayloadSync = (sha256: string): ChatMessage[] => {
     const path = paths.payload(sha256);
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(path);
+      bytes = readFileSync(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       throw new RunFolderDamagedError(
         path,
-        `missing, but requests.jsonl names it: what was asked is lost`,
+        'missing, but requests.jsonl names it: what was asked is lost',
       );
     }
     return decodePayload(bytes, sha256, path);
   };
 
-  const loadIndex = async (): Promise<ReadonlyMap<string, RequestIndexEntry>> => {
+  const loadIndex = (): ReadonlyMap<string, RequestIndexEntry> => {
     const out = new Map<string, RequestIndexEntry>();
     if (requestLayout === '0.1') {
-      for (const id of await legacyRequestIds(paths)) {
-        const request = await readLegacyRequest(paths.legacyRequest(id));
+      for (const id of legacyRequestIds(paths)) {
+        const request = readLegacyRequest(paths.legacyRequest(id));
         if (request !== null) out.set(request.requestId, requestIndexEntry(request));
       }
       return out;
     }
-    const { records } = await readRunJsonl(paths.requestIndex, RequestIndexEntrySchema).catch(
-      (error: unknown) => damaged(paths.requestIndex, error),
-    );
+    let text: Uint8Array;
+    try {
+      text = readFileSync(paths.requestIndex);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
+      throw error;
+    }
+    let records: RequestIndexEntry[] = [];
+    try {
+      records = parseRunJsonl(text, RequestIndexEntrySchema, paths.requestIndex).records;
+    } catch (error) {
+      damaged(paths.requestIndex, error);
+    }
     for (const entry of records) out.set(entry.requestId, entry);
     return out;
   };
 
-  const readRequestIndex = () => {
+  const readRequestIndexSync = () => {
     index ??= loadIndex();
     return index;
   };
 
-  const readRequest = async (requestId: string): Promise<RenderedRequest | null> => {
+  const readRequestSync = (requestId: string): RenderedRequest | null => {
     if (requestLayout === '0.1') return readLegacyRequest(paths.legacyRequest(requestId));
-    const entry = (await readRequestIndex()).get(requestId);
+    const entry = readRequestIndexSync().get(requestId);
     if (entry === undefined) return null;
     const { kind: _kind, ...rest } = entry;
-    return { kind: 'rendered-request', ...rest, messages: await readPayload(entry.requestSha256) };
+    return { kind: 'rendered-request', ...rest, messages: readPayloadSync(entry.requestSha256) };
   };
 
   return {
@@ -273,15 +300,23 @@ export function openRunFolder(root: string): RunFolder {
       if (!(await isFile(path))) await writeAtomic(path, payload.gzip);
       return payload.sha256;
     },
-    readPayload,
-    readRequestIndex,
-    readRequest,
+    readPayload: async (sha256) => readPayloadSync(sha256),
+    readPayloadSync,
+    readRequestIndex: async () => readRequestIndexSync(),
+    readRequestIndexSync,
+    readRequest: async (requestId) => readRequestSync(requestId),
+    readRequestSync,
     async *readRequests() {
-      const ids = [...(await readRequestIndex()).keys()].sort();
+      const ids = [...readRequestIndexSync().keys()].sort();
       for (const id of ids) {
-        const request = await readRequest(id);
+        const request = readRequestSync(id);
         if (request !== null) yield request;
       }
+    },
+    requestFile(requestId) {
+      const entry = readRequestIndexSync().get(requestId);
+      if (entry === undefined) return undefined;
+      return requestFileOf(requestLayout, requestId, entry.requestSha256);
     },
   };
 }
