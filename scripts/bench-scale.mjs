@@ -116,7 +116,9 @@ for (const n of replicates) {
 rmSync(scratch, { recursive: true, force: true });
 
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}${nodeOptions === '' ? '' : `, ${nodeOptions}`}`;
-console.log(`Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}\n`);
+console.log(
+  `Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}\n`,
+);
 console.log(
   '| worlds | requests s | requests RSS MB | scoring + release s | scoring RSS MB | verify s | verify RSS MB | run folder MB (without release) | release MB | folder with release MB |',
 );

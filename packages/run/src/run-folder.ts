@@ -295,10 +295,12 @@ export function openRunFolder(root: string): RunFolder {
     paths,
     requestLayout,
     async writePayload(messages) {
-      const payload = encodePayload(messages);
-      const path = paths.payload(payload.sha256);
-      if (!(await isFile(path))) await writeAtomic(path, payload.gzip);
-      return payload.sha256;
+      // hash first: a prompt already stored (another system's identical prompt) is not compressed again
+      const text = canonicalJson(messages);
+      const sha256 = sha256Hex(text);
+      const path = paths.payload(sha256);
+      if (!(await isFile(path))) await writeAtomic(path, gzipText(text));
+      return sha256;
     },
     readPayload: async (sha256) => readPayloadSync(sha256),
     readPayloadSync,
