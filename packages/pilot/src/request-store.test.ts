@@ -50,7 +50,7 @@ describe('openRequestStore', () => {
     expect(readdirSync(join(dir, 'payloads'))).toEqual([`${sha256Hex(canonical)}.json.gz`]);
     const bytes = readFileSync(join(dir, 'payloads', `${sha256Hex(canonical)}.json.gz`));
     // standard gzip (what zcat reads), no file name, modification time 0, OS byte 3
-    expect([...bytes.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3]);
+    expect([...bytes.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
     expect(gunzipSync(bytes).toString('utf8')).toBe(canonical);
     expect(readFileSync(join(dir, 'requests.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(2);
     const folder = openRunFolder(dir);

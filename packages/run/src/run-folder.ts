@@ -26,8 +26,11 @@ import { parseRunJsonl } from './run-jsonl';
  */
 export type RequestLayout = '0.1' | '0.2';
 
-/** The gzip level of every payload (fixed, so the same messages always give the same bytes). */
-export const PAYLOAD_GZIP_LEVEL = 9;
+/**
+ * The gzip level of every `*.json.gz` run file: fixed, so the same content always gives the same
+ * bytes; zlib's default, because level 9 took 15 times longer on a 3 MB prompt for 5% fewer bytes.
+ */
+export const RUN_FILE_GZIP_LEVEL = 6;
 
 /** A payload ready to store: its address and its gzip bytes. */
 export interface EncodedPayload {
@@ -48,11 +51,11 @@ export function encodePayload(messages: readonly ChatMessage[]): EncodedPayload 
 }
 
 /**
- * Deterministic standard gzip of a text: fixed level ({@link PAYLOAD_GZIP_LEVEL}), no file name,
+ * Deterministic standard gzip of a text: fixed level ({@link RUN_FILE_GZIP_LEVEL}), no file name,
  * modification time 0, OS byte 3 (Unix) whatever the platform.
  */
 export function gzipText(text: string): Uint8Array {
-  const gzip = gzipSync(Buffer.from(text, 'utf8'), { level: PAYLOAD_GZIP_LEVEL });
+  const gzip = gzipSync(Buffer.from(text, 'utf8'), { level: RUN_FILE_GZIP_LEVEL });
   gzip[9] = 3;
   return new Uint8Array(gzip);
 }
