@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { ChisEntry, HistoryWorld } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_CONDITIONS, chisEntriesFor } from './chis-entries';
@@ -71,7 +72,9 @@ describe('CHIS entries', () => {
   it('records the decision vector and accuracy against the warranted answers', () => {
     const seed = run.frozen.manifest.worldSeeds[0] as number;
     const world = JSON.parse(
-      readFileSync(join(run.runDir, 'worlds', 'history', `w${seed}.json`), 'utf8'),
+      gunzipSync(readFileSync(join(run.runDir, 'worlds', 'history', `w${seed}.json.gz`))).toString(
+        'utf8',
+      ),
     ) as HistoryWorld;
     const coordinate = { A: 0, unknown: 0.5, B: 1 } as const;
     for (const history of ['A', 'B', 'A2'] as const) {

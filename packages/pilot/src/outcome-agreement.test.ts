@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { attemptRecordSha256, readRunFolder, scoreRun, verifyRelease } from '@chi/report';
 import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toLegacyLayout } from './__fixtures__/legacy-layout';
 import { extractJsonBlock, readAttemptLog } from './index';
 import { finishRun } from './pilot';
 import { createRun } from './run-create';
@@ -194,6 +195,8 @@ describe('one definition of an outcome (runner, report, verify)', () => {
 
   it('refuses a rendered request with two QUESTIONS blocks in the scripted system and the scorer alike', async () => {
     const { runDir, probe } = await finishedRun();
+    // a layout-0.1 request file can be edited in place (a 0.2 payload is refused by its hash)
+    await toLegacyLayout(runDir);
     const file = join(runDir, 'requests', `${probe}.json`);
     const rendered = JSON.parse(readFileSync(file, 'utf8')) as RenderedRequest;
     const user = rendered.messages.find((message) => message.role === 'user');

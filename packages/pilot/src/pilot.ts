@@ -191,7 +191,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
   let runDir: string;
   if (options.resumeDir !== undefined) {
     runDir = resolve(options.resumeDir);
-    if (!existsSync(join(runDir, 'manifest.json'))) {
+    if (!existsSync(runPaths(runDir).manifest)) {
       throw new ChiError(
         `cannot resume ${runDir}: it holds no manifest.json (not a run folder, or its creation never finished)`,
       );
@@ -212,7 +212,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
   const paths = runPaths(runDir);
   const { manifest } = await readFrozenManifest(runDir);
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
-  const catalogPath = join(runDir, 'catalog.json');
+  const catalogPath = paths.catalog;
   const catalog =
     options.catalog ??
     (existsSync(catalogPath) ? await readJsonFile(catalogPath, ModelCatalogSchema) : undefined);

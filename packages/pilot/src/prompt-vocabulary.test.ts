@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { extractJsonBlock } from '@chi/run';
 import { BehavioralItemSetSchema, type RenderedRequest } from '@chi/spec';
 import { solveBehavioralItem } from '@chi/worlds';
@@ -173,7 +174,10 @@ function keysOf(value: unknown, into: Set<string>): Set<string> {
 
 const worldFiles = (kind: string) =>
   readdirSync(join(run.runDir, 'worlds', kind)).map(
-    (file) => JSON.parse(readFileSync(join(run.runDir, 'worlds', kind, file), 'utf8')) as unknown,
+    (file) =>
+      JSON.parse(
+        gunzipSync(readFileSync(join(run.runDir, 'worlds', kind, file))).toString('utf8'),
+      ) as unknown,
   );
 
 const promptText = (request: RenderedRequest) =>

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractJsonBlock } from '@chi/run';
+import { gunzipSync } from 'node:zlib';
+import { extractJsonBlock, openRunFolder } from '@chi/run';
 import type { AttemptRecord, MemoryWorld, RenderedRequest } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scriptedWith } from './__fixtures__/fake-models';
@@ -144,12 +145,12 @@ describe('notes are untrusted data', () => {
     ) as { text: string };
     expect(notebook.text).toBe(hostile);
     const probeId = `capacity-keeper.memory.w${runSeed}.n32.probe.b0`;
-    const probe = JSON.parse(
-      readFileSync(join(run.runDir, 'requests', `${probeId}.json`), 'utf8'),
-    ) as RenderedRequest;
+    const probe = (await openRunFolder(run.runDir).readRequest(probeId)) as RenderedRequest;
     const text = probe.messages[1]?.content ?? '';
     const runWorld = JSON.parse(
-      readFileSync(join(run.runDir, 'worlds', 'memory', `w${runSeed}-n32.json`), 'utf8'),
+      gunzipSync(
+        readFileSync(join(run.runDir, 'worlds', 'memory', `w${runSeed}-n32.json.gz`)),
+      ).toString('utf8'),
     ) as MemoryWorld;
     expect(extractJsonBlock(text, 'NOTES')).toEqual({ notes: hostile });
     expect(extractJsonBlock(text, 'QUESTIONS')).toEqual(

@@ -1,6 +1,5 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CALIBRATION_FILE } from '@chi/report';
 import {
   HISTORY_IDS,
   InvalidArgumentError,
@@ -120,16 +119,11 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
 
   await mkdir(paths.promptsDir, { recursive: true });
   for (const template of prepared.prompts.values()) {
-    await writeFile(
-      join(paths.promptsDir, `${template.name}@${template.version}.txt`),
-      template.text,
-      'utf8',
-    );
+    await writeFile(paths.prompt(template.name, template.version), template.text, 'utf8');
   }
   await writeRunWorlds(paths, prepared.worlds);
   await writeJsonFile(paths.plan, plan);
-  if (options.catalog !== undefined)
-    await writeJsonFile(join(runDir, 'catalog.json'), options.catalog);
+  if (options.catalog !== undefined) await writeJsonFile(paths.catalog, options.catalog);
 
   for (const system of frozen.manifest.systems) {
     if (frozen.manifest.experiments.history === null) break;
@@ -173,11 +167,9 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
   };
   await writeJsonFile(paths.status, status);
   if (options.settings.calibration != null)
-    await writeFileAtomic(
-      join(runDir, CALIBRATION_FILE),
-      calibrationFileText(options.settings.calibration),
-      { durable: true },
-    );
+    await writeFileAtomic(paths.calibration, calibrationFileText(options.settings.calibration), {
+      durable: true,
+    });
   // The manifest goes last and durably: its presence marks a fully created run folder.
   await writeFileAtomic(paths.manifest, frozen.text, { durable: true });
   await writeFileAtomic(paths.manifestSha256, `${frozen.sha256}  manifest.json\n`, {

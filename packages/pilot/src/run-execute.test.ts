@@ -2,15 +2,19 @@ import {
   appendFileSync,
   existsSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readRunFolder, scoreRun } from '@chi/report';
+import { openRunFolder } from '@chi/run';
 import type { AttemptRecord, BlockStatus, ChatModel, FailureLogEntry, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, paidSystemSpec, scriptedWith } from './__fixtures__/fake-models';
+import { toLegacyLayout } from './__fixtures__/legacy-layout';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { scriptedSystemSpec } from './scripted-systems';
@@ -53,14 +57,12 @@ describe('executeRun', () => {
     // 2 systems x (memory 2 + controls 2 + history 27 + behavior 2)
     expect(run.plan.requests).toHaveLength(66);
     expect(attempts).toHaveLength(2 * 66);
+    const index = await openRunFolder(run.runDir).readRequestIndex();
     for (const request of run.plan.requests) {
       const own = attempts.filter((record) => record.requestId === request.requestId);
       expect(own.map((record) => record.phase)).toEqual(['before_send', 'after_response']);
       expect(own.every((record) => record.manifestSha256 === run.frozen.sha256)).toBe(true);
-      expect(own[0]?.requestSha256).toBe(
-        json<{ requestSha256: string }>(join(run.runDir, 'requests', `${request.requestId}.json`))
-          .requestSha256,
-      );
+      expect(own[0]?.requestSha256).toBe(index.get(request.requestId)?.requestSha256);
     }
     // every before_send precedes its after_response in the file
     const seen = new Set<string>();
@@ -354,5 +356,37 @@ describe('executeRun', () => {
           .map((record) => [record.requestId, record.result?.text]),
       );
     expect(texts(run.runDir)).toEqual(texts(reference.runDir));
+  });
+
+  it('resumes a layout-0.1 folder in its own layout and scores it like an uninterrupted run', async () => {
+    const run = await createRun({ settings: small(), runDir: join(root, 'legacy') });
+    const models = modelsForManifest(run.frozen.manifest);
+    const controller = new AbortController();
+    await executeRun({
+      runDir: run.runDir,
+      models,
+      concurrency: 1,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'request-finished' && event.progress.done === 10) controller.abort();
+      },
+    });
+    await toLegacyLayout(run.runDir);
+    const resumed = await executeRun({ runDir: run.runDir, models });
+    expect(resumed).toMatchObject({ state: 'completed', incompleteBlocks: 0 });
+    // the rest of the requests went to requests/<id>.json: no payloads, no index beside them
+    expect(existsSync(join(run.runDir, 'requests.jsonl'))).toBe(false);
+    expect(existsSync(join(run.runDir, 'payloads'))).toBe(false);
+    expect(readdirSync(join(run.runDir, 'requests'))).toHaveLength(run.plan.requests.length);
+    const reference = await createRun({ settings: small(), runDir: join(root, 'reference-0.2') });
+    await executeRun({
+      runDir: reference.runDir,
+      models: modelsForManifest(reference.frozen.manifest),
+    });
+    const legacyRecords = await readRunFolder(run.runDir);
+    expect(legacyRecords.requestLayout).toBe('0.1');
+    expect(scoreRun(legacyRecords).memory).toEqual(
+      scoreRun(await readRunFolder(reference.runDir)).memory,
+    );
   });
 });

@@ -47,6 +47,7 @@ import { ManifestIntegrityError, planSha256, readFrozenManifest } from './manife
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { notebookKey, renderPlannedRequest } from './render-planned';
+import { openRequestStore } from './request-store';
 import { runIdFor } from './run-create';
 import { openRunLog, type RunPaths, readJsonFile, runPaths, writeJsonFile } from './run-folder';
 import { readRunWorlds } from './run-worlds';
@@ -253,6 +254,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const failureWriter: JsonlWriter<FailureLogEntry> = await openRunLog(paths.failures, () =>
     createJsonlWriter({ path: paths.failures, schema: FailureLogEntrySchema, fsync: 'every-line' }),
   );
+  const requestStore = await openRequestStore(options.runDir);
 
   const outcomes = new Map<string, RequestOutcome>();
   const attemptsSoFar = new Map<string, number>();
@@ -461,7 +463,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
       requestSha256,
       inputBytes,
     };
-    await writeJsonFile(paths.request(request.requestId), record);
+    await requestStore.write(record);
     const attemptNumber = (attemptsSoFar.get(request.requestId) ?? 0) + 1;
     attemptsSoFar.set(request.requestId, attemptNumber);
     const attemptId = `${request.requestId}#${attemptNumber}`;
@@ -638,6 +640,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   }
   await attemptWriter.close();
   await failureWriter.close();
+  await requestStore.close();
 
   const blocks = computeBlockStatuses(plan, outcomes);
   await writeJsonFile(paths.blocks, blocks);

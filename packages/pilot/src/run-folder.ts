@@ -1,67 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { decodeGzipJson, encodeGzipJson, type RunPaths, runFolderPaths } from '@chi/run';
 import { InvalidArgumentError, parseWith, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
 
-/** Every path of a run folder (see RUN-FOLDER.md). */
-export interface RunPaths {
-  readonly root: string;
-  readonly manifest: string;
-  readonly manifestSha256: string;
-  readonly promptsDir: string;
-  readonly plan: string;
-  readonly attempts: string;
-  readonly ledger: string;
-  readonly failures: string;
-  readonly smoke: string;
-  /** The smoke checks' own file ledger (their ceiling across sessions; never re-pays a check). */
-  readonly smokeLedger: string;
-  readonly status: string;
-  readonly blocks: string;
-  readonly analysis: string;
-  readonly scoresDir: string;
-  readonly chisDir: string;
-  readonly releaseDir: string;
-  memoryWorld(seed: number, load: number): string;
-  historyWorld(seed: number): string;
-  behaviorWorld(seed: number): string;
-  request(requestId: string): string;
-  memoryNotebook(systemId: string, seed: number, load: number): string;
-  historyNotebook(systemId: string, seed: number, history: string, checkpoint: number): string;
-  chis(systemId: string): string;
-}
+/** Every path of a run folder (see RUN-FOLDER.md): `@chi/run`'s layout, the one place paths are built. */
+export type { RunPaths } from '@chi/run';
 
-/** The paths of the run folder rooted at `root`. */
-export function runPaths(root: string): RunPaths {
-  return {
-    root,
-    manifest: join(root, 'manifest.json'),
-    manifestSha256: join(root, 'manifest.sha256'),
-    promptsDir: join(root, 'prompts'),
-    plan: join(root, 'plan.json'),
-    attempts: join(root, 'attempts.jsonl'),
-    ledger: join(root, 'ledger.jsonl'),
-    failures: join(root, 'failures.jsonl'),
-    smoke: join(root, 'smoke.jsonl'),
-    smokeLedger: join(root, 'smoke-ledger.jsonl'),
-    status: join(root, 'status.json'),
-    blocks: join(root, 'blocks.json'),
-    analysis: join(root, 'analysis.json'),
-    scoresDir: join(root, 'scores'),
-    chisDir: join(root, 'chis'),
-    releaseDir: join(root, 'release'),
-    memoryWorld: (seed, load) => join(root, 'worlds', 'memory', `w${seed}-n${load}.json`),
-    historyWorld: (seed) => join(root, 'worlds', 'history', `w${seed}.json`),
-    behaviorWorld: (seed) => join(root, 'worlds', 'behavior', `w${seed}.json`),
-    request: (requestId) => join(root, 'requests', `${requestId}.json`),
-    memoryNotebook: (systemId, seed, load) =>
-      join(root, 'notebooks', systemId, 'memory', `w${seed}-n${load}.json`),
-    historyNotebook: (systemId, seed, history, checkpoint) =>
-      join(root, 'notebooks', systemId, 'history', `w${seed}-${history}-c${checkpoint}.json`),
-    chis: (systemId) => join(root, 'chis', `${systemId}.jsonl`),
-  };
-}
+/** The paths of the run folder rooted at `root` (`runFolderPaths` of `@chi/run`). */
+export const runPaths: (root: string) => RunPaths = runFolderPaths;
 
 /** Two-space indented JSON with a final newline: the form of every `*.json` file but the manifest. */
 export function prettyJson(value: unknown): string {
@@ -91,6 +40,35 @@ export async function writeFileAtomic(
     await writeFile(temporary, text, 'utf8');
   }
   await rename(temporary, path);
+}
+
+/** Writes `value` as a `*.json.gz` run file (gzip of its canonical JSON), atomically. */
+export async function writeGzipJsonFile(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temporary, encodeGzipJson(value));
+  await rename(temporary, path);
+}
+
+/**
+ * Reads and validates a `*.json.gz` run file; when it is absent and its `.json` sibling exists
+ * (a layout-0.1 folder), reads that instead.
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is not gzip JSON or not valid
+ */
+export async function readGzipJsonFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+): Promise<z.output<S>> {
+  const legacy = path.replace(/\.gz$/, '');
+  if (!existsSync(path) && existsSync(legacy)) return readJsonFile(legacy, schema);
+  const value = decodeGzipJson(await readFile(path), path);
+  try {
+    return parseWith(schema, value, path);
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    throw new RunFolderDamagedError(path, error.message.replace(/\n\s*/g, ' '), { cause: error });
+  }
 }
 
 /** Writes `value` as pretty JSON, atomically. */

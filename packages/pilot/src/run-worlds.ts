@@ -13,7 +13,7 @@ import {
   generateHistoryWorld,
   generateMemoryWorld,
 } from '@chi/worlds';
-import { type RunPaths, readJsonFile, writeJsonFile } from './run-folder';
+import { type RunPaths, readGzipJsonFile, writeGzipJsonFile } from './run-folder';
 
 /** Every generated world of a run, keyed for lookup. */
 export interface RunWorlds {
@@ -68,15 +68,14 @@ export function generateRunWorlds(manifest: RunManifest): RunWorlds {
 export async function writeRunWorlds(paths: RunPaths, worlds: RunWorlds): Promise<void> {
   const writes: Promise<void>[] = [];
   for (const world of worlds.memory.values())
-    writes.push(writeJsonFile(paths.memoryWorld(world.seed, world.load), world));
+    writes.push(writeGzipJsonFile(paths.memoryWorld(world.seed, world.load), world));
   for (const world of worlds.history.values())
-    writes.push(writeJsonFile(paths.historyWorld(world.seed), world));
+    writes.push(writeGzipJsonFile(paths.historyWorld(world.seed), world));
   for (const set of worlds.behavior.values())
-    writes.push(writeJsonFile(paths.behaviorWorld(set.seed), set));
+    writes.push(writeGzipJsonFile(paths.behaviorWorld(set.seed), set));
   await Promise.all(writes);
 }
 
-/** Reads the worlds of a run folder back (validated). */
 /**
  * The history worlds of a run only (what the CHIS entries need), without reading its memory
  * worlds, which are the largest files of a run.
@@ -88,10 +87,11 @@ export async function readHistoryWorlds(
   const history = new Map<number, HistoryWorld>();
   if (manifest.experiments.history === null) return history;
   for (const seed of manifest.worldSeeds)
-    history.set(seed, await readJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
+    history.set(seed, await readGzipJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
   return history;
 }
 
+/** Reads the worlds of a run folder back (validated). */
 export async function readRunWorlds(paths: RunPaths, manifest: RunManifest): Promise<RunWorlds> {
   const memory = new Map<string, MemoryWorld>();
   const history = new Map<number, HistoryWorld>();
@@ -100,13 +100,16 @@ export async function readRunWorlds(paths: RunPaths, manifest: RunManifest): Pro
     for (const load of memoryLoadsOf(manifest)) {
       memory.set(
         memoryWorldKey(seed, load),
-        await readJsonFile(paths.memoryWorld(seed, load), MemoryWorldSchema),
+        await readGzipJsonFile(paths.memoryWorld(seed, load), MemoryWorldSchema),
       );
     }
     if (manifest.experiments.history !== null)
-      history.set(seed, await readJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
+      history.set(seed, await readGzipJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
     if (manifest.experiments.behavior !== null)
-      behavior.set(seed, await readJsonFile(paths.behaviorWorld(seed), BehavioralItemSetSchema));
+      behavior.set(
+        seed,
+        await readGzipJsonFile(paths.behaviorWorld(seed), BehavioralItemSetSchema),
+      );
   }
   return { memory, history, behavior };
 }

@@ -1,10 +1,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { canonicalJson, sha256Hex } from '@chi/report';
 import type { AttemptRecord, ChatModel, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
+import { toLegacyLayout } from './__fixtures__/legacy-layout';
 import { runCli } from './cli-main';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
@@ -131,16 +133,76 @@ describe('a tampered run folder is refused by resume and by chi score (exit 5)',
     expect(await runCli(['score', dir], io().io)).toBe(5);
   });
 
-  it('a missing requests/*.json: never silently rescored', async () => {
+  it('a missing payload: never silently rescored', async () => {
     const dir = copy();
     const record = attempts(dir).find(
       (r) => r.phase === 'after_response' && r.systemId === 'perfect',
     ) as AttemptRecord;
-    rmSync(join(dir, 'requests'), { recursive: true });
+    rmSync(join(dir, 'payloads', `${record.requestSha256}.json.gz`));
     const scored = io();
     expect(await runCli(['score', dir], scored.io)).toBe(5);
-    expect(scored.err()).toContain(join(dir, `requests/${record.requestId}.json`));
-    expect(scored.err()).toContain('scores need what was asked');
+    expect(scored.err()).toContain(join(dir, 'payloads', `${record.requestSha256}.json.gz`));
+    expect(scored.err()).toContain('missing, but requests.jsonl names it');
+  });
+
+  it('an altered payload (other messages under the same name): refused by its hash', async () => {
+    const dir = copy();
+    const record = attempts(dir).find(
+      (r) => r.phase === 'after_response' && r.systemId === 'perfect',
+    ) as AttemptRecord;
+    const file = join(dir, 'payloads', `${record.requestSha256}.json.gz`);
+    const messages = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as {
+      content: string;
+    }[];
+    const altered = messages.map((m, i) => (i === 0 ? { ...m, content: `${m.content} ` } : m));
+    writeFileSync(file, gzipSync(canonicalJson(altered)));
+    const scored = io();
+    expect(await runCli(['score', dir], scored.io)).toBe(5);
+    expect(scored.err()).toContain(file);
+    expect(scored.err()).toContain(
+      `not to its name ${record.requestSha256}: the payload was altered`,
+    );
+  });
+
+  it('a payload that is not gzip: damaged, named', async () => {
+    const dir = copy();
+    const record = attempts(dir).find((r) => r.phase === 'after_response') as AttemptRecord;
+    const file = join(dir, 'payloads', `${record.requestSha256}.json.gz`);
+    writeFileSync(file, 'not gzip');
+    const scored = io();
+    expect(await runCli(['score', dir], scored.io)).toBe(5);
+    expect(scored.err()).toContain(`${file}: not gzip`);
+  });
+
+  it('a request whose line was removed from requests.jsonl: never silently rescored', async () => {
+    const dir = copy();
+    const record = attempts(dir).find(
+      (r) => r.phase === 'after_response' && r.systemId === 'perfect',
+    ) as AttemptRecord;
+    const index = join(dir, 'requests.jsonl');
+    const kept = readFileSync(index, 'utf8')
+      .split('\n')
+      .filter((line) => !line.includes(`"requestId":"${record.requestId}"`));
+    writeFileSync(index, kept.join('\n'));
+    const scored = io();
+    expect(await runCli(['score', dir], scored.io)).toBe(5);
+    expect(scored.err()).toContain(join(dir, 'requests.jsonl'));
+    expect(scored.err()).toContain(`no line for ${record.requestId}, but attempts.jsonl resolved`);
+  });
+
+  it('a layout-0.1 folder (requests/<id>.json) still scores the same; a missing file is damage', async () => {
+    const dir = copy();
+    await toLegacyLayout(dir);
+    const scored = io();
+    expect(await runCli(['score', dir], scored.io), scored.err()).toBe(0);
+    const record = attempts(dir).find(
+      (r) => r.phase === 'after_response' && r.systemId === 'perfect',
+    ) as AttemptRecord;
+    rmSync(join(dir, 'requests', `${record.requestId}.json`));
+    const damaged = io();
+    expect(await runCli(['score', dir], damaged.io)).toBe(5);
+    expect(damaged.err()).toContain(join(dir, `requests/${record.requestId}.json`));
+    expect(damaged.err()).toContain('scores need what was asked');
   });
 
   it('status.json records the chain head and counts a resume as soon as it starts', async () => {

@@ -2,7 +2,7 @@
  * Releases of real offline pilot runs. `@chi/pilot` depends on this package, so it is imported
  * here only through the workspace test alias (never declared: turbo rejects the cycle).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -75,6 +75,12 @@ describe('release of a real offline pilot run', () => {
     expect(actual).toBe(await readFile(GOLDEN, 'utf8'));
     const report = await verifyRelease(outDir);
     expect(report.mismatches).toEqual([]);
+    // gzip run files are hard links to the run folder's copies: identical bytes, stored once
+    const [payload] = (await readdir(join(runDir, 'payloads'))).sort();
+    const inode = async (path: string) => (await stat(path)).ino;
+    expect(await inode(join(outDir, 'payloads', payload as string))).toBe(
+      await inode(join(runDir, 'payloads', payload as string)),
+    );
     // a second release of the same run is byte-identical
     const again = join(dir.path, 'release-again');
     await writeRelease({ runDir, outDir: again });

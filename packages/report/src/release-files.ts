@@ -1,3 +1,4 @@
+import { isPublishedRunFile, type RequestLayout, RUN_FILES } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
@@ -44,33 +45,23 @@ export const DEFAULT_RELEASE_PARAMETERS: ReleaseParameters = {
 };
 
 /**
- * Files copied from the run folder (re-serialized as canonical JSON where they are JSON). They are
- * the raw inputs `chi verify` recomputes everything else from. Anything else in a release is derived.
+ * Files copied from the run folder (re-serialized as canonical JSON where they are JSON; gzip
+ * payloads byte for byte), as path prefixes: the published entries of `RUN_FILES` (`@chi/run`).
+ * They are the raw inputs `chi verify` recomputes everything else from. Anything else in a
+ * release is derived.
  */
-export const RAW_PREFIXES = [
-  'manifest.json',
-  'manifest.sha256',
-  'catalog.json',
-  'plan.json',
-  'prompts/',
-  'worlds/',
-  'requests/',
-  'attempts.jsonl',
-  'notebooks/',
-  'failures.jsonl',
-  'smoke.jsonl',
-  'ledger.jsonl',
-  'chis/',
-  'blocks.json',
-  'status.json',
-  'calibration.json',
-] as const;
+export const RAW_PREFIXES: readonly string[] = [
+  ...new Set(
+    RUN_FILES.filter((entry) => entry.role === 'raw' || entry.role === 'derived').map((entry) => {
+      const slash = entry.path.indexOf('/');
+      return slash === -1 ? entry.path : entry.path.slice(0, slash + 1);
+    }),
+  ),
+];
 
 /** Whether a release path is raw (copied from the run) rather than derived. */
 export function isRawPath(path: string): boolean {
-  return RAW_PREFIXES.some((prefix) =>
-    prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix,
-  );
+  return isPublishedRunFile(path);
 }
 
 function jsonl(values: readonly unknown[]): string {
@@ -279,7 +270,24 @@ function verifyInstructions(code: ReleaseCodeSection | null): string[] {
   ];
 }
 
-function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string {
+/** The README rows that say where requests and worlds are (they moved in run-folder layout 0.2). */
+function requestRows(layout: RequestLayout): string[] {
+  if (layout === '0.1')
+    return [
+      '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
+      '| `worlds/` | generated worlds with their answer keys |',
+    ];
+  return [
+    '| `prompts/`, `requests.jsonl`, `payloads/` | prompt templates; one line per request (ID, template, `requestSha256`); each distinct request exactly as sent, stored once as `payloads/<requestSha256>.json.gz` (gzip of the canonical JSON of its messages: `zcat payloads/<sha256>.json.gz \\| jq .` shows it, `\\| sha256sum` prints its name) |',
+    '| `worlds/` | generated worlds with their answer keys, as gzip JSON (`zcat worlds/memory/w<seed>-n<load>.json.gz \\| jq .`) |',
+  ];
+}
+
+function releaseReadme(
+  data: ChartData,
+  code: ReleaseCodeSection | null,
+  layout: RequestLayout,
+): string {
   const banner = runEvidenceBanner(data.run);
   return [
     `# Release of run ${data.run.runId}`,
@@ -298,8 +306,7 @@ function releaseReadme(data: ChartData, code: ReleaseCodeSection | null): string
           '| `code/` | the packed `@chi/*` packages (npm tarballs) and the self-contained verifier |',
         ]),
     '| `parameters/` | scoring and analysis parameters used for every number |',
-    '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
-    '| `worlds/` | generated worlds with their answer keys |',
+    ...requestRows(layout),
     '| `plan.json`, `blocks.json`, `status.json` | registered requests and blocks, block status as the run recorded it, run status |',
     '| `attempts.jsonl`, `usage.csv` | redacted response records with usage and timestamps; one usage row per resolved attempt |',
     '| `notebooks/` | every retained notebook state |',
@@ -488,7 +495,7 @@ export async function buildDerivedRelease(
   const cases = buildCasesDocument(data, caseExamples);
   files.set(REPORT_CASES_FILES.markdown, renderMarkdown(cases));
   files.set(REPORT_CASES_FILES.html, renderHtml(cases, `Case examples of run ${data.run.runId}`));
-  files.set('README.md', releaseReadme(data, codeSection));
+  files.set('README.md', releaseReadme(data, codeSection, records.requestLayout ?? '0.2'));
 
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => compareUtf8(a, b))),

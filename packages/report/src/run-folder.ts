@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRunJsonl } from '@chi/run';
+import {
+  decodeGzipJson,
+  legacyRequestPath,
+  openRunFolder,
+  parseRunJsonl,
+  type RequestLayout,
+  type RunFolder,
+  runFile,
+} from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -25,7 +33,6 @@ import {
   NotebookSnapshotSchema,
   parseWith,
   type RenderedRequest,
-  RenderedRequestSchema,
   RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
@@ -68,6 +75,11 @@ export interface RunRecords {
   readonly requests: RunFiles<string, RenderedRequest>;
   /** The `requestSha256` each rendered request file records, by request ID (read once, kept). */
   readonly requestHashes: ReadonlyMap<string, string>;
+  /**
+   * How the folder stores rendered requests (`@chi/run`'s `RequestLayout`): `0.2` content-addressed
+   * payloads plus `requests.jsonl` (the default when absent), `0.1` one `requests/<id>.json` each.
+   */
+  readonly requestLayout?: RequestLayout;
   /** Every line of the attempt log, in order. */
   readonly attempts: readonly AttemptRecord[];
   /** Notebook snapshots keyed by their path under `notebooks/`, read when asked for. */
@@ -123,13 +135,16 @@ async function readJson<S extends z.ZodType>(
   path: string,
   schema: S,
 ): Promise<z.output<S>> {
+  if (path.endsWith('.gz'))
+    return parseWith(schema, decodeGzipJson(await readFile(join(dir, path)), path), path);
   return parseWith(schema, parseJson(await readText(dir, path), path), path);
 }
 
 /**
- * Reads and validates one JSON file of a run folder synchronously. After {@link readRunFolder}
- * has checked a folder, every read of a world, a rendered request or a notebook goes through
- * here, one file at a time, so a run's large files never sit in memory all at once.
+ * Reads and validates one JSON file (or gzip of JSON, `.json.gz`) of a run folder synchronously.
+ * After {@link readRunFolder} has checked a folder, every read of a world or a notebook goes
+ * through here (rendered requests through `@chi/run`'s `openRunFolder`), one file at a time, so a
+ * run's large files never sit in memory all at once.
  *
  * @throws InvalidArgumentError or ValidationError naming the file
  */
@@ -138,9 +153,9 @@ export function readRunJsonFileSync<S extends z.ZodType>(
   path: string,
   schema: S,
 ): z.output<S> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(dir, path), 'utf8');
+    bytes = readFileSync(join(dir, path));
   } catch (error) {
     throw new InvalidArgumentError(
       path,
@@ -148,7 +163,8 @@ export function readRunJsonFileSync<S extends z.ZodType>(
       { cause: error },
     );
   }
-  return parseWith(schema, parseJson(text, path), path);
+  if (path.endsWith('.gz')) return parseWith(schema, decodeGzipJson(bytes, path), path);
+  return parseWith(schema, parseJson(bytes.toString('utf8'), path), path);
 }
 
 /**
@@ -172,10 +188,10 @@ export type RunFileReadHook = (path: string) => void;
 
 class LazyRunFiles<K, V> implements RunFiles<K, V> {
   readonly #paths: ReadonlyMap<K, string>;
-  readonly #read: (path: string) => V;
+  readonly #read: (path: string, key: K) => V;
   #last: { readonly key: K; readonly value: V } | null = null;
 
-  constructor(paths: ReadonlyMap<K, string>, read: (path: string) => V) {
+  constructor(paths: ReadonlyMap<K, string>, read: (path: string, key: K) => V) {
     this.#paths = paths;
     this.#read = read;
   }
@@ -196,7 +212,7 @@ class LazyRunFiles<K, V> implements RunFiles<K, V> {
     if (this.#last !== null && this.#last.key === key) return this.#last.value;
     const path = this.#paths.get(key);
     if (path === undefined) return undefined;
-    const value = this.#read(path);
+    const value = this.#read(path, key);
     this.#last = { key, value };
     return value;
   }
@@ -225,6 +241,28 @@ function lazyFiles<K, S extends z.ZodType>(
   return new LazyRunFiles(paths, (path) => {
     onFileRead?.(path);
     return readRunJsonFileSync(dir, path, schema);
+  });
+}
+
+/**
+ * Rendered requests by ID, each read through `@chi/run`'s run folder (its payload decoded and
+ * checked against its hash) when asked for; the path is the file that holds its messages.
+ */
+function lazyRequests(
+  folder: RunFolder,
+  requestIds: ReadonlyMap<string, string>,
+  onFileRead: RunFileReadHook | undefined,
+): RunFiles<string, RenderedRequest> {
+  const paths = new Map<string, string>();
+  for (const requestId of requestIds.keys())
+    paths.set(requestId, folder.requestFile(requestId) ?? requestId);
+  // several requests can share one content-addressed payload: a request is read by its ID
+  return new LazyRunFiles(paths, (path, requestId) => {
+    onFileRead?.(path);
+    const request = folder.readRequestSync(requestId);
+    if (request === null)
+      throw new RunFolderDamagedError(path, `the rendered request ${requestId} is missing`);
+    return request;
   });
 }
 
@@ -272,8 +310,9 @@ async function listFiles(dir: string, sub: string): Promise<string[]> {
   return out.sort(compareUtf8);
 }
 
-const MEMORY_WORLD_FILE = /^worlds\/memory\/w(\d+)-n(\d+)\.json$/;
-const SEED_FILE = /^worlds\/(?:history|behavior)\/w(\d+)\.json$/;
+const MEMORY_WORLD_FILE = runFile('memoryWorld').matcher;
+const HISTORY_WORLD_FILE = runFile('historyWorld').matcher;
+const BEHAVIOR_WORLD_FILE = runFile('behaviorWorld').matcher;
 
 /**
  * Reads and validates a run folder (layout: `packages/pilot/RUN-FOLDER.md`). A release holds the
@@ -314,7 +353,7 @@ async function readRunFolderFiles(
   for (const path of await listFiles(dir, 'worlds/memory')) {
     const match = MEMORY_WORLD_FILE.exec(path);
     if (match === null)
-      throw new InvalidArgumentError(path, 'expected worlds/memory/w<seed>-n<load>.json');
+      throw new InvalidArgumentError(path, 'expected worlds/memory/w<seed>-n<load>.json.gz');
     const world = await readJson(dir, path, MemoryWorldSchema);
     if (String(world.seed) !== match[1] || String(world.load) !== match[2]) {
       throw new InvalidArgumentError(
@@ -326,25 +365,31 @@ async function readRunFolderFiles(
   }
   const historyWorlds = new Map<number, HistoryWorld>();
   for (const path of await listFiles(dir, 'worlds/history')) {
-    if (SEED_FILE.exec(path) === null)
-      throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json');
+    if (!HISTORY_WORLD_FILE.test(path))
+      throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json.gz');
     const world = await readJson(dir, path, HistoryWorldSchema);
     historyWorlds.set(world.seed, world);
   }
   const behaviorItems = new Map<number, BehavioralItemSet>();
   for (const path of await listFiles(dir, 'worlds/behavior')) {
-    if (SEED_FILE.exec(path) === null)
-      throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json');
+    if (!BEHAVIOR_WORLD_FILE.test(path))
+      throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json.gz');
     const items = await readJson(dir, path, BehavioralItemSetSchema);
     behaviorItems.set(items.seed, items);
   }
 
-  const requestPaths = new Map<string, string>();
+  // Requests: the index (or the 0.1 files) is read once; every distinct payload is read, checked
+  // against its hash and dropped here, and read again when scored.
+  const folder = openRunFolder(dir);
   const requestHashes = new Map<string, string>();
-  for (const path of await listFiles(dir, 'requests')) {
-    const request = await readJson(dir, path, RenderedRequestSchema);
-    requestPaths.set(request.requestId, path);
-    requestHashes.set(request.requestId, request.requestSha256);
+  const requestIds = new Map<string, string>();
+  const checkedPayloads = new Set<string>();
+  for (const [requestId, entry] of folder.readRequestIndexSync()) {
+    requestHashes.set(requestId, entry.requestSha256);
+    requestIds.set(requestId, requestId);
+    if (checkedPayloads.has(entry.requestSha256)) continue;
+    checkedPayloads.add(entry.requestSha256);
+    if (folder.requestLayout === '0.2') folder.readPayloadSync(entry.requestSha256);
   }
 
   const notebookPaths = new Map<string, string>();
@@ -373,8 +418,9 @@ async function readRunFolderFiles(
     memoryWorlds: lazyFiles(dir, memoryWorldPaths, MemoryWorldSchema, onFileRead),
     historyWorlds,
     behaviorItems,
-    requests: lazyFiles(dir, requestPaths, RenderedRequestSchema, onFileRead),
+    requests: lazyRequests(folder, requestIds, onFileRead),
     requestHashes,
+    requestLayout: folder.requestLayout,
     attempts: await readJsonLines(dir, 'attempts.jsonl', AttemptRecordSchema),
     notebooks: lazyFiles(dir, notebookPaths, NotebookSnapshotSchema, onFileRead),
     notebookOfRequest,
@@ -403,4 +449,15 @@ async function readRunFolderFiles(
 /** The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>`. */
 export function memoryWorldKey(seed: number, load: number): string {
   return `w${seed}-n${load}`;
+}
+
+/**
+ * The file that records a rendered request's metadata, for messages naming it:
+ * `requests/<id>.json` in layout 0.1, `requests.jsonl` in layout 0.2.
+ */
+export function requestRecordFile(
+  records: Pick<RunRecords, 'requestLayout'>,
+  requestId: string,
+): string {
+  return records.requestLayout === '0.1' ? legacyRequestPath(requestId) : 'requests.jsonl';
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunFolderDamagedError } from '@chi/spec';
 import { checkAttemptChain } from './attempt-chain';
-import type { RunRecords } from './run-folder';
+import { type RunRecords, requestRecordFile } from './run-folder';
 
 /** Every contradiction found in a run folder, by the file it is in. */
 export type IntegrityProblems = ReadonlyMap<string, readonly string[]>;
@@ -16,8 +16,9 @@ export type IntegrityProblems = ReadonlyMap<string, readonly string[]>;
  *   rewritten);
  * - `status.json`: a manifest hash other than the manifest's (the manifest was edited and its
  *   `manifest.sha256` rewritten);
- * - `requests/<id>.json`: missing for a request the attempt log resolved, or holding other
- *   messages than the attempt's `requestSha256` (scores read what was asked from it).
+ * - `requests.jsonl` (layout 0.2; `requests/<id>.json` in layout 0.1): no request for one the
+ *   attempt log resolved, or one with another `requestSha256` than the attempt's (scores read what
+ *   was asked from it). A missing or altered payload is refused when it is read (`@chi/run`).
  */
 export function integrityProblems(records: RunRecords, attemptsText: string): IntegrityProblems {
   const problems = new Map<string, string[]>();
@@ -33,17 +34,18 @@ export function integrityProblems(records: RunRecords, attemptsText: string): In
     );
   for (const attempt of records.attempts) {
     if (attempt.phase !== 'after_response') continue;
-    const file = `requests/${attempt.requestId}.json`;
+    const file = requestRecordFile(records, attempt.requestId);
     const recorded = records.requestHashes.get(attempt.requestId);
+    const what = records.requestLayout === '0.1' ? '' : `the line of ${attempt.requestId}: `;
     if (recorded === undefined)
       add(
         file,
-        `missing, but attempts.jsonl resolved ${attempt.attemptId}: scores need what was asked`,
+        `${records.requestLayout === '0.1' ? 'missing' : `no line for ${attempt.requestId}`}, but attempts.jsonl resolved ${attempt.attemptId}: scores need what was asked`,
       );
     else if (recorded !== attempt.requestSha256)
       add(
         file,
-        `its requestSha256 ${recorded} is not the ${attempt.requestSha256} of ${attempt.attemptId}`,
+        `${what}its requestSha256 ${recorded} is not the ${attempt.requestSha256} of ${attempt.attemptId}`,
       );
   }
   return problems;

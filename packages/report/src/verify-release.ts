@@ -12,7 +12,7 @@ import {
   REPORT_VERSION,
   type ReleaseParameters,
 } from './release-files';
-import { type RunRecords, readRunFolder } from './run-folder';
+import { type RunRecords, readRunFolder, requestRecordFile } from './run-folder';
 import { checkSha256Sums, compareUtf8, listTreeFiles } from './sha256-sums';
 
 /** One difference found by {@link verifyRelease}. */
@@ -233,8 +233,8 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
     if (actual !== request.requestSha256)
       out.push(
         raw(
-          `requests/${requestId}.json`,
-          `requestSha256 is ${request.requestSha256}, the messages hash to ${actual}`,
+          requestRecordFile(records, requestId),
+          `requestSha256 of ${requestId} is ${request.requestSha256}, the messages hash to ${actual}`,
         ),
       );
   }
@@ -251,7 +251,7 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
       out.push(
         raw(
           'attempts.jsonl',
-          `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, requests/${attempt.requestId}.json has ${recorded}`,
+          `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, ${requestRecordFile(records, attempt.requestId)} has ${recorded}`,
         ),
       );
     }

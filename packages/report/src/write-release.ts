@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
@@ -96,10 +97,30 @@ interface PublishedFile {
 }
 
 /**
- * One raw run file, as published: JSON re-serialized as RFC 8785, JSONL line by line (a torn last
- * line dropped), anything else as it is. Read one file at a time, so the run never sits in memory.
+ * A gzip run file (payload, world), published byte for byte: its bytes are canonical (fixed
+ * level, no name, time 0), so they are never rewritten. `linkFrom` is the run folder's copy.
  */
-async function publishedRawFile(runDir: string, path: string): Promise<PublishedFile> {
+interface GzipRunFile {
+  readonly gzip: Uint8Array;
+  readonly linkFrom: string;
+}
+
+/** What one release file holds: a published text, a gzip run file, or bytes (packed code). */
+type ReleaseContent = PublishedFile | GzipRunFile | Uint8Array;
+
+/**
+ * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
+ * line by line (a torn last line dropped), anything else as it is. Read one file at a time, so
+ * the run never sits in memory.
+ */
+async function publishedRawFile(
+  runDir: string,
+  path: string,
+): Promise<PublishedFile | GzipRunFile> {
+  if (path.endsWith('.gz')) {
+    const linkFrom = join(runDir, path);
+    return { gzip: new Uint8Array(await readFile(linkFrom)), linkFrom };
+  }
   const text = await readFile(join(runDir, path), 'utf8');
   if (path.endsWith('.jsonl')) {
     const lines = text.split('\n');
@@ -184,7 +205,54 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 }
 
 /** A release file's content, produced when it is written (raw files are read then). */
-type ReleaseFileSource = () => Promise<PublishedFile | Uint8Array>;
+type ReleaseFileSource = () => Promise<ReleaseContent>;
+
+function contentBytes(content: ReleaseContent): Uint8Array {
+  if (content instanceof Uint8Array) return content;
+  if ('gzip' in content) return content.gzip;
+  return Buffer.from(content.text, 'utf8');
+}
+
+/**
+ * Writes one release file. A gzip run file is hard-linked to the run folder's copy when it can be
+ * (same file system): its bytes are identical and never rewritten, so a release inside its run
+ * folder does not store them twice. Otherwise the same bytes are written.
+ */
+async function writeReleaseFile(
+  target: string,
+  bytes: Uint8Array,
+  linkFrom: string | undefined,
+): Promise<void> {
+  if (linkFrom !== undefined) {
+    try {
+      await link(linkFrom, target);
+      return;
+    } catch {
+      // another file system or no hard links: fall back to a copy of the same bytes
+    }
+  }
+  await writeFile(target, bytes);
+}
+
+/**
+ * The secrets one release file would publish. Packed code is not scanned (its sources name header
+ * fields and key formats on purpose, to redact them); a gzip run file is scanned decompressed.
+ */
+function scanContent(
+  path: string,
+  content: ReleaseContent,
+  forbidden: readonly string[],
+): readonly SecretFinding[] {
+  if (content instanceof Uint8Array) return [];
+  if ('gzip' in content) {
+    const text = gunzipSync(content.gzip).toString('utf8');
+    return findSecrets(path.slice(0, -'.gz'.length), text, forbidden).map((finding) => ({
+      ...finding,
+      path,
+    }));
+  }
+  return findSecrets(path, content.text, forbidden, content.values);
+}
 
 /**
  * Produces, scans and writes the release files one at a time into `staging`, in path order; the
@@ -194,7 +262,7 @@ type ReleaseFileSource = () => Promise<PublishedFile | Uint8Array>;
 async function writeFiles(
   staging: string,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: PublishedFile | Uint8Array) => readonly SecretFinding[],
+  scan: (path: string, content: ReleaseContent) => readonly SecretFinding[],
 ): Promise<{ entries: Sha256SumsEntry[]; findings: SecretFinding[] }> {
   const entries: Sha256SumsEntry[] = [];
   const findings: SecretFinding[] = [];
@@ -211,20 +279,24 @@ async function writeFiles(
   let next = produce(0);
   for (let index = 0; index < paths.length; index++) {
     const path = paths[index] as string;
-    const content = await (next as Promise<PublishedFile | Uint8Array>);
+    const content = await (next as Promise<ReleaseContent>);
     next = produce(index + 1);
     const found = scan(path, content);
     if (found.length > 0 || findings.length > 0) {
       findings.push(...found);
       continue;
     }
-    const bytes = content instanceof Uint8Array ? content : Buffer.from(content.text, 'utf8');
+    const bytes = contentBytes(content);
     const folder = dirname(join(staging, path));
     if (!folders.has(folder)) {
       await mkdir(folder, { recursive: true });
       folders.add(folder);
     }
-    await writeFile(join(staging, path), bytes);
+    await writeReleaseFile(
+      join(staging, path),
+      bytes,
+      'linkFrom' in content ? content.linkFrom : undefined,
+    );
     entries.push({ path, sha256: sha256Hex(bytes) });
     await failpoint('release:file');
   }
@@ -242,7 +314,7 @@ async function writeFiles(
 async function writeAtomically(
   outDir: string,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: PublishedFile | Uint8Array) => readonly SecretFinding[],
+  scan: (path: string, content: ReleaseContent) => readonly SecretFinding[],
   beforeChecksums: () => void,
 ): Promise<void> {
   const { partialPrefix, replacedPrefix } = stagingNames(outDir);
@@ -303,10 +375,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   for (const [path, bytes] of code) files.set(path, async () => bytes);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
-  // the code is our published packages, not run data: it is not scanned (its sources name
-  // header fields and key formats on purpose, to redact them)
-  const scan = (path: string, content: PublishedFile | Uint8Array) =>
-    content instanceof Uint8Array ? [] : findSecrets(path, content.text, forbidden, content.values);
+  const scan = (path: string, content: ReleaseContent) => scanContent(path, content, forbidden);
 
   options.onStep?.({ step: 'write', files: files.size });
   await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));

@@ -33,4 +33,33 @@ export {
 } from './failure-class';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
+export {
+  isPublishedRunFile,
+  legacyRequestPath,
+  payloadPath,
+  RUN_FILES,
+  type RunFile,
+  type RunFileFormat,
+  type RunFileRole,
+  type RunPaths,
+  renderRunFileTable,
+  runFile,
+  runFileOf,
+  runFolderPaths,
+} from './run-files';
+export {
+  decodeGzipJson,
+  decodePayload,
+  detectRequestLayout,
+  type EncodedPayload,
+  encodeGzipJson,
+  encodePayload,
+  gzipText,
+  openRunFolder,
+  type RequestLayout,
+  RUN_FILE_GZIP_LEVEL,
+  type RunFolder,
+  requestFileOf,
+  requestIndexEntry,
+} from './run-folder';
 export { parseRunJsonl, readRunJsonl } from './run-jsonl';

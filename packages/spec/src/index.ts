@@ -250,6 +250,8 @@ export {
   PromptRefSchema,
   type RenderedRequest,
   RenderedRequestSchema,
+  type RequestIndexEntry,
+  RequestIndexEntrySchema,
   type RequestTask,
   RequestTaskSchema,
   type RunManifest,

@@ -318,6 +318,19 @@ export const RenderedRequestSchema = z.strictObject({
 /** A request exactly as sent. */
 export type RenderedRequest = z.infer<typeof RenderedRequestSchema>;
 
+/**
+ * One line of `requests.jsonl` (run-folder layout 0.2): a rendered request without its messages.
+ * The messages are stored once per distinct content in `payloads/<requestSha256>.json.gz` (gzip of
+ * the RFC 8785 canonical JSON of `messages`, whose SHA-256 is `requestSha256`), because prompts
+ * are byte-identical across systems.
+ */
+export const RequestIndexEntrySchema = RenderedRequestSchema.omit({
+  kind: true,
+  messages: true,
+}).extend({ kind: z.literal('request-index') });
+/** One line of `requests.jsonl`: a rendered request whose messages live in `payloads/`. */
+export type RequestIndexEntry = z.infer<typeof RequestIndexEntrySchema>;
+
 /** The notebook after one note-writing request (or the empty starting notebook). */
 export const NotebookSnapshotSchema = z.strictObject({
   kind: z.literal('notebook'),

@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { createMemoryLedger, fetchCatalog } from '@chi/openrouter';
 import {
   createRun,
@@ -487,11 +488,22 @@ const pilotRun = once(async () => {
   await finishRun(run.runDir, { release: false });
   const dir = run.runDir;
   const seed = must(run.frozen.manifest.worldSeeds[0], 'world seed');
-  const requestFiles = readdirSync(join(dir, 'requests'));
+  const index = jsonl<Record<string, unknown> & { requestSha256: string }>(
+    join(dir, 'requests.jsonl'),
+  );
+  const entry = must(index[0], 'request index line');
+  const { kind: _kind, ...fields } = entry;
+  // the messages are the gzip canonical JSON named by the request's SHA-256 (layout 0.2)
+  const messages = JSON.parse(
+    gunzipSync(readFileSync(join(dir, 'payloads', `${entry.requestSha256}.json.gz`))).toString(
+      'utf8',
+    ),
+  ) as unknown;
   return {
     manifest: readJson(join(dir, 'manifest.json')),
     plan: run.plan,
-    rendered: readJson(join(dir, 'requests', must(requestFiles[0], 'rendered request'))),
+    requestIndexEntry: entry,
+    rendered: { kind: 'rendered-request', ...fields, messages },
     attempts: jsonl<AttemptRecord>(join(dir, 'attempts.jsonl')),
     failures: jsonl<FailureLogEntry>(join(dir, 'failures.jsonl')),
     blocks: readJson(join(dir, 'blocks.json')) as BlockStatus[],
@@ -1293,13 +1305,25 @@ const examples: readonly Example[] = [
   }),
   example({
     key: 'rendered-request',
-    name: 'a request file of a real run; a message role outside system/user/assistant',
+    name: 'a request assembled from a real run; a message role outside system/user/assistant',
     valid: async () => (await pilotRun()).rendered,
     invalid: { at: ['messages', 0, 'role'], to: 'developer' },
   }),
   example({
+    key: 'request-index-entry',
+    name: 'a requests.jsonl line of a real run; a request hash that is not hex',
+    valid: async () => (await pilotRun()).requestIndexEntry,
+    invalid: { at: ['requestSha256'], to: 'not-a-hash' },
+  }),
+  example({
+    key: 'request-index-entry',
+    name: 'a requests.jsonl line of a real run; the kind of a full rendered request',
+    valid: async () => (await pilotRun()).requestIndexEntry,
+    invalid: { at: ['kind'], to: 'rendered-request' },
+  }),
+  example({
     key: 'rendered-request',
-    name: 'a request file of a real run; a task outside the registered tasks',
+    name: 'a request assembled from a real run; a task outside the registered tasks',
     valid: async () => (await pilotRun()).rendered,
     invalid: { at: ['task'], to: 'memory_recall' },
   }),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { AttemptRecord, MemoryWorld, QualityFactors, RunPlan } from '@chi/spec';
 import { meanFactors, parseProbeReply, qualityScore, scoreMemoryProbes } from '@chi/scoring';
 
@@ -15,7 +16,9 @@ export function memoryScoresOf(runDir: string): Map<string, { qualityScore: numb
   for (const request of plan.requests) {
     if (request.task !== 'memory_probe' && request.task !== 'memory_probe_oracle') continue;
     const world = JSON.parse(
-      readFileSync(join(runDir, 'worlds', 'memory', `w${request.worldSeed}-n${request.load}.json`), 'utf8'),
+      gunzipSync(
+        readFileSync(join(runDir, 'worlds', 'memory', `w${request.worldSeed}-n${request.load}.json.gz`)),
+      ).toString('utf8'),
     ) as MemoryWorld;
     const parsed = parseProbeReply(results.get(request.requestId) ?? '', world.probes.map((probe) => probe.id));
     const key = `${request.systemId} ${request.condition} ${request.load}`;

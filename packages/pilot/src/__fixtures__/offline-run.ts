@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openRunFolder } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
@@ -28,9 +29,7 @@ export async function finishedOfflineRun(): Promise<FinishedRun> {
   const outcome = await executeRun({ runDir: run.runDir, models: modelsForManifest(run.frozen.manifest) });
   if (outcome.state !== 'completed') throw new Error(`offline run ended ${outcome.state}`);
   const requests = new Map<string, RenderedRequest>();
-  for (const file of readdirSync(join(runDir, 'requests')).sort()) {
-    const request = JSON.parse(readFileSync(join(runDir, 'requests', file), 'utf8')) as RenderedRequest;
+  for await (const request of openRunFolder(runDir).readRequests())
     requests.set(request.requestId, request);
-  }
   return { runDir, requests };
 }

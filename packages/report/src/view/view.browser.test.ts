@@ -2,6 +2,7 @@ import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
+import { openRunFolder } from '@chi/run';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../__fixtures__/chromium';
@@ -65,12 +66,10 @@ async function expectProbeMatchesRelease(page: Page, releaseDir: string, system:
       ? 'unknown (value and source null)'
       : `value ${trace.expectedValue}, source ${trace.expectedSource}`,
   );
-  const request = JSON.parse(
-    await readFile(
-      join(releaseDir, 'requests', `${system}.memory.w${worlds[0]}.n32.probe.b0.json`),
-      'utf8',
-    ),
-  ) as { messages: { content: string }[] };
+  const request = await openRunFolder(releaseDir).readRequest(
+    `${system}.memory.w${worlds[0]}.n32.probe.b0`,
+  );
+  if (request === null) throw new Error('the release lacks the probe request');
   const questions = request.messages
     .map((m) => m.content)
     .join('\n')

@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// The scale benchmark of issue 17 (not run in CI: the 30-world run takes minutes). For each world
+// count it generates the offline scripted run `chi pilot --loads v0.1 --replicates N`, then times
+// each phase as its own child process and records that process's peak RSS:
+//   requests          chi pilot --loads v0.1 --replicates N --no-release --out DIR
+//   scoring+release   chi score DIR              (writes DIR/release)
+//   verify            chi verify DIR/release
+// and measures the run folder (without its release) and the release, in apparent bytes (a file
+// with several hard links counted once). It prints a markdown table.
+//
+//   node scripts/bench-scale.mjs [--replicates 10,30,60] [--chi packages/pilot/dist/cli.js]
+//                                [--node-options=--max-old-space-size=1024] [--keep DIR]
+//
+// Build first (`npx -y pnpm@12.4.2 run build`). `--chi` points at another build's CLI to compare.
+import { spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+
+function option(name, fallback) {
+  const args = process.argv.slice(2);
+  const inline = args.find((arg) => arg.startsWith(`--${name}=`));
+  if (inline !== undefined) return inline.slice(name.length + 3);
+  const at = args.indexOf(`--${name}`);
+  return at === -1 ? fallback : args[at + 1];
+}
+
+const replicates = option('replicates', '10,30,60')
+  .split(',')
+  .map((value) => Number.parseInt(value, 10));
+if (replicates.some((n) => !Number.isInteger(n) || n < 1)) {
+  console.error('bench-scale: --replicates expects positive integers, e.g. 10,30,60');
+  process.exit(2);
+}
+const chi = resolve(option('chi', join(root, 'packages/pilot/dist/cli.js')));
+const nodeOptions = option('node-options', '');
+const keep = option('keep', null);
+
+const scratch = mkdtempSync(join(tmpdir(), 'chi-bench-scale-'));
+// Each phase's child writes its own peak RSS on exit (portable: no /usr/bin/time needed).
+const preload = join(scratch, 'max-rss.cjs');
+writeFileSync(
+  preload,
+  "process.on('exit', () => require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+);
+
+function phase(name, args) {
+  const rssFile = join(scratch, `${name}.rss`);
+  const started = process.hrtime.bigint();
+  const child = spawnSync(
+    process.execPath,
+    [...(nodeOptions === '' ? [] : nodeOptions.split(' ')), '--require', preload, chi, ...args],
+    {
+      env: { ...process.env, CHI_BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (child.status !== 0) {
+    console.error(`bench-scale: ${name} exited ${child.status}\n${child.stderr.slice(-4000)}`);
+    process.exit(1);
+  }
+  const rssKb = Number(readFileSync(rssFile, 'utf8'));
+  return { name, seconds, rssMb: rssKb / 1024 };
+}
+
+/** Apparent bytes of the files under `dir`, a hard-linked file counted once; `skip` top-level names. */
+function treeBytes(dir, skip = new Set()) {
+  const seen = new Set();
+  let total = 0;
+  const walk = (path, top) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (top && skip.has(entry.name)) continue;
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full, false);
+      else if (entry.isFile()) {
+        const stat = lstatSync(full);
+        const key = `${stat.dev}:${stat.ino}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        total += stat.size;
+      }
+    }
+  };
+  walk(dir, true);
+  return total;
+}
+
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const rows = [];
+for (const n of replicates) {
+  const runDir = join(keep ?? scratch, `v01-r${n}`);
+  rmSync(runDir, { recursive: true, force: true });
+  const requests = phase(`requests-${n}`, [
+    'pilot',
+    '--loads',
+    'v0.1',
+    '--replicates',
+    String(n),
+    '--no-release',
+    '--out',
+    runDir,
+  ]);
+  const score = phase(`score-${n}`, ['score', runDir]);
+  const verify = phase(`verify-${n}`, ['verify', join(runDir, 'release')]);
+  const runBytes = treeBytes(runDir, new Set(['release']));
+  const releaseBytes = treeBytes(join(runDir, 'release'));
+  const totalBytes = treeBytes(runDir);
+  rows.push({ n, requests, score, verify, runBytes, releaseBytes, totalBytes });
+  if (keep === null) rmSync(runDir, { recursive: true, force: true });
+  console.error(`bench-scale: ${n} worlds done`);
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}${nodeOptions === '' ? '' : `, ${nodeOptions}`}`;
+console.log(
+  `Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}\n`,
+);
+console.log(
+  '| worlds | requests s | requests RSS MB | scoring + release s | scoring RSS MB | verify s | verify RSS MB | run folder MB (without release) | release MB | folder with release MB |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const row of rows) {
+  console.log(
+    `| ${row.n} | ${row.requests.seconds.toFixed(0)} | ${row.requests.rssMb.toFixed(0)} | ${row.score.seconds.toFixed(0)} | ${row.score.rssMb.toFixed(0)} | ${row.verify.seconds.toFixed(0)} | ${row.verify.rssMb.toFixed(0)} | ${mb(row.runBytes)} | ${mb(row.releaseBytes)} | ${mb(row.totalBytes)} |`,
+  );
+}
