@@ -67,6 +67,7 @@ export {
 } from './divergence/analyze';
 export {
   type DivergenceCallRecord,
+  DivergenceCallRecordSchema,
   type ExecuteDivergenceOptions,
   executeDivergence,
   type InstanceModelFactory,

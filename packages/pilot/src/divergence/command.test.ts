@@ -1,7 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { writeSha256Sums } from '@chi/report';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
 
@@ -62,13 +64,16 @@ describe('chi verify on a damaged divergence release', () => {
     const manifestPath = join(release, 'manifest.json');
     const original = readFileSync(manifestPath, 'utf8');
     writeFileSync(manifestPath, original.replace('"primaryCheckpoint":6', '"primaryCheckpoint":5'));
+    // Consistent tampering (SHA256SUMS rewritten too) reaches the raw-record checks.
+    await writeSha256Sums(release);
     const edited = captureIo({ cwd });
     expect(await runCli(['verify', release], edited.io)).toBe(5);
     expect(edited.err()).toContain('calls.jsonl');
     writeFileSync(manifestPath, original);
     const log = join(release, 'calls.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
-    writeFileSync(log, lines.slice(0, 10).join('\n'));
+    writeFileSync(log, `${lines.slice(0, 10).join('\n')}\n`);
+    await writeSha256Sums(release);
     const truncated = captureIo({ cwd });
     expect(await runCli(['verify', release], truncated.io)).toBe(5);
     expect(truncated.err()).toContain('the manifest registers 1386');
@@ -95,4 +100,134 @@ describe('chi verify on a damaged divergence release', () => {
     expect([...second.files]).toEqual([...first.files]);
     expect(second.calls).toBe(first.calls);
   }, 60_000);
+});
+
+describe('divergence release integrity', () => {
+  let cwd: string;
+  let published: string;
+  /** A fresh copy of the published release, to damage. */
+  const copy = (name: string): string => {
+    const target = join(cwd, name);
+    cpSync(published, target, { recursive: true });
+    return target;
+  };
+  const verify = async (release: string) => {
+    const cli = captureIo({ cwd });
+    return { code: await runCli(['verify', release], cli.io), err: cli.err(), out: cli.out() };
+  };
+
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-integrity-'));
+    const run = captureIo({ cwd });
+    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
+    expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
+    published = join(cwd, 'run', 'release');
+  }, 60_000);
+
+  it('writes a sha256sum -c compatible SHA256SUMS over every other file of the release', () => {
+    const files = readdirSync(published, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name !== 'SHA256SUMS')
+      .map((entry) => entry.name)
+      .sort();
+    expect(files).toEqual([
+      'calls.jsonl',
+      'divergence-dynamics.csv',
+      'divergence-trajectory.csv',
+      'divergence-trajectory.svg',
+      'divergence.json',
+      'divergence.md',
+      'manifest.json',
+    ]);
+    const expected = files
+      .map(
+        (name) =>
+          `${createHash('sha256')
+            .update(readFileSync(join(published, name)))
+            .digest('hex')}  ${name}\n`,
+      )
+      .join('');
+    expect(readFileSync(join(published, 'SHA256SUMS'), 'utf8')).toBe(expected);
+  });
+
+  it('verify names an altered, a missing and an unlisted file before recomputing (exit 1)', async () => {
+    const intact = await verify(published);
+    expect(intact.code).toBe(0);
+    expect(intact.out).toContain('every file matches SHA256SUMS');
+
+    const altered = copy('altered');
+    writeFileSync(join(altered, 'divergence.md'), '# edited\n');
+    const a = await verify(altered);
+    expect(a.code).toBe(1);
+    expect(a.err).toMatch(/^MISMATCH divergence\.md: SHA-256 is [0-9a-f]{64}, SHA256SUMS lists/m);
+
+    const missing = copy('missing');
+    rmSync(join(missing, 'divergence-trajectory.csv'));
+    const m = await verify(missing);
+    expect(m.code).toBe(1);
+    expect(m.err).toContain(
+      'MISMATCH divergence-trajectory.csv: listed in SHA256SUMS but not present',
+    );
+
+    const extra = copy('extra');
+    writeFileSync(join(extra, 'notes.txt'), 'added later\n');
+    const e = await verify(extra);
+    expect(e.code).toBe(1);
+    expect(e.err).toContain(
+      'MISMATCH notes.txt: present in the release but not listed in SHA256SUMS',
+    );
+    expect(e.err).toContain('FAILED: 1 mismatch(es) in 1 file(s): notes.txt');
+
+    const noSums = copy('no-sums');
+    rmSync(join(noSums, 'SHA256SUMS'));
+    const n = await verify(noSums);
+    expect(n.code).toBe(1);
+    expect(n.err).toContain('MISMATCH cannot read SHA256SUMS');
+  });
+
+  it('exits 5 naming calls.jsonl and the line when a call lacks a field or has a mistyped one', async () => {
+    const damage = async (
+      name: string,
+      line: number,
+      edit: (call: Record<string, unknown>) => void,
+    ) => {
+      const release = copy(name);
+      const log = join(release, 'calls.jsonl');
+      const lines = readFileSync(log, 'utf8').split('\n');
+      const call = JSON.parse(lines[line - 1] as string) as Record<string, unknown>;
+      edit(call);
+      lines[line - 1] = JSON.stringify(call);
+      writeFileSync(log, lines.join('\n'));
+      // SHA256SUMS rewritten too, so the schema check itself is what catches the line.
+      await writeSha256Sums(release);
+      return verify(release);
+    };
+    const missing = await damage('no-field', 3, (call) => {
+      delete call.notesShownSha256;
+    });
+    expect(missing.code).toBe(5);
+    expect(missing.err).toMatch(/calls\.jsonl.*line 3 of .*calls\.jsonl.*notesShownSha256/);
+
+    const mistyped = await damage('mistyped', 7, (call) => {
+      call.checkpoint = '1';
+    });
+    expect(mistyped.code).toBe(5);
+    expect(mistyped.err).toMatch(/line 7 of .*calls\.jsonl.*checkpoint/);
+
+    const nested = await damage('nested', 2, (call) => {
+      (call.notebookAfter as Record<string, unknown>).bytes = -1;
+    });
+    expect(nested.code).toBe(5);
+    expect(nested.err).toMatch(/line 2 of .*calls\.jsonl.*notebookAfter\.bytes/);
+  });
+
+  it('exits 5 when the last line of calls.jsonl is torn (an unfinished write)', async () => {
+    const release = copy('torn');
+    const log = join(release, 'calls.jsonl');
+    const text = readFileSync(log, 'utf8');
+    writeFileSync(log, text.slice(0, text.length - 40));
+    await writeSha256Sums(release);
+    const torn = await verify(release);
+    expect(torn.code).toBe(5);
+    expect(torn.err).toMatch(/calls\.jsonl: line 1386 is torn/);
+  });
 });

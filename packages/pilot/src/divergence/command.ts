@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { checkSha256Sums } from '@chi/report';
 import { InvalidArgumentError } from '@chi/spec';
 import { loadPromptTemplates } from '../prompts';
 import { DEFAULT_RUNS_ROOT } from '../run-create';
@@ -103,18 +104,30 @@ export function isDivergenceRelease(dir: string): boolean {
 }
 
 /**
- * `chi verify RELEASE` for a divergence release: recomputes every derived file from the raw call
- * log and the manifest in the release and compares bytes. Exit 0 when all match, 1 otherwise.
+ * `chi verify RELEASE` for a divergence release: first checks every file against `SHA256SUMS`
+ * (an altered or missing listed file, or an unlisted extra file, is reported by name and nothing
+ * is recomputed), then recomputes every derived file from the raw call log and the manifest in the
+ * release and compares bytes. Exit 0 when all match, 1 otherwise, like the pilot's `chi verify`;
+ * a raw record that cannot be read throws `RunFolderDamagedError` (exit 5).
  */
 export async function verifyDivergenceCommand(
   dir: string,
   io: DivergenceCommandIo,
 ): Promise<number> {
+  const problems = await checkSha256Sums(dir);
+  if (problems.length > 0) {
+    for (const problem of problems) io.stderr.write(`MISMATCH ${problem.message}\n`);
+    const files = [...new Set(problems.map((problem) => problem.path))];
+    io.stderr.write(
+      `FAILED: ${problems.length} mismatch(es) in ${files.length} file(s): ${files.join(', ')}\n`,
+    );
+    return 1;
+  }
   const { analysis } = await recomputeDivergence(dir);
   const mismatches = await compareDivergenceRelease(dir, analysis);
   if (mismatches.length === 0) {
     io.stdout.write(
-      'OK: divergence release; every derived file recomputed from calls.jsonl and manifest.json matches exactly.\n',
+      'OK: divergence release; every file matches SHA256SUMS; every derived file recomputed from calls.jsonl and manifest.json matches exactly.\n',
     );
     return 0;
   }

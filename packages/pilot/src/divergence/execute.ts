@@ -1,6 +1,12 @@
 import { requestInputBytes } from '@chi/openrouter';
 import { canonicalJson, sha256Hex } from '@chi/run';
-import type { ChatModel, ChatResult, HistoryEvidence, HistoryStep } from '@chi/spec';
+import {
+  type ChatModel,
+  ChatResultSchema,
+  type HistoryEvidence,
+  type HistoryStep,
+} from '@chi/spec';
+import { z } from 'zod';
 import { applyNotebookCap, utf8ByteLength } from '../notebook';
 import { requestNonce } from '../plan';
 import type { PromptSet } from '../prompts';
@@ -9,46 +15,57 @@ import type { DivergenceManifest } from './manifest';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
 import { buildDivergenceWorld, type DivergenceWorld } from './world';
 
+const NOTEBOOK_OPERATIONS = [
+  'none',
+  'erase',
+  'sham-restore',
+  'swap',
+  'fault-corrupt',
+  'fault-restore',
+] as const;
+
 /**
  * What the harness did to a notebook around a call (published per call): `swap` happened before
  * the call (the notebook it shows came from the partner instance); the others after it.
  */
-export type NotebookOperation =
-  | 'none'
-  | 'erase'
-  | 'sham-restore'
-  | 'swap'
-  | 'fault-corrupt'
-  | 'fault-restore';
+export type NotebookOperation = (typeof NOTEBOOK_OPERATIONS)[number];
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * One line of `calls.jsonl`, as `chi verify` and the recomputation read it: a line with a missing,
+ * extra or mistyped field is a damaged run folder naming the file and line.
+ */
+export const DivergenceCallRecordSchema = z.strictObject({
+  kind: z.literal('divergence-call'),
+  manifestSha256: z.string().regex(SHA256_HEX),
+  requestId: z.string().min(1),
+  systemId: z.string().min(1),
+  worldSeed: z.number().int(),
+  arm: z.string().min(1),
+  checkpoint: z.number().int().nonnegative(),
+  role: z.enum(['update', 'operation', 'probe']),
+  /** The CHIS condition a probe measures; null for updates and operations. */
+  condition: z.string().nullable(),
+  nonce: z.string(),
+  requestSha256: z.string().regex(SHA256_HEX),
+  inputBytes: z.number().int().nonnegative(),
+  /** SHA-256 of the notes the request showed (after any fault corruption). */
+  notesShownSha256: z.string().regex(SHA256_HEX),
+  /** For probes: the choice IDs asked, in order. */
+  askedIds: z.array(z.string()).readonly().nullable(),
+  result: ChatResultSchema,
+  /** The instance's notebook after this call and any operation that followed it. */
+  notebookAfter: z.strictObject({
+    text: z.string(),
+    sha256: z.string().regex(SHA256_HEX),
+    bytes: z.number().int().nonnegative(),
+  }),
+  operations: z.array(z.enum(NOTEBOOK_OPERATIONS)).readonly(),
+});
 
 /** One line of `calls.jsonl`: a request, its result, and the notebook it left. */
-export interface DivergenceCallRecord {
-  readonly kind: 'divergence-call';
-  readonly manifestSha256: string;
-  readonly requestId: string;
-  readonly systemId: string;
-  readonly worldSeed: number;
-  readonly arm: string;
-  readonly checkpoint: number;
-  readonly role: ArmCall['role'];
-  /** The CHIS condition a probe measures; null for updates and operations. */
-  readonly condition: string | null;
-  readonly nonce: string;
-  readonly requestSha256: string;
-  readonly inputBytes: number;
-  /** SHA-256 of the notes the request showed (after any fault corruption). */
-  readonly notesShownSha256: string;
-  /** For probes: the choice IDs asked, in order. */
-  readonly askedIds: readonly string[] | null;
-  readonly result: ChatResult;
-  /** The instance's notebook after this call and any operation that followed it. */
-  readonly notebookAfter: {
-    readonly text: string;
-    readonly sha256: string;
-    readonly bytes: number;
-  };
-  readonly operations: readonly NotebookOperation[];
-}
+export type DivergenceCallRecord = z.output<typeof DivergenceCallRecordSchema>;
 
 /** Creates the model of one instance (a fresh object per instance: hidden state stays inside). */
 export type InstanceModelFactory = (

@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeSha256Sums } from '@chi/report';
 import type {
   DivergenceAnalysis,
   DivergenceEstimate,
@@ -276,7 +277,10 @@ export function renderDivergenceRelease(analysis: DivergenceAnalysis): Map<strin
   ]);
 }
 
-/** Writes the release folder of a divergence run: the raw inputs and every derived file. */
+/**
+ * Writes the release folder of a divergence run: the raw inputs, every derived file and
+ * `SHA256SUMS` over all of them (the pilot release's format, `@chi/report`'s writer).
+ */
 export async function writeDivergenceRelease(
   runDir: string,
   analysis: DivergenceAnalysis,
@@ -287,6 +291,8 @@ export async function writeDivergenceRelease(
   await copyFile(paths.calls, join(paths.release, 'calls.jsonl'));
   for (const [name, text] of renderDivergenceRelease(analysis))
     await writeFile(join(paths.release, name), text);
+  // Last, over every other file: `sha256sum -c SHA256SUMS` inside the release checks it.
+  await writeSha256Sums(paths.release);
   return paths.release;
 }
 

@@ -1,11 +1,16 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson } from '@chi/run';
+import { canonicalJson, parseRunJsonl } from '@chi/run';
 import { InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
 import { deriveSeed } from '@chi/worlds';
 import { loadPromptTemplates, type PromptSet } from '../prompts';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
-import { type DivergenceCallRecord, executeDivergence, type InstanceModelFactory } from './execute';
+import {
+  type DivergenceCallRecord,
+  DivergenceCallRecordSchema,
+  executeDivergence,
+  type InstanceModelFactory,
+} from './execute';
 import {
   buildDivergenceManifest,
   type DivergenceManifest,
@@ -149,22 +154,7 @@ export async function recomputeDivergence(runDir: string): Promise<{
       `expected a ${DIVERGENCE_PROTOCOL_ID} divergence manifest, found kind ${JSON.stringify(manifest.kind)} protocol ${JSON.stringify(manifest.protocol)}`,
     );
   const manifestSha256 = divergenceManifestSha256(manifest);
-  const text = await readOrDamaged(paths.calls);
-  const calls = text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line, index) => {
-      const call = readJsonOrDamaged<DivergenceCallRecord>(
-        line,
-        `${paths.calls} line ${index + 1}`,
-      );
-      if (call.manifestSha256 !== manifestSha256)
-        throw new RunFolderDamagedError(
-          paths.calls,
-          `line ${index + 1} carries manifest hash ${String(call.manifestSha256)}, but manifest.json hashes to ${manifestSha256}`,
-        );
-      return call;
-    });
+  const calls = readCallLog(await readOrDamaged(paths.calls), paths.calls, manifestSha256);
   if (calls.length !== manifest.totalRequests)
     throw new RunFolderDamagedError(
       paths.calls,
@@ -176,6 +166,39 @@ export async function recomputeDivergence(runDir: string): Promise<{
     manifestSha256,
     analysis: analyzeDivergence(manifest, manifestSha256, entries),
   };
+}
+
+/**
+ * Parses `calls.jsonl` with the run folder's one JSONL rule (`parseRunJsonl` of `@chi/run`):
+ * every line validated against {@link DivergenceCallRecordSchema}, a bad line a damaged folder
+ * naming the file and line. The protocol is not resumable, so a torn final line (a write the run
+ * never finished) is damage too, and so is a call made under another manifest.
+ */
+export function readCallLog(
+  text: string,
+  path: string,
+  manifestSha256: string,
+): DivergenceCallRecord[] {
+  let parsed: ReturnType<typeof parseRunJsonl<typeof DivergenceCallRecordSchema>>;
+  try {
+    parsed = parseRunJsonl(text, DivergenceCallRecordSchema, path);
+  } catch (error) {
+    throw new RunFolderDamagedError(path, (error as Error).message, { cause: error });
+  }
+  const { records, tornTail } = parsed;
+  if (tornTail !== null)
+    throw new RunFolderDamagedError(
+      path,
+      `line ${records.length + 1} is torn (an unfinished write at byte offset ${tornTail.byteOffset}): it holds ${records.length} complete calls`,
+    );
+  records.forEach((call, index) => {
+    if (call.manifestSha256 !== manifestSha256)
+      throw new RunFolderDamagedError(
+        path,
+        `line ${index + 1} carries manifest hash ${call.manifestSha256}, but manifest.json hashes to ${manifestSha256}`,
+      );
+  });
+  return records;
 }
 
 async function readOrDamaged(path: string): Promise<string> {
