@@ -1,14 +1,8 @@
-import { createHash } from 'node:crypto';
 import { extractJsonBlock } from '@chi/run';
-import {
-  type ChatModel,
-  type ChatRequest,
-  type ChatResult,
-  InvalidArgumentError,
-  type SystemSpec,
-} from '@chi/spec';
+import { type ChatModel, InvalidArgumentError, type SystemSpec } from '@chi/spec';
 import { deriveSeed } from '@chi/worlds';
 import { createScriptedNoise, type ScriptedNoise } from '../scripted-noise';
+import { scriptedChatModel } from '../scripted-systems';
 
 /** The scripted reference systems of the divergence protocol, whose dynamics are known. */
 export const DIVERGENCE_SYSTEM_NAMES = ['stateless', 'notebook-follower', 'hidden-state'] as const;
@@ -226,65 +220,11 @@ export function divergenceSystemSpec(name: string, seed: number): SystemSpec {
 export function createDivergenceInstanceModel(name: string, seed: number): ChatModel {
   const policy = divergenceSystemPolicy(name);
   const hidden = new Map<string, string>();
-  const modelId = `scripted/${name}`;
-  return {
-    specificationVersion: 'chi-chat-v1',
-    provider: 'scripted',
-    modelId,
-    evidenceClass: 'scripted_baseline',
-    async generate(request: ChatRequest): Promise<ChatResult> {
-      const prompt =
-        [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-      let text: string | null = null;
-      let detail: string | null = null;
-      try {
-        text = divergenceReply(policy, seed, hidden, prompt);
-      } catch (error) {
-        detail = `scripted system cannot read this prompt: ${(error as Error).message}`;
-      }
-      const failure = text === null ? 'invalid_response' : 'none';
-      // Timestamps are fixed: a scripted reply does not depend on, or record, the clock.
-      const at = '2026-09-01T00:00:00.000Z';
-      return {
-        requestId: request.requestId,
-        evidenceClass: 'scripted_baseline',
-        text,
-        failure,
-        failureDetail: detail,
-        finishReason: text === null ? null : 'stop',
-        truncated: false,
-        requestedModel: modelId,
-        returnedModel: modelId,
-        returnedProvider: 'scripted',
-        generationId:
-          text === null
-            ? null
-            : `scripted-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
-        usage: {
-          promptTokens: null,
-          completionTokens: null,
-          reasoningTokens: null,
-          totalTokens: null,
-          costUsd: 0,
-        },
-        startedAt: at,
-        finishedAt: at,
-        latencyMs: 0,
-        tries: [
-          {
-            tryIndex: 0,
-            startedAt: at,
-            status: null,
-            failure,
-            detail: null,
-            waitMs: null,
-            waitSource: null,
-          },
-        ],
-        reservedUsd: 0,
-        chargedUsd: 0,
-        redactedResponse: null,
-      };
-    },
-  };
+  // Timestamps are fixed: a scripted reply does not depend on, or record, the clock.
+  const at = new Date('2026-09-01T00:00:00.000Z');
+  return scriptedChatModel(
+    `scripted/${name}`,
+    (prompt) => divergenceReply(policy, seed, hidden, prompt),
+    () => at,
+  );
 }
