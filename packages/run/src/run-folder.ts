@@ -65,20 +65,24 @@ export function encodeGzipJson(value: unknown): Uint8Array {
   return gzipText(canonicalJson(value));
 }
 
+/** The UTF-8 text of a gzip run file; `RunFolderDamagedError` naming `source` when not gzip. */
+function gunzipRunFile(bytes: Uint8Array, source: string): string {
+  try {
+    return gunzipSync(bytes).toString('utf8');
+  } catch (error) {
+    throw new RunFolderDamagedError(source, `not gzip (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+}
+
 /**
  * Decompresses and parses a `*.json.gz` run file.
  *
  * @throws `RunFolderDamagedError` naming `source` when it is not gzip or not JSON
  */
 export function decodeGzipJson(bytes: Uint8Array, source: string): unknown {
-  let text: string;
-  try {
-    text = gunzipSync(bytes).toString('utf8');
-  } catch (error) {
-    throw new RunFolderDamagedError(source, `not gzip (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
+  const text = gunzipRunFile(bytes, source);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -98,14 +102,7 @@ const MessagesSchema = z.array(ChatMessageSchema);
  * not a message list
  */
 export function decodePayload(bytes: Uint8Array, sha256: string, source: string): ChatMessage[] {
-  let text: string;
-  try {
-    text = gunzipSync(bytes).toString('utf8');
-  } catch (error) {
-    throw new RunFolderDamagedError(source, `not gzip (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
+  const text = gunzipRunFile(bytes, source);
   const actual = sha256Hex(text);
   if (actual !== sha256)
     throw new RunFolderDamagedError(
