@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -162,6 +162,24 @@ describe('a tampered run folder is refused by resume and by chi score (exit 5)',
     expect(scored.err()).toContain(
       `not to its name ${record.requestSha256}: the payload was altered`,
     );
+  });
+
+  it('a world whose answer key no longer follows from its records: its gzip file is named', async () => {
+    const dir = copy();
+    const [name] = readdirSync(join(dir, 'worlds', 'memory'));
+    const file = join(dir, 'worlds', 'memory', name as string);
+    const world = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as {
+      answerKey: { expectedValue: string | null }[];
+    };
+    const entry = world.answerKey.find((e) => e.expectedValue !== null) as {
+      expectedValue: string;
+    };
+    entry.expectedValue = entry.expectedValue === '00000000' ? '11111111' : '00000000';
+    writeFileSync(file, gzipSync(canonicalJson(world)));
+    const scored = io();
+    expect(await runCli(['score', dir], scored.io)).not.toBe(0);
+    expect(scored.err()).toContain(`worlds/memory/${name}`);
+    expect(name).toMatch(/\.json\.gz$/);
   });
 
   it('a payload that is not gzip: damaged, named', async () => {

@@ -3,6 +3,7 @@ import {
   jsonBlockIds,
   outcomesFromAttemptLog,
   type RequestOutcome,
+  runFolderPaths,
   usableReply,
 } from '@chi/run';
 import {
@@ -38,7 +39,7 @@ import {
 } from '@chi/spec';
 import type { BlockRow, MemoryCondition } from './chart-data';
 import { readHistoryProbe } from './history-probe-reading';
-import { memoryWorldKey, type RunRecords } from './run-folder';
+import { memoryWorldKey, type RunRecords, requestRecordFile } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
 
 /** Where an observation comes from: one system in one matched block. */
@@ -179,13 +180,16 @@ function requestedIds(records: RunRecords, requestId: string, blockName: string)
     ids = jsonBlockIds(user, blockName);
   } catch (error) {
     throw new InvalidArgumentError(
-      `requests/${requestId}.json`,
+      records.requests.pathOf(requestId) ?? requestRecordFile(records, requestId),
       `cannot read what the request asked: ${(error as Error).message}`,
       { cause: error },
     );
   }
   return ids ?? null;
 }
+
+/** The current layout's relative paths (for naming a file the folder does not hold). */
+const CURRENT_LAYOUT = runFolderPaths('');
 
 function missingProbe(id: string, reason: string): ClassifiedAnswer {
   return { id, status: 'missing', value: null, source: null, detail: `no usable reply: ${reason}` };
@@ -195,12 +199,20 @@ function missingTask(id: string, reason: string): ClassifiedTaskAnswer {
   return { id, status: 'missing', answer: null, detail: `no usable reply: ${reason}` };
 }
 
-/** The world file a block is scored against, for error messages. */
-function worldFile(block: PlannedBlock): string {
+/**
+ * The world file a block is scored against, for error messages: the file the folder holds (its
+ * layout's name), or the current layout's name when it holds none.
+ */
+function worldFile(records: RunRecords, block: PlannedBlock): string {
   if (block.experiment === 'memory' || block.experiment === 'controls') {
-    return `worlds/memory/w${block.worldSeed}-n${block.load}.json`;
+    const key = memoryWorldKey(block.worldSeed, block.load ?? 0);
+    return (
+      records.memoryWorlds.pathOf(key) ??
+      CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0)
+    );
   }
-  return `worlds/${block.experiment}/w${block.worldSeed}.json`;
+  if (block.experiment === 'history') return CURRENT_LAYOUT.historyWorld(block.worldSeed);
+  return CURRENT_LAYOUT.behaviorWorld(block.worldSeed);
 }
 
 function planFor(records: RunRecords, systemId: string, blockId: string): PlannedRequest[] {
@@ -437,11 +449,11 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
       } catch (error) {
         if (
           InvalidArgumentError.isInstance(error) &&
-          (error.field.startsWith('worlds/') || error.field.startsWith('requests/'))
+          /^(worlds|requests|payloads)\//.test(error.field)
         )
           throw error;
         throw new InvalidArgumentError(
-          worldFile(block),
+          worldFile(records, block),
           `cannot score block ${block.blockId} for system ${systemId}: ${(error as Error).message}`,
           { cause: error },
         );
