@@ -458,21 +458,20 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
     timeLeftMs: number,
   ): Promise<Exchange> {
     // One deadline per request: a try gets what is left of it (all of it on the first try).
-    const deadline = AbortSignal.timeout(Math.max(1, Math.min(deadlineMs, timeLeftMs)));
-    const signal =
-      callerSignal === undefined ? deadline : AbortSignal.any([deadline, callerSignal]);
+    const deadline = tryDeadline(Math.max(1, Math.min(deadlineMs, timeLeftMs)), callerSignal);
     let response: Response | null = null;
     try {
-      response = await http.post('chat/completions', { body, signal });
+      response = await http.post('chat/completions', { body, signal: deadline.signal });
+      const text = await untilAborted(response.text(), deadline.signal);
       return {
         kind: 'response',
         status: response.status,
         headers: response.headers,
         // Scrubbed before anything reads or cuts it (an echoed key never reaches a record).
-        body: scrubSecrets(await response.text(), secrets),
+        body: scrubSecrets(text, secrets),
       };
     } catch (error) {
-      const kind = deadline.aborted
+      const kind = deadline.timedOut()
         ? 'timeout'
         : callerSignal?.aborted === true
           ? 'aborted'
@@ -485,6 +484,8 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
         code: errorCode(error),
         message: scrubSecrets(errorMessage(error), secrets),
       };
+    } finally {
+      deadline.dispose();
     }
   }
 
@@ -877,4 +878,68 @@ export function createOpenRouterModel(settings: OpenRouterModelSettings): OpenRo
       };
     },
   };
+}
+
+/** The deadline of one try (see {@link tryDeadline}). */
+interface TryDeadline {
+  /** Aborted when the deadline passes or the caller aborts. */
+  readonly signal: AbortSignal;
+  /** Whether the deadline (not the caller) aborted the try. */
+  timedOut(): boolean;
+  /** Clears the timer and the caller listener. */
+  dispose(): void;
+}
+
+/**
+ * A try's deadline as a plain timer and controller that this function's caller holds until the
+ * try ends. Not `AbortSignal.timeout`/`AbortSignal.any`: on Node 20 a signal combined from them
+ * (ky combines ours with its own before fetch sees it) can be garbage-collected before it fires,
+ * and a body that stalls after the headers then never ends. The timer keeps the controller alive.
+ */
+function tryDeadline(ms: number, callerSignal: AbortSignal | undefined): TryDeadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`the ${ms} ms deadline passed`, 'TimeoutError'));
+  }, ms);
+  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted === true) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/**
+ * `work`, or a rejection with the signal's reason as soon as `signal` aborts, whichever comes
+ * first: reading a body ends at the deadline even when the fetch underneath missed the abort.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

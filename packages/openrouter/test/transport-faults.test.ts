@@ -543,6 +543,31 @@ describe('failures that are never retried', () => {
     expect(await ledger.state()).toMatchObject({ retainedUsd: RESERVATION });
   });
 
+  it('the deadline ends a body read even when the fetch underneath never sees the abort', async () => {
+    // A fetch whose body stalls after the headers and ignores every abort signal: what a fetch
+    // does when the combined signal it was given has been garbage-collected (Node 20). Before,
+    // reading this body waited forever.
+    const stalledFetch = async (): Promise<Response> =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"id":'));
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    const { model, ledger } = await setup(script({ kind: 'ok' }), {
+      deadlineMs: 200,
+      fetch: stalledFetch,
+    });
+    const result = conforming(await model.generate(request()));
+    expect(result.failure).toBe('timeout');
+    expect(result.failureDetail).toBe(
+      'timeout: no complete response within the 200 ms deadline (while reading the body)',
+    );
+    expect(await ledger.state()).toMatchObject({ retainedUsd: RESERVATION });
+  });
+
   it('a connection lost after the headers is not retried and keeps its reservation', async () => {
     const { model, ledger } = await setup(script({ kind: 'reset_after_headers' }, { kind: 'ok' }));
     const result = conforming(await model.generate(request()));
