@@ -216,6 +216,55 @@ function checkRequests(models: readonly CatalogModelRequest[]): void {
 export async function fetchCatalog(options: FetchCatalogOptions): Promise<ModelCatalog> {
   checkRequests(options.models);
   const baseURL = (options.baseURL ?? OPENROUTER_BASE_URL).replace(/\/+$/, '');
+  const getJson = catalogReader(options, baseURL);
+  const problems: string[] = [];
+  const listing = record(await getJson('models'));
+  const listed = Array.isArray(listing?.data) ? listing.data.map(record) : [];
+  const models: CatalogModel[] = [];
+  for (const request of options.models) {
+    const entry = listed.find((model) => model?.id === request.model) ?? null;
+    if (entry === null) {
+      problems.push(`model ${request.model} is not in the catalog (GET /models)`);
+      continue;
+    }
+    const listedPrice = pricingUpperBound(entry.pricing, `${request.model}`, problems);
+    const [author, slug] = request.model.split('/') as [string, string];
+    const details = record(
+      record(
+        await getJson(`models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`),
+      )?.data,
+    );
+    const endpoints = readEndpoints(details, request, problems);
+    checkAllowlistEndpoints(request, endpoints, problems);
+    models.push({
+      model: request.model,
+      providers: [...request.providers],
+      maxOutputTokens: request.maxOutputTokens,
+      price: maxPrice([
+        listedPrice,
+        ...endpoints.filter((endpoint) => endpoint.allowed).map((endpoint) => endpoint.price),
+      ]),
+      endpoints,
+    });
+  }
+  if (problems.length > 0) throw new CatalogError(problems);
+  return {
+    kind: 'model-catalog',
+    schemaVersion: 1,
+    source: baseURL,
+    fetchedAt: (options.now ?? (() => new Date()))().toISOString(),
+    models,
+  };
+}
+
+/**
+ * A `GET` of the catalog API as parsed JSON, within the catalog's deadline; throws `ApiCallError`
+ * (secrets scrubbed) for a failed call, a non-2xx status or a body that is not JSON.
+ */
+function catalogReader(
+  options: FetchCatalogOptions,
+  baseURL: string,
+): (path: string) => Promise<unknown> {
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   const deadlineMs = options.deadlineMs ?? 30_000;
   const http = ky.create({
@@ -226,8 +275,7 @@ export async function fetchCatalog(options: FetchCatalogOptions): Promise<ModelC
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
   });
-
-  async function getJson(path: string): Promise<unknown> {
+  return async (path) => {
     const url = `${baseURL}/${path}`;
     const deadline = AbortSignal.timeout(deadlineMs);
     const signal =
@@ -253,113 +301,102 @@ export async function fetchCatalog(options: FetchCatalogOptions): Promise<ModelC
         cause: error,
       });
     }
-    // Scrub first, then cut: a cut through an echoed key would leave a fragment.
-    const shown = scrubSecrets(body, secrets).slice(0, 500);
-    if (status < 200 || status > 299) {
-      throw new ApiCallError({
-        message: `GET ${url} answered HTTP ${status}`,
-        url,
-        status,
-        body: shown,
-        isRetryable: status === 429 || status >= 500,
-      });
-    }
-    try {
-      return JSON.parse(body);
-    } catch (error) {
-      throw new ApiCallError({
-        message: `GET ${url} answered HTTP ${status} with a body that is not JSON`,
-        url,
-        status,
-        body: shown,
-        isRetryable: false,
-        cause: error,
-      });
-    }
-  }
+    return parseCatalogBody(url, status, body, secrets);
+  };
+}
 
-  const problems: string[] = [];
-  const listing = record(await getJson('models'));
-  const listed = Array.isArray(listing?.data) ? listing.data.map(record) : [];
-  const models: CatalogModel[] = [];
-
-  for (const request of options.models) {
-    const entry = listed.find((model) => model?.id === request.model) ?? null;
-    if (entry === null) {
-      problems.push(`model ${request.model} is not in the catalog (GET /models)`);
-      continue;
-    }
-    const listedPrice = pricingUpperBound(entry.pricing, `${request.model}`, problems);
-    const [author, slug] = request.model.split('/') as [string, string];
-    const details = record(
-      record(
-        await getJson(`models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`),
-      )?.data,
-    );
-    const rawEndpoints = Array.isArray(details?.endpoints) ? details.endpoints.map(record) : [];
-    const endpoints: CatalogEndpoint[] = [];
-    for (const raw of rawEndpoints) {
-      if (raw === null || typeof raw.tag !== 'string' || typeof raw.provider_name !== 'string')
-        continue;
-      const tag = raw.tag;
-      const allowed = request.providers.some((wanted) => matchesProviderSlug(wanted, tag));
-      endpoints.push({
-        providerName: raw.provider_name,
-        tag,
-        quantization: typeof raw.quantization === 'string' ? raw.quantization : null,
-        maxCompletionTokens: optionalCount(raw.max_completion_tokens),
-        contextLength: optionalCount(raw.context_length),
-        // Only allowed endpoints can be routed to, so only their prices must be valid.
-        price: pricingUpperBound(
-          raw.pricing,
-          `${request.model} endpoint ${tag}`,
-          allowed ? problems : [],
-        ),
-        allowed,
-      });
-    }
-    for (const wanted of request.providers) {
-      const matched = endpoints.filter((endpoint) => matchesProviderSlug(wanted, endpoint.tag));
-      if (matched.length === 0) {
-        const known = endpoints.map((endpoint) => endpoint.tag).join(', ') || 'none';
-        problems.push(
-          `${request.model}: provider slug ${wanted} matches no endpoint (endpoints: ${known})`,
-        );
-        continue;
-      }
-      const fits = matched.filter(
-        (endpoint) =>
-          endpoint.maxCompletionTokens === null ||
-          endpoint.maxCompletionTokens >= request.maxOutputTokens,
-      );
-      if (fits.length === 0) {
-        const limits = matched
-          .map((endpoint) => `${endpoint.tag} accepts ${endpoint.maxCompletionTokens}`)
-          .join(', ');
-        problems.push(
-          `${request.model}: no ${wanted} endpoint accepts the output cap of ${request.maxOutputTokens} tokens (${limits})`,
-        );
-      }
-    }
-    models.push({
-      model: request.model,
-      providers: [...request.providers],
-      maxOutputTokens: request.maxOutputTokens,
-      price: maxPrice([
-        listedPrice,
-        ...endpoints.filter((endpoint) => endpoint.allowed).map((endpoint) => endpoint.price),
-      ]),
-      endpoints,
+/** The JSON of a catalog answer; `ApiCallError` for a non-2xx status or a body that is not JSON. */
+function parseCatalogBody(
+  url: string,
+  status: number,
+  body: string,
+  secrets: readonly string[],
+): unknown {
+  // Scrub first, then cut: a cut through an echoed key would leave a fragment.
+  const shown = scrubSecrets(body, secrets).slice(0, 500);
+  if (status < 200 || status > 299) {
+    throw new ApiCallError({
+      message: `GET ${url} answered HTTP ${status}`,
+      url,
+      status,
+      body: shown,
+      isRetryable: status === 429 || status >= 500,
     });
   }
-  if (problems.length > 0) throw new CatalogError(problems);
-  return {
-    kind: 'model-catalog',
-    schemaVersion: 1,
-    source: baseURL,
-    fetchedAt: (options.now ?? (() => new Date()))().toISOString(),
-    models,
-  };
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    throw new ApiCallError({
+      message: `GET ${url} answered HTTP ${status} with a body that is not JSON`,
+      url,
+      status,
+      body: shown,
+      isRetryable: false,
+      cause: error,
+    });
+  }
+}
+
+/** The endpoints of a model's endpoint listing, each marked allowed when the allowlist matches it. */
+function readEndpoints(
+  details: Record<string, unknown> | null,
+  request: CatalogModelRequest,
+  problems: string[],
+): CatalogEndpoint[] {
+  const rawEndpoints = Array.isArray(details?.endpoints) ? details.endpoints.map(record) : [];
+  const endpoints: CatalogEndpoint[] = [];
+  for (const raw of rawEndpoints) {
+    if (raw === null || typeof raw.tag !== 'string' || typeof raw.provider_name !== 'string')
+      continue;
+    const tag = raw.tag;
+    const allowed = request.providers.some((wanted) => matchesProviderSlug(wanted, tag));
+    endpoints.push({
+      providerName: raw.provider_name,
+      tag,
+      quantization: typeof raw.quantization === 'string' ? raw.quantization : null,
+      maxCompletionTokens: optionalCount(raw.max_completion_tokens),
+      contextLength: optionalCount(raw.context_length),
+      // Only allowed endpoints can be routed to, so only their prices must be valid.
+      price: pricingUpperBound(
+        raw.pricing,
+        `${request.model} endpoint ${tag}`,
+        allowed ? problems : [],
+      ),
+      allowed,
+    });
+  }
+  return endpoints;
+}
+
+/** Every allowlisted slug matches an endpoint, and one of its endpoints accepts the output cap. */
+function checkAllowlistEndpoints(
+  request: CatalogModelRequest,
+  endpoints: readonly CatalogEndpoint[],
+  problems: string[],
+): void {
+  for (const wanted of request.providers) {
+    const matched = endpoints.filter((endpoint) => matchesProviderSlug(wanted, endpoint.tag));
+    if (matched.length === 0) {
+      const known = endpoints.map((endpoint) => endpoint.tag).join(', ') || 'none';
+      problems.push(
+        `${request.model}: provider slug ${wanted} matches no endpoint (endpoints: ${known})`,
+      );
+      continue;
+    }
+    const fits = matched.filter(
+      (endpoint) =>
+        endpoint.maxCompletionTokens === null ||
+        endpoint.maxCompletionTokens >= request.maxOutputTokens,
+    );
+    if (fits.length === 0) {
+      const limits = matched
+        .map((endpoint) => `${endpoint.tag} accepts ${endpoint.maxCompletionTokens}`)
+        .join(', ');
+      problems.push(
+        `${request.model}: no ${wanted} endpoint accepts the output cap of ${request.maxOutputTokens} tokens (${limits})`,
+      );
+    }
+  }
 }
 
 /**

@@ -79,6 +79,81 @@ function describeError(error: unknown): string {
   return `${code}${message}`.slice(0, 300);
 }
 
+/** The reading of a body that is not JSON. */
+function unparseableCompletion(
+  bodyText: string,
+  generationIdHeader: string | null,
+): CompletionReading {
+  return {
+    body: undefined,
+    text: null,
+    failure: 'invalid_response',
+    detail: `response body is not valid JSON (${Buffer.byteLength(bodyText)} bytes)`,
+    notes: [],
+    finishReason: null,
+    truncated: false,
+    returnedModel: null,
+    providerName: null,
+    generationId: text(generationIdHeader),
+    usage: UNKNOWN_USAGE,
+  };
+}
+
+/** Notes on a readable answer: another model than requested, more tokens than the cap. */
+function completionNotes(
+  fields: Record<string, unknown> | null,
+  usage: Usage,
+  context: { readonly requestedModel: string; readonly maxOutputTokens: number },
+): string[] {
+  const notes: string[] = [];
+  const returnedModel = text(fields?.model);
+  if (returnedModel !== null && returnedModel !== context.requestedModel) {
+    notes.push(
+      `the API returned model ${returnedModel}, not the requested ${context.requestedModel}`,
+    );
+  }
+  if (usage.completionTokens !== null && usage.completionTokens > context.maxOutputTokens) {
+    notes.push(
+      `usage.completion_tokens ${usage.completionTokens} exceeds the output cap of ${context.maxOutputTokens}`,
+    );
+  }
+  return notes;
+}
+
+/** The reading of a choice that is not an error: truncated, empty, or an answer. */
+function answerReading(
+  base: Pick<
+    CompletionReading,
+    'body' | 'notes' | 'returnedModel' | 'providerName' | 'generationId' | 'usage'
+  >,
+  finishReason: string | null,
+  content: string | null,
+  context: { readonly maxOutputTokens: number },
+): CompletionReading {
+  const hasText = content !== null && content.trim() !== '';
+  if (finishReason === 'length') {
+    return {
+      ...base,
+      text: hasText ? content : null,
+      failure: 'truncated',
+      detail: `finish_reason "length": the output cap of ${context.maxOutputTokens} tokens was reached${hasText ? '' : ' before any answer text (reasoning can use the whole cap)'}`,
+      finishReason,
+      truncated: true,
+    };
+  }
+  if (!hasText) {
+    return {
+      ...base,
+      text: null,
+      failure: 'empty_response',
+      detail: 'the answer has no text content',
+      finishReason,
+      truncated: false,
+    };
+  }
+  return { ...base, text: content, failure: 'none', detail: null, finishReason, truncated: false };
+}
+
 /**
  * Interprets the body of a 2xx chat-completions response. Order of precedence: an unparseable or
  * error-carrying body is `invalid_response` (an error delivered with HTTP 200 is not retried);
@@ -97,38 +172,14 @@ export function readCompletion(
   try {
     body = JSON.parse(bodyText);
   } catch {
-    return {
-      body: undefined,
-      text: null,
-      failure: 'invalid_response',
-      detail: `response body is not valid JSON (${Buffer.byteLength(bodyText)} bytes)`,
-      notes: [],
-      finishReason: null,
-      truncated: false,
-      returnedModel: null,
-      providerName: null,
-      generationId: text(context.generationIdHeader),
-      usage: UNKNOWN_USAGE,
-    };
+    return unparseableCompletion(bodyText, context.generationIdHeader);
   }
   const fields = record(body);
   const usage = readUsage(body);
-  const notes: string[] = [];
-  const returnedModel = text(fields?.model);
-  if (returnedModel !== null && returnedModel !== context.requestedModel) {
-    notes.push(
-      `the API returned model ${returnedModel}, not the requested ${context.requestedModel}`,
-    );
-  }
-  if (usage.completionTokens !== null && usage.completionTokens > context.maxOutputTokens) {
-    notes.push(
-      `usage.completion_tokens ${usage.completionTokens} exceeds the output cap of ${context.maxOutputTokens}`,
-    );
-  }
   const base = {
     body,
-    notes,
-    returnedModel,
+    notes: completionNotes(fields, usage, context),
+    returnedModel: text(fields?.model),
     providerName: text(fields?.provider),
     generationId: text(fields?.id) ?? text(context.generationIdHeader),
     usage,
@@ -153,27 +204,5 @@ export function readCompletion(
     const why = choice.error === undefined ? '' : `: ${describeError(choice.error)}`;
     return invalid(`finish_reason "error"${why}`, finishReason);
   }
-  const content = messageText(record(choice.message)?.content);
-  const hasText = content !== null && content.trim() !== '';
-  if (finishReason === 'length') {
-    return {
-      ...base,
-      text: hasText ? content : null,
-      failure: 'truncated',
-      detail: `finish_reason "length": the output cap of ${context.maxOutputTokens} tokens was reached${hasText ? '' : ' before any answer text (reasoning can use the whole cap)'}`,
-      finishReason,
-      truncated: true,
-    };
-  }
-  if (!hasText) {
-    return {
-      ...base,
-      text: null,
-      failure: 'empty_response',
-      detail: 'the answer has no text content',
-      finishReason,
-      truncated: false,
-    };
-  }
-  return { ...base, text: content, failure: 'none', detail: null, finishReason, truncated: false };
+  return answerReading(base, finishReason, messageText(record(choice.message)?.content), context);
 }

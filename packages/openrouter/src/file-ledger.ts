@@ -8,7 +8,12 @@ import {
   LedgerEntrySchema,
 } from '@chi/spec';
 import { applyEntry, emptyBook, type LedgerBook, toNanos } from './ledger-book';
-import { createLedgerCore, type InspectableLedger, type LedgerOptions } from './ledger-core';
+import {
+  createLedgerCore,
+  type InspectableLedger,
+  type LedgerJournal,
+  type LedgerOptions,
+} from './ledger-core';
 
 /** A ledger file cannot be used as it is: names the file, the 1-based line and the problem. */
 export class LedgerFileError extends ChiError {
@@ -107,96 +112,62 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-/**
- * Opens (or creates) a crash-safe budget ledger: an append-only JSONL file of `LedgerEntry`
- * lines. Each entry is written and fsynced before its operation resolves, so a request is sent
- * only after its reservation is on disk. Reopening folds the entries back into the same state;
- * reservations still open from a process that stopped mid-attempt are retained (their outcome is
- * unknown). An incomplete last line from a crash is detected and reported, never merged: opening
- * fails unless `repairTornTail` is set, which drops it and records that in `recovery`. Nothing the
- * torn line described was acted on, because its operation never resolved.
- *
- * @throws {@link LedgerFileError} for a torn tail (without `repairTornTail`), an altered line or
- * a file already open in this process; `InvalidArgumentError` for a missing or different ceiling.
- *
- * @example
- * ```ts
- * const ledger = await createFileLedger({ path: 'runs/2026-09/ledger.jsonl', ceilingUsd: 40 });
- * try {
- *   // ... createOpenRouterModel({ ledger, ... }) ...
- * } finally {
- *   await ledger.close();
- * }
- * ```
- */
-export async function createFileLedger(options: FileLedgerOptions): Promise<FileLedger> {
-  const path = resolve(options.path);
-  if (
-    options.ceilingUsd !== undefined &&
-    (!Number.isFinite(options.ceilingUsd) || options.ceilingUsd < 0)
-  ) {
-    throw new InvalidArgumentError(
-      'ceilingUsd',
-      `expected a finite USD amount >= 0, found ${options.ceilingUsd}`,
-    );
-  }
-  if (openPaths.has(path))
-    throw new LedgerFileError(path, null, 'already open in this process; close it first');
-
+/** The ledger file's text (empty when absent), without a torn last line when repairing one. */
+async function readLedgerText(
+  path: string,
+  repairTornTail: boolean,
+): Promise<{ text: string; tornTail: LedgerRecovery['tornTail'] }> {
   let text = '';
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
   }
-
-  let tornTail: LedgerRecovery['tornTail'] = null;
   const lastNewline = text.lastIndexOf('\n');
-  if (text.length > lastNewline + 1) {
-    const line = text.slice(0, lastNewline + 1).split('\n').length;
-    const bytes = Buffer.byteLength(text.slice(lastNewline + 1));
-    if (options.repairTornTail !== true) {
-      throw new LedgerFileError(
-        path,
-        line,
-        `incomplete last line (${bytes} bytes without a final newline): the process probably stopped while writing it; nothing it describes took effect. Reopen with repairTornTail: true to drop it (it is reported in ledger.recovery)`,
-      );
-    }
-    tornTail = { line, bytes };
-    text = text.slice(0, lastNewline + 1);
+  if (text.length <= lastNewline + 1) return { text, tornTail: null };
+  const line = text.slice(0, lastNewline + 1).split('\n').length;
+  const bytes = Buffer.byteLength(text.slice(lastNewline + 1));
+  if (!repairTornTail) {
+    throw new LedgerFileError(
+      path,
+      line,
+      `incomplete last line (${bytes} bytes without a final newline): the process probably stopped while writing it; nothing it describes took effect. Reopen with repairTornTail: true to drop it (it is reported in ledger.recovery)`,
+    );
   }
+  return { text: text.slice(0, lastNewline + 1), tornTail: { line, bytes } };
+}
 
-  const book = emptyBook();
-  const entries: LedgerEntry[] = [];
-  parseLines(path, text, book, entries);
-  const isNew = entries.length === 0;
-  if (isNew && options.ceilingUsd === undefined) {
+/** A new file needs a ceiling; an existing one keeps the ceiling it records. */
+function checkLedgerCeiling(
+  path: string,
+  ceilingUsd: number | undefined,
+  book: LedgerBook,
+  isNew: boolean,
+): void {
+  if (isNew && ceilingUsd === undefined) {
     throw new InvalidArgumentError(
       'ceilingUsd',
       `required to create the new ledger file ${path}, found none`,
     );
   }
-  if (
-    !isNew &&
-    options.ceilingUsd !== undefined &&
-    toNanos(options.ceilingUsd) !== book.ceilingNanos
-  ) {
+  if (!isNew && ceilingUsd !== undefined && toNanos(ceilingUsd) !== book.ceilingNanos) {
     throw new InvalidArgumentError(
       'ceilingUsd',
-      `the ledger file ${path} records a ceiling of ${(book.ceilingNanos ?? 0) / 1e9} USD, found ${options.ceilingUsd} USD; a run's ceiling is fixed`,
+      `the ledger file ${path} records a ceiling of ${(book.ceilingNanos ?? 0) / 1e9} USD, found ${ceilingUsd} USD; a run's ceiling is fixed`,
     );
   }
+}
 
-  // The file is touched only once everything else in it has been checked.
-  if (tornTail !== null) await truncate(path, Buffer.byteLength(text));
-  await mkdir(dirname(path), { recursive: true });
-  const handle = await open(path, 'a');
-  if (tornTail !== null) await handle.sync();
-  openPaths.add(path);
-  let closed = false;
-
-  // Group commit: entries booked while a write+fsync is in flight go out together in the next
-  // one, so concurrent requests share fsyncs instead of queueing behind each other's.
+/**
+ * The journal of a ledger file with group commit: entries booked while a write+fsync is in
+ * flight go out together in the next one, so concurrent requests share fsyncs instead of queueing
+ * behind each other's. After a failed write every later entry fails with the same error.
+ */
+function groupCommitJournal(
+  handle: FileHandle,
+  path: string,
+  status: { readonly closed: boolean },
+): { journal: LedgerJournal; flushed: () => Promise<void> } {
   let queue: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let flushing: Promise<void> | null = null;
   let failed: unknown = null;
@@ -226,7 +197,7 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
   }
   const journal = {
     check(): void {
-      if (closed) throw new LedgerFileError(path, null, 'the ledger is closed');
+      if (status.closed) throw new LedgerFileError(path, null, 'the ledger is closed');
     },
     append(entry: LedgerEntry): Promise<void> {
       return new Promise<void>((resolve, reject) => {
@@ -235,20 +206,85 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
       });
     },
   };
+  return { journal, flushed: async () => flushing ?? undefined };
+}
+
+/** The ceiling asked for is a USD amount, and this process has not opened the file already. */
+function checkOpenable(path: string, ceilingUsd: number | undefined): void {
+  if (ceilingUsd !== undefined && (!Number.isFinite(ceilingUsd) || ceilingUsd < 0)) {
+    throw new InvalidArgumentError(
+      'ceilingUsd',
+      `expected a finite USD amount >= 0, found ${ceilingUsd}`,
+    );
+  }
+  if (openPaths.has(path))
+    throw new LedgerFileError(path, null, 'already open in this process; close it first');
+}
+
+/** The first entry of a new ledger file, durable with its folder entry before anything else. */
+async function writeOpenEntry(
+  path: string,
+  journal: LedgerJournal,
+  book: LedgerBook,
+  entries: LedgerEntry[],
+  options: FileLedgerOptions,
+): Promise<void> {
+  const open: LedgerEntry = {
+    kind: 'open',
+    seq: 0,
+    at: (options.now ?? (() => new Date()))().toISOString(),
+    ceilingUsd: options.ceilingUsd ?? 0,
+  };
+  await journal.append(open);
+  applyEntry(book, open);
+  entries.push(open);
+  await syncFolder(dirname(path));
+}
+
+/**
+ * Opens (or creates) a crash-safe budget ledger: an append-only JSONL file of `LedgerEntry`
+ * lines. Each entry is written and fsynced before its operation resolves, so a request is sent
+ * only after its reservation is on disk. Reopening folds the entries back into the same state;
+ * reservations still open from a process that stopped mid-attempt are retained (their outcome is
+ * unknown). An incomplete last line from a crash is detected and reported, never merged: opening
+ * fails unless `repairTornTail` is set, which drops it and records that in `recovery`. Nothing the
+ * torn line described was acted on, because its operation never resolved.
+ *
+ * @throws {@link LedgerFileError} for a torn tail (without `repairTornTail`), an altered line or
+ * a file already open in this process; `InvalidArgumentError` for a missing or different ceiling.
+ *
+ * @example
+ * ```ts
+ * const ledger = await createFileLedger({ path: 'runs/2026-09/ledger.jsonl', ceilingUsd: 40 });
+ * try {
+ *   // ... createOpenRouterModel({ ledger, ... }) ...
+ * } finally {
+ *   await ledger.close();
+ * }
+ * ```
+ */
+export async function createFileLedger(options: FileLedgerOptions): Promise<FileLedger> {
+  const path = resolve(options.path);
+  checkOpenable(path, options.ceilingUsd);
+
+  const { text, tornTail } = await readLedgerText(path, options.repairTornTail === true);
+  const book = emptyBook();
+  const entries: LedgerEntry[] = [];
+  parseLines(path, text, book, entries);
+  const isNew = entries.length === 0;
+  checkLedgerCeiling(path, options.ceilingUsd, book, isNew);
+
+  // The file is touched only once everything else in it has been checked.
+  if (tornTail !== null) await truncate(path, Buffer.byteLength(text));
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, 'a');
+  if (tornTail !== null) await handle.sync();
+  openPaths.add(path);
+  const status = { closed: false };
+  const { journal, flushed } = groupCommitJournal(handle, path, status);
 
   try {
-    if (isNew) {
-      const open: LedgerEntry = {
-        kind: 'open',
-        seq: 0,
-        at: (options.now ?? (() => new Date()))().toISOString(),
-        ceilingUsd: options.ceilingUsd ?? 0,
-      };
-      await journal.append(open);
-      applyEntry(book, open);
-      entries.push(open);
-      await syncFolder(dirname(path));
-    }
+    if (isNew) await writeOpenEntry(path, journal, book, entries, options);
   } catch (error) {
     openPaths.delete(path);
     await handle.close();
@@ -269,10 +305,10 @@ export async function createFileLedger(options: FileLedgerOptions): Promise<File
     path,
     recovery: { tornTail, retainedOrphans: orphans },
     async close() {
-      if (closed) return;
-      closed = true;
+      if (status.closed) return;
+      status.closed = true;
       // Let entries already booked reach the disk before the handle goes away.
-      await flushing;
+      await flushed();
       openPaths.delete(path);
       await handle.close();
     },
