@@ -25,7 +25,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the rule is enforced: a directory (every .ts file below it) or a directory and a name pattern. */
 const SCOPES = [
   { dir: 'packages/openrouter/src', match: /\.ts$/ },
-  { dir: 'packages/pilot/src', match: /^run-[^/]*\.ts$/, shallow: true },
+  {
+    dir: 'packages/pilot/src',
+    match: /^run-[^/]*\.ts$/,
+    shallow: true,
+    label: 'packages/pilot/src/run-*.ts',
+  },
   { dir: 'packages/report/src/analysis', match: /\.ts$/ },
 ];
 
@@ -83,9 +88,13 @@ function reasonAbove(sourceFile, node, lines) {
 }
 
 function measure(path) {
-  const text = readFileSync(path, 'utf8');
+  return measureSource(relative(ROOT, path), readFileSync(path, 'utf8'));
+}
+
+/** Every function of `text` longer than the limit, with the reason written above it or null. */
+function measureSource(file, text) {
   const lines = text.split('\n');
-  const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found = [];
   const visit = (node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
@@ -94,7 +103,7 @@ function measure(path) {
       const length = last - first + 1;
       if (length > MAX_FUNCTION_LINES) {
         found.push({
-          file: relative(ROOT, path),
+          file,
           line: first + 1,
           name: functionName(node),
           length,
@@ -108,7 +117,44 @@ function measure(path) {
   return found;
 }
 
+/**
+ * The check checks itself first (so a broken measure cannot pass silently): a function of the
+ * limit passes, one line more fails, a reason above the TSDoc (or above a `const f = () =>`)
+ * allows it, and a reason further up, past code, does not.
+ */
+function selfTest() {
+  const body = (lines) => Array.from({ length: lines - 2 }, (_, i) => `  const v${i} = ${i};`);
+  const fn = (name, lines) => [`function ${name}() {`, ...body(lines), '}'].join('\n');
+  const arrow = (name, lines) => [`const ${name} = () => {`, ...body(lines), '};'].join('\n');
+  const cases = [
+    [fn('atLimit', MAX_FUNCTION_LINES), []],
+    [fn('tooLong', MAX_FUNCTION_LINES + 1), [['tooLong', null]]],
+    [
+      `// long-function: a table\n/** Doc. */\n${fn('allowed', MAX_FUNCTION_LINES + 5)}`,
+      [['allowed', 'a table']],
+    ],
+    [
+      `// long-function: a table\n${arrow('arrow', MAX_FUNCTION_LINES + 1)}`,
+      [['arrow', 'a table']],
+    ],
+    [
+      `// long-function: not mine\nconst x = 1;\n${fn('farAway', MAX_FUNCTION_LINES + 1)}`,
+      [['farAway', null]],
+    ],
+  ];
+  for (const [source, expected] of cases) {
+    const found = measureSource('self-test.ts', source).map((entry) => [entry.name, entry.reason]);
+    if (JSON.stringify(found) !== JSON.stringify(expected)) {
+      console.error(
+        `function-length self-test failed: expected ${JSON.stringify(expected)}, found ${JSON.stringify(found)}`,
+      );
+      process.exit(1);
+    }
+  }
+}
+
 function main() {
+  selfTest();
   const list = process.argv.includes('--list');
   const long = SCOPES.flatMap(filesOf).flatMap(measure);
   const violations = long.filter((entry) => entry.reason === null);
@@ -134,7 +180,7 @@ function main() {
     process.exit(1);
   }
   console.log(
-    `function-length: every function in ${SCOPES.map((scope) => scope.dir).join(', ')} is at most ${MAX_FUNCTION_LINES} lines or says why (${exceptions.length} exception(s))`,
+    `function-length: every function in ${SCOPES.map((scope) => scope.label ?? scope.dir).join(', ')} is at most ${MAX_FUNCTION_LINES} lines or says why (${exceptions.length} exception(s))`,
   );
 }
 

@@ -18,7 +18,7 @@ import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from '
 import { applyNotebookCap } from './notebook';
 import { buildRunPlan } from './plan';
 import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
-import { runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
+import { type RunPaths, runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
 import { generateRunWorlds, type RunWorlds, worldSeedsFor, writeRunWorlds } from './run-worlds';
 import { type PilotSettings, validateSettings } from './settings';
 
@@ -102,6 +102,35 @@ async function assertEmptyOrMissing(dir: string): Promise<void> {
   }
 }
 
+/** The empty starting notebook of every history trajectory of every system (none without history). */
+async function writeStartingHistoryNotebooks(
+  paths: RunPaths,
+  manifest: RunManifest,
+): Promise<void> {
+  for (const system of manifest.systems) {
+    if (manifest.experiments.history === null) break;
+    const capBytes = system.uncappedNotebook === true ? null : manifest.notebookCapBytes;
+    for (const seed of manifest.worldSeeds) {
+      for (const history of HISTORY_IDS) {
+        const empty = applyNotebookCap('', capBytes);
+        const snapshot: NotebookSnapshot = {
+          kind: 'notebook',
+          systemId: system.id,
+          blockId: `history.w${seed}`,
+          requestId: null,
+          text: empty.text,
+          bytes: empty.bytes,
+          originalBytes: empty.originalBytes,
+          truncated: empty.truncated,
+          sha256: empty.sha256,
+          capBytes: empty.capBytes,
+        };
+        await writeJsonFile(paths.historyNotebook(system.id, seed, history, 0), snapshot);
+      }
+    }
+  }
+}
+
 /**
  * Creates a run folder: freezes the manifest (with its hash), copies the exact prompt templates,
  * writes every world with its answer key, the plan, the empty starting notebooks of every history
@@ -125,28 +154,7 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
   await writeJsonFile(paths.plan, plan);
   if (options.catalog !== undefined) await writeJsonFile(paths.catalog, options.catalog);
 
-  for (const system of frozen.manifest.systems) {
-    if (frozen.manifest.experiments.history === null) break;
-    const capBytes = system.uncappedNotebook === true ? null : frozen.manifest.notebookCapBytes;
-    for (const seed of frozen.manifest.worldSeeds) {
-      for (const history of HISTORY_IDS) {
-        const empty = applyNotebookCap('', capBytes);
-        const snapshot: NotebookSnapshot = {
-          kind: 'notebook',
-          systemId: system.id,
-          blockId: `history.w${seed}`,
-          requestId: null,
-          text: empty.text,
-          bytes: empty.bytes,
-          originalBytes: empty.originalBytes,
-          truncated: empty.truncated,
-          sha256: empty.sha256,
-          capBytes: empty.capBytes,
-        };
-        await writeJsonFile(paths.historyNotebook(system.id, seed, history, 0), snapshot);
-      }
-    }
-  }
+  await writeStartingHistoryNotebooks(paths, frozen.manifest);
 
   const createdAt = frozen.manifest.createdAt;
   const status: RunStatus = {

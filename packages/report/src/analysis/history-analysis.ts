@@ -103,6 +103,7 @@ function defineSystem(
   return { systemId, checkpoints, continuity, correction, distances };
 }
 
+// long-function: fills one system's three history tables (checkpoints, distances, dynamics) from one set of estimands; left whole while the analysis is being ported to experiment modules (issue 18)
 function systemResults(
   context: AnalysisContext,
   results: BootstrapResults,

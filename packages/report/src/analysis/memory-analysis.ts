@@ -173,6 +173,7 @@ function pooledRatio(
   );
 }
 
+// long-function: one MemoryPoint record; most of its lines are the record's field list (factors and strata by name)
 function memoryPoint(
   context: AnalysisContext,
   results: BootstrapResults,

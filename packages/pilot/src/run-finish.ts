@@ -1,0 +1,145 @@
+import { computeBlockStatuses, type RequestOutcome, readRunJsonl } from '@chi/run';
+import { type BlockStatus, FailureLogEntrySchema, type RunStatus } from '@chi/spec';
+import type { PilotProgress } from './events';
+import type { ExecuteOutcome } from './run-execute';
+import { openRunLog, writeJsonFile } from './run-folder';
+import { type RunSession, type StopReason, sessionProgress } from './run-session';
+
+/** Request IDs whose dependency failure is already in `failures.jsonl` (not logged twice on resume). */
+async function loggedDependencyFailures(path: string): Promise<Set<string>> {
+  // A line corrupt before the last is a damaged run folder, named (exit 5).
+  const { records } = await openRunLog(path, () => readRunJsonl(path, FailureLogEntrySchema));
+  return new Set(
+    records.flatMap((entry) => (entry.category === 'dependency' ? [entry.requestId] : [])),
+  );
+}
+
+/** One `dependency` failure line for each request blocked this session, unless logged before. */
+export async function logBlockedRequests(session: RunSession): Promise<void> {
+  const { run } = session;
+  const blockedNow = run.plan.requests.filter(
+    (request) => session.outcomes.get(request.requestId)?.kind === 'blocked',
+  );
+  const loggedDependency = await loggedDependencyFailures(run.paths.failures);
+  for (const request of blockedNow) {
+    if (loggedDependency.has(request.requestId)) continue;
+    const outcome = session.outcomes.get(request.requestId) as Extract<
+      RequestOutcome,
+      { kind: 'blocked' }
+    >;
+    await session.failureWriter.append({
+      kind: 'failure',
+      at: session.now().toISOString(),
+      requestId: request.requestId,
+      attemptId: null,
+      systemId: request.systemId,
+      blockId: request.blockId,
+      category: 'dependency',
+      failure: null,
+      detail: `not sent: ${outcome.by} produced no notebook`,
+      retryWaitsMs: [],
+    });
+  }
+}
+
+/** Why the session ended early: its fatal error first, else its stop; null when it did not. */
+export function stopReasonOf(session: RunSession): StopReason | null {
+  const fatal = session.fatal;
+  return fatal !== null
+    ? { kind: 'error', message: (fatal as Error).message ?? String(fatal) }
+    : session.stop;
+}
+
+/** Every request without an outcome is `not_sent`, saying whether a stop or the end caused it. */
+export function markNotSent(session: RunSession, stopReason: StopReason | null): void {
+  for (const request of session.run.plan.requests) {
+    if (!session.outcomes.has(request.requestId)) {
+      session.outcomes.set(request.requestId, {
+        kind: 'not_sent',
+        reason: stopReason === null ? 'run unfinished' : `${stopReason.kind} stop`,
+      });
+    }
+  }
+}
+
+/** The `status.json` of a finished session. */
+function runStatusOf(
+  session: RunSession,
+  finished: {
+    readonly state: ExecuteOutcome['state'];
+    readonly stopReason: StopReason | null;
+    readonly resumes: number;
+    readonly blocks: readonly BlockStatus[];
+    readonly progress: PilotProgress;
+    readonly elapsedMs: number;
+  },
+): RunStatus {
+  const { run } = session;
+  const { blocks, progress } = finished;
+  const count = (kind: RequestOutcome['kind']) =>
+    [...session.outcomes.values()].filter((outcome) => outcome.kind === kind).length;
+  return {
+    kind: 'run-status',
+    runId: run.runId,
+    manifestSha256: run.frozen.sha256,
+    state: finished.state,
+    startedAt: run.previousStatus?.startedAt ?? run.manifest.createdAt,
+    updatedAt: session.now().toISOString(),
+    finishedAt: session.now().toISOString(),
+    resumes: finished.resumes,
+    requests: {
+      total: run.plan.requests.length,
+      resolved: progress.done,
+      failed: progress.failures,
+      abandoned: count('abandoned'),
+      notSent: count('blocked') + count('not_sent') + count('pending'),
+    },
+    spend: {
+      ceilingUsd: run.manifest.ceilingUsd,
+      committedUsd: progress.committedUsd,
+      chargedUsd: session.chargedUsd,
+    },
+    stop: finished.stopReason,
+    blocks: {
+      complete: blocks.filter((block) => block.status === 'complete').length,
+      incomplete: blocks.filter((block) => block.status === 'incomplete').length,
+      notStarted: blocks.filter((block) => block.status === 'not_started').length,
+    },
+    elapsedMs: (run.previousStatus?.elapsedMs ?? 0) + finished.elapsedMs,
+    exitCode: null,
+    attemptLog: session.attemptWriter.head(),
+  };
+}
+
+/**
+ * Writes what a session ends with: block statuses, then the run status (durable), then the
+ * `run-finished` event. Returns the outcome `executeRun` resolves with.
+ */
+export async function finishSession(
+  session: RunSession,
+  resumes: number,
+  stopReason: StopReason | null,
+  startedMs: number,
+): Promise<ExecuteOutcome> {
+  const { run } = session;
+  const blocks = computeBlockStatuses(run.plan, session.outcomes);
+  await writeJsonFile(run.paths.blocks, blocks);
+  const progress = await sessionProgress(session);
+  const state: ExecuteOutcome['state'] =
+    session.fatal !== null ? 'failed' : session.stop !== null ? 'stopped' : 'completed';
+  const elapsedMs = Date.now() - startedMs;
+  const completeBlocks = blocks.filter((block) => block.status === 'complete').length;
+  const status = runStatusOf(session, { state, stopReason, resumes, blocks, progress, elapsedMs });
+  await writeJsonFile(run.paths.status, status, { durable: true });
+  session.emit({ type: 'run-finished', state, progress, elapsedMs });
+  return {
+    runDir: session.options.runDir,
+    runId: run.runId,
+    state,
+    stop: stopReason,
+    progress,
+    elapsedMs,
+    completeBlocks,
+    incompleteBlocks: blocks.length - completeBlocks,
+  };
+}

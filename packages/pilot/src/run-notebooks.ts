@@ -1,0 +1,89 @@
+import { isInfrastructureFailure } from '@chi/run';
+import {
+  type ChatResult,
+  InvalidArgumentError,
+  type NotebookSnapshot,
+  type PlannedRequest,
+} from '@chi/spec';
+import { applyNotebookCap, type NotebookContent } from './notebook';
+import { notebookKey } from './render-planned';
+import { writeJsonFile } from './run-folder';
+import type { OpenedRun } from './run-open';
+import type { RunSession } from './run-session';
+
+/** The notebook cap of a system's notebooks: none for an uncapped system, else the manifest's. */
+function capOf(run: OpenedRun, systemId: string): number | null {
+  return run.systems.get(systemId)?.uncappedNotebook === true
+    ? null
+    : run.manifest.notebookCapBytes;
+}
+
+/** The empty notebooks every system starts with, for each experiment of the run that has them. */
+export function startingNotebooks(run: OpenedRun): Map<string, NotebookContent> {
+  const notebooks = new Map<string, NotebookContent>();
+  for (const experiment of run.experiments) {
+    if (experiment.parametersOf(run.manifest) === null) continue;
+    for (const key of experiment.startingNotebooks?.(run.manifest) ?? [])
+      for (const system of run.manifest.systems)
+        notebooks.set(`${system.id}|${key}`, applyNotebookCap('', capOf(run, system.id)));
+  }
+  return notebooks;
+}
+
+async function writeNotebook(
+  run: OpenedRun,
+  request: PlannedRequest,
+  content: NotebookContent,
+): Promise<void> {
+  const path =
+    request.experiment === 'history'
+      ? run.paths.historyNotebook(
+          request.systemId,
+          request.worldSeed,
+          request.history ?? 'A',
+          request.checkpoint ?? 0,
+        )
+      : run.paths.memoryNotebook(request.systemId, request.worldSeed, request.load ?? 0);
+  const snapshot: NotebookSnapshot = {
+    kind: 'notebook',
+    systemId: request.systemId,
+    blockId: request.blockId,
+    requestId: request.requestId,
+    text: content.text,
+    bytes: content.bytes,
+    originalBytes: content.originalBytes,
+    truncated: content.truncated,
+    sha256: content.sha256,
+    capBytes: content.capBytes,
+  };
+  await writeJsonFile(path, snapshot);
+}
+
+/**
+ * Keeps the notebook a resolved request wrote (its reply, capped) and writes its snapshot; a
+ * request that writes none, or failed for the infrastructure's reasons, keeps nothing.
+ */
+export async function keepNotebook(
+  session: RunSession,
+  request: PlannedRequest,
+  result: ChatResult,
+): Promise<void> {
+  if (!request.writesNotebook || isInfrastructureFailure(result)) return;
+  const content = applyNotebookCap(result.text ?? '', capOf(session.run, request.systemId));
+  session.notebooks.set(
+    `${request.systemId}|${notebookKey(request, session.run.experiments)}`,
+    content,
+  );
+  await writeNotebook(session.run, request, content);
+}
+
+/** The text of a system's notebook, for rendering a request that reads it. */
+export function notebookText(session: RunSession, systemId: string, key: string): string {
+  const content = session.notebooks.get(`${systemId}|${key}`);
+  if (content === undefined)
+    throw new InvalidArgumentError(
+      'notebook',
+      `no notebook ${key} for ${systemId}: its writer has not resolved`,
+    );
+  return content.text;
+}

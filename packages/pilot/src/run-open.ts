@@ -1,0 +1,177 @@
+import { existsSync } from 'node:fs';
+import {
+  type ChatModel,
+  InvalidArgumentError,
+  RunFolderDamagedError,
+  type RunManifest,
+  type RunPlan,
+  RunPlanSchema,
+  type RunStatus,
+  RunStatusSchema,
+  type SystemSpec,
+} from '@chi/spec';
+import { type AttemptChainHead, readAttemptChainHead } from './attempt-chain-writer';
+import type { AnyExperiment } from './experiments/experiment';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
+import {
+  type FrozenManifest,
+  ManifestIntegrityError,
+  planSha256,
+  readFrozenManifest,
+} from './manifest';
+import { loadPromptTemplates, type PromptSet } from './prompts';
+import { runIdFor } from './run-create';
+import type { ExecuteRunOptions } from './run-execute';
+import { type RunPaths, readJsonFile, runPaths } from './run-folder';
+import { type RunWorlds, readRunWorlds } from './run-worlds';
+
+/** A run folder read and checked for execution: everything a session reads, nothing it changes. */
+export interface OpenedRun {
+  /** The folder's paths. */
+  readonly paths: RunPaths;
+  /** The frozen manifest and its hash. */
+  readonly frozen: FrozenManifest;
+  /** The manifest. */
+  readonly manifest: RunManifest;
+  /** The plan, its hash checked. */
+  readonly plan: RunPlan;
+  /** The prompt templates, their hashes checked. */
+  readonly prompts: PromptSet;
+  /** The worlds of the run. */
+  readonly worlds: RunWorlds;
+  /** The experiment modules that render the plan's requests. */
+  readonly experiments: readonly AnyExperiment[];
+  /** The manifest's systems by ID. */
+  readonly systems: ReadonlyMap<string, SystemSpec>;
+  /** The status a previous session left, or null for a fresh run. */
+  readonly previousStatus: RunStatus | null;
+  /** The attempt chain's head where this session starts. */
+  readonly chainStart: AttemptChainHead;
+  /** The run's ID. */
+  readonly runId: string;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+}
+
+/**
+ * The experiments of a run's registry, checked against the manifest: every added experiment the
+ * manifest names (`experiments.added`) must have its module.
+ */
+function runExperiments(
+  manifest: RunManifest,
+  experiments: readonly AnyExperiment[],
+): readonly AnyExperiment[] {
+  for (const id of Object.keys(manifest.experiments.added ?? {})) {
+    if (!experiments.some((experiment) => experiment.id === id))
+      throw new InvalidArgumentError(
+        'experiments',
+        `the run includes the added experiment ${id}; pass its module in experiments (it is not part of the pilot's registry)`,
+      );
+  }
+  return experiments;
+}
+
+/** The integrity checks of a run folder before any request is sent (plan and prompt hashes). */
+function checkPlanAndPrompts(
+  runDir: string,
+  paths: RunPaths,
+  manifest: RunManifest,
+  plan: RunPlan,
+  prompts: PromptSet,
+): void {
+  if (manifest.planSha256 !== undefined && planSha256(plan) !== manifest.planSha256) {
+    throw new ManifestIntegrityError(
+      `plan.json in ${runDir} does not match the planSha256 frozen in the manifest`,
+    );
+  }
+  for (const ref of manifest.prompts) {
+    const template = prompts.get(ref.name);
+    if (
+      template === undefined ||
+      template.version !== ref.version ||
+      template.sha256 !== ref.sha256
+    ) {
+      throw new ManifestIntegrityError(
+        `prompt ${ref.name}@${ref.version} in ${paths.promptsDir} does not match the manifest hash`,
+      );
+    }
+  }
+}
+
+/** Every system of the manifest has a model, of the evidence class it is registered with. */
+function checkModels(manifest: RunManifest, models: ReadonlyMap<string, ChatModel>): void {
+  for (const system of manifest.systems) {
+    const model = models.get(system.id);
+    if (model === undefined)
+      throw new InvalidArgumentError('models', `no model for system ${system.id} of the manifest`);
+    if (model.evidenceClass !== system.evidenceClass) {
+      throw new InvalidArgumentError(
+        'models',
+        `system ${system.id} is registered as ${system.evidenceClass} but its model reports ${model.evidenceClass}`,
+      );
+    }
+  }
+}
+
+/** The status a previous session left, checked against the manifest; null for a fresh run. */
+async function readPreviousStatus(
+  paths: RunPaths,
+  manifestSha256: string,
+): Promise<RunStatus | null> {
+  const previousStatus = existsSync(paths.status)
+    ? await readJsonFile(paths.status, RunStatusSchema)
+    : null;
+  if (previousStatus !== null && previousStatus.manifestSha256 !== manifestSha256)
+    throw new RunFolderDamagedError(
+      paths.status,
+      `it records manifest hash ${previousStatus.manifestSha256}, but manifest.json hashes to ${manifestSha256}: the manifest was changed after the run started`,
+    );
+  return previousStatus;
+}
+
+/**
+ * Opens a run folder for execution: reads and checks the frozen manifest, the plan, the prompt
+ * templates, the worlds, the experiment modules, the models and the previous session's status
+ * and attempt-chain head. Sends nothing and writes nothing.
+ */
+export async function openRunForExecution(options: ExecuteRunOptions): Promise<OpenedRun> {
+  const paths = runPaths(options.runDir);
+  const frozen = await readFrozenManifest(options.runDir);
+  const manifest = frozen.manifest;
+  const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
+  const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
+  checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
+  const worlds = await readRunWorlds(paths, manifest);
+  const experiments = runExperiments(manifest, options.experiments ?? PILOT_EXPERIMENTS);
+  const systems = new Map(manifest.systems.map((system) => [system.id, system]));
+  checkModels(manifest, options.models);
+  const previousStatus = await readPreviousStatus(paths, frozen.sha256);
+  // Every record of this manifest, the chain unbroken, nothing removed since status.json saw it.
+  const chainStart = await readAttemptChainHead(
+    paths.attempts,
+    frozen.sha256,
+    previousStatus?.attemptLog ?? null,
+  );
+  const runId = previousStatus?.runId ?? runIdFor(manifest, frozen.sha256);
+  const concurrency = options.concurrency ?? manifest.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InvalidArgumentError(
+      'concurrency',
+      `expected a positive integer, found ${String(concurrency)}`,
+    );
+  }
+  return {
+    paths,
+    frozen,
+    manifest,
+    plan,
+    prompts,
+    worlds,
+    experiments,
+    systems,
+    previousStatus,
+    chainStart,
+    runId,
+    concurrency,
+  };
+}

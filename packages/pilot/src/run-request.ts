@@ -1,0 +1,177 @@
+import { requestInputBytes } from '@chi/openrouter';
+import { failpoint } from '@chi/report';
+import { canonicalJson, failureCategory, isAccountFailure, sha256Hex } from '@chi/run';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatResult,
+  ChatResultSchema,
+  type PlannedRequest,
+  parseWith,
+  type RenderedRequest,
+  type SystemSpec,
+} from '@chi/spec';
+import { renderPlannedRequest } from './render-planned';
+import { keepNotebook, notebookText } from './run-notebooks';
+import { ledgerStopReason, noteStop, type RunSession, sessionProgress } from './run-session';
+
+/** The fields every attempt record of one attempt shares. */
+interface AttemptBase {
+  readonly kind: 'attempt';
+  readonly manifestSha256: string;
+  readonly attemptId: string;
+  readonly requestId: string;
+  readonly systemId: string;
+  readonly blockId: string;
+  readonly requestSha256: string;
+  readonly inputBytes: number;
+}
+
+function retryWaits(result: ChatResult): number[] {
+  return result.tries.flatMap((attempt) => (attempt.waitMs === null ? [] : [attempt.waitMs]));
+}
+
+/** Renders a request from the run's worlds, prompts and notebooks and stores what is sent. */
+async function renderAndStore(
+  session: RunSession,
+  request: PlannedRequest,
+  system: SystemSpec,
+): Promise<{ messages: readonly ChatMessage[]; requestSha256: string; inputBytes: number }> {
+  const { run } = session;
+  const rendered = renderPlannedRequest({
+    request,
+    manifest: run.manifest,
+    worlds: run.worlds,
+    prompts: run.prompts,
+    notes: (systemId, key) => notebookText(session, systemId, key),
+    experiments: run.experiments,
+  });
+  const requestSha256 = sha256Hex(canonicalJson(rendered.messages));
+  const inputBytes = requestInputBytes(rendered.messages);
+  const record: RenderedRequest = {
+    kind: 'rendered-request',
+    requestId: request.requestId,
+    systemId: request.systemId,
+    blockId: request.blockId,
+    task: rendered.task,
+    template: rendered.template,
+    messages: [...rendered.messages],
+    maxOutputTokens: system.maxOutputTokens,
+    requestSha256,
+    inputBytes,
+  };
+  await session.requestStore.write(record);
+  return { messages: rendered.messages, requestSha256, inputBytes };
+}
+
+/** The next attempt of a request: its ID and the fields its records share. */
+function nextAttempt(
+  session: RunSession,
+  request: PlannedRequest,
+  rendered: { readonly requestSha256: string; readonly inputBytes: number },
+): AttemptBase {
+  const attemptNumber = (session.attemptsSoFar.get(request.requestId) ?? 0) + 1;
+  session.attemptsSoFar.set(request.requestId, attemptNumber);
+  return {
+    kind: 'attempt',
+    manifestSha256: session.run.frozen.sha256,
+    attemptId: `${request.requestId}#${attemptNumber}`,
+    requestId: request.requestId,
+    systemId: request.systemId,
+    blockId: request.blockId,
+    requestSha256: rendered.requestSha256,
+    inputBytes: rendered.inputBytes,
+  };
+}
+
+/** One failure line of a resolved request that did not answer. */
+async function logFailure(
+  session: RunSession,
+  request: PlannedRequest,
+  attemptId: string,
+  result: ChatResult,
+): Promise<void> {
+  if (result.failure === 'none') return;
+  await session.failureWriter.append({
+    kind: 'failure',
+    at: session.now().toISOString(),
+    requestId: request.requestId,
+    attemptId,
+    systemId: request.systemId,
+    blockId: request.blockId,
+    category: failureCategory(result) === 'infrastructure' ? 'infrastructure' : 'model',
+    failure: result.failure,
+    detail: result.failureDetail ?? result.failure,
+    retryWaitsMs: retryWaits(result),
+  });
+}
+
+/** Stops the session after a result no later request can get past (account, ceiling, ledger). */
+async function noteResultStops(session: RunSession, result: ChatResult): Promise<void> {
+  if (isAccountFailure(result)) {
+    // A rejected key or exhausted credits: no later request can succeed, and credits are
+    // never topped up automatically.
+    noteStop(session, {
+      kind: 'account',
+      message: result.failureDetail ?? `HTTP ${result.tries[result.tries.length - 1]?.status}`,
+    });
+  }
+  if (result.failure === 'budget_refused') {
+    noteStop(session, {
+      kind: 'ceiling',
+      message: result.failureDetail ?? 'the budget ledger refused a reservation',
+    });
+  }
+  const ledgerStop = await ledgerStopReason(session);
+  if (ledgerStop !== null) noteStop(session, ledgerStop);
+}
+
+/**
+ * Sends one request and records it: the rendered request, `before_send`, the model's result,
+ * `after_response`, its failure line, its notebook, its outcome, any stop it causes, the event.
+ */
+export async function runRequest(session: RunSession, request: PlannedRequest): Promise<void> {
+  const system = session.run.systems.get(request.systemId) as SystemSpec;
+  const model = session.options.models.get(request.systemId) as ChatModel;
+  const rendered = await renderAndStore(session, request, system);
+  const base = nextAttempt(session, request, rendered);
+  await session.attemptWriter.append({
+    ...base,
+    phase: 'before_send',
+    at: session.now().toISOString(),
+    result: null,
+  });
+  await failpoint('pilot:in-flight');
+  // The stop signal is deliberately not passed on: a request in flight runs to its own result
+  // (or deadline), so an interruption is never recorded as the model's timeout.
+  const raw = await model.generate({
+    requestId: request.requestId,
+    messages: rendered.messages,
+    maxOutputTokens: system.maxOutputTokens,
+  });
+  const result = parseWith(
+    ChatResultSchema,
+    raw,
+    `result of ${request.requestId} from ${model.modelId}`,
+  );
+  await session.attemptWriter.append({
+    ...base,
+    phase: 'after_response',
+    at: session.now().toISOString(),
+    result,
+  });
+  session.chargedUsd += result.chargedUsd;
+  await logFailure(session, request, base.attemptId, result);
+  await keepNotebook(session, request, result);
+  // Resolved only now: a request that reads this one's notebook may be dispatched from here on.
+  session.outcomes.set(request.requestId, { kind: 'resolved', result });
+  await noteResultStops(session, result);
+  session.emit({
+    type: 'request-finished',
+    requestId: request.requestId,
+    systemId: request.systemId,
+    failure: result.failure,
+    chargedUsd: result.chargedUsd,
+    progress: await sessionProgress(session),
+  });
+}
