@@ -157,7 +157,8 @@ Usage:
   chi pilot [options]              run the pilot (offline scripted roster by default) and write the release
   chi pilot --plan [options]       print requests per system and the worst-case reserved USD; send nothing
   chi pilot --resume DIR           resume an interrupted run (never re-sends a paid request)
-  chi pilot --protocol divergence-v0.1 [--plan]   the longer divergence protocol, offline (scripted baselines)
+  chi pilot --protocol divergence-v0.1 [--plan]   the longer divergence protocol (scripted baselines offline;
+                                                  live with --live/--base-url --models and --ceiling-usd)
   chi smoke [options]              one small request per live model through the real transport (excluded data)
   chi serve --system NAME --port P serve a scripted system as an OpenAI-compatible endpoint on 127.0.0.1
   chi score DIR                    score a run folder again and write its release
@@ -509,6 +510,24 @@ export function parseCli(argv: readonly string[]): CliCommand {
   }
 }
 
+/** The `chi pilot` options a protocol other than the default pilot takes. */
+const PROTOCOL_OPTIONS: readonly string[] = [
+  'protocol',
+  'plan',
+  'out',
+  'replicates',
+  'resamples',
+  'live',
+  'models',
+  'base-url',
+  'ceiling-usd',
+  'smoke-ceiling-usd',
+  'allow-failed-smoke',
+  'price',
+  'prices',
+  'accept-unbounded-spend',
+];
+
 function parsePilot(args: readonly string[]): PilotCommand {
   const { values, positionals } = parse(
     args,
@@ -575,12 +594,12 @@ function parsePilot(args: readonly string[]): PilotCommand {
     throw new UsageError('chi pilot: --plan and --resume cannot be combined');
   const protocol = values.protocol as string | undefined;
   if (protocol !== undefined) {
-    const conflicting = Object.keys(values).find(
-      (key) => !['protocol', 'plan', 'out', 'replicates', 'resamples'].includes(key),
-    );
+    const conflicting = Object.keys(values).find((key) => !PROTOCOL_OPTIONS.includes(key));
     if (conflicting !== undefined)
       throw new UsageError(
-        `chi pilot --protocol: only --plan, --out, --replicates and --resamples apply; remove --${conflicting}`,
+        `chi pilot --protocol: only ${PROTOCOL_OPTIONS.filter((key) => key !== 'protocol')
+          .map((key) => `--${key}`)
+          .join(', ')} apply; remove --${conflicting}`,
       );
   }
   const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined);

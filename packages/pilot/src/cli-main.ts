@@ -42,8 +42,10 @@ import { readDeclaredPrices } from './declared-prices';
 import {
   divergencePilotCommand,
   isDivergenceRelease,
+  resumeDivergenceCommand,
   verifyDivergenceCommand,
 } from './divergence/command';
+import { isDivergenceRunFolder } from './divergence/run';
 import {
   type ServedScriptedModel,
   servedScriptedModels,
@@ -291,6 +293,92 @@ async function probeEndpoint(
   }
 }
 
+/**
+ * Catalog prices for `--plan` of live systems, or undefined (scripted systems, or the catalog is
+ * unreachable: the plan then prices with the declared safety prices only).
+ */
+async function planCatalog(
+  systems: readonly SystemSpec[],
+  io: CliIo,
+): Promise<ModelCatalog | undefined> {
+  if (!systems.some((system) => system.kind !== 'scripted')) return undefined;
+  try {
+    return await fetchLiveCatalog(systems, io.env.OPENROUTER_API_KEY?.trim() || undefined, io);
+  } catch (error) {
+    io.stderr.write(
+      `chi: catalog prices unavailable (${oneLine(error)}); using declared safety prices only\n`,
+    );
+    return undefined;
+  }
+}
+
+/**
+ * The systems of a live run as the manifest will freeze them, for the default pilot and the
+ * divergence protocol alike: a ceiling is required; OpenRouter models get their catalog prices
+ * (the key read from the environment only); an OpenAI-compatible endpoint is probed, its `chi
+ * serve` scripted systems labelled (and free), and an endpoint without declared prices refused
+ * unless `--accept-unbounded-spend`. Scripted systems pass through unchanged.
+ */
+async function selectLiveSystems(
+  command: PilotCommand,
+  systems: readonly SystemSpec[],
+  io: CliIo,
+): Promise<{ systems: readonly SystemSpec[]; catalog: ModelCatalog | undefined }> {
+  if (!systems.some((system) => system.kind !== 'scripted')) return { systems, catalog: undefined };
+  if (command.ceilingUsd === null)
+    throw new UsageError(
+      'chi pilot: a live run needs --ceiling-usd X (frozen in the manifest before the first scored request)',
+    );
+  if (systems.some((system) => system.kind === 'openrouter')) {
+    const apiKey = apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
+    return { systems, catalog: await fetchLiveCatalog(systems, apiKey, io) };
+  }
+  const served = await probeEndpoint(command.baseUrl as string, io);
+  const declared = withServedDeclarations(systems, served).map((system) =>
+    // a scripted system served by chi serve is free
+    system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
+      ? { ...system, safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 } }
+      : system,
+  );
+  checkUnboundedSpend(declared, command, io);
+  return { systems: declared, catalog: undefined };
+}
+
+/**
+ * `chi pilot --protocol divergence-v0.1 ...`: the scripted divergence baselines offline, or the
+ * live systems chosen exactly as the default pilot chooses them (same options, prices, catalog,
+ * endpoint probe and ceiling rule).
+ */
+async function divergenceCommand(command: PilotCommand, io: CliIo): Promise<number> {
+  const protocol = command.protocol as string;
+  const options = {
+    ...command,
+    protocol,
+    smokeCeilingUsd: command.smokeCeilingUsd,
+    allowFailedSmoke: command.allowFailedSmoke,
+  };
+  if (!command.live && command.baseUrl === null)
+    return divergencePilotCommand({ ...options, systems: null }, io);
+  const cwd = io.cwd ?? process.cwd();
+  const systems = liveSystems(command, await declaredPrices(command, cwd));
+  if (command.plan) {
+    const catalog = await planCatalog(systems, io);
+    return divergencePilotCommand(
+      { ...options, systems, ...(catalog === undefined ? {} : { catalog }) },
+      io,
+    );
+  }
+  const selected = await selectLiveSystems(command, systems, io);
+  return divergencePilotCommand(
+    {
+      ...options,
+      systems: selected.systems,
+      ...(selected.catalog === undefined ? {} : { catalog: selected.catalog }),
+    },
+    io,
+  );
+}
+
 async function pilotCommand(
   command: PilotCommand,
   io: CliIo,
@@ -301,6 +389,12 @@ async function pilotCommand(
   const cwd = io.cwd ?? process.cwd();
   if (command.resume !== null) {
     const resumeDir = existingRunFolder(resolve(cwd, command.resume), '--resume');
+    if (await isDivergenceRunFolder(resumeDir))
+      return resumeDivergenceCommand(
+        resumeDir,
+        { allowFailedSmoke: command.allowFailedSmoke, smokeCeilingUsd: command.smokeCeilingUsd },
+        io,
+      );
     const outcome = await runPilot({
       resumeDir,
       // Each system reads only the variable its manifest entry names (the first session's).
@@ -320,52 +414,15 @@ async function pilotCommand(
       : await readCalibrationFile(resolve(cwd, command.calibration));
   let settings = settingsFor(command, await declaredPrices(command, cwd), calibration);
   if (calibration !== null) settings = { ...settings, calibration };
-  const live = settings.systems.some((system) => system.kind !== 'scripted');
   if (command.plan) {
-    let catalog: ModelCatalog | undefined;
-    if (live) {
-      try {
-        catalog = await fetchLiveCatalog(
-          settings.systems,
-          io.env.OPENROUTER_API_KEY?.trim() || undefined,
-          io,
-        );
-      } catch (error) {
-        io.stderr.write(
-          `chi: catalog prices unavailable (${oneLine(error)}); using declared safety prices only\n`,
-        );
-      }
-    }
+    const catalog = await planCatalog(settings.systems, io);
     const prepared = prepareRun({ settings });
     io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), command.ceilingUsd)}\n`);
     return EXIT_CODES.ok;
   }
-  let catalog: ModelCatalog | undefined;
-  if (live) {
-    if (command.ceilingUsd === null)
-      throw new UsageError(
-        'chi pilot: a live run needs --ceiling-usd X (frozen in the manifest before the first scored request)',
-      );
-    if (settings.systems.some((system) => system.kind === 'openrouter')) {
-      const apiKey = apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
-      catalog = await fetchLiveCatalog(settings.systems, apiKey, io);
-    } else {
-      const served = await probeEndpoint(command.baseUrl as string, io);
-      settings = {
-        ...settings,
-        systems: withServedDeclarations(settings.systems, served).map((system) =>
-          // a scripted system served by chi serve is free
-          system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
-            ? {
-                ...system,
-                safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 },
-              }
-            : system,
-        ),
-      };
-      checkUnboundedSpend(settings.systems, command, io);
-    }
-  }
+  const selected = await selectLiveSystems(command, settings.systems, io);
+  const catalog = selected.catalog;
+  settings = { ...settings, systems: selected.systems };
   settings = {
     ...settings,
     configuration: runConfigurationOf(command, settings, configFileSha256),
@@ -513,8 +570,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       }
       case 'pilot':
-        if (command.protocol !== undefined)
-          return await divergencePilotCommand({ ...command, protocol: command.protocol }, io);
+        if (command.protocol !== undefined) return await divergenceCommand(command, io);
         return await pilotCommand(command, io, configFileSha256);
       case 'smoke':
         return await smokeCommand(command, io);

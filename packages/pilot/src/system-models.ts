@@ -30,7 +30,12 @@ export interface LiveModelContext {
   readonly catalog?: ModelCatalog;
   /** Injectable fetch (tests). */
   readonly fetch?: typeof globalThis.fetch;
+  /** Injectable clock of the live transports (tests that compare published bytes). */
+  readonly now?: () => Date;
 }
+
+/** The manifest fields a live model is built from (the default pilot's and the divergence protocol's). */
+export type TransportSettings = Pick<RunManifest, 'deadlineMs' | 'retry' | 'reservationMargin'>;
 
 /**
  * The key of one system: the value of the environment variable its manifest entry names, or
@@ -69,9 +74,14 @@ export function modelsForManifest(
   return models;
 }
 
-function modelForSystem(
+/**
+ * Builds the `ChatModel` of one system: a scripted system of the pilot in process, an OpenRouter
+ * model with its allowlist, the ledger and the larger of catalog and safety prices, or an
+ * OpenAI-compatible endpoint by base URL.
+ */
+export function modelForSystem(
   system: SystemSpec,
-  manifest: RunManifest,
+  manifest: TransportSettings,
   context: LiveModelContext,
 ): ChatModel {
   if (isImitatorSystem(system)) {
@@ -97,6 +107,7 @@ function modelForSystem(
     ...(system.safetyPrice === null ? {} : { safetyPrice: system.safetyPrice }),
     ...(context.ledger === undefined ? {} : { ledger: context.ledger }),
     ...(context.fetch === undefined ? {} : { fetch: context.fetch }),
+    ...(context.now === undefined ? {} : { now: context.now }),
   };
   const apiKey = apiKeyForSystem(system, context);
   if (system.kind === 'openrouter') {

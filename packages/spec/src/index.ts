@@ -126,6 +126,13 @@ export {
   checkChatResult,
 } from './contract';
 export {
+  DivergenceArmOperationSchema,
+  DivergenceArmSchema,
+  DivergenceCheckpointSchema,
+  type DivergenceManifest,
+  DivergenceManifestSchema,
+} from './divergence';
+export {
   ApiCallError,
   BudgetExceededError,
   ChiError,

@@ -7,6 +7,7 @@ import { ModelCatalogSchema } from './catalog';
 import { ChatResultSchema } from './chat-model';
 import { AxisProfileSchema, ChiResultSchema, HumanCalibrationSchema } from './chi';
 import { ChisEntrySchema } from './chis';
+import { DivergenceManifestSchema } from './divergence';
 import { HistoryWorldSchema } from './history';
 import { HistoryScoreSchema } from './history-scores';
 import {
@@ -69,6 +70,7 @@ export const JSON_SCHEMA_REGISTRY = {
   'ledger-state': LedgerStateSchema,
   'model-catalog': ModelCatalogSchema,
   'run-manifest': RunManifestSchema,
+  'divergence-manifest': DivergenceManifestSchema,
   'attempt-record': AttemptRecordSchema,
   'run-plan': RunPlanSchema,
   'rendered-request': RenderedRequestSchema,

@@ -148,12 +148,41 @@ export interface DivergenceAnalysis {
   readonly primaryCheckpoint: number;
   readonly analysis: DivergenceManifest['analysis'];
   readonly seriesDefinitions: typeof SERIES_DEFINITIONS;
+  /**
+   * Instances (system, world, arm) whose trajectory an infrastructure failure or an abandoned
+   * request ended: excluded from every series and dynamic, each with its reason.
+   */
+  readonly excludedInstances: readonly ExcludedInstance[];
   readonly systems: readonly DivergenceSystemResult[];
+}
+
+/** An instance left out of the analysis, and why. */
+export interface ExcludedInstance {
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly arm: string;
+  readonly requestId: string;
+  readonly reason: string;
 }
 
 const MAIN_ARMS = ['A', 'B', 'A2', 'B2'] as const;
 
-type Trajectories = ReadonlyMap<string, readonly ChisEntry[]>;
+/** One world's trajectories by arm, and the arms excluded as incomplete instances, with why. */
+interface Trajectories {
+  get(arm: string): readonly ChisEntry[] | undefined;
+  readonly excluded: ReadonlyMap<string, string>;
+}
+
+/** Null with the exclusion reason when an input arm is an incomplete instance, else `compute()`. */
+function unlessExcluded(
+  trajectories: Trajectories,
+  arms: readonly string[],
+  compute: () => WorldValue,
+): WorldValue {
+  const arm = arms.find((candidate) => trajectories.excluded.has(candidate));
+  if (arm === undefined) return compute();
+  return { value: null, reason: `${arm} excluded: ${trajectories.excluded.get(arm)}` };
+}
 
 function lastAt(entries: readonly ChisEntry[] | undefined, checkpoint: number): ChisEntry | null {
   const here = (entries ?? []).filter((entry) => entry.checkpoint === checkpoint);
@@ -169,6 +198,12 @@ function distance(
   y: string,
   checkpoint: number,
 ): WorldValue {
+  const excluded = [x, y].find((arm) => trajectories.excluded.has(arm));
+  if (excluded !== undefined)
+    return {
+      value: null,
+      reason: `${excluded} excluded: ${trajectories.excluded.get(excluded)}`,
+    };
   const a = lastAt(trajectories.get(x), checkpoint);
   const b = lastAt(trajectories.get(y), checkpoint);
   if (a === null || b === null)
@@ -226,7 +261,9 @@ function overMainArms(
   compute: (entries: readonly ChisEntry[]) => WorldValue,
 ): WorldValue {
   return combine(
-    MAIN_ARMS.map((arm) => compute(trajectories.get(arm) ?? [])),
+    MAIN_ARMS.map((arm) =>
+      unlessExcluded(trajectories, [arm], () => compute(trajectories.get(arm) ?? [])),
+    ),
     (values) => values.reduce((sum, value) => sum + value, 0) / values.length,
   );
 }
@@ -254,25 +291,34 @@ function dynamicsOf(
       ),
     ],
     ['stability', overMainArms(trajectories, (entries) => fromDynamic(stability(entries)))],
-    ['recovery', guard(() => fromDynamic(recovery(trajectories.get('A.fault') ?? [])))],
+    [
+      'recovery',
+      unlessExcluded(trajectories, ['A.fault'], () =>
+        guard(() => fromDynamic(recovery(trajectories.get('A.fault') ?? []))),
+      ),
+    ],
     [
       'plasticity',
-      guard(() =>
-        fromDynamic(
-          plasticity(trajectories.get('A.correct') ?? [], trajectories.get('A.matched') ?? [], {
-            before: ops.plasticityAt - 1,
-            after: ops.plasticityAt,
-          }),
+      unlessExcluded(trajectories, ['A.correct', 'A.matched'], () =>
+        guard(() =>
+          fromDynamic(
+            plasticity(trajectories.get('A.correct') ?? [], trajectories.get('A.matched') ?? [], {
+              before: ops.plasticityAt - 1,
+              after: ops.plasticityAt,
+            }),
+          ),
         ),
       ),
     ],
     [
       'hysteresis',
-      guard(() =>
-        fromDynamic(
-          hysteresis(trajectories.get('AB') ?? [], trajectories.get('BA') ?? [], {
-            checkpoint: primary,
-          }),
+      unlessExcluded(trajectories, ['AB', 'BA'], () =>
+        guard(() =>
+          fromDynamic(
+            hysteresis(trajectories.get('AB') ?? [], trajectories.get('BA') ?? [], {
+              checkpoint: primary,
+            }),
+          ),
         ),
       ),
     ],
@@ -289,13 +335,15 @@ function clusterOf(
   manifest: DivergenceManifest,
   seed: number,
   entries: readonly ChisEntry[],
+  excluded: ReadonlyMap<string, string>,
 ): WorldCluster {
-  const byArm = new Map<string, ChisEntry[]>();
+  const lists = new Map<string, ChisEntry[]>();
   for (const entry of entries) {
-    const list = byArm.get(entry.history ?? '') ?? [];
+    const list = lists.get(entry.history ?? '') ?? [];
     list.push(entry);
-    byArm.set(entry.history ?? '', list);
+    lists.set(entry.history ?? '', list);
   }
+  const byArm: Trajectories = { get: (arm) => lists.get(arm), excluded };
   const values = new Map<string, WorldValue>();
   for (const { checkpoint } of manifest.checkpoints) {
     for (const [name, value] of seriesAt(byArm, checkpoint))
@@ -353,13 +401,29 @@ export function analyzeDivergence(
   manifest: DivergenceManifest,
   manifestSha256: string,
   entries: readonly ChisEntry[],
+  excluded: readonly ExcludedInstance[] = [],
 ): DivergenceAnalysis {
   const systems = manifest.systems.map((system): DivergenceSystemResult => {
     const clusters = manifest.worldSeeds.map((seed) =>
       clusterOf(
         manifest,
         seed,
-        entries.filter((entry) => entry.systemId === system.id && entry.worldSeed === seed),
+        entries.filter(
+          (entry) =>
+            entry.systemId === system.id &&
+            entry.worldSeed === seed &&
+            !excluded.some(
+              (instance) =>
+                instance.systemId === system.id &&
+                instance.worldSeed === seed &&
+                instance.arm === entry.history,
+            ),
+        ),
+        new Map(
+          excluded
+            .filter((instance) => instance.systemId === system.id && instance.worldSeed === seed)
+            .map((instance) => [instance.arm, instance.reason]),
+        ),
       ),
     );
     const names = [...(clusters[0]?.values.keys() ?? [])];
@@ -402,6 +466,13 @@ export function analyzeDivergence(
       level: manifest.analysis.level,
     },
     seriesDefinitions: SERIES_DEFINITIONS,
+    excludedInstances: excluded.map((instance) => ({
+      systemId: instance.systemId,
+      worldSeed: instance.worldSeed,
+      arm: instance.arm,
+      requestId: instance.requestId,
+      reason: instance.reason,
+    })),
     systems,
   };
 }

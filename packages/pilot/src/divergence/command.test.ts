@@ -29,10 +29,27 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     expect(await runCli(['pilot', '--protocol', 'divergence-v9', '--plan'], unknown.io)).toBe(2);
     expect(unknown.err()).toContain('expected divergence-v0.1');
     const conflicting = captureIo({ cwd });
-    expect(await runCli(['pilot', '--protocol', 'divergence-v0.1', '--live'], conflicting.io)).toBe(
-      2,
-    );
-    expect(conflicting.err()).toContain('remove --live');
+    expect(
+      await runCli(['pilot', '--protocol', 'divergence-v0.1', '--loads', '32'], conflicting.io),
+    ).toBe(2);
+    expect(conflicting.err()).toContain('remove --loads');
+    // live systems are chosen as for the default pilot, which needs a ceiling
+    const noCeiling = captureIo({ cwd });
+    expect(
+      await runCli(
+        [
+          'pilot',
+          '--protocol',
+          'divergence-v0.1',
+          '--base-url',
+          'http://127.0.0.1:9/v1',
+          '--models',
+          'm',
+        ],
+        noCeiling.io,
+      ),
+    ).toBe(2);
+    expect(noCeiling.err()).toContain('--ceiling-usd');
   });
 
   it('runs offline end to end and chi verify recomputes the release', async () => {
@@ -76,7 +93,15 @@ describe('chi verify on a damaged divergence release', () => {
     await writeSha256Sums(release);
     const truncated = captureIo({ cwd });
     expect(await runCli(['verify', release], truncated.io)).toBe(5);
-    expect(truncated.err()).toContain('the manifest registers 1386');
+    expect(truncated.err()).toContain('arm A has 1 of its 13 calls and no reason it stopped');
+    // A manifest that breaks its schema (consistently re-summed) names the file and the field.
+    writeFileSync(log, lines.join('\n'));
+    writeFileSync(manifestPath, original.replace('"ceilingUsd":0,', '"ceilingUsd":"none",'));
+    await writeSha256Sums(release);
+    const schema = captureIo({ cwd });
+    expect(await runCli(['verify', release], schema.io)).toBe(5);
+    expect(schema.err()).toContain('manifest.json');
+    expect(schema.err()).toContain('ceilingUsd');
   }, 60_000);
 
   it('writes byte-identical releases for the same manifest timestamp and seeds', async () => {

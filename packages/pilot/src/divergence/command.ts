@@ -1,19 +1,38 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
-import { InvalidArgumentError } from '@chi/spec';
-import { loadPromptTemplates } from '../prompts';
+import {
+  InvalidArgumentError,
+  type ModelCatalog,
+  ModelCatalogSchema,
+  type SystemSpec,
+} from '@chi/spec';
+import { loadPromptTemplates, type PromptSet } from '../prompts';
 import { DEFAULT_RUNS_ROOT } from '../run-create';
+import { readJsonFile } from '../run-folder';
+import type { DivergenceManifest } from './manifest';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
 import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { compareDivergenceRelease, writeDivergenceRelease } from './release';
-import { defaultDivergenceManifest, recomputeDivergence, runDivergenceProtocol } from './run';
+import {
+  createDivergenceRun,
+  defaultDivergenceManifest,
+  divergencePaths,
+  executeDivergenceSession,
+  finishDivergenceRun,
+  recomputeDivergence,
+} from './run';
 
-/** Output of the divergence commands (the CLI's stdout and stderr). */
+/** Output of the divergence commands (the CLI's stdout and stderr) and what live runs read. */
 export interface DivergenceCommandIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   readonly cwd?: string;
+  /** API keys by variable name (never written anywhere). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Injectable fetch of the live transports (tests). */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 /** Options of `chi pilot --protocol divergence-v0.1`. */
@@ -24,9 +43,20 @@ export interface DivergenceCommandOptions {
   /** Worlds (`--replicates`); default 8. */
   readonly replicates: number | null;
   readonly resamples: number | null;
+  /**
+   * The systems, chosen exactly as the default pilot chooses them (`--live --models`, `--base-url
+   * --models`, declared prices); null: the three scripted divergence baselines, offline.
+   */
+  readonly systems?: readonly SystemSpec[] | null;
+  /** Catalog prices of OpenRouter systems (fetched before the manifest is frozen). */
+  readonly catalog?: ModelCatalog;
+  /** `--ceiling-usd`: required for live systems (the CLI checks it). */
+  readonly ceilingUsd?: number | null;
+  readonly smokeCeilingUsd?: number;
+  readonly allowFailedSmoke?: boolean;
 }
 
-/** Default number of worlds of the offline divergence protocol. */
+/** Default number of worlds of the divergence protocol. */
 export const DIVERGENCE_DEFAULT_WORLDS = 8;
 
 /** Checks the protocol name (`chi pilot --protocol NAME`). */
@@ -38,27 +68,42 @@ export function assertDivergenceProtocol(name: string): void {
     );
 }
 
+function manifestOf(options: DivergenceCommandOptions, prompts: PromptSet): DivergenceManifest {
+  const systems = options.systems ?? null;
+  return defaultDivergenceManifest(
+    options.replicates ?? DIVERGENCE_DEFAULT_WORLDS,
+    new Date().toISOString(),
+    prompts,
+    options.resamples ?? undefined,
+    systems === null ? {} : { systems, live: { ceilingUsd: options.ceilingUsd ?? 0 } },
+  );
+}
+
 /**
- * `chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N]`:
- * runs the divergence protocol offline with its scripted reference systems and writes the run
- * folder and its release; `--plan` prints the request count and worst-case cost and sends
- * nothing. Resolves to the exit code.
+ * `chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N]
+ * [--live --models M,... | --base-url URL --models M,...] [--ceiling-usd X]`: runs the divergence
+ * protocol with the scripted reference systems (offline) or with the chosen live systems under the
+ * ledger's ceiling, after their smoke checks, and writes the run folder and its release; `--plan`
+ * prints the request count and worst-case cost and sends nothing. Resolves to the exit code: 0, or
+ * 3 when an instance was left incomplete (excluded from the release, with the reason).
+ *
+ * @throws `SmokeCheckFailedError` (exit 4) when a required smoke check failed
  */
 export async function divergencePilotCommand(
   options: DivergenceCommandOptions,
   io: DivergenceCommandIo,
 ): Promise<number> {
   assertDivergenceProtocol(options.protocol);
-  const worlds = options.replicates ?? DIVERGENCE_DEFAULT_WORLDS;
   const prompts = loadPromptTemplates();
+  const manifest = manifestOf(options, prompts);
   if (options.plan) {
-    const manifest = defaultDivergenceManifest(
-      worlds,
-      new Date().toISOString(),
-      prompts,
-      options.resamples ?? undefined,
+    io.stdout.write(
+      formatDivergencePlan(
+        manifest,
+        divergencePlanCost(manifest, prompts, options.catalog),
+        options.ceilingUsd ?? null,
+      ),
     );
-    io.stdout.write(formatDivergencePlan(manifest, divergencePlanCost(manifest, prompts)));
     return 0;
   }
   const cwd = io.cwd ?? process.cwd();
@@ -73,29 +118,73 @@ export async function divergencePilotCommand(
   if (existsSync(join(runDir, 'manifest.json')))
     throw new InvalidArgumentError(
       'out',
-      `${runDir} already holds a run (manifest.json); the divergence protocol does not resume: choose a new --out`,
+      `${runDir} already holds a run (manifest.json): resume it with chi pilot --resume ${runDir}, or choose a new --out`,
     );
+  const live = manifest.systems.some((system) => system.kind !== 'scripted');
   io.stderr.write(
-    `chi: divergence protocol ${DIVERGENCE_PROTOCOL_ID}, ${worlds} world(s), scripted baselines (not models), offline\n`,
+    `chi: divergence protocol ${DIVERGENCE_PROTOCOL_ID}, ${manifest.worldSeeds.length} world(s), ${
+      live
+        ? `${manifest.systems.length} system(s), ${manifest.totalRequests} requests, ceiling ${manifest.ceilingUsd} USD`
+        : 'scripted baselines (not models), offline'
+    }\n`,
   );
-  const { analysis } = await runDivergenceProtocol({
+  await createDivergenceRun(runDir, manifest);
+  if (options.catalog !== undefined)
+    await writeFile(divergencePaths(runDir).catalog, `${JSON.stringify(options.catalog)}\n`);
+  return continueDivergenceRun(runDir, options, io);
+}
+
+/**
+ * `chi pilot --resume DIR` for a divergence run folder: the calls already logged are not sent
+ * again, a request a killed session left open is re-sent (scripted) or abandoned (paid), and the
+ * release is written once every instance has ended. Resolves to the exit code.
+ */
+export async function resumeDivergenceCommand(
+  runDir: string,
+  options: { readonly allowFailedSmoke?: boolean; readonly smokeCeilingUsd?: number },
+  io: DivergenceCommandIo,
+): Promise<number> {
+  io.stderr.write(`chi: resuming divergence run ${runDir}\n`);
+  return continueDivergenceRun(runDir, options, io);
+}
+
+async function continueDivergenceRun(
+  runDir: string,
+  options: { readonly allowFailedSmoke?: boolean; readonly smokeCeilingUsd?: number },
+  io: DivergenceCommandIo,
+): Promise<number> {
+  const catalogPath = divergencePaths(runDir).catalog;
+  const catalog = existsSync(catalogPath)
+    ? await readJsonFile(catalogPath, ModelCatalogSchema)
+    : undefined;
+  const session = await executeDivergenceSession({
     runDir,
-    worlds,
-    ...(options.resamples === null ? {} : { resamples: options.resamples }),
-    prompts,
+    ...(io.env === undefined ? {} : { env: io.env }),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(catalog === undefined ? {} : { catalog }),
+    ...(options.smokeCeilingUsd === undefined ? {} : { smokeCeilingUsd: options.smokeCeilingUsd }),
+    ...(options.allowFailedSmoke === undefined
+      ? {}
+      : { allowFailedSmoke: options.allowFailedSmoke }),
   });
+  const { analysis } = await finishDivergenceRun(runDir);
   const releaseDir = await writeDivergenceRelease(runDir, analysis);
   for (const system of analysis.systems) {
     const primary = system.trajectory.find(
       (point) => point.checkpoint === analysis.primaryCheckpoint,
     );
     const excess = primary?.series.excess.estimate;
+    const label = system.evidenceClass === 'scripted_baseline' ? ' (scripted baseline)' : '';
     io.stderr.write(
-      `chi: ${system.systemId} (scripted baseline): excess divergence at primary checkpoint ${analysis.primaryCheckpoint} = ${excess === null || excess === undefined ? 'null' : excess.toFixed(3)}\n`,
+      `chi: ${system.systemId}${label}: excess divergence at primary checkpoint ${analysis.primaryCheckpoint} = ${excess === null || excess === undefined ? 'null' : excess.toFixed(3)}\n`,
     );
   }
+  for (const instance of session.incomplete)
+    io.stderr.write(
+      `chi: incomplete instance ${instance.systemId} world ${instance.worldSeed} arm ${instance.arm} (excluded from the release): ${instance.reason}\n`,
+    );
   io.stdout.write(`${releaseDir}\n`);
-  return 0;
+  return analysis.excludedInstances.length === 0 ? 0 : 3;
 }
 
 /** Whether `dir` is a divergence release (`chi verify` then recomputes it with this module). */

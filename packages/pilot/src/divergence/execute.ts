@@ -1,5 +1,5 @@
 import { requestInputBytes } from '@chi/openrouter';
-import { canonicalJson, sha256Hex } from '@chi/run';
+import { canonicalJson, infrastructureReason, isInfrastructureFailure, sha256Hex } from '@chi/run';
 import {
   type ChatModel,
   ChatResultSchema,
@@ -67,6 +67,74 @@ export const DivergenceCallRecordSchema = z.strictObject({
 /** One line of `calls.jsonl`: a request, its result, and the notebook it left. */
 export type DivergenceCallRecord = z.output<typeof DivergenceCallRecordSchema>;
 
+/**
+ * A line of `calls.jsonl` for a request a killed session left open (possibly sent, no response
+ * recorded) on a paid system: it is never sent again, so its instance ends here, incomplete.
+ */
+export const DivergenceAbandonedRecordSchema = z.strictObject({
+  kind: z.literal('divergence-abandoned'),
+  manifestSha256: z.string().regex(SHA256_HEX),
+  requestId: z.string().min(1),
+  systemId: z.string().min(1),
+  worldSeed: z.number().int(),
+  arm: z.string().min(1),
+  checkpoint: z.number().int().nonnegative(),
+  reason: z.string().min(1),
+});
+
+/** An abandoned request of `calls.jsonl`. */
+export type DivergenceAbandonedRecord = z.output<typeof DivergenceAbandonedRecordSchema>;
+
+/** Any line of `calls.jsonl`. */
+export const DivergenceLogLineSchema = z.discriminatedUnion('kind', [
+  DivergenceCallRecordSchema,
+  DivergenceAbandonedRecordSchema,
+]);
+
+/** Any line of `calls.jsonl`: a call with its result, or an abandoned request. */
+export type DivergenceLogLine = z.output<typeof DivergenceLogLineSchema>;
+
+/**
+ * One line of `sends.jsonl`, appended (and synced) before a request is handed to its model: a
+ * send without a line in `calls.jsonl` was left open by a killed session.
+ */
+export const DivergenceSendRecordSchema = z.strictObject({
+  kind: z.literal('divergence-send'),
+  manifestSha256: z.string().regex(SHA256_HEX),
+  requestId: z.string().min(1),
+  requestSha256: z.string().regex(SHA256_HEX),
+});
+
+/** A line of `sends.jsonl`. */
+export type DivergenceSendRecord = z.output<typeof DivergenceSendRecordSchema>;
+
+/** Why an instance's trajectory stopped before its last call (published; the instance is excluded). */
+export interface IncompleteInstance {
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly arm: string;
+  readonly requestId: string;
+  readonly reason: string;
+}
+
+/**
+ * The incomplete instance a log line ends, or null: an infrastructure failure (`@chi/run`'s
+ * classification: the same one the default pilot uses to mark a block incomplete) or an abandoned
+ * request. A model failure (timeout, invalid or truncated answer) is the model's: scored.
+ */
+export function incompleteBy(line: DivergenceLogLine): IncompleteInstance | null {
+  const where = {
+    systemId: line.systemId,
+    worldSeed: line.worldSeed,
+    arm: line.arm,
+    requestId: line.requestId,
+  };
+  if (line.kind === 'divergence-abandoned')
+    return { ...where, reason: `abandoned: ${line.reason}` };
+  if (!isInfrastructureFailure(line.result)) return null;
+  return { ...where, reason: infrastructureReason(line.result) };
+}
+
 /** Creates the model of one instance (a fresh object per instance: hidden state stays inside). */
 export type InstanceModelFactory = (
   systemId: string,
@@ -80,8 +148,30 @@ export interface ExecuteDivergenceOptions {
   readonly manifestSha256: string;
   readonly prompts: PromptSet;
   readonly modelFor: InstanceModelFactory;
-  /** Receives every call record in execution order (the caller appends it to `calls.jsonl`). */
-  readonly record: (call: DivergenceCallRecord) => Promise<void>;
+  /** Receives every new log line in execution order (the caller appends it to `calls.jsonl`). */
+  readonly record: (line: DivergenceLogLine) => Promise<void>;
+  /** Called (and awaited) right before a request is handed to its model (`sends.jsonl`). */
+  readonly beforeSend?: (requestId: string, requestSha256: string) => Promise<void>;
+  /** What an earlier session of the run left; absent for a new run. */
+  readonly resume?: DivergenceResumeState;
+  /**
+   * Whether a system's request left open by a killed session may be sent again (free and
+   * deterministic: `mayResendUncertain` of the default pilot); otherwise it is abandoned.
+   */
+  readonly mayResend?: (systemId: string) => boolean;
+  /**
+   * Whether a system's instances are in-process scripted objects whose hidden state is rebuilt by
+   * replaying answered requests locally (nothing leaves the process; nothing is recorded).
+   */
+  readonly replaysLocally?: (systemId: string) => boolean;
+}
+
+/** The call log of an earlier session, by request ID. */
+export interface DivergenceResumeState {
+  /** Lines already in `calls.jsonl` (answered or abandoned): never sent again. */
+  readonly logged: ReadonlyMap<string, DivergenceLogLine>;
+  /** Requests with a send record and no line in `calls.jsonl`: left open by a kill. */
+  readonly open: ReadonlySet<string>;
 }
 
 interface Instance {
@@ -91,6 +181,8 @@ interface Instance {
   notes: string;
   /** The notebook was exchanged since the last call (recorded on the next call). */
   swapped: boolean;
+  /** Set once a call ended the instance (infrastructure failure, abandoned request). */
+  incomplete: IncompleteInstance | null;
 }
 
 /** The notebook a reversible fault shows for one probe: unreadable, the same byte length. */
@@ -119,9 +211,15 @@ function stepOf(call: ArmCall, world: DivergenceWorld): HistoryStep {
  * exchange two instances' notebooks at the frozen checkpoint). Requests are rendered with the
  * pilot's history prompts over the fixed probe panel; the nonce depends only on the world, the
  * checkpoint and the call, so instances at the same step get byte-identical requests whenever
- * their notebooks agree. Sequential and not resumable (see docs/protocol.md).
+ * their notebooks agree. Sequential. On resume, a logged call is restored from the log (never sent
+ * again), a call left open is re-sent or abandoned ({@link ExecuteDivergenceOptions.mayResend}),
+ * and an instance ended by an infrastructure failure sends nothing more. Resolves to the
+ * incomplete instances.
  */
-export async function executeDivergence(options: ExecuteDivergenceOptions): Promise<void> {
+export async function executeDivergence(
+  options: ExecuteDivergenceOptions,
+): Promise<IncompleteInstance[]> {
+  const incomplete: IncompleteInstance[] = [];
   const { manifest } = options;
   const cap = manifest.notebookCapBytes;
   for (const worldSeed of manifest.worldSeeds) {
@@ -134,19 +232,24 @@ export async function executeDivergence(options: ExecuteDivergenceOptions): Prom
           calls: armCalls(arm),
           notes: '',
           swapped: false,
+          incomplete: null,
         }),
       );
       for (const { checkpoint } of manifest.checkpoints) {
         for (const instance of instances) {
           const here = instance.calls.filter((call) => call.checkpoint === checkpoint);
           for (const [index, call] of here.entries()) {
+            if (instance.incomplete !== null) break;
             await runCall({ ...options, cap, world, systemId: system.id, instance, call, index });
           }
         }
         if (checkpoint === manifest.operations.swapAfter) swapNotebooks(instances);
       }
+      for (const instance of instances)
+        if (instance.incomplete !== null) incomplete.push(instance.incomplete);
     }
   }
+  return incomplete;
 }
 
 function swapNotebooks(instances: readonly Instance[]): void {
@@ -163,35 +266,82 @@ function swapNotebooks(instances: readonly Instance[]): void {
   }
 }
 
-async function runCall(args: {
+interface CallArgs {
   readonly manifestSha256: string;
   readonly prompts: PromptSet;
   readonly record: ExecuteDivergenceOptions['record'];
+  readonly beforeSend?: ExecuteDivergenceOptions['beforeSend'];
+  readonly resume?: DivergenceResumeState;
+  readonly mayResend?: ExecuteDivergenceOptions['mayResend'];
+  readonly replaysLocally?: ExecuteDivergenceOptions['replaysLocally'];
   readonly cap: number;
   readonly world: DivergenceWorld;
   readonly systemId: string;
   readonly instance: Instance;
   readonly call: ArmCall;
   readonly index: number;
-}): Promise<void> {
+}
+
+function renderCall(args: CallArgs, nonce: string, shown: string): RenderedMessages {
+  const { call, world } = args;
+  return call.role === 'probe'
+    ? renderHistoryProbe(args.prompts, { environments: world.panel, notes: shown, nonce })
+    : renderHistoryUpdate(args.prompts, {
+        environments: world.panel,
+        notes: shown,
+        step: stepOf(call, world),
+        nonce,
+        notebookCapBytes: args.cap,
+      });
+}
+
+/**
+ * A call an earlier session logged: its notebook is restored from the log and nothing is sent
+ * (an in-process scripted instance replays it locally to rebuild its hidden state).
+ */
+async function restoreCall(
+  args: CallArgs,
+  line: DivergenceLogLine,
+  request: { readonly requestId: string; readonly messages: RenderedMessages['messages'] },
+): Promise<void> {
+  const { instance } = args;
+  instance.swapped = false;
+  instance.incomplete = incompleteBy(line);
+  if (line.kind === 'divergence-call') {
+    instance.notes = line.notebookAfter.text;
+    if (args.replaysLocally?.(args.systemId) === true) await instance.model.generate(request);
+  }
+}
+
+async function runCall(args: CallArgs): Promise<void> {
   const { instance, call, world } = args;
   const operation = instance.arm.operation;
   const step = `c${call.checkpoint}.${call.role}.${args.index}`;
   const nonce = requestNonce(world.seed, 'divergence', step);
   const faulted = call.role === 'probe' && call.condition === 'fault';
   const shown = faulted ? corruptedNotebook(instance.notes) : instance.notes;
-  const rendered: RenderedMessages =
-    call.role === 'probe'
-      ? renderHistoryProbe(args.prompts, { environments: world.panel, notes: shown, nonce })
-      : renderHistoryUpdate(args.prompts, {
-          environments: world.panel,
-          notes: shown,
-          step: stepOf(call, world),
-          nonce,
-          notebookCapBytes: args.cap,
-        });
+  const rendered = renderCall(args, nonce, shown);
   const requestId = `${args.systemId}.divergence.w${world.seed}.${instance.arm.id}.${step}`;
-  const result = await instance.model.generate({ requestId, messages: rendered.messages });
+  const request = { requestId, messages: rendered.messages };
+  const logged = args.resume?.logged.get(requestId);
+  if (logged !== undefined) return restoreCall(args, logged, request);
+  const requestSha256 = sha256Hex(canonicalJson(rendered.messages));
+  if (args.resume?.open.has(requestId) === true && args.mayResend?.(args.systemId) !== true) {
+    const line: DivergenceAbandonedRecord = {
+      kind: 'divergence-abandoned',
+      manifestSha256: args.manifestSha256,
+      requestId,
+      systemId: args.systemId,
+      worldSeed: world.seed,
+      arm: instance.arm.id,
+      checkpoint: call.checkpoint,
+      reason: 'possibly sent before an interruption; never re-sent (paid system)',
+    };
+    instance.incomplete = incompleteBy(line);
+    return args.record(line);
+  }
+  await args.beforeSend?.(requestId, requestSha256);
+  const result = await instance.model.generate(request);
   const operations: NotebookOperation[] = [];
   if (instance.swapped) operations.push('swap');
   instance.swapped = false;
@@ -208,7 +358,7 @@ async function runCall(args: {
     }
   }
   const notebook = applyNotebookCap(instance.notes, args.cap);
-  await args.record({
+  const line: DivergenceCallRecord = {
     kind: 'divergence-call',
     manifestSha256: args.manifestSha256,
     requestId,
@@ -219,12 +369,14 @@ async function runCall(args: {
     role: call.role,
     condition: call.condition,
     nonce,
-    requestSha256: sha256Hex(canonicalJson(rendered.messages)),
+    requestSha256,
     inputBytes: requestInputBytes(rendered.messages),
     notesShownSha256: sha256Hex(shown),
     askedIds: call.role === 'probe' ? world.panel.map((environment) => environment.id) : null,
     result,
     notebookAfter: { text: notebook.text, sha256: notebook.sha256, bytes: notebook.bytes },
     operations,
-  });
+  };
+  instance.incomplete = incompleteBy(line);
+  await args.record(line);
 }

@@ -18,6 +18,7 @@ const analysis: DivergenceAnalysis = {
   primaryCheckpoint: 1,
   analysis: { seed: 1, resamples: 10, level: 0.95 },
   seriesDefinitions: {} as DivergenceAnalysis['seriesDefinitions'],
+  excludedInstances: [],
   systems: [
     {
       systemId: 'notebook-follower',

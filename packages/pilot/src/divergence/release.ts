@@ -244,6 +244,21 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     '## Series',
     '',
     ...Object.entries(analysis.seriesDefinitions).map(([name, text]) => `- \`${name}\`: ${text}`),
+    '',
+    '## Excluded instances',
+    '',
+    ...(analysis.excludedInstances.length === 0
+      ? ['None: every instance ran every call of its arm.']
+      : [
+          'Incomplete instances (an infrastructure failure or an abandoned request ended the trajectory): left out of every series and dynamic, never scored.',
+          '',
+          '| system | world | arm | request | reason |',
+          '| --- | --- | --- | --- | --- |',
+          ...analysis.excludedInstances.map(
+            (instance) =>
+              `| ${cell(instance.systemId)} | ${instance.worldSeed} | ${cell(instance.arm)} | ${cell(instance.requestId)} | ${cell(instance.reason)} |`,
+          ),
+        ]),
   ];
   for (const system of analysis.systems) {
     lines.push('', `## ${labelOf(system)}`, '');
