@@ -93,7 +93,7 @@ export function chatResultOf(
     usage: reading?.usage ?? UNKNOWN_USAGE,
     startedAt: timing.startedAt,
     finishedAt: context.now().toISOString(),
-    latencyMs: performance.now() - timing.startedMs,
+    latencyMs: context.elapsedMs() - timing.startedMs,
     tries: state.tries,
     reservedUsd: state.reservedUsd,
     chargedUsd: state.chargedUsd,

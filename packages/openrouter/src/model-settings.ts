@@ -89,6 +89,11 @@ export interface OpenRouterModelSettings {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Clock for timestamps and the request deadline; `() => new Date()` by default. */
   readonly now?: () => Date;
+  /**
+   * Monotonic milliseconds for `latencyMs`; `performance.now` by default. Tests that compare
+   * published bytes across runs fix it together with `now`.
+   */
+  readonly elapsedMs?: () => number;
 }
 
 /**
@@ -136,6 +141,8 @@ export interface ResolvedModelSettings {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Clock of timestamps and the deadline. */
   readonly now: () => Date;
+  /** Monotonic clock of `latencyMs`. */
+  readonly elapsedMs: () => number;
   /** Strings scrubbed from everything a server sent (the key). */
   readonly secrets: readonly string[];
 }
@@ -300,6 +307,7 @@ export function resolveModelSettings(settings: OpenRouterModelSettings): Resolve
     baseURL,
     sleep: settings.sleep ?? defaultSleep,
     now: settings.now ?? (() => new Date()),
+    elapsedMs: settings.elapsedMs ?? (() => performance.now()),
     secrets: apiKey === undefined ? [] : [apiKey],
   };
 }

@@ -69,7 +69,7 @@ function validateRequest(
 async function generate(context: TransportContext, request: ChatRequest): Promise<ChatResult> {
   const { messages, cap } = validateRequest(context, request);
   const startedAt = context.now().toISOString();
-  const startedMs = performance.now();
+  const startedMs = context.elapsedMs();
   const state: RequestState = {
     requestId: request.requestId,
     messages,

@@ -32,6 +32,8 @@ export interface LiveModelContext {
   readonly fetch?: typeof globalThis.fetch;
   /** Injectable clock of the live transports (tests that compare published bytes). */
   readonly now?: () => Date;
+  /** Injectable monotonic clock of the transports' `latencyMs` (with `now`). */
+  readonly elapsedMs?: () => number;
 }
 
 /** The manifest fields a live model is built from (the default pilot's and the divergence protocol's). */
@@ -108,6 +110,7 @@ export function modelForSystem(
     ...(context.ledger === undefined ? {} : { ledger: context.ledger }),
     ...(context.fetch === undefined ? {} : { fetch: context.fetch }),
     ...(context.now === undefined ? {} : { now: context.now }),
+    ...(context.elapsedMs === undefined ? {} : { elapsedMs: context.elapsedMs }),
   };
   const apiKey = apiKeyForSystem(system, context);
   if (system.kind === 'openrouter') {

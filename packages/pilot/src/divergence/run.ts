@@ -195,6 +195,8 @@ export interface DivergenceSessionOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Clock of the live transports (tests comparing published bytes). */
   readonly now?: () => Date;
+  /** Monotonic clock of the transports' `latencyMs` (tests comparing published bytes). */
+  readonly elapsedMs?: () => number;
   /** Ceiling of the smoke checks (default 1 USD). */
   readonly smokeCeilingUsd?: number;
   readonly allowFailedSmoke?: boolean;
@@ -260,6 +262,7 @@ export async function executeDivergenceSession(
           ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
           ...(options.now === undefined ? {} : { now: options.now }),
+          ...(options.elapsedMs === undefined ? {} : { elapsedMs: options.elapsedMs }),
         }),
       record: (line) => calls.append(line),
       beforeSend: (requestId, requestSha256) =>
