@@ -63,20 +63,32 @@ export {
   type DivergenceSeries,
   type DivergenceSystemResult,
   DYNAMIC_DEFINITIONS,
+  type ExcludedInstance,
   SERIES_DEFINITIONS,
 } from './divergence/analyze';
 export {
+  type DivergenceAbandonedRecord,
+  DivergenceAbandonedRecordSchema,
   type DivergenceCallRecord,
   DivergenceCallRecordSchema,
+  type DivergenceLogLine,
+  DivergenceLogLineSchema,
+  type DivergenceResumeState,
+  type DivergenceSendRecord,
+  DivergenceSendRecordSchema,
   type ExecuteDivergenceOptions,
   executeDivergence,
+  type IncompleteInstance,
   type InstanceModelFactory,
+  incompleteBy,
   type NotebookOperation,
 } from './divergence/execute';
 export {
   buildDivergenceManifest,
+  type DivergenceLiveSettings,
   type DivergenceManifest,
   type DivergenceManifestOptions,
+  divergenceLiveDefaults,
   divergenceManifestSha256,
 } from './divergence/manifest';
 export {
@@ -95,7 +107,15 @@ export {
 } from './divergence/protocol';
 export { renderDivergenceRelease, writeDivergenceRelease } from './divergence/release';
 export {
+  createDivergenceRun,
+  type DivergenceSessionOptions,
+  type DivergenceSessionOutcome,
+  divergenceModels,
+  executeDivergenceSession,
+  finishDivergenceRun,
+  isDivergenceRunFolder,
   type RunDivergenceOptions,
+  readDivergenceManifest,
   recomputeDivergence,
   runDivergenceProtocol,
 } from './divergence/run';

@@ -108,3 +108,21 @@ describe('a request left open on a paid system', () => {
     expect(lines.find((line) => line.requestId === openId)?.kind).toBe('divergence-abandoned');
   });
 });
+
+describe('a resumed session whose prompt templates changed', () => {
+  it('sends nothing and names the manifest and the template (damaged run folder)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'chi-divergence-prompts-'));
+    const runDir = await freshRun(root, 'run');
+    const prompts = new Map(loadPromptTemplates());
+    const probe = prompts.get('history-probe');
+    expect(probe).toBeDefined();
+    prompts.set('history-probe', {
+      ...(probe as NonNullable<typeof probe>),
+      sha256: 'ab'.repeat(32),
+    });
+    await expect(executeDivergenceSession({ runDir, prompts })).rejects.toThrow(
+      /manifest\.json.*prompts: template history-probe hashes to abab/,
+    );
+    expect(readFileSync(join(runDir, 'calls.jsonl'), 'utf8')).toBe('');
+  });
+});

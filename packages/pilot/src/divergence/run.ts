@@ -14,7 +14,7 @@ import {
 } from '@chi/spec';
 import { deriveSeed } from '@chi/worlds';
 import { SmokeCheckFailedError } from '../pilot';
-import { loadPromptTemplates, type PromptSet } from '../prompts';
+import { loadPromptTemplates, type PromptSet, promptRefs } from '../prompts';
 import { mayResendUncertain } from '../run-execute';
 import { readJsonFile } from '../run-folder';
 import { latestSmokeResults, runSmokeChecks } from '../smoke';
@@ -67,20 +67,6 @@ export function divergencePaths(runDir: string) {
     chis: join(runDir, 'chis.jsonl'),
     release: join(runDir, 'release'),
   };
-}
-
-/** Options of {@link runDivergenceProtocol}. */
-export interface RunDivergenceOptions {
-  readonly runDir: string;
-  /** Number of worlds (default 8). */
-  readonly worlds?: number;
-  /** Bootstrap resamples (default 2000). */
-  readonly resamples?: number;
-  /** Fixed manifest timestamp; default now. */
-  readonly createdAt?: string;
-  readonly prompts?: PromptSet;
-  /** The models of every instance; default the scripted divergence systems. */
-  readonly modelFor?: InstanceModelFactory;
 }
 
 /** The offline default: the three scripted divergence systems over `worlds` seeded worlds. */
@@ -202,6 +188,8 @@ export interface DivergenceSessionOptions {
   readonly allowFailedSmoke?: boolean;
   /** Replaces the models of every instance (tests); default {@link divergenceModels}. */
   readonly modelFor?: InstanceModelFactory;
+  /** The prompt set; default the shipped templates. Must hash as the manifest froze it. */
+  readonly prompts?: PromptSet;
 }
 
 /** What a session did. */
@@ -228,6 +216,8 @@ export async function executeDivergenceSession(
   const paths = divergencePaths(options.runDir);
   const manifest = await readDivergenceManifest(options.runDir);
   const manifestSha256 = divergenceManifestSha256(manifest);
+  const prompts = options.prompts ?? loadPromptTemplates();
+  checkPrompts(manifest, prompts, paths.manifest);
   const resume = await readResumeState(options.runDir, manifestSha256);
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
   let ledger: FileLedger | undefined;
@@ -253,7 +243,7 @@ export async function executeDivergenceSession(
     const incomplete = await executeDivergence({
       manifest,
       manifestSha256,
-      prompts: loadPromptTemplates(),
+      prompts,
       modelFor:
         options.modelFor ??
         divergenceModels(manifest, {
@@ -280,6 +270,17 @@ export async function executeDivergenceSession(
     await calls.close();
     await sends.close();
   }
+}
+
+/** Refuses to send anything when a template the manifest froze changed since (hash mismatch). */
+function checkPrompts(manifest: DivergenceManifest, prompts: PromptSet, path: string): void {
+  const current = new Map(promptRefs(prompts).map((ref) => [ref.name, ref.sha256]));
+  for (const ref of manifest.prompts)
+    if (current.get(ref.name) !== ref.sha256)
+      throw new RunFolderDamagedError(
+        path,
+        `prompts: template ${ref.name} hashes to ${current.get(ref.name) ?? 'nothing (missing)'}, but the manifest froze ${ref.sha256}; nothing was sent`,
+      );
 }
 
 /** The smoke checks a live divergence run requires before its first scored request. */
@@ -369,6 +370,7 @@ export async function runDivergenceProtocol(
   await createDivergenceRun(options.runDir, manifest);
   await executeDivergenceSession({
     runDir: options.runDir,
+    prompts,
     ...(options.modelFor === undefined ? {} : { modelFor: options.modelFor }),
   });
   return finishDivergenceRun(options.runDir);
