@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createMemoryLedger, fetchCatalog } from '@chi/openrouter';
 import {
+  buildDivergenceManifest,
   createRun,
   createScriptedModel,
   defaultOfflineSettings,
   executeRun,
   finishRun,
+  loadPromptTemplates,
   openRouterSystemSpec,
   runSmokeChecks,
   scriptedSystemSpec,
@@ -250,6 +252,15 @@ const manifest = {
   analysis: { seed: 20260901, resamples: 2000, level: 0.95, taus: [0.7, 0.8, 0.9] },
   failureRules: ['timeouts are model failures and are never retried'],
 };
+function divergenceManifest() {
+  return buildDivergenceManifest({
+    worldSeeds: [1, 2],
+    systems: [scriptedSystemSpec('capacity-keeper')],
+    prompts: loadPromptTemplates(),
+    createdAt: at,
+    analysisSeed: 20260902,
+  });
+}
 const ledgerState = {
   ceilingUsd: 10,
   settledUsd: 1,
@@ -1254,6 +1265,19 @@ const examples: readonly Example[] = [
   }),
 
   // Run records ------------------------------------------------------------------------------
+  example({
+    key: 'divergence-manifest',
+    name: 'the divergence manifest the pilot builds; a ceiling that is not a number',
+    valid: () => divergenceManifest(),
+    invalid: { at: ['ceilingUsd'], to: 'none' },
+  }),
+  example({
+    key: 'divergence-manifest',
+    name: 'the divergence manifest the pilot builds; a swap arm without its partner',
+    valid: () => divergenceManifest(),
+    invalid: { at: ['arms', 4, 'operation'], to: { kind: 'swap' } },
+    failsAt: ['arms', 4, 'operation', 'partner'],
+  }),
   example({
     key: 'run-manifest',
     name: 'a literal manifest; a confidence level of 1',
