@@ -15,8 +15,6 @@ import {
   DIVERGENCE_OPERATION_CHECKPOINTS,
   DIVERGENCE_PRIMARY_CHECKPOINT,
   DIVERGENCE_PROTOCOL_ID,
-  type DivergenceArm,
-  type DivergenceCheckpoint,
   divergenceRequestsPerWorld,
 } from './protocol';
 
