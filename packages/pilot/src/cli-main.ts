@@ -47,6 +47,11 @@ import {
 } from './divergence/command';
 import { isDivergenceRunFolder } from './divergence/run';
 import {
+  divergenceViewRelease,
+  startDivergenceViewServer,
+  writeDivergenceViewBundle,
+} from './divergence/view';
+import {
   type ServedScriptedModel,
   servedScriptedModels,
   withServedDeclarations,
@@ -379,6 +384,31 @@ async function divergenceCommand(command: PilotCommand, io: CliIo): Promise<numb
   );
 }
 
+/** `chi view` of a divergence release: its self-contained `report.html`, bundled or served. */
+async function viewDivergence(
+  release: string,
+  command: { readonly bundle: string | null; readonly port: number },
+  io: CliIo,
+): Promise<number> {
+  if (command.bundle !== null) {
+    const index = await writeDivergenceViewBundle(
+      release,
+      resolve(io.cwd ?? process.cwd(), command.bundle),
+    );
+    io.stderr.write('chi: divergence report bundled; open it in a browser, no server needed\n');
+    io.stdout.write(`${index}\n`);
+    return EXIT_CODES.ok;
+  }
+  const server = await startDivergenceViewServer(release, command.port);
+  io.stderr.write(
+    `chi: viewing the divergence report of ${release} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`,
+  );
+  io.stdout.write(`${server.url}\n`);
+  await (io.untilStopped ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT_CODES.ok;
+}
+
 async function pilotCommand(
   command: PilotCommand,
   io: CliIo,
@@ -608,6 +638,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       case 'view': {
         const dir = resolve(io.cwd ?? process.cwd(), command.dir);
+        const divergence = divergenceViewRelease(dir);
+        if (divergence !== null) return await viewDivergence(divergence, command, io);
         if (command.bundle !== null) {
           const [index] = await writeViewBundle(
             dir,

@@ -162,6 +162,7 @@ describe('divergence release integrity', () => {
       'divergence.json',
       'divergence.md',
       'manifest.json',
+      'report.html',
     ]);
     const expected = files
       .map(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DivergenceAnalysis } from './analyze';
-import { divergenceMarkdown, trajectoryCsv } from './release';
+import { divergenceMarkdown, renderDivergenceRelease, trajectoryCsv } from './release';
 
 const estimate = (value: number | null) => ({
   estimate: value,
@@ -69,5 +69,29 @@ describe('divergence release text', () => {
     expect(rows).toContain(
       'notebook-follower,scripted_baseline,0,baseline,false,swapFollowsState,,,,0,2,"no deviation, with a | inside"',
     );
+  });
+
+  it('renders report.html with the scripted label, the figure inline and the excluded instances', () => {
+    const excluded: DivergenceAnalysis = {
+      ...analysis,
+      excludedInstances: [
+        {
+          systemId: 'notebook-follower',
+          worldSeed: 7,
+          arm: 'A',
+          requestId: 'notebook-follower.divergence.w7.A.c0.probe.0',
+          reason: 'infrastructure failure: no_route',
+        },
+      ],
+    };
+    const html = renderDivergenceRelease(excluded).get('report.html') ?? '';
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('notebook-follower (SCRIPTED BASELINE, not a model)</h2>');
+    expect(html).toContain('Scripted baseline: a reference system with known behaviour');
+    expect(html).toContain('<figure id="figure-divergence-trajectory" class="chart">\n<svg');
+    expect(html).not.toContain('divergence-trajectory-figure');
+    expect(html).toContain('<td>infrastructure failure: no_route</td>');
+    expect(html).toContain('<td>1 (primary)</td>');
+    expect(html).not.toContain('<script');
   });
 });

@@ -7,6 +7,7 @@ import type {
   DivergenceSeries,
   DivergenceSystemResult,
 } from './analyze';
+import { divergenceReportHtml } from './report-html';
 import { divergencePaths } from './run';
 
 /** The files of a divergence release, each a pure function of the analysis. */
@@ -16,6 +17,7 @@ export const DIVERGENCE_RELEASE_FILES = [
   'divergence-dynamics.csv',
   'divergence-trajectory.svg',
   'divergence.md',
+  'report.html',
 ] as const;
 
 /** The raw inputs copied into the release, from which `chi verify` recomputes everything. */
@@ -289,6 +291,7 @@ export function renderDivergenceRelease(analysis: DivergenceAnalysis): Map<strin
     ['divergence-dynamics.csv', dynamicsCsv(analysis)],
     ['divergence-trajectory.svg', trajectorySvg(analysis)],
     ['divergence.md', divergenceMarkdown(analysis)],
+    ['report.html', divergenceReportHtml(analysis, trajectorySvg(analysis))],
   ]);
 }
 
