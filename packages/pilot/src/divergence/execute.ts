@@ -2,6 +2,7 @@ import { requestInputBytes } from '@chi/openrouter';
 import { canonicalJson, infrastructureReason, isInfrastructureFailure, sha256Hex } from '@chi/run';
 import {
   type ChatModel,
+  type ChatResult,
   ChatResultSchema,
   type HistoryEvidence,
   type HistoryStep,
@@ -313,9 +314,45 @@ async function restoreCall(
   }
 }
 
+/** Ends the instance at a request a killed session left open on a paid system (never re-sent). */
+function abandonCall(args: CallArgs, requestId: string): Promise<void> {
+  const line: DivergenceAbandonedRecord = {
+    kind: 'divergence-abandoned',
+    manifestSha256: args.manifestSha256,
+    requestId,
+    systemId: args.systemId,
+    worldSeed: args.world.seed,
+    arm: args.instance.arm.id,
+    checkpoint: args.call.checkpoint,
+    reason: 'possibly sent before an interruption; never re-sent (paid system)',
+  };
+  args.instance.incomplete = incompleteBy(line);
+  return args.record(line);
+}
+
+/** Updates the instance's notebook from a call's result and returns the harness's operations. */
+function applyResult(args: CallArgs, result: ChatResult, faulted: boolean): NotebookOperation[] {
+  const { instance, call } = args;
+  const operations: NotebookOperation[] = [];
+  if (instance.swapped) operations.push('swap');
+  instance.swapped = false;
+  if (faulted) operations.push('fault-corrupt', 'fault-restore');
+  if (call.role === 'update' && result.failure === 'none') {
+    instance.notes = applyNotebookCap(result.text ?? '', args.cap).text;
+  } else if (call.role === 'operation') {
+    // Erasure and sham erasure send the identical call; only what the harness keeps differs.
+    if (instance.arm.operation.kind === 'erase') {
+      instance.notes = '';
+      operations.push('erase');
+    } else {
+      operations.push('sham-restore');
+    }
+  }
+  return operations;
+}
+
 async function runCall(args: CallArgs): Promise<void> {
   const { instance, call, world } = args;
-  const operation = instance.arm.operation;
   const step = `c${call.checkpoint}.${call.role}.${args.index}`;
   const nonce = requestNonce(world.seed, 'divergence', step);
   const faulted = call.role === 'probe' && call.condition === 'fault';
@@ -326,37 +363,11 @@ async function runCall(args: CallArgs): Promise<void> {
   const logged = args.resume?.logged.get(requestId);
   if (logged !== undefined) return restoreCall(args, logged, request);
   const requestSha256 = sha256Hex(canonicalJson(rendered.messages));
-  if (args.resume?.open.has(requestId) === true && args.mayResend?.(args.systemId) !== true) {
-    const line: DivergenceAbandonedRecord = {
-      kind: 'divergence-abandoned',
-      manifestSha256: args.manifestSha256,
-      requestId,
-      systemId: args.systemId,
-      worldSeed: world.seed,
-      arm: instance.arm.id,
-      checkpoint: call.checkpoint,
-      reason: 'possibly sent before an interruption; never re-sent (paid system)',
-    };
-    instance.incomplete = incompleteBy(line);
-    return args.record(line);
-  }
+  if (args.resume?.open.has(requestId) === true && args.mayResend?.(args.systemId) !== true)
+    return abandonCall(args, requestId);
   await args.beforeSend?.(requestId, requestSha256);
   const result = await instance.model.generate(request);
-  const operations: NotebookOperation[] = [];
-  if (instance.swapped) operations.push('swap');
-  instance.swapped = false;
-  if (faulted) operations.push('fault-corrupt', 'fault-restore');
-  if (call.role === 'update' && result.failure === 'none') {
-    instance.notes = applyNotebookCap(result.text ?? '', args.cap).text;
-  } else if (call.role === 'operation') {
-    // Erasure and sham erasure send the identical call; only what the harness keeps differs.
-    if (operation.kind === 'erase') {
-      instance.notes = '';
-      operations.push('erase');
-    } else {
-      operations.push('sham-restore');
-    }
-  }
+  const operations = applyResult(args, result, faulted);
   const notebook = applyNotebookCap(instance.notes, args.cap);
   const line: DivergenceCallRecord = {
     kind: 'divergence-call',

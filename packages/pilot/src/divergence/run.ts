@@ -244,16 +244,7 @@ export async function executeDivergenceSession(
       manifest,
       manifestSha256,
       prompts,
-      modelFor:
-        options.modelFor ??
-        divergenceModels(manifest, {
-          ...(options.env === undefined ? {} : { env: options.env }),
-          ...(ledger === undefined ? {} : { ledger }),
-          ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
-          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-          ...(options.now === undefined ? {} : { now: options.now }),
-          ...(options.elapsedMs === undefined ? {} : { elapsedMs: options.elapsedMs }),
-        }),
+      modelFor: options.modelFor ?? sessionModels(options, manifest, ledger),
       record: (line) => calls.append(line),
       beforeSend: (requestId, requestSha256) =>
         sends.append({ kind: 'divergence-send', manifestSha256, requestId, requestSha256 }),
@@ -270,6 +261,22 @@ export async function executeDivergenceSession(
     await calls.close();
     await sends.close();
   }
+}
+
+/** The instances' models of a session: live ones with the run's ledger and the session's context. */
+function sessionModels(
+  options: DivergenceSessionOptions,
+  manifest: DivergenceManifest,
+  ledger: FileLedger | undefined,
+): InstanceModelFactory {
+  return divergenceModels(manifest, {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.elapsedMs === undefined ? {} : { elapsedMs: options.elapsedMs }),
+  });
 }
 
 /** Refuses to send anything when a template the manifest froze changed since (hash mismatch). */
