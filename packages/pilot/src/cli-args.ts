@@ -38,6 +38,10 @@ export interface PilotCommand {
   readonly loads: readonly number[] | null;
   readonly batchSize: number | null;
   readonly controls: boolean;
+  /** `--transcript-replay`: the memory experiment's transcript-replay baseline (opt-in). */
+  readonly transcriptReplay: boolean;
+  /** `--probe-wordings`: ask every behavioral item under both declared wordings (opt-in). */
+  readonly probeWordings: boolean;
   readonly history: boolean;
   readonly behavior: boolean;
   /** `--templates id,...`: the registered experiments to run; null = every one. */
@@ -190,6 +194,10 @@ Pilot options:
   --loads 32,64,...|v0.1   memory loads, each 1-10000 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
   --batch-size N           probes per probe request, 1-10000 (default: all in one)
   --no-controls --no-history --no-behavior
+  --transcript-replay      also ask every memory load's questions from the stored transcript of the
+                           encode session (uncapped; bytes stored and replayed are reported)
+  --probe-wordings         also ask every behavioral item under its declared equivalent wording and
+                           report per-feature agreement between the wordings
   --templates id,...       run only these registered experiments (memory, history, behavior; see chi templates)
   --ceiling-usd X          USD ceiling, 0-100000, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks, 0-1000 (default 1)
@@ -543,6 +551,8 @@ function parsePilot(args: readonly string[]): PilotCommand {
       loads: { type: 'string' },
       'batch-size': { type: 'string' },
       'no-controls': { type: 'boolean' },
+      'transcript-replay': { type: 'boolean' },
+      'probe-wordings': { type: 'boolean' },
       'no-history': { type: 'boolean' },
       'no-behavior': { type: 'boolean' },
       templates: { type: 'string' },
@@ -622,6 +632,8 @@ function parsePilot(args: readonly string[]): PilotCommand {
     loads: selected('memory') ? loadsOption(values.loads as string | undefined) : [],
     batchSize,
     controls: values['no-controls'] !== true,
+    transcriptReplay: values['transcript-replay'] === true,
+    probeWordings: values['probe-wordings'] === true,
     history: values['no-history'] !== true && selected('history'),
     behavior: values['no-behavior'] !== true && selected('behavior'),
     templates,

@@ -241,6 +241,8 @@ export function settingsFor(
       command.controls && loads.length > 0 ? (loads.includes(32) ? 32 : (loads[0] ?? null)) : null,
     history: command.history,
     behavior: command.behavior,
+    ...(command.transcriptReplay ? { transcriptReplay: true } : {}),
+    ...(command.probeWordings ? { probeWordings: true } : {}),
     ...(command.templates === null ? {} : { templates: command.templates }),
     ceilingUsd: command.ceilingUsd ?? 0,
     concurrency: command.concurrency ?? base.concurrency,

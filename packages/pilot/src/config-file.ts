@@ -91,6 +91,8 @@ export function pilotConfigArgs(
   if (config.batchSize !== undefined && config.batchSize !== null)
     option('batch-size', String(config.batchSize));
   if (config.controls === false) args.push('--no-controls');
+  if (config.transcriptReplay === true) args.push('--transcript-replay');
+  if (config.probeWordings === true) args.push('--probe-wordings');
   if (config.history === false) args.push('--no-history');
   if (config.behavior === false) args.push('--no-behavior');
   if (config.ceilingUsd !== undefined) option('ceiling-usd', String(config.ceilingUsd));
@@ -141,6 +143,8 @@ export function runConfigurationOf(
       loads: [...settings.loads],
       batchSize: settings.batchSize,
       controls: command.controls,
+      ...(command.transcriptReplay ? { transcriptReplay: true } : {}),
+      ...(command.probeWordings ? { probeWordings: true } : {}),
       history: settings.history,
       behavior: settings.behavior,
       ceilingUsd: settings.ceilingUsd,

@@ -40,7 +40,12 @@ export type PlannedRequestFields = Pick<
   | 'writesNotebook'
   | 'nonce'
 > &
-  Partial<Pick<PlannedRequest, 'load' | 'condition' | 'batch' | 'history' | 'checkpoint' | 'half'>>;
+  Partial<
+    Pick<
+      PlannedRequest,
+      'load' | 'condition' | 'batch' | 'history' | 'checkpoint' | 'half' | 'wording'
+    >
+  >;
 
 /**
  * A registered request with its fields in the one order `plan.json` has always written them
@@ -65,5 +70,7 @@ export function plannedRequest(fields: PlannedRequestFields): PlannedRequest {
     dependsOn: fields.dependsOn,
     writesNotebook: fields.writesNotebook,
     nonce: fields.nonce,
+    // Absent unless set, so a plan without a second wording keeps its bytes.
+    ...(fields.wording === undefined ? {} : { wording: fields.wording }),
   };
 }

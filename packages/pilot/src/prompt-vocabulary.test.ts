@@ -6,12 +6,7 @@ import { BehavioralItemSetSchema, type RenderedRequest } from '@chi/spec';
 import { solveBehavioralItem } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishedRun, finishedOfflineRun } from './__fixtures__/offline-run';
-
-let run: FinishedRun;
-beforeAll(async () => {
-  run = await finishedOfflineRun();
-}, 300_000);
-afterAll(() => rmSync(run.runDir, { recursive: true, force: true }));
+import type { PilotSettings } from './settings';
 
 /**
  * Internal vocabulary that must never reach a prompt (issue 15): frame and measure labels, answer
@@ -139,6 +134,8 @@ const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
   RECORDS: ['key', 'value', 'source', 'eventTime', 'authority'],
   QUESTIONS: ['id', 'key', 'asOf', 'subject', 'options'],
   NOTES: ['notes'],
+  // the replay baseline's stored transcript: one turn per message
+  TRANSCRIPT: ['speaker', 'text'],
   CHOICES: ['id', 'subject', 'options'],
   EVENT: [
     'checkpoint',
@@ -172,7 +169,7 @@ function keysOf(value: unknown, into: Set<string>): Set<string> {
   return into;
 }
 
-const worldFiles = (kind: string) =>
+const worldFiles = (run: FinishedRun, kind: string) =>
   readdirSync(join(run.runDir, 'worlds', kind)).map(
     (file) =>
       JSON.parse(
@@ -186,90 +183,105 @@ const promptText = (request: RenderedRequest) =>
 const withoutAllowedPhrases = (text: string) =>
   ALLOWED_PHRASES.reduce((rest, { phrase }) => rest.split(phrase).join(' '), text);
 
-describe('nothing the model should not see reaches a prompt', () => {
-  it('no rendered prompt of a run holds internal vocabulary', () => {
-    const found: string[] = [];
-    expect(run.requests.size).toBeGreaterThan(200);
-    for (const request of run.requests.values()) {
-      const text = withoutAllowedPhrases(promptText(request));
-      for (const word of INTERNAL_WORDS)
-        if (wordPattern(word, 'i').test(text)) found.push(`${request.requestId}: ${word}`);
-    }
-    expect(found).toEqual([]);
-  });
+/** The default run, and a run with every opt-in condition on (their prompts stay blind too). */
+const VARIANTS: readonly (readonly [string, Partial<PilotSettings>, number])[] = [
+  ['the default run', {}, 1],
+  ['a run with the opt-in conditions', { transcriptReplay: true }, 1],
+];
 
-  it("no rendered prompt holds a generator field name outside the participant's view", () => {
-    const fields = new Set<string>();
-    for (const kind of ['memory', 'history', 'behavior'])
-      for (const world of worldFiles(kind)) keysOf(world, fields);
-    // the scan knows the generator's vocabulary, including the facts' fields
-    for (const name of ['facts', 'frame', 'measure', 'answerKey', 'stratum', 'recordRoles'])
-      expect(fields).toContain(name);
-    const found: string[] = [];
-    for (const request of run.requests.values()) {
-      const text = withoutAllowedPhrases(promptText(request));
-      for (const field of fields)
-        if (!Object.hasOwn(ALLOWED_FIELD_NAMES, field) && wordPattern(field, '').test(text))
-          found.push(`${request.requestId}: ${field}`);
-    }
-    expect(found).toEqual([]);
-  });
+describe.each(VARIANTS)(
+  'nothing the model should not see reaches a prompt of %s',
+  (_name, overrides, wordings) => {
+    let run: FinishedRun;
+    beforeAll(async () => {
+      run = await finishedOfflineRun(overrides);
+    }, 300_000);
+    afterAll(() => rmSync(run.runDir, { recursive: true, force: true }));
 
-  it('allows nothing it does not need: every allowed phrase and field name occurs in some prompt', () => {
-    const texts = [...run.requests.values()].map(promptText);
-    for (const { phrase } of ALLOWED_PHRASES)
-      expect(
-        texts.some((text) => text.includes(phrase)),
-        phrase,
-      ).toBe(true);
-    for (const field of Object.keys(ALLOWED_FIELD_NAMES))
-      expect(
-        texts.some((text) => wordPattern(field, '').test(text)),
-        field,
-      ).toBe(true);
-  });
-
-  it("every JSON block of every prompt holds only the participant's fields", () => {
-    const found: string[] = [];
-    for (const request of run.requests.values()) {
-      const text = request.messages[1]?.content ?? '';
-      for (const [, name = ''] of text.matchAll(/^BEGIN ([A-Z]+) JSON$/gm)) {
-        const allowed = BLOCK_KEYS[name];
-        if (allowed === undefined) {
-          found.push(`${request.requestId}: block ${name}`);
-          continue;
-        }
-        for (const key of keysOf(extractJsonBlock(text, name), new Set()))
-          if (!allowed.includes(key)) found.push(`${request.requestId}: ${name}.${key}`);
-      }
-    }
-    expect(found).toEqual([]);
-  });
-
-  it("no exact (R) item's question or ITEMS entry holds its expected answer", () => {
-    let checked = 0;
-    for (const world of worldFiles('behavior')) {
-      const set = BehavioralItemSetSchema.parse(world);
-      const exact = new Map(
-        set.items
-          .filter((item) => item.answerFormat === 'exact')
-          .map((item) => [item.id, solveBehavioralItem(item)]),
-      );
+    it('no rendered prompt of a run holds internal vocabulary', () => {
+      const found: string[] = [];
+      expect(run.requests.size).toBeGreaterThan(200);
       for (const request of run.requests.values()) {
-        if (request.blockId !== `behavior.w${set.seed}`) continue;
-        const items = extractJsonBlock(request.messages[1]?.content ?? '', 'ITEMS') as {
-          id: string;
-        }[];
-        for (const item of items) {
-          const answer = exact.get(item.id);
-          if (answer === undefined) continue;
-          checked++;
-          // another item's numbers may coincide with it; this item's own entry never holds it
-          expect(wordPattern(answer, '').test(JSON.stringify(item)), item.id).toBe(false);
+        const text = withoutAllowedPhrases(promptText(request));
+        for (const word of INTERNAL_WORDS)
+          if (wordPattern(word, 'i').test(text)) found.push(`${request.requestId}: ${word}`);
+      }
+      expect(found).toEqual([]);
+    });
+
+    it("no rendered prompt holds a generator field name outside the participant's view", () => {
+      const fields = new Set<string>();
+      for (const kind of ['memory', 'history', 'behavior'])
+        for (const world of worldFiles(run, kind)) keysOf(world, fields);
+      // the scan knows the generator's vocabulary, including the facts' fields
+      for (const name of ['facts', 'frame', 'measure', 'answerKey', 'stratum', 'recordRoles'])
+        expect(fields).toContain(name);
+      const found: string[] = [];
+      for (const request of run.requests.values()) {
+        const text = withoutAllowedPhrases(promptText(request));
+        for (const field of fields)
+          if (!Object.hasOwn(ALLOWED_FIELD_NAMES, field) && wordPattern(field, '').test(text))
+            found.push(`${request.requestId}: ${field}`);
+      }
+      expect(found).toEqual([]);
+    });
+
+    it('allows nothing it does not need: every allowed phrase and field name occurs in some prompt', () => {
+      const texts = [...run.requests.values()].map(promptText);
+      for (const { phrase } of ALLOWED_PHRASES)
+        expect(
+          texts.some((text) => text.includes(phrase)),
+          phrase,
+        ).toBe(true);
+      for (const field of Object.keys(ALLOWED_FIELD_NAMES))
+        expect(
+          texts.some((text) => wordPattern(field, '').test(text)),
+          field,
+        ).toBe(true);
+    });
+
+    it("every JSON block of every prompt holds only the participant's fields", () => {
+      const found: string[] = [];
+      for (const request of run.requests.values()) {
+        const text = request.messages[1]?.content ?? '';
+        for (const [, name = ''] of text.matchAll(/^BEGIN ([A-Z]+) JSON$/gm)) {
+          const allowed = BLOCK_KEYS[name];
+          if (allowed === undefined) {
+            found.push(`${request.requestId}: block ${name}`);
+            continue;
+          }
+          for (const key of keysOf(extractJsonBlock(text, name), new Set()))
+            if (!allowed.includes(key)) found.push(`${request.requestId}: ${name}.${key}`);
         }
       }
-    }
-    // 5 systems x 2 worlds x 8 R items
-    expect(checked).toBe(80);
-  });
-});
+      expect(found).toEqual([]);
+    });
+
+    it("no exact (R) item's question or ITEMS entry holds its expected answer", () => {
+      let checked = 0;
+      for (const world of worldFiles(run, 'behavior')) {
+        const set = BehavioralItemSetSchema.parse(world);
+        const exact = new Map(
+          set.items
+            .filter((item) => item.answerFormat === 'exact')
+            .map((item) => [item.id, solveBehavioralItem(item)]),
+        );
+        for (const request of run.requests.values()) {
+          if (request.blockId !== `behavior.w${set.seed}`) continue;
+          const items = extractJsonBlock(request.messages[1]?.content ?? '', 'ITEMS') as {
+            id: string;
+          }[];
+          for (const item of items) {
+            const answer = exact.get(item.id);
+            if (answer === undefined) continue;
+            checked++;
+            // another item's numbers may coincide with it; this item's own entry never holds it
+            expect(wordPattern(answer, '').test(JSON.stringify(item)), item.id).toBe(false);
+          }
+        }
+      }
+      // 5 systems x 2 worlds x 8 R items, under each wording
+      expect(checked).toBe(80 * wordings);
+    });
+  },
+);

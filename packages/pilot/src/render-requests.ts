@@ -100,6 +100,30 @@ export function renderMemoryProbe(
   });
 }
 
+/**
+ * The transcript-replay baseline: the stored transcript of the encode session (its messages and
+ * the reply as written, uncapped) in place of the notes, with the same blind questions.
+ */
+export function renderMemoryReplayProbe(
+  prompts: PromptSet,
+  args: {
+    transcript: readonly ChatMessage[];
+    probes: readonly BlindProbe[];
+    nonce: string;
+  },
+): RenderedMessages {
+  return render(prompts, 'memory_probe', 'memory-probe-replay', {
+    REQUEST_BLOCK: header({ task: 'memory_probe', nonce: args.nonce }),
+    // `speaker`/`text`, not the chat API's `role`/`content`: "role" is internal vocabulary (record
+    // roles) that never reaches a prompt.
+    TRANSCRIPT_BLOCK: renderJsonBlock(
+      'TRANSCRIPT',
+      args.transcript.map((message) => ({ speaker: message.role, text: message.content })),
+    ),
+    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', args.probes.map(probeView)),
+  });
+}
+
 /** The oracle-evidence control: the original records in context with the same blind questions. */
 export function renderMemoryOracleProbe(
   prompts: PromptSet,

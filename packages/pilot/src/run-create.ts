@@ -55,6 +55,24 @@ export function runIdFor(manifest: RunManifest, sha256: string): string {
   return `${stamp}-${sha256.slice(0, 8)}`;
 }
 
+/**
+ * The prompt set without the templates of opt-in conditions the run leaves off (an experiment's
+ * `unusedTemplates`, asked with its parameters in the draft manifest): a run without the option
+ * freezes, copies and hashes the same prompts as before the option existed.
+ */
+function usedPrompts(
+  prompts: PromptSet,
+  manifest: RunManifest,
+  experiments: readonly AnyExperiment[],
+): PromptSet {
+  const unused = new Set(
+    experiments.flatMap(
+      (experiment) => experiment.unusedTemplates?.(experiment.parametersOf(manifest)) ?? [],
+    ),
+  );
+  return new Map([...prompts].filter(([name]) => !unused.has(name)));
+}
+
 /** Everything {@link createRun} derives before writing: manifest, plan and worlds. */
 export interface PreparedRun {
   readonly frozen: FrozenManifest;
@@ -70,18 +88,21 @@ export interface PreparedRun {
  */
 export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {
   const settings = validateSettings(options.settings);
-  const prompts = options.prompts ?? loadPromptTemplates();
+  const experiments = options.experiments ?? PILOT_EXPERIMENTS;
+  const packaged = options.prompts ?? loadPromptTemplates();
   const now = options.now ?? (() => new Date());
-  const draft = buildManifest({
+  const unfiltered = buildManifest({
     settings,
     worldSeeds: worldSeedsFor(settings.rootSeed, settings.replicates),
-    prompts: promptRefs(prompts),
+    prompts: promptRefs(packaged),
     generators: [generatorInfo()],
     createdAt: now(),
     ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
   });
+  const prompts = usedPrompts(packaged, unfiltered, experiments);
+  const draft = { ...unfiltered, prompts: promptRefs(prompts) };
   const worlds = generateRunWorlds(draft);
-  const plan = buildRunPlan(draft, options.experiments ?? PILOT_EXPERIMENTS);
+  const plan = buildRunPlan(draft, experiments);
   const frozen = freezeManifest({ ...draft, planSha256: planSha256(plan) });
   return { frozen, plan, worlds, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
 }

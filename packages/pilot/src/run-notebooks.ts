@@ -5,6 +5,7 @@ import {
   type NotebookSnapshot,
   type PlannedRequest,
 } from '@chi/spec';
+import { REPLY_KEY_PREFIX } from './experiments/memory';
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { notebookKey } from './render-planned';
 import { writeJsonFile } from './run-folder';
@@ -61,7 +62,10 @@ async function writeNotebook(
 
 /**
  * Keeps the notebook a resolved request wrote (its reply, capped) and writes its snapshot; a
- * request that writes none, or failed for the infrastructure's reasons, keeps nothing.
+ * request that writes none, or failed for the infrastructure's reasons, keeps nothing. The reply
+ * itself, uncapped, is kept too under `reply|<key>`: what the memory experiment's
+ * transcript-replay baseline stores and replays (never a notebook; not written to the folder,
+ * since the attempt log holds it and a resume rebuilds it from there).
  */
 export async function keepNotebook(
   session: RunSession,
@@ -70,9 +74,11 @@ export async function keepNotebook(
 ): Promise<void> {
   if (!request.writesNotebook || isInfrastructureFailure(result)) return;
   const content = applyNotebookCap(result.text ?? '', capOf(session.run, request.systemId));
+  const key = notebookKey(request, session.run.experiments);
+  session.notebooks.set(`${request.systemId}|${key}`, content);
   session.notebooks.set(
-    `${request.systemId}|${notebookKey(request, session.run.experiments)}`,
-    content,
+    `${request.systemId}|${REPLY_KEY_PREFIX}${key}`,
+    applyNotebookCap(result.text ?? '', null),
   );
   await writeNotebook(session.run, request, content);
 }

@@ -209,6 +209,20 @@ function notesOf(prompt: string): string {
 }
 
 /**
+ * The records a scripted system reads from a stored transcript (the replay baseline): every
+ * RECORDS block of the transcript's user messages. A scripted system reads the whole transcript,
+ * uncapped, whatever it kept in its notes; that is what replay buys at its storage cost.
+ */
+function transcriptRecords(transcript: unknown): ScriptedRecord[] {
+  return asArray(transcript, 'TRANSCRIPT').flatMap((turn) => {
+    const { speaker, text } = asObject(turn, 'TRANSCRIPT turn');
+    if (speaker !== 'user' || typeof text !== 'string') return [];
+    const records = extractJsonBlock(text, 'RECORDS');
+    return records === undefined ? [] : (asArray(records, 'RECORDS') as ScriptedRecord[]);
+  });
+}
+
+/**
  * Produces the reply text of a scripted system to one rendered prompt (the user message). It
  * reads only the machine-readable blocks of our own prompts, never an answer key. Throws when the
  * prompt is not one of ours.
@@ -236,7 +250,9 @@ export function scriptedReply(
         extractJsonBlock(prompt, 'QUESTIONS'),
         'QUESTIONS',
       ) as ScriptedQuestion[];
-      const records = readMemoryNotes(notesOf(prompt));
+      const transcript = extractJsonBlock(prompt, 'TRANSCRIPT');
+      const records =
+        transcript === undefined ? readMemoryNotes(notesOf(prompt)) : transcriptRecords(transcript);
       return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
     }
     case 'memory_probe_oracle': {

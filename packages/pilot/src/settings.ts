@@ -27,6 +27,10 @@ export interface PilotSettings {
   readonly batchSize: number | null;
   /** Load of the blank and oracle controls; null disables them. */
   readonly controlsAtLoad: number | null;
+  /** The memory experiment's transcript-replay baseline (opt-in; absent = off). */
+  readonly transcriptReplay?: boolean;
+  /** Ask every behavioral item under both declared wordings (opt-in; absent = one wording). */
+  readonly probeWordings?: boolean;
   readonly history: boolean;
   readonly behavior: boolean;
   /**

@@ -9,6 +9,7 @@ import { behaviorAnalysis } from './analysis/behavior-analysis';
 import { BootstrapRegistry } from './analysis/bootstrap-registry';
 import { historyAnalysis } from './analysis/history-analysis';
 import { memoryAnalysis } from './analysis/memory-analysis';
+import { transcriptReplayRows } from './analysis/transcript-replay';
 import type { ChartData, FailureCount, ResourceRow } from './chart-data';
 import { estimandWorldSets } from './estimand-world-sets';
 import type { RunRecords } from './run-folder';
@@ -99,6 +100,7 @@ export function analyzeRun(
   const memory = memoryAnalysis.results(context, memoryEstimands, results);
   const history = historyAnalysis.results(context, historyEstimands, results);
   const behavior = behaviorAnalysis.results(context, behaviorEstimands, results);
+  const replay = transcriptReplayRows(records, scores);
   return {
     kind: 'chi-chart-data',
     schemaVersion: 1,
@@ -123,6 +125,8 @@ export function analyzeRun(
       })),
     },
     chi: { value: null, reason: NO_CALIBRATION_REASON },
+    // Opt-in parts are absent when empty, so a run without them keeps its chart-data bytes.
+    ...(replay.length === 0 ? {} : { transcriptReplay: replay }),
   };
 }
 

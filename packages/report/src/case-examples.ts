@@ -63,7 +63,12 @@ function sampleRank(probe: TracedProbe): string {
   );
 }
 
-const CONDITION_ORDER: Record<MemoryCondition, number> = { notebook: 0, blank: 1, oracle: 2 };
+const CONDITION_ORDER: Record<MemoryCondition, number> = {
+  notebook: 0,
+  blank: 1,
+  oracle: 2,
+  replay: 3,
+};
 
 /**
  * A deterministic sample of case examples: for every system, condition, load and stratum, the

@@ -11,6 +11,7 @@ import {
   StratumSchema,
 } from '@chi/spec';
 import { z } from 'zod';
+import { TranscriptReplayRowSchema } from './analysis/transcript-replay';
 
 /**
  * Why an interval is absent:
@@ -73,10 +74,21 @@ export const FactorEstimatesSchema = z.strictObject({
 /** The six Q_M factors as interval estimates. */
 export type FactorEstimates = z.infer<typeof FactorEstimatesSchema>;
 
-/** Memory conditions: the evaluated notebook system and the two N=32 controls. */
-export const MemoryConditionSchema = z.enum(['notebook', 'blank', 'oracle']);
-/** `notebook` (the evaluated memory system), `blank` (reset control) or `oracle` (in-context evidence). */
+/**
+ * Memory conditions: the evaluated notebook system, the two N=32 controls and the opt-in
+ * transcript-replay baseline (`replay`: the stored encode transcript in place of the notebook).
+ */
+export const MemoryConditionSchema = z.enum(['notebook', 'blank', 'oracle', 'replay']);
+/**
+ * `notebook` (the evaluated memory system), `blank` (reset control), `oracle` (in-context
+ * evidence) or `replay` (the transcript-replay baseline, at every load of an opt-in run).
+ */
 export type MemoryCondition = z.infer<typeof MemoryConditionSchema>;
+
+/** True for the two controls of the control load (blank and oracle), not the replay baseline. */
+export function isControlCondition(condition: MemoryCondition): boolean {
+  return condition === 'blank' || condition === 'oracle';
+}
 
 /** Blocks behind a cell: planned, complete (used) and incomplete (kept, published separately). */
 export const BlockCountsSchema = z.strictObject({
@@ -399,6 +411,11 @@ export const ChartDataSchema = z.strictObject({
   }),
   /** CHI is null throughout the pilot: no human calibration exists. */
   chi: z.strictObject({ value: z.null(), reason: z.string().min(1) }),
+  /**
+   * Storage and replay costs of the transcript-replay baseline, per system and load; absent when
+   * the run has no replay condition (its Q_M is in `memory`, condition `replay`).
+   */
+  transcriptReplay: z.array(TranscriptReplayRowSchema).optional(),
 });
 /** Everything a release displays, as numbers. */
 export type ChartData = z.infer<typeof ChartDataSchema>;

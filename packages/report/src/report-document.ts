@@ -1,5 +1,11 @@
 import type { CaseExample } from './case-examples';
-import type { ChartData, EimcEntry, IntervalEstimate, MemoryPoint } from './chart-data';
+import {
+  type ChartData,
+  type EimcEntry,
+  type IntervalEstimate,
+  isControlCondition,
+  type MemoryPoint,
+} from './chart-data';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { EVIDENCE_MAP } from './evidence-map';
 import { cellLabel, compareText, type FigureDefinition } from './figures';
@@ -8,6 +14,7 @@ import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-n
 import { REPORT_CASES_FILES } from './report-cases';
 import { tableOfContents } from './report-contents';
 import { glossaryBlocks } from './report-glossary';
+import { transcriptReplayBlocks } from './report-replay';
 import { summaryBlocks } from './report-summary';
 import { systemsBlocks } from './systems-section';
 
@@ -489,7 +496,7 @@ function methodBlocks(input: ReportInput): ReportBlock[] {
 function memoryBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   const notebook = data.memory.filter((p) => p.condition === 'notebook');
-  const controls = data.memory.filter((p) => p.condition !== 'notebook');
+  const controls = data.memory.filter((p) => isControlCondition(p.condition));
   const controlLoads = new Set(controls.map((p) => p.load));
   return [
     ...systemSection(input, 'Memory capacity', 'memory'),
@@ -512,7 +519,7 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
           ...figureBlocks(input, 'memory-controls'),
           memoryTable(
             data,
-            data.memory.filter((p) => controlLoads.has(p.load)),
+            data.memory.filter((p) => controlLoads.has(p.load) && p.condition !== 'replay'),
             'The blank-notebook reset control and the oracle-evidence control beside the evaluated notebook result on the same blind questions. Oracle context is in-context evidence, not EIMC.',
           ),
         ]),
@@ -590,6 +597,7 @@ function filesBlocks(input: ReportInput): ReportBlock[] {
 const SECTIONS: readonly ((input: ReportInput) => ReportBlock[])[] = [
   methodBlocks,
   memoryBlocks,
+  (input) => transcriptReplayBlocks(input.data),
   taxonomyBlocks,
   historyBlocks,
   behaviorBlocks,

@@ -1,4 +1,9 @@
-import type { ChartData, EimcEntry, ReportSystem } from './chart-data';
+import {
+  type ChartData,
+  type EimcEntry,
+  isControlCondition,
+  type ReportSystem,
+} from './chart-data';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { INDICATOR_LABELS } from './figures/behavior';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
@@ -70,7 +75,7 @@ function systemItems(data: ChartData, system: ReportSystem): string[] {
   const failed = resources.reduce((sum, r) => sum + r.failedRequests, 0);
   const cost = resources.reduce((sum, r) => sum + r.costUsd, 0);
   const blocks = memory.concat(
-    data.memory.filter((p) => p.systemId === system.id && p.condition !== 'notebook'),
+    data.memory.filter((p) => p.systemId === system.id && isControlCondition(p.condition)),
   );
   const incomplete = blocks.reduce((sum, p) => sum + p.blocks.incomplete + p.blocks.missing, 0);
   items.push(

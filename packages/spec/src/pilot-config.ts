@@ -69,6 +69,18 @@ export const PilotOptionsSchema = z.strictObject({
     .boolean()
     .optional()
     .describe('Run the oracle and empty-notebook controls (default true).'),
+  transcriptReplay: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also ask every memory load from the stored transcript of the encode session, uncapped and costed (default false).',
+    ),
+  probeWordings: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also ask every behavioral item under its declared equivalent wording; the release reports per-feature agreement (default false).',
+    ),
   history: z.boolean().optional().describe('Run the history experiment (default true).'),
   behavior: z.boolean().optional().describe('Run the behavior experiment (default true).'),
   ceilingUsd: z

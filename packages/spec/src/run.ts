@@ -81,6 +81,12 @@ export const MemoryExperimentParamsSchema = z.strictObject({
   probesPerStratum: z.int().min(1),
   batchSize: z.int().min(1).nullable(),
   controlsAtLoad: z.int().min(1).nullable(),
+  /**
+   * The transcript-replay baseline (opt-in): at every load, the same blind questions are asked a
+   * second time with the stored transcript of the system's encode session in place of its notebook
+   * (uncapped; its storage and replay costs are reported). Absent means off.
+   */
+  transcriptReplay: z.literal(true).optional(),
 });
 /** The memory experiment's parameters. */
 export type MemoryExperimentParams = z.infer<typeof MemoryExperimentParamsSchema>;
@@ -91,7 +97,14 @@ export const HistoryExperimentParamsSchema = z.strictObject({ checkpoints: z.int
 export type HistoryExperimentParams = z.infer<typeof HistoryExperimentParamsSchema>;
 
 /** The behavioral probes' parameters in `manifest.experiments.behavior`. */
-export const BehaviorExperimentParamsSchema = z.strictObject({ items: z.int().min(1) });
+export const BehaviorExperimentParamsSchema = z.strictObject({
+  items: z.int().min(1),
+  /**
+   * Probe-wording invariance (opt-in): every item is asked a second time, in fresh requests, under
+   * the declared equivalent wording (`wording` 2). Absent means one wording.
+   */
+  wordings: z.literal(2).optional(),
+});
 /** The behavioral probes' parameters. */
 export type BehaviorExperimentParams = z.infer<typeof BehaviorExperimentParamsSchema>;
 
@@ -261,14 +274,22 @@ export const PlannedRequestSchema = z.strictObject({
   step: z.string().min(1),
   worldSeed: SeedSchema,
   load: z.int().min(1).nullable(),
-  /** Memory condition: the evaluated notebook, or a control. Null outside memory. */
-  condition: z.enum(['notebook', 'blank', 'oracle']).nullable(),
+  /**
+   * Memory condition: the evaluated notebook, a control, or the transcript-replay baseline
+   * (`replay`, opt-in). Null outside memory.
+   */
+  condition: z.enum(['notebook', 'blank', 'oracle', 'replay']).nullable(),
   /** Probe batch index (memory probes only). */
   batch: CountSchema.nullable(),
   history: HistoryIdSchema.nullable(),
   checkpoint: z.int().min(0).max(4).nullable(),
   /** Behavioral half (1 or 2). */
   half: z.union([z.literal(1), z.literal(2)]).nullable(),
+  /**
+   * The declared wording its items are asked in (probe-wording invariance runs only): 2 for the
+   * equivalent wording. Absent means the experiment's first wording.
+   */
+  wording: z.literal(2).optional(),
   /** Requests whose results this one needs (the notebook it reads). */
   dependsOn: z.array(z.string().min(1)),
   /** True when the reply becomes a notebook (encode and history updates). */

@@ -5,7 +5,7 @@ import { openRunFolder } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
-import { defaultOfflineSettings } from '../settings';
+import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { modelsForManifest } from '../system-models';
 
 /** A finished offline run: its folder and every rendered request it sent, by request ID. */
@@ -16,13 +16,15 @@ export interface FinishedRun {
 
 /**
  * Creates and executes a small offline run of every scripted system (two worlds, load 32, the
- * controls, history and behavior) in a fresh temporary folder and reads back every rendered
- * request. The caller removes `runDir`.
+ * controls, history and behavior; `overrides` adds opt-in conditions) in a fresh temporary folder
+ * and reads back every rendered request. The caller removes `runDir`.
  */
-export async function finishedOfflineRun(): Promise<FinishedRun> {
+export async function finishedOfflineRun(
+  overrides: Partial<PilotSettings> = {},
+): Promise<FinishedRun> {
   const runDir = mkdtempSync(join(tmpdir(), 'chi-offline-run-'));
   const run = await createRun({
-    settings: defaultOfflineSettings({ replicates: 2, loads: [32] }),
+    settings: defaultOfflineSettings({ replicates: 2, loads: [32], ...overrides }),
     runDir,
     now: () => new Date('2026-09-01T00:00:00.000Z'),
   });

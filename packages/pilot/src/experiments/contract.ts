@@ -9,6 +9,7 @@ import { generateRunWorlds, worldSeedsFor } from '../run-worlds';
 import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import type { AnyExperiment } from './experiment';
+import { REPLY_KEY_PREFIX } from './memory';
 import { PILOT_EXPERIMENTS } from './registry';
 
 /** Options of {@link checkExperimentContract}. */
@@ -201,8 +202,13 @@ export function checkExperimentContract(
     problems.push(...renderProblems(request, rendered, experiment.render(context)));
     const text = reply(request, rendered);
     replies.set(request.requestId, text);
-    if (request.writesNotebook && experiment.notebookKey !== undefined)
+    if (request.writesNotebook && experiment.notebookKey !== undefined) {
       notebooks.set(`${request.systemId}|${experiment.notebookKey(request)}`, text);
+      notebooks.set(
+        `${request.systemId}|${REPLY_KEY_PREFIX}${experiment.notebookKey(request)}`,
+        text,
+      );
+    }
   }
   return { problems, manifest, requests: plan.requests, replies };
 }

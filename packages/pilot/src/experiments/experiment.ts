@@ -85,6 +85,12 @@ export interface Experiment<Params = unknown> extends ExperimentDescriptor<Param
    * checkpoint 0), for every system; absent when every notebook is written by a request.
    */
   startingNotebooks?(manifest: RunManifest): readonly string[];
+  /**
+   * Packaged templates of an opt-in condition that a run with these parameters (null: the run
+   * leaves the experiment out) does not use: they stay out of the run's prompts and manifest, so
+   * a run without the option keeps its bytes. Absent: every template is used.
+   */
+  unusedTemplates?(params: Params | null): readonly string[];
   /** The keys of `RunScores` (`@chi/report`) holding its observations and traces. */
   readonly scoreKeys: { readonly observations: string; readonly traces: string };
 }

@@ -1,4 +1,5 @@
 import {
+  type ChatMessage,
   InvalidArgumentError,
   type MemoryExperimentParams,
   MemoryExperimentParamsSchema,
@@ -7,9 +8,44 @@ import {
 import { blindView } from '@chi/worlds';
 import { z } from 'zod';
 import { plannedRequest, probeBatchCount, requestNonce } from '../plan-request';
-import { renderMemoryEncode, renderMemoryOracleProbe, renderMemoryProbe } from '../render-requests';
+import {
+  renderMemoryEncode,
+  renderMemoryOracleProbe,
+  renderMemoryProbe,
+  renderMemoryReplayProbe,
+} from '../render-requests';
 import { memoryWorldKey } from '../run-worlds';
-import { defineExperiment, type PlannedUnit } from './experiment';
+import { defineExperiment, type PlannedUnit, type RenderContext } from './experiment';
+
+type PlannedFields = Parameters<typeof plannedRequest>[0];
+
+/**
+ * The stored transcript of a system's encode session for a request's world and load: the encode
+ * messages exactly as sent (re-rendered: rendering is deterministic) and the reply as written,
+ * uncapped. What the replay baseline stores, and what each of its probes replays.
+ */
+export function encodeTranscript(context: RenderContext<MemoryExperimentParams>): ChatMessage[] {
+  const { request, manifest, worlds, prompts, notes } = context;
+  const world = worlds.memory.get(memoryWorldKey(request.worldSeed, request.load ?? 0));
+  if (world === undefined)
+    throw new InvalidArgumentError(
+      'worlds',
+      `no memory world for seed ${request.worldSeed} load ${request.load}`,
+    );
+  const encode = renderMemoryEncode(prompts, {
+    records: blindView(world).records,
+    nonce: requestNonce(
+      request.worldSeed,
+      `memory.w${request.worldSeed}.n${request.load}`,
+      'encode',
+    ),
+    notebookCapBytes: manifest.notebookCapBytes,
+  });
+  return [
+    ...encode.messages,
+    { role: 'assistant', content: notes(request.systemId, encodeReplyKey(request)) },
+  ];
+}
 
 /** Number of strata of the memory protocol (r, t, s, u, i, f). */
 const STRATA_COUNT = 6;
@@ -22,12 +58,44 @@ export function memoryNotebookKey(request: Pick<PlannedRequest, 'worldSeed' | 'l
   return `memory|${request.worldSeed}|${request.load}`;
 }
 
+/**
+ * Key of the encode session's reply as the system wrote it, uncapped (`reply|memory|<seed>|<load>`):
+ * the assistant turn of the stored transcript the replay baseline reads.
+ */
+export function encodeReplyKey(request: Pick<PlannedRequest, 'worldSeed' | 'load'>): string {
+  return `${REPLY_KEY_PREFIX}${memoryNotebookKey(request)}`;
+}
+
+/** Prefix of the note lookup keys that return a note-writing request's reply uncapped. */
+export const REPLY_KEY_PREFIX = 'reply|';
+
+/** The templates only a run with the transcript-replay baseline uses. */
+export const TRANSCRIPT_REPLAY_TEMPLATES: readonly string[] = ['memory-probe-replay'];
+
 function probeBatch<T>(probes: readonly T[], batch: number, batchSize: number | null): T[] {
   if (batchSize === null) return [...probes];
   return probes.slice(batch * batchSize, (batch + 1) * batchSize);
 }
 
-function loadUnit(worldSeed: number, load: number, batches: number): PlannedUnit {
+function probeRequests(
+  common: Omit<PlannedFields, 'requestId' | 'step' | 'batch' | 'nonce'>,
+  unit: string,
+  prefix: string,
+  batches: number,
+): PlannedRequest[] {
+  return Array.from({ length: batches }, (_, batch) => {
+    const step = `${prefix}probe.b${batch}`;
+    return plannedRequest({
+      ...common,
+      requestId: `${common.systemId}.${unit}.${step}`,
+      step,
+      batch,
+      nonce: requestNonce(common.worldSeed, unit, step),
+    });
+  });
+}
+
+function loadUnit(worldSeed: number, load: number, batches: number, replay: boolean): PlannedUnit {
   const unit = `memory.w${worldSeed}.n${load}`;
   return {
     block: { blockId: unit, experiment: 'memory', worldSeed, load },
@@ -52,21 +120,16 @@ function loadUnit(worldSeed: number, load: number, batches: number): PlannedUnit
           nonce: requestNonce(worldSeed, unit, 'encode'),
         }),
       ];
-      for (let batch = 0; batch < batches; batch++) {
-        const step = `probe.b${batch}`;
-        list.push(
-          plannedRequest({
-            ...common,
-            requestId: `${systemId}.${unit}.${step}`,
-            task: 'memory_probe',
-            step,
-            batch,
-            dependsOn: [encodeId],
-            writesNotebook: false,
-            nonce: requestNonce(worldSeed, unit, step),
-          }),
-        );
-      }
+      const probe = {
+        ...common,
+        task: 'memory_probe' as const,
+        dependsOn: [encodeId],
+        writesNotebook: false,
+      };
+      list.push(...probeRequests(probe, unit, '', batches));
+      // The replay baseline sits in the same block, so its worlds pair with the notebook's.
+      if (replay)
+        list.push(...probeRequests({ ...probe, condition: 'replay' }, unit, 'replay.', batches));
       return list;
     },
   };
@@ -161,16 +224,19 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
           probesPerStratum: settings.probesPerStratum,
           batchSize: settings.batchSize,
           controlsAtLoad: settings.controlsAtLoad,
+          ...(settings.transcriptReplay === true ? { transcriptReplay: true as const } : {}),
         },
   parametersOf: (manifest) => manifest.experiments.memory,
   plan: ({ params, worldSeed }) => {
     const batches = probeBatchCount(STRATA_COUNT * params.probesPerStratum, params.batchSize);
-    const units = params.loads.map((load) => loadUnit(worldSeed, load, batches));
+    const replay = params.transcriptReplay === true;
+    const units = params.loads.map((load) => loadUnit(worldSeed, load, batches, replay));
     if (params.controlsAtLoad !== null)
       units.push(controlsUnit(worldSeed, params.controlsAtLoad, batches));
     return units;
   },
-  render: ({ request, params, manifest, worlds, prompts, notes }) => {
+  render: (context) => {
+    const { request, params, manifest, worlds, prompts, notes } = context;
     const world = worlds.memory.get(memoryWorldKey(request.worldSeed, request.load ?? 0));
     if (world === undefined)
       throw new InvalidArgumentError(
@@ -191,10 +257,18 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
         probes: probes(),
         nonce: request.nonce,
       });
+    if (request.condition === 'replay')
+      return renderMemoryReplayProbe(prompts, {
+        transcript: encodeTranscript(context),
+        probes: probes(),
+        nonce: request.nonce,
+      });
     const text =
       request.condition === 'blank' ? '' : notes(request.systemId, memoryNotebookKey(request));
     return renderMemoryProbe(prompts, { notes: text, probes: probes(), nonce: request.nonce });
   },
   notebookKey: memoryNotebookKey,
+  unusedTemplates: (params) =>
+    params?.transcriptReplay === true ? [] : TRANSCRIPT_REPLAY_TEMPLATES,
   scoreKeys: { observations: 'memory', traces: 'memoryTraces' },
 });

@@ -1,11 +1,12 @@
 import { eimcFromScores, eimcSensitivity, qualityScore } from '@chi/scoring';
 import { FACTOR_NAMES, type QualityFactors, type Ratio, STRATA, type Stratum } from '@chi/spec';
-import type {
-  EimcEntry,
-  IntervalEstimate,
-  MemoryCondition,
-  MemoryPoint,
-  TaxonomyCount,
+import {
+  type EimcEntry,
+  type IntervalEstimate,
+  isControlCondition,
+  type MemoryCondition,
+  type MemoryPoint,
+  type TaxonomyCount,
 } from '../chart-data';
 import type { MemoryObservation, RunScores } from '../score-run';
 import { compareUtf8 } from '../sha256-sums';
@@ -23,6 +24,7 @@ export const CONDITION_ORDER: Record<MemoryCondition, number> = {
   notebook: 0,
   blank: 1,
   oracle: 2,
+  replay: 3,
 };
 
 type FactorName = (typeof FACTOR_NAMES)[number];
@@ -191,7 +193,7 @@ function memoryPoint(
       o.condition === condition &&
       o.load === load,
   );
-  const blocks = context.blockCounts(condition === 'notebook' ? 'memory' : 'controls', load);
+  const blocks = context.blockCounts(isControlCondition(condition) ? 'controls' : 'memory', load);
   const counts = (used: number): WorldCounts => ({
     used,
     complete: context.sets.memoryCell(systemId, condition, load).length,

@@ -217,7 +217,7 @@ export function sortedLoads(points: readonly MemoryPoint[]): number[] {
 
 /** Order of memory conditions: notebook, blank, oracle. */
 export function conditionOrder(condition: MemoryCondition): number {
-  return condition === 'notebook' ? 0 : condition === 'blank' ? 1 : 2;
+  return { notebook: 0, blank: 1, oracle: 2, replay: 3 }[condition];
 }
 
 /** Order of cells by system id, then load, then condition (notebook, blank, oracle). */

@@ -1,4 +1,4 @@
-import type { ChartData, MemoryCondition } from '../chart-data';
+import { type ChartData, isControlCondition, type MemoryCondition } from '../chart-data';
 import { systemLabel } from '../evidence-label';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
@@ -17,6 +17,7 @@ export const CONDITION_LABELS: Record<MemoryCondition, string> = {
   notebook: 'notebook (evaluated)',
   blank: 'blank-notebook control',
   oracle: 'oracle-evidence control (in-context, not EIMC)',
+  replay: 'transcript replay (uncapped baseline, costed)',
 };
 
 /**
@@ -24,10 +25,12 @@ export const CONDITION_LABELS: Record<MemoryCondition, string> = {
  * the control load, one panel per system (bars in the system's colour, lighter for controls).
  */
 export function memoryControlsFigure(data: ChartData): FigureDefinition | null {
-  const controls = data.memory.filter((p) => p.condition !== 'notebook');
+  const controls = data.memory.filter((p) => isControlCondition(p.condition));
   if (controls.length === 0) return null;
   const controlLoads = new Set(controls.map((p) => p.load));
-  const points = data.memory.filter((p) => controlLoads.has(p.load)).sort(bySystemLoadCondition);
+  const points = data.memory
+    .filter((p) => controlLoads.has(p.load) && p.condition !== 'replay')
+    .sort(bySystemLoadCondition);
   const rows = points.map((p) => ({
     system: systemLabel(data.run, p.systemId),
     load: p.load,

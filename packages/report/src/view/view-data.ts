@@ -262,7 +262,7 @@ export async function readViewData(dir: string): Promise<ViewData> {
   const replies: Record<string, string | null> = {};
   const attempts: Record<string, ViewAttempt[]> = {};
   const notebooks: Record<string, string> = {};
-  const conditionRank = { notebook: 0, blank: 1, oracle: 2 } as const;
+  const conditionRank = { notebook: 0, blank: 1, oracle: 2, replay: 3 } as const;
   const memoryProbes: ViewProbe[] = scores.memoryTraces.map((line) => {
     const t = line.trace;
     const key = `${line.systemId}|${line.worldSeed}|${line.condition}|${line.load}|${t.probeId}`;
