@@ -180,7 +180,8 @@ Usage:
 Pilot options:
   --config FILE            options from a configuration file (see chi init); flags given here win
   --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator,
-                           abstainer; imitator needs --calibration and joins the default set with it)
+                           abstainer; imitator needs --calibration and joins the default set with it;
+                           wording-sensitive, for --probe-wordings, only when named)
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names

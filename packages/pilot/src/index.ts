@@ -315,6 +315,7 @@ export {
   createScriptedModel,
   DEFAULT_SCRIPTED_SEED,
   declaredNoise,
+  EXTRA_SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEMS,
   type ScriptedModelOptions,

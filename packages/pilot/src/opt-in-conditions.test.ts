@@ -1,11 +1,18 @@
+import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
+import { readBehaviorQuestion } from './behavior-question-reader';
+import { behaviorQuestionSections, renderBehaviorQuestion } from './behavior-questions';
 import type { PilotCommand } from './cli-args';
 import { parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
+import { behaviorExperiment } from './experiments/behavior';
 import { checkExperimentContract } from './experiments/contract';
 import { memoryExperiment } from './experiments/memory';
+import { loadPromptTemplates, requireTemplate } from './prompts';
 import { prepareRun } from './run-create';
-import { scriptedSystemSpec } from './scripted-systems';
+import { answerBehavioralItems } from './scripted-behavior';
+import { createScriptedNoise } from './scripted-noise';
+import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 
 const fixed = () => new Date('2026-09-01T00:00:00.000Z');
@@ -49,5 +56,76 @@ describe('the transcript-replay baseline (--transcript-replay)', () => {
     expect(result.problems).toEqual([]);
     const replay = result.requests.filter((r) => r.condition === 'replay');
     expect(replay.map((r) => r.step)).toEqual(['replay.probe.b0', 'replay.probe.b0']);
+  });
+});
+
+describe('probe-wording invariance (--probe-wordings)', () => {
+  it('is a CLI flag, a settings field and a frozen behavior parameter with its wording template', () => {
+    const command = parseCli(['pilot', '--probe-wordings']) as PilotCommand;
+    expect(command.probeWordings).toBe(true);
+    const { frozen, plan } = prepareRun({ settings: settingsFor(command), now: fixed });
+    expect(frozen.manifest.experiments.behavior?.wordings).toBe(2);
+    expect(frozen.manifest.prompts.map((p) => p.name)).toContain('behavior-questions-w2');
+    const second = plan.requests.filter((r) => r.wording === 2);
+    // 5 systems x 4 worlds x 2 halves
+    expect(second).toHaveLength(40);
+    expect(second.every((r) => r.task === 'behavior_half' && r.step.endsWith('.w2'))).toBe(true);
+  });
+
+  it('declares equivalent wordings: both state exactly the same facts of every item', () => {
+    const prompts = loadPromptTemplates();
+    const [first, second] =
+      behaviorExperiment.wordings?.map((w) =>
+        behaviorQuestionSections(requireTemplate(prompts, w.template)),
+      ) ?? [];
+    if (first === undefined || second === undefined) throw new Error('two wordings declared');
+    let read = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      for (const item of generateBehavioralItems({ seed }).items) {
+        const reworded = renderBehaviorQuestion(second, item);
+        expect(reworded).not.toBe(renderBehaviorQuestion(first, item));
+        expect(readBehaviorQuestion(second, reworded), `${seed} ${item.id}`).toEqual(item.facts);
+        // neither wording reads as the other
+        expect(readBehaviorQuestion(first, reworded)).toBeNull();
+        read++;
+      }
+    }
+    expect(read).toBe(20 * 24);
+  });
+
+  it('meets the experiment contract with the option on', () => {
+    const settings = defaultOfflineSettings({
+      systems: [scriptedSystemSpec('perfect'), scriptedSystemSpec('wording-sensitive')],
+      replicates: 1,
+      probeWordings: true,
+    });
+    const result = checkExperimentContract(behaviorExperiment, { settings });
+    expect(result.problems).toEqual([]);
+    expect(result.requests.filter((r) => r.wording === 2)).toHaveLength(4);
+  });
+
+  it('scripted systems: the invariant one answers alike under both wordings, the sensitive one does not', () => {
+    const set = generateBehavioralItems({ seed: 7 });
+    const items = (template: string) =>
+      set.items.map((item) => ({
+        id: item.id,
+        options: item.options,
+        question: renderBehaviorQuestion(
+          behaviorQuestionSections(requireTemplate(loadPromptTemplates(), template)),
+          item,
+        ),
+      }));
+    const noise = createScriptedNoise(1, 'n');
+    const answers = (name: string, template: string) =>
+      answerBehavioralItems(items(template), scriptedDefinition(name).behavior, noise);
+    expect(answers('perfect', 'behavior-questions-w2')).toEqual(
+      answers('perfect', 'behavior-questions'),
+    );
+    const first = answers('wording-sensitive', 'behavior-questions');
+    const second = answers('wording-sensitive', 'behavior-questions-w2');
+    expect(first).toEqual(answers('perfect', 'behavior-questions'));
+    const same = second.filter((a, i) => a.answer === first[i]?.answer).length;
+    expect(same).toBeGreaterThan(0);
+    expect(same).toBeLessThan(24);
   });
 });

@@ -186,7 +186,7 @@ const withoutAllowedPhrases = (text: string) =>
 /** The default run, and a run with every opt-in condition on (their prompts stay blind too). */
 const VARIANTS: readonly (readonly [string, Partial<PilotSettings>, number])[] = [
   ['the default run', {}, 1],
-  ['a run with the opt-in conditions', { transcriptReplay: true }, 1],
+  ['a run with the opt-in conditions', { transcriptReplay: true, probeWordings: true }, 2],
 ];
 
 describe.each(VARIANTS)(

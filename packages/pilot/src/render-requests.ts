@@ -216,9 +216,16 @@ export function renderHistoryProbe(
 /** One fresh-context behavioral half: its items (wording and facts), nothing else. */
 export function renderBehaviorHalf(
   prompts: PromptSet,
-  args: { items: readonly BehavioralItem[]; nonce: string },
+  args: {
+    items: readonly BehavioralItem[];
+    nonce: string;
+    /** The questions' wording template (default `behavior-questions`, the first wording). */
+    wording?: string;
+  },
 ): RenderedMessages {
-  const sections = behaviorQuestionSections(requireTemplate(prompts, 'behavior-questions'));
+  const sections = behaviorQuestionSections(
+    requireTemplate(prompts, args.wording ?? 'behavior-questions'),
+  );
   const ordered = [...args.items].sort((a, b) => a.position - b.position);
   return render(prompts, 'behavior_half', 'behavior-half', {
     REQUEST_BLOCK: header({ task: 'behavior_half', nonce: args.nonce }),

@@ -14,19 +14,40 @@ export interface ScriptedItem {
   readonly question: string;
 }
 
-let packagedSections: ReadonlyMap<string, PromptTemplate> | undefined;
+let packagedSections: readonly ReadonlyMap<string, PromptTemplate>[] | undefined;
 
-/** The packaged `behavior-questions` sections, read once: the wording a scripted system reads. */
-function questionSections(): ReadonlyMap<string, PromptTemplate> {
-  packagedSections ??= behaviorQuestionSections(
-    requireTemplate(loadPromptTemplates(), 'behavior-questions'),
-  );
+/**
+ * The sections of every packaged wording (`behavior-questions`, then `behavior-questions-w2`),
+ * read once: the wordings a scripted system can read, in wording order.
+ */
+function questionSections(): readonly ReadonlyMap<string, PromptTemplate>[] {
+  if (packagedSections === undefined) {
+    const prompts = loadPromptTemplates();
+    packagedSections = ['behavior-questions', 'behavior-questions-w2'].map((name) =>
+      behaviorQuestionSections(requireTemplate(prompts, name)),
+    );
+  }
   return packagedSections;
+}
+
+/** An item's facts as a scripted system reads them, and the wording (1, 2) they were read in. */
+export function readItemWording(
+  item: ScriptedItem,
+): { readonly facts: BehavioralFacts; readonly wording: number } | null {
+  const sections = questionSections();
+  for (let index = 0; index < sections.length; index++) {
+    const facts = readBehaviorQuestion(
+      sections[index] as ReadonlyMap<string, PromptTemplate>,
+      item.question,
+    );
+    if (facts !== null) return { facts, wording: index + 1 };
+  }
+  return null;
 }
 
 /** The facts of an item as a scripted system reads them from its wording; null when unreadable. */
 export function readItemFacts(item: ScriptedItem): BehavioralFacts | null {
-  return readBehaviorQuestion(questionSections(), item.question);
+  return readItemWording(item)?.facts ?? null;
 }
 
 /** The behavioral-task behaviour of a scripted reference system. */
@@ -37,6 +58,11 @@ export interface ScriptedBehaviorPolicy {
   readonly framingBias: boolean;
   /** Abstain (JSON null) on every item. */
   readonly abstainAlways: boolean;
+  /**
+   * Probability of a wrong answer on an item asked in its second wording (a wording-sensitive
+   * system: the wording, not the facts, moves its answer). Absent means 0.
+   */
+  readonly wordingFlip?: number;
 }
 
 /**
@@ -82,7 +108,11 @@ export function answerBehavioralItems(
       const option = facts.options.find((candidate) => candidate.kind === wanted);
       if (option !== undefined) return { id: item.id, answer: option.id };
     }
-    if (correct === null || noise.chance(`error:${item.id}`, policy.errorRate)) {
+    const flip =
+      (policy.wordingFlip ?? 0) > 0 &&
+      readItemWording(item)?.wording === 2 &&
+      noise.chance(`wording:${item.id}`, policy.wordingFlip ?? 0);
+    if (correct === null || flip || noise.chance(`error:${item.id}`, policy.errorRate)) {
       return { id: item.id, answer: wrongAnswer(item, correct, noise) };
     }
     return { id: item.id, answer: correct };

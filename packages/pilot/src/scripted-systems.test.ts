@@ -119,7 +119,7 @@ describe('createScriptedModel', () => {
 
   it('rejects an unknown system name with the valid names', () => {
     expect(() => createScriptedModel('oracle')).toThrow(
-      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, found "oracle"/,
+      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, wording-sensitive, found "oracle"/,
     );
   });
 

@@ -32,7 +32,7 @@ import {
 } from './scripted-memory';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 
-/** The names of the scripted reference systems. */
+/** The names of the scripted reference systems of the pilot roster (the offline default). */
 export const SCRIPTED_SYSTEM_NAMES = [
   'perfect',
   'capacity-keeper',
@@ -40,8 +40,22 @@ export const SCRIPTED_SYSTEM_NAMES = [
   'confabulator',
   'abstainer',
 ] as const;
+
+/**
+ * Scripted reference systems outside the default roster, for opt-in conditions
+ * (`--systems wording-sensitive`): the default run and its release do not change with them.
+ */
+export const EXTRA_SCRIPTED_SYSTEM_NAMES = ['wording-sensitive'] as const;
+
 /** The name of a scripted reference system. */
-export type ScriptedSystemName = (typeof SCRIPTED_SYSTEM_NAMES)[number];
+export type ScriptedSystemName =
+  | (typeof SCRIPTED_SYSTEM_NAMES)[number]
+  | (typeof EXTRA_SCRIPTED_SYSTEM_NAMES)[number];
+
+const ALL_SCRIPTED_NAMES: readonly string[] = [
+  ...SCRIPTED_SYSTEM_NAMES,
+  ...EXTRA_SCRIPTED_SYSTEM_NAMES,
+];
 
 /** Everything that defines a scripted reference system's behaviour. */
 export interface ScriptedSystemDefinition {
@@ -134,6 +148,20 @@ export const SCRIPTED_SYSTEMS: Readonly<Record<ScriptedSystemName, ScriptedSyste
     history: { ...quietHistory, abstainAlways: true },
     behavior: { errorRate: 0, framingBias: false, abstainAlways: true },
   },
+  'wording-sensitive': {
+    name: 'wording-sensitive',
+    description:
+      'A wording-sensitive baseline for probe-wording invariance: answers every behavioral item correctly in its first wording and gives a wrong answer with probability 0.5 per item in the declared equivalent wording; memory and history like the keeper without noise. Its expected per-feature agreement between wordings is 0.5 on every axis.',
+    uncappedNotebook: false,
+    memory: {
+      encode: 'capacity',
+      precedence: 'authority-then-time',
+      whenUnknown: 'abstain',
+      abstainAlways: false,
+    },
+    history: quietHistory,
+    behavior: { errorRate: 0, framingBias: false, abstainAlways: false, wordingFlip: 0.5 },
+  },
 };
 
 /** Default seed of the scripted systems' noise. */
@@ -145,15 +173,19 @@ export function declaredNoise(definition: ScriptedSystemDefinition): Record<stri
     historyMaintenanceForget: definition.history.maintenanceForget,
     historyProbeFlip: definition.history.probeFlip,
     behaviorError: definition.behavior.errorRate,
+    // declared only where it is not zero, so the roster's manifests keep their bytes
+    ...((definition.behavior.wordingFlip ?? 0) > 0
+      ? { behaviorWordingFlip: definition.behavior.wordingFlip ?? 0 }
+      : {}),
   };
 }
 
 /** Checks a name against the scripted systems, with a one-line error listing the valid names. */
 export function scriptedDefinition(name: string): ScriptedSystemDefinition {
-  if (!(SCRIPTED_SYSTEM_NAMES as readonly string[]).includes(name)) {
+  if (!ALL_SCRIPTED_NAMES.includes(name)) {
     throw new InvalidArgumentError(
       'system',
-      `expected one of ${SCRIPTED_SYSTEM_NAMES.join(', ')}, found ${JSON.stringify(name)}`,
+      `expected one of ${ALL_SCRIPTED_NAMES.join(', ')}, found ${JSON.stringify(name)}`,
     );
   }
   return SCRIPTED_SYSTEMS[name as ScriptedSystemName];

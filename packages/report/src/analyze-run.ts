@@ -10,6 +10,7 @@ import { BootstrapRegistry } from './analysis/bootstrap-registry';
 import { historyAnalysis } from './analysis/history-analysis';
 import { memoryAnalysis } from './analysis/memory-analysis';
 import { transcriptReplayRows } from './analysis/transcript-replay';
+import { wordingAgreementRows } from './analysis/wording-agreement';
 import type { ChartData, FailureCount, ResourceRow } from './chart-data';
 import { estimandWorldSets } from './estimand-world-sets';
 import type { RunRecords } from './run-folder';
@@ -101,6 +102,7 @@ export function analyzeRun(
   const history = historyAnalysis.results(context, historyEstimands, results);
   const behavior = behaviorAnalysis.results(context, behaviorEstimands, results);
   const replay = transcriptReplayRows(records, scores);
+  const wordings = wordingAgreementRows(records, scores);
   return {
     kind: 'chi-chart-data',
     schemaVersion: 1,
@@ -127,6 +129,7 @@ export function analyzeRun(
     chi: { value: null, reason: NO_CALIBRATION_REASON },
     // Opt-in parts are absent when empty, so a run without them keeps its chart-data bytes.
     ...(replay.length === 0 ? {} : { transcriptReplay: replay }),
+    ...(wordings.length === 0 ? {} : { wordingAgreement: wordings }),
   };
 }
 

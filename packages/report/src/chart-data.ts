@@ -254,6 +254,25 @@ export const BehaviorPointSchema = z.strictObject({
 /** One behavioral task indicator. */
 export type BehaviorPoint = z.infer<typeof BehaviorPointSchema>;
 
+/**
+ * Probe-wording invariance of one behavioral feature of one system: the share of paired items
+ * (the same item asked under wordings 1 and 2 in the same world) whose coded outcome agrees, as a
+ * mean over worlds with its world-cluster interval. R, C, A, I code each item's verdict;
+ * `A-frame-change` codes each matched pair's frame-induced change (pairs valid in both wordings).
+ */
+export const WordingAgreementSchema = z.strictObject({
+  systemId: z.string().min(1),
+  feature: z.enum(['R', 'C', 'A', 'I', 'A-frame-change']),
+  /** Mean over worlds of each world's agreement, with its percentile interval. */
+  agreement: IntervalEstimateSchema,
+  /** Pooled over the estimate's worlds: agreeing items (or pairs) / paired items (or pairs). */
+  pooled: RatioSchema,
+  /** The worlds the estimate uses: complete behavior blocks with a paired item of the feature. */
+  worldSeeds: z.array(SeedSchema),
+});
+/** Probe-wording invariance of one behavioral feature of one system. */
+export type WordingAgreement = z.infer<typeof WordingAgreementSchema>;
+
 /** Count of memory probes of one failure-taxonomy reason. */
 export const TaxonomyCountSchema = z.strictObject({
   systemId: z.string().min(1),
@@ -416,6 +435,11 @@ export const ChartDataSchema = z.strictObject({
    * the run has no replay condition (its Q_M is in `memory`, condition `replay`).
    */
   transcriptReplay: z.array(TranscriptReplayRowSchema).optional(),
+  /**
+   * Per-feature agreement between the declared wordings of the behavioral items; absent when the
+   * run asks one wording only.
+   */
+  wordingAgreement: z.array(WordingAgreementSchema).optional(),
 });
 /** Everything a release displays, as numbers. */
 export type ChartData = z.infer<typeof ChartDataSchema>;

@@ -16,6 +16,7 @@ import { tableOfContents } from './report-contents';
 import { glossaryBlocks } from './report-glossary';
 import { transcriptReplayBlocks } from './report-replay';
 import { summaryBlocks } from './report-summary';
+import { wordingAgreementBlocks } from './report-wording';
 import { systemsBlocks } from './systems-section';
 
 /** A block of the report, rendered to Markdown and to HTML by the same walk. */
@@ -601,6 +602,7 @@ const SECTIONS: readonly ((input: ReportInput) => ReportBlock[])[] = [
   taxonomyBlocks,
   historyBlocks,
   behaviorBlocks,
+  (input) => wordingAgreementBlocks(input.data),
   (input) => [...(input.extraSections ?? [])],
   resourceBlocks,
   missingnessBlocks,

@@ -11,6 +11,35 @@ import { defineExperiment } from './experiment';
 /** The behavioral probes' two independently answered halves. */
 const HALVES = [1, 2] as const;
 
+/**
+ * The declared equivalent wordings of the behavioral items, by wording number: the same facts,
+ * options and answer format, the questions phrased differently. Wording 1 is the registered one;
+ * a probe-wording run (`--probe-wordings`) also asks every item under wording 2.
+ */
+export const BEHAVIOR_WORDINGS = [
+  { wording: 1, template: 'behavior-questions' },
+  { wording: 2, template: 'behavior-questions-w2' },
+] as const;
+
+function halfRequest(systemId: string, worldSeed: number, half: 1 | 2, wording: 1 | 2) {
+  const unit = `behavior.w${worldSeed}`;
+  const step = wording === 1 ? `half${half}` : `half${half}.w${wording}`;
+  return plannedRequest({
+    requestId: `${systemId}.${unit}.${step}`,
+    systemId,
+    blockId: unit,
+    experiment: 'behavior',
+    task: 'behavior_half',
+    step,
+    worldSeed,
+    half,
+    ...(wording === 1 ? {} : { wording }),
+    dependsOn: [],
+    writesNotebook: false,
+    nonce: requestNonce(worldSeed, unit, step),
+  });
+}
+
 const rate = z.number().min(0).max(1).nullable();
 
 /**
@@ -74,28 +103,20 @@ export const behaviorExperiment = defineExperiment<BehaviorExperimentParams>({
   parameters: BehaviorExperimentParamsSchema,
   kinds: ['behavior'],
   tasks: ['behavior_half'],
-  parametersFrom: (settings) => (settings.behavior ? { items: 24 } : null),
+  parametersFrom: (settings) =>
+    settings.behavior
+      ? { items: 24, ...(settings.probeWordings === true ? { wordings: 2 as const } : {}) }
+      : null,
   parametersOf: (manifest) => manifest.experiments.behavior,
-  plan: ({ worldSeed }) => {
-    const unit = `behavior.w${worldSeed}`;
+  plan: ({ worldSeed, params }) => {
+    const wordings = params.wordings === 2 ? ([1, 2] as const) : ([1] as const);
     return [
       {
-        block: { blockId: unit, experiment: 'behavior', worldSeed, load: null },
+        // Both wordings in one block: a world's wordings are complete together (pairing).
+        block: { blockId: `behavior.w${worldSeed}`, experiment: 'behavior', worldSeed, load: null },
         requestsFor: (systemId) =>
-          HALVES.map((half) =>
-            plannedRequest({
-              requestId: `${systemId}.${unit}.half${half}`,
-              systemId,
-              blockId: unit,
-              experiment: 'behavior',
-              task: 'behavior_half',
-              step: `half${half}`,
-              worldSeed,
-              half,
-              dependsOn: [],
-              writesNotebook: false,
-              nonce: requestNonce(worldSeed, unit, `half${half}`),
-            }),
+          wordings.flatMap((wording) =>
+            HALVES.map((half) => halfRequest(systemId, worldSeed, half, wording)),
           ),
       },
     ];
@@ -107,7 +128,10 @@ export const behaviorExperiment = defineExperiment<BehaviorExperimentParams>({
     return renderBehaviorHalf(prompts, {
       items: set.items.filter((item) => item.half === request.half),
       nonce: request.nonce,
+      wording: BEHAVIOR_WORDINGS[(request.wording ?? 1) - 1]?.template ?? 'behavior-questions',
     });
   },
+  wordings: BEHAVIOR_WORDINGS,
+  unusedTemplates: (params) => (params?.wordings === 2 ? [] : ['behavior-questions-w2']),
   scoreKeys: { observations: 'behavior', traces: 'behaviorTraces' },
 });

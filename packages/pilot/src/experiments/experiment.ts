@@ -86,6 +86,12 @@ export interface Experiment<Params = unknown> extends ExperimentDescriptor<Param
    */
   startingNotebooks?(manifest: RunManifest): readonly string[];
   /**
+   * Equivalent wordings of its items, by wording number (1 is the registered wording), each
+   * naming the template that phrases them; a probe-wording run asks the same items under wording
+   * 2 as well, and the release reports per-feature agreement. Absent: one wording only.
+   */
+  readonly wordings?: readonly { readonly wording: number; readonly template: string }[];
+  /**
    * Packaged templates of an opt-in condition that a run with these parameters (null: the run
    * leaves the experiment out) does not use: they stay out of the run's prompts and manifest, so
    * a run without the option keeps its bytes. Absent: every template is used.
