@@ -32,7 +32,8 @@ Usage:
 
 Options:
   --config FILE            a pilot configuration file (JSON; see \`chi init\` and pilot-config.schema.json)
-  --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator, abstainer)
+  --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator, abstainer;
+                           wording-sensitive only when named)
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
@@ -40,6 +41,8 @@ Options:
   --loads 32,64,...|v0.1   memory loads, each >= 32 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
   --batch-size N           probes per probe request (default: all in one)
   --no-controls --no-history --no-behavior
+  --transcript-replay      also ask each memory load from the stored encode transcript (uncapped, costed)
+  --probe-wordings         also ask each behavioral item in its equivalent wording; report agreement
   --templates id,...       run only these registered experiments (memory, history, behavior; see chi templates)
   --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)
