@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRunFolder } from '@chi/run';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
 import { readBehaviorQuestion } from './behavior-question-reader';
@@ -9,11 +13,13 @@ import { behaviorExperiment } from './experiments/behavior';
 import { checkExperimentContract } from './experiments/contract';
 import { memoryExperiment } from './experiments/memory';
 import { loadPromptTemplates, requireTemplate } from './prompts';
-import { prepareRun } from './run-create';
+import { createRun, prepareRun } from './run-create';
+import { executeRun } from './run-execute';
 import { answerBehavioralItems } from './scripted-behavior';
 import { createScriptedNoise } from './scripted-noise';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
+import { modelsForManifest } from './system-models';
 
 const fixed = () => new Date('2026-09-01T00:00:00.000Z');
 
@@ -127,5 +133,49 @@ describe('probe-wording invariance (--probe-wordings)', () => {
     const same = second.filter((a, i) => a.answer === first[i]?.answer).length;
     expect(same).toBeGreaterThan(0);
     expect(same).toBeLessThan(24);
+  });
+});
+
+describe('a replay run resumed after its encode requests', () => {
+  it('replays the same transcript as an uninterrupted run: the reply is rebuilt from the attempt log', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'chi-replay-resume-'));
+    try {
+      const settings = defaultOfflineSettings({
+        systems: [scriptedSystemSpec('capacity-keeper'), scriptedSystemSpec('perfect')],
+        replicates: 1,
+        loads: [32],
+        controlsAtLoad: null,
+        history: false,
+        behavior: false,
+        transcriptReplay: true,
+      });
+      const run = await createRun({ settings, runDir: join(root, 'run'), now: fixed });
+      const models = modelsForManifest(run.frozen.manifest);
+      const controller = new AbortController();
+      const interrupted = await executeRun({
+        runDir: run.runDir,
+        models,
+        concurrency: 1,
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === 'request-finished' && event.progress.done === 2) controller.abort();
+        },
+      });
+      expect(interrupted.state).toBe('stopped');
+      expect((await executeRun({ runDir: run.runDir, models })).state).toBe('completed');
+      const reference = await createRun({ settings, runDir: join(root, 'reference'), now: fixed });
+      await executeRun({ runDir: reference.runDir, models });
+      const hashes = async (dir: string) => {
+        const found = new Map<string, string>();
+        for await (const request of openRunFolder(dir).readRequests())
+          found.set(request.requestId, request.requestSha256);
+        return found;
+      };
+      const resumed = await hashes(run.runDir);
+      expect([...resumed.keys()].filter((id) => id.includes('.replay.'))).toHaveLength(2);
+      expect(resumed).toEqual(await hashes(reference.runDir));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

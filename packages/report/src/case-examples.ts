@@ -63,6 +63,10 @@ function sampleRank(probe: TracedProbe): string {
   );
 }
 
+/** What a replay probe read instead of a notebook (the case examples show no notebook lines). */
+const REPLAY_EXCERPT =
+  '(transcript-replay baseline: the stored transcript of the encode session was in context, uncapped; no notebook)';
+
 const CONDITION_ORDER: Record<MemoryCondition, number> = {
   notebook: 0,
   blank: 1,
@@ -115,7 +119,10 @@ export function selectCaseExamples(
     worldSeed: probe.worldSeed,
     stratum: probe.trace.stratum,
     trace: probe.trace,
-    notebookExcerpt: notebookExcerpt(probe.notebook, probe.trace.key),
+    notebookExcerpt:
+      probe.condition === 'replay'
+        ? REPLAY_EXCERPT
+        : notebookExcerpt(probe.notebook, probe.trace.key),
   }));
 }
 

@@ -138,6 +138,13 @@ describe('transcript-replay baseline (opt-in)', () => {
     expect(report).toContain('### Transcript-replay baseline');
     expect(report).toContain('storage and replay costs must be counted');
     expect(report).toContain('not counted');
+    // a replay case example names what the probe read, not the notebook's lines
+    const cases = JSON.parse(
+      await readFile(join(outDir, 'chart-data', 'case-examples.json'), 'utf8'),
+    ) as { condition: string; notebookExcerpt: string }[];
+    const replayCases = cases.filter((c) => c.condition === 'replay');
+    expect(replayCases.length).toBeGreaterThan(0);
+    for (const c of replayCases) expect(c.notebookExcerpt).toMatch(/^\(transcript-replay baseline/);
   });
 
   it('verifies: chi verify recomputes the replay rows', async () => {
