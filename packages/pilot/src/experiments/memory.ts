@@ -36,7 +36,7 @@ export function encodeTranscript(context: RenderContext<MemoryExperimentParams>)
     records: blindView(world).records,
     nonce: requestNonce(
       request.worldSeed,
-      `memory.w${request.worldSeed}.n${request.load}`,
+      loadUnitId(request.worldSeed, request.load ?? 0),
       'encode',
     ),
     notebookCapBytes: manifest.notebookCapBytes,
@@ -95,8 +95,13 @@ function probeRequests(
   });
 }
 
+/** The block (and nonce unit) of one memory world and load: `memory.w<seed>.n<load>`. */
+function loadUnitId(worldSeed: number, load: number): string {
+  return `memory.w${worldSeed}.n${load}`;
+}
+
 function loadUnit(worldSeed: number, load: number, batches: number, replay: boolean): PlannedUnit {
-  const unit = `memory.w${worldSeed}.n${load}`;
+  const unit = loadUnitId(worldSeed, load);
   return {
     block: { blockId: unit, experiment: 'memory', worldSeed, load },
     requestsFor: (systemId) => {
