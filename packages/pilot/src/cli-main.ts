@@ -411,6 +411,21 @@ async function viewDivergence(
   return EXIT_CODES.ok;
 }
 
+/**
+ * Resume options the divergence protocol does not have are refused rather than ignored: its
+ * session sends one request at a time and always publishes its release when complete.
+ */
+function refuseDivergenceResumeOptions(command: PilotCommand): void {
+  if (command.concurrency !== null)
+    throw new UsageError(
+      '--concurrency: a divergence run folder is resumed one request at a time; remove --concurrency',
+    );
+  if (!command.release)
+    throw new UsageError(
+      '--no-release: a divergence run folder publishes its release when complete; remove --no-release',
+    );
+}
+
 async function pilotCommand(
   command: PilotCommand,
   io: CliIo,
@@ -421,12 +436,14 @@ async function pilotCommand(
   const cwd = io.cwd ?? process.cwd();
   if (command.resume !== null) {
     const resumeDir = existingRunFolder(resolve(cwd, command.resume), '--resume');
-    if (await isDivergenceRunFolder(resumeDir))
+    if (await isDivergenceRunFolder(resumeDir)) {
+      refuseDivergenceResumeOptions(command);
       return resumeDivergenceCommand(
         resumeDir,
         { allowFailedSmoke: command.allowFailedSmoke, smokeCeilingUsd: command.smokeCeilingUsd },
         io,
       );
+    }
     const outcome = await runPilot({
       resumeDir,
       // Each system reads only the variable its manifest entry names (the first session's).

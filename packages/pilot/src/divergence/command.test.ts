@@ -23,6 +23,25 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     expect(cli.out()).toContain('primary checkpoint 6 (frozen in the manifest)');
   });
 
+  it('refuses resume options the protocol does not have instead of ignoring them (exit 2)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-resume-options-'));
+    const created = captureIo({ cwd });
+    expect(
+      await runCli(
+        ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '1', '--out', 'run'],
+        created.io,
+      ),
+    ).toBe(0);
+    for (const [flag, extra] of [
+      ['--concurrency', ['--concurrency', '4']],
+      ['--no-release', ['--no-release']],
+    ] as const) {
+      const resumed = captureIo({ cwd });
+      expect(await runCli(['pilot', '--resume', 'run', ...extra], resumed.io)).toBe(2);
+      expect(resumed.err()).toContain(`${flag}: a divergence run folder`);
+    }
+  });
+
   it('refuses an unknown protocol and options that do not apply (exit 2)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-bad-'));
     const unknown = captureIo({ cwd });
