@@ -110,14 +110,64 @@ export interface RunScores {
   readonly historyTraces: readonly HistoryTraceLine[];
   readonly behaviorTraces: readonly BehaviorTraceLine[];
   readonly blocks: readonly BlockRow[];
-  /** Notebook text per memory observation key `<system>|<blockId>|<condition>` (case examples). */
-  readonly probeNotebooks: ReadonlyMap<string, string | null>;
+  /**
+   * Notebook text per memory observation key `<system>|<blockId>|<condition>` (case examples):
+   * null for the oracle control, `''` for the blank one. Read from the run folder when asked for,
+   * so the scores never hold every notebook of the run.
+   */
+  readonly probeNotebooks: ProbeNotebooks;
+}
+
+/** The notebook a memory probe was answered from, by observation key (see {@link RunScores}). */
+export interface ProbeNotebooks {
+  /** The text, null for the oracle control, or undefined for a key that was not scored. */
+  get(key: string): string | null | undefined;
+}
+
+/**
+ * Where each observation's notebook is, not its text: the text is read from the run folder's
+ * notebooks (which keep only the last file read) when asked for.
+ */
+class LazyProbeNotebooks implements ProbeNotebooks {
+  readonly #sources = new Map<string, { readonly encodeRequestId: string | undefined } | null | ''>();
+  readonly #records: RunRecords;
+
+  constructor(records: RunRecords) {
+    this.#records = records;
+  }
+
+  /** Records the notebook of one observation: its condition and the encode request that wrote it. */
+  set(key: string, condition: MemoryCondition, encodeRequestId: string | undefined): void {
+    this.#sources.set(
+      key,
+      condition === 'oracle' ? null : condition === 'blank' ? '' : { encodeRequestId },
+    );
+  }
+
+  get(key: string): string | null | undefined {
+    const source = this.#sources.get(key);
+    if (source === undefined || source === null || source === '') return source;
+    return notebookText(this.#records, source.encodeRequestId) ?? '';
+  }
+}
+
+/**
+ * Receives the trace lines of {@link scoreRun} as they are produced, in the order the returned
+ * lists would hold them. With a sink the returned trace lists are empty: a caller that writes
+ * traces to files (the release) never holds a whole run's traces.
+ */
+export interface TraceSink {
+  memory(line: MemoryTraceLine): void;
+  history(line: HistoryTraceLine): void;
+  behavior(line: BehaviorTraceLine): void;
 }
 
 /** Options of {@link scoreRun}. */
 export interface ScoreRunOptions {
   /** Q_M factor weights; the protocol's 1/6 each by default. */
   readonly alphas?: QualityAlphas;
+  /** Where trace lines go as they are produced; into the returned lists without one. */
+  readonly traces?: TraceSink;
 }
 
 /**
@@ -215,10 +265,6 @@ function worldFile(records: RunRecords, block: PlannedBlock): string {
   return CURRENT_LAYOUT.behaviorWorld(block.worldSeed);
 }
 
-function planFor(records: RunRecords, systemId: string, blockId: string): PlannedRequest[] {
-  return records.plan.requests.filter((r) => r.systemId === systemId && r.blockId === blockId);
-}
-
 function systemIds(records: RunRecords): string[] {
   return records.manifest.systems.map((s) => s.id);
 }
@@ -229,245 +275,306 @@ function notebookText(records: RunRecords, requestId: string | undefined): strin
   return path === undefined ? null : (records.notebooks.get(path)?.text ?? null);
 }
 
+
+/** What scoring one block reads: the run, every request's outcome, and where results go. */
+interface BlockScoring {
+  readonly records: RunRecords;
+  readonly outcomes: ReadonlyMap<string, RequestOutcome>;
+  readonly alphas: QualityAlphas;
+  readonly out: ScoreCollector;
+  /** One validated record index per memory world, shared by every system and condition. */
+  readonly indexOf: (world: MemoryWorld) => RecordIndex;
+}
+
+/** One system's requests in one block, with the block's place in the run. */
+interface SystemBlock {
+  readonly block: PlannedBlock;
+  readonly systemId: string;
+  readonly planned: readonly PlannedRequest[];
+  readonly blockComplete: boolean;
+}
+
+/** Collects observations and notebooks, and hands traces to the sink (or a list). */
+class ScoreCollector {
+  readonly memory: MemoryObservation[] = [];
+  readonly history: HistoryObservation[] = [];
+  readonly behavior: BehaviorObservation[] = [];
+  readonly memoryTraces: MemoryTraceLine[] = [];
+  readonly historyTraces: HistoryTraceLine[] = [];
+  readonly behaviorTraces: BehaviorTraceLine[] = [];
+  readonly notebooks: LazyProbeNotebooks;
+  readonly traces: TraceSink;
+
+  constructor(records: RunRecords, sink: TraceSink | undefined) {
+    this.notebooks = new LazyProbeNotebooks(records);
+    this.traces = sink ?? {
+      memory: (line) => this.memoryTraces.push(line),
+      history: (line) => this.historyTraces.push(line),
+      behavior: (line) => this.behaviorTraces.push(line),
+    };
+  }
+}
+
+function observationBase(unit: SystemBlock, unusable: ObservationBase['unusableRequests']) {
+  return {
+    systemId: unit.systemId,
+    blockId: unit.block.blockId,
+    worldSeed: unit.block.worldSeed,
+    blockComplete: unit.blockComplete,
+    unusableRequests: unusable,
+  };
+}
+
+function isMemoryProbe(request: PlannedRequest): boolean {
+  return request.task === 'memory_probe' || request.task === 'memory_probe_oracle';
+}
+
+/** The probe replies of one condition merged into one answer per answer-key entry. */
+function mergedProbeReplies(
+  context: BlockScoring,
+  world: MemoryWorld,
+  probes: readonly PlannedRequest[],
+): { merged: ParsedProbeReply; unusable: { requestId: string; reason: string }[] } {
+  const unusable: { requestId: string; reason: string }[] = [];
+  const answers = new Map<string, ClassifiedAnswer>();
+  let foundAnswerSet = true;
+  let unrequestedCount = 0;
+  const notes: string[] = [];
+  for (const request of probes) {
+    const usable = usableText(outcomeOf(context.outcomes, request.requestId));
+    const ids = requestedIds(context.records, request.requestId, 'QUESTIONS');
+    if ('reason' in usable || ids === null) {
+      const reason = 'reason' in usable ? usable.reason : 'rendered request has no QUESTIONS block';
+      unusable.push({ requestId: request.requestId, reason });
+      foundAnswerSet = false;
+      continue;
+    }
+    const parsed = parseProbeReply(usable.text, ids);
+    for (const answer of parsed.answers) answers.set(answer.id, answer);
+    foundAnswerSet &&= parsed.foundAnswerSet;
+    unrequestedCount += parsed.unrequestedCount;
+    notes.push(...parsed.notes.map((note) => `${request.requestId}: ${note}`));
+  }
+  const reasonFor = unusable.map((u) => `${u.requestId} ${u.reason}`).join('; ') || 'not asked';
+  const merged: ParsedProbeReply = {
+    answers: world.answerKey.map(
+      (entry) => answers.get(entry.id) ?? missingProbe(entry.id, reasonFor),
+    ),
+    foundAnswerSet,
+    unrequestedCount,
+    notes,
+  };
+  return { merged, unusable };
+}
+
+function scoreMemoryCondition(
+  context: BlockScoring,
+  unit: SystemBlock,
+  world: MemoryWorld,
+  condition: MemoryCondition,
+): void {
+  const { out } = context;
+  const probes = unit.planned
+    .filter((r) => isMemoryProbe(r) && (r.condition ?? 'notebook') === condition)
+    .sort((a, b) => (a.batch ?? 0) - (b.batch ?? 0));
+  const { merged, unusable } = mergedProbeReplies(context, world, probes);
+  out.memory.push({
+    kind: 'memory-observation',
+    ...observationBase(unit, unusable),
+    condition,
+    load: world.load,
+    score: scoreMemoryProbes(world.answerKey, merged, context.alphas),
+  });
+  const traces = traceMemoryProbes(world.records, world.answerKey, merged, context.indexOf(world));
+  for (const trace of traces) {
+    out.traces.memory({
+      systemId: unit.systemId,
+      condition,
+      load: world.load,
+      worldSeed: unit.block.worldSeed,
+      blockComplete: unit.blockComplete,
+      trace,
+    });
+  }
+  const encode = unit.planned.find((r) => r.task === 'memory_encode');
+  out.notebooks.set(
+    `${unit.systemId}|${unit.block.blockId}|${condition}`,
+    condition,
+    encode?.requestId,
+  );
+}
+
+function scoreMemoryBlock(context: BlockScoring, unit: SystemBlock): void {
+  const { block } = unit;
+  const world = context.records.memoryWorlds.get(memoryWorldKey(block.worldSeed, block.load ?? 0));
+  if (world === undefined)
+    throw new Error(`block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`);
+  const conditions = [
+    ...new Set(unit.planned.filter(isMemoryProbe).map((r) => r.condition ?? 'notebook')),
+  ];
+  for (const condition of conditions) scoreMemoryCondition(context, unit, world, condition);
+}
+
+function scoreHistoryBlock(context: BlockScoring, unit: SystemBlock): void {
+  const { block } = unit;
+  const world = context.records.historyWorlds.get(block.worldSeed);
+  if (world === undefined)
+    throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
+  const unusable: { requestId: string; reason: string }[] = [];
+  const grid = (history: HistoryId): Decision[][] =>
+    [0, 1, 2, 3, 4].map((checkpoint) => {
+      const request = unit.planned.find(
+        (r) => r.task === 'history_probe' && r.history === history && r.checkpoint === checkpoint,
+      );
+      if (request === undefined) return world.environments.map(() => 'invalid' as const);
+      const reading = readHistoryProbe(
+        usableReply(outcomeOf(context.outcomes, request.requestId)),
+        requestedIds(context.records, request.requestId, 'QUESTIONS'),
+        world,
+      );
+      if (reading.unusableReason !== null)
+        unusable.push({ requestId: request.requestId, reason: reading.unusableReason });
+      return [...reading.decisions];
+    });
+  const decisions = { A: grid('A'), B: grid('B'), A2: grid('A2') };
+  const observations = { validAnswers: world.validAnswers, decisions };
+  context.out.history.push({
+    kind: 'history-observation',
+    ...observationBase(unit, unusable),
+    decisions,
+    score: scoreHistory(observations),
+  });
+  for (const trace of traceHistoryDecisions(observations))
+    context.out.traces.history({
+      systemId: unit.systemId,
+      worldSeed: block.worldSeed,
+      blockComplete: unit.blockComplete,
+      trace,
+    });
+}
+
+function scoreBehaviorBlock(context: BlockScoring, unit: SystemBlock): void {
+  const { block } = unit;
+  const itemSet = context.records.behaviorItems.get(block.worldSeed);
+  if (itemSet === undefined)
+    throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
+  const unusable: { requestId: string; reason: string }[] = [];
+  const answers: ClassifiedTaskAnswer[] = [];
+  for (const half of [1, 2] as const) {
+    const request = unit.planned.find((r) => r.task === 'behavior_half' && r.half === half);
+    const fallbackIds = itemSet.items
+      .filter((i) => i.half === half)
+      .sort((a, b) => a.position - b.position)
+      .map((i) => i.id);
+    const usable =
+      request === undefined
+        ? { reason: 'not planned' }
+        : usableText(outcomeOf(context.outcomes, request.requestId));
+    const ids =
+      request === undefined ? null : requestedIds(context.records, request.requestId, 'ITEMS');
+    if ('reason' in usable || ids === null) {
+      const reason = 'reason' in usable ? usable.reason : 'no ITEMS block';
+      if (request !== undefined) unusable.push({ requestId: request.requestId, reason });
+      answers.push(...fallbackIds.map((id) => missingTask(id, reason)));
+      continue;
+    }
+    answers.push(...parseTaskReply(usable.text, ids).answers);
+  }
+  context.out.behavior.push({
+    kind: 'behavior-observation',
+    ...observationBase(unit, unusable),
+    score: scoreBehavior(itemSet, answers),
+  });
+  for (const trace of traceBehaviorItems(itemSet, answers))
+    context.out.traces.behavior({
+      systemId: unit.systemId,
+      worldSeed: block.worldSeed,
+      blockComplete: unit.blockComplete,
+      trace,
+    });
+}
+
+/** Scores one system's requests in one block; an error names the world file it was scored against. */
+function scoreSystemBlock(context: BlockScoring, unit: SystemBlock): void {
+  const { block } = unit;
+  try {
+    if (block.experiment === 'memory' || block.experiment === 'controls')
+      scoreMemoryBlock(context, unit);
+    else if (block.experiment === 'history') scoreHistoryBlock(context, unit);
+    // Experiments added from outside the pilot (`x-...`) are scored by their own code.
+    else if (block.experiment === 'behavior') scoreBehaviorBlock(context, unit);
+  } catch (error) {
+    if (InvalidArgumentError.isInstance(error) && /^(worlds|requests|payloads)\//.test(error.field))
+      throw error;
+    throw new InvalidArgumentError(
+      worldFile(context.records, block),
+      `cannot score block ${block.blockId} for system ${unit.systemId}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The planned requests of each system in each block (one pass over the plan, not one per block). */
+function plannedBySystemBlock(records: RunRecords): Map<string, PlannedRequest[]> {
+  const grouped = new Map<string, PlannedRequest[]>();
+  for (const request of records.plan.requests) {
+    const key = `${request.systemId}|${request.blockId}`;
+    const list = grouped.get(key);
+    if (list === undefined) grouped.set(key, [request]);
+    else list.push(request);
+  }
+  return grouped;
+}
+
+function memoizedRecordIndex(): (world: MemoryWorld) => RecordIndex {
+  let last: { world: MemoryWorld; index: RecordIndex } | null = null;
+  return (world) => {
+    if (last === null || last.world !== world) last = { world, index: indexRecords(world.records) };
+    return last.index;
+  };
+}
+
 /**
  * Scores a run from its raw records alone: the attempt log's final replies, the rendered
  * requests (what was asked) and the worlds' answer keys, using `@chi/scoring`. Pure: the same
- * records give the same scores, which is what `chi verify` relies on.
+ * records give the same scores, which is what `chi verify` relies on. Blocks are scored in plan
+ * order, world by world; traces go to `options.traces` as they are produced when given.
  *
  * A request without a usable reply (a model failure, an infrastructure failure, abandoned, not
  * sent) contributes a `missing` answer for every ID it should have asked about, so each probe is
  * scored exactly once. Whether the observation counts is decided by its block's completeness.
  */
 export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): RunScores {
-  const alphas = options.alphas ?? EQUAL_ALPHAS;
   const outcomes = requestOutcomes(records);
   const blocks = blockStatuses(records, outcomes);
   const complete = new Set(blocks.filter((b) => b.status === 'complete').map((b) => b.blockId));
   const started = new Set(blocks.filter((b) => b.status !== 'not_started').map((b) => b.blockId));
-
-  const memory: MemoryObservation[] = [];
-  const memoryTraces: MemoryTraceLine[] = [];
-  const history: HistoryObservation[] = [];
-  const historyTraces: HistoryTraceLine[] = [];
-  const behavior: BehaviorObservation[] = [];
-  const behaviorTraces: BehaviorTraceLine[] = [];
-  const probeNotebooks = new Map<string, string | null>();
-  // one validated index of a world's records for every system and condition scored against it
-  const worldIndex: { world: MemoryWorld | null; index: RecordIndex | null } = {
-    world: null,
-    index: null,
+  const out = new ScoreCollector(records, options.traces);
+  const context: BlockScoring = {
+    records,
+    outcomes,
+    alphas: options.alphas ?? EQUAL_ALPHAS,
+    out,
+    indexOf: memoizedRecordIndex(),
   };
-  const indexOfWorld = (world: MemoryWorld): RecordIndex => {
-    if (worldIndex.world !== world || worldIndex.index === null) {
-      worldIndex.world = world;
-      worldIndex.index = indexRecords(world.records);
-    }
-    return worldIndex.index;
-  };
-
+  const planned = plannedBySystemBlock(records);
   for (const block of records.plan.blocks) {
     if (!started.has(block.blockId)) continue;
-    const blockComplete = complete.has(block.blockId);
     for (const systemId of systemIds(records)) {
-      const planned = planFor(records, systemId, block.blockId);
-      if (planned.length === 0) continue;
-      try {
-        if (block.experiment === 'memory' || block.experiment === 'controls') {
-          const world = records.memoryWorlds.get(memoryWorldKey(block.worldSeed, block.load ?? 0));
-          if (world === undefined)
-            throw new Error(
-              `block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`,
-            );
-          const recordIndex = indexOfWorld(world);
-          const conditions = [
-            ...new Set(
-              planned
-                .filter((r) => r.task === 'memory_probe' || r.task === 'memory_probe_oracle')
-                .map((r) => r.condition ?? 'notebook'),
-            ),
-          ];
-          for (const condition of conditions) {
-            const probes = planned
-              .filter(
-                (r) =>
-                  (r.task === 'memory_probe' || r.task === 'memory_probe_oracle') &&
-                  (r.condition ?? 'notebook') === condition,
-              )
-              .sort((a, b) => (a.batch ?? 0) - (b.batch ?? 0));
-            const unusable: { requestId: string; reason: string }[] = [];
-            const answers = new Map<string, ClassifiedAnswer>();
-            let foundAnswerSet = true;
-            let unrequestedCount = 0;
-            const notes: string[] = [];
-            for (const request of probes) {
-              const usable = usableText(outcomeOf(outcomes, request.requestId));
-              const ids = requestedIds(records, request.requestId, 'QUESTIONS');
-              if ('reason' in usable || ids === null) {
-                const reason =
-                  'reason' in usable ? usable.reason : 'rendered request has no QUESTIONS block';
-                unusable.push({ requestId: request.requestId, reason });
-                foundAnswerSet = false;
-                continue;
-              }
-              const parsed = parseProbeReply(usable.text, ids);
-              for (const answer of parsed.answers) answers.set(answer.id, answer);
-              foundAnswerSet &&= parsed.foundAnswerSet;
-              unrequestedCount += parsed.unrequestedCount;
-              notes.push(...parsed.notes.map((note) => `${request.requestId}: ${note}`));
-            }
-            const reasonFor =
-              unusable.map((u) => `${u.requestId} ${u.reason}`).join('; ') || 'not asked';
-            const merged: ParsedProbeReply = {
-              answers: world.answerKey.map(
-                (entry) => answers.get(entry.id) ?? missingProbe(entry.id, reasonFor),
-              ),
-              foundAnswerSet,
-              unrequestedCount,
-              notes,
-            };
-            const base = {
-              systemId,
-              blockId: block.blockId,
-              worldSeed: block.worldSeed,
-              blockComplete,
-              unusableRequests: unusable,
-            };
-            memory.push({
-              kind: 'memory-observation',
-              ...base,
-              condition,
-              load: world.load,
-              score: scoreMemoryProbes(world.answerKey, merged, alphas),
-            });
-            for (const trace of traceMemoryProbes(
-              world.records,
-              world.answerKey,
-              merged,
-              recordIndex,
-            )) {
-              memoryTraces.push({
-                systemId,
-                condition,
-                load: world.load,
-                worldSeed: block.worldSeed,
-                blockComplete,
-                trace,
-              });
-            }
-            const encode = planned.find((r) => r.task === 'memory_encode');
-            probeNotebooks.set(
-              `${systemId}|${block.blockId}|${condition}`,
-              condition === 'oracle'
-                ? null
-                : condition === 'blank'
-                  ? ''
-                  : (notebookText(records, encode?.requestId) ?? ''),
-            );
-          }
-        } else if (block.experiment === 'history') {
-          const world = records.historyWorlds.get(block.worldSeed);
-          if (world === undefined)
-            throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
-          const unusable: { requestId: string; reason: string }[] = [];
-          const grid = (history: HistoryId): Decision[][] =>
-            [0, 1, 2, 3, 4].map((checkpoint) => {
-              const request = planned.find(
-                (r) =>
-                  r.task === 'history_probe' &&
-                  r.history === history &&
-                  r.checkpoint === checkpoint,
-              );
-              if (request === undefined) return world.environments.map(() => 'invalid' as const);
-              const reading = readHistoryProbe(
-                usableReply(outcomeOf(outcomes, request.requestId)),
-                requestedIds(records, request.requestId, 'QUESTIONS'),
-                world,
-              );
-              if (reading.unusableReason !== null)
-                unusable.push({ requestId: request.requestId, reason: reading.unusableReason });
-              return [...reading.decisions];
-            });
-          const decisions = { A: grid('A'), B: grid('B'), A2: grid('A2') };
-          const observations = { validAnswers: world.validAnswers, decisions };
-          const base = {
-            systemId,
-            blockId: block.blockId,
-            worldSeed: block.worldSeed,
-            blockComplete,
-            unusableRequests: unusable,
-          };
-          history.push({
-            kind: 'history-observation',
-            ...base,
-            decisions,
-            score: scoreHistory(observations),
-          });
-          for (const trace of traceHistoryDecisions(observations))
-            historyTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
-        } else if (block.experiment === 'behavior') {
-          // Experiments added from outside the pilot (`x-...`) are scored by their own code.
-          const itemSet = records.behaviorItems.get(block.worldSeed);
-          if (itemSet === undefined)
-            throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
-          const unusable: { requestId: string; reason: string }[] = [];
-          const answers: ClassifiedTaskAnswer[] = [];
-          for (const half of [1, 2] as const) {
-            const request = planned.find((r) => r.task === 'behavior_half' && r.half === half);
-            const fallbackIds = itemSet.items
-              .filter((i) => i.half === half)
-              .sort((a, b) => a.position - b.position)
-              .map((i) => i.id);
-            const usable =
-              request === undefined
-                ? { reason: 'not planned' }
-                : usableText(outcomeOf(outcomes, request.requestId));
-            const ids =
-              request === undefined ? null : requestedIds(records, request.requestId, 'ITEMS');
-            if ('reason' in usable || ids === null) {
-              const reason = 'reason' in usable ? usable.reason : 'no ITEMS block';
-              if (request !== undefined) unusable.push({ requestId: request.requestId, reason });
-              answers.push(...fallbackIds.map((id) => missingTask(id, reason)));
-              continue;
-            }
-            answers.push(...parseTaskReply(usable.text, ids).answers);
-          }
-          const base = {
-            systemId,
-            blockId: block.blockId,
-            worldSeed: block.worldSeed,
-            blockComplete,
-            unusableRequests: unusable,
-          };
-          behavior.push({
-            kind: 'behavior-observation',
-            ...base,
-            score: scoreBehavior(itemSet, answers),
-          });
-          for (const trace of traceBehaviorItems(itemSet, answers))
-            behaviorTraces.push({ systemId, worldSeed: block.worldSeed, blockComplete, trace });
-        }
-      } catch (error) {
-        if (
-          InvalidArgumentError.isInstance(error) &&
-          /^(worlds|requests|payloads)\//.test(error.field)
-        )
-          throw error;
-        throw new InvalidArgumentError(
-          worldFile(records, block),
-          `cannot score block ${block.blockId} for system ${systemId}: ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
+      const requests = planned.get(`${systemId}|${block.blockId}`) ?? [];
+      if (requests.length === 0) continue;
+      const blockComplete = complete.has(block.blockId);
+      scoreSystemBlock(context, { block, systemId, planned: requests, blockComplete });
     }
   }
   return {
-    memory,
-    history,
-    behavior,
-    memoryTraces,
-    historyTraces,
-    behaviorTraces,
+    memory: out.memory,
+    history: out.history,
+    behavior: out.behavior,
+    memoryTraces: out.memoryTraces,
+    historyTraces: out.historyTraces,
+    behaviorTraces: out.behaviorTraces,
     blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
-    probeNotebooks,
+    probeNotebooks: out.notebooks,
   };
 }
