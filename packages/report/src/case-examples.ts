@@ -57,7 +57,10 @@ export function notebookExcerpt(notebook: string | null, key: string): string {
   return [...shown, ...more].join('\n');
 }
 
-function sampleRank(probe: TracedProbe): string {
+/** A memory probe a case example can be chosen from, before its notebook is read. */
+export type CaseCandidate = Omit<TracedProbe, 'notebook'>;
+
+function sampleRank(probe: CaseCandidate): string {
   return sha256Hex(
     `${probe.systemId}|${probe.condition}|${probe.load}|${probe.worldSeed}|${probe.trace.probeId}`,
   );
@@ -74,56 +77,87 @@ const CONDITION_ORDER: Record<MemoryCondition, number> = {
   replay: 3,
 };
 
+function groupKey(probe: CaseCandidate): string {
+  return `${probe.systemId}\u0000${probe.condition}\u0000${probe.load}\u0000${probe.trace.stratum}\u0000${probe.trace.verdict}`;
+}
+
+/**
+ * {@link selectCaseExamples} one probe at a time: it keeps only the `perVerdict` first probes in
+ * SHA-256 order of each group, so scoring can feed it every trace without the run's traces being
+ * held; a chosen probe's notebook is read only when the examples are made.
+ */
+export class CaseExampleSelector<P extends CaseCandidate> {
+  readonly #groups = new Map<string, { probe: P; rank: string }[]>();
+  readonly #perVerdict: number;
+  readonly #systemOrder: readonly string[];
+
+  constructor(perVerdict = 1, systemOrder: readonly string[] = []) {
+    this.#perVerdict = perVerdict;
+    this.#systemOrder = systemOrder;
+  }
+
+  /** Offers one probe; ties in rank keep the order probes were offered in. */
+  add(probe: P): void {
+    const key = groupKey(probe);
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = [];
+      this.#groups.set(key, group);
+    }
+    const rank = sampleRank(probe);
+    let at = group.length;
+    while (at > 0 && (group[at - 1] as { rank: string }).rank > rank) at--;
+    if (at >= this.#perVerdict) return;
+    group.splice(at, 0, { probe, rank });
+    if (group.length > this.#perVerdict) group.pop();
+  }
+
+  /** The chosen probes as case examples, in report order, each with its notebook excerpt. */
+  examples(notebookOf: (probe: P) => string | null): CaseExample[] {
+    const systemRank = (id: string) => {
+      const index = this.#systemOrder.indexOf(id);
+      return index < 0 ? this.#systemOrder.length : index;
+    };
+    const chosen = [...this.#groups.values()].flatMap((group) => group.map((entry) => entry.probe));
+    chosen.sort(
+      (a, b) =>
+        systemRank(a.systemId) - systemRank(b.systemId) ||
+        (a.systemId < b.systemId ? -1 : a.systemId > b.systemId ? 1 : 0) ||
+        CONDITION_ORDER[a.condition] - CONDITION_ORDER[b.condition] ||
+        a.load - b.load ||
+        STRATA.indexOf(a.trace.stratum) - STRATA.indexOf(b.trace.stratum) ||
+        (a.trace.verdict === b.trace.verdict ? 0 : a.trace.verdict === 'pass' ? -1 : 1),
+    );
+    return chosen.map((probe) => ({
+      systemId: probe.systemId,
+      condition: probe.condition,
+      load: probe.load,
+      worldSeed: probe.worldSeed,
+      stratum: probe.trace.stratum,
+      trace: probe.trace,
+      notebookExcerpt:
+        probe.condition === 'replay'
+          ? REPLAY_EXCERPT
+          : notebookExcerpt(notebookOf(probe), probe.trace.key),
+    }));
+  }
+}
+
 /**
  * A deterministic sample of case examples: for every system, condition, load and stratum, the
  * `perVerdict` passing and `perVerdict` failing probes that come first in SHA-256 order of
- * `system|condition|load|world|probeId`, systems in `systemOrder` (then by ID). No random generator is involved, so the same run always
- * shows the same examples, and the choice cannot be steered towards flattering probes.
+ * `system|condition|load|world|probeId`, systems in `systemOrder` (then by ID). No random
+ * generator is involved, so the same run always shows the same examples, and the choice cannot
+ * be steered towards flattering probes.
  */
 export function selectCaseExamples(
   probes: readonly TracedProbe[],
   perVerdict = 1,
   systemOrder: readonly string[] = [],
 ): CaseExample[] {
-  const systemRank = (id: string) => {
-    const index = systemOrder.indexOf(id);
-    return index < 0 ? systemOrder.length : index;
-  };
-  const groups = new Map<string, TracedProbe[]>();
-  for (const probe of probes) {
-    const key = `${probe.systemId}\u0000${probe.condition}\u0000${probe.load}\u0000${probe.trace.stratum}\u0000${probe.trace.verdict}`;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [probe]);
-    else group.push(probe);
-  }
-  const chosen: TracedProbe[] = [];
-  for (const group of groups.values()) {
-    const ranked = group
-      .map((probe) => ({ probe, rank: sampleRank(probe) }))
-      .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
-    chosen.push(...ranked.slice(0, perVerdict).map((entry) => entry.probe));
-  }
-  chosen.sort(
-    (a, b) =>
-      systemRank(a.systemId) - systemRank(b.systemId) ||
-      (a.systemId < b.systemId ? -1 : a.systemId > b.systemId ? 1 : 0) ||
-      CONDITION_ORDER[a.condition] - CONDITION_ORDER[b.condition] ||
-      a.load - b.load ||
-      STRATA.indexOf(a.trace.stratum) - STRATA.indexOf(b.trace.stratum) ||
-      (a.trace.verdict === b.trace.verdict ? 0 : a.trace.verdict === 'pass' ? -1 : 1),
-  );
-  return chosen.map((probe) => ({
-    systemId: probe.systemId,
-    condition: probe.condition,
-    load: probe.load,
-    worldSeed: probe.worldSeed,
-    stratum: probe.trace.stratum,
-    trace: probe.trace,
-    notebookExcerpt:
-      probe.condition === 'replay'
-        ? REPLAY_EXCERPT
-        : notebookExcerpt(probe.notebook, probe.trace.key),
-  }));
+  const selector = new CaseExampleSelector<TracedProbe>(perVerdict, systemOrder);
+  for (const probe of probes) selector.add(probe);
+  return selector.examples((probe) => probe.notebook);
 }
 
 function recordLine(record: TracedRecord): string {

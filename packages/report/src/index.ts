@@ -12,6 +12,8 @@
  *
  * @packageDocumentation
  */
+
+export { MemoryTaxonomyCounter, memoryTaxonomy } from './analysis/memory-taxonomy';
 export {
   type AnalyzeRunOptions,
   analyzeRun,
@@ -33,7 +35,9 @@ export {
 } from './calibration-checks';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
+  type CaseCandidate,
   type CaseExample,
+  CaseExampleSelector,
   notebookExcerpt,
   selectCaseExamples,
   type TracedProbe,
@@ -109,6 +113,7 @@ export {
   type InspectEvalLog,
   inspectLogs,
 } from './inspect-log';
+export { PackedText } from './packed-text';
 export { chanceAccuracy, profileClusters } from './profile-features';
 export {
   type AnalyzeProfilesOptions,
@@ -147,6 +152,8 @@ export {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
   type DerivedRelease,
+  derivedPaths,
+  derivedText,
   isRawPath,
   RAW_PREFIXES,
   REPORT_VERSION,
@@ -175,9 +182,11 @@ export {
   type HistoryTraceLine,
   type MemoryObservation,
   type MemoryTraceLine,
+  type ProbeNotebooks,
   type RunScores,
   type ScoreRunOptions,
   scoreRun,
+  type TraceSink,
 } from './score-run';
 export { findSecrets, type SecretFinding } from './secrets';
 export {

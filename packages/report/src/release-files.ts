@@ -3,11 +3,12 @@ import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
-import { selectCaseExamples, type TracedProbe } from './case-examples';
+import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
 import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildFigures } from './figures';
+import { PackedText } from './packed-text';
 import { chanceAccuracy } from './profile-features';
 import { analyzeProfiles, runLevelChiReason } from './profiles';
 import { profilesFigure } from './profiles-figure';
@@ -23,7 +24,14 @@ import { renderFigureSvg } from './render-svg';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import { buildReportDocument } from './report-document';
 import type { RunRecords } from './run-folder';
-import { type RunScores, scoreRun } from './score-run';
+import {
+  type BehaviorTraceLine,
+  type HistoryTraceLine,
+  type MemoryTraceLine,
+  type RunScores,
+  scoreRun,
+  type TraceSink,
+} from './score-run';
 import { compareUtf8 } from './sha256-sums';
 
 /** The version of this package, written into every release (kept equal to package.json by a test). */
@@ -68,32 +76,74 @@ function jsonl(values: readonly unknown[]): string {
   return values.map((value) => `${canonicalJson(value)}\n`).join('');
 }
 
-/** The derived part of a release: path -> exact text. Also the chart data, for callers that need it. */
+/**
+ * The derived part of a release: path -> exact text, the trace files apart (held packed until
+ * they are written or compared). Also the chart data, for callers that need it.
+ */
 export interface DerivedRelease {
   readonly files: Map<string, string>;
+  /** The trace files (`traces/...`), path -> packed text; {@link derivedPaths} lists both maps. */
+  readonly packedFiles: ReadonlyMap<string, PackedText>;
   readonly chartData: ChartData;
   readonly scores: RunScores;
 }
 
-function tracedProbes(scores: RunScores): TracedProbe[] {
+function tracePath(kind: 'memory' | 'history' | 'behavior', line: TraceLine): string {
+  if (kind !== 'memory') return `traces/${line.systemId}/${kind}.jsonl`;
+  const { load, condition } = line as MemoryTraceLine;
+  return `traces/${line.systemId}/memory-n${load}${condition === 'notebook' ? '' : `-${condition}`}.jsonl`;
+}
+
+type TraceLine = MemoryTraceLine | HistoryTraceLine | BehaviorTraceLine;
+
+/**
+ * Where the release's traces go while the run is scored: each line straight into its trace file
+ * (held packed, see {@link PackedText}), and each memory probe of a complete block offered to the
+ * case-example selection. Nothing keeps a run's worth of trace objects.
+ */
+class ReleaseTraceSink implements TraceSink {
+  readonly files = new Map<string, PackedText>();
+  readonly cases: CaseExampleSelector<CaseCandidate>;
+
+  constructor(perVerdict: number, systems: readonly string[]) {
+    this.cases = new CaseExampleSelector(perVerdict, systems);
+  }
+
+  #append(path: string, line: TraceLine): void {
+    let file = this.files.get(path);
+    if (file === undefined) {
+      file = new PackedText();
+      this.files.set(path, file);
+    }
+    file.append(`${canonicalJson(line)}\n`);
+  }
+
+  memory(line: MemoryTraceLine): void {
+    this.#append(tracePath('memory', line), line);
+    if (!line.blockComplete) return;
+    const { systemId, condition, load, worldSeed, trace } = line;
+    this.cases.add({ systemId, condition, load, worldSeed, trace });
+  }
+
+  history(line: HistoryTraceLine): void {
+    this.#append(tracePath('history', line), line);
+  }
+
+  behavior(line: BehaviorTraceLine): void {
+    this.#append(tracePath('behavior', line), line);
+  }
+}
+
+/** The case examples, each chosen probe's notebook read from the run only now. */
+function caseExamplesOf(sink: ReleaseTraceSink, scores: RunScores): CaseExample[] {
   const blockOf = new Map(
     scores.memory.map((o) => [`${o.systemId}|${o.condition}|${o.load}|${o.worldSeed}`, o.blockId]),
   );
-  return scores.memoryTraces
-    .filter((line) => line.blockComplete)
-    .map((line) => {
-      const blockId =
-        blockOf.get(`${line.systemId}|${line.condition}|${line.load}|${line.worldSeed}`) ?? '';
-      return {
-        systemId: line.systemId,
-        condition: line.condition,
-        load: line.load,
-        worldSeed: line.worldSeed,
-        trace: line.trace,
-        notebook:
-          scores.probeNotebooks.get(`${line.systemId}|${blockId}|${line.condition}`) ?? null,
-      };
-    });
+  return sink.cases.examples((probe) => {
+    const blockId =
+      blockOf.get(`${probe.systemId}|${probe.condition}|${probe.load}|${probe.worldSeed}`) ?? '';
+    return scores.probeNotebooks.get(`${probe.systemId}|${blockId}|${probe.condition}`) ?? null;
+  });
 }
 
 /**
@@ -327,6 +377,16 @@ function releaseReadme(
   ].join('\n');
 }
 
+/** Every derived path of a release (plain and packed files), sorted by UTF-8 bytes. */
+export function derivedPaths(derived: DerivedRelease): string[] {
+  return [...derived.files.keys(), ...derived.packedFiles.keys()].sort(compareUtf8);
+}
+
+/** The exact text of one derived file, or undefined when the release derives no such file. */
+export function derivedText(derived: DerivedRelease, path: string): string | undefined {
+  return derived.files.get(path) ?? derived.packedFiles.get(path)?.text();
+}
+
 /**
  * Computes the derived part of a release from the raw run records: scores, traces, chart data
  * (JSON + CSV), figures, case examples, report and metadata. Deterministic: the same records and
@@ -340,7 +400,11 @@ export async function buildDerivedRelease(
   code: ReleaseCode = new Map(),
 ): Promise<DerivedRelease> {
   const codeSection = describeReleaseCode(code);
-  const scores = scoreRun(records, { alphas: parameters.alphas });
+  const traces = new ReleaseTraceSink(
+    parameters.caseExamplesPerVerdict,
+    records.manifest.systems.map((s) => s.id),
+  );
+  const scores = scoreRun(records, { alphas: parameters.alphas, traces });
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
@@ -426,23 +490,6 @@ export async function buildDerivedRelease(
   files.set('scores/behavior.jsonl', jsonl(scores.behavior));
   files.set('scores/blocks.json', canonicalJson(scores.blocks));
 
-  const traceFiles = new Map<string, unknown[]>();
-  const addTrace = (path: string, line: unknown) => {
-    const list = traceFiles.get(path);
-    if (list === undefined) traceFiles.set(path, [line]);
-    else list.push(line);
-  };
-  for (const line of scores.memoryTraces) {
-    addTrace(
-      `traces/${line.systemId}/memory-n${line.load}${line.condition === 'notebook' ? '' : `-${line.condition}`}.jsonl`,
-      line,
-    );
-  }
-  for (const line of scores.historyTraces) addTrace(`traces/${line.systemId}/history.jsonl`, line);
-  for (const line of scores.behaviorTraces)
-    addTrace(`traces/${line.systemId}/behavior.jsonl`, line);
-  for (const [path, lines] of traceFiles) files.set(path, jsonl(lines));
-
   files.set('chart-data/chart-data.json', canonicalJson(data));
   for (const [path, csv] of perWorldTables(scores, data)) files.set(path, csv);
   const figures = buildFigures(data);
@@ -463,11 +510,7 @@ export async function buildDerivedRelease(
     );
     files.set(`chart-data/${definition.id}.csv`, toCsv(definition.columns, definition.rows));
   }
-  const caseExamples = selectCaseExamples(
-    tracedProbes(scores),
-    parameters.caseExamplesPerVerdict,
-    records.manifest.systems.map((s) => s.id),
-  );
+  const caseExamples = caseExamplesOf(traces, scores);
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
   for (const [path, text] of profileFiles(profiles)) files.set(path, text);
@@ -499,6 +542,7 @@ export async function buildDerivedRelease(
 
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => compareUtf8(a, b))),
+    packedFiles: new Map([...traces.files.entries()].sort(([a], [b]) => compareUtf8(a, b))),
     chartData: data,
     scores,
   };

@@ -37,6 +37,7 @@ import {
   type PlannedRequest,
   type QualityAlphas,
 } from '@chi/spec';
+import { MemoryTaxonomyCounter } from './analysis/memory-taxonomy';
 import type { BlockRow, MemoryCondition } from './chart-data';
 import { readHistoryProbe } from './history-probe-reading';
 import { memoryWorldKey, type RunRecords, requestRecordFile } from './run-folder';
@@ -116,6 +117,11 @@ export interface RunScores {
    * so the scores never hold every notebook of the run.
    */
   readonly probeNotebooks: ProbeNotebooks;
+  /**
+   * The failure taxonomy of the memory traces, counted as they were produced (with a trace sink
+   * the trace lists are empty, so the analysis reads this instead). Absent: count the lists.
+   */
+  readonly memoryTaxonomy?: MemoryTaxonomyCounter;
 }
 
 /** The notebook a memory probe was answered from, by observation key (see {@link RunScores}). */
@@ -129,7 +135,10 @@ export interface ProbeNotebooks {
  * notebooks (which keep only the last file read) when asked for.
  */
 class LazyProbeNotebooks implements ProbeNotebooks {
-  readonly #sources = new Map<string, { readonly encodeRequestId: string | undefined } | null | ''>();
+  readonly #sources = new Map<
+    string,
+    { readonly encodeRequestId: string | undefined } | null | ''
+  >();
   readonly #records: RunRecords;
 
   constructor(records: RunRecords) {
@@ -275,7 +284,6 @@ function notebookText(records: RunRecords, requestId: string | undefined): strin
   return path === undefined ? null : (records.notebooks.get(path)?.text ?? null);
 }
 
-
 /** What scoring one block reads: the run, every request's outcome, and where results go. */
 interface BlockScoring {
   readonly records: RunRecords;
@@ -303,14 +311,24 @@ class ScoreCollector {
   readonly historyTraces: HistoryTraceLine[] = [];
   readonly behaviorTraces: BehaviorTraceLine[] = [];
   readonly notebooks: LazyProbeNotebooks;
+  readonly taxonomy = new MemoryTaxonomyCounter();
   readonly traces: TraceSink;
 
   constructor(records: RunRecords, sink: TraceSink | undefined) {
     this.notebooks = new LazyProbeNotebooks(records);
-    this.traces = sink ?? {
-      memory: (line) => this.memoryTraces.push(line),
-      history: (line) => this.historyTraces.push(line),
-      behavior: (line) => this.behaviorTraces.push(line),
+    const memory =
+      sink === undefined
+        ? (line: MemoryTraceLine) => this.memoryTraces.push(line)
+        : sink.memory.bind(sink);
+    this.traces = {
+      memory: (line) => {
+        this.taxonomy.add(line);
+        memory(line);
+      },
+      history:
+        sink === undefined ? (line) => this.historyTraces.push(line) : sink.history.bind(sink),
+      behavior:
+        sink === undefined ? (line) => this.behaviorTraces.push(line) : sink.behavior.bind(sink),
     };
   }
 }
@@ -576,5 +594,6 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
     behaviorTraces: out.behaviorTraces,
     blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
     probeNotebooks: out.notebooks,
+    memoryTaxonomy: out.taxonomy,
   };
 }

@@ -8,6 +8,9 @@ import { isCodePath } from './release-code';
 import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
+  type DerivedRelease,
+  derivedPaths,
+  derivedText,
   isRawPath,
   REPORT_VERSION,
   type ReleaseParameters,
@@ -352,12 +355,12 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
   const manifestSha256File = await readFile(join(dir, 'manifest.sha256'), 'utf8').catch(() => null);
   mismatches.push(...rawConsistency(records, manifestSha256File));
 
-  let derived: Map<string, string>;
+  let derived: DerivedRelease;
   try {
     const code = new Map<string, Uint8Array>();
     for (const path of files.filter(isCodePath))
       code.set(path, new Uint8Array(await readFile(join(dir, path))));
-    derived = (await buildDerivedRelease(records, parameters, code)).files;
+    derived = await buildDerivedRelease(records, parameters, code);
   } catch (error) {
     mismatches.push({
       file: fileOf(error),
@@ -369,7 +372,9 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     });
     return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
   }
-  for (const [path, text] of derived) {
+  const derivedSet = new Set(derivedPaths(derived));
+  for (const path of derivedSet) {
+    const text = derivedText(derived, path) as string;
     let recorded: string;
     try {
       recorded = await readFile(join(dir, path), 'utf8');
@@ -387,7 +392,7 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     mismatches.push(...compareFile(path, recorded, text));
   }
   for (const path of files) {
-    if (!isRawPath(path) && !isCodePath(path) && !derived.has(path)) {
+    if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path)) {
       mismatches.push({
         file: path,
         kind: 'unexpected',
@@ -403,7 +408,7 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     ok: sorted.length === 0,
     mismatches: sorted,
     checkedFiles: files.length + 1,
-    recomputedFiles: derived.size,
+    recomputedFiles: derivedSet.size,
     versionNote,
   };
 }

@@ -372,6 +372,8 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const code = options.code ?? new Map<string, Uint8Array>();
   const derived = await buildDerivedRelease(records, parameters, code);
   for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
+  for (const [path, packed] of derived.packedFiles)
+    files.set(path, async () => ({ text: packed.text() }));
   for (const [path, bytes] of code) files.set(path, async () => bytes);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();

@@ -1,5 +1,5 @@
 import { eimcFromScores, eimcSensitivity, qualityScore } from '@chi/scoring';
-import { FACTOR_NAMES, type QualityFactors, type Ratio, STRATA, type Stratum } from '@chi/spec';
+import { FACTOR_NAMES, type QualityFactors, type Ratio, type Stratum } from '@chi/spec';
 import {
   type EimcEntry,
   type IntervalEstimate,
@@ -9,7 +9,6 @@ import {
   type TaxonomyCount,
 } from '../chart-data';
 import type { MemoryObservation, RunScores } from '../score-run';
-import { compareUtf8 } from '../sha256-sums';
 import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
 import type {
   BootstrapRegistry,
@@ -18,6 +17,7 @@ import type {
   MeanReader,
   WorldCounts,
 } from './bootstrap-registry';
+import { memoryTaxonomy } from './memory-taxonomy';
 
 /** The order memory conditions are listed in. */
 export const CONDITION_ORDER: Record<MemoryCondition, number> = {
@@ -293,37 +293,9 @@ function eimcEntries(
   return eimc;
 }
 
-/** Failure-taxonomy counts of the complete blocks' memory traces. */
+/** The failure taxonomy: folded while scoring when the scores carry it, else from their traces. */
 function taxonomy(scores: RunScores, systems: readonly string[]): TaxonomyCount[] {
-  const counts = new Map<string, TaxonomyCount>();
-  for (const line of scores.memoryTraces) {
-    if (!line.blockComplete) continue;
-    const { trace } = line;
-    const key = `${line.systemId}|${line.condition}|${line.load}|${trace.stratum}|${trace.reason}`;
-    const prior = counts.get(key);
-    counts.set(
-      key,
-      prior === undefined
-        ? {
-            systemId: line.systemId,
-            condition: line.condition,
-            load: line.load,
-            stratum: trace.stratum,
-            reason: trace.reason,
-            pass: trace.verdict === 'pass',
-            count: 1,
-          }
-        : { ...prior, count: prior.count + 1 },
-    );
-  }
-  return [...counts.values()].sort(
-    (a, b) =>
-      systems.indexOf(a.systemId) - systems.indexOf(b.systemId) ||
-      CONDITION_ORDER[a.condition] - CONDITION_ORDER[b.condition] ||
-      a.load - b.load ||
-      STRATA.indexOf(a.stratum) - STRATA.indexOf(b.stratum) ||
-      compareUtf8(a.reason, b.reason),
-  );
+  return scores.memoryTaxonomy?.rows(systems) ?? memoryTaxonomy(scores.memoryTraces, systems);
 }
 
 /**
