@@ -42,49 +42,82 @@ export function checkAttemptChain(
 ): AttemptChainCheck {
   // A last line without its newline is an unacknowledged append (a crash mid-write), even when
   // it parses: dropped, as the runner's reader drops it.
-  const lines = text.split('\n').slice(0, -1);
-  const problems: string[] = [];
-  const sha256s: string[] = [];
-  let chained: boolean | null = null;
-  let previous: string | null = null;
-  for (const [index, line] of lines.entries()) {
+  const chain = new AttemptChainChecker(manifestSha256);
+  for (const line of text.split('\n').slice(0, -1)) chain.line(line);
+  return chain.finish(anchor);
+}
+
+/**
+ * {@link checkAttemptChain} one newline-terminated line at a time, so a log is checked while it
+ * is streamed from disk, never held whole. Feed every complete line (without its newline) in
+ * order, then call `finish`.
+ */
+export class AttemptChainChecker {
+  readonly #manifestSha256: string;
+  readonly #problems: string[] = [];
+  readonly #sha256s: string[] = [];
+  #chained: boolean | null = null;
+  #previous: string | null = null;
+  #unparsable = 0;
+
+  constructor(manifestSha256: string) {
+    this.#manifestSha256 = manifestSha256;
+  }
+
+  /** Checks the next line of the log. */
+  line(line: string): void {
+    const number = this.#sha256s.length + this.#unparsable + 1;
     let record: unknown;
     try {
       record = JSON.parse(line);
     } catch {
-      problems.push(`line ${index + 1} is not JSON`);
-      continue;
+      this.#unparsable += 1;
+      this.#problems.push(`line ${number} is not JSON`);
+      return;
     }
+    this.#checkLinks(record, number);
+    this.#previous = attemptRecordSha256(record);
+    this.#sha256s.push(this.#previous);
+  }
+
+  #checkLinks(record: unknown, number: number): void {
     const fields = (typeof record === 'object' && record !== null ? record : {}) as {
       manifestSha256?: unknown;
       previousSha256?: unknown;
     };
+    const manifestSha256 = this.#manifestSha256;
     if (fields.manifestSha256 !== manifestSha256)
-      problems.push(
-        `line ${index + 1} carries manifest hash ${String(fields.manifestSha256)}, not this run's ${manifestSha256}`,
+      this.#problems.push(
+        `line ${number} carries manifest hash ${String(fields.manifestSha256)}, not this run's ${manifestSha256}`,
       );
     const hasLink = fields.previousSha256 !== undefined;
-    chained ??= hasLink;
-    if (chained && !hasLink)
-      problems.push(`line ${index + 1} has no previousSha256 in a chained log`);
-    else if (!chained && hasLink)
-      problems.push(`line ${index + 1} has a previousSha256 in a log whose first record has none`);
-    else if (chained && fields.previousSha256 !== previous)
-      problems.push(
-        `line ${index + 1} does not follow the record before it (previousSha256 ${String(fields.previousSha256)}, expected ${String(previous)}): a record was edited, removed or inserted`,
+    this.#chained ??= hasLink;
+    if (this.#chained && !hasLink)
+      this.#problems.push(`line ${number} has no previousSha256 in a chained log`);
+    else if (!this.#chained && hasLink)
+      this.#problems.push(
+        `line ${number} has a previousSha256 in a log whose first record has none`,
       );
-    previous = attemptRecordSha256(record);
-    sha256s.push(previous);
-  }
-  if (anchor !== null) {
-    if (sha256s.length < anchor.records)
-      problems.push(
-        `it holds ${sha256s.length} records, but status.json saw ${anchor.records}: records were removed (emptied or cut)`,
-      );
-    else if (anchor.records > 0 && sha256s[anchor.records - 1] !== anchor.headSha256)
-      problems.push(
-        `record ${anchor.records} does not hash to the head status.json recorded: the log was rewritten`,
+    else if (this.#chained && fields.previousSha256 !== this.#previous)
+      this.#problems.push(
+        `line ${number} does not follow the record before it (previousSha256 ${String(fields.previousSha256)}, expected ${String(this.#previous)}): a record was edited, removed or inserted`,
       );
   }
-  return { records: sha256s.length, headSha256: previous, sha256s, problems };
+
+  /** The check of every line fed, against `anchor` when given. */
+  finish(anchor: AttemptLogAnchor | null = null): AttemptChainCheck {
+    const problems = [...this.#problems];
+    const sha256s = this.#sha256s;
+    if (anchor !== null) {
+      if (sha256s.length < anchor.records)
+        problems.push(
+          `it holds ${sha256s.length} records, but status.json saw ${anchor.records}: records were removed (emptied or cut)`,
+        );
+      else if (anchor.records > 0 && sha256s[anchor.records - 1] !== anchor.headSha256)
+        problems.push(
+          `record ${anchor.records} does not hash to the head status.json recorded: the log was rewritten`,
+        );
+    }
+    return { records: sha256s.length, headSha256: this.#previous, sha256s: [...sha256s], problems };
+  }
 }

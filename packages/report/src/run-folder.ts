@@ -12,7 +12,6 @@ import {
 } from '@chi/run';
 import {
   type AttemptRecord,
-  AttemptRecordSchema,
   type BehavioralItemSet,
   BehavioralItemSetSchema,
   type BlockStatus,
@@ -45,9 +44,10 @@ import {
   ValidationError,
 } from '@chi/spec';
 import { z } from 'zod';
+import { readAttemptLogLean } from './attempt-log-reader';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { readRunCalibration } from './run-calibration';
-import { assertRunFolderIntact } from './run-integrity';
+import { integrityProblemsWith, throwIfDamaged } from './run-integrity';
 import { compareUtf8 } from './sha256-sums';
 
 /** A file's path relative to the folder root and its parsed content. */
@@ -250,7 +250,7 @@ function lazyFiles<K, S extends z.ZodType>(
  */
 function lazyRequests(
   folder: RunFolder,
-  requestIds: ReadonlyMap<string, string>,
+  requestIds: ReadonlyMap<string, unknown>,
   onFileRead: RunFileReadHook | undefined,
 ): RunFiles<string, RenderedRequest> {
   const paths = new Map<string, string>();
@@ -382,11 +382,9 @@ async function readRunFolderFiles(
   // against its hash and dropped here, and read again when scored.
   const folder = openRunFolder(dir);
   const requestHashes = new Map<string, string>();
-  const requestIds = new Map<string, string>();
   const checkedPayloads = new Set<string>();
   for (const [requestId, entry] of folder.readRequestIndexSync()) {
     requestHashes.set(requestId, entry.requestSha256);
-    requestIds.set(requestId, requestId);
     if (checkedPayloads.has(entry.requestSha256)) continue;
     checkedPayloads.add(entry.requestSha256);
     if (folder.requestLayout === '0.2') folder.readPayloadSync(entry.requestSha256);
@@ -409,19 +407,30 @@ async function readRunFolderFiles(
 
   const blocksText = await readOptionalText(dir, 'blocks.json');
   const statusText = await readOptionalText(dir, 'status.json');
+  const status =
+    statusText === null
+      ? null
+      : parseWith(RunStatusSchema, parseJson(statusText, 'status.json'), 'status.json');
+  const manifestSha256 = sha256Hex(canonicalJson(manifest));
+  const attemptLog = await readAttemptLogLean(
+    dir,
+    manifestSha256,
+    status?.attemptLog ?? null,
+    onFileRead,
+  );
 
   const records: RunRecords = {
     manifest,
-    manifestSha256: sha256Hex(canonicalJson(manifest)),
+    manifestSha256,
     plan,
     prompts,
     memoryWorlds: lazyFiles(dir, memoryWorldPaths, MemoryWorldSchema, onFileRead),
     historyWorlds,
     behaviorItems,
-    requests: lazyRequests(folder, requestIds, onFileRead),
+    requests: lazyRequests(folder, requestHashes, onFileRead),
     requestHashes,
     requestLayout: folder.requestLayout,
-    attempts: await readJsonLines(dir, 'attempts.jsonl', AttemptRecordSchema),
+    attempts: attemptLog.attempts,
     notebooks: lazyFiles(dir, notebookPaths, NotebookSnapshotSchema, onFileRead),
     notebookOfRequest,
     failures: await readJsonLines(dir, 'failures.jsonl', FailureLogEntrySchema),
@@ -437,12 +446,9 @@ async function readRunFolderFiles(
             'blocks.json',
           ),
     calibration: await readRunCalibration(dir, manifest),
-    status:
-      statusText === null
-        ? null
-        : parseWith(RunStatusSchema, parseJson(statusText, 'status.json'), 'status.json'),
+    status,
   };
-  await assertRunFolderIntact(dir, records);
+  throwIfDamaged(dir, integrityProblemsWith(records, attemptLog.chain));
   return records;
 }
 

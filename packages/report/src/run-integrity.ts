@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunFolderDamagedError } from '@chi/spec';
-import { checkAttemptChain } from './attempt-chain';
+import { type AttemptChainCheck, checkAttemptChain } from './attempt-chain';
 import { type RunRecords, requestRecordFile } from './run-folder';
 
 /** Every contradiction found in a run folder, by the file it is in. */
@@ -21,12 +21,22 @@ export type IntegrityProblems = ReadonlyMap<string, readonly string[]>;
  *   was asked from it). A missing or altered payload is refused when it is read (`@chi/run`).
  */
 export function integrityProblems(records: RunRecords, attemptsText: string): IntegrityProblems {
+  const anchor = records.status?.attemptLog ?? null;
+  return integrityProblemsWith(
+    records,
+    checkAttemptChain(attemptsText, records.manifestSha256, anchor),
+  );
+}
+
+/** {@link integrityProblems} with the attempt log's chain already checked (while it was streamed). */
+export function integrityProblemsWith(
+  records: RunRecords,
+  chain: AttemptChainCheck,
+): IntegrityProblems {
   const problems = new Map<string, string[]>();
   const add = (file: string, problem: string) =>
     problems.set(file, [...(problems.get(file) ?? []), problem]);
-  const anchor = records.status?.attemptLog ?? null;
-  for (const problem of checkAttemptChain(attemptsText, records.manifestSha256, anchor).problems)
-    add('attempts.jsonl', problem);
+  for (const problem of chain.problems) add('attempts.jsonl', problem);
   if (records.status !== null && records.status.manifestSha256 !== records.manifestSha256)
     add(
       'status.json',
@@ -64,7 +74,15 @@ export async function assertRunFolderIntact(dir: string, records: RunRecords): P
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const problems = integrityProblems(records, attemptsText);
+  throwIfDamaged(dir, integrityProblems(records, attemptsText));
+}
+
+/**
+ * Throws `RunFolderDamagedError` naming the first damaged file when `problems` holds any.
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`)
+ */
+export function throwIfDamaged(dir: string, problems: IntegrityProblems): void {
   const [first] = problems;
   if (first === undefined) return;
   const [file, list] = first;
