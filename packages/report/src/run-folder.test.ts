@@ -49,6 +49,28 @@ describe('readRunFolder', () => {
     );
   });
 
+  it('holds no reply text: each is read from its line of the log when scoring asks for it, once', async () => {
+    const reads: string[] = [];
+    const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });
+    const replies = records.attempts.filter((a) => typeof a.result?.text === 'string');
+    expect(replies.length).toBeGreaterThan(0);
+    // asking for the texts above read each one from the file: none was kept
+    expect(reads.filter((path) => path.startsWith('attempts.jsonl:'))).toHaveLength(replies.length);
+    reads.length = 0;
+    const scores = scoreRun(records);
+    expect(scores.memory.length).toBeGreaterThan(0);
+    const replyReads = reads.filter((path) => path.startsWith('attempts.jsonl:'));
+    expect(replyReads.length).toBeGreaterThan(0);
+    expect(new Set(replyReads).size).toBe(replyReads.length);
+    // the text read on demand is the text in the log, and the record serialises as it is written
+    const text = await readFile(join(dir.path, 'attempts.jsonl'), 'utf8');
+    const lines = text.split('\n').slice(0, -1);
+    records.attempts.forEach((attempt, index) => {
+      const parsed = AttemptRecordSchema.parse(JSON.parse(lines[index] as string));
+      expect(JSON.stringify(attempt)).toBe(JSON.stringify(parsed));
+    });
+  });
+
   it('reads every part of the layout and hashes the manifest canonically', async () => {
     const records = await readRunFolder(dir.path);
     const manifestText = await readFile(join(dir.path, 'manifest.json'), 'utf8');

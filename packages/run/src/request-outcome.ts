@@ -39,8 +39,10 @@ export function usableReply(outcome: RequestOutcome | undefined): UsableReply {
           kind: 'unusable',
           reason: `failure ${result.failure}${result.failureDetail === null ? '' : `: ${result.failureDetail}`}`,
         };
-      if (result.text === null) return { kind: 'unusable', reason: 'no text' };
-      return { kind: 'reply', text: result.text };
+      // read once: a reader may fetch the text from disk on each access (the report's attempt log)
+      const { text } = result;
+      if (text === null) return { kind: 'unusable', reason: 'no text' };
+      return { kind: 'reply', text };
     }
     case 'abandoned':
       return { kind: 'unusable', reason: `abandoned: ${outcome.reason}` };
