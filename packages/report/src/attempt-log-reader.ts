@@ -1,17 +1,15 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { streamJsonl } from '@chi/chis';
+import { streamRunJsonl } from '@chi/run';
 import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
 import {
   type AttemptChainCheck,
   AttemptChainChecker,
   type AttemptLogAnchor,
 } from './attempt-chain';
+import { fileLines } from './file-lines';
 
 const ATTEMPTS_FILE = 'attempts.jsonl';
-const NEWLINE = 0x0a;
-const CHUNK_BYTES = 1 << 20;
 
 /** The attempt log as the report reads it: its records (reply texts read on demand) and its chain. */
 export interface AttemptLogReading {
@@ -28,43 +26,16 @@ interface LineRanges {
 }
 
 /**
- * Streams the log once in chunks: records where every complete line starts and ends, and feeds
- * each line to the chain check. A torn last line (no newline) is neither.
+ * Streams the log once: records where every complete line starts and ends, and feeds each line
+ * to the chain check. A torn last line (no newline) is neither.
  */
 async function scanLines(path: string, chain: AttemptChainChecker): Promise<LineRanges> {
   const ranges: LineRanges = { starts: [], ends: [] };
-  let file: Awaited<ReturnType<typeof open>>;
-  try {
-    file = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ranges;
-    throw error;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let pending: Buffer[] = [];
-    let lineStart = 0;
-    let position = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, position);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-        const line = Buffer.concat([...pending, chunk.subarray(start, nl)]);
-        pending = [];
-        chain.line(line.toString('utf8'));
-        ranges.starts.push(lineStart);
-        ranges.ends.push(position + nl);
-        start = nl + 1;
-        lineStart = position + start;
-      }
-      // copied: `buffer` is reused by the next read
-      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
-      position += bytesRead;
-    }
-  } finally {
-    await file.close();
+  for await (const line of fileLines(path)) {
+    if (!line.terminated) break;
+    chain.line(line.text);
+    ranges.starts.push(line.start);
+    ranges.ends.push(line.end);
   }
   return ranges;
 }
@@ -117,8 +88,8 @@ function relativeError(error: unknown, path: string): unknown {
 }
 
 /**
- * Reads `attempts.jsonl` of a run folder with the run folder's JSONL rule (`streamJsonl` of
- * `@chi/chis`: a torn last line skipped, a bad line elsewhere a `ValidationError` naming it),
+ * Reads `attempts.jsonl` of a run folder with the run folder's JSONL rule (`streamRunJsonl` of
+ * `@chi/run`: a torn last line skipped, a bad line elsewhere a `ValidationError` naming it),
  * checks its hash chain against `manifestSha256` and `anchor` in the same streamed pass, and keeps
  * each record without its reply text, which is read from the file again when asked for. Memory
  * holds the records' metadata, never the log's text.
@@ -135,7 +106,7 @@ export async function readAttemptLogLean(
   const attempts: AttemptRecord[] = [];
   if (ranges.starts.length > 0) {
     try {
-      for await (const record of streamJsonl(path, AttemptRecordSchema)) {
+      for await (const record of streamRunJsonl(path, AttemptRecordSchema)) {
         const index = attempts.length;
         readTextOnDemand(record, path, ranges.starts[index] ?? 0, ranges.ends[index] ?? 0, onRead);
         attempts.push(record);

@@ -28,6 +28,15 @@ export class PackedText {
     this.#pendingLength = 0;
   }
 
+  /**
+   * Everything appended so far as UTF-8 chunks, one decompressed at a time. A chunk ends where an
+   * append ended, so a text appended line by line comes back in whole lines.
+   */
+  *chunks(): IterableIterator<Buffer> {
+    this.#flush();
+    for (const chunk of this.#chunks) yield inflateRawSync(chunk);
+  }
+
   /** Everything appended so far, in order. */
   text(): string {
     this.#flush();

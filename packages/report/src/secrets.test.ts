@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecrets } from './secrets';
+import { findSecrets, JsonlSecretScan } from './secrets';
 
 describe('findSecrets', () => {
   it('finds a configured secret, a bearer token and an OpenRouter key without echoing them', () => {
@@ -49,5 +49,31 @@ describe('findSecrets', () => {
       thinking: [],
     };
     expect(findSecrets('manifest.json', JSON.stringify(manifest))).toEqual([]);
+  });
+});
+
+describe('JsonlSecretScan', () => {
+  it('finds what findSecrets finds in the whole text, in the same order, fed one line at a time', () => {
+    const lines = [
+      '{"a":1}',
+      '{"headers":{"authorization":"Bearer abcdefgh12345678"}}',
+      'not json sk-or-v1-abcdefgh1234',
+      '{"reasoning":"hidden","note":"has the secret TOPSECRET99"}',
+      '{"cookie":"x","reasoningTokens":3}',
+    ];
+    const forbidden = ['TOPSECRET99', 'absent-secret', 'short'];
+    const scan = new JsonlSecretScan('attempts.jsonl', forbidden);
+    for (const line of lines) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        value = undefined;
+      }
+      scan.line(line, value);
+    }
+    const whole = findSecrets('attempts.jsonl', `${lines.join('\n')}\n`, forbidden);
+    expect(whole.length).toBeGreaterThan(4);
+    expect(scan.findings()).toEqual(whole);
   });
 });

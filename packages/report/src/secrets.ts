@@ -88,3 +88,48 @@ export function findSecrets(
   });
   return findings;
 }
+
+/**
+ * {@link findSecrets} for a JSONL file fed one line at a time (a log too large to hold): the same
+ * findings, in the same order, as `findSecrets(path, wholeText, forbidden, values)`.
+ */
+export class JsonlSecretScan {
+  readonly #path: string;
+  readonly #forbidden: readonly string[];
+  readonly #forbiddenSeen = new Set<number>();
+  #bearer = false;
+  #openRouterKey = false;
+  readonly #fields: SecretFinding[] = [];
+  #lines = 0;
+
+  constructor(path: string, forbidden: readonly string[] = []) {
+    this.#path = path;
+    this.#forbidden = forbidden;
+  }
+
+  /** Scans one non-empty line's text and its JSON value (`undefined` when it does not parse). */
+  line(text: string, value: unknown): void {
+    this.#forbidden.forEach((secret, index) => {
+      if (secret.length >= 8 && text.includes(secret)) this.#forbiddenSeen.add(index);
+    });
+    this.#bearer ||= BEARER.test(text);
+    this.#openRouterKey ||= OPENROUTER_KEY.test(text);
+    this.#lines += 1;
+    if (value === undefined) return;
+    const out: string[] = [];
+    walk(value, '', out);
+    for (const what of out)
+      this.#fields.push({ path: this.#path, what: `${what} (line ${this.#lines})` });
+  }
+
+  /** Everything found in the lines scanned so far. */
+  findings(): SecretFinding[] {
+    const path = this.#path;
+    const findings: SecretFinding[] = [...this.#forbiddenSeen]
+      .sort((a, b) => a - b)
+      .map((index) => ({ path, what: `forbidden string #${index + 1} (a configured secret)` }));
+    if (this.#bearer) findings.push({ path, what: 'a bearer token' });
+    if (this.#openRouterKey) findings.push({ path, what: 'an OpenRouter API key (sk-or-v1-...)' });
+    return [...findings, ...this.#fields];
+  }
+}

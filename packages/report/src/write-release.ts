@@ -1,10 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
+import { fileLines } from './file-lines';
+import { PackedText } from './packed-text';
 import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
@@ -13,7 +25,7 @@ import {
   type ReleaseParameters,
 } from './release-files';
 import { readRunFolder } from './run-folder';
-import { findSecrets, type SecretFinding } from './secrets';
+import { findSecrets, JsonlSecretScan, type SecretFinding } from './secrets';
 import {
   compareUtf8,
   formatSha256Sums,
@@ -80,8 +92,29 @@ export interface ReleaseSummary {
   readonly evidenceBanner: string | null;
 }
 
-function isTornTail(lines: readonly string[], index: number): boolean {
-  return index === lines.length - 1;
+/**
+ * A JSONL run file as published, streamed line by line: each line re-serialized as RFC 8785; a
+ * line that does not parse is dropped when it is the file's last (a torn write), refused anywhere
+ * else. Held packed, so a run's attempt log is never one string.
+ */
+async function canonicalJsonLines(file: string, path: string): Promise<PackedText> {
+  const packed = new PackedText();
+  let unparsed: { line: number; message: string } | null = null;
+  let number = 0;
+  for await (const line of fileLines(file)) {
+    number += 1;
+    if (unparsed !== null)
+      throw new InvalidArgumentError(
+        `${path} line ${unparsed.line}`,
+        `expected JSON: ${unparsed.message}`,
+      );
+    try {
+      packed.append(`${canonicalJson(JSON.parse(line.text) as unknown)}\n`);
+    } catch (error) {
+      unparsed = { line: number, message: (error as Error).message };
+    }
+  }
+  return packed;
 }
 
 /** The raw run files a release copies (relative paths, in listing order). */
@@ -105,8 +138,16 @@ interface GzipRunFile {
   readonly linkFrom: string;
 }
 
-/** What one release file holds: a published text, a gzip run file, or bytes (packed code). */
-type ReleaseContent = PublishedFile | GzipRunFile | Uint8Array;
+/**
+ * A file held packed (a JSONL log of the run, a trace file), never as one string: scanned and
+ * written one chunk of whole lines at a time.
+ */
+interface PackedFile {
+  readonly packed: PackedText;
+}
+
+/** What one release file holds: a published text, a gzip run file, a packed file, or bytes (packed code). */
+type ReleaseContent = PublishedFile | GzipRunFile | PackedFile | Uint8Array;
 
 /**
  * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
@@ -116,32 +157,14 @@ type ReleaseContent = PublishedFile | GzipRunFile | Uint8Array;
 async function publishedRawFile(
   runDir: string,
   path: string,
-): Promise<PublishedFile | GzipRunFile> {
+): Promise<PublishedFile | GzipRunFile | PackedFile> {
   if (path.endsWith('.gz')) {
     const linkFrom = join(runDir, path);
     return { gzip: new Uint8Array(await readFile(linkFrom)), linkFrom };
   }
+  if (path.endsWith('.jsonl'))
+    return { packed: await canonicalJsonLines(join(runDir, path), path) };
   const text = await readFile(join(runDir, path), 'utf8');
-  if (path.endsWith('.jsonl')) {
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    const kept: string[] = [];
-    const values: unknown[] = [];
-    lines.forEach((line, index) => {
-      try {
-        const value = JSON.parse(line) as unknown;
-        kept.push(canonicalJson(value));
-        values.push(value);
-      } catch (error) {
-        if (!isTornTail(lines, index))
-          throw new InvalidArgumentError(
-            `${path} line ${index + 1}`,
-            `expected JSON: ${(error as Error).message}`,
-          );
-      }
-    });
-    return { text: kept.map((line) => `${line}\n`).join(''), values };
-  }
   if (path.endsWith('.json')) {
     const value = JSON.parse(text) as unknown;
     return { text: canonicalJson(value, path), values: [value] };
@@ -207,10 +230,47 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 /** A release file's content, produced when it is written (raw files are read then). */
 type ReleaseFileSource = () => Promise<ReleaseContent>;
 
-function contentBytes(content: ReleaseContent): Uint8Array {
+function contentBytes(content: Exclude<ReleaseContent, PackedFile>): Uint8Array {
   if (content instanceof Uint8Array) return content;
   if ('gzip' in content) return content.gzip;
   return Buffer.from(content.text, 'utf8');
+}
+
+/** Writes a packed file chunk by chunk and returns the SHA-256 of the bytes written. */
+async function writePackedFile(target: string, packed: PackedText): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await open(target, 'w');
+  try {
+    for (const chunk of packed.chunks()) {
+      hash.update(chunk);
+      await handle.write(chunk);
+    }
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
+}
+
+/** The secrets a packed JSONL file would publish, scanned one chunk of whole lines at a time. */
+function scanPacked(
+  path: string,
+  packed: PackedText,
+  forbidden: readonly string[],
+): readonly SecretFinding[] {
+  const scan = new JsonlSecretScan(path, forbidden);
+  for (const chunk of packed.chunks()) {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line) as unknown;
+      } catch {
+        value = undefined;
+      }
+      scan.line(line, value);
+    }
+  }
+  return scan.findings();
 }
 
 /**
@@ -244,6 +304,7 @@ function scanContent(
   forbidden: readonly string[],
 ): readonly SecretFinding[] {
   if (content instanceof Uint8Array) return [];
+  if ('packed' in content) return scanPacked(path, content.packed, forbidden);
   if ('gzip' in content) {
     const text = gunzipSync(content.gzip).toString('utf8');
     return findSecrets(path.slice(0, -'.gz'.length), text, forbidden).map((finding) => ({
@@ -252,6 +313,15 @@ function scanContent(
     }));
   }
   return findSecrets(path, content.text, forbidden, content.values);
+}
+
+/** Writes one release file's content and returns the SHA-256 of the bytes written. */
+async function writeContent(target: string, content: ReleaseContent): Promise<string> {
+  if (!(content instanceof Uint8Array) && 'packed' in content)
+    return writePackedFile(target, content.packed);
+  const bytes = contentBytes(content);
+  await writeReleaseFile(target, bytes, 'linkFrom' in content ? content.linkFrom : undefined);
+  return sha256Hex(bytes);
 }
 
 /**
@@ -286,18 +356,12 @@ async function writeFiles(
       findings.push(...found);
       continue;
     }
-    const bytes = contentBytes(content);
     const folder = dirname(join(staging, path));
     if (!folders.has(folder)) {
       await mkdir(folder, { recursive: true });
       folders.add(folder);
     }
-    await writeReleaseFile(
-      join(staging, path),
-      bytes,
-      'linkFrom' in content ? content.linkFrom : undefined,
-    );
-    entries.push({ path, sha256: sha256Hex(bytes) });
+    entries.push({ path, sha256: await writeContent(join(staging, path), content) });
     await failpoint('release:file');
   }
   return { entries, findings };
@@ -372,8 +436,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const code = options.code ?? new Map<string, Uint8Array>();
   const derived = await buildDerivedRelease(records, parameters, code);
   for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
-  for (const [path, packed] of derived.packedFiles)
-    files.set(path, async () => ({ text: packed.text() }));
+  for (const [path, packed] of derived.packedFiles) files.set(path, async () => ({ packed }));
   for (const [path, bytes] of code) files.set(path, async () => bytes);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();

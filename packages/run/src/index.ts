@@ -62,4 +62,4 @@ export {
   requestFileOf,
   requestIndexEntry,
 } from './run-folder';
-export { parseRunJsonl, readRunJsonl } from './run-jsonl';
+export { parseRunJsonl, readRunJsonl, streamRunJsonl } from './run-jsonl';

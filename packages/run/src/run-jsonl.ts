@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import { type JsonlReadResult, parseJsonl, readJsonl } from '@chi/chis';
+import {
+  type JsonlReadResult,
+  type JsonlStream,
+  parseJsonl,
+  readJsonl,
+  streamJsonl,
+} from '@chi/chis';
 import type { z } from 'zod';
 
 /**
@@ -40,4 +46,18 @@ export function parseRunJsonl<S extends z.ZodType>(
   source: string,
 ): JsonlReadResult<z.output<S>> {
   return parseJsonl(text, schema, source);
+}
+
+/**
+ * Streams one JSONL file of a run folder record by record, in constant memory, with exactly the
+ * rules of {@link readRunJsonl} (`streamJsonl` of `@chi/chis`): for a log too large to hold, such
+ * as the attempt log of a confirmatory run. A file that does not exist has no records.
+ */
+export async function* streamRunJsonl<S extends z.ZodType>(
+  path: string,
+  schema: S,
+): AsyncGenerator<z.output<S>, void, undefined> {
+  if (!existsSync(path)) return;
+  const stream: JsonlStream<z.output<S>> = streamJsonl(path, schema);
+  yield* stream;
 }
