@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, ValidationError, type ValidationIssue } from '@chi/spec';
-import { sha256Hex } from './canonical-json';
 
 /** The name of the checksum file at the root of a release. */
 export const SHA256SUMS_FILE = 'SHA256SUMS';
@@ -152,6 +153,14 @@ export async function listTreeFiles(
   return { files, irregular };
 }
 
+/** SHA-256 (hex) of a file's bytes, streamed: a large log is never held whole. */
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
+    hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 /** Hashes every file of a tree (see {@link listTreeFiles}) into sorted entries. */
 export async function hashTree(rootDir: string): Promise<Sha256SumsEntry[]> {
   const { files, irregular } = await listTreeFiles(rootDir);
@@ -162,8 +171,7 @@ export async function hashTree(rootDir: string): Promise<Sha256SumsEntry[]> {
     );
   }
   const entries: Sha256SumsEntry[] = [];
-  for (const path of files)
-    entries.push({ path, sha256: sha256Hex(await readFile(join(rootDir, path))) });
+  for (const path of files) entries.push({ path, sha256: await sha256OfFile(join(rootDir, path)) });
   return entries;
 }
 
@@ -208,7 +216,7 @@ export async function checkSha256Sums(rootDir: string): Promise<Sha256SumsProble
       });
       continue;
     }
-    const actual = sha256Hex(await readFile(join(rootDir, entry.path)));
+    const actual = await sha256OfFile(join(rootDir, entry.path));
     if (actual !== entry.sha256) {
       problems.push({
         path: entry.path,
