@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
-/** Text appended below this many bytes stays as it is; a full chunk is compressed. */
-const CHUNK_BYTES = 256 * 1024;
+/** Bytes appended below this stay as they are; a full chunk is compressed. */
+const CHUNK_BYTES = 64 * 1024;
 
 /**
  * A text built by appending, held deflated in chunks until it is read: a release's trace files
@@ -11,21 +11,24 @@ const CHUNK_BYTES = 256 * 1024;
  */
 export class PackedText {
   readonly #chunks: Buffer[] = [];
-  #pending: string[] = [];
-  #pendingLength = 0;
+  // UTF-8 bytes, not the strings: a string built by concatenation (canonical JSON) is a rope of
+  // many small pieces that takes several times its length until it is flattened
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
 
-  /** Appends `text` (UTF-16 length counted; chunks are compressed as UTF-8). */
+  /** Appends `text`. */
   append(text: string): void {
-    this.#pending.push(text);
-    this.#pendingLength += text.length;
-    if (this.#pendingLength >= CHUNK_BYTES) this.#flush();
+    const bytes = Buffer.from(text, 'utf8');
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (this.#pendingBytes >= CHUNK_BYTES) this.#flush();
   }
 
   #flush(): void {
     if (this.#pending.length === 0) return;
-    this.#chunks.push(deflateRawSync(Buffer.from(this.#pending.join(''), 'utf8'), { level: 1 }));
+    this.#chunks.push(deflateRawSync(Buffer.concat(this.#pending), { level: 1 }));
     this.#pending = [];
-    this.#pendingLength = 0;
+    this.#pendingBytes = 0;
   }
 
   /**
