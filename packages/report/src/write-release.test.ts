@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { sha256Hex } from './canonical-json';
+import { canonicalJson, sha256Hex } from './canonical-json';
 import { REPORT_VERSION } from './release-files';
 import { listTreeFiles } from './sha256-sums';
 import { SecretLeakError, writeRelease } from './write-release';
@@ -176,5 +176,43 @@ describe('REPORT_VERSION', () => {
   it('equals package.json', async () => {
     const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
     expect(REPORT_VERSION).toBe(pkg.version);
+  });
+});
+
+describe('writeRelease of JSONL run files', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  beforeAll(async () => {
+    dir = await tempDir('release-jsonl');
+  });
+  afterAll(async () => dir.remove());
+
+  it('publishes each line as canonical JSON and drops a torn last line, streamed', async () => {
+    const runDir = join(dir.path, 'run');
+    await buildFixtureRun(runDir, {
+      infrastructureFailures: ['forgetful.memory.w12.n16.probe.b0'],
+    });
+    const failures = await readFile(join(runDir, 'failures.jsonl'), 'utf8');
+    const lines = failures.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    // spaced JSON and a torn append (no newline) that a crash left
+    const spaced = lines.map((line) =>
+      JSON.stringify(JSON.parse(line), null, 1).replace(/\n/g, ''),
+    );
+    await writeFile(join(runDir, 'failures.jsonl'), `${spaced.join('\n')}\n{"requestId":"kee`);
+    await writeRelease({ runDir, outDir: join(dir.path, 'out') });
+    const published = await readFile(join(dir.path, 'out', 'failures.jsonl'), 'utf8');
+    expect(published).toBe(lines.map((line) => `${canonicalJson(JSON.parse(line))}\n`).join(''));
+  });
+
+  it('refuses a line that is not JSON before the last, naming the file and line (nothing published)', async () => {
+    const runDir = join(dir.path, 'run2');
+    await buildFixtureRun(runDir, {
+      infrastructureFailures: ['forgetful.memory.w12.n16.probe.b0'],
+    });
+    const failures = await readFile(join(runDir, 'failures.jsonl'), 'utf8');
+    await writeFile(join(runDir, 'failures.jsonl'), `not json\n${failures}`);
+    await expect(writeRelease({ runDir, outDir: join(dir.path, 'out2') })).rejects.toThrow(
+      /line 1 of failures\.jsonl|failures\.jsonl line 1/,
+    );
   });
 });
