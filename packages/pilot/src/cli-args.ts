@@ -2,7 +2,15 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
 import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
 import { parsePriceArgument } from './declared-prices';
-import { PILOT_EXPERIMENT_IDS } from './experiments/registry';
+import {
+  type ExperimentFlagValue,
+  experimentFlagHelp,
+  experimentFlagOptions,
+  experimentFlagRange,
+  experimentFlags,
+  parseExperimentFlags,
+} from './experiment-flags';
+import { PILOT_EXPERIMENT_IDS, PILOT_EXPERIMENTS } from './experiments/registry';
 
 /** A bad command line: one line saying what was expected and what was found. Exit code 2. */
 export class UsageError extends ChiError {
@@ -46,6 +54,12 @@ export interface PilotCommand {
   readonly behavior: boolean;
   /** `--templates id,...`: the registered experiments to run; null = every one. */
   readonly templates: readonly string[] | null;
+  /**
+   * Options set by flags that registered experiments declare beyond the pilot's own five fields
+   * (`loads`, `batchSize`, `controls`, `history`, `behavior`), by option name; absent when the
+   * registry declares none. Passed on as `PilotSettings.experimentOptions`.
+   */
+  readonly experimentOptions?: Readonly<Record<string, ExperimentFlagValue>>;
   readonly ceilingUsd: number | null;
   readonly smokeCeilingUsd: number;
   readonly concurrency: number | null;
@@ -154,6 +168,13 @@ export type CliCommand =
   | TemplatesCommand
   | HelpCommand;
 
+/**
+ * The flags the pilot's experiments declare on their parameter schemas (`--loads`, `--batch-size`,
+ * `--no-controls`, `--no-history`, `--no-behavior`): parsed, documented and read from a
+ * configuration file from these declarations, not from a hand-kept list.
+ */
+export const PILOT_EXPERIMENT_FLAGS = experimentFlags(PILOT_EXPERIMENTS);
+
 /** The usage text printed by `chi help`. */
 export const USAGE = `chi — the CHI/CHIS longitudinal model pilot
 
@@ -192,9 +213,7 @@ Pilot options:
   --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
                            the ceiling cannot protect it
   --replicates N           worlds, 1-100 (default 4 offline, 1 live)
-  --loads 32,64,...|v0.1   memory loads, each 1-10000 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
-  --batch-size N           probes per probe request, 1-10000 (default: all in one)
-  --no-controls --no-history --no-behavior
+${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
   --transcript-replay      also ask every memory load's questions from the stored transcript of the
                            encode session (uncapped; bytes stored and replayed are reported)
   --probe-wordings         also ask every behavioral item under its declared equivalent wording and
@@ -214,17 +233,14 @@ Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unr
 3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed;
 5 damaged run folder (a file missing, edited or contradicting the attempt log; nothing was sent).`;
 
-const V01_LOADS = [100, 300, 1000, 3000, 10000];
-
 /**
- * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}. The
+ * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}, except
+ * the experiments' own (their parameter schemas declare theirs, {@link PILOT_EXPERIMENT_FLAGS}). The
  * upper bounds keep every command fast and its memory bounded (`--replicates` multiplies the
  * worlds `--plan` generates; `--concurrency` the sockets held open).
  */
 export const OPTION_RANGES = {
   replicates: { min: 1, max: 100 },
-  loads: { min: 1, max: 10_000 },
-  'batch-size': { min: 1, max: 10_000 },
   concurrency: { min: 1, max: 64 },
   seed: { min: 0, max: 4_294_967_295 },
   resamples: { min: 1, max: 100_000 },
@@ -287,21 +303,6 @@ function templatesOption(text: string | undefined): string[] | null {
   return ids;
 }
 
-function loadsOption(text: string | undefined): number[] | null {
-  if (text === undefined) return null;
-  if (text === 'v0.1') return [...V01_LOADS];
-  const items = listOption(text) ?? [];
-  if (items.length === 0)
-    throw new UsageError(
-      '--loads: expected a comma-separated list like 32,64,128,256, found nothing',
-    );
-  return items.map((item) => {
-    const load = integerOption('loads', item);
-    if (load === null) throw new UsageError('--loads: expected a load, found nothing');
-    return load;
-  });
-}
-
 function modelsOption(text: string | undefined, needProviders: boolean): ModelArgument[] | null {
   const items = listOption(text);
   if (items === null) return null;
@@ -354,7 +355,11 @@ function parse(
     const ambiguous = /^Option '--([a-z-]+)[^']*' argument is ambiguous/.exec(message);
     if (ambiguous !== null) {
       const name = ambiguous[1] as string;
-      const range = name in OPTION_RANGES ? ` in ${rangeText(name as RangedOption)}` : '';
+      const ranged =
+        name in OPTION_RANGES
+          ? rangeText(name as RangedOption)
+          : experimentFlagRange(PILOT_EXPERIMENT_FLAGS, name);
+      const range = ranged === null ? '' : ` in ${ranged}`;
       throw new UsageError(
         `chi ${command}: --${name}: expected a value${range}, found an argument starting with "-" (negative numbers are out of range)`,
       );
@@ -537,6 +542,16 @@ const PROTOCOL_OPTIONS: readonly string[] = [
   'accept-unbounded-spend',
 ];
 
+/** The pilot command's own fields among the experiment options; the rest are passed on as a record. */
+const COMMAND_FIELDS: readonly string[] = ['loads', 'batchSize', 'controls', 'history', 'behavior'];
+
+function extraExperimentOptions(
+  options: Readonly<Record<string, ExperimentFlagValue>>,
+): Pick<PilotCommand, 'experimentOptions'> {
+  const extra = Object.entries(options).filter(([option]) => !COMMAND_FIELDS.includes(option));
+  return extra.length === 0 ? {} : { experimentOptions: Object.fromEntries(extra) };
+}
+
 function parsePilot(args: readonly string[]): PilotCommand {
   const { values, positionals } = parse(
     args,
@@ -549,13 +564,9 @@ function parsePilot(args: readonly string[]): PilotCommand {
       models: { type: 'string' },
       'base-url': { type: 'string' },
       replicates: { type: 'string' },
-      loads: { type: 'string' },
-      'batch-size': { type: 'string' },
-      'no-controls': { type: 'boolean' },
+      ...experimentFlagOptions(PILOT_EXPERIMENT_FLAGS),
       'transcript-replay': { type: 'boolean' },
       'probe-wordings': { type: 'boolean' },
-      'no-history': { type: 'boolean' },
-      'no-behavior': { type: 'boolean' },
       templates: { type: 'string' },
       'ceiling-usd': { type: 'string' },
       'smoke-ceiling-usd': { type: 'string' },
@@ -613,13 +624,18 @@ function parsePilot(args: readonly string[]): PilotCommand {
           .join(', ')} apply; remove --${conflicting}`,
       );
   }
-  const batchSize = integerOption('batch-size', values['batch-size'] as string | undefined);
   const templates = templatesOption(values.templates as string | undefined);
   const selected = (id: string) => templates === null || templates.includes(id);
   if (!selected('memory') && values.loads !== undefined)
     throw new UsageError(
       'chi pilot: --loads sets the memory experiment, which --templates leaves out',
     );
+  const replicates = integerOption('replicates', values.replicates as string | undefined);
+  const experiment = parseExperimentFlags(
+    PILOT_EXPERIMENT_FLAGS,
+    values,
+    (message) => new UsageError(message),
+  );
   return {
     command: 'pilot',
     live: live || (models !== null && baseUrl === null),
@@ -629,15 +645,16 @@ function parsePilot(args: readonly string[]): PilotCommand {
     systems,
     models,
     baseUrl,
-    replicates: integerOption('replicates', values.replicates as string | undefined),
-    loads: selected('memory') ? loadsOption(values.loads as string | undefined) : [],
-    batchSize,
-    controls: values['no-controls'] !== true,
+    replicates,
+    loads: selected('memory') ? (experiment.loads as readonly number[] | null) : [],
+    batchSize: experiment.batchSize as number | null,
+    controls: experiment.controls === true,
     transcriptReplay: values['transcript-replay'] === true,
     probeWordings: values['probe-wordings'] === true,
-    history: values['no-history'] !== true && selected('history'),
-    behavior: values['no-behavior'] !== true && selected('behavior'),
+    history: experiment.history === true && selected('history'),
+    behavior: experiment.behavior === true && selected('behavior'),
     templates,
+    ...extraExperimentOptions(experiment),
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,

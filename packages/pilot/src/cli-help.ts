@@ -1,3 +1,6 @@
+import { experimentFlagHelp, experimentFlags } from './experiment-flags';
+import { PILOT_EXPERIMENTS } from './experiments/registry';
+
 /** The `chi` commands that have their own `--help` text. */
 export const CLI_COMMANDS = [
   'pilot',
@@ -38,9 +41,7 @@ Options:
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
   --replicates N           worlds (default 4 offline, 1 live)
-  --loads 32,64,...|v0.1   memory loads, each >= 32 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)
-  --batch-size N           probes per probe request (default: all in one)
-  --no-controls --no-history --no-behavior
+${experimentFlagHelp(experimentFlags(PILOT_EXPERIMENTS))}
   --transcript-replay      also ask each memory load from the stored encode transcript (uncapped, costed)
   --probe-wordings         also ask each behavioral item in its equivalent wording; report agreement
   --templates id,...       run only these registered experiments (memory, history, behavior; see chi templates)

@@ -244,6 +244,9 @@ export function settingsFor(
     ...(command.transcriptReplay ? { transcriptReplay: true } : {}),
     ...(command.probeWordings ? { probeWordings: true } : {}),
     ...(command.templates === null ? {} : { templates: command.templates }),
+    ...(command.experimentOptions === undefined
+      ? {}
+      : { experimentOptions: command.experimentOptions }),
     ceilingUsd: command.ceilingUsd ?? 0,
     concurrency: command.concurrency ?? base.concurrency,
     ...(command.seed === null ? {} : { rootSeed: command.seed }),

@@ -125,6 +125,34 @@ describe('chi pilot --config', () => {
     });
   });
 
+  it('runs the templates the file names, as --templates does, and the command line wins', () => {
+    const path = configFile('templates.json', { systems: ['perfect'], templates: ['history'] });
+    expect(pilotConfigArgs(readPilotConfigFile(path), [])).toEqual([
+      '--systems=perfect',
+      '--templates=history',
+    ]);
+    expect(resolved(path, ['--config', path])).toMatchObject({
+      templates: ['history'],
+      loads: [],
+      history: true,
+      behavior: false,
+    });
+    expect(resolved(path, ['--config', path, '--templates', 'behavior'])).toMatchObject({
+      templates: ['behavior'],
+      history: false,
+      behavior: true,
+    });
+  });
+
+  it('refuses an unknown template in the file, naming the file and the field', () => {
+    const path = configFile('typo.json', { templates: ['history', 'memroy'] });
+    expect(() => readPilotConfigFile(path)).toThrow(
+      /^--config: .*typo\.json: templates: unknown template "memroy"; registered: memory, history, behavior \(chi templates lists them\)$/,
+    );
+    const empty = configFile('none.json', { templates: [] });
+    expect(() => readPilotConfigFile(empty)).toThrow(/none\.json: templates: /);
+  });
+
   it('names the file and every wrong field, and refuses what is not JSON or not there', () => {
     const bad = configFile('bad.json', { replicates: 0, loads: 'v9', colour: 'red' });
     expect(() => readPilotConfigFile(bad)).toThrow(

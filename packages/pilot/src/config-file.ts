@@ -7,7 +7,9 @@ import {
   type PilotOptions,
   type RunConfiguration,
 } from '@chi/spec';
-import { type PilotCommand, UsageError } from './cli-args';
+import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, UsageError } from './cli-args';
+import { experimentFlagArgs } from './experiment-flags';
+import { PILOT_EXPERIMENT_IDS } from './experiments/registry';
 import type { PilotSettings } from './settings';
 
 /** A configuration file read and validated. */
@@ -50,6 +52,11 @@ export function readPilotConfigFile(path: string): LoadedPilotConfig {
     });
     throw new UsageError(`--config: ${path}: ${problems.join('; ')}`);
   }
+  const unknown = parsed.data.templates?.find((id) => !PILOT_EXPERIMENT_IDS.includes(id));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--config: ${path}: templates: unknown template ${JSON.stringify(unknown)}; registered: ${PILOT_EXPERIMENT_IDS.join(', ')} (chi templates lists them)`,
+    );
   return {
     path,
     sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -86,15 +93,11 @@ export function pilotConfigArgs(
   if (config.models !== undefined) option('models', config.models.join(','));
   if (config.baseUrl !== undefined) option('base-url', config.baseUrl);
   if (config.replicates !== undefined) option('replicates', String(config.replicates));
-  if (config.loads !== undefined)
-    option('loads', config.loads === 'v0.1' ? 'v0.1' : config.loads.join(','));
-  if (config.batchSize !== undefined && config.batchSize !== null)
-    option('batch-size', String(config.batchSize));
-  if (config.controls === false) args.push('--no-controls');
+  // The experiments' own options, named by their parameter schemas (--loads ... --no-behavior).
+  args.push(...experimentFlagArgs(PILOT_EXPERIMENT_FLAGS, config));
   if (config.transcriptReplay === true) args.push('--transcript-replay');
   if (config.probeWordings === true) args.push('--probe-wordings');
-  if (config.history === false) args.push('--no-history');
-  if (config.behavior === false) args.push('--no-behavior');
+  if (config.templates !== undefined) option('templates', config.templates.join(','));
   if (config.ceilingUsd !== undefined) option('ceiling-usd', String(config.ceilingUsd));
   if (config.smokeCeilingUsd !== undefined)
     option('smoke-ceiling-usd', String(config.smokeCeilingUsd));
@@ -147,6 +150,7 @@ export function runConfigurationOf(
       ...(command.probeWordings ? { probeWordings: true } : {}),
       history: settings.history,
       behavior: settings.behavior,
+      ...(command.templates === null ? {} : { templates: [...command.templates] }),
       ceilingUsd: settings.ceilingUsd,
       smokeCeilingUsd: command.smokeCeilingUsd,
       allowFailedSmoke: command.allowFailedSmoke,

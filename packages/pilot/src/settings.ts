@@ -38,6 +38,14 @@ export interface PilotSettings {
    * experiment left out has null parameters in the manifest, as its own switch would give.
    */
   readonly templates?: readonly string[];
+  /**
+   * Options of registered experiments set by the flags their parameter schemas declare, beyond
+   * the fields above (`chi pilot`'s `experimentOptions`), by option name; an experiment's
+   * `parametersFrom` reads its own. Absent when none.
+   */
+  readonly experimentOptions?: Readonly<
+    Record<string, number | readonly number[] | boolean | null>
+  >;
   readonly notebookCapBytes: number;
   readonly ceilingUsd: number;
   readonly deadlineMs: number;

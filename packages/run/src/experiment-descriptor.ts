@@ -120,3 +120,61 @@ export function panelCoverage(
     };
   });
 }
+
+/**
+ * The command-line form of one experiment parameter, attached to the parameter's zod schema as
+ * `schema.meta({ cli: flag })` (or to the whole parameter schema, for a switch that turns the
+ * experiment off). The CLI derives its flags, their parsing and their help lines from these; a
+ * configuration file sets the same `option` by name.
+ *
+ * - `integer`: `--flag N`, an integer in `range`.
+ * - `integer-list`: `--flag a,b,...`, each an integer in `range`, or one of the `presets`.
+ * - `negation`: `--flag` given bare sets `option` to false (it is true by default).
+ *
+ * @example
+ * ```ts
+ * z.int().min(1).nullable().meta({
+ *   cli: { flag: 'batch-size', option: 'batchSize', kind: 'integer', placeholder: 'N',
+ *          range: { min: 1, max: 10_000 }, help: 'probes per probe request, 1-10000' },
+ * });
+ * ```
+ */
+export interface ParameterFlag {
+  /** The flag without its dashes (`batch-size` is `--batch-size`). */
+  readonly flag: string;
+  /** The pilot option it sets, by its configuration-file name (`batchSize`). */
+  readonly option: string;
+  /** How its value is written on the command line. */
+  readonly kind: 'integer' | 'integer-list' | 'negation';
+  /** What follows the flag in the help text (`N`, `32,64,...|v0.1`); absent for a negation. */
+  readonly placeholder?: string;
+  /** One line of help: what it sets, its range and its default. */
+  readonly help: string;
+  /** The accepted integers (inclusive), for `integer` and `integer-list`. */
+  readonly range?: { readonly min: number; readonly max: number };
+  /** An example list, named when an `integer-list` is given empty. */
+  readonly example?: string;
+  /** Named lists an `integer-list` also accepts (`v0.1`). */
+  readonly presets?: Readonly<Record<string, readonly number[]>>;
+}
+
+function flagOf(schema: z.ZodType): ParameterFlag | null {
+  const cli = (schema.meta() as { cli?: ParameterFlag } | undefined)?.cli;
+  return cli ?? null;
+}
+
+/**
+ * The command-line flags an experiment's parameter schema declares (see {@link ParameterFlag}):
+ * the schema's own (a switch of the whole experiment) after those of its fields, fields in
+ * their declaration order.
+ *
+ * @example
+ * ```ts
+ * parameterFlags(memoryExperiment.parameters).map((flag) => flag.flag); // ['loads', 'batch-size', 'no-controls']
+ * ```
+ */
+export function parameterFlags(parameters: z.ZodType): ParameterFlag[] {
+  const shape = (parameters as { shape?: Record<string, z.ZodType> }).shape;
+  const fields = shape === undefined ? [] : Object.values(shape);
+  return [...fields, parameters].map(flagOf).filter((flag): flag is ParameterFlag => flag !== null);
+}

@@ -18,7 +18,9 @@ export {
   type ExperimentDescriptor,
   type FeatureDeclaration,
   PANEL_SLOTS,
+  type ParameterFlag,
   panelCoverage,
+  parameterFlags,
   type SeedPassage,
   type SlotClaim,
 } from './experiment-descriptor';

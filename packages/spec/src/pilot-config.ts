@@ -83,6 +83,13 @@ export const PilotOptionsSchema = z.strictObject({
     ),
   history: z.boolean().optional().describe('Run the history experiment (default true).'),
   behavior: z.boolean().optional().describe('Run the behavior experiment (default true).'),
+  templates: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe(
+      'Run only these registered experiments, by ID (as --templates; `chi templates` lists them); every one by default.',
+    ),
   ceilingUsd: z
     .number()
     .min(0)

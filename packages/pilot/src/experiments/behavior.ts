@@ -1,3 +1,4 @@
+import type { ParameterFlag } from '@chi/run';
 import {
   type BehaviorExperimentParams,
   BehaviorExperimentParamsSchema,
@@ -100,7 +101,14 @@ export const behaviorExperiment = defineExperiment<BehaviorExperimentParams>({
         'These are task indicators. C probes information-seeking choice, not self-generated goals or autonomous inner thought. A reports task accuracy and paired frame-induced choice changes, not feelings; stronger framing effects are not a better score.',
     },
   ],
-  parameters: BehaviorExperimentParamsSchema,
+  parameters: BehaviorExperimentParamsSchema.meta({
+    cli: {
+      flag: 'no-behavior',
+      option: 'behavior',
+      kind: 'negation',
+      help: 'without the behavioral probes',
+    } satisfies ParameterFlag,
+  }),
   kinds: ['behavior'],
   tasks: ['behavior_half'],
   parametersFrom: (settings) =>

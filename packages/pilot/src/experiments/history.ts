@@ -1,3 +1,4 @@
+import type { ParameterFlag } from '@chi/run';
 import {
   HISTORY_IDS,
   type HistoryExperimentParams,
@@ -119,7 +120,14 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams>({
         'The primary quantity is the distance between different-history pairs minus the corresponding distance between same-history control pairs, replicated over independently initialized pairs.',
     },
   ],
-  parameters: HistoryExperimentParamsSchema,
+  parameters: HistoryExperimentParamsSchema.meta({
+    cli: {
+      flag: 'no-history',
+      option: 'history',
+      kind: 'negation',
+      help: 'without the history experiment',
+    } satisfies ParameterFlag,
+  }),
   kinds: ['history'],
   tasks: ['history_update', 'history_probe'],
   parametersFrom: (settings) => (settings.history ? { checkpoints: 5 } : null),

@@ -1,3 +1,4 @@
+import type { ParameterFlag } from '@chi/run';
 import {
   type ChatMessage,
   InvalidArgumentError,
@@ -168,6 +169,46 @@ function controlsUnit(worldSeed: number, load: number, batches: number): Planned
   };
 }
 
+const memoryShape = MemoryExperimentParamsSchema.shape;
+
+/**
+ * The memory experiment's parameters with their command-line flags (`--loads`, `--batch-size`,
+ * `--no-controls`): `MemoryExperimentParamsSchema` with those fields' metadata, so validation
+ * (strictness and every other field included) is exactly the spec schema's.
+ */
+const MEMORY_PARAMETERS = MemoryExperimentParamsSchema.extend({
+  loads: memoryShape.loads.meta({
+    cli: {
+      flag: 'loads',
+      option: 'loads',
+      kind: 'integer-list',
+      placeholder: '32,64,...|v0.1',
+      help: 'memory loads, each 1-10000 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)',
+      range: { min: 1, max: 10_000 },
+      example: '32,64,128,256',
+      presets: { 'v0.1': [100, 300, 1000, 3000, 10000] },
+    } satisfies ParameterFlag,
+  }),
+  batchSize: memoryShape.batchSize.meta({
+    cli: {
+      flag: 'batch-size',
+      option: 'batchSize',
+      kind: 'integer',
+      placeholder: 'N',
+      help: 'probes per probe request, 1-10000 (default: all in one)',
+      range: { min: 1, max: 10_000 },
+    } satisfies ParameterFlag,
+  }),
+  controlsAtLoad: memoryShape.controlsAtLoad.meta({
+    cli: {
+      flag: 'no-controls',
+      option: 'controls',
+      kind: 'negation',
+      help: 'without the blank-notebook and oracle-evidence controls',
+    } satisfies ParameterFlag,
+  }),
+});
+
 /**
  * The memory experiment: encode a generated world into a bounded notebook, then answer blind
  * probes of six strata from the notes alone; blank and oracle controls at one load.
@@ -218,7 +259,7 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
         'At N=32 additionally run a blank-notebook reset control and an oracle-evidence control containing the original records, on the same blind questions.',
     },
   ],
-  parameters: MemoryExperimentParamsSchema,
+  parameters: MEMORY_PARAMETERS,
   kinds: ['memory', 'controls'],
   tasks: ['memory_encode', 'memory_probe', 'memory_probe_oracle'],
   parametersFrom: (settings) =>
