@@ -30,6 +30,7 @@ export {
   type CliCommand,
   type HelpCommand,
   type ModelArgument,
+  PILOT_EXPERIMENT_FLAGS,
   type PilotCommand,
   parseCli,
   type ScoreCommand,
@@ -133,6 +134,14 @@ export {
   withServedDeclarations,
 } from './endpoint-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
+export {
+  type ExperimentFlag,
+  type ExperimentFlagValue,
+  experimentFlagArgs,
+  experimentFlagHelp,
+  experimentFlags,
+  parseExperimentFlags,
+} from './experiment-flags';
 export { behaviorExperiment } from './experiments/behavior';
 export {
   checkExperimentContract,
