@@ -10,7 +10,7 @@ import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../script
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import type { AnyExperiment } from './experiment';
 import { REPLY_KEY_PREFIX } from './memory';
-import { PILOT_EXPERIMENTS } from './registry';
+import { REGISTERED_EXPERIMENTS } from './registry';
 
 /** Options of {@link checkExperimentContract}. */
 export interface ExperimentContractOptions {
@@ -160,9 +160,9 @@ export function checkExperimentContract(
       prompts: promptRefs(prompts),
       generators: [generatorInfo()],
       createdAt: new Date('2026-09-01T00:00:00.000Z'),
-      experiments: PILOT_EXPERIMENTS.includes(experiment)
-        ? PILOT_EXPERIMENTS
-        : [...PILOT_EXPERIMENTS.filter((pilot) => pilot.id !== experiment.id), experiment],
+      experiments: REGISTERED_EXPERIMENTS.includes(experiment)
+        ? REGISTERED_EXPERIMENTS
+        : [...REGISTERED_EXPERIMENTS.filter((pilot) => pilot.id !== experiment.id), experiment],
     });
   } catch (error) {
     problems.push(`manifest: ${error instanceof Error ? error.message : String(error)}`);
