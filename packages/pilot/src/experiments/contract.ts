@@ -36,6 +36,8 @@ export interface ExperimentContractResult {
   readonly requests: readonly PlannedRequest[];
   /** The scripted reply text of every request, by request ID. */
   readonly replies: ReadonlyMap<string, string>;
+  /** The user messages of every rendered request, by request ID (for blindness checks). */
+  readonly prompts: ReadonlyMap<string, string>;
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
@@ -147,7 +149,7 @@ export function checkExperimentContract(
   const params = experiment.parametersFrom(settings);
   if (params === null) {
     problems.push('parametersFrom: the contract settings disable the experiment');
-    return { problems, manifest: null, requests: [], replies: new Map() };
+    return { problems, manifest: null, requests: [], replies: new Map(), prompts: new Map() };
   }
   if (!experiment.parameters.safeParse(params).success)
     problems.push('parameters: parametersFrom gives parameters its schema rejects');
@@ -166,7 +168,7 @@ export function checkExperimentContract(
     });
   } catch (error) {
     problems.push(`manifest: ${error instanceof Error ? error.message : String(error)}`);
-    return { problems, manifest: null, requests: [], replies: new Map() };
+    return { problems, manifest: null, requests: [], replies: new Map(), prompts: new Map() };
   }
   if (JSON.stringify(experiment.parametersOf(manifest)) !== JSON.stringify(params))
     problems.push('parametersOf: the manifest does not carry the parameters parametersFrom gave');
@@ -190,6 +192,7 @@ export function checkExperimentContract(
     return text;
   };
   const replies = new Map<string, string>();
+  const userPrompts = new Map<string, string>();
   for (const request of plan.requests) {
     const context = { request, manifest, params, worlds, prompts, notes };
     let rendered: RenderedMessages;
@@ -202,6 +205,13 @@ export function checkExperimentContract(
     problems.push(...renderProblems(request, rendered, experiment.render(context)));
     const text = reply(request, rendered);
     replies.set(request.requestId, text);
+    userPrompts.set(
+      request.requestId,
+      rendered.messages
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content)
+        .join('\n'),
+    );
     if (request.writesNotebook && experiment.notebookKey !== undefined) {
       notebooks.set(`${request.systemId}|${experiment.notebookKey(request)}`, text);
       notebooks.set(
@@ -210,5 +220,5 @@ export function checkExperimentContract(
       );
     }
   }
-  return { problems, manifest, requests: plan.requests, replies };
+  return { problems, manifest, requests: plan.requests, replies, prompts: userPrompts };
 }
