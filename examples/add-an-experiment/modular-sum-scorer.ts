@@ -26,6 +26,7 @@ function answersOf(text: string | null): Map<string, unknown> {
   }
 }
 
+/** Scores `x-modular-sum`: per world, the share of items answered exactly (a + b) mod 97. */
 export const modularSumScorer = defineExperimentScorer<z.infer<typeof Params>>({
   specificationVersion: 'chi-scorer-v1',
   experimentId: 'x-modular-sum',

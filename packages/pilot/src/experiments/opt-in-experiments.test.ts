@@ -154,6 +154,23 @@ describe('released scores separate the scripted reference systems (SCRIPTED BASE
     expect(e.get('abstainer|validChoiceRate')).toBe(0);
   });
 
+  it('every released world vector passes its feature schema', () => {
+    for (const experiment of OPT_IN_EXPERIMENTS) {
+      const [declaration] = experiment.features;
+      const lines = readFileSync(join(releaseDir, 'scores', `${experiment.id}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { values: Record<string, number | null> });
+      expect(lines).toHaveLength(3 * SCRIPTED_SYSTEM_NAMES.length);
+      for (const { values } of lines) {
+        const vector = Object.fromEntries(
+          (declaration?.features ?? []).map((feature) => [feature, values[feature]]),
+        );
+        expect(declaration?.schema.safeParse(vector).success, JSON.stringify(vector)).toBe(true);
+      }
+    }
+  });
+
   it('the tables are in SHA256SUMS and the report has a section each', () => {
     const sums = readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8');
     for (const experiment of ['goal-persistence', 'feedback-valence']) {
