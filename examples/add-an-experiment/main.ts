@@ -1,22 +1,22 @@
 /**
  * `pnpm start`: adds the `x-modular-sum` experiment (modular-sum.ts, written here, outside the
  * monorepo's packages) to the pilot's registry, checks it with the experiment contract suite,
- * runs it alone through `runPilot` on two scripted responders (offline, free, no network), scores
- * its replies with its own key and verifies the release. Every number is a SCRIPTED BASELINE, not
+ * runs it alone through `runPilot` on two scripted responders (offline, free, no network) with its
+ * scorer (modular-sum-scorer.ts), so its scores reach the release, and verifies the release. Every number is a SCRIPTED BASELINE, not
  * a measurement of any model. Exits non-zero when a hand-derived expectation fails.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   checkExperimentContract,
   defaultOfflineSettings,
-  finalResults,
   PILOT_EXPERIMENTS,
   runPilot,
 } from '@chi/pilot';
-import { verifyRelease } from '@chi/report';
-import { modularSumExperiment, sumItems } from './modular-sum';
+import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
+import { modularSumExperiment } from './modular-sum';
+import { modularSumScorer } from './modular-sum-scorer';
 import { RESPONDERS, responderModel, responderSpec, scriptedSumReply } from './scripted';
 
 const failures: string[] = [];
@@ -32,6 +32,9 @@ const contract = checkExperimentContract(modularSumExperiment, {
 });
 expectEqual('contract problems', contract.problems, []);
 
+// The scorers of the release: the toolkit's own and this module's.
+const scorers = [...BUILT_IN_SCORERS, modularSumScorer];
+
 // 2. Run it alone through runPilot: the pilot's registry plus this module, `templates` selecting it.
 const root = mkdtempSync(join(tmpdir(), 'chi-add-an-experiment-'));
 try {
@@ -44,35 +47,33 @@ try {
     }),
     experiments: [...PILOT_EXPERIMENTS, modularSumExperiment],
     models: new Map(RESPONDERS.map((responder) => [responder, responderModel(responder)])),
+    scorers,
     runDir: join(root, 'run'),
     now: () => new Date('2026-09-01T00:00:00.000Z'),
   });
   expectEqual('exit code', outcome.exitCode, 0);
 
-  // 3. Score with the module's own answer key: accuracy per responder over both worlds.
-  const results = await finalResults(outcome.runDir);
-  const accuracy = new Map<string, { correct: number; total: number }>();
-  for (const [requestId, result] of results) {
-    const [systemId = '', , worldText = ''] = requestId.split('.');
-    const worldSeed = Number(worldText.slice(1));
-    const key = new Map(sumItems(worldSeed, 6).map((item) => [item.id, item.answer]));
-    const answers = JSON.parse(result.text ?? '[]') as { id: string; answer: unknown }[];
-    const tally = accuracy.get(systemId) ?? { correct: 0, total: 0 };
-    for (const [id, expected] of key) {
-      const answer = answers.find((a) => a.id === id)?.answer;
-      tally.total += 1;
-      if (answer === expected) tally.correct += 1;
-    }
-    accuracy.set(systemId, tally);
-  }
+  // 3. The module's scorer put its scores into the release: world means with bootstrap intervals.
+  const releaseDir = outcome.releaseDir ?? '';
+  const table = JSON.parse(
+    readFileSync(join(releaseDir, 'chart-data', 'x-modular-sum.json'), 'utf8'),
+  ) as { estimates: { systemId: string; estimate: number | null; worlds: number }[] };
+  const accuracy = (id: string) => table.estimates.find((e) => e.systemId === id);
   console.log('SCRIPTED BASELINE — not a measurement of any model');
-  // Hand-derived: `exact` answers all 12 items (2 worlds x 6); `off-by-one` misses q2, q4, q6.
-  expectEqual('exact accuracy', accuracy.get('exact'), { correct: 12, total: 12 });
-  expectEqual('off-by-one accuracy', accuracy.get('off-by-one'), { correct: 6, total: 12 });
+  // Hand-derived: `exact` answers all 6 items of both worlds; `off-by-one` misses q2, q4, q6.
+  expectEqual('exact accuracy', accuracy('exact')?.estimate, 1);
+  expectEqual('off-by-one accuracy', accuracy('off-by-one')?.estimate, 0.5);
+  expectEqual('worlds used', accuracy('exact')?.worlds, 2);
 
-  // 4. The release of the run verifies (its blocks and costs include the added experiment).
-  const report = await verifyRelease(outcome.releaseDir ?? '');
+  // 4. The release verifies with the module's scorer; without it, its files are not recomputed.
+  const report = await verifyRelease(releaseDir, { scorers });
   expectEqual('release mismatches', report.mismatches.length, 0);
+  const withoutScorer = await verifyRelease(releaseDir);
+  expectEqual(
+    'without the scorer, its files are unexpected',
+    withoutScorer.mismatches.some((m) => m.file === 'chart-data/x-modular-sum.json'),
+    true,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

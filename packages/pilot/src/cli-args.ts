@@ -10,7 +10,9 @@ import {
   experimentFlags,
   parseExperimentFlags,
 } from './experiment-flags';
-import { PILOT_EXPERIMENT_IDS, PILOT_EXPERIMENTS } from './experiments/registry';
+import { REGISTERED_EXPERIMENTS } from './experiments/registry';
+
+const REGISTERED_IDS: readonly string[] = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
 
 /** A bad command line: one line saying what was expected and what was found. Exit code 2. */
 export class UsageError extends ChiError {
@@ -173,7 +175,7 @@ export type CliCommand =
  * `--no-controls`, `--no-history`, `--no-behavior`): parsed, documented and read from a
  * configuration file from these declarations, not from a hand-kept list.
  */
-export const PILOT_EXPERIMENT_FLAGS = experimentFlags(PILOT_EXPERIMENTS);
+export const PILOT_EXPERIMENT_FLAGS = experimentFlags(REGISTERED_EXPERIMENTS);
 
 /** The usage text printed by `chi help`. */
 export const USAGE = `chi — the CHI/CHIS longitudinal model pilot
@@ -218,7 +220,7 @@ ${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
                            encode session (uncapped; bytes stored and replayed are reported)
   --probe-wordings         also ask every behavioral item under its declared equivalent wording and
                            report per-feature agreement between the wordings
-  --templates id,...       run only these registered experiments (memory, history, behavior; see chi templates)
+  --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
   --ceiling-usd X          USD ceiling, 0-100000, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks, 0-1000 (default 1)
   --allow-failed-smoke     start a live run even if a smoke check failed
@@ -293,12 +295,12 @@ function templatesOption(text: string | undefined): string[] | null {
   if (ids === null) return null;
   if (ids.length === 0)
     throw new UsageError(
-      `--templates: expected registered experiment IDs (${PILOT_EXPERIMENT_IDS.join(', ')}), found none`,
+      `--templates: expected registered experiment IDs (${REGISTERED_IDS.join(', ')}), found none`,
     );
-  const unknown = ids.find((id) => !PILOT_EXPERIMENT_IDS.includes(id));
+  const unknown = ids.find((id) => !REGISTERED_IDS.includes(id));
   if (unknown !== undefined)
     throw new UsageError(
-      `--templates: unknown template ${JSON.stringify(unknown)}; registered: ${PILOT_EXPERIMENT_IDS.join(', ')} (chi templates lists them)`,
+      `--templates: unknown template ${JSON.stringify(unknown)}; registered: ${REGISTERED_IDS.join(', ')} (chi templates lists them)`,
     );
   return ids;
 }

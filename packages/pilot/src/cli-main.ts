@@ -56,7 +56,7 @@ import {
   servedScriptedModels,
   withServedDeclarations,
 } from './endpoint-models';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
 import { makeDirectory } from './make-directory';
@@ -656,7 +656,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'calibrate':
         return await calibrateCommand(command, io);
       case 'templates':
-        io.stdout.write(formatTemplates(PILOT_EXPERIMENTS));
+        io.stdout.write(formatTemplates(REGISTERED_EXPERIMENTS, OPT_IN_EXPERIMENT_IDS));
         return EXIT_CODES.ok;
       case 'view': {
         const dir = resolve(io.cwd ?? process.cwd(), command.dir);

@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RunConfigurationSchema } from '@chi/spec';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PilotCommand, parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
-import { pilotConfigArgs, readPilotConfigFile } from './config-file';
+import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
 import { PILOT_CONFIG_SCHEMA_SPECIFIER, starterConfig, writeStarterConfig } from './init-config';
 
 let root: string;
@@ -187,5 +188,14 @@ describe('chi init', () => {
     expect(fromFile).toMatchObject({ ceilingUsd: 0, systems: starterConfig('x').systems });
     expect(() => writeStarterConfig(path, false)).toThrow(/already exists; pass --force/);
     writeStarterConfig(path, true);
+  });
+});
+
+describe('the resolved configuration of a run without the memory experiment', () => {
+  it('records no loads, so `chi pilot --templates behavior` freezes a valid manifest', () => {
+    const command = parseCli(['pilot', '--templates', 'behavior']) as PilotCommand;
+    const configuration = runConfigurationOf(command, settingsFor(command), null);
+    expect(configuration.options.loads).toBeUndefined();
+    expect(RunConfigurationSchema.safeParse(configuration).success).toBe(true);
   });
 });

@@ -143,7 +143,9 @@ export function runConfigurationOf(
     options: {
       ...roster,
       replicates: settings.replicates,
-      loads: [...settings.loads],
+      // --templates without memory plans no load; the options then record none (the schema
+      // asks for at least one load when there are loads)
+      ...(settings.loads.length === 0 ? {} : { loads: [...settings.loads] }),
       batchSize: settings.batchSize,
       controls: command.controls,
       ...(command.transcriptReplay ? { transcriptReplay: true } : {}),

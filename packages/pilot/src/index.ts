@@ -156,13 +156,27 @@ export {
   type PlannedUnit,
   type RenderContext,
 } from './experiments/experiment';
+export {
+  feedbackValenceExperiment,
+  renderValenceChoice,
+  renderValenceFeedback,
+  VALENCE_CHOICES,
+} from './experiments/feedback-valence';
+export {
+  GOAL_STEPS,
+  goalPersistenceExperiment,
+  renderGoalStep,
+} from './experiments/goal-persistence';
 export { historyExperiment, historyNotebookKey } from './experiments/history';
 export { memoryExperiment, memoryNotebookKey } from './experiments/memory';
 export {
   checkRegistry,
   experimentOf,
+  OPT_IN_EXPERIMENT_IDS,
+  OPT_IN_EXPERIMENTS,
   PILOT_EXPERIMENT_IDS,
   PILOT_EXPERIMENTS,
+  REGISTERED_EXPERIMENTS,
   selectExperiments,
 } from './experiments/registry';
 export {
@@ -320,6 +334,15 @@ export {
   writeMemoryNotes,
 } from './scripted-memory';
 export { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
+export {
+  SCRIPTED_OPT_IN_POLICIES,
+  type ScriptedGoalPolicy,
+  type ScriptedValencePolicy,
+  scriptedGoalStep,
+  scriptedOptInReply,
+  scriptedValenceChoices,
+  scriptedValenceNotes,
+} from './scripted-opt-in';
 export {
   createScriptedModel,
   DEFAULT_SCRIPTED_SEED,

@@ -18,7 +18,13 @@ import { behaviorExperiment } from './experiments/behavior';
 import type { AnyExperiment, Experiment } from './experiments/experiment';
 import { historyExperiment } from './experiments/history';
 import { memoryExperiment } from './experiments/memory';
-import { PILOT_EXPERIMENT_IDS, PILOT_EXPERIMENTS, selectExperiments } from './experiments/registry';
+import {
+  OPT_IN_EXPERIMENT_IDS,
+  PILOT_EXPERIMENT_IDS,
+  PILOT_EXPERIMENTS,
+  REGISTERED_EXPERIMENTS,
+  selectExperiments,
+} from './experiments/registry';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
@@ -95,29 +101,43 @@ function manifestExperiments(
   settings: PilotSettings,
   registry: readonly AnyExperiment[],
 ): RunManifest['experiments'] {
+  const own = [...PILOT_EXPERIMENT_IDS, ...OPT_IN_EXPERIMENT_IDS];
   for (const experiment of registry) {
-    if (!PILOT_EXPERIMENT_IDS.includes(experiment.id) && !/^x-[a-z0-9-]+$/.test(experiment.id))
+    if (!own.includes(experiment.id) && !/^x-[a-z0-9-]+$/.test(experiment.id))
       throw new InvalidArgumentError(
         'experiments',
         `an experiment added to the pilot needs an ID x-<name> (lowercase, digits, dashes), found ${JSON.stringify(experiment.id)}`,
       );
   }
+  // without --templates: every registered experiment except the opt-in ones
   const selected =
-    settings.templates === undefined ? registry : selectExperiments(settings.templates, registry);
+    settings.templates === undefined
+      ? registry.filter((experiment) => !OPT_IN_EXPERIMENT_IDS.includes(experiment.id))
+      : selectExperiments(settings.templates, registry);
   const added: Record<string, unknown> = {};
+  const optIn: Record<string, unknown> = {};
   for (const experiment of selected) {
     if (PILOT_EXPERIMENT_IDS.includes(experiment.id)) continue;
     const params = experiment.parametersFrom(settings);
-    if (params !== null) added[experiment.id] = params;
+    if (params === null) continue;
+    if (OPT_IN_EXPERIMENT_IDS.includes(experiment.id)) optIn[experiment.id] = params;
+    else added[experiment.id] = params;
   }
   const experiments = {
     memory: parametersIfSelected(memoryExperiment, selected, settings),
     history: parametersIfSelected(historyExperiment, selected, settings),
     behavior: parametersIfSelected(behaviorExperiment, selected, settings),
+    ...optIn,
     ...(Object.keys(added).length === 0 ? {} : { added }),
-  };
+  } as RunManifest['experiments'];
   const { memory, history, behavior } = experiments;
-  if (memory === null && history === null && behavior === null && experiments.added === undefined)
+  if (
+    memory === null &&
+    history === null &&
+    behavior === null &&
+    experiments.added === undefined &&
+    Object.keys(optIn).length === 0
+  )
     throw new InvalidArgumentError(
       settings.templates === undefined ? 'experiments' : 'templates',
       'expected at least one experiment, found none',
@@ -141,9 +161,15 @@ export function buildManifest(args: {
   experiments?: readonly AnyExperiment[];
 }): RunManifest {
   const { settings } = args;
-  const registry = args.experiments ?? PILOT_EXPERIMENTS;
+  const registry = args.experiments ?? REGISTERED_EXPERIMENTS;
   const experiments = manifestExperiments(settings, registry);
-  const added = registry.filter((experiment) => experiments.added?.[experiment.id] !== undefined);
+  // feature schemas of the experiments beyond the default three: opt-in ones, then added ones
+  const keyed = experiments as Readonly<Record<string, unknown>>;
+  const added = registry.filter(
+    (experiment) =>
+      (OPT_IN_EXPERIMENT_IDS.includes(experiment.id) && keyed[experiment.id] !== undefined) ||
+      experiments.added?.[experiment.id] !== undefined,
+  );
   const live = settings.systems.some((system) => system.evidenceClass === 'live_model');
   const manifest: RunManifest = {
     kind: 'run-manifest',

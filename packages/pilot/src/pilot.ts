@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
-import { foldAttemptLog, readAttemptLog } from '@chi/run';
+import { type AnyExperimentScorer, foldAttemptLog, readAttemptLog } from '@chi/run';
 import {
   type BudgetLedger,
   type ChatModel,
@@ -89,11 +89,17 @@ export interface RunPilotOptions {
   /** Injectable fetch for live transports (tests). */
   readonly fetch?: typeof globalThis.fetch;
   /**
-   * The experiment modules of the run (default: the pilot's registry, `PILOT_EXPERIMENTS`). Add
+   * The experiment modules of the run (default: the pilot's registry, `REGISTERED_EXPERIMENTS`). Add
    * your own (ID `x-<name>`) to run it beside or instead of the pilot's (`settings.templates`);
    * give the same list again on resume.
    */
   readonly experiments?: readonly AnyExperiment[];
+  /**
+   * Scorers of module experiments for the release (default: `@chi/report`'s `BUILT_IN_SCORERS`,
+   * which score the opt-in environments). An added experiment passes its scorer here, beside
+   * them, so its scores reach the release; `verifyRelease` then needs the same list.
+   */
+  readonly scorers?: readonly AnyExperimentScorer[];
 }
 
 /** What {@link runPilot} did. */
@@ -144,7 +150,11 @@ export const PILOT_PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
  */
 export async function finishRun(
   runDir: string,
-  options: { release?: boolean; onEvent?: PilotEventSink } = {},
+  options: {
+    release?: boolean;
+    onEvent?: PilotEventSink;
+    scorers?: readonly AnyExperimentScorer[];
+  } = {},
 ): Promise<string | null> {
   const paths = runPaths(runDir);
   const emit = options.onEvent ?? (() => {});
@@ -170,6 +180,7 @@ export async function finishRun(
     overwrite: true,
     onStep: (step) => emit({ type: 'finishing', step: step.step, detail: releaseStepDetail(step) }),
     code: packReleaseCode({ rootPackageDir: PILOT_PACKAGE_DIR }),
+    ...(options.scorers === undefined ? {} : { scorers: options.scorers }),
   });
   options.onEvent?.({ type: 'release-written', releaseDir: summary.outDir });
   return summary.outDir;
@@ -308,6 +319,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
     const releaseDir = await finishRun(runDir, {
       ...(options.release === undefined ? {} : { release: options.release }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      ...(options.scorers === undefined ? {} : { scorers: options.scorers }),
     });
     return { runDir, runId: execution.runId, execution, releaseDir, smoke, exitCode };
   } finally {

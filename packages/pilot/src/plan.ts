@@ -6,7 +6,7 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import type { AnyExperiment, PlannedUnit } from './experiments/experiment';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 
 export { nonceStep, probeBatchCount, requestNonce } from './plan-request';
 
@@ -44,7 +44,7 @@ function interleave(lists: readonly (readonly PlannedRequest[])[]): PlannedReque
  */
 export function buildRunPlan(
   manifest: RunManifest,
-  experiments: readonly AnyExperiment[] = PILOT_EXPERIMENTS,
+  experiments: readonly AnyExperiment[] = REGISTERED_EXPERIMENTS,
 ): RunPlan {
   const systemIds = assertUniqueSystems(manifest);
   const requests: PlannedRequest[] = [];

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type PlannedRequest, type RunManifest } from '@chi/spec';
 import type { AnyExperiment, NotesLookup } from './experiments/experiment';
-import { experimentOf, PILOT_EXPERIMENTS } from './experiments/registry';
+import { experimentOf, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import type { PromptSet } from './prompts';
 import type { RenderedMessages } from './render-requests';
 import type { RunWorlds } from './run-worlds';
@@ -14,9 +14,17 @@ export type { NotesLookup } from './experiments/experiment';
 export function notebookKey(
   request: Pick<
     PlannedRequest,
-    'experiment' | 'task' | 'requestId' | 'worldSeed' | 'load' | 'history' | 'checkpoint'
+    | 'experiment'
+    | 'task'
+    | 'requestId'
+    | 'worldSeed'
+    | 'load'
+    | 'history'
+    | 'checkpoint'
+    | 'blockId'
+    | 'step'
   >,
-  experiments: readonly AnyExperiment[] = PILOT_EXPERIMENTS,
+  experiments: readonly AnyExperiment[] = REGISTERED_EXPERIMENTS,
 ): string {
   const experiment = experimentOf(request, experiments);
   if (experiment.notebookKey === undefined)
@@ -44,7 +52,7 @@ export function renderPlannedRequest(args: {
   const { request, manifest } = args;
   if (request.task === 'smoke')
     throw new InvalidArgumentError('request', 'smoke requests are not part of a run plan');
-  const experiment = experimentOf(request, args.experiments ?? PILOT_EXPERIMENTS);
+  const experiment = experimentOf(request, args.experiments ?? REGISTERED_EXPERIMENTS);
   const params = experiment.parametersOf(manifest);
   if (params === null)
     throw new InvalidArgumentError(

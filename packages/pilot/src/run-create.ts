@@ -11,7 +11,7 @@ import {
 } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import type { AnyExperiment } from './experiments/experiment';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
@@ -45,7 +45,7 @@ export interface CreateRunOptions {
   /** Prompt templates; the packaged ones by default. */
   readonly prompts?: PromptSet;
   readonly now?: () => Date;
-  /** The experiments the run may include (default: the pilot's registry, `PILOT_EXPERIMENTS`). */
+  /** The experiments the run may include (default: the pilot's registry, `REGISTERED_EXPERIMENTS`). */
   readonly experiments?: readonly AnyExperiment[];
 }
 
@@ -88,7 +88,7 @@ export interface PreparedRun {
  */
 export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {
   const settings = validateSettings(options.settings);
-  const experiments = options.experiments ?? PILOT_EXPERIMENTS;
+  const experiments = options.experiments ?? REGISTERED_EXPERIMENTS;
   const packaged = options.prompts ?? loadPromptTemplates();
   const now = options.now ?? (() => new Date());
   const unfiltered = buildManifest({

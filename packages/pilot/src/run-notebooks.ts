@@ -44,7 +44,13 @@ async function writeNotebook(
           request.history ?? 'A',
           request.checkpoint ?? 0,
         )
-      : run.paths.memoryNotebook(request.systemId, request.worldSeed, request.load ?? 0);
+      : request.experiment === 'memory' || request.experiment === 'controls'
+        ? run.paths.memoryNotebook(request.systemId, request.worldSeed, request.load ?? 0)
+        : run.paths.moduleNotebook(
+            request.systemId,
+            request.experiment,
+            notebookKey(request, run.experiments),
+          );
   const snapshot: NotebookSnapshot = {
     kind: 'notebook',
     systemId: request.systemId,

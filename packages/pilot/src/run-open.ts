@@ -12,7 +12,7 @@ import {
 } from '@chi/spec';
 import { type AttemptChainHead, readAttemptChainHead } from './attempt-chain-writer';
 import type { AnyExperiment } from './experiments/experiment';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import {
   type FrozenManifest,
   ManifestIntegrityError,
@@ -142,7 +142,7 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
   checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
   const worlds = await readRunWorlds(paths, manifest);
-  const experiments = runExperiments(manifest, options.experiments ?? PILOT_EXPERIMENTS);
+  const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
   checkModels(manifest, options.models);
   const previousStatus = await readPreviousStatus(paths, frozen.sha256);

@@ -31,6 +31,7 @@ import {
   writeMemoryNotes,
 } from './scripted-memory';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
+import { scriptedOptInReply } from './scripted-opt-in';
 
 /** The names of the scripted reference systems of the pilot roster (the offline default). */
 export const SCRIPTED_SYSTEM_NAMES = [
@@ -320,6 +321,10 @@ export function scriptedReply(
     }
     case 'smoke':
       return smokeReply(prompt);
+    case 'goal_step':
+    case 'valence_feedback':
+    case 'valence_choice':
+      return scriptedOptInReply(definition.name, header.task, prompt) as string;
     default:
       throw new Error(`unknown task ${JSON.stringify(header.task)}`);
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { parseCli } from './cli-args';
 import { runCli } from './cli-main';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { buildManifest } from './manifest';
 import { buildRunPlan, requestsPerSystem } from './plan';
 import { scriptedSystemSpec } from './scripted-systems';
@@ -42,8 +42,13 @@ describe('chi templates', () => {
     const cli = captureIo({ cwd: '/' });
     expect(await runCli(['templates'], cli.io)).toBe(0);
     const out = cli.out();
-    expect(out).toBe(formatTemplates(PILOT_EXPERIMENTS));
-    expect(out).toContain('Registered experiments: memory, history, behavior\n');
+    expect(out).toBe(formatTemplates(REGISTERED_EXPERIMENTS, OPT_IN_EXPERIMENT_IDS));
+    expect(out).toContain(
+      'Registered experiments: memory, history, behavior, goal-persistence, feedback-valence\n',
+    );
+    expect(out).toContain(
+      'Opt-in (run only when --templates names them): goal-persistence, feedback-valence\n',
+    );
     expect(out).toContain('30 tests (4 R, 8 M, 6 C, 6 A, 6 I); 1 implemented, 29 await');
     expect(out).toContain("R: 0 of 4 implemented, 4 awaiting the specification's texts\n");
     expect(out).toContain("M: 1 of 8 implemented, 7 awaiting the specification's texts\n");
@@ -53,6 +58,9 @@ describe('chi templates', () => {
     expect(out).toMatch(/ {2}implemented {2}memory: /);
     expect(out).toMatch(/ {2}partial {6}history: /);
     expect(out.match(/ {2}partial {6}behavior: /g)).toHaveLength(4);
+    // the opt-in environments are partial: they fill no slot (docs/protocol.md says why)
+    expect(out).toMatch(/ {2}partial {6}goal-persistence: /);
+    expect(out).toMatch(/ {2}partial {6}feedback-valence: /);
   });
 
   it('has a --help text', async () => {
@@ -89,11 +97,31 @@ describe('chi pilot --templates', () => {
     expect(Object.fromEntries(requestsPerSystem(buildRunPlan(manifest)))).toEqual({ perfect: 29 });
   });
 
+  it('plans an opt-in environment only when named: 3 trials x 4 steps, 3 trials x 2 requests', () => {
+    const settings = defaultOfflineSettings({
+      systems: [scriptedSystemSpec('perfect')],
+      templates: ['goal-persistence', 'feedback-valence'],
+    });
+    const manifest = buildManifest({
+      settings,
+      worldSeeds: [7],
+      prompts: [],
+      generators: [],
+      createdAt: new Date('2026-09-01T00:00:00.000Z'),
+    });
+    expect(manifest.experiments.memory).toBeNull();
+    expect(manifest.experiments['goal-persistence']).toEqual({
+      generator: 'goal-persistence-world@1',
+      steps: 4,
+    });
+    expect(Object.fromEntries(requestsPerSystem(buildRunPlan(manifest)))).toEqual({ perfect: 18 });
+  });
+
   it('rejects an unknown template and --loads without memory (usage errors)', async () => {
     const unknown = captureIo({ cwd: '/' });
     expect(await runCli(['pilot', '--plan', '--templates', 'memory,moods'], unknown.io)).toBe(2);
     expect(unknown.err()).toContain(
-      'unknown template "moods"; registered: memory, history, behavior',
+      'unknown template "moods"; registered: memory, history, behavior, goal-persistence, feedback-valence',
     );
     const loads = captureIo({ cwd: '/' });
     expect(await runCli(['pilot', '--templates', 'history', '--loads', '32'], loads.io)).toBe(2);

@@ -91,6 +91,16 @@ export {
 } from './estimand-world-sets';
 export { evidenceBanner, runEvidenceBanner, systemLabel } from './evidence-label';
 export { EVIDENCE_MAP, type EvidenceMapRow } from './evidence-map';
+export { feedbackValenceScorer } from './experiment-scorers/feedback-valence-scorer';
+export { goalPersistenceScorer } from './experiment-scorers/goal-persistence-scorer';
+export { analyzeModule, type ModuleEstimate } from './experiment-scorers/module-analysis';
+export { buildModuleRelease, type ModuleRelease } from './experiment-scorers/module-release';
+export {
+  BUILT_IN_SCORERS,
+  type ModuleObservation,
+  type ModuleScores,
+  scoreModule,
+} from './experiment-scorers/module-scores';
 export { failpoint } from './failpoint';
 export {
   buildFigures,
@@ -203,7 +213,13 @@ export {
 } from './sha256-sums';
 export { packTarGzip, readTarGzip, type TarEntry } from './tar-gzip';
 export { runVerifyCli, type VerifyCliIo } from './verify-cli';
-export { diffJson, type VerifyMismatch, type VerifyReport, verifyRelease } from './verify-release';
+export {
+  diffJson,
+  type VerifyMismatch,
+  type VerifyReleaseOptions,
+  type VerifyReport,
+  verifyRelease,
+} from './verify-release';
 export { writeViewBundle } from './view/view-bundle';
 export {
   readViewData,

@@ -1,3 +1,4 @@
+import type { AnyExperimentScorer } from '@chi/run';
 import { isPublishedRunFile, type RequestLayout, RUN_FILES } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
@@ -7,6 +8,8 @@ import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './cas
 import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
+import { buildModuleRelease } from './experiment-scorers/module-release';
+import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { buildFigures } from './figures';
 import { PackedText } from './packed-text';
 import { chanceAccuracy } from './profile-features';
@@ -393,11 +396,14 @@ export function derivedText(derived: DerivedRelease, path: string): string | und
  * parameters give the same bytes. `writeRelease` writes these files and `verifyRelease` compares a
  * release's files against them. `code` is the release's `code/` folder (packed packages and the
  * verifier); `release.json` lists it with its hashes and the README's verify command runs it.
+ * `scorers` score the run's module experiments (default: the toolkit's own, `BUILT_IN_SCORERS`;
+ * an added experiment passes its scorer beside them).
  */
 export async function buildDerivedRelease(
   records: RunRecords,
   parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
   code: ReleaseCode = new Map(),
+  scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
 ): Promise<DerivedRelease> {
   const codeSection = describeReleaseCode(code);
   const traces = new ReleaseTraceSink(
@@ -510,6 +516,9 @@ export async function buildDerivedRelease(
     );
     files.set(`chart-data/${definition.id}.csv`, toCsv(definition.columns, definition.rows));
   }
+  // experiments scored through their modules' scorers (docs/architecture.md, "Scoring and analysis")
+  const modules = buildModuleRelease(records, scores.blocks, scorers);
+  for (const [path, text] of modules.files) files.set(path, text);
   const caseExamples = caseExamplesOf(traces, scores);
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
@@ -527,11 +536,14 @@ export async function buildDerivedRelease(
     caseExamples,
     // the profiles section sits in the fixed order (after behavior) and in the contents;
     // figures are renumbered in reading order
-    extraSections: profileReportBlocks(profiles, {
-      figure: profilesFig,
-      svg: profilesSvg,
-      number: rendered.length + 1,
-    }),
+    extraSections: [
+      ...profileReportBlocks(profiles, {
+        figure: profilesFig,
+        svg: profilesSvg,
+        number: rendered.length + 1,
+      }),
+      ...modules.reportBlocks,
+    ],
   });
   files.set('report.md', renderMarkdown(blocks));
   files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AnyExperimentScorer } from '@chi/run';
 import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
@@ -303,6 +304,16 @@ function fileOf(error: unknown): string {
   return typeof field === 'string' ? field.replace(/ line \d+$/, '') : '(release)';
 }
 
+/** Options of {@link verifyRelease}. */
+export interface VerifyReleaseOptions {
+  /**
+   * Scorers of the release's module experiments (default: `BUILT_IN_SCORERS`). A release of an
+   * added experiment whose scorer wrote files verifies only with that scorer passed here; without
+   * it those files are reported as not produced by the recomputation.
+   */
+  readonly scorers?: readonly AnyExperimentScorer[];
+}
+
 /**
  * Verifies a release: every file against SHA256SUMS; the raw records' internal hashes; then
  * re-parses every raw response, re-scores, re-runs the bootstrap with the recorded seed, rebuilds
@@ -315,7 +326,10 @@ function fileOf(error: unknown): string {
  * if (!report.ok) for (const m of report.mismatches) console.error(m.message);
  * ```
  */
-export async function verifyRelease(dir: string): Promise<VerifyReport> {
+export async function verifyRelease(
+  dir: string,
+  options: VerifyReleaseOptions = {},
+): Promise<VerifyReport> {
   const mismatches: VerifyMismatch[] = [];
   for (const problem of await checkSha256Sums(dir)) {
     mismatches.push({
@@ -360,7 +374,7 @@ export async function verifyRelease(dir: string): Promise<VerifyReport> {
     const code = new Map<string, Uint8Array>();
     for (const path of files.filter(isCodePath))
       code.set(path, new Uint8Array(await readFile(join(dir, path))));
-    derived = await buildDerivedRelease(records, parameters, code);
+    derived = await buildDerivedRelease(records, parameters, code, options.scorers);
   } catch (error) {
     mismatches.push({
       file: fileOf(error),

@@ -12,6 +12,7 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { AnyExperimentScorer } from '@chi/run';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
@@ -73,6 +74,11 @@ export interface WriteReleaseOptions {
    * the release carries no code and its README names `chi verify` instead.
    */
   readonly code?: ReleaseCode;
+  /**
+   * Scorers of the run's module experiments (default: `BUILT_IN_SCORERS`). An added experiment
+   * (`x-...`) passes its own beside them; `verifyRelease` then needs the same list.
+   */
+  readonly scorers?: readonly AnyExperimentScorer[];
 }
 
 /** A step of {@link writeRelease}, in order. */
@@ -434,7 +440,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   for (const path of await rawPaths(runDir)) files.set(path, () => publishedRawFile(runDir, path));
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
   const code = options.code ?? new Map<string, Uint8Array>();
-  const derived = await buildDerivedRelease(records, parameters, code);
+  const derived = await buildDerivedRelease(records, parameters, code, options.scorers);
   for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
   for (const [path, packed] of derived.packedFiles) files.set(path, async () => ({ packed }));
   for (const [path, bytes] of code) files.set(path, async () => bytes);

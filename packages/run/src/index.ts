@@ -25,6 +25,16 @@ export {
   type SlotClaim,
 } from './experiment-descriptor';
 export {
+  type AnyExperimentScorer,
+  defineExperimentScorer,
+  type ExperimentScorer,
+  type ScorerCell,
+  type ScorerEstimand,
+  type ScorerRequest,
+  type ScorerWorldInput,
+  type ScorerWorldResult,
+} from './experiment-scorer';
+export {
   ACCOUNT_FAILURE_STATUSES,
   type FailureCategory,
   failureCategory,

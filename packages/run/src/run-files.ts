@@ -220,6 +220,15 @@ export const RUN_FILES: readonly RunFile[] = [
     '`c0` at creation; `c1`..`c4` after each update resolves',
   ),
   file(
+    'moduleNotebook',
+    'notebooks/<systemId>/<experiment>/<key>.json',
+    `notebooks/${SLUG}/(?!memory/|history/)[a-z][a-z0-9-]*/[A-Za-z0-9._-]+\\.json`,
+    'json',
+    'derived',
+    '`NotebookSnapshotSchema`; experiments other than memory and history (goal-persistence, feedback-valence, `x-...`), `<key>` the notebook key with its pipes written as underscores',
+    'after each note-writing request resolves',
+  ),
+  file(
     'failures',
     'failures.jsonl',
     'failures\\.jsonl',
@@ -337,6 +346,8 @@ export interface RunPaths {
   legacyRequest(requestId: string): string;
   memoryNotebook(systemId: string, seed: number, load: number): string;
   historyNotebook(systemId: string, seed: number, history: string, checkpoint: number): string;
+  /** `notebooks/<systemId>/<experiment>/<key>.json`: a notebook of another experiment. */
+  moduleNotebook(systemId: string, experiment: string, key: string): string;
   chis(systemId: string): string;
 }
 
@@ -383,6 +394,8 @@ export function runFolderPaths(root: string): RunPaths {
       at(`notebooks/${systemId}/memory/w${seed}-n${load}.json`),
     historyNotebook: (systemId, seed, history, checkpoint) =>
       at(`notebooks/${systemId}/history/w${seed}-${history}-c${checkpoint}.json`),
+    moduleNotebook: (systemId, experiment, key) =>
+      at(`notebooks/${systemId}/${experiment}/${key.replaceAll('|', '_')}.json`),
     chis: (systemId) => at(`chis/${systemId}.jsonl`),
   };
 }

@@ -48,6 +48,22 @@ export type { RawReply } from './decode-reply';
 export { DEFAULT_TAU, eimc, eimcFromScores, eimcSensitivity, SENSITIVITY_TAUS } from './eimc';
 export { failureTaxonomy } from './failure-taxonomy';
 export {
+  type FeedbackValenceWorldScore,
+  readValenceChoices,
+  scoreFeedbackValenceWorld,
+  type ValenceChoiceInput,
+  type ValenceChoiceTrace,
+  type ValenceCondition,
+} from './feedback-valence-score';
+export {
+  type GoalAction,
+  type GoalPersistenceWorldScore,
+  type GoalStepTrace,
+  type GoalTrialInput,
+  readGoalStep,
+  scoreGoalPersistenceWorld,
+} from './goal-persistence-score';
+export {
   CHECKPOINT_COUNT,
   CONTINUITY_PAIRS,
   type CorrectionInputs,
@@ -80,6 +96,7 @@ export {
   precedenceFor,
   type RecordIndex,
 } from './record-precedence';
+export { asRecord, replyJson } from './reply-object';
 export {
   PRIMARY_TRANSFORM,
   SIMILARITY_TRANSFORMS,

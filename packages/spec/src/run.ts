@@ -109,6 +109,29 @@ export const BehaviorExperimentParamsSchema = z.strictObject({
 export type BehaviorExperimentParams = z.infer<typeof BehaviorExperimentParamsSchema>;
 
 /**
+ * The goal-persistence experiment's parameters in `manifest.experiments['goal-persistence']`
+ * (opt-in: absent unless `--templates` names it). `generator` names the world generator of
+ * `@chi/worlds` that the prompts and the scores are a function of.
+ */
+export const GoalPersistenceParamsSchema = z.strictObject({
+  generator: z.literal('goal-persistence-world@1'),
+  steps: z.int().min(2).max(8),
+});
+/** The goal-persistence experiment's parameters. */
+export type GoalPersistenceParams = z.infer<typeof GoalPersistenceParamsSchema>;
+
+/**
+ * The feedback-valence experiment's parameters in `manifest.experiments['feedback-valence']`
+ * (opt-in: absent unless `--templates` names it).
+ */
+export const FeedbackValenceParamsSchema = z.strictObject({
+  generator: z.literal('feedback-valence-world@1'),
+  choices: z.int().min(1).max(12),
+});
+/** The feedback-valence experiment's parameters. */
+export type FeedbackValenceParams = z.infer<typeof FeedbackValenceParamsSchema>;
+
+/**
  * The frozen plan of a run, hashed before the first scored request. Every attempt record carries
  * its hash; nothing in it may change after scored inference starts.
  */
@@ -125,6 +148,10 @@ export const RunManifestSchema = z.strictObject({
     memory: MemoryExperimentParamsSchema.nullable(),
     history: HistoryExperimentParamsSchema.nullable(),
     behavior: BehaviorExperimentParamsSchema.nullable(),
+    /** Opt-in (C axis): absent unless the run names it. */
+    'goal-persistence': GoalPersistenceParamsSchema.optional(),
+    /** Opt-in (A axis): absent unless the run names it. */
+    'feedback-valence': FeedbackValenceParamsSchema.optional(),
     /**
      * Parameters of experiments registered from outside the pilot, by ID (`x-...`); each module
      * validates its own. Absent when only the pilot's experiments run.
@@ -241,7 +268,7 @@ export type AddedExperimentId = z.infer<typeof AddedExperimentIdSchema>;
  * ID (`x-...`).
  */
 export const ExperimentKindSchema = z.union([
-  z.enum(['memory', 'controls', 'history', 'behavior']),
+  z.enum(['memory', 'controls', 'history', 'behavior', 'goal-persistence', 'feedback-valence']),
   AddedExperimentIdSchema,
 ]);
 /** The experiment a registered request belongs to. */
@@ -256,6 +283,9 @@ export const RequestTaskSchema = z.union([
     'history_update',
     'history_probe',
     'behavior_half',
+    'goal_step',
+    'valence_feedback',
+    'valence_choice',
     'smoke',
   ]),
   AddedExperimentIdSchema,

@@ -9,6 +9,26 @@ export { type BehavioralItemsOptions, generateBehavioralItems } from './behavior
 export { solveBehavioralItem, solveFacts } from './behavioral-solver';
 export { blindView } from './blind-view';
 export { WORLD_EPOCH_ISO } from './event-time';
+export {
+  FEEDBACK_VALENCE_GENERATOR,
+  type FeedbackValenceWorld,
+  feedbackText,
+  generateFeedbackValenceWorld,
+  VALENCE_WRAPPERS,
+  VALENCES,
+  type Valence,
+  type ValenceChoice,
+  type ValenceTrial,
+} from './feedback-valence-world';
+export {
+  CANCELLATION_TEXT,
+  GOAL_CONDITIONS,
+  GOAL_PERSISTENCE_GENERATOR,
+  type GoalCondition,
+  type GoalPersistenceWorld,
+  type GoalTrial,
+  generateGoalPersistenceWorld,
+} from './goal-persistence-world';
 export { generateHistoryWorld, type HistoryWorldOptions } from './history-world';
 export { MEMORY_KEY_PATTERN } from './memory-keys';
 export { generateMemoryWorld, type MemoryWorldOptions } from './memory-world';

@@ -10,7 +10,7 @@ import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../script
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import type { AnyExperiment } from './experiment';
 import { REPLY_KEY_PREFIX } from './memory';
-import { PILOT_EXPERIMENTS } from './registry';
+import { REGISTERED_EXPERIMENTS } from './registry';
 
 /** Options of {@link checkExperimentContract}. */
 export interface ExperimentContractOptions {
@@ -36,6 +36,8 @@ export interface ExperimentContractResult {
   readonly requests: readonly PlannedRequest[];
   /** The scripted reply text of every request, by request ID. */
   readonly replies: ReadonlyMap<string, string>;
+  /** The user messages of every rendered request, by request ID (for blindness checks). */
+  readonly prompts: ReadonlyMap<string, string>;
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
@@ -147,7 +149,7 @@ export function checkExperimentContract(
   const params = experiment.parametersFrom(settings);
   if (params === null) {
     problems.push('parametersFrom: the contract settings disable the experiment');
-    return { problems, manifest: null, requests: [], replies: new Map() };
+    return { problems, manifest: null, requests: [], replies: new Map(), prompts: new Map() };
   }
   if (!experiment.parameters.safeParse(params).success)
     problems.push('parameters: parametersFrom gives parameters its schema rejects');
@@ -160,13 +162,13 @@ export function checkExperimentContract(
       prompts: promptRefs(prompts),
       generators: [generatorInfo()],
       createdAt: new Date('2026-09-01T00:00:00.000Z'),
-      experiments: PILOT_EXPERIMENTS.includes(experiment)
-        ? PILOT_EXPERIMENTS
-        : [...PILOT_EXPERIMENTS.filter((pilot) => pilot.id !== experiment.id), experiment],
+      experiments: REGISTERED_EXPERIMENTS.includes(experiment)
+        ? REGISTERED_EXPERIMENTS
+        : [...REGISTERED_EXPERIMENTS.filter((pilot) => pilot.id !== experiment.id), experiment],
     });
   } catch (error) {
     problems.push(`manifest: ${error instanceof Error ? error.message : String(error)}`);
-    return { problems, manifest: null, requests: [], replies: new Map() };
+    return { problems, manifest: null, requests: [], replies: new Map(), prompts: new Map() };
   }
   if (JSON.stringify(experiment.parametersOf(manifest)) !== JSON.stringify(params))
     problems.push('parametersOf: the manifest does not carry the parameters parametersFrom gave');
@@ -190,6 +192,7 @@ export function checkExperimentContract(
     return text;
   };
   const replies = new Map<string, string>();
+  const userPrompts = new Map<string, string>();
   for (const request of plan.requests) {
     const context = { request, manifest, params, worlds, prompts, notes };
     let rendered: RenderedMessages;
@@ -202,6 +205,13 @@ export function checkExperimentContract(
     problems.push(...renderProblems(request, rendered, experiment.render(context)));
     const text = reply(request, rendered);
     replies.set(request.requestId, text);
+    userPrompts.set(
+      request.requestId,
+      rendered.messages
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content)
+        .join('\n'),
+    );
     if (request.writesNotebook && experiment.notebookKey !== undefined) {
       notebooks.set(`${request.systemId}|${experiment.notebookKey(request)}`, text);
       notebooks.set(
@@ -210,5 +220,5 @@ export function checkExperimentContract(
       );
     }
   }
-  return { problems, manifest, requests: plan.requests, replies };
+  return { problems, manifest, requests: plan.requests, replies, prompts: userPrompts };
 }

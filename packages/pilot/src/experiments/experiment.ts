@@ -78,7 +78,10 @@ export interface Experiment<Params = unknown> extends ExperimentDescriptor<Param
    * `history|<seed>|<H>|<k>`); absent for an experiment without notebooks.
    */
   notebookKey?(
-    request: Pick<PlannedRequest, 'worldSeed' | 'load' | 'history' | 'checkpoint'>,
+    request: Pick<
+      PlannedRequest,
+      'worldSeed' | 'load' | 'history' | 'checkpoint' | 'blockId' | 'step'
+    >,
   ): string;
   /**
    * Notebook keys that exist, empty, before any request runs (history: every trajectory at

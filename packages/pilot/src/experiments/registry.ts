@@ -1,6 +1,8 @@
 import { InvalidArgumentError, type PlannedRequest, type RequestTask } from '@chi/spec';
 import { behaviorExperiment } from './behavior';
 import type { AnyExperiment } from './experiment';
+import { feedbackValenceExperiment } from './feedback-valence';
+import { goalPersistenceExperiment } from './goal-persistence';
 import { historyExperiment } from './history';
 import { memoryExperiment } from './memory';
 
@@ -17,6 +19,29 @@ export const PILOT_EXPERIMENTS: readonly AnyExperiment[] = [
 
 /** The IDs of {@link PILOT_EXPERIMENTS}, the default of `chi pilot --templates`. */
 export const PILOT_EXPERIMENT_IDS: readonly string[] = PILOT_EXPERIMENTS.map((e) => e.id);
+
+/**
+ * Registered environments a run includes only when `--templates` names them (the default pilot
+ * and its release stay as the protocol defines them): goal persistence with cancellation trials
+ * (C) and feedback valence (A). Their parameters sit in the manifest under their IDs; their
+ * scorers are `@chi/report`'s `BUILT_IN_SCORERS`.
+ */
+export const OPT_IN_EXPERIMENTS: readonly AnyExperiment[] = [
+  goalPersistenceExperiment,
+  feedbackValenceExperiment,
+];
+
+/** The IDs of {@link OPT_IN_EXPERIMENTS}. */
+export const OPT_IN_EXPERIMENT_IDS: readonly string[] = OPT_IN_EXPERIMENTS.map((e) => e.id);
+
+/**
+ * Every experiment the pilot registers: the default three, then the opt-in ones. Runs, renders
+ * and `chi templates` use this list; a run without `templates` selects only the default three.
+ */
+export const REGISTERED_EXPERIMENTS: readonly AnyExperiment[] = [
+  ...PILOT_EXPERIMENTS,
+  ...OPT_IN_EXPERIMENTS,
+];
 
 /**
  * Checks that a set of experiments can run together: unique IDs and no request task claimed
@@ -48,7 +73,7 @@ export function checkRegistry(experiments: readonly AnyExperiment[]): readonly A
 /** The experiment that plans and renders a request (by its task). */
 export function experimentOf(
   request: Pick<PlannedRequest, 'task' | 'requestId'>,
-  experiments: readonly AnyExperiment[] = PILOT_EXPERIMENTS,
+  experiments: readonly AnyExperiment[] = REGISTERED_EXPERIMENTS,
 ): AnyExperiment {
   const experiment = experiments.find((candidate) => candidate.tasks.includes(request.task));
   if (experiment === undefined)
@@ -65,7 +90,7 @@ export function experimentOf(
  */
 export function selectExperiments(
   ids: readonly string[],
-  experiments: readonly AnyExperiment[] = PILOT_EXPERIMENTS,
+  experiments: readonly AnyExperiment[] = REGISTERED_EXPERIMENTS,
 ): AnyExperiment[] {
   for (const id of ids) {
     if (!experiments.some((experiment) => experiment.id === id))
