@@ -476,3 +476,16 @@ export function analyzeDivergence(
     systems,
   };
 }
+
+/**
+ * An estimate as the release's Markdown and HTML print it: the value with its pointwise interval
+ * (or why it has none) and the worlds it used, or null with the reason.
+ */
+export function formatEstimate(value: DivergenceEstimate): string {
+  if (value.estimate === null) return `null (${value.reason ?? 'undefined'})`;
+  const interval =
+    value.lower === null || value.upper === null
+      ? ` (${value.reason ?? 'no interval'})`
+      : ` [${value.lower.toFixed(3)}, ${value.upper.toFixed(3)}]`;
+  return `${value.estimate.toFixed(3)}${interval}, ${value.worlds}/${value.plannedWorlds} worlds`;
+}

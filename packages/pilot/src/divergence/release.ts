@@ -1,11 +1,12 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
-import type {
-  DivergenceAnalysis,
-  DivergenceEstimate,
-  DivergenceSeries,
-  DivergenceSystemResult,
+import {
+  type DivergenceAnalysis,
+  type DivergenceEstimate,
+  type DivergenceSeries,
+  type DivergenceSystemResult,
+  formatEstimate,
 } from './analyze';
 import { divergenceReportHtml } from './report-html';
 import { divergencePaths } from './run';
@@ -217,15 +218,6 @@ export function trajectorySvg(analysis: DivergenceAnalysis): string {
     ...panels,
     '</svg>',
   ].join('\n')}\n`;
-}
-
-function formatEstimate(value: DivergenceEstimate): string {
-  if (value.estimate === null) return `null (${value.reason ?? 'undefined'})`;
-  const interval =
-    value.lower === null || value.upper === null
-      ? ` (${value.reason ?? 'no interval'})`
-      : ` [${value.lower.toFixed(3)}, ${value.upper.toFixed(3)}]`;
-  return `${value.estimate.toFixed(3)}${interval}, ${value.worlds}/${value.plannedWorlds} worlds`;
 }
 
 /** A Markdown table cell: a literal `|` would end the cell. */

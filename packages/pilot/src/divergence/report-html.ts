@@ -1,17 +1,8 @@
 import { type ReportBlock, renderHtml } from '@chi/report';
-import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSystemResult } from './analyze';
+import { type DivergenceAnalysis, type DivergenceSystemResult, formatEstimate } from './analyze';
 
 /** The paragraph `report.html` replaces with the trajectory figure (the SVG inline). */
 const FIGURE_SLOT = 'divergence-trajectory-figure';
-
-function estimateText(value: DivergenceEstimate): string {
-  if (value.estimate === null) return `null (${value.reason ?? 'undefined'})`;
-  const interval =
-    value.lower === null || value.upper === null
-      ? ` (${value.reason ?? 'no interval'})`
-      : ` [${value.lower.toFixed(3)}, ${value.upper.toFixed(3)}]`;
-  return `${value.estimate.toFixed(3)}${interval}, ${value.worlds}/${value.plannedWorlds} worlds`;
-}
 
 function systemLabel(system: DivergenceSystemResult): string {
   return system.evidenceClass === 'scripted_baseline'
@@ -42,7 +33,7 @@ function systemBlocks(analysis: DivergenceAnalysis, system: DivergenceSystemResu
           `${point.checkpoint}${mark}`,
           point.phase,
           ...[s.excess, s.shamExcess, s.eraseExcess, s.swapExcess, s.swapFollowsState].map(
-            estimateText,
+            formatEstimate,
           ),
         ];
       }),
@@ -53,7 +44,7 @@ function systemBlocks(analysis: DivergenceAnalysis, system: DivergenceSystemResu
       columns: ['dynamic', 'value', 'definition', 'inputs'],
       rows: system.dynamics.map((dynamic) => [
         dynamic.name,
-        estimateText(dynamic.value),
+        formatEstimate(dynamic.value),
         dynamic.definition,
         dynamic.inputs,
       ]),
