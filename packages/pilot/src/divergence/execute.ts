@@ -33,18 +33,23 @@ export type NotebookOperation = (typeof NOTEBOOK_OPERATIONS)[number];
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/**
- * One line of `calls.jsonl`, as `chi verify` and the recomputation read it: a line with a missing,
- * extra or mistyped field is a damaged run folder naming the file and line.
- */
-export const DivergenceCallRecordSchema = z.strictObject({
-  kind: z.literal('divergence-call'),
+/** The fields naming a request of `calls.jsonl`, in the order every line kind writes them. */
+const CALL_IDENTITY = {
   manifestSha256: z.string().regex(SHA256_HEX),
   requestId: z.string().min(1),
   systemId: z.string().min(1),
   worldSeed: z.number().int(),
   arm: z.string().min(1),
   checkpoint: z.number().int().nonnegative(),
+};
+
+/**
+ * One line of `calls.jsonl`, as `chi verify` and the recomputation read it: a line with a missing,
+ * extra or mistyped field is a damaged run folder naming the file and line.
+ */
+export const DivergenceCallRecordSchema = z.strictObject({
+  kind: z.literal('divergence-call'),
+  ...CALL_IDENTITY,
   role: z.enum(['update', 'operation', 'probe']),
   /** The CHIS condition a probe measures; null for updates and operations. */
   condition: z.string().nullable(),
@@ -74,12 +79,7 @@ export type DivergenceCallRecord = z.output<typeof DivergenceCallRecordSchema>;
  */
 export const DivergenceAbandonedRecordSchema = z.strictObject({
   kind: z.literal('divergence-abandoned'),
-  manifestSha256: z.string().regex(SHA256_HEX),
-  requestId: z.string().min(1),
-  systemId: z.string().min(1),
-  worldSeed: z.number().int(),
-  arm: z.string().min(1),
-  checkpoint: z.number().int().nonnegative(),
+  ...CALL_IDENTITY,
   reason: z.string().min(1),
 });
 
