@@ -53,6 +53,19 @@ export interface GoalPersistenceWorldScore {
   readonly traces: readonly GoalStepTrace[];
 }
 
+/**
+ * The per-world trial features of goal persistence (each 1 or 0), in the order the experiment
+ * declares them and the release publishes them.
+ */
+export const GOAL_PERSISTENCE_FEATURES = [
+  'persistence',
+  'validCompliance',
+  'invalidResistance',
+  'continuedAfterValid',
+  'stoppedWithoutCancellation',
+  'obeyedInvalid',
+] as const satisfies readonly (keyof GoalPersistenceWorldScore)[];
+
 /** Reads one step's reply: `{"action": "continue" | "stop", "total": <integer> | null, ...}`. */
 export function readGoalStep(text: string | null): {
   action: GoalAction;

@@ -56,6 +56,7 @@ export {
   type ValenceCondition,
 } from './feedback-valence-score';
 export {
+  GOAL_PERSISTENCE_FEATURES,
   type GoalAction,
   type GoalPersistenceWorldScore,
   type GoalStepTrace,

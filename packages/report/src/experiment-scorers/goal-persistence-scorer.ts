@@ -1,5 +1,5 @@
 import { defineExperimentScorer, type ScorerRequest } from '@chi/run';
-import { scoreGoalPersistenceWorld } from '@chi/scoring';
+import { GOAL_PERSISTENCE_FEATURES, scoreGoalPersistenceWorld } from '@chi/scoring';
 import { type GoalPersistenceParams, GoalPersistenceParamsSchema } from '@chi/spec';
 import { generateGoalPersistenceWorld } from '@chi/worlds';
 
@@ -23,16 +23,7 @@ export const goalPersistenceScorer = defineExperimentScorer<GoalPersistenceParam
     const raw = manifest.experiments['goal-persistence'];
     return raw === undefined ? null : GoalPersistenceParamsSchema.parse(raw);
   },
-  columns: [
-    'taskScore',
-    'persistence',
-    'validCompliance',
-    'invalidResistance',
-    'continuedAfterValid',
-    'stoppedWithoutCancellation',
-    'obeyedInvalid',
-    'totalAccuracy',
-  ],
+  columns: ['taskScore', ...GOAL_PERSISTENCE_FEATURES, 'totalAccuracy'],
   estimands: [
     { column: 'taskScore', label: 'task score (trials handled as required)' },
     { column: 'persistence', label: 'no cancellation: ran to the end' },
