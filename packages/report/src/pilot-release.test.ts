@@ -15,6 +15,7 @@ import {
 } from '@chi/pilot';
 import type { ChatMessage } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
 import { sha256Hex } from './canonical-json';
 import { listTreeFiles } from './sha256-sums';
@@ -24,14 +25,6 @@ import { writeRelease } from './write-release';
 const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'pilot-release.sha256');
 
 /** A clock that advances one second per reading: run timestamps (and latencies) are fixed. */
-function fixedClock(startIso: string): () => Date {
-  let ms = Date.parse(startIso);
-  return () => {
-    ms += 1000;
-    return new Date(ms);
-  };
-}
-
 describe('release of a real offline pilot run', () => {
   let dir: { path: string; remove: () => Promise<void> };
   let runDir: string;

@@ -13,19 +13,12 @@ import {
 } from '@chi/pilot';
 import type { AttemptRecord, RunManifest, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
 import type { TranscriptReplayRow } from './analysis/transcript-replay';
 import type { ChartData } from './chart-data';
 import { verifyRelease } from './verify-release';
 import { writeRelease } from './write-release';
-
-function fixedClock(startIso: string): () => Date {
-  let ms = Date.parse(startIso);
-  return () => {
-    ms += 1000;
-    return new Date(ms);
-  };
-}
 
 describe('transcript-replay baseline (opt-in)', () => {
   let dir: { path: string; remove: () => Promise<void> };

@@ -14,18 +14,11 @@ import {
 } from '@chi/pilot';
 import type { AttemptRecord, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
 import type { ChartData, WordingAgreement } from './chart-data';
 import { verifyRelease } from './verify-release';
 import { writeRelease } from './write-release';
-
-function fixedClock(startIso: string): () => Date {
-  let ms = Date.parse(startIso);
-  return () => {
-    ms += 1000;
-    return new Date(ms);
-  };
-}
 
 describe('probe-wording invariance (opt-in)', () => {
   let dir: { path: string; remove: () => Promise<void> };
