@@ -43,7 +43,14 @@ export type PlannedRequestFields = Pick<
   Partial<
     Pick<
       PlannedRequest,
-      'load' | 'condition' | 'batch' | 'history' | 'checkpoint' | 'half' | 'wording'
+      | 'load'
+      | 'condition'
+      | 'batch'
+      | 'history'
+      | 'checkpoint'
+      | 'half'
+      | 'wording'
+      | 'notebookSource'
     >
   >;
 
@@ -72,5 +79,6 @@ export function plannedRequest(fields: PlannedRequestFields): PlannedRequest {
     nonce: fields.nonce,
     // Absent unless set, so a plan without a second wording keeps its bytes.
     ...(fields.wording === undefined ? {} : { wording: fields.wording }),
+    ...(fields.notebookSource === undefined ? {} : { notebookSource: fields.notebookSource }),
   };
 }

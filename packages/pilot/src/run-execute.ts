@@ -12,6 +12,8 @@ import type { AnyExperiment } from './experiments/experiment';
 import { openRequestStore } from './request-store';
 import { finishSession, logBlockedRequests, markNotSent, stopReasonOf } from './run-finish';
 import { openRunLog } from './run-folder';
+import type { InstanceModelFactory } from './run-instance-models';
+import { notebookSourceRequests } from './run-notebook-source';
 import { startingNotebooks } from './run-notebooks';
 import { type OpenedRun, openRunForExecution } from './run-open';
 import { runRequest } from './run-request';
@@ -25,8 +27,14 @@ export { mayResendUncertain } from './run-resume';
 export interface ExecuteRunOptions {
   /** A run folder made by `createRun` (fresh, or interrupted: it is resumed). */
   readonly runDir: string;
-  /** The model of every system of the manifest, by system ID. */
-  readonly models: ReadonlyMap<string, ChatModel>;
+  /** The model of every system of the manifest, by system ID (or `modelFor`: exactly one). */
+  readonly models?: ReadonlyMap<string, ChatModel>;
+  /**
+   * Instance-scoped models instead of `models`: one model per system and block, so a scripted
+   * instance keeps its own state; on resume a scripted instance first gets its resolved requests
+   * replayed (nothing is sent or recorded).
+   */
+  readonly modelFor?: InstanceModelFactory;
   /** The budget ledger the models reserve with, to report spend and notice a stop. */
   readonly ledger?: BudgetLedger;
   /** Requests in flight at once; the manifest's concurrency by default. */
@@ -78,6 +86,8 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
     outcomes: new Map(),
     attemptsSoFar: new Map(),
     notebooks: startingNotebooks(run),
+    notebookSources: notebookSourceRequests(run.plan),
+    instanceModels: new Map(),
     chargedUsd: 0,
     stop: null,
     fatal: null,

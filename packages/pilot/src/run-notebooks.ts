@@ -9,6 +9,7 @@ import { REPLY_KEY_PREFIX } from './experiments/memory';
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { notebookKey } from './render-planned';
 import { writeJsonFile } from './run-folder';
+import { sourceNotebookKey } from './run-notebook-source';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
 
@@ -86,6 +87,8 @@ export async function keepNotebook(
     `${request.systemId}|${REPLY_KEY_PREFIX}${key}`,
     applyNotebookCap(result.text ?? '', null),
   );
+  if (session.notebookSources.has(request.requestId))
+    session.notebooks.set(sourceNotebookKey(request.systemId, request.requestId), content);
   await writeNotebook(session.run, request, content);
 }
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import {
-  type ChatModel,
   InvalidArgumentError,
   RunFolderDamagedError,
   type RunManifest,
@@ -98,8 +97,15 @@ function checkPlanAndPrompts(
   }
 }
 
-/** Every system of the manifest has a model, of the evidence class it is registered with. */
-function checkModels(manifest: RunManifest, models: ReadonlyMap<string, ChatModel>): void {
+/**
+ * Exactly one of `models` and `modelFor`; every system of the manifest has a model of `models`,
+ * of the evidence class it is registered with (instance models are checked as they are made).
+ */
+function checkModels(manifest: RunManifest, options: ExecuteRunOptions): void {
+  const models = options.models;
+  if ((models === undefined) === (options.modelFor === undefined))
+    throw new InvalidArgumentError('models', 'pass exactly one of models and modelFor');
+  if (models === undefined) return;
   for (const system of manifest.systems) {
     const model = models.get(system.id);
     if (model === undefined)
@@ -144,7 +150,7 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const worlds = await readRunWorlds(paths, manifest);
   const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
-  checkModels(manifest, options.models);
+  checkModels(manifest, options);
   const previousStatus = await readPreviousStatus(paths, frozen.sha256);
   // Every record of this manifest, the chain unbroken, nothing removed since status.json saw it.
   const chainStart = await readAttemptChainHead(

@@ -3,7 +3,6 @@ import { failpoint } from '@chi/report';
 import { canonicalJson, failureCategory, isAccountFailure, sha256Hex } from '@chi/run';
 import {
   type ChatMessage,
-  type ChatModel,
   type ChatResult,
   ChatResultSchema,
   type PlannedRequest,
@@ -12,6 +11,8 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { renderPlannedRequest } from './render-planned';
+import { modelOf } from './run-instance-models';
+import { sourcedNotes } from './run-notebook-source';
 import { keepNotebook, notebookText } from './run-notebooks';
 import { ledgerStopReason, noteStop, type RunSession, sessionProgress } from './run-session';
 
@@ -43,7 +44,7 @@ async function renderAndStore(
     manifest: run.manifest,
     worlds: run.worlds,
     prompts: run.prompts,
-    notes: (systemId, key) => notebookText(session, systemId, key),
+    notes: sourcedNotes(session, request, (systemId, key) => notebookText(session, systemId, key)),
     experiments: run.experiments,
   });
   const requestSha256 = sha256Hex(canonicalJson(rendered.messages));
@@ -132,7 +133,7 @@ async function noteResultStops(session: RunSession, result: ChatResult): Promise
  */
 export async function runRequest(session: RunSession, request: PlannedRequest): Promise<void> {
   const system = session.run.systems.get(request.systemId) as SystemSpec;
-  const model = session.options.models.get(request.systemId) as ChatModel;
+  const model = await modelOf(session, request, system);
   const rendered = await renderAndStore(session, request, system);
   const base = nextAttempt(session, request, rendered);
   await session.attemptWriter.append({
@@ -140,6 +141,8 @@ export async function runRequest(session: RunSession, request: PlannedRequest): 
     phase: 'before_send',
     at: session.now().toISOString(),
     result: null,
+    // Absent for a request without one, so an attempt log of such requests keeps its bytes.
+    ...(request.notebookSource === undefined ? {} : { notebookSource: request.notebookSource }),
   });
   await failpoint('pilot:in-flight');
   // The stop signal is deliberately not passed on: a request in flight runs to its own result

@@ -1,6 +1,6 @@
 import type { JsonlWriter } from '@chi/chis';
 import type { RequestOutcome } from '@chi/run';
-import type { FailureLogEntry } from '@chi/spec';
+import type { ChatModel, FailureLogEntry } from '@chi/spec';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
 import type { NotebookContent } from './notebook';
@@ -42,6 +42,10 @@ export interface RunSession {
   readonly attemptsSoFar: Map<string, number>;
   /** Notebook contents by `<systemId>|<notebook key>`. */
   readonly notebooks: Map<string, NotebookContent>;
+  /** Requests another request names as its notebook source (their notebooks are kept by ID). */
+  readonly notebookSources: ReadonlySet<string>;
+  /** The instance models of `modelFor`, by `<systemId>|<blockId>` (made and replayed once). */
+  readonly instanceModels: Map<string, Promise<ChatModel>>;
   /** USD charged over every resolved request, this session's and earlier ones'. */
   chargedUsd: number;
   /** Why the session stops sending; null while it goes on. */

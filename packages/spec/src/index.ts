@@ -251,6 +251,8 @@ export {
   MemoryExperimentParamsSchema,
   type NotebookSnapshot,
   NotebookSnapshotSchema,
+  type NotebookSource,
+  NotebookSourceSchema,
   type PlannedBlock,
   PlannedBlockSchema,
   type PlannedRequest,

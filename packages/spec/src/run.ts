@@ -223,6 +223,22 @@ export const RunManifestSchema = z.strictObject({
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;
 
+/**
+ * Where a request's notebook comes from when it is not simply the notebook its experiment's key
+ * holds (the divergence protocol's operations, docs/architecture.md): `request`, the notebook a
+ * named request wrote (a swap reads its partner's, a sham erasure restores the one from before);
+ * `empty`, an erased notebook; `corrupted`, the notebook a named request wrote, made unreadable
+ * at the same byte length (a reversible fault). The runner applies it when it renders the request
+ * and records it in the attempt's `before_send`.
+ */
+export const NotebookSourceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('request'), requestId: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('empty') }),
+  z.strictObject({ kind: z.literal('corrupted'), requestId: z.string().min(1) }),
+]);
+/** Where a request's notebook comes from (absent: its experiment's notebook key). */
+export type NotebookSource = z.infer<typeof NotebookSourceSchema>;
+
 /** One line of the attempt log, written before a request is sent and again after it resolves. */
 export const AttemptRecordSchema = z.strictObject({
   kind: z.literal('attempt'),
@@ -245,6 +261,11 @@ export const AttemptRecordSchema = z.strictObject({
   result: ChatResultSchema.nullable(),
   /** Why an attempt was abandoned (phase `abandoned` only); absent otherwise. */
   reason: z.string().min(1).optional(),
+  /**
+   * The notebook source the runner applied to the request (phase `before_send` only, and only
+   * for a planned request that has one); absent otherwise.
+   */
+  notebookSource: NotebookSourceSchema.optional(),
   /**
    * The hash chain over the log: SHA-256 of the RFC 8785 canonical JSON of the previous record
    * (null for the first record). An edited, removed or inserted record breaks the chain at the
@@ -324,6 +345,11 @@ export const PlannedRequestSchema = z.strictObject({
   dependsOn: z.array(z.string().min(1)),
   /** True when the reply becomes a notebook (encode and history updates). */
   writesNotebook: z.boolean(),
+  /**
+   * Where the notebook it reads comes from, when not its experiment's notebook key (see
+   * {@link NotebookSourceSchema}); a named request must be among its `dependsOn`. Absent: the key.
+   */
+  notebookSource: NotebookSourceSchema.optional(),
   /** Opaque token in the REQUEST block, equal for every system; unique per registered request. */
   nonce: z.string().regex(/^[0-9a-f]{16}$/),
 });

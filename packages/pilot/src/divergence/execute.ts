@@ -8,10 +8,11 @@ import {
   type HistoryStep,
 } from '@chi/spec';
 import { z } from 'zod';
-import { applyNotebookCap, utf8ByteLength } from '../notebook';
+import { applyNotebookCap } from '../notebook';
 import { requestNonce } from '../plan';
 import type { PromptSet } from '../prompts';
 import { type RenderedMessages, renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
+import { corruptedNotebook } from '../run-notebook-source';
 import type { DivergenceManifest } from './manifest';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
 import { buildDivergenceWorld, type DivergenceWorld } from './world';
@@ -184,11 +185,6 @@ interface Instance {
   swapped: boolean;
   /** Set once a call ended the instance (infrastructure failure, abandoned request). */
   incomplete: IncompleteInstance | null;
-}
-
-/** The notebook a reversible fault shows for one probe: unreadable, the same byte length. */
-export function corruptedNotebook(notes: string): string {
-  return '~'.repeat(utf8ByteLength(notes));
 }
 
 function stepOf(call: ArmCall, world: DivergenceWorld): HistoryStep {

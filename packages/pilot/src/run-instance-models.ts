@@ -1,0 +1,83 @@
+import { openRunFolder } from '@chi/run';
+import {
+  type ChatModel,
+  InvalidArgumentError,
+  type PlannedRequest,
+  type SystemSpec,
+} from '@chi/spec';
+import type { RunSession } from './run-session';
+
+/**
+ * Makes the model of one instance: a system within one block (`instanceKey` is the block ID). A
+ * scripted system may keep state inside the object (the divergence protocol's hidden-state
+ * baseline); a live system's factory may return one shared transport.
+ */
+export type InstanceModelFactory = (system: SystemSpec, instanceKey: string) => ChatModel;
+
+/** Whether a system's instances are rebuilt on resume by replaying their logged requests. */
+function replaysLocally(system: SystemSpec): boolean {
+  // In process, free and deterministic: nothing leaves the process and nothing is recorded.
+  return system.kind === 'scripted';
+}
+
+/**
+ * Replays to a fresh scripted instance the requests of its block that earlier sessions resolved
+ * (plan order, the messages exactly as stored), so its hidden state is the one it had.
+ */
+async function replayResolved(
+  session: RunSession,
+  model: ChatModel,
+  system: SystemSpec,
+  blockId: string,
+): Promise<void> {
+  const folder = openRunFolder(session.options.runDir);
+  for (const request of session.run.plan.requests) {
+    if (request.systemId !== system.id || request.blockId !== blockId) continue;
+    if (session.outcomes.get(request.requestId)?.kind !== 'resolved') continue;
+    const stored = await folder.readRequest(request.requestId);
+    if (stored === null) continue;
+    await model.generate({
+      requestId: request.requestId,
+      messages: stored.messages,
+      maxOutputTokens: stored.maxOutputTokens,
+    });
+  }
+}
+
+async function startInstance(
+  session: RunSession,
+  factory: InstanceModelFactory,
+  system: SystemSpec,
+  blockId: string,
+): Promise<ChatModel> {
+  const model = factory(system, blockId);
+  if (model.evidenceClass !== system.evidenceClass)
+    throw new InvalidArgumentError(
+      'modelFor',
+      `system ${system.id} is registered as ${system.evidenceClass} but its instance model reports ${model.evidenceClass}`,
+    );
+  if (replaysLocally(system)) await replayResolved(session, model, system, blockId);
+  return model;
+}
+
+/**
+ * The model a request is sent to: the system's model (`models`), or with `modelFor` the model of
+ * its instance (system and block), made once per session and, for a scripted system on resume,
+ * brought up to date by replaying its resolved requests before anything new is sent.
+ */
+export function modelOf(
+  session: RunSession,
+  request: PlannedRequest,
+  system: SystemSpec,
+): Promise<ChatModel> {
+  const factory = session.options.modelFor;
+  if (factory === undefined)
+    return Promise.resolve(session.options.models?.get(request.systemId) as ChatModel);
+  const key = `${system.id}|${request.blockId}`;
+  let instance = session.instanceModels.get(key);
+  if (instance === undefined) {
+    instance = startInstance(session, factory, system, request.blockId);
+    session.instanceModels.set(key, instance);
+  }
+  return instance;
+}

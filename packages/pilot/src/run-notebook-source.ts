@@ -1,0 +1,58 @@
+import { InvalidArgumentError, type PlannedRequest, type RunPlan } from '@chi/spec';
+import type { NotesLookup } from './experiments/experiment';
+import { type NotebookContent, utf8ByteLength } from './notebook';
+import type { RunSession } from './run-session';
+
+/**
+ * The requests some later request names as its notebook source (`notebookSource.requestId`):
+ * the runner keeps the notebook each of them wrote under its request ID, since its experiment's
+ * key may hold a later notebook by the time the naming request is sent.
+ */
+export function notebookSourceRequests(plan: RunPlan): ReadonlySet<string> {
+  const named = new Set<string>();
+  for (const request of plan.requests) {
+    const source = request.notebookSource;
+    if (source !== undefined && source.kind !== 'empty') named.add(source.requestId);
+  }
+  return named;
+}
+
+/** Where the runner keeps the notebook a named request wrote, in `RunSession.notebooks`. */
+export function sourceNotebookKey(systemId: string, requestId: string): string {
+  return `${systemId}|request|${requestId}`;
+}
+
+/** The notebook a reversible fault shows: unreadable, the same UTF-8 byte length. */
+export function corruptedNotebook(notes: string): string {
+  return '~'.repeat(utf8ByteLength(notes));
+}
+
+function namedNotebook(session: RunSession, request: PlannedRequest, named: string): string {
+  const content: NotebookContent | undefined = session.notebooks.get(
+    sourceNotebookKey(request.systemId, named),
+  );
+  if (content === undefined)
+    throw new InvalidArgumentError(
+      'notebookSource',
+      `request ${request.requestId} reads the notebook of ${named}, which wrote none (it must be a resolved notebook-writing request among its dependsOn)`,
+    );
+  return content.text;
+}
+
+/**
+ * The notebook lookup a request renders with: its experiment's keys (`fallback`), unless the
+ * request names a notebook source; then every lookup of its render returns the sourced notebook
+ * (`request`: the one that request wrote; `empty`; `corrupted`: that one made unreadable).
+ */
+export function sourcedNotes(
+  session: RunSession,
+  request: PlannedRequest,
+  fallback: NotesLookup,
+): NotesLookup {
+  const source = request.notebookSource;
+  if (source === undefined) return fallback;
+  if (source.kind === 'empty') return () => '';
+  const text = namedNotebook(session, request, source.requestId);
+  const shown = source.kind === 'corrupted' ? corruptedNotebook(text) : text;
+  return () => shown;
+}
