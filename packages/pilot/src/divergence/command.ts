@@ -115,7 +115,7 @@ export async function divergencePilotCommand(
           `divergence-${new Date().toISOString().replaceAll(':', '-')}`,
         )
       : resolve(cwd, options.out);
-  if (existsSync(join(runDir, 'manifest.json')))
+  if (existsSync(divergencePaths(runDir).manifest))
     throw new InvalidArgumentError(
       'out',
       `${runDir} already holds a run (manifest.json): resume it with chi pilot --resume ${runDir}, or choose a new --out`,
@@ -189,7 +189,9 @@ async function continueDivergenceRun(
 
 /** Whether `dir` is a divergence release (`chi verify` then recomputes it with this module). */
 export function isDivergenceRelease(dir: string): boolean {
-  return existsSync(join(dir, 'divergence.json')) && existsSync(join(dir, 'calls.jsonl'));
+  return (
+    existsSync(join(dir, 'divergence.json')) && existsSync(divergencePaths(dir).divergenceCalls)
+  );
 }
 
 /**

@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   analysis = result.analysis;
   await writeDivergenceRelease(runDir, analysis);
-  calls = readFileSync(divergencePaths(runDir).calls, 'utf8')
+  calls = readFileSync(divergencePaths(runDir).divergenceCalls, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as DivergenceCallRecord);
@@ -212,7 +212,7 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
   });
 
   it('chi verify recomputes the release byte for byte, and notices an edited reply', async () => {
-    const release = divergencePaths(runDir).release;
+    const release = divergencePaths(runDir).releaseDir;
     const recomputed = await recomputeDivergence(release);
     expect(await compareDivergenceRelease(release, recomputed.analysis)).toEqual([]);
     const log = join(release, 'calls.jsonl');

@@ -296,14 +296,16 @@ export async function writeDivergenceRelease(
   analysis: DivergenceAnalysis,
 ): Promise<string> {
   const paths = divergencePaths(runDir);
-  await mkdir(paths.release, { recursive: true });
-  await copyFile(paths.manifest, join(paths.release, 'manifest.json'));
-  await copyFile(paths.calls, join(paths.release, 'calls.jsonl'));
+  await mkdir(paths.releaseDir, { recursive: true });
+  // The release's raw part has the run folder's layout (`chi verify` reads it as one).
+  const published = divergencePaths(paths.releaseDir);
+  await copyFile(paths.manifest, published.manifest);
+  await copyFile(paths.divergenceCalls, published.divergenceCalls);
   for (const [name, text] of renderDivergenceRelease(analysis))
-    await writeFile(join(paths.release, name), text);
+    await writeFile(join(paths.releaseDir, name), text);
   // Last, over every other file: `sha256sum -c SHA256SUMS` inside the release checks it.
-  await writeSha256Sums(paths.release);
-  return paths.release;
+  await writeSha256Sums(paths.releaseDir);
+  return paths.releaseDir;
 }
 
 /** One file `chi verify` found different from its recomputation. */

@@ -1,8 +1,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createJsonlWriter } from '@chi/chis';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
-import { canonicalJson, parseRunJsonl, readRunJsonl } from '@chi/run';
+import {
+  canonicalJson,
+  parseRunJsonl,
+  type RunPaths,
+  readRunJsonl,
+  runFolderPaths,
+} from '@chi/run';
 import {
   type ChatModel,
   DivergenceManifestSchema,
@@ -53,21 +58,13 @@ export const DIVERGENCE_ANALYSIS_SEED = 20260902;
 /** Seed of the scripted systems' declared noise. */
 export const DIVERGENCE_SCRIPTED_SEED = 20260901;
 
-/** Files of a divergence run folder. */
-export function divergencePaths(runDir: string) {
-  return {
-    manifest: join(runDir, 'manifest.json'),
-    calls: join(runDir, 'calls.jsonl'),
-    /** Send records (not published): which requests a killed session left open. */
-    sends: join(runDir, 'sends.jsonl'),
-    ledger: join(runDir, 'ledger.jsonl'),
-    smoke: join(runDir, 'smoke.jsonl'),
-    smokeLedger: join(runDir, 'smoke-ledger.jsonl'),
-    catalog: join(runDir, 'catalog.json'),
-    chis: join(runDir, 'chis.jsonl'),
-    release: join(runDir, 'release'),
-  };
-}
+/**
+ * Files of a divergence run folder: the paths of `@chi/run`'s layout table (`runFolderPaths`,
+ * the one place run-folder paths are built), of which a divergence run uses `manifest`,
+ * `divergenceCalls`, `divergenceSends`, `ledger`, `smoke`, `smokeLedger`, `catalog`,
+ * `divergenceChis` and `releaseDir`.
+ */
+export const divergencePaths: (runDir: string) => RunPaths = runFolderPaths;
 
 /** The offline default: the three scripted divergence systems over `worlds` seeded worlds. */
 export function defaultDivergenceManifest(
@@ -141,7 +138,7 @@ export async function createDivergenceRun(
   await mkdir(runDir, { recursive: true });
   DivergenceManifestSchema.parse(manifest);
   await writeFile(paths.manifest, `${canonicalJson(manifest)}\n`, { flag: 'wx' });
-  await writeFile(paths.calls, '', { flag: 'wx' });
+  await writeFile(paths.divergenceCalls, '', { flag: 'wx' });
 }
 
 /**
@@ -222,12 +219,12 @@ export async function executeDivergenceSession(
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
   let ledger: FileLedger | undefined;
   const calls = await createJsonlWriter({
-    path: paths.calls,
+    path: paths.divergenceCalls,
     schema: DivergenceLogLineSchema,
     fsync: 'every-line',
   });
   const sends = await createJsonlWriter({
-    path: paths.sends,
+    path: paths.divergenceSends,
     schema: DivergenceSendRecordSchema,
     fsync: 'every-line',
   });
@@ -329,15 +326,22 @@ async function readResumeState(
   manifestSha256: string,
 ): Promise<DivergenceResumeState> {
   const paths = divergencePaths(runDir);
-  const lines = readCallLog(await readOrDamaged(paths.calls), paths.calls, manifestSha256, {
-    tornTail: 'skip',
-  });
+  const lines = readCallLog(
+    await readOrDamaged(paths.divergenceCalls),
+    paths.divergenceCalls,
+    manifestSha256,
+    {
+      tornTail: 'skip',
+    },
+  );
   const logged = new Map(lines.map((line) => [line.requestId, line]));
   let sendRecords: { requestId: string }[];
   try {
-    sendRecords = (await readRunJsonl(paths.sends, DivergenceSendRecordSchema)).records;
+    sendRecords = (await readRunJsonl(paths.divergenceSends, DivergenceSendRecordSchema)).records;
   } catch (error) {
-    throw new RunFolderDamagedError(paths.sends, (error as Error).message, { cause: error });
+    throw new RunFolderDamagedError(paths.divergenceSends, (error as Error).message, {
+      cause: error,
+    });
   }
   const open = new Set(
     sendRecords.map((record) => record.requestId).filter((id) => !logged.has(id)),
@@ -395,7 +399,7 @@ export async function finishDivergenceRun(runDir: string): Promise<{
   const recomputed = await recomputeDivergence(runDir);
   const entries = divergenceEntries(recomputed.manifest, recomputed.calls);
   await writeFile(
-    divergencePaths(runDir).chis,
+    divergencePaths(runDir).divergenceChis,
     entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
   );
   return recomputed;
@@ -417,8 +421,12 @@ export async function recomputeDivergence(runDir: string): Promise<{
   const paths = divergencePaths(runDir);
   const manifest = await readDivergenceManifest(runDir);
   const manifestSha256 = divergenceManifestSha256(manifest);
-  const lines = readCallLog(await readOrDamaged(paths.calls), paths.calls, manifestSha256);
-  const excluded = incompleteInstances(manifest, lines, paths.calls);
+  const lines = readCallLog(
+    await readOrDamaged(paths.divergenceCalls),
+    paths.divergenceCalls,
+    manifestSha256,
+  );
+  const excluded = incompleteInstances(manifest, lines, paths.divergenceCalls);
   const excludedKeys = new Set(excluded.map(instanceKey));
   const calls = lines.filter(
     (line): line is DivergenceCallRecord =>

@@ -13,8 +13,11 @@ import { divergencePaths } from './run';
 export function divergenceViewRelease(dir: string): string | null {
   const root = resolve(dir);
   if (existsSync(join(root, 'divergence.json'))) return root;
-  const release = divergencePaths(root).release;
-  if (existsSync(join(root, 'calls.jsonl')) && existsSync(join(release, 'divergence.json')))
+  const release = divergencePaths(root).releaseDir;
+  if (
+    existsSync(divergencePaths(root).divergenceCalls) &&
+    existsSync(join(release, 'divergence.json'))
+  )
     return release;
   return null;
 }
