@@ -289,7 +289,15 @@ export type AddedExperimentId = z.infer<typeof AddedExperimentIdSchema>;
  * ID (`x-...`).
  */
 export const ExperimentKindSchema = z.union([
-  z.enum(['memory', 'controls', 'history', 'behavior', 'goal-persistence', 'feedback-valence']),
+  z.enum([
+    'memory',
+    'controls',
+    'history',
+    'behavior',
+    'goal-persistence',
+    'feedback-valence',
+    'divergence',
+  ]),
   AddedExperimentIdSchema,
 ]);
 /** The experiment a registered request belongs to. */
@@ -307,6 +315,8 @@ export const RequestTaskSchema = z.union([
     'goal_step',
     'valence_feedback',
     'valence_choice',
+    'divergence_update',
+    'divergence_probe',
     'smoke',
   ]),
   AddedExperimentIdSchema,
