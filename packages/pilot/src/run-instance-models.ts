@@ -3,6 +3,7 @@ import {
   type ChatModel,
   InvalidArgumentError,
   type PlannedRequest,
+  RunFolderDamagedError,
   type SystemSpec,
 } from '@chi/spec';
 import type { RunSession } from './run-session';
@@ -30,12 +31,23 @@ async function replayResolved(
   system: SystemSpec,
   blockId: string,
 ): Promise<void> {
+  const resolved = session.run.plan.requests.filter(
+    (request) =>
+      request.systemId === system.id &&
+      request.blockId === blockId &&
+      session.outcomes.get(request.requestId)?.kind === 'resolved',
+  );
+  // A fresh run, or an instance not started before: nothing to read.
+  if (resolved.length === 0) return;
   const folder = openRunFolder(session.options.runDir);
-  for (const request of session.run.plan.requests) {
-    if (request.systemId !== system.id || request.blockId !== blockId) continue;
-    if (session.outcomes.get(request.requestId)?.kind !== 'resolved') continue;
+  for (const request of resolved) {
     const stored = await folder.readRequest(request.requestId);
-    if (stored === null) continue;
+    // Stored before its before_send: a resolved request without it is a damaged folder.
+    if (stored === null)
+      throw new RunFolderDamagedError(
+        folder.paths.requestIndex,
+        `request ${request.requestId} resolved but was never stored: its instance cannot be replayed`,
+      );
     await model.generate({
       requestId: request.requestId,
       messages: stored.messages,

@@ -232,6 +232,25 @@ describe('instance-scoped models of the shared runner', () => {
     expect((await seen(run.runDir, seed)).fault?.reply).toBe(`x-ops.w${seed}#3`);
   });
 
+  it('refuses to replay an instance whose resolved request was never stored (exit 5)', async () => {
+    const run = await createRun({ settings, runDir: join(root, 'run'), experiments: registry });
+    const stop = new AbortController();
+    await executeRun({
+      runDir: run.runDir,
+      modelFor: countingInstance,
+      experiments: registry,
+      concurrency: 1,
+      signal: stop.signal,
+      onEvent: (event) => {
+        if (event.type === 'request-finished') stop.abort();
+      },
+    });
+    rmSync(openRunFolder(run.runDir).paths.requestIndex);
+    await expect(
+      executeRun({ runDir: run.runDir, modelFor: countingInstance, experiments: registry }),
+    ).rejects.toThrow(/resolved but was never stored: its instance cannot be replayed/);
+  });
+
   it('refuses both models and modelFor', async () => {
     const run = await createRun({ settings, runDir: join(root, 'run'), experiments: registry });
     await expect(
