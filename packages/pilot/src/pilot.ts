@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
