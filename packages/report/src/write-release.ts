@@ -17,7 +17,7 @@ import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
 import { fileLines } from './file-lines';
-import { PackedText } from './packed-text';
+import type { PackedText } from './packed-text';
 import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
@@ -99,12 +99,10 @@ export interface ReleaseSummary {
 }
 
 /**
- * A JSONL run file as published, streamed line by line: each line re-serialized as RFC 8785; a
- * line that does not parse is dropped when it is the file's last (a torn write), refused anywhere
- * else. Held packed, so a run's attempt log is never one string.
+ * The canonical lines of a raw JSONL run file (each `\n`-terminated), read line by line: a line
+ * that does not parse is an error naming it, unless it is the last (a torn append, dropped).
  */
-async function canonicalJsonLines(file: string, path: string): Promise<PackedText> {
-  const packed = new PackedText();
+async function* canonicalJsonLines(file: string, path: string): AsyncGenerator<string> {
   let unparsed: { line: number; message: string } | null = null;
   let number = 0;
   for await (const line of fileLines(file)) {
@@ -114,13 +112,15 @@ async function canonicalJsonLines(file: string, path: string): Promise<PackedTex
         `${path} line ${unparsed.line}`,
         `expected JSON: ${unparsed.message}`,
       );
+    let canonical: string;
     try {
-      packed.append(`${canonicalJson(JSON.parse(line.text) as unknown)}\n`);
+      canonical = canonicalJson(JSON.parse(line.text) as unknown);
     } catch (error) {
       unparsed = { line: number, message: (error as Error).message };
+      continue;
     }
+    yield `${canonical}\n`;
   }
-  return packed;
 }
 
 /** The raw run files a release copies (relative paths, in listing order). */
@@ -145,15 +145,24 @@ interface GzipRunFile {
 }
 
 /**
- * A file held packed (a JSONL log of the run, a trace file), never as one string: scanned and
- * written one chunk of whole lines at a time.
+ * A file held packed (a trace file), never as one string: scanned and written one chunk of whole
+ * lines at a time.
  */
 interface PackedFile {
   readonly packed: PackedText;
 }
 
+/**
+ * A raw JSONL run file (the attempt log, the ledger...), never held: read from the run folder
+ * line by line twice, once to scan its canonical lines for secrets and once to write them, so
+ * memory does not grow with the log.
+ */
+interface StreamedJsonlFile {
+  readonly lines: () => AsyncIterable<string>;
+}
+
 /** What one release file holds: a published text, a gzip run file, a packed file, or bytes (packed code). */
-type ReleaseContent = PublishedFile | GzipRunFile | PackedFile | Uint8Array;
+type ReleaseContent = PublishedFile | GzipRunFile | PackedFile | StreamedJsonlFile | Uint8Array;
 
 /**
  * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
@@ -163,13 +172,12 @@ type ReleaseContent = PublishedFile | GzipRunFile | PackedFile | Uint8Array;
 async function publishedRawFile(
   runDir: string,
   path: string,
-): Promise<PublishedFile | GzipRunFile | PackedFile> {
+): Promise<PublishedFile | GzipRunFile | StreamedJsonlFile> {
   if (path.endsWith('.gz')) {
     const linkFrom = join(runDir, path);
     return { gzip: new Uint8Array(await readFile(linkFrom)), linkFrom };
   }
-  if (path.endsWith('.jsonl'))
-    return { packed: await canonicalJsonLines(join(runDir, path), path) };
+  if (path.endsWith('.jsonl')) return { lines: () => canonicalJsonLines(join(runDir, path), path) };
   const text = await readFile(join(runDir, path), 'utf8');
   if (path.endsWith('.json')) {
     const value = JSON.parse(text) as unknown;
@@ -236,18 +244,38 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 /** A release file's content, produced when it is written (raw files are read then). */
 type ReleaseFileSource = () => Promise<ReleaseContent>;
 
-function contentBytes(content: Exclude<ReleaseContent, PackedFile>): Uint8Array {
+function contentBytes(
+  content: Exclude<ReleaseContent, PackedFile | StreamedJsonlFile>,
+): Uint8Array {
   if (content instanceof Uint8Array) return content;
   if ('gzip' in content) return content.gzip;
   return Buffer.from(content.text, 'utf8');
 }
 
-/** Writes a packed file chunk by chunk and returns the SHA-256 of the bytes written. */
-async function writePackedFile(target: string, packed: PackedText): Promise<string> {
+/** Lines joined into UTF-8 chunks of at least 64 KiB (one write each, not one per line). */
+async function* batchedLines(lines: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  let batch: string[] = [];
+  let length = 0;
+  for await (const line of lines) {
+    batch.push(line);
+    length += line.length;
+    if (length < 64 * 1024) continue;
+    yield Buffer.from(batch.join(''), 'utf8');
+    batch = [];
+    length = 0;
+  }
+  if (batch.length > 0) yield Buffer.from(batch.join(''), 'utf8');
+}
+
+/** Writes chunks of a file in order and returns the SHA-256 of the bytes written. */
+async function writeChunks(
+  target: string,
+  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+): Promise<string> {
   const hash = createHash('sha256');
   const handle = await open(target, 'w');
   try {
-    for (const chunk of packed.chunks()) {
+    for await (const chunk of chunks) {
       hash.update(chunk);
       await handle.write(chunk);
     }
@@ -255,6 +283,20 @@ async function writePackedFile(target: string, packed: PackedText): Promise<stri
     await handle.close();
   }
   return hash.digest('hex');
+}
+
+/** The secrets a streamed JSONL file would publish, scanned one canonical line at a time. */
+async function scanStreamed(
+  path: string,
+  file: StreamedJsonlFile,
+  forbidden: readonly string[],
+): Promise<readonly SecretFinding[]> {
+  const scan = new JsonlSecretScan(path, forbidden);
+  for await (const line of file.lines()) {
+    const text = line.slice(0, -1);
+    scan.line(text, JSON.parse(text) as unknown);
+  }
+  return scan.findings();
 }
 
 /** The secrets a packed JSONL file would publish, scanned one chunk of whole lines at a time. */
@@ -304,12 +346,13 @@ async function writeReleaseFile(
  * The secrets one release file would publish. Packed code is not scanned (its sources name header
  * fields and key formats on purpose, to redact them); a gzip run file is scanned decompressed.
  */
-function scanContent(
+async function scanContent(
   path: string,
   content: ReleaseContent,
   forbidden: readonly string[],
-): readonly SecretFinding[] {
+): Promise<readonly SecretFinding[]> {
   if (content instanceof Uint8Array) return [];
+  if ('lines' in content) return scanStreamed(path, content, forbidden);
   if ('packed' in content) return scanPacked(path, content.packed, forbidden);
   if ('gzip' in content) {
     const text = gunzipSync(content.gzip).toString('utf8');
@@ -324,7 +367,9 @@ function scanContent(
 /** Writes one release file's content and returns the SHA-256 of the bytes written. */
 async function writeContent(target: string, content: ReleaseContent): Promise<string> {
   if (!(content instanceof Uint8Array) && 'packed' in content)
-    return writePackedFile(target, content.packed);
+    return writeChunks(target, content.packed.chunks());
+  if (!(content instanceof Uint8Array) && 'lines' in content)
+    return writeChunks(target, batchedLines(content.lines()));
   const bytes = contentBytes(content);
   await writeReleaseFile(target, bytes, 'linkFrom' in content ? content.linkFrom : undefined);
   return sha256Hex(bytes);
@@ -338,7 +383,7 @@ async function writeContent(target: string, content: ReleaseContent): Promise<st
 async function writeFiles(
   staging: string,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: ReleaseContent) => readonly SecretFinding[],
+  scan: (path: string, content: ReleaseContent) => Promise<readonly SecretFinding[]>,
 ): Promise<{ entries: Sha256SumsEntry[]; findings: SecretFinding[] }> {
   const entries: Sha256SumsEntry[] = [];
   const findings: SecretFinding[] = [];
@@ -357,7 +402,7 @@ async function writeFiles(
     const path = paths[index] as string;
     const content = await (next as Promise<ReleaseContent>);
     next = produce(index + 1);
-    const found = scan(path, content);
+    const found = await scan(path, content);
     if (found.length > 0 || findings.length > 0) {
       findings.push(...found);
       continue;
@@ -384,7 +429,7 @@ async function writeFiles(
 async function writeAtomically(
   outDir: string,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: ReleaseContent) => readonly SecretFinding[],
+  scan: (path: string, content: ReleaseContent) => Promise<readonly SecretFinding[]>,
   beforeChecksums: () => void,
 ): Promise<void> {
   const { partialPrefix, replacedPrefix } = stagingNames(outDir);

@@ -1,0 +1,146 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { type AttemptRecord, AttemptRecordSchema, parseWith } from '@chi/spec';
+import type { LineRanges } from './attempt-log-reader';
+
+const ATTEMPTS_FILE = 'attempts.jsonl';
+/** Bytes read from the log at a time: consecutive records come from one read. */
+const WINDOW_BYTES = 1 << 20;
+
+/** Reads one line of the log back and returns its reply text (the file was checked when read). */
+function readReplyText(path: string, start: number, end: number): string | null {
+  const bytes = Buffer.allocUnsafe(end - start);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, bytes, 0, bytes.length, start);
+  } finally {
+    closeSync(fd);
+  }
+  // validated when the folder was read; appends since then do not move earlier lines
+  const record = JSON.parse(bytes.toString('utf8')) as { result?: { text?: unknown } | null };
+  const text = record.result?.text;
+  return typeof text === 'string' ? text : null;
+}
+
+/**
+ * Makes `result.text` of a record read from its line when asked for, instead of held: reply texts
+ * are most of a log's bytes (a memory-encode reply is a whole notebook), and scoring reads each
+ * one once. The property stays enumerable, so the record serialises exactly as before.
+ */
+function readTextOnDemand(
+  record: AttemptRecord,
+  path: string,
+  start: number,
+  end: number,
+  onRead: ((path: string) => void) | undefined,
+): void {
+  const result = record.result;
+  if (result === null || result === undefined || result.text === null) return;
+  Object.defineProperty(result, 'text', {
+    enumerable: true,
+    configurable: false,
+    get: () => {
+      onRead?.(`${ATTEMPTS_FILE}:${start}`);
+      return readReplyText(path, start, end);
+    },
+  });
+}
+
+/**
+ * The log's records by index, each parsed from its line when asked for. Reads go through a 1 MiB
+ * window of the file, so a pass in file order reads the file once in large reads.
+ */
+class AttemptLineReader {
+  readonly #path: string;
+  readonly #ranges: LineRanges;
+  readonly #onRead: ((path: string) => void) | undefined;
+  #window: { readonly start: number; readonly bytes: Buffer } | null = null;
+  #last: { readonly index: number; readonly record: AttemptRecord } | null = null;
+
+  constructor(path: string, ranges: LineRanges, onRead: ((path: string) => void) | undefined) {
+    this.#path = path;
+    this.#ranges = ranges;
+    this.#onRead = onRead;
+  }
+
+  get length(): number {
+    return this.#ranges.starts.length;
+  }
+
+  record(index: number): AttemptRecord {
+    if (this.#last !== null && this.#last.index === index) return this.#last.record;
+    const start = this.#ranges.starts[index] as number;
+    const end = this.#ranges.ends[index] as number;
+    const text = this.#lineBytes(start, end).toString('utf8');
+    // validated when the folder was read; parsed with the schema again so a record read here is
+    // exactly the record the schema gives
+    const record = parseWith(AttemptRecordSchema, JSON.parse(text), `${ATTEMPTS_FILE}:${start}`);
+    readTextOnDemand(record, this.#path, start, end, this.#onRead);
+    this.#last = { index, record };
+    return record;
+  }
+
+  #lineBytes(start: number, end: number): Buffer {
+    const window = this.#window;
+    if (window !== null && start >= window.start && end <= window.start + window.bytes.length)
+      return window.bytes.subarray(start - window.start, end - window.start);
+    const bytes = Buffer.allocUnsafe(Math.max(WINDOW_BYTES, end - start));
+    const fd = openSync(this.#path, 'r');
+    let read = 0;
+    try {
+      read = readSync(fd, bytes, 0, bytes.length, start);
+    } finally {
+      closeSync(fd);
+    }
+    this.#window = { start, bytes: bytes.subarray(0, read) };
+    return this.#window.bytes.subarray(0, end - start);
+  }
+}
+
+function arrayIndex(property: string | symbol, length: number): number | null {
+  if (typeof property !== 'string' || !/^(0|[1-9][0-9]*)$/.test(property)) return null;
+  const index = Number(property);
+  return index < length ? index : null;
+}
+
+/**
+ * The records of an attempt log as a read-only array that holds only where each line is
+ * (`ranges`): indexing it, iterating it or any array method (`filter`, `map`, `forEach`...)
+ * parses the records from the file as they are reached. So the report's many passes over the log
+ * (outcomes, usage, integrity, verify) never hold the whole log's records: memory grows by 16
+ * bytes a record, not by the record. Each access gives a new object equal to the record; keep what
+ * is needed, not the record. Writing to it throws a TypeError.
+ */
+export function attemptRecordsOnDisk(
+  path: string,
+  ranges: LineRanges,
+  onRead?: (path: string) => void,
+): readonly AttemptRecord[] {
+  const reader = new AttemptLineReader(path, ranges, onRead);
+  const refuse = (): never => {
+    throw new TypeError('the attempt records read from attempts.jsonl are read-only');
+  };
+  return new Proxy<AttemptRecord[]>([], {
+    get(target, property, receiver) {
+      if (property === 'length') return reader.length;
+      const index = arrayIndex(property, reader.length);
+      if (index !== null) return reader.record(index);
+      return Reflect.get(target, property, receiver);
+    },
+    has(target, property) {
+      return arrayIndex(property, reader.length) !== null || Reflect.has(target, property);
+    },
+    ownKeys() {
+      return [...Array.from({ length: reader.length }, (_, i) => String(i)), 'length'];
+    },
+    getOwnPropertyDescriptor(target, property) {
+      if (property === 'length')
+        return { value: reader.length, writable: true, enumerable: false, configurable: false };
+      const index = arrayIndex(property, reader.length);
+      if (index === null) return Reflect.getOwnPropertyDescriptor(target, property);
+      return { value: reader.record(index), writable: false, enumerable: true, configurable: true };
+    },
+    set: refuse,
+    deleteProperty: refuse,
+    defineProperty: refuse,
+  });
+}
