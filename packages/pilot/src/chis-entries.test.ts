@@ -93,6 +93,16 @@ describe('CHIS entries', () => {
     expect(abstainer.every((entry) => entry.profile.explicitUnknownRate === 1)).toBe(true);
   });
 
+  it('folds only the requests asked for, as the whole fold does (CHIS reads the history replies alone)', async () => {
+    const all = await finalResults(run.runDir);
+    const probes = (requestId: string) => requestId.endsWith('.probe');
+    const kept = await finalResults(run.runDir, probes);
+    const expected = [...all].filter(([requestId]) => probes(requestId));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.size);
+    expect([...kept]).toEqual(expected);
+  });
+
   it('reads a failed probe as the scorer does: a truncated text that parses still gives invalid decisions', async () => {
     const seed = run.frozen.manifest.worldSeeds[0] as number;
     const probeId = `perfect.history.w${seed}.A.c2.probe`;

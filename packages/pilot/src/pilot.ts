@@ -3,14 +3,17 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
-import { type AnyExperimentScorer, foldAttemptLog, readAttemptLog } from '@chi/run';
+import { type AnyExperimentScorer, foldAttemptLog, readAttemptLog, streamRunJsonl } from '@chi/run';
 import {
+  type AttemptRecord,
+  AttemptRecordSchema,
   type BudgetLedger,
   type ChatModel,
   type ChatResult,
   ChiError,
   type ModelCatalog,
   ModelCatalogSchema,
+  type RunPlan,
   RunPlanSchema,
   RunStatusSchema,
   type SmokeResult,
@@ -114,9 +117,19 @@ export interface PilotOutcome {
   readonly exitCode: number;
 }
 
-/** The final result of every request in a run folder's attempt log. */
-export async function finalResults(runDir: string): Promise<Map<string, ChatResult>> {
-  const states = foldAttemptLog(await readAttemptLog(runPaths(runDir).attempts));
+/**
+ * The final result of every request in a run folder's attempt log, or of the requests `keep`
+ * accepts: the log is streamed and only their records are folded (`foldAttemptLog`), so asking
+ * for a few requests does not hold the whole log (its replies are most of a run's bytes).
+ */
+export async function finalResults(
+  runDir: string,
+  keep: (requestId: string) => boolean = () => true,
+): Promise<Map<string, ChatResult>> {
+  const kept: AttemptRecord[] = [];
+  for await (const record of streamRunJsonl(runPaths(runDir).attempts, AttemptRecordSchema))
+    if (keep(record.requestId)) kept.push(record);
+  const states = foldAttemptLog(kept);
   const results = new Map<string, ChatResult>();
   for (const [requestId, state] of states)
     if (state.result !== null) results.set(requestId, state.result);
@@ -141,6 +154,17 @@ function releaseStepDetail(step: ReleaseStep): string {
  * closure a release packs as the code that made it, from the installed package folders.
  */
 export const PILOT_PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
+
+/** Whether a request ID belongs to a history block of `plan` (what CHIS entries read). */
+function historyRequestIds(plan: RunPlan): (requestId: string) => boolean {
+  const history = new Set(
+    plan.blocks.filter((block) => block.experiment === 'history').map((block) => block.blockId),
+  );
+  const ids = new Set(
+    plan.requests.filter((request) => history.has(request.blockId)).map((r) => r.requestId),
+  );
+  return (requestId) => ids.has(requestId);
+}
 
 /**
  * Writes the derived parts of a run folder: the CHIS entries of every complete history
@@ -170,7 +194,8 @@ export async function finishRun(
     plan,
     // only the history worlds: the memory worlds are the largest files of a run
     historyWorlds: await readHistoryWorlds(paths, manifest),
-    results: await finalResults(runDir),
+    // only the history requests: a CHIS sequence reads no other reply
+    results: await finalResults(runDir, historyRequestIds(plan)),
   });
   await writeChisEntries(paths, manifest, entries);
   if (options.release === false) return null;

@@ -54,7 +54,9 @@ describe('attempt records read on demand', () => {
       full.filter(resolved).map((a) => a.attemptId),
     );
     const seen: number[] = [];
-    attempts.forEach((_, index) => seen.push(index));
+    attempts.forEach((_, index) => {
+      seen.push(index);
+    });
     expect(seen).toEqual(full.map((_, index) => index));
     expect(JSON.stringify(attempts)).toBe(JSON.stringify(full));
     const onDisk = outcomesFromAttemptLog(attempts);

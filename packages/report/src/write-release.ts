@@ -17,7 +17,7 @@ import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
 import { fileLines } from './file-lines';
-import type { PackedText } from './packed-text';
+import { PackedText } from './packed-text';
 import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
@@ -478,17 +478,7 @@ function defaultForbidden(): string[] {
 export async function writeRelease(options: WriteReleaseOptions): Promise<ReleaseSummary> {
   const runDir = resolve(options.runDir);
   const outDir = resolve(options.outDir);
-  const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
-  options.onStep?.({ step: 'read', runDir });
-  const records = await readRunFolder(runDir);
-  const files = new Map<string, ReleaseFileSource>();
-  for (const path of await rawPaths(runDir)) files.set(path, () => publishedRawFile(runDir, path));
-  options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
-  const code = options.code ?? new Map<string, Uint8Array>();
-  const derived = await buildDerivedRelease(records, parameters, code, options.scorers);
-  for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
-  for (const [path, packed] of derived.packedFiles) files.set(path, async () => ({ packed }));
-  for (const [path, bytes] of code) files.set(path, async () => bytes);
+  const { files, runId, evidenceBanner } = await releaseSources(runDir, options);
 
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
   const scan = (path: string, content: ReleaseContent) => scanContent(path, content, forbidden);
@@ -501,13 +491,53 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   return {
     outDir,
     files: [...files.keys(), SHA256SUMS_FILE].sort(compareUtf8),
+    runId,
+    evidenceBanner,
+  };
+}
+
+/** A derived text at least this long is held deflated until its turn to be written comes. */
+const PACK_DERIVED_TEXT_CHARS = 64 * 1024;
+
+/** A derived text as a file source: a long one is held deflated and inflated when written. */
+function derivedSource(text: string): ReleaseFileSource {
+  if (text.length < PACK_DERIVED_TEXT_CHARS) return async () => ({ text });
+  const packed = new PackedText();
+  packed.append(text);
+  return async () => ({ text: packed.text() });
+}
+
+/**
+ * Every file of the release as a source to produce it from, with the run's ID and evidence banner.
+ * The run records, the scores and the chart data are dropped when this returns: writing holds only
+ * the derived files (long ones deflated), so it needs no more memory than the release's text.
+ */
+async function releaseSources(
+  runDir: string,
+  options: WriteReleaseOptions,
+): Promise<{
+  files: Map<string, ReleaseFileSource>;
+  runId: string;
+  evidenceBanner: string | null;
+}> {
+  const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
+  options.onStep?.({ step: 'read', runDir });
+  const records = await readRunFolder(runDir);
+  const files = new Map<string, ReleaseFileSource>();
+  for (const path of await rawPaths(runDir)) files.set(path, () => publishedRawFile(runDir, path));
+  options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
+  const code = options.code ?? new Map<string, Uint8Array>();
+  const derived = await buildDerivedRelease(records, parameters, code, options.scorers);
+  for (const [path, text] of derived.files) files.set(path, derivedSource(text));
+  for (const [path, packed] of derived.packedFiles) files.set(path, async () => ({ packed }));
+  for (const [path, bytes] of code) files.set(path, async () => bytes);
+  const releaseJson = derived.files.get('release.json');
+  return {
+    files,
     runId: derived.chartData.run.runId,
-    evidenceBanner: derived.files.has('release.json')
-      ? (
-          JSON.parse(derived.files.get('release.json') as string) as {
-            evidenceBanner: string | null;
-          }
-        ).evidenceBanner
-      : null,
+    evidenceBanner:
+      releaseJson === undefined
+        ? null
+        : (JSON.parse(releaseJson) as { evidenceBanner: string | null }).evidenceBanner,
   };
 }
