@@ -80,7 +80,10 @@ export interface RunRecords {
    * payloads plus `requests.jsonl` (the default when absent), `0.1` one `requests/<id>.json` each.
    */
   readonly requestLayout?: RequestLayout;
-  /** Every line of the attempt log, in order. */
+  /**
+   * Every line of the attempt log, in order: a read-only array that holds where each line is and
+   * parses a record from the file when it is reached (each access gives a new, equal object).
+   */
   readonly attempts: readonly AttemptRecord[];
   /** Notebook snapshots keyed by their path under `notebooks/`, read when asked for. */
   readonly notebooks: RunFiles<string, NotebookSnapshot>;
