@@ -32,6 +32,7 @@ const SCOPES = [
     label: 'packages/pilot/src/run-*.ts',
   },
   { dir: 'packages/report/src/analysis', match: /\.ts$/ },
+  { dir: 'packages/report/src/experiment-scorers', match: /\.ts$/ },
 ];
 
 const MARKER = /\/\/\s*long-function:\s*(\S.*)$/;

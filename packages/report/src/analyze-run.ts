@@ -2,17 +2,18 @@ import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
 import type { QualityAlphas } from '@chi/spec';
 import {
   type AnalysisContext,
+  type ExperimentAnalysis,
   type WorldContribution,
   worldContributions,
 } from './analysis/analysis-context';
-import { behaviorAnalysis } from './analysis/behavior-analysis';
-import { BootstrapRegistry } from './analysis/bootstrap-registry';
+import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
 import { historyAnalysis } from './analysis/history-analysis';
 import { memoryAnalysis } from './analysis/memory-analysis';
 import { transcriptReplayRows } from './analysis/transcript-replay';
 import { wordingAgreementRows } from './analysis/wording-agreement';
 import type { ChartData, FailureCount, ResourceRow } from './chart-data';
 import { estimandWorldSets } from './estimand-world-sets';
+import { PILOT_BLOCK_SCORERS } from './experiment-scorers/pilot-scorers';
 import type { RunRecords } from './run-folder';
 import type { RunScores } from './score-run';
 import { compareUtf8 } from './sha256-sums';
@@ -23,6 +24,46 @@ export interface AnalyzeRunOptions {
   readonly alphas?: QualityAlphas;
   /** Cells with fewer complete worlds are captioned "exploratory". Default 30. */
   readonly exploratoryBelowWorlds?: number;
+}
+
+/** The chart data the experiments' analyses give (the rest describes the run). */
+type ExperimentParts = Omit<
+  ChartData,
+  | 'kind'
+  | 'schemaVersion'
+  | 'run'
+  | 'resources'
+  | 'missingness'
+  | 'chi'
+  | 'transcriptReplay'
+  | 'wordingAgreement'
+>;
+
+/**
+ * Every experiment's analysis, in the order its estimands join the one bootstrap (the order of
+ * the replicates' statistic, so it never changes): memory, history, then the block scorers'.
+ */
+const ANALYSES: readonly ExperimentAnalysis<unknown, Partial<ChartData>>[] = [
+  memoryAnalysis,
+  historyAnalysis,
+  ...PILOT_BLOCK_SCORERS.map((scorer) => scorer.analysis),
+];
+
+/** Runs every experiment's analysis around one bootstrap and joins their parts of the chart data. */
+function experimentParts(
+  context: AnalysisContext,
+  registry: BootstrapRegistry,
+  settings: BootstrapSettings,
+): ExperimentParts {
+  const registered = ANALYSES.map((analysis) => ({
+    analysis,
+    estimands: analysis.estimands(context, registry),
+  }));
+  const results = registry.run(settings);
+  const parts = registered.map(({ analysis, estimands }) =>
+    analysis.results(context, estimands, results),
+  );
+  return Object.assign({}, ...parts) as ExperimentParts;
 }
 
 /** The default threshold below which a cell is exploratory (see docs/protocol.md#report). */
@@ -76,8 +117,9 @@ function analysisContext(
  * cluster bootstrap over worlds (the recorded analysis seed and resample count) recomputes every
  * nonlinear aggregate in each replicate, so model, load, history and checkpoint stay paired.
  *
- * Each experiment's part is an `ExperimentAnalysis` (memory, history, behavior): each
- * registers its estimands on the one bootstrap, in that order, then reads its results.
+ * Each experiment's part is an `ExperimentAnalysis` (memory, history, then the block scorers'
+ * in registry order): each registers its estimands on the one bootstrap, in that order, then
+ * reads its results.
  */
 export function analyzeRun(
   records: RunRecords,
@@ -90,32 +132,20 @@ export function analyzeRun(
   const seeds = plannedWorlds(records.manifest.worldSeeds, [
     ...scores.memory,
     ...scores.history,
-    ...scores.behavior,
+    ...PILOT_BLOCK_SCORERS.flatMap(
+      (scorer): readonly { worldSeed: number }[] => scores[scorer.scoreKey],
+    ),
   ]);
   const context = analysisContext(records, scores, seeds, options);
-  const registry = new BootstrapRegistry(seeds);
-  const memoryEstimands = memoryAnalysis.estimands(context, registry);
-  const historyEstimands = historyAnalysis.estimands(context, registry);
-  const behaviorEstimands = behaviorAnalysis.estimands(context, registry);
-  const results = registry.run(records.manifest.analysis);
-  const memory = memoryAnalysis.results(context, memoryEstimands, results);
-  const history = historyAnalysis.results(context, historyEstimands, results);
-  const behavior = behaviorAnalysis.results(context, behaviorEstimands, results);
+  const parts = experimentParts(context, new BootstrapRegistry(seeds), records.manifest.analysis);
   const replay = transcriptReplayRows(records, scores);
   const wordings = wordingAgreementRows(records, scores);
   return {
     kind: 'chi-chart-data',
     schemaVersion: 1,
     run: runFacts(records, context.exploratoryBelowWorlds),
-    memory: memory.memory,
-    eimc: memory.eimc,
+    ...parts,
     resources: resources(records, context.systems),
-    history: history.history,
-    historyDistances: history.historyDistances,
-    historyDynamics: history.historyDynamics,
-    historyVectors: history.historyVectors,
-    behavior: behavior.behavior,
-    taxonomy: memory.taxonomy,
     missingness: {
       blocks: [...scores.blocks],
       failures: failureCounts(records),

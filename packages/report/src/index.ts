@@ -91,6 +91,16 @@ export {
 } from './estimand-world-sets';
 export { evidenceBanner, runEvidenceBanner, systemLabel } from './evidence-label';
 export { EVIDENCE_MAP, type EvidenceMapRow } from './evidence-map';
+export { behaviorScorer } from './experiment-scorers/behavior-scorer';
+export {
+  type AnyBlockScorer,
+  type BlockScorer,
+  type BlockScorerInput,
+  type BlockScorerResult,
+  defineBlockScorer,
+  type ObservationBase,
+  type ScoreKey,
+} from './experiment-scorers/block-scorer';
 export { feedbackValenceScorer } from './experiment-scorers/feedback-valence-scorer';
 export { goalPersistenceScorer } from './experiment-scorers/goal-persistence-scorer';
 export { analyzeModule, type ModuleEstimate } from './experiment-scorers/module-analysis';
@@ -101,6 +111,7 @@ export {
   type ModuleScores,
   scoreModule,
 } from './experiment-scorers/module-scores';
+export { blockScorerOf, PILOT_BLOCK_SCORERS } from './experiment-scorers/pilot-scorers';
 export { failpoint } from './failpoint';
 export {
   buildFigures,

@@ -4,26 +4,22 @@ import {
   outcomesFromAttemptLog,
   type RequestOutcome,
   runFolderPaths,
+  type ScorerRequest,
   usableReply,
 } from '@chi/run';
 import {
   EQUAL_ALPHAS,
   indexRecords,
   parseProbeReply,
-  parseTaskReply,
   type RecordIndex,
-  scoreBehavior,
   scoreHistory,
   scoreMemoryProbes,
-  traceBehaviorItems,
   traceHistoryDecisions,
   traceMemoryProbes,
 } from '@chi/scoring';
 import {
-  type BehaviorItemTrace,
-  type BehaviorScore,
+  type ChatMessage,
   type ClassifiedAnswer,
-  type ClassifiedTaskAnswer,
   type Decision,
   type HistoryId,
   type HistoryItemTrace,
@@ -39,20 +35,12 @@ import {
 } from '@chi/spec';
 import { MemoryTaxonomyCounter } from './analysis/memory-taxonomy';
 import type { BlockRow, MemoryCondition } from './chart-data';
+import type { BehaviorObservation, BehaviorTraceLine } from './experiment-scorers/behavior-scorer';
+import type { AnyBlockScorer, ObservationBase, ScoreKey } from './experiment-scorers/block-scorer';
+import { blockScorerOf } from './experiment-scorers/pilot-scorers';
 import { readHistoryProbe } from './history-probe-reading';
 import { memoryWorldKey, type RunRecords, requestRecordFile } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
-
-/** Where an observation comes from: one system in one matched block. */
-interface ObservationBase {
-  readonly systemId: string;
-  readonly blockId: string;
-  readonly worldSeed: number;
-  /** Comparisons use complete blocks only; incomplete observations are kept and published. */
-  readonly blockComplete: boolean;
-  /** Requests of this system in the block that did not give a usable reply, with the reason. */
-  readonly unusableRequests: readonly { readonly requestId: string; readonly reason: string }[];
-}
 
 /** One system's memory score on one world, load and condition. */
 export interface MemoryObservation extends ObservationBase {
@@ -68,12 +56,6 @@ export interface HistoryObservation extends ObservationBase {
   /** Decisions per history and checkpoint, in environment order. */
   readonly decisions: Readonly<Record<HistoryId, readonly (readonly Decision[])[]>>;
   readonly score: HistoryScore;
-}
-
-/** One system's behavioral scores on one world. */
-export interface BehaviorObservation extends ObservationBase {
-  readonly kind: 'behavior-observation';
-  readonly score: BehaviorScore;
 }
 
 /** A memory probe trace with where it came from. */
@@ -94,13 +76,7 @@ export interface HistoryTraceLine {
   readonly trace: HistoryItemTrace;
 }
 
-/** A behavioral item trace with where it came from. */
-export interface BehaviorTraceLine {
-  readonly systemId: string;
-  readonly worldSeed: number;
-  readonly blockComplete: boolean;
-  readonly trace: BehaviorItemTrace;
-}
+export type { BehaviorObservation, BehaviorTraceLine, ObservationBase };
 
 /** Everything scored from a run: observations, traces and the status of every block. */
 export interface RunScores {
@@ -229,8 +205,17 @@ function blockStatuses(
 /** The IDs a request asked about, read from its rendered messages; null when it was never rendered. */
 function requestedIds(records: RunRecords, requestId: string, blockName: string): string[] | null {
   const rendered = records.requests.get(requestId);
-  if (rendered === undefined) return null;
-  const user = rendered.messages
+  return rendered === undefined ? null : idsAsked(records, requestId, rendered.messages, blockName);
+}
+
+/** The IDs of the named JSON block of a request's user messages; the error names its file. */
+function idsAsked(
+  records: RunRecords,
+  requestId: string,
+  messages: readonly ChatMessage[],
+  blockName: string,
+): string[] | null {
+  const user = messages
     .filter((m) => m.role === 'user')
     .map((m) => m.content)
     .join('\n');
@@ -254,10 +239,6 @@ function missingProbe(id: string, reason: string): ClassifiedAnswer {
   return { id, status: 'missing', value: null, source: null, detail: `no usable reply: ${reason}` };
 }
 
-function missingTask(id: string, reason: string): ClassifiedTaskAnswer {
-  return { id, status: 'missing', answer: null, detail: `no usable reply: ${reason}` };
-}
-
 /**
  * The world file a block is scored against, for error messages: the file the folder holds (its
  * layout's name), or the current layout's name when it holds none.
@@ -270,8 +251,9 @@ function worldFile(records: RunRecords, block: PlannedBlock): string {
       CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0)
     );
   }
-  if (block.experiment === 'history') return CURRENT_LAYOUT.historyWorld(block.worldSeed);
-  return CURRENT_LAYOUT.behaviorWorld(block.worldSeed);
+  const scorer = blockScorerOf(block.experiment);
+  if (scorer !== undefined) return scorer.worldFile(records, block);
+  return CURRENT_LAYOUT.historyWorld(block.worldSeed);
 }
 
 function systemIds(records: RunRecords): string[] {
@@ -330,6 +312,13 @@ class ScoreCollector {
       behavior:
         sink === undefined ? (line) => this.behaviorTraces.push(line) : sink.behavior.bind(sink),
     };
+  }
+
+  /** A block scorer's observation into its part of the scores, its traces to the sink. */
+  add(key: ScoreKey, observation: ObservationBase, traces: readonly unknown[]): void {
+    (this[key] as ObservationBase[]).push(observation);
+    const sink = this.traces[key] as (line: unknown) => void;
+    for (const line of traces) sink(line);
   }
 }
 
@@ -471,45 +460,34 @@ function scoreHistoryBlock(context: BlockScoring, unit: SystemBlock): void {
     });
 }
 
-function scoreBehaviorBlock(context: BlockScoring, unit: SystemBlock): void {
-  const { block } = unit;
-  const itemSet = context.records.behaviorItems.get(block.worldSeed);
-  if (itemSet === undefined)
-    throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
-  const unusable: { requestId: string; reason: string }[] = [];
-  const answers: ClassifiedTaskAnswer[] = [];
-  for (const half of [1, 2] as const) {
-    const request = unit.planned.find((r) => r.task === 'behavior_half' && r.half === half);
-    const fallbackIds = itemSet.items
-      .filter((i) => i.half === half)
-      .sort((a, b) => a.position - b.position)
-      .map((i) => i.id);
-    const usable =
-      request === undefined
-        ? { reason: 'not planned' }
-        : usableText(outcomeOf(context.outcomes, request.requestId));
-    const ids =
-      request === undefined ? null : requestedIds(context.records, request.requestId, 'ITEMS');
-    if ('reason' in usable || ids === null) {
-      const reason = 'reason' in usable ? usable.reason : 'no ITEMS block';
-      if (request !== undefined) unusable.push({ requestId: request.requestId, reason });
-      answers.push(...fallbackIds.map((id) => missingTask(id, reason)));
-      continue;
-    }
-    answers.push(...parseTaskReply(usable.text, ids).answers);
-  }
-  context.out.behavior.push({
-    kind: 'behavior-observation',
-    ...observationBase(unit, unusable),
-    score: scoreBehavior(itemSet, answers),
+/** One system's requests with their messages and usable replies, as a scorer reads them. */
+function scorerRequests(context: BlockScoring, unit: SystemBlock): ScorerRequest[] {
+  return unit.planned.map((request) => {
+    const reply = usableReply(outcomeOf(context.outcomes, request.requestId));
+    return {
+      request,
+      messages: context.records.requests.get(request.requestId)?.messages ?? null,
+      reply: reply.kind === 'reply' ? reply.text : null,
+      unusableReason: reply.kind === 'reply' ? null : reply.reason,
+    };
   });
-  for (const trace of traceBehaviorItems(itemSet, answers))
-    context.out.traces.behavior({
-      systemId: unit.systemId,
-      worldSeed: block.worldSeed,
-      blockComplete: unit.blockComplete,
-      trace,
-    });
+}
+
+/** Scores one block through its experiment's block scorer; its part of the scores is its key. */
+function scoreWithScorer(context: BlockScoring, unit: SystemBlock, scorer: AnyBlockScorer): void {
+  const { records } = context;
+  const result = scorer.scoreBlock({
+    world: scorer.world(records, unit.block),
+    block: unit.block,
+    systemId: unit.systemId,
+    blockComplete: unit.blockComplete,
+    requests: scorerRequests(context, unit),
+    askedIds: (request, blockName) =>
+      request.messages === null
+        ? null
+        : idsAsked(records, request.request.requestId, request.messages, blockName),
+  });
+  context.out.add(scorer.scoreKey, result.observation, result.traces);
 }
 
 /** Scores one system's requests in one block; an error names the world file it was scored against. */
@@ -519,8 +497,11 @@ function scoreSystemBlock(context: BlockScoring, unit: SystemBlock): void {
     if (block.experiment === 'memory' || block.experiment === 'controls')
       scoreMemoryBlock(context, unit);
     else if (block.experiment === 'history') scoreHistoryBlock(context, unit);
-    // Experiments added from outside the pilot (`x-...`) are scored by their own code.
-    else if (block.experiment === 'behavior') scoreBehaviorBlock(context, unit);
+    else {
+      // The pilot's ported experiments; an added one (`x-...`) is scored by its own scorer.
+      const scorer = blockScorerOf(block.experiment);
+      if (scorer !== undefined) scoreWithScorer(context, unit, scorer);
+    }
   } catch (error) {
     if (InvalidArgumentError.isInstance(error) && /^(worlds|requests|payloads)\//.test(error.field))
       throw error;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunScores, readRunFolder, scoreRun, verifyRelease } from '@chi/report';
+import { blockScorerOf, type RunScores, readRunFolder, scoreRun, verifyRelease } from '@chi/report';
 import { describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
 import { renderHistoryProbe } from '../render-requests';
@@ -14,6 +14,9 @@ import { historyExperiment } from './history';
 import { PILOT_EXPERIMENTS } from './registry';
 
 const OBSERVATION_KEYS = ['memory', 'history', 'behavior'] as const;
+
+/** The pilot experiments scored through a block scorer of the report (`PILOT_BLOCK_SCORERS`). */
+const PORTED = new Set(['behavior']);
 
 function observationsOf(scores: RunScores, key: string): readonly { blockComplete: boolean }[] {
   const found = OBSERVATION_KEYS.find((candidate) => candidate === key);
@@ -29,6 +32,13 @@ describe.each(PILOT_EXPERIMENTS.map((experiment) => [experiment.id, experiment] 
       expect(result.problems).toEqual([]);
       expect(result.requests.length).toBeGreaterThan(0);
       expect(result.replies.size).toBe(result.requests.length);
+    });
+
+    it('is scored by the block scorer the report registers for it, into its scoreKeys', () => {
+      // docs/architecture.md, "Scoring and analysis": behavior is ported; history and memory next
+      const scorer = blockScorerOf(experiment.id);
+      expect(scorer !== undefined).toBe(PORTED.has(experiment.id));
+      if (scorer !== undefined) expect(scorer.scoreKey).toBe(experiment.scoreKeys.observations);
     });
 
     it('runs alone through runPilot: scored, analysed, released and verified', async () => {

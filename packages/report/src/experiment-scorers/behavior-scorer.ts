@@ -1,0 +1,112 @@
+import { runFolderPaths } from '@chi/run';
+import { parseTaskReply, scoreBehavior, traceBehaviorItems } from '@chi/scoring';
+import type {
+  BehavioralItemSet,
+  BehaviorItemTrace,
+  BehaviorScore,
+  ClassifiedTaskAnswer,
+} from '@chi/spec';
+import { behaviorAnalysis } from '../analysis/behavior-analysis';
+import {
+  type BlockScorerInput,
+  type BlockScorerResult,
+  defineBlockScorer,
+  type ObservationBase,
+} from './block-scorer';
+
+/** One system's behavioral scores on one world. */
+export interface BehaviorObservation extends ObservationBase {
+  readonly kind: 'behavior-observation';
+  readonly score: BehaviorScore;
+}
+
+/** A behavioral item trace with where it came from. */
+export interface BehaviorTraceLine {
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly blockComplete: boolean;
+  readonly trace: BehaviorItemTrace;
+}
+
+function missingTask(id: string, reason: string): ClassifiedTaskAnswer {
+  return { id, status: 'missing', answer: null, detail: `no usable reply: ${reason}` };
+}
+
+/** The item IDs of one half in presentation order (what a half that gave no reply is scored on). */
+function halfIds(itemSet: BehavioralItemSet, half: 1 | 2): string[] {
+  return itemSet.items
+    .filter((i) => i.half === half)
+    .sort((a, b) => a.position - b.position)
+    .map((i) => i.id);
+}
+
+/**
+ * The answers of both halves (the first wording's request of each half), with a `missing` answer
+ * for every item of a half without a usable reply, and the requests that gave none.
+ */
+function blockAnswers(input: BlockScorerInput<BehavioralItemSet>) {
+  const unusable: { requestId: string; reason: string }[] = [];
+  const answers: ClassifiedTaskAnswer[] = [];
+  for (const half of [1, 2] as const) {
+    const request = input.requests.find(
+      (r) => r.request.task === 'behavior_half' && r.request.half === half,
+    );
+    const ids = request === undefined ? null : input.askedIds(request, 'ITEMS');
+    const reply = request?.reply ?? null;
+    if (reply === null || ids === null) {
+      const reason =
+        request === undefined ? 'not planned' : (request.unusableReason ?? 'no ITEMS block');
+      if (request !== undefined) unusable.push({ requestId: request.request.requestId, reason });
+      answers.push(...halfIds(input.world, half).map((id) => missingTask(id, reason)));
+      continue;
+    }
+    answers.push(...parseTaskReply(reply, ids).answers);
+  }
+  return { answers, unusable };
+}
+
+function scoreBehaviorBlock(
+  input: BlockScorerInput<BehavioralItemSet>,
+): BlockScorerResult<BehaviorObservation, BehaviorTraceLine> {
+  const { block, systemId, blockComplete, world } = input;
+  const { answers, unusable } = blockAnswers(input);
+  const where = { systemId, worldSeed: block.worldSeed, blockComplete };
+  return {
+    observation: {
+      kind: 'behavior-observation',
+      systemId,
+      blockId: block.blockId,
+      worldSeed: block.worldSeed,
+      blockComplete,
+      unusableRequests: unusable,
+      score: scoreBehavior(world, answers),
+    },
+    traces: traceBehaviorItems(world, answers).map((trace) => ({ ...where, trace })),
+  };
+}
+
+/** The current layout's relative paths (for naming a file the folder does not hold). */
+const CURRENT_LAYOUT = runFolderPaths('');
+
+/**
+ * Scores the behavioral probes: each world's two halves of items (answers read from the ITEMS
+ * block the request asked) against the world's item set, per axis accuracy and frame-induced
+ * change; its analysis is {@link behaviorAnalysis}.
+ */
+export const behaviorScorer = defineBlockScorer<
+  BehavioralItemSet,
+  BehaviorObservation,
+  BehaviorTraceLine
+>({
+  experimentId: 'behavior',
+  scoreKey: 'behavior',
+  world: (records, block) => {
+    const itemSet = records.behaviorItems.get(block.worldSeed);
+    if (itemSet === undefined)
+      throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
+    return itemSet;
+  },
+  worldFile: (_records, block) => CURRENT_LAYOUT.behaviorWorld(block.worldSeed),
+  scoreBlock: scoreBehaviorBlock,
+  analysis: behaviorAnalysis,
+});
