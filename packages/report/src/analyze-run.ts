@@ -7,7 +7,6 @@ import {
   worldContributions,
 } from './analysis/analysis-context';
 import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
-import { historyAnalysis } from './analysis/history-analysis';
 import { memoryAnalysis } from './analysis/memory-analysis';
 import { transcriptReplayRows } from './analysis/transcript-replay';
 import { wordingAgreementRows } from './analysis/wording-agreement';
@@ -41,11 +40,11 @@ type ExperimentParts = Omit<
 
 /**
  * Every experiment's analysis, in the order its estimands join the one bootstrap (the order of
- * the replicates' statistic, so it never changes): memory, history, then the block scorers'.
+ * the replicates' statistic, so it never changes): memory, then the block scorers' (history,
+ * behavior).
  */
 const ANALYSES: readonly ExperimentAnalysis<unknown, Partial<ChartData>>[] = [
   memoryAnalysis,
-  historyAnalysis,
   ...PILOT_BLOCK_SCORERS.map((scorer) => scorer.analysis),
 ];
 
@@ -117,8 +116,8 @@ function analysisContext(
  * cluster bootstrap over worlds (the recorded analysis seed and resample count) recomputes every
  * nonlinear aggregate in each replicate, so model, load, history and checkpoint stay paired.
  *
- * Each experiment's part is an `ExperimentAnalysis` (memory, history, then the block scorers'
- * in registry order): each registers its estimands on the one bootstrap, in that order, then
+ * Each experiment's part is an `ExperimentAnalysis` (memory, then the block scorers' in
+ * registry order: history, behavior): each registers its estimands on the one bootstrap, in that order, then
  * reads its results.
  */
 export function analyzeRun(
@@ -131,7 +130,6 @@ export function analyzeRun(
   // which blocks happen to be complete.
   const seeds = plannedWorlds(records.manifest.worldSeeds, [
     ...scores.memory,
-    ...scores.history,
     ...PILOT_BLOCK_SCORERS.flatMap(
       (scorer): readonly { worldSeed: number }[] => scores[scorer.scoreKey],
     ),

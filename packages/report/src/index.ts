@@ -103,6 +103,7 @@ export {
 } from './experiment-scorers/block-scorer';
 export { feedbackValenceScorer } from './experiment-scorers/feedback-valence-scorer';
 export { goalPersistenceScorer } from './experiment-scorers/goal-persistence-scorer';
+export { historyScorer } from './experiment-scorers/history-scorer';
 export { analyzeModule, type ModuleEstimate } from './experiment-scorers/module-analysis';
 export { buildModuleRelease, type ModuleRelease } from './experiment-scorers/module-release';
 export {

@@ -12,18 +12,12 @@ import {
   indexRecords,
   parseProbeReply,
   type RecordIndex,
-  scoreHistory,
   scoreMemoryProbes,
-  traceHistoryDecisions,
   traceMemoryProbes,
 } from '@chi/scoring';
 import {
   type ChatMessage,
   type ClassifiedAnswer,
-  type Decision,
-  type HistoryId,
-  type HistoryItemTrace,
-  type HistoryScore,
   InvalidArgumentError,
   type MemoryProbeTrace,
   type MemoryScore,
@@ -37,8 +31,8 @@ import { MemoryTaxonomyCounter } from './analysis/memory-taxonomy';
 import type { BlockRow, MemoryCondition } from './chart-data';
 import type { BehaviorObservation, BehaviorTraceLine } from './experiment-scorers/behavior-scorer';
 import type { AnyBlockScorer, ObservationBase, ScoreKey } from './experiment-scorers/block-scorer';
+import type { HistoryObservation, HistoryTraceLine } from './experiment-scorers/history-scorer';
 import { blockScorerOf } from './experiment-scorers/pilot-scorers';
-import { readHistoryProbe } from './history-probe-reading';
 import { memoryWorldKey, type RunRecords, requestRecordFile } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
 
@@ -48,14 +42,6 @@ export interface MemoryObservation extends ObservationBase {
   readonly condition: MemoryCondition;
   readonly load: number;
   readonly score: MemoryScore;
-}
-
-/** One system's history scores on one world (histories A, B, A2 x checkpoints 0-4). */
-export interface HistoryObservation extends ObservationBase {
-  readonly kind: 'history-observation';
-  /** Decisions per history and checkpoint, in environment order. */
-  readonly decisions: Readonly<Record<HistoryId, readonly (readonly Decision[])[]>>;
-  readonly score: HistoryScore;
 }
 
 /** A memory probe trace with where it came from. */
@@ -68,15 +54,13 @@ export interface MemoryTraceLine {
   readonly trace: MemoryProbeTrace;
 }
 
-/** A history decision trace with where it came from. */
-export interface HistoryTraceLine {
-  readonly systemId: string;
-  readonly worldSeed: number;
-  readonly blockComplete: boolean;
-  readonly trace: HistoryItemTrace;
-}
-
-export type { BehaviorObservation, BehaviorTraceLine, ObservationBase };
+export type {
+  BehaviorObservation,
+  BehaviorTraceLine,
+  HistoryObservation,
+  HistoryTraceLine,
+  ObservationBase,
+};
 
 /** Everything scored from a run: observations, traces and the status of every block. */
 export interface RunScores {
@@ -251,9 +235,7 @@ function worldFile(records: RunRecords, block: PlannedBlock): string {
       CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0)
     );
   }
-  const scorer = blockScorerOf(block.experiment);
-  if (scorer !== undefined) return scorer.worldFile(records, block);
-  return CURRENT_LAYOUT.historyWorld(block.worldSeed);
+  return blockScorerOf(block.experiment)?.worldFile(records, block) ?? block.experiment;
 }
 
 function systemIds(records: RunRecords): string[] {
@@ -422,44 +404,6 @@ function scoreMemoryBlock(context: BlockScoring, unit: SystemBlock): void {
   for (const condition of conditions) scoreMemoryCondition(context, unit, world, condition);
 }
 
-function scoreHistoryBlock(context: BlockScoring, unit: SystemBlock): void {
-  const { block } = unit;
-  const world = context.records.historyWorlds.get(block.worldSeed);
-  if (world === undefined)
-    throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
-  const unusable: { requestId: string; reason: string }[] = [];
-  const grid = (history: HistoryId): Decision[][] =>
-    [0, 1, 2, 3, 4].map((checkpoint) => {
-      const request = unit.planned.find(
-        (r) => r.task === 'history_probe' && r.history === history && r.checkpoint === checkpoint,
-      );
-      if (request === undefined) return world.environments.map(() => 'invalid' as const);
-      const reading = readHistoryProbe(
-        usableReply(outcomeOf(context.outcomes, request.requestId)),
-        requestedIds(context.records, request.requestId, 'QUESTIONS'),
-        world,
-      );
-      if (reading.unusableReason !== null)
-        unusable.push({ requestId: request.requestId, reason: reading.unusableReason });
-      return [...reading.decisions];
-    });
-  const decisions = { A: grid('A'), B: grid('B'), A2: grid('A2') };
-  const observations = { validAnswers: world.validAnswers, decisions };
-  context.out.history.push({
-    kind: 'history-observation',
-    ...observationBase(unit, unusable),
-    decisions,
-    score: scoreHistory(observations),
-  });
-  for (const trace of traceHistoryDecisions(observations))
-    context.out.traces.history({
-      systemId: unit.systemId,
-      worldSeed: block.worldSeed,
-      blockComplete: unit.blockComplete,
-      trace,
-    });
-}
-
 /** One system's requests with their messages and usable replies, as a scorer reads them. */
 function scorerRequests(context: BlockScoring, unit: SystemBlock): ScorerRequest[] {
   return unit.planned.map((request) => {
@@ -496,7 +440,6 @@ function scoreSystemBlock(context: BlockScoring, unit: SystemBlock): void {
   try {
     if (block.experiment === 'memory' || block.experiment === 'controls')
       scoreMemoryBlock(context, unit);
-    else if (block.experiment === 'history') scoreHistoryBlock(context, unit);
     else {
       // The pilot's ported experiments; an added one (`x-...`) is scored by its own scorer.
       const scorer = blockScorerOf(block.experiment);

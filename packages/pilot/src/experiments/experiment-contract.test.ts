@@ -16,7 +16,7 @@ import { PILOT_EXPERIMENTS } from './registry';
 const OBSERVATION_KEYS = ['memory', 'history', 'behavior'] as const;
 
 /** The pilot experiments scored through a block scorer of the report (`PILOT_BLOCK_SCORERS`). */
-const PORTED = new Set(['behavior']);
+const PORTED = new Set(['history', 'behavior']);
 
 function observationsOf(scores: RunScores, key: string): readonly { blockComplete: boolean }[] {
   const found = OBSERVATION_KEYS.find((candidate) => candidate === key);
@@ -35,7 +35,7 @@ describe.each(PILOT_EXPERIMENTS.map((experiment) => [experiment.id, experiment] 
     });
 
     it('is scored by the block scorer the report registers for it, into its scoreKeys', () => {
-      // docs/architecture.md, "Scoring and analysis": behavior is ported; history and memory next
+      // docs/architecture.md, "Scoring and analysis": behavior and history are ported; memory next
       const scorer = blockScorerOf(experiment.id);
       expect(scorer !== undefined).toBe(PORTED.has(experiment.id));
       if (scorer !== undefined) expect(scorer.scoreKey).toBe(experiment.scoreKeys.observations);

@@ -45,7 +45,10 @@ describe('behaviorScorer', () => {
   it('is the registered block scorer of the behavior experiment, keyed to its part of RunScores', () => {
     expect(blockScorerOf('behavior')).toBe(behaviorScorer);
     expect(behaviorScorer.scoreKey).toBe('behavior');
-    expect(PILOT_BLOCK_SCORERS.map((scorer) => scorer.experimentId)).toEqual(['behavior']);
+    expect(PILOT_BLOCK_SCORERS.map((scorer) => scorer.experimentId)).toEqual([
+      'history',
+      'behavior',
+    ]);
   });
 
   it('scores every item once: a half without a usable reply gives missing answers naming why', () => {

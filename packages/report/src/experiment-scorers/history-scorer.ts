@@ -1,0 +1,111 @@
+import { runFolderPaths, type ScorerRequest, type UsableReply } from '@chi/run';
+import { scoreHistory, traceHistoryDecisions } from '@chi/scoring';
+import type { Decision, HistoryId, HistoryItemTrace, HistoryScore, HistoryWorld } from '@chi/spec';
+import { historyAnalysis } from '../analysis/history-analysis';
+import { readHistoryProbe } from '../history-probe-reading';
+import {
+  type BlockScorerInput,
+  type BlockScorerResult,
+  defineBlockScorer,
+  type ObservationBase,
+} from './block-scorer';
+
+/** One system's history scores on one world (histories A, B, A2 x checkpoints 0-4). */
+export interface HistoryObservation extends ObservationBase {
+  readonly kind: 'history-observation';
+  /** Decisions per history and checkpoint, in environment order. */
+  readonly decisions: Readonly<Record<HistoryId, readonly (readonly Decision[])[]>>;
+  readonly score: HistoryScore;
+}
+
+/** A history decision trace with where it came from. */
+export interface HistoryTraceLine {
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly blockComplete: boolean;
+  readonly trace: HistoryItemTrace;
+}
+
+const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
+
+/** A scorer request's reply in the form `readHistoryProbe` reads (`usableReply` of `@chi/run`). */
+function usableOf(request: ScorerRequest): UsableReply {
+  return request.reply !== null
+    ? { kind: 'reply', text: request.reply }
+    : { kind: 'unusable', reason: request.unusableReason ?? 'not sent' };
+}
+
+/**
+ * The decisions of one history at every checkpoint (`invalid` for every environment of a probe
+ * that was not planned or gave no usable reply), noting each probe that gave none.
+ */
+function historyGrid(
+  input: BlockScorerInput<HistoryWorld>,
+  history: HistoryId,
+  unusable: { requestId: string; reason: string }[],
+): Decision[][] {
+  return CHECKPOINTS.map((checkpoint) => {
+    const request = input.requests.find(
+      ({ request: r }) =>
+        r.task === 'history_probe' && r.history === history && r.checkpoint === checkpoint,
+    );
+    if (request === undefined) return input.world.environments.map(() => 'invalid' as const);
+    const reading = readHistoryProbe(
+      usableOf(request),
+      input.askedIds(request, 'QUESTIONS'),
+      input.world,
+    );
+    if (reading.unusableReason !== null)
+      unusable.push({ requestId: request.request.requestId, reason: reading.unusableReason });
+    return [...reading.decisions];
+  });
+}
+
+function scoreHistoryBlock(
+  input: BlockScorerInput<HistoryWorld>,
+): BlockScorerResult<HistoryObservation, HistoryTraceLine> {
+  const { block, systemId, blockComplete, world } = input;
+  const unusable: { requestId: string; reason: string }[] = [];
+  const decisions = {
+    A: historyGrid(input, 'A', unusable),
+    B: historyGrid(input, 'B', unusable),
+    A2: historyGrid(input, 'A2', unusable),
+  };
+  const observations = { validAnswers: world.validAnswers, decisions };
+  const where = { systemId, worldSeed: block.worldSeed, blockComplete };
+  return {
+    observation: {
+      kind: 'history-observation',
+      systemId,
+      blockId: block.blockId,
+      worldSeed: block.worldSeed,
+      blockComplete,
+      unusableRequests: unusable,
+      decisions,
+      score: scoreHistory(observations),
+    },
+    traces: traceHistoryDecisions(observations).map((trace) => ({ ...where, trace })),
+  };
+}
+
+/** The current layout's relative paths (for naming a file the folder does not hold). */
+const CURRENT_LAYOUT = runFolderPaths('');
+
+/**
+ * Scores the history experiment: each world's probes of histories A, B and A2 at checkpoints
+ * 0-4 read into decisions against the world's valid answers, with accuracy, divergence,
+ * continuity and correction response; its analysis is {@link historyAnalysis}.
+ */
+export const historyScorer = defineBlockScorer<HistoryWorld, HistoryObservation, HistoryTraceLine>({
+  experimentId: 'history',
+  scoreKey: 'history',
+  world: (records, block) => {
+    const world = records.historyWorlds.get(block.worldSeed);
+    if (world === undefined)
+      throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
+    return world;
+  },
+  worldFile: (_records, block) => CURRENT_LAYOUT.historyWorld(block.worldSeed),
+  scoreBlock: scoreHistoryBlock,
+  analysis: historyAnalysis,
+});
