@@ -7,7 +7,6 @@ import {
   worldContributions,
 } from './analysis/analysis-context';
 import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
-import { memoryAnalysis } from './analysis/memory-analysis';
 import { transcriptReplayRows } from './analysis/transcript-replay';
 import { wordingAgreementRows } from './analysis/wording-agreement';
 import type { ChartData, FailureCount, ResourceRow } from './chart-data';
@@ -40,13 +39,11 @@ type ExperimentParts = Omit<
 
 /**
  * Every experiment's analysis, in the order its estimands join the one bootstrap (the order of
- * the replicates' statistic, so it never changes): memory, then the block scorers' (history,
- * behavior).
+ * the replicates' statistic, so it never changes): the block scorers' in registry order (memory,
+ * history, behavior).
  */
-const ANALYSES: readonly ExperimentAnalysis<unknown, Partial<ChartData>>[] = [
-  memoryAnalysis,
-  ...PILOT_BLOCK_SCORERS.map((scorer) => scorer.analysis),
-];
+const ANALYSES: readonly ExperimentAnalysis<unknown, Partial<ChartData>>[] =
+  PILOT_BLOCK_SCORERS.map((scorer) => scorer.analysis);
 
 /** Runs every experiment's analysis around one bootstrap and joins their parts of the chart data. */
 function experimentParts(
@@ -116,9 +113,9 @@ function analysisContext(
  * cluster bootstrap over worlds (the recorded analysis seed and resample count) recomputes every
  * nonlinear aggregate in each replicate, so model, load, history and checkpoint stay paired.
  *
- * Each experiment's part is an `ExperimentAnalysis` (memory, then the block scorers' in
- * registry order: history, behavior): each registers its estimands on the one bootstrap, in that order, then
- * reads its results.
+ * Each experiment's part is the `ExperimentAnalysis` of its block scorer (`PILOT_BLOCK_SCORERS`:
+ * memory, history, behavior): each registers its estimands on the one bootstrap, in that
+ * order, then reads its results.
  */
 export function analyzeRun(
   records: RunRecords,
@@ -128,12 +125,12 @@ export function analyzeRun(
   // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
   // every estimand keeps the drawn worlds of its own world set, so the draws never depend on
   // which blocks happen to be complete.
-  const seeds = plannedWorlds(records.manifest.worldSeeds, [
-    ...scores.memory,
-    ...PILOT_BLOCK_SCORERS.flatMap(
+  const seeds = plannedWorlds(
+    records.manifest.worldSeeds,
+    PILOT_BLOCK_SCORERS.flatMap(
       (scorer): readonly { worldSeed: number }[] => scores[scorer.scoreKey],
     ),
-  ]);
+  );
   const context = analysisContext(records, scores, seeds, options);
   const parts = experimentParts(context, new BootstrapRegistry(seeds), records.manifest.analysis);
   const replay = transcriptReplayRows(records, scores);

@@ -104,6 +104,7 @@ export {
 export { feedbackValenceScorer } from './experiment-scorers/feedback-valence-scorer';
 export { goalPersistenceScorer } from './experiment-scorers/goal-persistence-scorer';
 export { historyScorer } from './experiment-scorers/history-scorer';
+export { memoryScorer } from './experiment-scorers/memory-scorer';
 export { analyzeModule, type ModuleEstimate } from './experiment-scorers/module-analysis';
 export { buildModuleRelease, type ModuleRelease } from './experiment-scorers/module-release';
 export {

@@ -15,9 +15,6 @@ import { PILOT_EXPERIMENTS } from './registry';
 
 const OBSERVATION_KEYS = ['memory', 'history', 'behavior'] as const;
 
-/** The pilot experiments scored through a block scorer of the report (`PILOT_BLOCK_SCORERS`). */
-const PORTED = new Set(['history', 'behavior']);
-
 function observationsOf(scores: RunScores, key: string): readonly { blockComplete: boolean }[] {
   const found = OBSERVATION_KEYS.find((candidate) => candidate === key);
   if (found === undefined) throw new Error(`RunScores has no observations ${key}`);
@@ -34,11 +31,13 @@ describe.each(PILOT_EXPERIMENTS.map((experiment) => [experiment.id, experiment] 
       expect(result.replies.size).toBe(result.requests.length);
     });
 
-    it('is scored by the block scorer the report registers for it, into its scoreKeys', () => {
-      // docs/architecture.md, "Scoring and analysis": behavior and history are ported; memory next
-      const scorer = blockScorerOf(experiment.id);
-      expect(scorer !== undefined).toBe(PORTED.has(experiment.id));
-      if (scorer !== undefined) expect(scorer.scoreKey).toBe(experiment.scoreKeys.observations);
+    it('is scored by the block scorer the report registers for it, every kind into its scoreKeys', () => {
+      // docs/architecture.md, "Scoring and analysis": scoreRun and analyzeRun loop over these
+      for (const kind of experiment.kinds) {
+        const scorer = blockScorerOf(kind);
+        expect(scorer?.experimentId).toBe(experiment.id);
+        expect(scorer?.scoreKey).toBe(experiment.scoreKeys.observations);
+      }
     });
 
     it('runs alone through runPilot: scored, analysed, released and verified', async () => {

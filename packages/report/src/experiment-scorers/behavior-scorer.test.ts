@@ -1,4 +1,5 @@
 import type { ScorerRequest } from '@chi/run';
+import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +38,7 @@ function scoreBlock(requests: readonly ScorerRequest[], asks = true) {
     systemId: 's',
     blockComplete: true,
     requests,
+    alphas: EQUAL_ALPHAS,
     askedIds: (request) => (asks ? idsOf(request.request.half as 1 | 2) : null),
   });
 }
@@ -45,7 +47,9 @@ describe('behaviorScorer', () => {
   it('is the registered block scorer of the behavior experiment, keyed to its part of RunScores', () => {
     expect(blockScorerOf('behavior')).toBe(behaviorScorer);
     expect(behaviorScorer.scoreKey).toBe('behavior');
+    // the order of the bootstrap's estimands (docs/architecture.md, "Scoring and analysis")
     expect(PILOT_BLOCK_SCORERS.map((scorer) => scorer.experimentId)).toEqual([
+      'memory',
       'history',
       'behavior',
     ]);
@@ -53,7 +57,10 @@ describe('behaviorScorer', () => {
 
   it('scores every item once: a half without a usable reply gives missing answers naming why', () => {
     const answers = idsOf(1).map((id) => ({ id, answer: 'x' }));
-    const { observation, traces } = scoreBlock([
+    const {
+      observations: [observation],
+      traces,
+    } = scoreBlock([
       halfRequest(1, JSON.stringify(answers), null),
       halfRequest(2, null, 'model_failure: empty reply'),
     ]);
@@ -77,8 +84,11 @@ describe('behaviorScorer', () => {
   });
 
   it('treats a usable reply to a request without an ITEMS block as unusable, and an unplanned half as not planned', () => {
-    const { observation, traces } = scoreBlock([halfRequest(1, '[]', null)], false);
-    expect(observation.unusableRequests).toEqual([{ requestId: 'r1', reason: 'no ITEMS block' }]);
+    const {
+      observations: [observation],
+      traces,
+    } = scoreBlock([halfRequest(1, '[]', null)], false);
+    expect(observation?.unusableRequests).toEqual([{ requestId: 'r1', reason: 'no ITEMS block' }]);
     expect(traces.find((line) => line.trace.half === 2)?.trace.answer.detail).toBe(
       'no usable reply: not planned',
     );

@@ -72,15 +72,17 @@ function scoreBehaviorBlock(
   const { answers, unusable } = blockAnswers(input);
   const where = { systemId, worldSeed: block.worldSeed, blockComplete };
   return {
-    observation: {
-      kind: 'behavior-observation',
-      systemId,
-      blockId: block.blockId,
-      worldSeed: block.worldSeed,
-      blockComplete,
-      unusableRequests: unusable,
-      score: scoreBehavior(world, answers),
-    },
+    observations: [
+      {
+        kind: 'behavior-observation',
+        systemId,
+        blockId: block.blockId,
+        worldSeed: block.worldSeed,
+        blockComplete,
+        unusableRequests: unusable,
+        score: scoreBehavior(world, answers),
+      },
+    ],
     traces: traceBehaviorItems(world, answers).map((trace) => ({ ...where, trace })),
   };
 }
@@ -99,6 +101,7 @@ export const behaviorScorer = defineBlockScorer<
   BehaviorTraceLine
 >({
   experimentId: 'behavior',
+  blockExperiments: ['behavior'],
   scoreKey: 'behavior',
   world: (records, block) => {
     const itemSet = records.behaviorItems.get(block.worldSeed);

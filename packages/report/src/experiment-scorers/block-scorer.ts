@@ -1,5 +1,5 @@
 import type { ScorerRequest } from '@chi/run';
-import type { PlannedBlock } from '@chi/spec';
+import type { PlannedBlock, QualityAlphas } from '@chi/spec';
 import type { ExperimentAnalysis } from '../analysis/analysis-context';
 import type { ChartData } from '../chart-data';
 import type { RunRecords } from '../run-folder';
@@ -24,6 +24,8 @@ export interface BlockScorerInput<World> {
   readonly blockComplete: boolean;
   /** This system's requests in the block, in plan order, with messages and usable replies. */
   readonly requests: readonly ScorerRequest[];
+  /** Q_M factor weights of the release (the protocol's 1/6 each by default). */
+  readonly alphas: QualityAlphas;
   /**
    * The IDs a request asked about, read from the named JSON block of its rendered user messages;
    * null when it was never rendered or has no such block. A rendered request whose block cannot
@@ -32,9 +34,12 @@ export interface BlockScorerInput<World> {
   askedIds(request: ScorerRequest, blockName: string): string[] | null;
 }
 
-/** What {@link BlockScorer.scoreBlock} returns: the block's one observation and its traces. */
+/**
+ * What {@link BlockScorer.scoreBlock} returns: the block's observations (one, or one per
+ * condition the block probes) and their traces.
+ */
 export interface BlockScorerResult<Observation, Trace> {
-  readonly observation: Observation;
+  readonly observations: readonly Observation[];
   /** Trace lines, in the order they are published. */
   readonly traces: readonly Trace[];
 }
@@ -54,11 +59,16 @@ export type ScoreKey = 'memory' | 'history' | 'behavior';
  * `scoreRun` and `analyzeRun` loop over {@link PILOT_BLOCK_SCORERS}; neither names the experiment.
  */
 export interface BlockScorer<World, Observation extends ObservationBase, Trace> {
-  /** The experiment it scores, and the `experiment` of the blocks it scores. */
+  /** The experiment it scores. */
   readonly experimentId: string;
+  /** The `experiment` of the blocks it scores (memory also scores its `controls` blocks). */
+  readonly blockExperiments: readonly string[];
   /** Its part of `RunScores` (observations, traces, trace sink). */
   readonly scoreKey: ScoreKey;
-  /** The world a block is scored against; throws when the run folder holds none. */
+  /**
+   * The world a block is scored against (read once per block, for every system); throws when the
+   * run folder holds none.
+   */
   world(records: RunRecords, block: PlannedBlock): World;
   /** The world file a block is scored against, named in scoring errors. */
   worldFile(records: RunRecords, block: PlannedBlock): string;

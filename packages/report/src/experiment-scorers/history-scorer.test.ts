@@ -1,4 +1,5 @@
 import type { ScorerRequest } from '@chi/run';
+import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { HistoryId, PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateHistoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +39,7 @@ function scoreBlock(requests: readonly ScorerRequest[]) {
     systemId: 's',
     blockComplete: true,
     requests,
+    alphas: EQUAL_ALPHAS,
     askedIds: () => WORLD.environments.map((e) => e.id),
   });
 }
@@ -49,12 +51,15 @@ describe('historyScorer', () => {
   });
 
   it('reads each probe into decisions; a probe without a usable reply, or not planned, is invalid everywhere', () => {
-    const { observation, traces } = scoreBlock([probe('A', 0, ALL_A), probe('B', 0, null)]);
-    expect(observation.decisions.A[0]).toEqual(WORLD.environments.map(() => 'A'));
-    expect(observation.decisions.B[0]).toEqual(WORLD.environments.map(() => 'invalid'));
-    expect(observation.decisions.A2[4]).toEqual(WORLD.environments.map(() => 'invalid'));
+    const {
+      observations: [observation],
+      traces,
+    } = scoreBlock([probe('A', 0, ALL_A), probe('B', 0, null)]);
+    expect(observation?.decisions.A[0]).toEqual(WORLD.environments.map(() => 'A'));
+    expect(observation?.decisions.B[0]).toEqual(WORLD.environments.map(() => 'invalid'));
+    expect(observation?.decisions.A2[4]).toEqual(WORLD.environments.map(() => 'invalid'));
     // only the planned probe that gave no usable reply is listed
-    expect(observation.unusableRequests).toEqual([
+    expect(observation?.unusableRequests).toEqual([
       { requestId: 'B.c0', reason: 'failure model_empty' },
     ]);
     // one trace per history x checkpoint x environment

@@ -74,16 +74,18 @@ function scoreHistoryBlock(
   const observations = { validAnswers: world.validAnswers, decisions };
   const where = { systemId, worldSeed: block.worldSeed, blockComplete };
   return {
-    observation: {
-      kind: 'history-observation',
-      systemId,
-      blockId: block.blockId,
-      worldSeed: block.worldSeed,
-      blockComplete,
-      unusableRequests: unusable,
-      decisions,
-      score: scoreHistory(observations),
-    },
+    observations: [
+      {
+        kind: 'history-observation',
+        systemId,
+        blockId: block.blockId,
+        worldSeed: block.worldSeed,
+        blockComplete,
+        unusableRequests: unusable,
+        decisions,
+        score: scoreHistory(observations),
+      },
+    ],
     traces: traceHistoryDecisions(observations).map((trace) => ({ ...where, trace })),
   };
 }
@@ -98,6 +100,7 @@ const CURRENT_LAYOUT = runFolderPaths('');
  */
 export const historyScorer = defineBlockScorer<HistoryWorld, HistoryObservation, HistoryTraceLine>({
   experimentId: 'history',
+  blockExperiments: ['history'],
   scoreKey: 'history',
   world: (records, block) => {
     const world = records.historyWorlds.get(block.worldSeed);

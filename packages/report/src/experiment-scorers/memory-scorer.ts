@@ -1,0 +1,248 @@
+import { runFolderPaths } from '@chi/run';
+import {
+  indexRecords,
+  parseProbeReply,
+  type RecordIndex,
+  scoreMemoryProbes,
+  traceMemoryProbes,
+} from '@chi/scoring';
+import type {
+  ClassifiedAnswer,
+  MemoryProbeTrace,
+  MemoryScore,
+  MemoryWorld,
+  ParsedProbeReply,
+  PlannedRequest,
+} from '@chi/spec';
+import { memoryAnalysis } from '../analysis/memory-analysis';
+import type { MemoryCondition } from '../chart-data';
+import { memoryWorldKey, type RunRecords } from '../run-folder';
+import {
+  type BlockScorerInput,
+  type BlockScorerResult,
+  defineBlockScorer,
+  type ObservationBase,
+} from './block-scorer';
+
+/** One system's memory score on one world, load and condition. */
+export interface MemoryObservation extends ObservationBase {
+  readonly kind: 'memory-observation';
+  readonly condition: MemoryCondition;
+  readonly load: number;
+  readonly score: MemoryScore;
+}
+
+/** A memory probe trace with where it came from. */
+export interface MemoryTraceLine {
+  readonly systemId: string;
+  readonly condition: MemoryCondition;
+  readonly load: number;
+  readonly worldSeed: number;
+  readonly blockComplete: boolean;
+  readonly trace: MemoryProbeTrace;
+}
+
+/** A memory world with its validated record index, built once per block for every system. */
+export interface IndexedMemoryWorld {
+  readonly world: MemoryWorld;
+  readonly index: RecordIndex;
+}
+
+type Unusable = { requestId: string; reason: string };
+
+function missingProbe(id: string, reason: string): ClassifiedAnswer {
+  return { id, status: 'missing', value: null, source: null, detail: `no usable reply: ${reason}` };
+}
+
+/** True for the probe requests of a memory block (the notebook and control conditions). */
+export function isMemoryProbe(request: PlannedRequest): boolean {
+  return request.task === 'memory_probe' || request.task === 'memory_probe_oracle';
+}
+
+/** The probe replies of one condition merged into one answer per answer-key entry. */
+function mergedProbeReplies(
+  input: BlockScorerInput<IndexedMemoryWorld>,
+  probes: BlockScorerInput<IndexedMemoryWorld>['requests'],
+): { merged: ParsedProbeReply; unusable: Unusable[] } {
+  const unusable: Unusable[] = [];
+  const answers = new Map<string, ClassifiedAnswer>();
+  let foundAnswerSet = true;
+  let unrequestedCount = 0;
+  const notes: string[] = [];
+  for (const probe of probes) {
+    const ids = input.askedIds(probe, 'QUESTIONS');
+    const { requestId } = probe.request;
+    if (probe.reply === null || ids === null) {
+      const reason = probe.unusableReason ?? 'rendered request has no QUESTIONS block';
+      unusable.push({ requestId, reason });
+      foundAnswerSet = false;
+      continue;
+    }
+    const parsed = parseProbeReply(probe.reply, ids);
+    for (const answer of parsed.answers) answers.set(answer.id, answer);
+    foundAnswerSet &&= parsed.foundAnswerSet;
+    unrequestedCount += parsed.unrequestedCount;
+    notes.push(...parsed.notes.map((note) => `${requestId}: ${note}`));
+  }
+  const reasonFor = unusable.map((u) => `${u.requestId} ${u.reason}`).join('; ') || 'not asked';
+  const merged: ParsedProbeReply = {
+    answers: input.world.world.answerKey.map(
+      (entry) => answers.get(entry.id) ?? missingProbe(entry.id, reasonFor),
+    ),
+    foundAnswerSet,
+    unrequestedCount,
+    notes,
+  };
+  return { merged, unusable };
+}
+
+/** One condition's observation and traces: its probes (by batch) merged and scored. */
+function scoreCondition(
+  input: BlockScorerInput<IndexedMemoryWorld>,
+  condition: MemoryCondition,
+): BlockScorerResult<MemoryObservation, MemoryTraceLine> {
+  const { block, systemId, blockComplete } = input;
+  const { world, index } = input.world;
+  const probes = input.requests
+    .filter((r) => isMemoryProbe(r.request) && (r.request.condition ?? 'notebook') === condition)
+    .sort((a, b) => (a.request.batch ?? 0) - (b.request.batch ?? 0));
+  const { merged, unusable } = mergedProbeReplies(input, probes);
+  const where = {
+    systemId,
+    condition,
+    load: world.load,
+    worldSeed: block.worldSeed,
+    blockComplete,
+  };
+  return {
+    observations: [
+      {
+        kind: 'memory-observation',
+        systemId,
+        blockId: block.blockId,
+        worldSeed: block.worldSeed,
+        blockComplete,
+        unusableRequests: unusable,
+        condition,
+        load: world.load,
+        score: scoreMemoryProbes(world.answerKey, merged, input.alphas),
+      },
+    ],
+    traces: traceMemoryProbes(world.records, world.answerKey, merged, index).map((trace) => ({
+      ...where,
+      trace,
+    })),
+  };
+}
+
+/** One observation per condition the block probes, in the order the plan first asks it. */
+function scoreMemoryBlock(
+  input: BlockScorerInput<IndexedMemoryWorld>,
+): BlockScorerResult<MemoryObservation, MemoryTraceLine> {
+  const conditions = [
+    ...new Set(
+      input.requests
+        .filter((r) => isMemoryProbe(r.request))
+        .map((r) => r.request.condition ?? 'notebook'),
+    ),
+  ];
+  const results = conditions.map((condition) => scoreCondition(input, condition));
+  return {
+    observations: results.flatMap((result) => result.observations),
+    traces: results.flatMap((result) => result.traces),
+  };
+}
+
+/** The current layout's relative paths (for naming a file the folder does not hold). */
+const CURRENT_LAYOUT = runFolderPaths('');
+
+/**
+ * Scores the memory experiment and its controls: per block (world and load) and condition, the
+ * probe replies merged over batches and scored against the answer key (Q_M and its factors),
+ * with one trace per probe; its analysis is {@link memoryAnalysis}.
+ */
+export const memoryScorer = defineBlockScorer<
+  IndexedMemoryWorld,
+  MemoryObservation,
+  MemoryTraceLine
+>({
+  experimentId: 'memory',
+  blockExperiments: ['memory', 'controls'],
+  scoreKey: 'memory',
+  world: (records, block) => {
+    const world = records.memoryWorlds.get(memoryWorldKey(block.worldSeed, block.load ?? 0));
+    if (world === undefined)
+      throw new Error(`block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`);
+    return { world, index: indexRecords(world.records) };
+  },
+  worldFile: (records, block) =>
+    records.memoryWorlds.pathOf(memoryWorldKey(block.worldSeed, block.load ?? 0)) ??
+    CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0),
+  scoreBlock: scoreMemoryBlock,
+  analysis: memoryAnalysis,
+});
+
+/** The notebook a memory probe was answered from, by observation key (see `RunScores`). */
+export interface ProbeNotebooks {
+  /** The text, null for the oracle control, or undefined for a key that was not scored. */
+  get(key: string): string | null | undefined;
+}
+
+function notebookText(records: RunRecords, requestId: string | undefined): string | null {
+  if (requestId === undefined) return null;
+  const path = records.notebookOfRequest.get(requestId);
+  return path === undefined ? null : (records.notebooks.get(path)?.text ?? null);
+}
+
+/**
+ * Where each observation's notebook is, not its text: the text is read from the run folder's
+ * notebooks (which keep only the last file read) when asked for.
+ */
+class LazyProbeNotebooks implements ProbeNotebooks {
+  readonly #sources = new Map<
+    string,
+    { readonly encodeRequestId: string | undefined } | null | ''
+  >();
+  readonly #records: RunRecords;
+
+  constructor(records: RunRecords) {
+    this.#records = records;
+  }
+
+  /** Records the notebook of one observation: its condition and the encode request that wrote it. */
+  set(key: string, condition: MemoryCondition, encodeRequestId: string | undefined): void {
+    this.#sources.set(
+      key,
+      condition === 'oracle' ? null : condition === 'blank' ? '' : { encodeRequestId },
+    );
+  }
+
+  get(key: string): string | null | undefined {
+    const source = this.#sources.get(key);
+    if (source === undefined || source === null || source === '') return source;
+    return notebookText(this.#records, source.encodeRequestId) ?? '';
+  }
+}
+
+/**
+ * The notebook each memory observation was answered from, by key `<system>|<blockId>|<condition>`:
+ * the notebook its system's encode request of the block wrote (null for the oracle control, `''`
+ * for the blank one), read from the run folder only when asked for.
+ */
+export function probeNotebooksOf(
+  records: RunRecords,
+  observations: readonly MemoryObservation[],
+): ProbeNotebooks {
+  const encodes = new Map<string, string>();
+  for (const request of records.plan.requests)
+    if (request.task === 'memory_encode' && !encodes.has(`${request.systemId}|${request.blockId}`))
+      encodes.set(`${request.systemId}|${request.blockId}`, request.requestId);
+  const notebooks = new LazyProbeNotebooks(records);
+  for (const o of observations)
+    notebooks.set(
+      `${o.systemId}|${o.blockId}|${o.condition}`,
+      o.condition,
+      encodes.get(`${o.systemId}|${o.blockId}`),
+    );
+  return notebooks;
+}
