@@ -78,9 +78,11 @@ export interface BlockScorer<World, Observation extends ObservationBase, Trace> 
   readonly analysis: ExperimentAnalysis<unknown, Partial<ChartData>>;
 }
 
-/** A block scorer of any world, observation and trace type, as the registry holds it. */
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds scorers of different types; each is checked where it is defined
-export type AnyBlockScorer = BlockScorer<any, ObservationBase, unknown>;
+/**
+ * A block scorer of any world, observation and trace type, as the registry holds it (methods are
+ * bivariant, so a `BlockScorer<W, O, T>` is one; each is checked where it is defined).
+ */
+export type AnyBlockScorer = BlockScorer<unknown, ObservationBase, unknown>;
 
 /** Defines a block scorer, checked against {@link BlockScorer} with its own types. */
 export function defineBlockScorer<World, Observation extends ObservationBase, Trace>(
