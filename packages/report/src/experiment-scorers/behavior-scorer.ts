@@ -93,7 +93,7 @@ const CURRENT_LAYOUT = runFolderPaths('');
 /**
  * Scores the behavioral probes: each world's two halves of items (answers read from the ITEMS
  * block the request asked) against the world's item set, per axis accuracy and frame-induced
- * change; its analysis is {@link behaviorAnalysis}.
+ * change; its analysis is `behaviorAnalysis` (`src/analysis/`).
  */
 export const behaviorScorer = defineBlockScorer<
   BehavioralItemSet,

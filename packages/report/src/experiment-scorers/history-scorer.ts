@@ -96,7 +96,7 @@ const CURRENT_LAYOUT = runFolderPaths('');
 /**
  * Scores the history experiment: each world's probes of histories A, B and A2 at checkpoints
  * 0-4 read into decisions against the world's valid answers, with accuracy, divergence,
- * continuity and correction response; its analysis is {@link historyAnalysis}.
+ * continuity and correction response; its analysis is `historyAnalysis` (`src/analysis/`).
  */
 export const historyScorer = defineBlockScorer<HistoryWorld, HistoryObservation, HistoryTraceLine>({
   experimentId: 'history',

@@ -159,7 +159,7 @@ const CURRENT_LAYOUT = runFolderPaths('');
 /**
  * Scores the memory experiment and its controls: per block (world and load) and condition, the
  * probe replies merged over batches and scored against the answer key (Q_M and its factors),
- * with one trace per probe; its analysis is {@link memoryAnalysis}.
+ * with one trace per probe; its analysis is `memoryAnalysis` (`src/analysis/`).
  */
 export const memoryScorer = defineBlockScorer<
   IndexedMemoryWorld,
