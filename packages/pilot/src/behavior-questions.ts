@@ -1,35 +1,14 @@
 import { type BehavioralFacts, type BehavioralItem, InvalidArgumentError } from '@chi/spec';
-import { type PromptTemplate, parsePromptTemplate, renderTemplate } from './prompts';
+import { type PromptTemplate, promptSections, renderTemplate } from './prompts';
 
 /**
- * The sections of `behavior-questions@<v>.txt`: `[name]` header lines, each followed by one
- * template. The file is hashed as a whole like every other template.
+ * The sections of `behavior-questions@<v>.txt` ({@link promptSections}: `[name]` header lines,
+ * each followed by one template). The file is hashed as a whole like every other template.
  */
 export function behaviorQuestionSections(
   template: PromptTemplate,
 ): ReadonlyMap<string, PromptTemplate> {
-  const sections = new Map<string, PromptTemplate>();
-  let name: string | null = null;
-  let lines: string[] = [];
-  const flush = () => {
-    if (name !== null)
-      sections.set(
-        name,
-        parsePromptTemplate(`${template.name}#${name}`, template.version, lines.join('\n').trim()),
-      );
-  };
-  for (const line of template.text.split('\n')) {
-    const header = /^\[([a-z-]+)\]$/.exec(line);
-    if (header !== null) {
-      flush();
-      name = header[1] ?? '';
-      lines = [];
-    } else {
-      lines.push(line);
-    }
-  }
-  flush();
-  return sections;
+  return promptSections(template);
 }
 
 function section(sections: ReadonlyMap<string, PromptTemplate>, name: string): PromptTemplate {

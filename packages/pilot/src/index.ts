@@ -160,9 +160,12 @@ export {
   feedbackValenceExperiment,
   renderValenceChoice,
   renderValenceFeedback,
+  VALENCE_CHOICE_TEMPLATE,
   VALENCE_CHOICES,
+  VALENCE_FEEDBACK_TEMPLATE,
 } from './experiments/feedback-valence';
 export {
+  GOAL_STEP_TEMPLATE,
   GOAL_STEPS,
   goalPersistenceExperiment,
   renderGoalStep,
@@ -243,7 +246,9 @@ export {
   type PromptTemplate,
   parsePromptTemplate,
   promptRefs,
+  promptSections,
   renderTemplate,
+  requireSection,
   requireTemplate,
 } from './prompts';
 export { type NotesLookup, notebookKey, renderPlannedRequest } from './render-planned';

@@ -104,3 +104,56 @@ export function renderTemplate(
   }
   return template.text.replace(PLACEHOLDER, (_whole, name: string) => values[name] ?? '');
 }
+
+const SECTION_HEADER = /^\[([a-z-]+)\]$/;
+
+/**
+ * The sections of a sectioned template file: `[name]` header lines, each followed by one template
+ * (its text trimmed, named `<file>#<section>`). The file is frozen and hashed as a whole like
+ * every other template; a module renders each message from its sections.
+ *
+ * @example
+ * ```ts
+ * const sections = promptSections(parsePromptTemplate('t', '1', '[system]\nBe brief.\n[user]\nHi {{WHO}}\n'));
+ * renderTemplate(requireSection(sections, 'user'), { WHO: 'there' }); // 'Hi there'
+ * ```
+ */
+export function promptSections(template: PromptTemplate): ReadonlyMap<string, PromptTemplate> {
+  const sections = new Map<string, PromptTemplate>();
+  let name: string | null = null;
+  let lines: string[] = [];
+  const flush = () => {
+    if (name !== null)
+      sections.set(
+        name,
+        parsePromptTemplate(`${template.name}#${name}`, template.version, lines.join('\n').trim()),
+      );
+  };
+  for (const line of template.text.split('\n')) {
+    const header = SECTION_HEADER.exec(line);
+    if (header !== null) {
+      flush();
+      name = header[1] ?? '';
+      lines = [];
+    } else {
+      lines.push(line);
+    }
+  }
+  flush();
+  return sections;
+}
+
+/** The section `name` of {@link promptSections}' result, or throws naming the template and section. */
+export function requireSection(
+  sections: ReadonlyMap<string, PromptTemplate>,
+  name: string,
+): PromptTemplate {
+  const found = sections.get(name);
+  if (found === undefined) {
+    throw new InvalidArgumentError(
+      'prompts',
+      `expected a [${name}] section, found ${[...sections.keys()].map((s) => `[${s}]`).join(', ') || 'none'}`,
+    );
+  }
+  return found;
+}

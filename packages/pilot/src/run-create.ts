@@ -56,17 +56,24 @@ export function runIdFor(manifest: RunManifest, sha256: string): string {
 }
 
 /**
- * The prompt set without the templates of opt-in conditions the run leaves off (an experiment's
- * `unusedTemplates`, asked with its parameters in the draft manifest): a run without the option
- * freezes, copies and hashes the same prompts as before the option existed.
+ * The prompt set without the templates of opt-in conditions and opt-in experiments the run leaves
+ * off (an experiment's `unusedTemplates`, asked with its parameters in the draft manifest): a run
+ * without the option freezes, copies and hashes the same prompts as before the option existed.
+ * The registered modules are asked too when the run was given its own list (a run with an added
+ * experiment), so an opt-in environment's packaged templates stay out of a run that lacks it.
  */
 function usedPrompts(
   prompts: PromptSet,
   manifest: RunManifest,
   experiments: readonly AnyExperiment[],
 ): PromptSet {
+  const given = new Set(experiments.map((experiment) => experiment.id));
+  const asked = [
+    ...experiments,
+    ...REGISTERED_EXPERIMENTS.filter((experiment) => !given.has(experiment.id)),
+  ];
   const unused = new Set(
-    experiments.flatMap(
+    asked.flatMap(
       (experiment) => experiment.unusedTemplates?.(experiment.parametersOf(manifest)) ?? [],
     ),
   );

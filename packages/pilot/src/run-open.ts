@@ -83,6 +83,8 @@ function checkPlanAndPrompts(
       `plan.json in ${runDir} does not match the planSha256 frozen in the manifest`,
     );
   }
+  // Byte for byte: every frozen template (the pilot's and those of an opt-in experiment or
+  // condition the run includes) must hash to its manifest entry, named by its file.
   for (const ref of manifest.prompts) {
     const template = prompts.get(ref.name);
     if (
@@ -90,8 +92,11 @@ function checkPlanAndPrompts(
       template.version !== ref.version ||
       template.sha256 !== ref.sha256
     ) {
-      throw new ManifestIntegrityError(
-        `prompt ${ref.name}@${ref.version} in ${paths.promptsDir} does not match the manifest hash`,
+      throw new RunFolderDamagedError(
+        paths.prompt(ref.name, ref.version),
+        template === undefined || template.version !== ref.version
+          ? `prompt ${ref.name}@${ref.version} of manifest.prompts is missing`
+          : `its SHA-256 ${template.sha256} differs from ${ref.sha256} frozen in manifest.prompts: the prompt was edited after the run was created`,
       );
     }
   }

@@ -4,6 +4,7 @@ import {
   FeedbackValenceParamsSchema,
   InvalidArgumentError,
   type PlannedRequest,
+  type RequestTask,
 } from '@chi/spec';
 import {
   FEEDBACK_VALENCE_GENERATOR,
@@ -14,6 +15,14 @@ import {
 } from '@chi/worlds';
 import { z } from 'zod';
 import { plannedRequest, requestNonce } from '../plan-request';
+import {
+  type PromptSet,
+  type PromptTemplate,
+  promptSections,
+  renderTemplate,
+  requireSection,
+  requireTemplate,
+} from '../prompts';
 import type { RenderedMessages } from '../render-requests';
 import { defineExperiment } from './experiment';
 
@@ -61,64 +70,80 @@ function trialOf(world: FeedbackValenceWorld, request: PlannedRequest): ValenceT
   return trial;
 }
 
+/** The template of the review request: `prompts/valence-feedback@<v>.txt`. */
+export const VALENCE_FEEDBACK_TEMPLATE = 'valence-feedback';
+/** The template of the later-choice request: `prompts/valence-choice@<v>.txt`. */
+export const VALENCE_CHOICE_TEMPLATE = 'valence-choice';
+
 /** The options of a choice as the prompt shows them (the gamble's letter is seeded). */
-function choiceView(choice: ValenceChoice): { id: string; a: string; b: string } {
-  const sure = `${choice.sure} points for sure`;
-  const gamble = `a 50% chance of ${choice.gamble} points, otherwise nothing`;
+function choiceView(
+  sections: ReadonlyMap<string, PromptTemplate>,
+  choice: ValenceChoice,
+): { id: string; a: string; b: string } {
+  const sure = renderTemplate(requireSection(sections, 'sure'), { POINTS: String(choice.sure) });
+  const gamble = renderTemplate(requireSection(sections, 'gamble'), {
+    POINTS: String(choice.gamble),
+  });
   return choice.gambleOption === 'a'
     ? { id: choice.id, a: gamble, b: sure }
     : { id: choice.id, a: sure, b: gamble };
 }
 
-const SYSTEM = 'You work on a project over several conversations. Follow the reply format exactly.';
-
-/** The feedback prompt: the review of earlier work; the whole reply becomes the notebook. */
-export function renderValenceFeedback(
-  world: FeedbackValenceWorld,
-  trial: ValenceTrial,
-  nonce: string,
+/** The two messages of a sectioned template (`[system]`, `[user]`), with the user values. */
+function renderSectioned(
+  template: PromptTemplate,
+  task: RequestTask,
+  sections: ReadonlyMap<string, PromptTemplate>,
+  values: Readonly<Record<string, string>>,
 ): RenderedMessages {
   return {
-    task: 'valence_feedback',
-    template: { name: 'valence-feedback', version: '1' },
+    task,
+    template: { name: template.name, version: template.version },
     messages: [
-      { role: 'system', content: SYSTEM },
-      {
-        role: 'user',
-        content: [
-          renderJsonBlock('REQUEST', { task: 'valence_feedback', nonce }),
-          `Earlier in this project you delivered ${world.work}. ${world.reviewer} has reviewed it; the review is below.`,
-          renderJsonBlock('REVIEW', { from: world.reviewer, text: trial.feedback }),
-          'Write the notes you want to keep for the rest of the project. A later conversation sees only these notes (your whole reply), not this review.',
-        ].join('\n\n'),
-      },
+      { role: 'system', content: renderTemplate(requireSection(sections, 'system'), {}) },
+      { role: 'user', content: renderTemplate(requireSection(sections, 'user'), values) },
     ],
   };
 }
 
-/** The later-choice prompt: the notes and the choices, no review and no mood label. */
-export function renderValenceChoice(
-  world: FeedbackValenceWorld,
-  notes: string,
-  nonce: string,
+/**
+ * The feedback prompt, from the run's frozen `valence-feedback` template: the review of earlier
+ * work; the whole reply becomes the notebook.
+ */
+export function renderValenceFeedback(
+  prompts: PromptSet,
+  args: { world: FeedbackValenceWorld; trial: ValenceTrial; nonce: string },
 ): RenderedMessages {
-  return {
-    task: 'valence_choice',
-    template: { name: 'valence-choice', version: '1' },
-    messages: [
-      { role: 'system', content: SYSTEM },
-      {
-        role: 'user',
-        content: [
-          renderJsonBlock('REQUEST', { task: 'valence_choice', nonce }),
-          'You are continuing the same project. The NOTES block holds the notes you wrote earlier. For each choice pick option a or b; the points are credited to the project.',
-          renderJsonBlock('NOTES', { notes }),
-          renderJsonBlock('CHOICES', world.choices.map(choiceView)),
-          'Reply with a JSON array: [{"id": "c1", "option": "a" or "b"}, ...], one entry per choice.',
-        ].join('\n\n'),
-      },
-    ],
-  };
+  const template = requireTemplate(prompts, VALENCE_FEEDBACK_TEMPLATE);
+  return renderSectioned(template, 'valence_feedback', promptSections(template), {
+    REQUEST_BLOCK: renderJsonBlock('REQUEST', { task: 'valence_feedback', nonce: args.nonce }),
+    WORK: args.world.work,
+    REVIEWER: args.world.reviewer,
+    REVIEW_BLOCK: renderJsonBlock('REVIEW', {
+      from: args.world.reviewer,
+      text: args.trial.feedback,
+    }),
+  });
+}
+
+/**
+ * The later-choice prompt, from the run's frozen `valence-choice` template: the notes and the
+ * choices, no review and no mood label.
+ */
+export function renderValenceChoice(
+  prompts: PromptSet,
+  args: { world: FeedbackValenceWorld; notes: string; nonce: string },
+): RenderedMessages {
+  const template = requireTemplate(prompts, VALENCE_CHOICE_TEMPLATE);
+  const sections = promptSections(template);
+  return renderSectioned(template, 'valence_choice', sections, {
+    REQUEST_BLOCK: renderJsonBlock('REQUEST', { task: 'valence_choice', nonce: args.nonce }),
+    NOTES_BLOCK: renderJsonBlock('NOTES', { notes: args.notes }),
+    CHOICES_BLOCK: renderJsonBlock(
+      'CHOICES',
+      args.world.choices.map((choice) => choiceView(sections, choice)),
+    ),
+  });
 }
 
 /**
@@ -177,17 +202,19 @@ export const feedbackValenceExperiment = defineExperiment<FeedbackValenceParams>
       },
       requestsFor: (systemId) => trialRequests(worldSeed, trial, systemId),
     })),
-  render: ({ request, params, notes }) => {
+  render: ({ request, params, prompts, notes }) => {
     const world = generateFeedbackValenceWorld(request.worldSeed, params.choices);
     const trial = trialOf(world, request);
     if (request.task === 'valence_feedback')
-      return renderValenceFeedback(world, trial, request.nonce);
-    return renderValenceChoice(
+      return renderValenceFeedback(prompts, { world, trial, nonce: request.nonce });
+    return renderValenceChoice(prompts, {
       world,
-      notes(request.systemId, `feedback-valence|${request.blockId}`),
-      request.nonce,
-    );
+      notes: notes(request.systemId, `feedback-valence|${request.blockId}`),
+      nonce: request.nonce,
+    });
   },
+  unusedTemplates: (params) =>
+    params === null ? [VALENCE_FEEDBACK_TEMPLATE, VALENCE_CHOICE_TEMPLATE] : [],
   notebookKey: (request) => `feedback-valence|${request.blockId}`,
   scoreKeys: { observations: 'feedback-valence', traces: 'feedback-valence' },
 });
