@@ -5,7 +5,7 @@
  * scorer (modular-sum-scorer.ts), so its scores reach the release, and verifies the release. Every number is a SCRIPTED BASELINE, not
  * a measurement of any model. Exits non-zero when a hand-derived expectation fails.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -64,6 +64,19 @@ try {
   expectEqual('exact accuracy', accuracy('exact')?.estimate, 1);
   expectEqual('off-by-one accuracy', accuracy('off-by-one')?.estimate, 0.5);
   expectEqual('worlds used', accuracy('exact')?.worlds, 2);
+  // Its figure (estimates with intervals per system) is drawn from that chart data, and the report shows it.
+  expectEqual(
+    'figure drawn',
+    existsSync(join(releaseDir, 'figures', 'experiment-x-modular-sum.svg')),
+    true,
+  );
+  expectEqual(
+    'figure in the report',
+    readFileSync(join(releaseDir, 'report.md'), 'utf8').includes(
+      'figures/experiment-x-modular-sum.svg',
+    ),
+    true,
+  );
 
   // 4. The release verifies with the module's scorer; without it, its files are not recomputed.
   const report = await verifyRelease(releaseDir, { scorers });

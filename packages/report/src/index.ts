@@ -106,7 +106,20 @@ export { goalPersistenceScorer } from './experiment-scorers/goal-persistence-sco
 export { historyScorer } from './experiment-scorers/history-scorer';
 export { memoryScorer } from './experiment-scorers/memory-scorer';
 export { analyzeModule, type ModuleEstimate } from './experiment-scorers/module-analysis';
-export { buildModuleRelease, type ModuleRelease } from './experiment-scorers/module-release';
+export {
+  MODULE_FIGURE_COLUMNS,
+  moduleFigure,
+  moduleFigureAxis,
+} from './experiment-scorers/module-figure';
+export {
+  buildModuleFigures,
+  type ModuleFigureRelease,
+} from './experiment-scorers/module-figures-release';
+export {
+  buildModuleRelease,
+  type ModuleRelease,
+  type ModuleSection,
+} from './experiment-scorers/module-release';
 export {
   BUILT_IN_SCORERS,
   type ModuleObservation,
@@ -136,6 +149,7 @@ export {
   type InspectEvalLog,
   inspectLogs,
 } from './inspect-log';
+export { moduleInspectLogs } from './inspect-module-log';
 export { PackedText } from './packed-text';
 export { chanceAccuracy, profileClusters } from './profile-features';
 export {

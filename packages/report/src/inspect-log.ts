@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { jsonBlockIds, outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
+import {
+  type AnyExperimentScorer,
+  jsonBlockIds,
+  outcomesFromAttemptLog,
+  type RequestOutcome,
+} from '@chi/run';
 import type {
   ChatMessage,
   ChatResult,
@@ -8,6 +13,8 @@ import type {
   RunManifest,
   SystemSpec,
 } from '@chi/spec';
+import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
+import { moduleInspectLogs } from './inspect-module-log';
 import { REPORT_VERSION } from './release-files';
 import type { RunRecords } from './run-folder';
 import { type RunScores, scoreRun } from './score-run';
@@ -30,7 +37,7 @@ interface ItemVerdict {
 }
 
 /** A JSON value as Inspect logs hold it. */
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** An Inspect `EvalLog` (log format version 2), as plain JSON. */
 export type InspectEvalLog = { [key: string]: Json };
@@ -43,23 +50,27 @@ const SCORED_TASKS = new Set([
   'behavior_half',
 ]);
 
-function inspectModelName(system: SystemSpec): string {
+/** @internal shared with the module experiments' logs (`inspect-module-log.ts`). */
+export function inspectModelName(system: SystemSpec): string {
   if (system.kind === 'openrouter') return `openrouter/${system.model}`;
   if (system.kind === 'openai-compatible') return `openai-api/chi/${system.model}`;
   return system.model;
 }
 
-function inspectStopReason(result: ChatResult): string {
+/** @internal shared with the module experiments' logs (`inspect-module-log.ts`). */
+export function inspectStopReason(result: ChatResult): string {
   if (result.truncated || result.finishReason === 'length') return 'max_tokens';
   if (result.finishReason === 'content_filter') return 'content_filter';
   return result.finishReason === 'stop' ? 'stop' : 'unknown';
 }
 
-function inspectMessage(message: ChatMessage): Json {
+/** @internal shared with the module experiments' logs (`inspect-module-log.ts`). */
+export function inspectMessage(message: ChatMessage): Json {
   return { role: message.role, content: message.content, source: 'input' };
 }
 
-function usageOf(results: readonly ChatResult[]): { [key: string]: Json } {
+/** @internal shared with the module experiments' logs (`inspect-module-log.ts`). */
+export function usageOf(results: readonly ChatResult[]): { [key: string]: Json } {
   let input = 0;
   let output = 0;
   let total = 0;
@@ -240,18 +251,56 @@ function sampleOf(
   };
 }
 
-function evalId(manifestSha256: string, systemId: string, experiment: string): string {
+/** @internal shared with the module experiments' logs (`inspect-module-log.ts`). */
+export function evalId(manifestSha256: string, systemId: string, experiment: string): string {
   return createHash('sha256')
     .update(`${manifestSha256}|${systemId}|${experiment}`)
     .digest('hex')
     .slice(0, 22);
 }
 
-function logOf(
+/** How the samples of one log are scored: the scorer's name and description and its metrics. */
+export interface LogScoring {
+  readonly scorer: string;
+  /** One sentence: what the score of a sample is. */
+  readonly description: string;
+  /** Inspect metrics by name (`{ name, value, params }`). */
+  readonly metrics: { readonly [name: string]: Json };
+  /** The log's `task_args` beyond protocol and world seeds. */
+  readonly taskArgs: { readonly [key: string]: Json };
+  /** How a request saw the earlier ones (the plan step's `transcript` parameter). */
+  readonly transcript: string;
+}
+
+/** The scoring of the pilot's own logs: the fraction of a request's questions answered correctly. */
+function itemAccuracyScoring(
+  manifest: RunManifest,
+  system: SystemSpec,
+  samples: readonly { value: number }[],
+): LogScoring {
+  const mean =
+    samples.length === 0
+      ? 0
+      : samples.reduce((sum, entry) => sum + entry.value, 0) / samples.length;
+  return {
+    scorer: SCORER,
+    description: `${SCORER}: the fraction of a request's questions answered correctly, by the release's scoring traces`,
+    metrics: { accuracy: { name: 'accuracy', value: mean, params: {} } },
+    taskArgs: {
+      loads: manifest.experiments.memory?.loads ?? [],
+      notebookCapBytes: system.uncappedNotebook === true ? null : manifest.notebookCapBytes,
+    },
+    transcript: 'never replayed: each request sees only the notes',
+  };
+}
+
+/** An Inspect `EvalLog` of one system's samples of one experiment. */
+export function logOf(
   records: RunRecords,
   system: SystemSpec,
-  experiment: ExperimentKind,
-  samples: readonly { sample: Json; result: ChatResult; value: number }[],
+  experiment: string,
+  samples: readonly { sample: Json; result: ChatResult }[],
+  scoring: LogScoring,
 ): InspectEvalLog {
   const manifest: RunManifest = records.manifest;
   const runId = records.status?.runId ?? records.manifestSha256.slice(0, 16);
@@ -264,10 +313,6 @@ function logOf(
       .map((entry) => entry.result.finishedAt)
       .sort(compareUtf8)
       .at(-1) ?? manifest.createdAt;
-  const mean =
-    samples.length === 0
-      ? 0
-      : samples.reduce((sum, entry) => sum + entry.value, 0) / samples.length;
   const generateConfig: { [key: string]: Json } = {
     max_tokens: system.maxOutputTokens,
     max_retries: manifest.retry.maxRetries,
@@ -289,8 +334,7 @@ function logOf(
       task_args: {
         protocol: manifest.protocol,
         worldSeeds: manifest.worldSeeds,
-        loads: manifest.experiments.memory?.loads ?? [],
-        notebookCapBytes: system.uncappedNotebook === true ? null : manifest.notebookCapBytes,
+        ...scoring.taskArgs,
       },
       task_args_passed: {},
       dataset: {
@@ -318,7 +362,7 @@ function logOf(
               : 'scripted baseline — not a measurement of any model',
           uncappedNotebook: system.uncappedNotebook === true,
           experiment,
-          scorer: `${SCORER}: the fraction of a request's questions answered correctly, by the release's scoring traces`,
+          scorer: scoring.description,
         },
       },
     },
@@ -327,7 +371,7 @@ function logOf(
       steps: [
         {
           solver: 'chi_protocol_request',
-          params: { experiment, transcript: 'never replayed: each request sees only the notes' },
+          params: { experiment, transcript: scoring.transcript },
           params_passed: {},
         },
       ],
@@ -338,10 +382,10 @@ function logOf(
       completed_samples: samples.length,
       scores: [
         {
-          name: SCORER,
-          scorer: SCORER,
+          name: scoring.scorer,
+          scorer: scoring.scorer,
           params: {},
-          metrics: { accuracy: { name: 'accuracy', value: mean, params: {} } },
+          metrics: scoring.metrics,
           scored_samples: samples.length,
           unscored_samples: 0,
         },
@@ -361,17 +405,30 @@ function logOf(
   };
 }
 
+/** Inspect's log file naming: `<created>_<task>-<system>_<eval_id>.json`. */
+export function logFileName(records: RunRecords, system: SystemSpec, log: InspectEvalLog): string {
+  const stamp = records.manifest.createdAt
+    .replace(/\.\d+Z$/, '+00-00')
+    .replace(/Z$/, '+00-00')
+    .replace(/:/g, '-');
+  const header = log.eval as { eval_id: string; task: string };
+  return `${stamp}_${header.task}-${system.id}_${header.eval_id}.json`;
+}
+
 /**
  * The run as Inspect evaluation logs: one log per system and experiment (memory, controls,
  * history, behavior), one sample per scored request that received a result (its input
  * messages, output, target = the expected answers, and a score = the fraction of its questions
  * answered correctly, with every question's verdict), and a header with the model, generation
  * config, usage and timings. Keyed by file name (`<created>_<task>_<eval_id>.json`, Inspect's
- * naming), sorted. Pure: same run folder, same logs.
+ * naming), sorted. Pure: same run folder, same logs. The module experiments of the run that have
+ * a scorer in `scorers` (default `BUILT_IN_SCORERS`) get one log per system too, one sample per
+ * scored world ({@link moduleInspectLogs}).
  */
 export function inspectLogs(
   records: RunRecords,
   scores: RunScores = scoreRun(records),
+  scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
 ): Map<string, InspectEvalLog> {
   const outcomes: Map<string, RequestOutcome> = outcomesFromAttemptLog(records.attempts);
   const verdicts = verdictsByRequest(records, scores);
@@ -415,13 +472,10 @@ export function inspectLogs(
   const logs = new Map<string, InspectEvalLog>();
   for (const group of groups.values()) {
     if (group.samples.length === 0) continue;
-    const log = logOf(records, group.system, group.experiment, group.samples);
-    const stamp = records.manifest.createdAt
-      .replace(/\.\d+Z$/, '+00-00')
-      .replace(/Z$/, '+00-00')
-      .replace(/:/g, '-');
-    const header = log.eval as { eval_id: string; task: string };
-    logs.set(`${stamp}_${header.task}-${group.system.id}_${header.eval_id}.json`, log);
+    const scoring = itemAccuracyScoring(records.manifest, group.system, group.samples);
+    const log = logOf(records, group.system, group.experiment, group.samples, scoring);
+    logs.set(logFileName(records, group.system, log), log);
   }
+  for (const [name, log] of moduleInspectLogs(records, scores, scorers)) logs.set(name, log);
   return new Map([...logs.entries()].sort(([a], [b]) => compareUtf8(a, b)));
 }

@@ -8,6 +8,7 @@ import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './cas
 import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
+import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { buildFigures } from './figures';
@@ -519,6 +520,8 @@ export async function buildDerivedRelease(
   // experiments scored through their modules' scorers (docs/architecture.md, "Scoring and analysis")
   const modules = buildModuleRelease(records, scores.blocks, scorers);
   for (const [path, text] of modules.files) files.set(path, text);
+  const moduleFigures = await buildModuleFigures(data, modules);
+  for (const [path, text] of moduleFigures.files) files.set(path, text);
   const caseExamples = caseExamplesOf(traces, scores);
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
@@ -542,7 +545,7 @@ export async function buildDerivedRelease(
         svg: profilesSvg,
         number: rendered.length + 1,
       }),
-      ...modules.reportBlocks,
+      ...moduleFigures.reportBlocks,
     ],
   });
   files.set('report.md', renderMarkdown(blocks));

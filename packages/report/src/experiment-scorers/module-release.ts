@@ -9,12 +9,22 @@ import type { RunRecords } from '../run-folder';
 import { analyzeModule, type ModuleEstimate } from './module-analysis';
 import { type ModuleScores, scoreModule } from './module-scores';
 
+/** One scored module experiment of a run: its scorer, estimates and report section. */
+export interface ModuleSection {
+  readonly scorer: AnyExperimentScorer;
+  readonly estimates: readonly ModuleEstimate[];
+  /** Its report section (heading, banner, notes, table). */
+  readonly blocks: readonly ReportBlock[];
+}
+
 /** The release files and report section of the module experiments of a run. */
 export interface ModuleRelease {
   /** Release path -> exact text. */
   readonly files: ReadonlyMap<string, string>;
   /** One report section per scored experiment, in scorer order. */
   readonly reportBlocks: readonly ReportBlock[];
+  /** The same sections with what they were built from, in scorer order (for the figures). */
+  readonly sections: readonly ModuleSection[];
 }
 
 const ESTIMATE_COLUMNS = [
@@ -125,7 +135,7 @@ export function buildModuleRelease(
   scorers: readonly AnyExperimentScorer[],
 ): ModuleRelease {
   const files = new Map<string, string>();
-  const reportBlocks: ReportBlock[] = [];
+  const sections: ModuleSection[] = [];
   const outcomes = outcomesFromAttemptLog(records.attempts);
   const ids = scorers.map((scorer) => scorer.experimentId);
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
@@ -136,7 +146,11 @@ export function buildModuleRelease(
     if (scores === null) continue;
     const estimates = analyzeModule(records.manifest, scores);
     for (const [path, text] of moduleFiles(scores, estimates)) files.set(path, text);
-    reportBlocks.push(...moduleSection(records.manifest, scores, estimates));
+    sections.push({
+      scorer,
+      estimates,
+      blocks: moduleSection(records.manifest, scores, estimates),
+    });
   }
-  return { files, reportBlocks };
+  return { files, reportBlocks: sections.flatMap((section) => section.blocks), sections };
 }
