@@ -216,10 +216,6 @@ Pilot options:
                            the ceiling cannot protect it
   --replicates N           worlds, 1-100 (default 4 offline, 1 live)
 ${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
-  --transcript-replay      also ask every memory load's questions from the stored transcript of the
-                           encode session (uncapped; bytes stored and replayed are reported)
-  --probe-wordings         also ask every behavioral item under its declared equivalent wording and
-                           report per-feature agreement between the wordings
   --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
   --ceiling-usd X          USD ceiling, 0-100000, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks, 0-1000 (default 1)
@@ -545,7 +541,15 @@ const PROTOCOL_OPTIONS: readonly string[] = [
 ];
 
 /** The pilot command's own fields among the experiment options; the rest are passed on as a record. */
-const COMMAND_FIELDS: readonly string[] = ['loads', 'batchSize', 'controls', 'history', 'behavior'];
+const COMMAND_FIELDS: readonly string[] = [
+  'loads',
+  'batchSize',
+  'controls',
+  'history',
+  'behavior',
+  'transcriptReplay',
+  'probeWordings',
+];
 
 function extraExperimentOptions(
   options: Readonly<Record<string, ExperimentFlagValue>>,
@@ -567,8 +571,6 @@ function parsePilot(args: readonly string[]): PilotCommand {
       'base-url': { type: 'string' },
       replicates: { type: 'string' },
       ...experimentFlagOptions(PILOT_EXPERIMENT_FLAGS),
-      'transcript-replay': { type: 'boolean' },
-      'probe-wordings': { type: 'boolean' },
       templates: { type: 'string' },
       'ceiling-usd': { type: 'string' },
       'smoke-ceiling-usd': { type: 'string' },
@@ -651,8 +653,8 @@ function parsePilot(args: readonly string[]): PilotCommand {
     loads: selected('memory') ? (experiment.loads as readonly number[] | null) : [],
     batchSize: experiment.batchSize as number | null,
     controls: experiment.controls === true,
-    transcriptReplay: values['transcript-replay'] === true,
-    probeWordings: values['probe-wordings'] === true,
+    transcriptReplay: experiment.transcriptReplay === true,
+    probeWordings: experiment.probeWordings === true,
     history: experiment.history === true && selected('history'),
     behavior: experiment.behavior === true && selected('behavior'),
     templates,

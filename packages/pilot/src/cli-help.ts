@@ -42,8 +42,6 @@ Options:
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
   --replicates N           worlds (default 4 offline, 1 live)
 ${experimentFlagHelp(experimentFlags(PILOT_EXPERIMENTS))}
-  --transcript-replay      also ask each memory load from the stored encode transcript (uncapped, costed)
-  --probe-wordings         also ask each behavioral item in its equivalent wording; report agreement
   --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
   --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)

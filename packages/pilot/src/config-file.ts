@@ -95,8 +95,6 @@ export function pilotConfigArgs(
   if (config.replicates !== undefined) option('replicates', String(config.replicates));
   // The experiments' own options, named by their parameter schemas (--loads ... --no-behavior).
   args.push(...experimentFlagArgs(PILOT_EXPERIMENT_FLAGS, config));
-  if (config.transcriptReplay === true) args.push('--transcript-replay');
-  if (config.probeWordings === true) args.push('--probe-wordings');
   if (config.templates !== undefined) option('templates', config.templates.join(','));
   if (config.ceilingUsd !== undefined) option('ceiling-usd', String(config.ceilingUsd));
   if (config.smokeCeilingUsd !== undefined)

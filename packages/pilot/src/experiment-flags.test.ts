@@ -47,6 +47,19 @@ const echo = withParameters(
         },
       }),
     })
+    .extend({
+      loud: z
+        .literal(true)
+        .optional()
+        .meta({
+          cli: {
+            flag: 'loud',
+            option: 'loud',
+            kind: 'switch',
+            help: 'also echo aloud\n(a second line)',
+          },
+        }),
+    })
     .meta({ cli: { flag: 'no-echo', option: 'echo', kind: 'negation', help: 'without echo' } }),
 );
 
@@ -60,9 +73,36 @@ describe('experiment flags', () => {
       ['memory', 'loads', 'loads'],
       ['memory', 'batch-size', 'batchSize'],
       ['memory', 'no-controls', 'controls'],
+      ['memory', 'transcript-replay', 'transcriptReplay'],
       ['history', 'no-history', 'history'],
+      ['behavior', 'probe-wordings', 'probeWordings'],
       ['behavior', 'no-behavior', 'behavior'],
     ]);
+    // the opt-in conditions are switches declared on their parameters, not hand-listed options
+    expect(
+      PILOT_EXPERIMENT_FLAGS.filter((flag) => flag.kind === 'switch').map((flag) => flag.flag),
+    ).toEqual(['transcript-replay', 'probe-wordings']);
+  });
+
+  it('keep the opt-in switches’ help text and behaviour', () => {
+    const help = [
+      "  --transcript-replay      also ask every memory load's questions from the stored transcript of the",
+      '                           encode session (uncapped; bytes stored and replayed are reported)',
+      '  --probe-wordings         also ask every behavioral item under its declared equivalent wording and',
+      '                           report per-feature agreement between the wordings',
+    ].join('\n');
+    // after the other experiment flags, in both help texts
+    expect(experimentFlagHelp(PILOT_EXPERIMENT_FLAGS).endsWith(help)).toBe(true);
+    expect(USAGE).toContain(`without the behavioral probes\n${help}\n  --templates id,...`);
+    expect(COMMAND_USAGE.pilot).toContain(help);
+    expect(parseCli(['pilot'])).toMatchObject({ transcriptReplay: false, probeWordings: false });
+    const both = parseCli(['pilot', '--transcript-replay', '--probe-wordings']);
+    expect(both).toMatchObject({ transcriptReplay: true, probeWordings: true });
+    expect(both).not.toHaveProperty('experimentOptions');
+    expect(() => parseCli(['pilot', '--transcript-replay=yes'])).toThrow(UsageError);
+    expect(() => parseCli(['pilot', '--probe-wordings', '--resume', 'x'])).toThrow(
+      /remove --probe-wordings/,
+    );
   });
 
   it('give the pilot’s help lines, in both help texts', () => {
@@ -82,6 +122,7 @@ describe('experiment flags', () => {
     expect(experimentFlagOptions(flags)).toEqual({
       rounds: { type: 'string' },
       delays: { type: 'string' },
+      loud: { type: 'boolean' },
       'no-echo': { type: 'boolean' },
     });
     expect(experimentFlagHelp(flags)).toBe(
@@ -89,23 +130,28 @@ describe('experiment flags', () => {
         '  --rounds N               echo rounds per world, 1-9 (default 3)',
         '  --delays a,b,...|short   delays in turns',
         '  --no-echo                without echo',
+        '  --loud                   also echo aloud',
+        '                           (a second line)',
       ].join('\n'),
     );
     expect(parseExperimentFlags(flags, {}, problem)).toEqual({
       rounds: null,
       delays: null,
+      loud: false,
       echo: true,
     });
     expect(
-      parseExperimentFlags(flags, { rounds: '4', delays: '0, 7', 'no-echo': true }, problem),
-    ).toEqual({ rounds: 4, delays: [0, 7], echo: false });
+      parseExperimentFlags(
+        flags,
+        { rounds: '4', delays: '0, 7', loud: true, 'no-echo': true },
+        problem,
+      ),
+    ).toEqual({ rounds: 4, delays: [0, 7], loud: true, echo: false });
     expect(parseExperimentFlags(flags, { delays: 'short' }, problem).delays).toEqual([0, 1]);
-    expect(experimentFlagArgs(flags, { rounds: 4, delays: [0, 7], echo: false })).toEqual([
-      '--rounds=4',
-      '--delays=0,7',
-      '--no-echo',
-    ]);
-    expect(experimentFlagArgs(flags, { rounds: null, echo: true })).toEqual([]);
+    expect(
+      experimentFlagArgs(flags, { rounds: 4, delays: [0, 7], loud: true, echo: false }),
+    ).toEqual(['--rounds=4', '--delays=0,7', '--loud', '--no-echo']);
+    expect(experimentFlagArgs(flags, { rounds: null, loud: false, echo: true })).toEqual([]);
   });
 
   it('refuse a mistyped value with a usage error naming the flag', () => {

@@ -38,21 +38,35 @@ export function experimentFlags(experiments: readonly AnyExperiment[]): Experime
   return flags;
 }
 
+/** A flag given bare, without a value: a negation or a switch. */
+function isBare(flag: ParameterFlag): boolean {
+  return flag.kind === 'negation' || flag.kind === 'switch';
+}
+
 /** The `node:util` `parseArgs` options of the flags. */
 export function experimentFlagOptions(
   flags: readonly ParameterFlag[],
 ): Record<string, { type: 'string' | 'boolean' }> {
   return Object.fromEntries(
-    flags.map((flag) => [flag.flag, { type: flag.kind === 'negation' ? 'boolean' : 'string' }]),
+    flags.map((flag) => [flag.flag, { type: isBare(flag) ? 'boolean' : 'string' }]),
   );
 }
 
-/** The help lines of the flags, one per flag, aligned like the other options' lines. */
+/**
+ * The help lines of the flags, aligned like the other options' lines: one entry per flag (a
+ * help's continuation lines indented under its first), the switches (opt-in conditions) after
+ * the others, each group in registry order.
+ */
 export function experimentFlagHelp(flags: readonly ParameterFlag[]): string {
-  return flags
+  const ordered = [
+    ...flags.filter((flag) => flag.kind !== 'switch'),
+    ...flags.filter((flag) => flag.kind === 'switch'),
+  ];
+  return ordered
     .map((flag) => {
       const usage = `  --${flag.flag}${flag.placeholder === undefined ? '' : ` ${flag.placeholder}`}`;
-      return `${usage.length < HELP_COLUMN ? usage.padEnd(HELP_COLUMN) : `${usage} `}${flag.help}`;
+      const help = flag.help.split('\n').join(`\n${' '.repeat(HELP_COLUMN)}`);
+      return `${usage.length < HELP_COLUMN ? usage.padEnd(HELP_COLUMN) : `${usage} `}${help}`;
     })
     .join('\n');
 }
@@ -91,8 +105,8 @@ function integerListValue(
 
 /**
  * The options the flags set, by option name, from `parseArgs` values: an absent `integer` or
- * `integer-list` flag is null, an absent negation true. A bad value throws `problem(message)`
- * with a message naming the flag.
+ * `integer-list` flag is null, an absent negation true, an absent switch false. A bad value
+ * throws `problem(message)` with a message naming the flag.
  */
 export function parseExperimentFlags(
   flags: readonly ParameterFlag[],
@@ -103,6 +117,7 @@ export function parseExperimentFlags(
   for (const flag of flags) {
     const value = values[flag.flag];
     if (flag.kind === 'negation') options[flag.option] = value !== true;
+    else if (flag.kind === 'switch') options[flag.option] = value === true;
     else if (typeof value !== 'string') options[flag.option] = null;
     else if (flag.kind === 'integer') options[flag.option] = integerValue(flag, value, problem);
     else options[flag.option] = integerListValue(flag, value, problem);
@@ -112,7 +127,8 @@ export function parseExperimentFlags(
 
 /**
  * The command-line arguments that stand for the options a configuration file sets for these
- * flags (`loads: [32, 64]` is `--loads=32,64`, `controls: false` is `--no-controls`).
+ * flags (`loads: [32, 64]` is `--loads=32,64`, `controls: false` is `--no-controls`,
+ * `transcriptReplay: true` is `--transcript-replay`).
  */
 export function experimentFlagArgs(
   flags: readonly ParameterFlag[],
@@ -123,6 +139,8 @@ export function experimentFlagArgs(
     const value = options[flag.option];
     if (flag.kind === 'negation') {
       if (value === false) args.push(`--${flag.flag}`);
+    } else if (flag.kind === 'switch') {
+      if (value === true) args.push(`--${flag.flag}`);
     } else if (Array.isArray(value)) args.push(`--${flag.flag}=${value.join(',')}`);
     else if (typeof value === 'number' || typeof value === 'string')
       args.push(`--${flag.flag}=${value}`);

@@ -130,6 +130,9 @@ export function panelCoverage(
  * - `integer`: `--flag N`, an integer in `range`.
  * - `integer-list`: `--flag a,b,...`, each an integer in `range`, or one of the `presets`.
  * - `negation`: `--flag` given bare sets `option` to false (it is true by default).
+ * - `switch`: `--flag` given bare sets `option` to true (it is false by default): an opt-in
+ *   condition, whose parameter the experiment leaves absent when off. Help lists switches after
+ *   the other experiment flags.
  *
  * @example
  * ```ts
@@ -145,10 +148,13 @@ export interface ParameterFlag {
   /** The pilot option it sets, by its configuration-file name (`batchSize`). */
   readonly option: string;
   /** How its value is written on the command line. */
-  readonly kind: 'integer' | 'integer-list' | 'negation';
-  /** What follows the flag in the help text (`N`, `32,64,...|v0.1`); absent for a negation. */
+  readonly kind: 'integer' | 'integer-list' | 'negation' | 'switch';
+  /** What follows the flag in the help text (`N`, `32,64,...|v0.1`); absent for a negation or switch. */
   readonly placeholder?: string;
-  /** One line of help: what it sets, its range and its default. */
+  /**
+   * Its help: what it sets, its range and its default. A `\n` starts a continuation line, which
+   * the help indents under the first.
+   */
   readonly help: string;
   /** The accepted integers (inclusive), for `integer` and `integer-list`. */
   readonly range?: { readonly min: number; readonly max: number };

@@ -101,7 +101,16 @@ export const behaviorExperiment = defineExperiment<BehaviorExperimentParams>({
         'These are task indicators. C probes information-seeking choice, not self-generated goals or autonomous inner thought. A reports task accuracy and paired frame-induced choice changes, not feelings; stronger framing effects are not a better score.',
     },
   ],
-  parameters: BehaviorExperimentParamsSchema.meta({
+  parameters: BehaviorExperimentParamsSchema.extend({
+    wordings: BehaviorExperimentParamsSchema.shape.wordings.meta({
+      cli: {
+        flag: 'probe-wordings',
+        option: 'probeWordings',
+        kind: 'switch',
+        help: 'also ask every behavioral item under its declared equivalent wording and\nreport per-feature agreement between the wordings',
+      } satisfies ParameterFlag,
+    }),
+  }).meta({
     cli: {
       flag: 'no-behavior',
       option: 'behavior',

@@ -207,6 +207,14 @@ const MEMORY_PARAMETERS = MemoryExperimentParamsSchema.extend({
       help: 'without the blank-notebook and oracle-evidence controls',
     } satisfies ParameterFlag,
   }),
+  transcriptReplay: memoryShape.transcriptReplay.meta({
+    cli: {
+      flag: 'transcript-replay',
+      option: 'transcriptReplay',
+      kind: 'switch',
+      help: "also ask every memory load's questions from the stored transcript of the\nencode session (uncapped; bytes stored and replayed are reported)",
+    } satisfies ParameterFlag,
+  }),
 });
 
 /**
