@@ -10,7 +10,7 @@ import {
   experimentFlags,
   parseExperimentFlags,
 } from './experiment-flags';
-import { REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 
 const REGISTERED_IDS: readonly string[] = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
 
@@ -551,11 +551,34 @@ const COMMAND_FIELDS: readonly string[] = [
   'probeWordings',
 ];
 
+/**
+ * The options the experiments' flags set beyond the command's own fields, only those given (an
+ * absent flag's null is left out).
+ */
 function extraExperimentOptions(
   options: Readonly<Record<string, ExperimentFlagValue>>,
 ): Pick<PilotCommand, 'experimentOptions'> {
-  const extra = Object.entries(options).filter(([option]) => !COMMAND_FIELDS.includes(option));
+  const extra = Object.entries(options).filter(
+    ([option, value]) => !COMMAND_FIELDS.includes(option) && value !== null,
+  );
   return extra.length === 0 ? {} : { experimentOptions: Object.fromEntries(extra) };
+}
+
+/**
+ * Refuses an experiment option (`--goal-steps`, a configuration file's `goalSteps`) of an
+ * experiment the run leaves out: it would change nothing. Checked on the command after the
+ * configuration file is merged, so a file's `templates` counts.
+ */
+export function checkExperimentOptions(command: PilotCommand): void {
+  const included = (id: string) =>
+    command.templates === null ? PILOT_EXPERIMENT_IDS.includes(id) : command.templates.includes(id);
+  for (const option of Object.keys(command.experimentOptions ?? {})) {
+    const flag = PILOT_EXPERIMENT_FLAGS.find((candidate) => candidate.option === option);
+    if (flag !== undefined && !included(flag.experimentId))
+      throw new UsageError(
+        `chi pilot: --${flag.flag} sets the ${flag.experimentId} experiment, which the run leaves out (name it in --templates)`,
+      );
+  }
 }
 
 function parsePilot(args: readonly string[]): PilotCommand {

@@ -1,5 +1,5 @@
 import { experimentFlagHelp, experimentFlags } from './experiment-flags';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 
 /** The `chi` commands that have their own `--help` text. */
 export const CLI_COMMANDS = [
@@ -41,7 +41,7 @@ Options:
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
   --replicates N           worlds (default 4 offline, 1 live)
-${experimentFlagHelp(experimentFlags(PILOT_EXPERIMENTS))}
+${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
   --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
   --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)

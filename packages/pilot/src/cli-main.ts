@@ -30,6 +30,7 @@ import { minimumMemoryLoad } from '@chi/worlds';
 import { calibrateCommand } from './calibrate-command';
 import {
   type CliCommand,
+  checkExperimentOptions,
   type PilotCommand,
   parseCli,
   type SmokeCommand,
@@ -220,6 +221,7 @@ export function settingsFor(
   prices: ReadonlyMap<string, Price> = new Map(),
   calibration: HumanCalibration | null = null,
 ): PilotSettings {
+  checkExperimentOptions(command);
   const live = command.live || command.baseUrl !== null;
   const systems = live
     ? liveSystems(command, prices)

@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunConfigurationSchema } from '@chi/spec';
+import { RunConfigurationSchema, type RunManifest, type RunPlan } from '@chi/spec';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
 import { type PilotCommand, parseCli } from './cli-args';
-import { settingsFor } from './cli-main';
+import { runCli, settingsFor } from './cli-main';
 import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
 import { PILOT_CONFIG_SCHEMA_SPECIFIER, starterConfig, writeStarterConfig } from './init-config';
 
@@ -148,7 +149,7 @@ describe('chi pilot --config', () => {
   it('refuses an unknown template in the file, naming the file and the field', () => {
     const path = configFile('typo.json', { templates: ['history', 'memroy'] });
     expect(() => readPilotConfigFile(path)).toThrow(
-      /^--config: .*typo\.json: templates: unknown template "memroy"; registered: memory, history, behavior \(chi templates lists them\)$/,
+      /^--config: .*typo\.json: templates: unknown template "memroy"; registered: memory, history, behavior, goal-persistence, feedback-valence \(chi templates lists them\)$/,
     );
     const empty = configFile('none.json', { templates: [] });
     expect(() => readPilotConfigFile(empty)).toThrow(/none\.json: templates: /);
@@ -166,6 +167,82 @@ describe('chi pilot --config', () => {
     expect(() => readPilotConfigFile(join(root, 'absent.json'))).toThrow(
       /^--config: cannot read .*absent\.json \(no such file\); `chi init` writes a starter file$/,
     );
+  });
+});
+
+describe('experiment options from a configuration file, end to end (settings.experimentOptions)', () => {
+  const options = { systems: ['perfect'], replicates: 1, resamples: 20, release: false };
+  const run = async (name: string, config: Record<string, unknown>, extra: string[] = []) => {
+    const path = configFile(`${name}.json`, { ...options, out: name, ...config });
+    const cli = captureIo({ cwd: root });
+    const code = await runCli(['pilot', '--config', path, ...extra], cli.io);
+    return { code, err: cli.err(), dir: join(root, name) };
+  };
+  const read = <T>(dir: string, file: string) =>
+    JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
+  const stepsPerTrial = (plan: RunPlan) =>
+    Math.max(...plan.requests.map((r) => Number(/\.s(\d+)$/.exec(r.step)?.[1] ?? 0)));
+
+  it('goalSteps and valenceChoices reach the frozen manifest and change the plan', async () => {
+    const changed = await run('options-set', {
+      templates: ['goal-persistence', 'feedback-valence'],
+      goalSteps: 6,
+      valenceChoices: 2,
+    });
+    expect(changed.code, changed.err).toBe(0);
+    const manifest = read<RunManifest>(changed.dir, 'manifest.json');
+    expect(manifest.experiments['goal-persistence']?.steps).toBe(6);
+    expect(manifest.experiments['feedback-valence']?.choices).toBe(2);
+    expect(manifest.configuration?.options).toMatchObject({ goalSteps: 6, valenceChoices: 2 });
+    const plan = read<RunPlan>(changed.dir, 'plan.json');
+    // three trials of six steps, and the valence choice prompt asks two choices
+    expect(plan.requests.filter((r) => r.task === 'goal_step')).toHaveLength(3 * 6);
+    expect(stepsPerTrial(plan)).toBe(6);
+    const defaults = await run('options-default', {
+      templates: ['goal-persistence', 'feedback-valence'],
+    });
+    expect(defaults.code, defaults.err).toBe(0);
+    const plain = read<RunManifest>(defaults.dir, 'manifest.json');
+    expect(plain.experiments['goal-persistence']?.steps).toBe(4);
+    expect(plain.experiments['feedback-valence']?.choices).toBe(4);
+    expect(plain.configuration?.options).not.toHaveProperty('goalSteps');
+    expect(stepsPerTrial(read<RunPlan>(defaults.dir, 'plan.json'))).toBe(4);
+    // the command line wins over the file
+    const overridden = await run(
+      'options-overridden',
+      { templates: ['goal-persistence'], goalSteps: 6 },
+      ['--goal-steps', '3'],
+    );
+    expect(overridden.code, overridden.err).toBe(0);
+    expect(
+      read<RunManifest>(overridden.dir, 'manifest.json').experiments['goal-persistence']?.steps,
+    ).toBe(3);
+  }, 120_000);
+
+  it('a bad value is a usage error (exit 2) naming the field; so is an option of a left-out experiment', async () => {
+    const high = await run('options-bad', { templates: ['goal-persistence'], goalSteps: 9 });
+    expect(high.code).toBe(2);
+    expect(high.err).toMatch(
+      /options-bad\.json: goalSteps: expected goal-persistence steps in 2-8/,
+    );
+    const text = await run('options-text', {
+      templates: ['feedback-valence'],
+      valenceChoices: 'many',
+    });
+    expect(text.code).toBe(2);
+    expect(text.err).toMatch(/valenceChoices: expected an integer \(feedback-valence choices\)/);
+    const flag = await run('options-flag', { templates: ['goal-persistence'] }, [
+      '--goal-steps',
+      '1',
+    ]);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toContain('--goal-steps: expected an integer in 2-8, found "1"');
+    const leftOut = await run('options-left-out', { goalSteps: 5 });
+    expect(leftOut.code).toBe(2);
+    expect(leftOut.err).toContain(
+      '--goal-steps sets the goal-persistence experiment, which the run leaves out (name it in --templates)',
+    );
+    expect(high.err + text.err + flag.err + leftOut.err).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -5,11 +5,12 @@ import {
   type PilotConfig,
   PilotConfigSchema,
   type PilotOptions,
+  PilotOptionsSchema,
   type RunConfiguration,
 } from '@chi/spec';
 import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, UsageError } from './cli-args';
 import { experimentFlagArgs } from './experiment-flags';
-import { PILOT_EXPERIMENT_IDS } from './experiments/registry';
+import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import type { PilotSettings } from './settings';
 
 /** A configuration file read and validated. */
@@ -52,10 +53,12 @@ export function readPilotConfigFile(path: string): LoadedPilotConfig {
     });
     throw new UsageError(`--config: ${path}: ${problems.join('; ')}`);
   }
-  const unknown = parsed.data.templates?.find((id) => !PILOT_EXPERIMENT_IDS.includes(id));
+  // the opt-in environments are registered too: a file may name them, as --templates may
+  const registered = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
+  const unknown = parsed.data.templates?.find((id) => !registered.includes(id));
   if (unknown !== undefined)
     throw new UsageError(
-      `--config: ${path}: templates: unknown template ${JSON.stringify(unknown)}; registered: ${PILOT_EXPERIMENT_IDS.join(', ')} (chi templates lists them)`,
+      `--config: ${path}: templates: unknown template ${JSON.stringify(unknown)}; registered: ${registered.join(', ')} (chi templates lists them)`,
     );
   return {
     path,
@@ -117,6 +120,20 @@ export function pilotConfigArgs(
 }
 
 /**
+ * The options the experiments' own flags set (`goalSteps`, `valenceChoices`), as the
+ * configuration records them: only those given, and only the fields the configuration schema
+ * knows (an experiment added per run has none there).
+ */
+function experimentOptionsOf(command: PilotCommand): Partial<PilotOptions> {
+  const known = Object.keys(PilotOptionsSchema.shape);
+  return Object.fromEntries(
+    Object.entries(command.experimentOptions ?? {}).filter(
+      ([option, value]) => value !== null && known.includes(option),
+    ),
+  ) as Partial<PilotOptions>;
+}
+
+/**
  * The resolved configuration of a new run, as frozen in its manifest: every option with the
  * value the run uses (defaults filled in from the settings), without `out`.
  */
@@ -148,6 +165,7 @@ export function runConfigurationOf(
       controls: command.controls,
       ...(command.transcriptReplay ? { transcriptReplay: true } : {}),
       ...(command.probeWordings ? { probeWordings: true } : {}),
+      ...experimentOptionsOf(command),
       history: settings.history,
       behavior: settings.behavior,
       ...(command.templates === null ? {} : { templates: [...command.templates] }),

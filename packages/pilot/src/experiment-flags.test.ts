@@ -77,6 +77,8 @@ describe('experiment flags', () => {
       ['history', 'no-history', 'history'],
       ['behavior', 'probe-wordings', 'probeWordings'],
       ['behavior', 'no-behavior', 'behavior'],
+      ['goal-persistence', 'goal-steps', 'goalSteps'],
+      ['feedback-valence', 'valence-choices', 'valenceChoices'],
     ]);
     // the opt-in conditions are switches declared on their parameters, not hand-listed options
     expect(
@@ -93,7 +95,8 @@ describe('experiment flags', () => {
     ].join('\n');
     // after the other experiment flags, in both help texts
     expect(experimentFlagHelp(PILOT_EXPERIMENT_FLAGS).endsWith(help)).toBe(true);
-    expect(USAGE).toContain(`without the behavioral probes\n${help}\n  --templates id,...`);
+    expect(USAGE).toContain(`--valence-choices N${' '.repeat(6)}feedback-valence later choices`);
+    expect(USAGE).toContain(`with --templates feedback-valence)\n${help}\n  --templates id,...`);
     expect(COMMAND_USAGE.pilot).toContain(help);
     expect(parseCli(['pilot'])).toMatchObject({ transcriptReplay: false, probeWordings: false });
     const both = parseCli(['pilot', '--transcript-replay', '--probe-wordings']);

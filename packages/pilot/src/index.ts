@@ -152,6 +152,7 @@ export {
   type AnyExperiment,
   defineExperiment,
   type Experiment,
+  integerOption,
   type PlanContext,
   type PlannedUnit,
   type RenderContext,

@@ -81,6 +81,22 @@ export const PilotOptionsSchema = z.strictObject({
     .describe(
       'Also ask every behavioral item under its declared equivalent wording; the release reports per-feature agreement (default false).',
     ),
+  goalSteps: z
+    .int({ error: 'expected an integer (goal-persistence steps)' })
+    .min(2, { error: 'expected goal-persistence steps in 2-8' })
+    .max(8, { error: 'expected goal-persistence steps in 2-8' })
+    .optional()
+    .describe(
+      'Steps per goal-persistence trial, 2-8 (default 4); only with templates naming goal-persistence (as --goal-steps).',
+    ),
+  valenceChoices: z
+    .int({ error: 'expected an integer (feedback-valence choices)' })
+    .min(1, { error: 'expected feedback-valence choices in 1-12' })
+    .max(12, { error: 'expected feedback-valence choices in 1-12' })
+    .optional()
+    .describe(
+      'Later choices per feedback-valence trial, 1-12 (default 4); only with templates naming feedback-valence (as --valence-choices).',
+    ),
   history: z.boolean().optional().describe('Run the history experiment (default true).'),
   behavior: z.boolean().optional().describe('Run the behavior experiment (default true).'),
   templates: z

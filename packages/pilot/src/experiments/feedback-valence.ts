@@ -1,4 +1,4 @@
-import { renderJsonBlock } from '@chi/run';
+import { type ParameterFlag, renderJsonBlock } from '@chi/run';
 import {
   type FeedbackValenceParams,
   FeedbackValenceParamsSchema,
@@ -24,7 +24,7 @@ import {
   requireTemplate,
 } from '../prompts';
 import type { RenderedMessages } from '../render-requests';
-import { defineExperiment } from './experiment';
+import { defineExperiment, integerOption } from './experiment';
 
 /** Later choices per trial in a run. */
 export const VALENCE_CHOICES = 4;
@@ -187,10 +187,24 @@ export const feedbackValenceExperiment = defineExperiment<FeedbackValenceParams>
         'An A-axis experiment may present positive, negative or neutral feedback with equal informational content, then test later choices without mood labels in the prompt. A persistent choice shift could reflect state, learned associations, priming or an explicit controller. The experiment measures the shift and its controls; it does not declare that the system felt an emotion.',
     },
   ],
-  parameters: FeedbackValenceParamsSchema,
+  parameters: FeedbackValenceParamsSchema.extend({
+    choices: FeedbackValenceParamsSchema.shape.choices.meta({
+      cli: {
+        flag: 'valence-choices',
+        option: 'valenceChoices',
+        kind: 'integer',
+        placeholder: 'N',
+        help: `feedback-valence later choices per trial, 1-12 (default ${VALENCE_CHOICES}; with --templates feedback-valence)`,
+        range: { min: 1, max: 12 },
+      } satisfies ParameterFlag,
+    }),
+  }),
   kinds: ['feedback-valence'],
   tasks: ['valence_feedback', 'valence_choice'],
-  parametersFrom: () => ({ generator: FEEDBACK_VALENCE_GENERATOR, choices: VALENCE_CHOICES }),
+  parametersFrom: (settings) => ({
+    generator: FEEDBACK_VALENCE_GENERATOR,
+    choices: integerOption(settings, 'valenceChoices') ?? VALENCE_CHOICES,
+  }),
   parametersOf: (manifest) => manifest.experiments['feedback-valence'] ?? null,
   plan: ({ worldSeed, params }) =>
     generateFeedbackValenceWorld(worldSeed, params.choices).trials.map((trial) => ({
