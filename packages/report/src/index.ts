@@ -198,7 +198,12 @@ export {
 } from './release-files';
 export { escapeHtml, renderHtml, renderMarkdown } from './render-report';
 export { type FigureSource, renderFigureSvg, type VegaLiteSpec } from './render-svg';
-export { buildReportDocument, type ReportBlock, type ReportInput } from './report-document';
+export {
+  buildReportDocument,
+  type PilotExperimentsIncluded,
+  type ReportBlock,
+  type ReportInput,
+} from './report-document';
 export { CALIBRATION_FILE, readRunCalibration } from './run-calibration';
 export {
   type Located,

@@ -126,6 +126,29 @@ describe('figures of the module experiments', () => {
   });
 });
 
+describe('the report of a run of only the opt-in environments', () => {
+  it('has no memory, history, behavioral or profile section, contents entry or figure', async () => {
+    const report = await read('report.md');
+    for (const title of [
+      'Memory capacity',
+      'Where capacity is lost: failure taxonomy',
+      'History experiment',
+      'Behavioral probes',
+      'Capacity p and similarity h',
+    ])
+      expect(report).not.toContain(`## ${title}`);
+    for (const id of ['memory', 'taxonomy', 'history', 'behavior', 'profiles'])
+      expect(report).not.toContain(`](#${id})`);
+    expect(report).not.toContain('The run has no');
+    expect(report).not.toContain('figures/profiles.svg');
+    const files = (await readFile(join(outDir, 'SHA256SUMS'), 'utf8')).split('\n');
+    expect(files.some((line) => line.endsWith('figures/profiles.svg'))).toBe(false);
+    // the profile tables stay (the release README lists them), with nothing in them to draw
+    expect(files.some((line) => line.endsWith('profiles/capacity.csv'))).toBe(true);
+    expect(report).toContain('](#experiment-goal-persistence)');
+  });
+});
+
 describe('Inspect export of the module experiments', () => {
   it('one valid log per system and experiment, one sample per world, scored as the release scores', async () => {
     const records = await readRunFolder(runDir);

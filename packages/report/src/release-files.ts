@@ -1,7 +1,7 @@
 import type { AnyExperimentScorer } from '@chi/run';
 import { isPublishedRunFile, type RequestLayout, RUN_FILES } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
-import { HISTORY_IDS, type QualityAlphas, STRATA } from '@chi/spec';
+import { HISTORY_IDS, type QualityAlphas, type RunManifest, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
@@ -26,7 +26,11 @@ import {
 import { renderHtml, renderMarkdown } from './render-report';
 import { renderFigureSvg } from './render-svg';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
-import { buildReportDocument } from './report-document';
+import {
+  buildReportDocument,
+  type PilotExperimentsIncluded,
+  type ReportBlock,
+} from './report-document';
 import type { RunRecords } from './run-folder';
 import {
   type BehaviorTraceLine,
@@ -391,6 +395,32 @@ export function derivedText(derived: DerivedRelease, path: string): string | und
   return derived.files.get(path) ?? derived.packedFiles.get(path)?.text();
 }
 
+/** Which of the pilot's own experiments a manifest includes (the report omits the others). */
+function pilotExperimentsOf(manifest: RunManifest): PilotExperimentsIncluded {
+  return {
+    memory: manifest.experiments.memory !== null,
+    history: manifest.experiments.history !== null,
+    behavior: manifest.experiments.behavior !== null,
+  };
+}
+
+/** The capacity and similarity profiles' figure (with its rows) and report section. */
+async function profileFigureSection(
+  data: ChartData,
+  profiles: ReturnType<typeof analyzeProfiles>,
+  figureNumber: number,
+): Promise<{ files: Map<string, string>; blocks: ReportBlock[] }> {
+  const files = new Map<string, string>();
+  const figure = profilesFigure(
+    profiles,
+    new Map(data.run.systems.map((system) => [system.id, systemLabel(data.run, system.id)])),
+  );
+  const svg = await renderFigureSvg(figure);
+  files.set(figure.svgPath, svg);
+  files.set(`chart-data/${figure.id}.csv`, toCsv(figure.columns, figure.rows));
+  return { files, blocks: profileReportBlocks(profiles, { figure, svg, number: figureNumber }) };
+}
+
 /**
  * Computes the derived part of a release from the raw run records: scores, traces, chart data
  * (JSON + CSV), figures, case examples, report and metadata. Deterministic: the same records and
@@ -525,28 +555,24 @@ export async function buildDerivedRelease(
   const caseExamples = caseExamplesOf(traces, scores);
   files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
 
+  const experiments = pilotExperimentsOf(manifest);
+  // capacity p and similarity h are profiles of the memory and behavioral tasks: a run with
+  // neither (only opt-in environments) keeps the profile tables (the README lists them) but has
+  // no profile figure or section
   for (const [path, text] of profileFiles(profiles)) files.set(path, text);
-  const profilesFig = profilesFigure(
-    profiles,
-    new Map(data.run.systems.map((system) => [system.id, systemLabel(data.run, system.id)])),
-  );
-  const profilesSvg = await renderFigureSvg(profilesFig);
-  files.set(profilesFig.svgPath, profilesSvg);
-  files.set(`chart-data/${profilesFig.id}.csv`, toCsv(profilesFig.columns, profilesFig.rows));
+  const profileSection =
+    experiments.memory || experiments.behavior
+      ? await profileFigureSection(data, profiles, rendered.length + 1)
+      : { files: new Map<string, string>(), blocks: [] };
+  for (const [path, text] of profileSection.files) files.set(path, text);
   const blocks = buildReportDocument({
     data,
     figures: rendered,
     caseExamples,
     // the profiles section sits in the fixed order (after behavior) and in the contents;
     // figures are renumbered in reading order
-    extraSections: [
-      ...profileReportBlocks(profiles, {
-        figure: profilesFig,
-        svg: profilesSvg,
-        number: rendered.length + 1,
-      }),
-      ...moduleFigures.reportBlocks,
-    ],
+    extraSections: [...profileSection.blocks, ...moduleFigures.reportBlocks],
+    experiments,
   });
   files.set('report.md', renderMarkdown(blocks));
   files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));

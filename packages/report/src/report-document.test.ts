@@ -194,6 +194,43 @@ describe('buildReportDocument + renderers', () => {
     expect(firstTable).toBeGreaterThan(contentsAt);
   });
 
+  it('omits the sections of the pilot experiments the run leaves out, with their contents entries and figures', () => {
+    const headings = (blocks: ReturnType<typeof buildReportDocument>) =>
+      blocks.flatMap((b) => (b.kind === 'heading' && b.level === 2 ? [b.id] : []));
+    const figureIds = (blocks: ReturnType<typeof buildReportDocument>) =>
+      blocks.flatMap((b) => (b.kind === 'figure' ? [b.figure.id] : []));
+    const everything = buildReportDocument(input());
+    // absent means every experiment (the default pilot): the same blocks as naming all three
+    expect(
+      buildReportDocument(input({ experiments: { memory: true, history: true, behavior: true } })),
+    ).toEqual(everything);
+    const noHistory = buildReportDocument(
+      input({ experiments: { memory: true, history: false, behavior: true } }),
+    );
+    expect(headings(noHistory)).toEqual(headings(everything).filter((id) => id !== 'history'));
+    expect(figureIds(noHistory).some((id) => id.startsWith('history'))).toBe(false);
+    const none = buildReportDocument(
+      input({ experiments: { memory: false, history: false, behavior: false } }),
+    );
+    expect(headings(none)).toEqual(
+      headings(everything).filter(
+        (id) => !['memory', 'taxonomy', 'history', 'behavior'].includes(id),
+      ),
+    );
+    const contents = none.find((b) => b.kind === 'links');
+    expect(contents?.kind === 'links' && contents.items.map((i) => i.href)).toEqual(
+      headings(none)
+        .slice(2)
+        .map((id) => `#${id}`),
+    );
+    expect(figureIds(everything).length).toBeGreaterThan(figureIds(none).length);
+    expect(figureIds(none).filter((id) => /^(memory|failure|history|behavior)/.test(id))).toEqual(
+      [],
+    );
+    const figureNumbers = none.flatMap((b) => (b.kind === 'figure' ? [b.number] : []));
+    expect(figureNumbers).toEqual(figureNumbers.map((_, index) => index + 1));
+  });
+
   it('numbers figures in reading order', () => {
     const figures = buildReportDocument(input()).flatMap((b) =>
       b.kind === 'figure' ? [[b.number, b.figure.id] as const] : [],

@@ -68,6 +68,27 @@ export interface ReportInput {
    * and listed in the contents.
    */
   readonly extraSections?: readonly ReportBlock[];
+  /**
+   * Which of the pilot's own experiments the run includes (from the manifest); a section of one
+   * it leaves out (`chi pilot --templates goal-persistence`) is omitted with its contents entry
+   * and figures. Absent: every one, as in the default pilot.
+   */
+  readonly experiments?: PilotExperimentsIncluded;
+}
+
+/** Which of the pilot's own experiments a run includes. */
+export interface PilotExperimentsIncluded {
+  readonly memory: boolean;
+  readonly history: boolean;
+  readonly behavior: boolean;
+}
+
+/** A section shown only when the run includes `experiment` (see {@link ReportInput.experiments}). */
+function onlyWith(
+  experiment: keyof PilotExperimentsIncluded,
+  section: (input: ReportInput) => ReportBlock[],
+): (input: ReportInput) => ReportBlock[] {
+  return (input) => (input.experiments?.[experiment] === false ? [] : section(input));
 }
 
 const STATUS_TEXT: Record<EimcEntry['status'], string> = {
@@ -597,12 +618,12 @@ function filesBlocks(input: ReportInput): ReportBlock[] {
  */
 const SECTIONS: readonly ((input: ReportInput) => ReportBlock[])[] = [
   methodBlocks,
-  memoryBlocks,
-  (input) => transcriptReplayBlocks(input.data),
-  taxonomyBlocks,
-  historyBlocks,
-  behaviorBlocks,
-  (input) => wordingAgreementBlocks(input.data),
+  onlyWith('memory', memoryBlocks),
+  onlyWith('memory', (input) => transcriptReplayBlocks(input.data)),
+  onlyWith('memory', taxonomyBlocks),
+  onlyWith('history', historyBlocks),
+  onlyWith('behavior', behaviorBlocks),
+  onlyWith('behavior', (input) => wordingAgreementBlocks(input.data)),
   (input) => [...(input.extraSections ?? [])],
   resourceBlocks,
   missingnessBlocks,
