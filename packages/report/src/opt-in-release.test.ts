@@ -106,6 +106,8 @@ describe('figures of the module experiments', () => {
       );
       const svg = await read(`figures/experiment-${id}.svg`);
       expect(svg).toMatch(/^<svg/);
+      // fits the report column, like every figure
+      expect(Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1])).toBeLessThanOrEqual(1000);
       for (const system of SCRIPTED_SYSTEM_NAMES) expect(svg).toContain(`>${system}<`);
     }
   });

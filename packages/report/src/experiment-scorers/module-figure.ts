@@ -118,6 +118,8 @@ export function moduleFigure(
           field: 'estimand',
           title: null,
           order: scorer.estimands.map((e) => e.column),
+          // upright estimand names: slanted ones of the rightmost panel overhang the column
+          labelAngle: -90,
         },
         yTitle: 'World mean (units of the estimand)',
         yDomain: axis.domain,

@@ -239,6 +239,8 @@ export function lineEstimateSpec(
 export interface CategorySpec extends FacetSpec {
   /** Axis label per category value (the full value stays in the CSV and the caption). */
   readonly shortLabels?: Readonly<Record<string, string>>;
+  /** The angle of the full labels when there are no short ones (default -30). */
+  readonly labelAngle?: number;
 }
 
 /** A vega expression mapping `datum.label` through `labels` (unknown labels unchanged). */
@@ -286,7 +288,7 @@ export function barEstimateSpec(
     scale: { domain: categories, paddingInner: 0.25 },
     axis:
       shortLabels === undefined
-        ? { labelAngle: -30, labelLimit: 150 }
+        ? { labelAngle: chart.category.labelAngle ?? -30, labelLimit: 150 }
         : { labelAngle: 0, labelExpr: labelExpression(shortLabels) },
   };
   const span = chart.yDomain[1] - chart.yDomain[0];
