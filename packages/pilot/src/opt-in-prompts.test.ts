@@ -151,3 +151,42 @@ describe('a run folder of the opt-in environments holds their exact templates', 
     ).toBe(0);
   });
 });
+
+describe('the opt-in conditions’ templates are checked on resume too', () => {
+  it('an edited memory-probe-replay or behavior-questions-w2 copy is refused with exit 5, naming the file', async () => {
+    const conditions = join(root, 'conditions');
+    const cli = io();
+    const code = await runCli(
+      [
+        'pilot',
+        '--templates',
+        'memory,behavior',
+        '--transcript-replay',
+        '--probe-wordings',
+        '--loads',
+        '32',
+        '--no-controls',
+        '--systems',
+        'perfect',
+        '--replicates',
+        '1',
+        '--resamples',
+        '20',
+        '--no-release',
+        '--out',
+        conditions,
+      ],
+      cli.io,
+    );
+    expect(code, cli.err()).toBe(0);
+    for (const name of ['memory-probe-replay', 'behavior-questions-w2']) {
+      const dir = join(root, `conditions-${name}`);
+      cpSync(conditions, dir, { recursive: true });
+      const file = join(dir, 'prompts', `${name}@1.txt`);
+      writeFileSync(file, `${readFileSync(file, 'utf8')} `);
+      const resumed = io();
+      expect(await runCli(['pilot', '--resume', dir, '--no-release'], resumed.io), name).toBe(5);
+      expect(resumed.err()).toContain(`damaged run folder: ${file}`);
+    }
+  }, 120_000);
+});

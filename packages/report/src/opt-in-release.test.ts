@@ -200,9 +200,10 @@ describe('Inspect export of the module experiments', () => {
         const perWorld = id === 'goal-persistence' ? 12 : 6;
         for (const sample of samples)
           expect(sample.messages.filter((m) => m.role === 'assistant')).toHaveLength(perWorld);
-        const metrics = (
-          log?.results as { scores: { metrics: Record<string, { value: number }> }[] }
-        ).scores[0]?.metrics;
+        const results = log?.results as
+          | { scores: { metrics: Record<string, { value: number }> }[] }
+          | undefined;
+        const metrics = results?.scores[0]?.metrics;
         for (const e of estimates.filter((e) => e.systemId === system.id && e.estimate !== null))
           expect(metrics?.[e.column]?.value, `${system.id} ${e.column}`).toBe(e.estimate);
       }
