@@ -57,6 +57,21 @@ function worldsText(estimates: readonly ModuleEstimate[]): string {
   return `worlds used per estimate: ${lo === hi ? lo : `${lo}–${hi}`} of ${planned} planned (complete blocks only)`;
 }
 
+/** The plotted rows of a module figure, one per system and estimand, in {@link MODULE_FIGURE_COLUMNS}. */
+function moduleFigureRows(data: ChartData, estimates: readonly ModuleEstimate[]): FigureRow[] {
+  return estimates.map((e) => ({
+    system: systemLabel(data.run, e.systemId),
+    estimand: e.column,
+    label: e.label,
+    estimate: e.estimate,
+    lower: e.lower,
+    upper: e.upper,
+    intervalOmittedReason: e.intervalOmittedReason,
+    worlds: e.worlds,
+    plannedWorlds: e.plannedWorlds,
+  }));
+}
+
 /**
  * The figure of one module experiment: its world-mean estimates with their world-cluster
  * bootstrap intervals, one panel per system (in manifest order, in the system's fixed colour), one
@@ -71,17 +86,7 @@ export function moduleFigure(
 ): FigureDefinition | null {
   if (estimates.length === 0) return null;
   const id = scorer.experimentId;
-  const rows: FigureRow[] = estimates.map((e) => ({
-    system: systemLabel(data.run, e.systemId),
-    estimand: e.column,
-    label: e.label,
-    estimate: e.estimate,
-    lower: e.lower,
-    upper: e.upper,
-    intervalOmittedReason: e.intervalOmittedReason,
-    worlds: e.worlds,
-    plannedWorlds: e.plannedWorlds,
-  }));
+  const rows = moduleFigureRows(data, estimates);
   const shown = new Set(rows.map((row) => row.system));
   const axis = moduleFigureAxis(estimates);
   const legend = scorer.estimands.map((e) => `${e.column}: ${e.label}`).join('; ');
