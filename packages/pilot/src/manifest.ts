@@ -14,7 +14,9 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import { chiComparisonFor } from './chi-comparison';
+import { DIVERGENCE_PROTOCOL_ID } from './divergence/protocol';
 import { behaviorExperiment } from './experiments/behavior';
+import { DIVERGENCE_EXPERIMENT_ID } from './experiments/divergence';
 import type { AnyExperiment, Experiment } from './experiments/experiment';
 import { historyExperiment } from './experiments/history';
 import { memoryExperiment } from './experiments/memory';
@@ -94,6 +96,16 @@ function parametersIfSelected<Params>(
 }
 
 /**
+ * The experiments beyond the default three whose parameters have their own key in
+ * `manifest.experiments`: the opt-in templates and the divergence protocol (which a run includes
+ * only when its registry names it).
+ */
+const KEYED_EXPERIMENT_IDS: readonly string[] = [
+  ...OPT_IN_EXPERIMENT_IDS,
+  DIVERGENCE_EXPERIMENT_ID,
+];
+
+/**
  * `manifest.experiments`: the pilot's three under their keys (null when left out), and the
  * parameters of experiments added from outside the pilot under `added` (absent when none).
  */
@@ -101,7 +113,7 @@ function manifestExperiments(
   settings: PilotSettings,
   registry: readonly AnyExperiment[],
 ): RunManifest['experiments'] {
-  const own = [...PILOT_EXPERIMENT_IDS, ...OPT_IN_EXPERIMENT_IDS];
+  const own = [...PILOT_EXPERIMENT_IDS, ...KEYED_EXPERIMENT_IDS];
   for (const experiment of registry) {
     if (!own.includes(experiment.id) && !/^x-[a-z0-9-]+$/.test(experiment.id))
       throw new InvalidArgumentError(
@@ -120,7 +132,7 @@ function manifestExperiments(
     if (PILOT_EXPERIMENT_IDS.includes(experiment.id)) continue;
     const params = experiment.parametersFrom(settings);
     if (params === null) continue;
-    if (OPT_IN_EXPERIMENT_IDS.includes(experiment.id)) optIn[experiment.id] = params;
+    if (KEYED_EXPERIMENT_IDS.includes(experiment.id)) optIn[experiment.id] = params;
     else added[experiment.id] = params;
   }
   const experiments = {
@@ -167,14 +179,14 @@ export function buildManifest(args: {
   const keyed = experiments as Readonly<Record<string, unknown>>;
   const added = registry.filter(
     (experiment) =>
-      (OPT_IN_EXPERIMENT_IDS.includes(experiment.id) && keyed[experiment.id] !== undefined) ||
+      (KEYED_EXPERIMENT_IDS.includes(experiment.id) && keyed[experiment.id] !== undefined) ||
       experiments.added?.[experiment.id] !== undefined,
   );
   const live = settings.systems.some((system) => system.evidenceClass === 'live_model');
   const manifest: RunManifest = {
     kind: 'run-manifest',
     schemaVersion: 1,
-    protocol: PROTOCOL_ID,
+    protocol: experiments.divergence === undefined ? PROTOCOL_ID : DIVERGENCE_PROTOCOL_ID,
     createdAt: args.createdAt.toISOString(),
     evidenceClass: live ? 'live_model' : 'scripted_baseline',
     systems: settings.systems.map((system) => ({ ...system })),

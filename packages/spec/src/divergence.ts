@@ -1,33 +1,21 @@
 import { z } from 'zod';
+import {
+  DivergenceArmSchema,
+  DivergenceCheckpointSchema,
+  DivergenceOperationsSchema,
+} from './divergence-params';
 import { GeneratorInfoSchema } from './memory';
 import { CountSchema, IsoTimeSchema, SeedSchema, UsdSchema } from './primitives';
 import { PromptRefSchema, SystemSpecSchema } from './run';
 
-/** One checkpoint of the divergence protocol's schedule and its phase. */
-export const DivergenceCheckpointSchema = z.strictObject({
-  checkpoint: z.int().min(0),
-  phase: z.enum(['baseline', 'exposure', 'washout', 'later']),
-});
-
-/** What an arm does to its notebook beyond the common schedule. */
-export const DivergenceArmOperationSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('swap'), partner: z.string().min(1) }),
-  z.strictObject({ kind: z.literal('erase') }),
-  z.strictObject({ kind: z.literal('sham-erase') }),
-  z.strictObject({ kind: z.literal('fault') }),
-  z.strictObject({ kind: z.literal('correction') }),
-  z.strictObject({ kind: z.literal('matched-update') }),
-]);
-
-/** One instance (arm) of the divergence protocol per world seed and system. */
-export const DivergenceArmSchema = z.strictObject({
-  id: z.string().min(1),
-  history: z.enum(['A', 'B']),
-  exposure: z.array(z.enum(['A', 'B'])).min(1),
-  operation: DivergenceArmOperationSchema,
-  purpose: z.string().min(1),
-});
+export {
+  DivergenceArmOperationSchema,
+  DivergenceArmSchema,
+  DivergenceCheckpointSchema,
+  type DivergenceExperimentParams,
+  DivergenceExperimentParamsSchema,
+  DivergenceOperationsSchema,
+} from './divergence-params';
 
 /**
  * `manifest.json` of a divergence run (`chi pilot --protocol divergence-v0.1`): frozen and hashed
@@ -44,12 +32,7 @@ export const DivergenceManifestSchema = z.strictObject({
   systems: z.array(SystemSpecSchema).min(1),
   checkpoints: z.array(DivergenceCheckpointSchema).min(1),
   primaryCheckpoint: z.int().min(0),
-  operations: z.strictObject({
-    swapAfter: z.int().min(0),
-    erasureAfter: z.int().min(0),
-    faultAt: z.int().min(0),
-    plasticityAt: z.int().min(0),
-  }),
+  operations: DivergenceOperationsSchema,
   arms: z.array(DivergenceArmSchema).min(1),
   notebookCapBytes: z.int().min(1),
   prompts: z.array(PromptRefSchema),

@@ -129,8 +129,11 @@ export {
   DivergenceArmOperationSchema,
   DivergenceArmSchema,
   DivergenceCheckpointSchema,
+  type DivergenceExperimentParams,
+  DivergenceExperimentParamsSchema,
   type DivergenceManifest,
   DivergenceManifestSchema,
+  DivergenceOperationsSchema,
 } from './divergence';
 export {
   ApiCallError,

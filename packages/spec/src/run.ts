@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChiComparisonSchema } from './calibration';
 import { ChatMessageSchema, ChatResultSchema, FailureClassSchema } from './chat-model';
+import { DivergenceExperimentParamsSchema } from './divergence-params';
 import { HistoryIdSchema } from './history';
 import { GeneratorInfoSchema } from './memory';
 import { RunConfigurationSchema } from './pilot-config';
@@ -152,6 +153,8 @@ export const RunManifestSchema = z.strictObject({
     'goal-persistence': GoalPersistenceParamsSchema.optional(),
     /** Opt-in (A axis): absent unless the run names it. */
     'feedback-valence': FeedbackValenceParamsSchema.optional(),
+    /** The divergence protocol (`chi pilot --protocol divergence-v0.1`): absent otherwise. */
+    divergence: DivergenceExperimentParamsSchema.optional(),
     /**
      * Parameters of experiments registered from outside the pilot, by ID (`x-...`); each module
      * validates its own. Absent when only the pilot's experiments run.

@@ -1,20 +1,15 @@
 import { requestInputBytes } from '@chi/openrouter';
 import { canonicalJson, infrastructureReason, isInfrastructureFailure, sha256Hex } from '@chi/run';
-import {
-  type ChatModel,
-  type ChatResult,
-  ChatResultSchema,
-  type HistoryEvidence,
-  type HistoryStep,
-} from '@chi/spec';
+import { type ChatModel, type ChatResult, ChatResultSchema } from '@chi/spec';
 import { z } from 'zod';
 import { applyNotebookCap } from '../notebook';
 import { requestNonce } from '../plan';
 import type { PromptSet } from '../prompts';
-import { type RenderedMessages, renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
+import type { RenderedMessages } from '../render-requests';
 import { corruptedNotebook } from '../run-notebook-source';
 import type { DivergenceManifest } from './manifest';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
+import { renderDivergenceCall } from './render';
 import { buildDivergenceWorld, type DivergenceWorld } from './world';
 
 const NOTEBOOK_OPERATIONS = [
@@ -187,21 +182,6 @@ interface Instance {
   incomplete: IncompleteInstance | null;
 }
 
-function stepOf(call: ArmCall, world: DivergenceWorld): HistoryStep {
-  const event = call.event;
-  const step = (kind: HistoryStep['kind'], evidence: readonly HistoryEvidence[]): HistoryStep => ({
-    checkpoint: call.checkpoint,
-    kind,
-    evidence: [...evidence],
-  });
-  if (event === null || event.kind === 'maintenance') return step('maintenance', []);
-  if (event.kind === 'exposure') return step('ingest', world.exposure[event.history]);
-  if (event.kind === 'washout') return step('ingest', world.washoutEvidence[event.index] ?? []);
-  // The matched update has the correction's form (kind, dates, sources, trials); only its
-  // direction differs, so the control differs from the intervention in content alone.
-  return step('correction', event.kind === 'correction' ? world.correctionA : world.matchedA);
-}
-
 /**
  * Runs the divergence protocol: per world seed and system, every arm of the manifest as its own
  * independently initialized instance, checkpoint by checkpoint in lockstep (so the swap can
@@ -280,16 +260,14 @@ interface CallArgs {
 }
 
 function renderCall(args: CallArgs, nonce: string, shown: string): RenderedMessages {
-  const { call, world } = args;
-  return call.role === 'probe'
-    ? renderHistoryProbe(args.prompts, { environments: world.panel, notes: shown, nonce })
-    : renderHistoryUpdate(args.prompts, {
-        environments: world.panel,
-        notes: shown,
-        step: stepOf(call, world),
-        nonce,
-        notebookCapBytes: args.cap,
-      });
+  return renderDivergenceCall({
+    prompts: args.prompts,
+    world: args.world,
+    call: args.call,
+    notes: shown,
+    nonce,
+    notebookCapBytes: args.cap,
+  });
 }
 
 /**

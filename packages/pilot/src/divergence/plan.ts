@@ -13,6 +13,12 @@ import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
  * `executeDivergence` sends, so the rendered requests are byte-identical.
  */
 
+/**
+ * What planning reads: the arms, the operations' checkpoints and the systems, from a
+ * `DivergenceManifest` or from a `RunManifest` with its `experiments.divergence`.
+ */
+export type DivergencePlanInput = Pick<DivergenceManifest, 'arms' | 'operations' | 'systems'>;
+
 /** The block of one instance: `divergence.w<seed>.<arm>.<systemId>`. */
 export function divergenceBlockId(worldSeed: number, armId: string, systemId: string): string {
   return `divergence.w${worldSeed}.${armId}.${systemId}`;
@@ -55,7 +61,7 @@ function lastUpdateStep(arm: DivergenceArm, checkpoint: number, before = Infinit
  * erasure the one from before the operation call; the fault probe a corrupted copy.
  */
 function sourceOf(
-  manifest: DivergenceManifest,
+  manifest: DivergencePlanInput,
   arm: DivergenceArm,
   calls: readonly ArmCall[],
   index: number,
@@ -86,7 +92,7 @@ function sourceOf(
 
 /** The registered requests of one instance, in order. */
 export function instanceRequests(
-  manifest: DivergenceManifest,
+  manifest: DivergencePlanInput,
   systemId: string,
   worldSeed: number,
   arm: DivergenceArm,
@@ -127,7 +133,7 @@ export function instanceRequests(
  * infrastructure failure then ends one instance through the runner's block rule.
  */
 export function planDivergenceWorld(
-  manifest: DivergenceManifest,
+  manifest: DivergencePlanInput,
   worldSeed: number,
 ): PlannedUnit[] {
   return manifest.arms.flatMap((arm) =>

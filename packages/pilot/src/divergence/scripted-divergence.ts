@@ -228,3 +228,23 @@ export function createDivergenceInstanceModel(name: string, seed: number): ChatM
     () => at,
   );
 }
+
+/**
+ * The instance model of a divergence scripted system on the shared runner (`executeRun`'s
+ * `modelFor`): the block `divergence.w<seed>.<arm>.<systemId>` is one instance, seeded per
+ * instance exactly as the sequential executor seeds it (`instanceSeed`).
+ */
+export function scriptedDivergenceInstance(system: SystemSpec, blockId: string): ChatModel {
+  const prefix = /^divergence\.w(-?\d+)\./.exec(blockId);
+  const suffix = `.${system.id}`;
+  if (prefix === null || !blockId.endsWith(suffix))
+    throw new InvalidArgumentError(
+      'blockId',
+      `${JSON.stringify(blockId)} is not a divergence instance of system ${system.id}`,
+    );
+  const armId = blockId.slice(prefix[0].length, blockId.length - suffix.length);
+  return createDivergenceInstanceModel(
+    system.model.replace(/^scripted\//, ''),
+    instanceSeed(system.scripted?.seed ?? 0, Number(prefix[1]), armId),
+  );
+}
