@@ -538,6 +538,7 @@ const PROTOCOL_OPTIONS: readonly string[] = [
   'price',
   'prices',
   'accept-unbounded-spend',
+  'concurrency',
 ];
 
 /** The pilot command's own fields among the experiment options; the rest are passed on as a record. */

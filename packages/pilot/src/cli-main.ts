@@ -417,14 +417,10 @@ async function viewDivergence(
 }
 
 /**
- * Resume options the divergence protocol does not have are refused rather than ignored: its
- * session sends one request at a time and always publishes its release when complete.
+ * A resume option the divergence protocol does not have is refused rather than ignored: it
+ * always publishes its release when every request has ended.
  */
 function refuseDivergenceResumeOptions(command: PilotCommand): void {
-  if (command.concurrency !== null)
-    throw new UsageError(
-      '--concurrency: a divergence run folder is resumed one request at a time; remove --concurrency',
-    );
   if (!command.release)
     throw new UsageError(
       '--no-release: a divergence run folder publishes its release when complete; remove --no-release',
@@ -445,7 +441,11 @@ async function pilotCommand(
       refuseDivergenceResumeOptions(command);
       return resumeDivergenceCommand(
         resumeDir,
-        { allowFailedSmoke: command.allowFailedSmoke, smokeCeilingUsd: command.smokeCeilingUsd },
+        {
+          allowFailedSmoke: command.allowFailedSmoke,
+          smokeCeilingUsd: command.smokeCeilingUsd,
+          concurrency: command.concurrency,
+        },
         io,
       );
     }

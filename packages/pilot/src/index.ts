@@ -68,30 +68,14 @@ export {
   SERIES_DEFINITIONS,
 } from './divergence/analyze';
 export {
-  type DivergenceAbandonedRecord,
-  DivergenceAbandonedRecordSchema,
+  callRecordsOf,
   type DivergenceCallRecord,
-  DivergenceCallRecordSchema,
-  type DivergenceLogLine,
-  DivergenceLogLineSchema,
-  type DivergenceResumeState,
-  type DivergenceSendRecord,
-  DivergenceSendRecordSchema,
-  type ExecuteDivergenceOptions,
-  executeDivergence,
+  divergenceManifestOf,
   type IncompleteInstance,
-  type InstanceModelFactory,
-  incompleteBy,
+  incompleteInstances,
   type NotebookOperation,
-} from './divergence/execute';
-export {
-  buildDivergenceManifest,
-  type DivergenceLiveSettings,
-  type DivergenceManifest,
-  type DivergenceManifestOptions,
-  divergenceLiveDefaults,
-  divergenceManifestSha256,
-} from './divergence/manifest';
+} from './divergence/calls';
+export type { DivergenceManifest } from './divergence/manifest';
 export {
   type ArmCall,
   type ArmOperation,
@@ -109,16 +93,18 @@ export {
 export { renderDivergenceRelease, writeDivergenceRelease } from './divergence/release';
 export {
   createDivergenceRun,
+  DIVERGENCE_REGISTRY,
+  type DivergenceSelection,
   type DivergenceSessionOptions,
   type DivergenceSessionOutcome,
   divergenceModels,
-  executeDivergenceSession,
+  divergenceSettings,
   finishDivergenceRun,
   isDivergenceRunFolder,
   type RunDivergenceOptions,
-  readDivergenceManifest,
   recomputeDivergence,
   runDivergenceProtocol,
+  runDivergenceSession,
 } from './divergence/run';
 export { divergenceEntries } from './divergence/score';
 export {
@@ -127,6 +113,7 @@ export {
   DIVERGENCE_SYSTEMS,
   type DivergenceSystemName,
   type DivergenceSystemPolicy,
+  scriptedDivergenceInstance,
 } from './divergence/scripted-divergence';
 export {
   type ServedScriptedModel,
@@ -148,6 +135,7 @@ export {
   type ExperimentContractOptions,
   type ExperimentContractResult,
 } from './experiments/contract';
+export { DIVERGENCE_EXPERIMENT_ID, divergenceExperiment } from './experiments/divergence';
 export {
   type AnyExperiment,
   defineExperiment,

@@ -13,6 +13,7 @@ import {
   ChiError,
   type ModelCatalog,
   ModelCatalogSchema,
+  type RunManifest,
   type RunPlan,
   RunPlanSchema,
   RunStatusSchema,
@@ -26,10 +27,11 @@ import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
 import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
+import type { InstanceModelFactory } from './run-instance-models';
 import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
-import { modelsForManifest } from './system-models';
+import { type LiveModelContext, modelsForManifest } from './system-models';
 
 /** Exit codes of `chi` (see RUN-FOLDER.md). */
 export const EXIT_CODES = {
@@ -103,6 +105,19 @@ export interface RunPilotOptions {
    * them, so its scores reach the release; `verifyRelease` then needs the same list.
    */
   readonly scorers?: readonly AnyExperimentScorer[];
+  /**
+   * Instance-scoped models (`executeRun`'s `modelFor`) made from the session's live context (keys,
+   * ledger, catalog, fetch) instead of `models`: the divergence protocol's instances.
+   */
+  readonly instanceModels?: (
+    manifest: RunManifest,
+    context: LiveModelContext,
+  ) => InstanceModelFactory;
+  /**
+   * Writes the derived files instead of the pilot's {@link finishRun} (the divergence protocol's
+   * CHIS entries and release); resolves to the release folder or null.
+   */
+  readonly finish?: (runDir: string, execution: ExecuteOutcome) => Promise<string | null>;
 }
 
 /** What {@link runPilot} did. */
@@ -310,18 +325,18 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
         }
       }
     }
-    const models =
-      options.models ??
-      modelsForManifest(manifest, {
-        ...(options.env === undefined ? {} : { env: options.env }),
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-        ...(ledger === undefined ? {} : { ledger }),
-        ...(catalog === undefined ? {} : { catalog }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      });
+    const context: LiveModelContext = {
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(ledger === undefined ? {} : { ledger }),
+      ...(catalog === undefined ? {} : { catalog }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    };
     const execution = await executeRun({
       runDir,
-      models,
+      ...(options.instanceModels === undefined
+        ? { models: options.models ?? modelsForManifest(manifest, context) }
+        : { modelFor: options.instanceModels(manifest, context) }),
       ...(ledger === undefined ? {} : { ledger: ledger as BudgetLedger }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
@@ -341,11 +356,14 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
         : EXIT_CODES.stoppedOrIncomplete;
     const status = await readJsonFile(paths.status, RunStatusSchema);
     await writeJsonFile(paths.status, { ...status, exitCode }, { durable: true });
-    const releaseDir = await finishRun(runDir, {
-      ...(options.release === undefined ? {} : { release: options.release }),
-      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      ...(options.scorers === undefined ? {} : { scorers: options.scorers }),
-    });
+    const releaseDir =
+      options.finish === undefined
+        ? await finishRun(runDir, {
+            ...(options.release === undefined ? {} : { release: options.release }),
+            ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+            ...(options.scorers === undefined ? {} : { scorers: options.scorers }),
+          })
+        : await options.finish(runDir, execution);
     return { runDir, runId: execution.runId, execution, releaseDir, smoke, exitCode };
   } finally {
     await ledger?.close();

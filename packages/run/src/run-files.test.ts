@@ -45,8 +45,6 @@ describe('the run-folder layout table', () => {
         paths.memoryNotebook('perfect', 11, 32),
         paths.historyNotebook('perfect', 11, 'A2', 3),
         paths.chis('perfect'),
-        paths.divergenceCalls,
-        paths.divergenceSends,
         paths.divergenceChis,
       ].map((path) => runFileOf(relative(path))?.id),
     ).toEqual([
@@ -61,11 +59,11 @@ describe('the run-folder layout table', () => {
       'memoryNotebook',
       'historyNotebook',
       'chis',
-      'divergenceCalls',
-      'divergenceSends',
       'divergenceChis',
     ]);
-    expect(isPublishedRunFile('sends.jsonl')).toBe(false);
+    // the sequential divergence executor's files are gone with it
+    expect(runFileOf('calls.jsonl')).toBeUndefined();
+    expect(runFileOf('sends.jsonl')).toBeUndefined();
     expect(runFileOf('worlds/memory/w11-n32.json')?.id).toBe('memoryWorld'); // layout 0.1
     expect(runFileOf('payloads/not-a-hash.json.gz')).toBeUndefined();
     expect(runFileOf('scores/memory.csv')).toBeUndefined();

@@ -265,24 +265,6 @@ export const RUN_FILES: readonly RunFile[] = [
     'after execution (rewritten)',
   ),
   file(
-    'divergenceCalls',
-    'calls.jsonl',
-    'calls\\.jsonl',
-    'jsonl',
-    'raw',
-    '`DivergenceLogLineSchema` lines (`@chi/pilot`): a request of the divergence protocol with its result, the notebook it left and the notebook operations (`divergence-call`), or a request a killed session left open on a paid system (`divergence-abandoned`). Divergence runs only',
-    'divergence runs: after each request resolves; on resume for an abandoned one',
-  ),
-  file(
-    'divergenceSends',
-    'sends.jsonl',
-    'sends\\.jsonl',
-    'jsonl',
-    'private',
-    '`DivergenceSendRecordSchema` lines (`@chi/pilot`): a send without a line in `calls.jsonl` was left open by a killed session. Divergence runs only',
-    'divergence runs: right before each request is sent (not published)',
-  ),
-  file(
     'divergenceChis',
     'chis.jsonl',
     'chis\\.jsonl',
@@ -356,10 +338,6 @@ export interface RunPaths {
   readonly releaseDir: string;
   /** `requests.jsonl`: the request index of layout 0.2. */
   readonly requestIndex: string;
-  /** `calls.jsonl`: the call log of a divergence run. */
-  readonly divergenceCalls: string;
-  /** `sends.jsonl`: the send records of a divergence run (not published). */
-  readonly divergenceSends: string;
   /** `chis.jsonl`: the CHIS entries of a divergence run. */
   readonly divergenceChis: string;
   /** `payloads/`: the content-addressed request payloads of layout 0.2. */
@@ -413,8 +391,6 @@ export function runFolderPaths(root: string): RunPaths {
     status: at('status.json'),
     blocks: at('blocks.json'),
     chisDir: at('chis'),
-    divergenceCalls: at('calls.jsonl'),
-    divergenceSends: at('sends.jsonl'),
     divergenceChis: at('chis.jsonl'),
     releaseDir: at('release'),
     requestIndex: at('requests.jsonl'),

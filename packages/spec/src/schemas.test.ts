@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createMemoryLedger, fetchCatalog } from '@chi/openrouter';
 import {
-  buildDivergenceManifest,
   createRun,
   createScriptedModel,
+  DIVERGENCE_REGISTRY,
   defaultOfflineSettings,
+  divergenceManifestOf,
+  divergenceSettings,
   executeRun,
   finishRun,
-  loadPromptTemplates,
   openRouterSystemSpec,
+  prepareRun,
   runSmokeChecks,
   scriptedSystemSpec,
 } from '@chi/pilot';
@@ -253,13 +255,14 @@ const manifest = {
   failureRules: ['timeouts are model failures and are never retried'],
 };
 function divergenceManifest() {
-  return buildDivergenceManifest({
-    worldSeeds: [1, 2],
-    systems: [scriptedSystemSpec('capacity-keeper')],
-    prompts: loadPromptTemplates(),
-    createdAt: at,
-    analysisSeed: 20260902,
-  });
+  // the view of a divergence run's frozen manifest the analysis reads
+  return divergenceManifestOf(
+    prepareRun({
+      settings: divergenceSettings(2, { systems: [scriptedSystemSpec('capacity-keeper')] }),
+      experiments: DIVERGENCE_REGISTRY,
+      now: () => new Date(at),
+    }).frozen.manifest,
+  );
 }
 const ledgerState = {
   ceilingUsd: 10,

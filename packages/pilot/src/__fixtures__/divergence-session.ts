@@ -1,12 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { writeDivergenceRelease } from '../divergence/release';
-import {
-  createDivergenceRun,
-  defaultDivergenceManifest,
-  executeDivergenceSession,
-  finishDivergenceRun,
-} from '../divergence/run';
-import { loadPromptTemplates } from '../prompts';
+import { divergenceSettings, runDivergenceSession } from '../divergence/run';
 import { openAiCompatibleSystemSpec } from '../settings';
 
 /** The fixed clock of every session: the published bytes do not depend on when a run ran. */
@@ -23,29 +16,40 @@ export async function divergenceSession(
   runDir: string,
   baseUrl: string,
   mode: 'new' | 'resume',
+  evidence: 'scripted_baseline' | 'live_model' = 'scripted_baseline',
 ): Promise<string> {
-  if (mode === 'new') {
-    const system = openAiCompatibleSystemSpec({
-      model: 'scripted/notebook-follower',
-      baseUrl,
-      evidenceClass: 'scripted_baseline',
-      apiKeyEnv: null,
-    });
-    const manifest = defaultDivergenceManifest(1, AT.toISOString(), loadPromptTemplates(), 20, {
-      systems: [system],
-      live: { ceilingUsd: 1 },
-    });
-    await createDivergenceRun(runDir, manifest);
-  }
-  await executeDivergenceSession({ runDir, env: {}, now: () => AT, elapsedMs: () => 0 });
-  const { analysis } = await finishDivergenceRun(runDir);
-  return writeDivergenceRelease(runDir, analysis);
+  // `live_model`: the served system registered as a live (possibly paid) model, whose request
+  // left open by a kill is never sent again.
+  const system = openAiCompatibleSystemSpec({
+    model: 'scripted/notebook-follower',
+    baseUrl,
+    evidenceClass: evidence,
+    apiKeyEnv: null,
+  });
+  const session = await runDivergenceSession({
+    runDir,
+    ...(mode === 'new'
+      ? { settings: divergenceSettings(1, { systems: [system], resamples: 20, ceilingUsd: 1 }) }
+      : {}),
+    env: {},
+    // One request in flight: the held one is then the only open request when the test kills.
+    concurrency: 1,
+    now: () => AT,
+    elapsedMs: () => 0,
+  });
+  if (session.releaseDir === null) throw new Error('the run stopped before every request ended');
+  return session.releaseDir;
 }
 
 // As a child process: `tsx divergence-session.ts RUN_DIR BASE_URL new|resume` (the test kills it).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [runDir, baseUrl, mode] = process.argv.slice(2);
-  divergenceSession(runDir as string, baseUrl as string, mode === 'resume' ? 'resume' : 'new').then(
+  const [runDir, baseUrl, mode, evidence] = process.argv.slice(2);
+  divergenceSession(
+    runDir as string,
+    baseUrl as string,
+    mode === 'resume' ? 'resume' : 'new',
+    evidence === 'live_model' ? 'live_model' : 'scripted_baseline',
+  ).then(
     () => process.exit(0),
     (error: unknown) => {
       process.stderr.write(`${String(error)}\n`);

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
@@ -23,7 +31,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     expect(cli.out()).toContain('primary checkpoint 6 (frozen in the manifest)');
   });
 
-  it('refuses resume options the protocol does not have instead of ignoring them (exit 2)', async () => {
+  it('refuses a resume option the protocol does not have instead of ignoring it (exit 2)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-resume-options-'));
     const created = captureIo({ cwd });
     expect(
@@ -32,14 +40,30 @@ describe('chi pilot --protocol divergence-v0.1', () => {
         created.io,
       ),
     ).toBe(0);
-    for (const [flag, extra] of [
-      ['--concurrency', ['--concurrency', '4']],
-      ['--no-release', ['--no-release']],
-    ] as const) {
-      const resumed = captureIo({ cwd });
-      expect(await runCli(['pilot', '--resume', 'run', ...extra], resumed.io)).toBe(2);
-      expect(resumed.err()).toContain(`${flag}: a divergence run folder`);
-    }
+    const resumed = captureIo({ cwd });
+    expect(await runCli(['pilot', '--resume', 'run', '--no-release'], resumed.io)).toBe(2);
+    expect(resumed.err()).toContain('--no-release: a divergence run folder');
+    // --concurrency applies (the shared runner): a finished run resumes with nothing to send
+    const concurrent = captureIo({ cwd });
+    expect(await runCli(['pilot', '--resume', 'run', '--concurrency', '4'], concurrent.io)).toBe(0);
+  });
+
+  it('refuses to resume a folder of the sequential executor (no plan.json) with exit 5 naming it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-legacy-'));
+    const legacy = join(cwd, 'legacy');
+    mkdirSync(legacy);
+    writeFileSync(
+      join(legacy, 'manifest.json'),
+      `${JSON.stringify({ kind: 'divergence-manifest', protocol: 'divergence-v0.1' })}\n`,
+    );
+    writeFileSync(join(legacy, 'calls.jsonl'), '');
+    const resumed = captureIo({ cwd });
+    expect(await runCli(['pilot', '--resume', 'legacy'], resumed.io)).toBe(5);
+    expect(resumed.err()).toContain(join(legacy, 'plan.json'));
+    expect(resumed.err()).toContain('sequential executor');
+    const verified = captureIo({ cwd });
+    writeFileSync(join(legacy, 'divergence.json'), '{}\n');
+    expect(await runCli(['verify', 'legacy'], verified.io)).not.toBe(0);
   });
 
   it('refuses an unknown protocol and options that do not apply (exit 2)', async () => {
@@ -98,24 +122,41 @@ describe('chi verify on a damaged divergence release', () => {
     expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
     const release = join(cwd, 'run', 'release');
     const manifestPath = join(release, 'manifest.json');
+    const sumPath = join(release, 'manifest.sha256');
     const original = readFileSync(manifestPath, 'utf8');
-    writeFileSync(manifestPath, original.replace('"primaryCheckpoint":6', '"primaryCheckpoint":5'));
-    // Consistent tampering (SHA256SUMS rewritten too) reaches the raw-record checks.
+    const originalSum = readFileSync(sumPath, 'utf8');
+    const edit = original.replace('"primaryCheckpoint":6', '"primaryCheckpoint":5');
+    writeFileSync(manifestPath, edit);
     await writeSha256Sums(release);
     const edited = captureIo({ cwd });
     expect(await runCli(['verify', release], edited.io)).toBe(5);
-    expect(edited.err()).toContain('calls.jsonl');
+    expect(edited.err()).toContain('manifest.sha256');
+    // Consistent tampering (manifest.sha256 and SHA256SUMS rewritten too) reaches the raw records.
+    writeFileSync(sumPath, `${createHash('sha256').update(edit).digest('hex')}  manifest.json\n`);
+    await writeSha256Sums(release);
+    const rehashed = captureIo({ cwd });
+    expect(await runCli(['verify', release], rehashed.io)).toBe(5);
+    expect(rehashed.err()).toContain('attempts.jsonl');
     writeFileSync(manifestPath, original);
-    const log = join(release, 'calls.jsonl');
+    writeFileSync(sumPath, originalSum);
+    const log = join(release, 'attempts.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
-    writeFileSync(log, `${lines.slice(0, 10).join('\n')}\n`);
+    // Only the records of the first request: every other instance stops short without a reason.
+    const first = (JSON.parse(lines[0] as string) as { requestId: string }).requestId;
+    const kept = lines.filter((line) => line !== '' && JSON.parse(line).requestId === first);
+    writeFileSync(log, `${kept.join('\n')}\n`);
     await writeSha256Sums(release);
     const truncated = captureIo({ cwd });
     expect(await runCli(['verify', release], truncated.io)).toBe(5);
-    expect(truncated.err()).toContain('arm A has 1 of its 13 calls and no reason it stopped');
-    // A manifest that breaks its schema (consistently re-summed) names the file and the field.
+    expect(truncated.err()).toMatch(/arm A has [01] of its 13 calls and no reason it stopped/);
+    // A manifest that breaks its schema (consistently re-hashed) names the file and the field.
     writeFileSync(log, lines.join('\n'));
-    writeFileSync(manifestPath, original.replace('"ceilingUsd":0,', '"ceilingUsd":"none",'));
+    const invalid = original.replace('"ceilingUsd":0,', '"ceilingUsd":"none",');
+    writeFileSync(manifestPath, invalid);
+    writeFileSync(
+      sumPath,
+      `${createHash('sha256').update(invalid).digest('hex')}  manifest.json\n`,
+    );
     await writeSha256Sums(release);
     const schema = captureIo({ cwd });
     expect(await runCli(['verify', release], schema.io)).toBe(5);
@@ -126,18 +167,20 @@ describe('chi verify on a damaged divergence release', () => {
   it('writes byte-identical releases for the same manifest timestamp and seeds', async () => {
     const { runDivergenceProtocol } = await import('./run');
     const { renderDivergenceRelease } = await import('./release');
-    const createdAt = '2026-09-01T00:00:00.000Z';
+    const at = new Date('2026-09-01T00:00:00.000Z');
     const once = async () => {
       const dir = join(mkdtempSync(join(tmpdir(), 'chi-divergence-det-')), 'run');
+      // One request in flight, so the attempt log's order does not depend on scheduling.
       const { analysis } = await runDivergenceProtocol({
         runDir: dir,
         worlds: 2,
         resamples: 30,
-        createdAt,
+        now: () => at,
+        concurrency: 1,
       });
       return {
         files: renderDivergenceRelease(analysis),
-        calls: readFileSync(join(dir, 'calls.jsonl'), 'utf8'),
+        calls: readFileSync(join(dir, 'attempts.jsonl'), 'utf8'),
       };
     };
     const [first, second] = [await once(), await once()];
@@ -174,13 +217,15 @@ describe('divergence release integrity', () => {
       .map((entry) => entry.name)
       .sort();
     expect(files).toEqual([
-      'calls.jsonl',
+      'attempts.jsonl',
       'divergence-dynamics.csv',
       'divergence-trajectory.csv',
       'divergence-trajectory.svg',
       'divergence.json',
       'divergence.md',
       'manifest.json',
+      'manifest.sha256',
+      'plan.json',
       'report.html',
     ]);
     const expected = files
@@ -229,50 +274,64 @@ describe('divergence release integrity', () => {
     expect(n.err).toContain('MISMATCH cannot read SHA256SUMS');
   });
 
-  it('exits 5 naming calls.jsonl and the line when a call lacks a field or has a mistyped one', async () => {
+  it('exits 5 naming attempts.jsonl and the line when a record lacks a field or has a mistyped one', async () => {
     const damage = async (
       name: string,
-      line: number,
-      edit: (call: Record<string, unknown>) => void,
+      line: (lines: string[]) => number,
+      edit: (record: Record<string, unknown>) => void,
     ) => {
       const release = copy(name);
-      const log = join(release, 'calls.jsonl');
+      const log = join(release, 'attempts.jsonl');
       const lines = readFileSync(log, 'utf8').split('\n');
-      const call = JSON.parse(lines[line - 1] as string) as Record<string, unknown>;
-      edit(call);
-      lines[line - 1] = JSON.stringify(call);
+      const at = line(lines);
+      const record = JSON.parse(lines[at - 1] as string) as Record<string, unknown>;
+      edit(record);
+      lines[at - 1] = JSON.stringify(record);
       writeFileSync(log, lines.join('\n'));
       // SHA256SUMS rewritten too, so the schema check itself is what catches the line.
       await writeSha256Sums(release);
-      return verify(release);
+      return { ...(await verify(release)), at };
     };
-    const missing = await damage('no-field', 3, (call) => {
-      delete call.notesShownSha256;
-    });
+    const missing = await damage(
+      'no-field',
+      () => 3,
+      (record) => {
+        delete record.requestSha256;
+      },
+    );
     expect(missing.code).toBe(5);
-    expect(missing.err).toMatch(/calls\.jsonl.*line 3 of .*calls\.jsonl.*notesShownSha256/);
+    expect(missing.err).toMatch(/attempts\.jsonl.*line 3 of .*attempts\.jsonl.*requestSha256/);
 
-    const mistyped = await damage('mistyped', 7, (call) => {
-      call.checkpoint = '1';
-    });
+    const mistyped = await damage(
+      'mistyped',
+      () => 7,
+      (record) => {
+        record.inputBytes = '1';
+      },
+    );
     expect(mistyped.code).toBe(5);
-    expect(mistyped.err).toMatch(/line 7 of .*calls\.jsonl.*checkpoint/);
+    expect(mistyped.err).toMatch(/line 7 of .*attempts\.jsonl.*inputBytes/);
 
-    const nested = await damage('nested', 2, (call) => {
-      (call.notebookAfter as Record<string, unknown>).bytes = -1;
+    const answered = (lines: string[]) =>
+      lines.findIndex((line) => line.includes('"phase":"after_response"')) + 1;
+    const nested = await damage('nested', answered, (record) => {
+      (record.result as Record<string, unknown>).chargedUsd = -1;
     });
     expect(nested.code).toBe(5);
-    expect(nested.err).toMatch(/line 2 of .*calls\.jsonl.*notebookAfter\.bytes/);
+    expect(nested.err).toMatch(
+      new RegExp(`line ${nested.at} of .*attempts\\.jsonl.*result\\.chargedUsd`),
+    );
   });
 
-  it('exits 5 when the last line of calls.jsonl is torn (an unfinished write)', async () => {
+  it('exits 5 when the last line of attempts.jsonl is torn (an unfinished write)', async () => {
     const release = copy('torn');
-    const log = join(release, 'calls.jsonl');
+    const log = join(release, 'attempts.jsonl');
     const text = readFileSync(log, 'utf8');
     writeFileSync(log, text.slice(0, text.length - 40));
     await writeSha256Sums(release);
     const torn = await verify(release);
     expect(torn.code).toBe(5);
-    expect(torn.err).toMatch(/calls\.jsonl: line 1386 is torn/);
+    const lines = text.split('\n').filter((line) => line !== '').length;
+    expect(torn.err).toMatch(new RegExp(`attempts\\.jsonl: line ${lines} is torn`));
   });
 });

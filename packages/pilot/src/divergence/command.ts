@@ -1,27 +1,20 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
-import {
-  InvalidArgumentError,
-  type ModelCatalog,
-  ModelCatalogSchema,
-  type SystemSpec,
-} from '@chi/spec';
-import { loadPromptTemplates, type PromptSet } from '../prompts';
-import { DEFAULT_RUNS_ROOT } from '../run-create';
-import { readJsonFile } from '../run-folder';
-import type { DivergenceManifest } from './manifest';
+import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
+import { loadPromptTemplates } from '../prompts';
+import { DEFAULT_RUNS_ROOT, prepareRun } from '../run-create';
+import { divergenceManifestOf } from './calls';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
-import { DIVERGENCE_PROTOCOL_ID } from './protocol';
-import { compareDivergenceRelease, writeDivergenceRelease } from './release';
+import { DIVERGENCE_PROTOCOL_ID, divergenceRequestsPerWorld } from './protocol';
+import { compareDivergenceRelease } from './release';
 import {
-  createDivergenceRun,
-  defaultDivergenceManifest,
+  DIVERGENCE_REGISTRY,
+  type DivergenceSessionOutcome,
   divergencePaths,
-  executeDivergenceSession,
-  finishDivergenceRun,
+  divergenceSettings,
   recomputeDivergence,
+  runDivergenceSession,
 } from './run';
 
 /** Output of the divergence commands (the CLI's stdout and stderr) and what live runs read. */
@@ -54,6 +47,8 @@ export interface DivergenceCommandOptions {
   readonly ceilingUsd?: number | null;
   readonly smokeCeilingUsd?: number;
   readonly allowFailedSmoke?: boolean;
+  /** `--concurrency`: requests in flight at once (default the manifest's). */
+  readonly concurrency?: number | null;
 }
 
 /** Default number of worlds of the divergence protocol. */
@@ -68,15 +63,13 @@ export function assertDivergenceProtocol(name: string): void {
     );
 }
 
-function manifestOf(options: DivergenceCommandOptions, prompts: PromptSet): DivergenceManifest {
+function settingsOf(options: DivergenceCommandOptions) {
   const systems = options.systems ?? null;
-  return defaultDivergenceManifest(
-    options.replicates ?? DIVERGENCE_DEFAULT_WORLDS,
-    new Date().toISOString(),
-    prompts,
-    options.resamples ?? undefined,
-    systems === null ? {} : { systems, live: { ceilingUsd: options.ceilingUsd ?? 0 } },
-  );
+  return divergenceSettings(options.replicates ?? DIVERGENCE_DEFAULT_WORLDS, {
+    ...(options.resamples === null ? {} : { resamples: options.resamples }),
+    ...(systems === null ? {} : { systems, ceilingUsd: options.ceilingUsd ?? 0 }),
+    ...(options.concurrency == null ? {} : { concurrency: options.concurrency }),
+  });
 }
 
 /**
@@ -94,13 +87,15 @@ export async function divergencePilotCommand(
   io: DivergenceCommandIo,
 ): Promise<number> {
   assertDivergenceProtocol(options.protocol);
-  const prompts = loadPromptTemplates();
-  const manifest = manifestOf(options, prompts);
+  const settings = settingsOf(options);
   if (options.plan) {
+    const manifest = divergenceManifestOf(
+      prepareRun({ settings, experiments: DIVERGENCE_REGISTRY }).frozen.manifest,
+    );
     io.stdout.write(
       formatDivergencePlan(
         manifest,
-        divergencePlanCost(manifest, prompts, options.catalog),
+        divergencePlanCost(manifest, loadPromptTemplates(), options.catalog),
         options.ceilingUsd ?? null,
       ),
     );
@@ -120,18 +115,44 @@ export async function divergencePilotCommand(
       'out',
       `${runDir} already holds a run (manifest.json): resume it with chi pilot --resume ${runDir}, or choose a new --out`,
     );
-  const live = manifest.systems.some((system) => system.kind !== 'scripted');
+  const live = settings.systems.some((system) => system.kind !== 'scripted');
+  const perWorld = divergenceRequestsPerWorld();
   io.stderr.write(
-    `chi: divergence protocol ${DIVERGENCE_PROTOCOL_ID}, ${manifest.worldSeeds.length} world(s), ${
+    `chi: divergence protocol ${DIVERGENCE_PROTOCOL_ID}, ${settings.replicates} world(s), ${
       live
-        ? `${manifest.systems.length} system(s), ${manifest.totalRequests} requests, ceiling ${manifest.ceilingUsd} USD`
+        ? `${settings.systems.length} system(s), ${perWorld * settings.replicates * settings.systems.length} requests, ceiling ${settings.ceilingUsd} USD`
         : 'scripted baselines (not models), offline'
     }\n`,
   );
-  await createDivergenceRun(runDir, manifest);
-  if (options.catalog !== undefined)
-    await writeFile(divergencePaths(runDir).catalog, `${JSON.stringify(options.catalog)}\n`);
-  return continueDivergenceRun(runDir, options, io);
+  return reportSession(
+    await runDivergenceSession({
+      runDir,
+      settings,
+      ...sessionOptions(options, io),
+      ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
+    }),
+    io,
+  );
+}
+
+/** What a session of the command reads from its options and the CLI. */
+function sessionOptions(
+  options: {
+    readonly allowFailedSmoke?: boolean;
+    readonly smokeCeilingUsd?: number;
+    readonly concurrency?: number | null;
+  },
+  io: DivergenceCommandIo,
+) {
+  return {
+    ...(io.env === undefined ? {} : { env: io.env }),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(options.smokeCeilingUsd === undefined ? {} : { smokeCeilingUsd: options.smokeCeilingUsd }),
+    ...(options.allowFailedSmoke === undefined
+      ? {}
+      : { allowFailedSmoke: options.allowFailedSmoke }),
+    ...(options.concurrency == null ? {} : { concurrency: options.concurrency }),
+  };
 }
 
 /**
@@ -141,34 +162,26 @@ export async function divergencePilotCommand(
  */
 export async function resumeDivergenceCommand(
   runDir: string,
-  options: { readonly allowFailedSmoke?: boolean; readonly smokeCeilingUsd?: number },
+  options: {
+    readonly allowFailedSmoke?: boolean;
+    readonly smokeCeilingUsd?: number;
+    readonly concurrency?: number | null;
+  },
   io: DivergenceCommandIo,
 ): Promise<number> {
   io.stderr.write(`chi: resuming divergence run ${runDir}\n`);
-  return continueDivergenceRun(runDir, options, io);
+  return reportSession(await runDivergenceSession({ runDir, ...sessionOptions(options, io) }), io);
 }
 
-async function continueDivergenceRun(
-  runDir: string,
-  options: { readonly allowFailedSmoke?: boolean; readonly smokeCeilingUsd?: number },
-  io: DivergenceCommandIo,
-): Promise<number> {
-  const catalogPath = divergencePaths(runDir).catalog;
-  const catalog = existsSync(catalogPath)
-    ? await readJsonFile(catalogPath, ModelCatalogSchema)
-    : undefined;
-  const session = await executeDivergenceSession({
-    runDir,
-    ...(io.env === undefined ? {} : { env: io.env }),
-    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-    ...(catalog === undefined ? {} : { catalog }),
-    ...(options.smokeCeilingUsd === undefined ? {} : { smokeCeilingUsd: options.smokeCeilingUsd }),
-    ...(options.allowFailedSmoke === undefined
-      ? {}
-      : { allowFailedSmoke: options.allowFailedSmoke }),
-  });
-  const { analysis } = await finishDivergenceRun(runDir);
-  const releaseDir = await writeDivergenceRelease(runDir, analysis);
+/** Prints the primary excess divergence per system and the excluded instances; the exit code. */
+function reportSession(session: DivergenceSessionOutcome, io: DivergenceCommandIo): number {
+  const { analysis } = session;
+  if (analysis === null || session.releaseDir === null) {
+    io.stderr.write(
+      `chi: the run stopped before every request ended (${session.execution.stop?.message ?? session.execution.state}); no release written: resume it with chi pilot --resume ${session.runDir}\n`,
+    );
+    return 3;
+  }
   for (const system of analysis.systems) {
     const primary = system.trajectory.find(
       (point) => point.checkpoint === analysis.primaryCheckpoint,
@@ -179,19 +192,17 @@ async function continueDivergenceRun(
       `chi: ${system.systemId}${label}: excess divergence at primary checkpoint ${analysis.primaryCheckpoint} = ${excess === null || excess === undefined ? 'null' : excess.toFixed(3)}\n`,
     );
   }
-  for (const instance of session.incomplete)
+  for (const instance of analysis.excludedInstances)
     io.stderr.write(
       `chi: incomplete instance ${instance.systemId} world ${instance.worldSeed} arm ${instance.arm} (excluded from the release): ${instance.reason}\n`,
     );
-  io.stdout.write(`${releaseDir}\n`);
+  io.stdout.write(`${session.releaseDir}\n`);
   return analysis.excludedInstances.length === 0 ? 0 : 3;
 }
 
 /** Whether `dir` is a divergence release (`chi verify` then recomputes it with this module). */
 export function isDivergenceRelease(dir: string): boolean {
-  return (
-    existsSync(join(dir, 'divergence.json')) && existsSync(divergencePaths(dir).divergenceCalls)
-  );
+  return existsSync(join(dir, 'divergence.json')) && existsSync(divergencePaths(dir).plan);
 }
 
 /**
@@ -218,7 +229,7 @@ export async function verifyDivergenceCommand(
   const mismatches = await compareDivergenceRelease(dir, analysis);
   if (mismatches.length === 0) {
     io.stdout.write(
-      'OK: divergence release; every file matches SHA256SUMS; every derived file recomputed from calls.jsonl and manifest.json matches exactly.\n',
+      'OK: divergence release; every file matches SHA256SUMS; every derived file recomputed from attempts.jsonl, plan.json and manifest.json matches exactly.\n',
     );
     return 0;
   }

@@ -18,14 +18,22 @@ let root: string;
 let endpoint: DivergenceEndpoint;
 let reference: string;
 
-function spawnSession(runDir: string, mode: 'new' | 'resume'): ChildProcess {
+function spawnSession(
+  runDir: string,
+  mode: 'new' | 'resume',
+  evidence: 'scripted_baseline' | 'live_model' = 'scripted_baseline',
+): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
   delete env.OPENROUTER_API_KEY;
   delete env.OPENAI_API_KEY;
-  return spawn(process.execPath, ['--import', 'tsx', SESSION, runDir, endpoint.baseUrl, mode], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', SESSION, runDir, endpoint.baseUrl, mode, evidence],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -34,11 +42,16 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 /**
  * One session that the endpoint stops at its `ordinal`-th scored request: once that request is
- * held (in flight by construction: its send record is already synced), SIGKILL.
+ * held (in flight by construction: its `before_send` record is already synced), SIGKILL.
  */
-async function killWhileHeld(runDir: string, mode: 'new' | 'resume', ordinal: number) {
+async function killWhileHeld(
+  runDir: string,
+  mode: 'new' | 'resume',
+  ordinal: number,
+  evidence: 'scripted_baseline' | 'live_model' = 'scripted_baseline',
+) {
   const held = endpoint.armNth(ordinal, 'hold');
-  const child = spawnSession(runDir, mode);
+  const child = spawnSession(runDir, mode, evidence);
   const done = exited(child);
   const first = await Promise.race([
     held.then(() => 'held' as const),
@@ -80,16 +93,24 @@ describe('a live divergence run killed with a request in flight and resumed', ()
     const runDir = join(root, 'killed');
     const before = endpoint.scored();
     await killWhileHeld(runDir, 'new', 5);
+    const attempts = () => jsonLines(join(runDir, 'attempts.jsonl'));
     const open = (): string[] => {
-      const logged = new Set(jsonLines(join(runDir, 'calls.jsonl')).map((line) => line.requestId));
-      return jsonLines(join(runDir, 'sends.jsonl'))
-        .map((send) => send.requestId as string)
-        .filter((id) => !logged.has(id));
+      const answered = new Set(
+        attempts()
+          .filter((record) => record.phase !== 'before_send')
+          .map((record) => `${String(record.requestId)}|${String(record.attemptId)}`),
+      );
+      return attempts()
+        .filter((record) => record.phase === 'before_send')
+        .filter(
+          (record) => !answered.has(`${String(record.requestId)}|${String(record.attemptId)}`),
+        )
+        .map((record) => record.requestId as string);
     };
     const killedOpen = [open()];
     expect(killedOpen[0]).toHaveLength(1);
     // a torn last line (a write the kill cut short) is dropped by the resumed writer
-    appendFileSync(join(runDir, 'calls.jsonl'), '{"kind":"divergence-call","manifestSha');
+    appendFileSync(join(runDir, 'attempts.jsonl'), '{"kind":"attempt","manifestSha');
     await killWhileHeld(runDir, 'resume', 40);
     killedOpen.push(open());
     await killWhileHeld(runDir, 'resume', 100);
@@ -98,8 +119,8 @@ describe('a live divergence run killed with a request in flight and resumed', ()
     const last = spawnSession(runDir, 'resume');
     expect(await exited(last)).toBe(0);
 
-    // every call logged once; the endpoint saw each request once, plus each held one again
-    const calls = jsonLines(join(runDir, 'calls.jsonl'));
+    // every call answered once; the endpoint saw each request once, plus each held one again
+    const calls = attempts().filter((record) => record.phase === 'after_response');
     expect(calls).toHaveLength(PER_WORLD);
     expect(new Set(calls.map((call) => call.requestId)).size).toBe(PER_WORLD);
     expect(endpoint.scored() - before).toBe(PER_WORLD + 3);
@@ -112,6 +133,44 @@ describe('a live divergence run killed with a request in flight and resumed', ()
     const differing = Object.keys(uninterrupted).filter(
       (name) => resumed[name] !== uninterrupted[name],
     );
-    expect(differing).toEqual([]);
+    // the attempt log records the kills (and SHA256SUMS lists it); every other file is the same
+    expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl']);
+  }, 300_000);
+
+  it('never re-sends an open request of a live (possibly paid) system: its instance ends, abandoned, and is excluded with the reason', async () => {
+    const runDir = join(root, 'paid');
+    await killWhileHeld(runDir, 'new', 5, 'live_model');
+    const attempts = jsonLines(join(runDir, 'attempts.jsonl'));
+    const answered = new Set(
+      attempts.filter((r) => r.phase === 'after_response').map((r) => r.attemptId),
+    );
+    const open = attempts
+      .filter((r) => r.phase === 'before_send' && !answered.has(r.attemptId))
+      .map((r) => r.requestId as string);
+    expect(open).toHaveLength(1);
+    const before = endpoint.scored();
+    const last = spawnSession(runDir, 'resume', 'live_model');
+    expect(await exited(last)).toBe(0);
+    const after = jsonLines(join(runDir, 'attempts.jsonl'));
+    expect(after.filter((r) => r.requestId === open[0] && r.phase === 'before_send')).toHaveLength(
+      1,
+    );
+    expect(after.filter((r) => r.requestId === open[0] && r.phase === 'abandoned')).toHaveLength(1);
+    // the rest of its instance depends on it and is never sent; the endpoint saw only new sends
+    const instance = (open[0] as string).replace(/\.c\d+\.(update|operation|probe)\.\d+$/, '');
+    const sends = (records: Record<string, unknown>[]) =>
+      records.filter((r) => r.phase === 'before_send').map((r) => r.requestId as string);
+    const resumedSends = sends(after).slice(sends(attempts).length);
+    const ofInstance = (id: string) =>
+      id.startsWith(`${instance}.c`) && /^\d+\./.test(id.slice(instance.length + 2));
+    expect(resumedSends.filter(ofInstance)).toEqual([]);
+    expect(endpoint.scored() - before).toBe(resumedSends.length);
+    expect(new Set(sends(after)).size).toBeLessThan(PER_WORLD);
+    const analysis = JSON.parse(readFileSync(join(runDir, 'release', 'divergence.json'), 'utf8'));
+    expect(analysis.excludedInstances).toHaveLength(1);
+    expect(analysis.excludedInstances[0].requestId).toBe(open[0]);
+    expect(analysis.excludedInstances[0].reason).toContain(
+      'uncertain_attempt: possibly sent before an interruption, never re-sent',
+    );
   }, 300_000);
 });

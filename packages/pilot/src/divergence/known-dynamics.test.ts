@@ -2,20 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPromptTemplates } from '../prompts';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSeries } from './analyze';
 import { analyzeDivergence } from './analyze';
-import type { DivergenceCallRecord } from './execute';
-import { compareDivergenceRelease, writeDivergenceRelease } from './release';
-import {
-  defaultDivergenceManifest,
-  divergencePaths,
-  recomputeDivergence,
-  runDivergenceProtocol,
-  scriptedDivergenceModels,
-} from './run';
+import type { DivergenceCallRecord } from './calls';
+import { compareDivergenceRelease } from './release';
+import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
 import { divergenceEntries } from './score';
-import { DIVERGENCE_SYSTEMS } from './scripted-divergence';
+import { DIVERGENCE_SYSTEMS, scriptedDivergenceInstance } from './scripted-divergence';
 
 // One offline run of the protocol with 16 worlds, shared by every assertion below: the scripted
 // systems' true dynamics are known by construction (docs/protocol.md derives them), and the
@@ -28,29 +21,20 @@ let manifestWrittenBeforeFirstCall = false;
 
 beforeAll(async () => {
   runDir = join(mkdtempSync(join(tmpdir(), 'chi-divergence-')), 'run');
-  const prompts = loadPromptTemplates();
-  const scripted = scriptedDivergenceModels(
-    defaultDivergenceManifest(WORLDS, '2026-09-01T00:00:00.000Z', prompts, 1000),
-  );
   let first = true;
   const result = await runDivergenceProtocol({
     runDir,
     worlds: WORLDS,
     resamples: 1000,
-    createdAt: '2026-09-01T00:00:00.000Z',
-    prompts,
-    modelFor: (systemId, worldSeed, armId) => {
+    now: () => new Date('2026-09-01T00:00:00.000Z'),
+    modelFor: (system, blockId) => {
       if (first) manifestWrittenBeforeFirstCall = existsSync(divergencePaths(runDir).manifest);
       first = false;
-      return scripted(systemId, worldSeed, armId);
+      return scriptedDivergenceInstance(system, blockId);
     },
   });
   analysis = result.analysis;
-  await writeDivergenceRelease(runDir, analysis);
-  calls = readFileSync(divergencePaths(runDir).divergenceCalls, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as DivergenceCallRecord);
+  calls = (await recomputeDivergence(runDir)).calls;
 }, 120_000);
 
 function series(system: string, name: DivergenceSeries, checkpoint: number): DivergenceEstimate {
@@ -79,9 +63,17 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
   it('freezes the manifest, with the primary checkpoint, before the first request', () => {
     expect(manifestWrittenBeforeFirstCall).toBe(true);
     const manifest = JSON.parse(readFileSync(divergencePaths(runDir).manifest, 'utf8'));
-    expect(manifest.primaryCheckpoint).toBe(6);
-    expect(calls.every((call) => call.manifestSha256 === analysis.manifestSha256)).toBe(true);
-    expect(calls.length).toBe(manifest.totalRequests);
+    expect(manifest.experiments.divergence.primaryCheckpoint).toBe(6);
+    const attempts = readFileSync(divergencePaths(runDir).attempts, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { manifestSha256: string });
+    expect(attempts.every((record) => record.manifestSha256 === analysis.manifestSha256)).toBe(
+      true,
+    );
+    const plan = JSON.parse(readFileSync(divergencePaths(runDir).plan, 'utf8'));
+    expect(calls.length).toBe(plan.requests.length);
+    expect(calls.length).toBe(WORLDS * 3 * 231);
   });
 
   it('stateless: excess divergence 0 within bootstrap error at every checkpoint', () => {
@@ -215,15 +207,17 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
     const release = divergencePaths(runDir).releaseDir;
     const recomputed = await recomputeDivergence(release);
     expect(await compareDivergenceRelease(release, recomputed.analysis)).toEqual([]);
-    const log = join(release, 'calls.jsonl');
+    const log = join(release, 'attempts.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
     const index = lines.findIndex(
       (line) =>
-        line.includes('"role":"probe"') &&
-        line.includes('notebook-follower') &&
-        line.includes('"checkpoint":6'),
+        line.includes('"phase":"after_response"') &&
+        line.includes('"requestId":"notebook-follower.divergence.') &&
+        line.includes('.c6.probe.'),
     );
-    const edited = JSON.parse(lines[index] as string) as DivergenceCallRecord;
+    const edited = JSON.parse(lines[index] as string) as {
+      result: { text: string | null };
+    };
     const flipped = JSON.parse(edited.result.text ?? '[]') as { id: string; answer: string }[];
     lines[index] = JSON.stringify({
       ...edited,

@@ -43,6 +43,13 @@ function lines(path: string): Record<string, unknown>[] {
 }
 
 const PER_WORLD = 231;
+/** The runner's reason for a request never sent because one it depends on ended its instance. */
+const BLOCKED = 'not sent: a request it depends on produced no notebook';
+
+/** The answered requests of a run folder: the `after_response` records of its attempt log. */
+function answered(run: string): Record<string, unknown>[] {
+  return lines(join(run, 'attempts.jsonl')).filter((record) => record.phase === 'after_response');
+}
 
 describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoint', () => {
   it('--plan prices the chosen systems with their declared prices and sends nothing', async () => {
@@ -71,7 +78,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     expect(await runCli(liveArgs(endpoint, ['--out', 'run']), cli.io)).toBe(0);
     const run = join(cwd, 'run');
     expect(lines(join(run, 'smoke.jsonl')).map((record) => record.passed)).toEqual([true]);
-    expect(lines(join(run, 'calls.jsonl'))).toHaveLength(PER_WORLD);
+    expect(answered(run)).toHaveLength(PER_WORLD);
     expect(endpoint.scored()).toBe(PER_WORLD);
     // every scored request reserved in the run's ledger before it was sent
     expect(existsSync(join(run, 'ledger.jsonl'))).toBe(true);
@@ -97,7 +104,8 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     expect(await runCli(liveArgs(endpoint, ['--out', 'run']), cli.io)).toBe(4);
     expect(cli.err()).toContain('smoke check failed');
     expect(endpoint.scored()).toBe(0);
-    expect(readFileSync(join(cwd, 'run', 'calls.jsonl'), 'utf8')).toBe('');
+    const attempts = join(cwd, 'run', 'attempts.jsonl');
+    expect(existsSync(attempts) ? readFileSync(attempts, 'utf8') : '').toBe('');
   });
 
   it('excludes an instance ended by an infrastructure failure, with the reason, and exits 3', async () => {
@@ -106,13 +114,16 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     // the first scored request is arm A's baseline probe
     const refused = endpoint.armNth(1, 'no-route');
     const cli = captureIo({ cwd });
-    expect(await runCli(liveArgs(endpoint, ['--out', 'run']), cli.io)).toBe(3);
+    // one request in flight, so the first one the endpoint receives is the plan's first
+    const args = liveArgs(endpoint, ['--out', 'run', '--concurrency', '1']);
+    expect(await runCli(args, cli.io)).toBe(3);
     await refused;
     const run = join(cwd, 'run');
-    const calls = lines(join(run, 'calls.jsonl'));
+    const calls = answered(run);
     // arm A sent its failed first call and nothing more (13 planned): 12 never sent
     expect(calls).toHaveLength(PER_WORLD - 12);
-    expect(calls.filter((call) => call.arm === 'A')).toHaveLength(1);
+    const armA = /\.divergence\.w\d+\.A\.c\d+\./;
+    expect(calls.filter((call) => armA.test(String(call.requestId)))).toHaveLength(1);
     const analysis = JSON.parse(readFileSync(join(run, 'release', 'divergence.json'), 'utf8'));
     expect(analysis.excludedInstances).toEqual([
       {
@@ -120,12 +131,12 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
         worldSeed: expect.any(Number),
         arm: 'A',
         requestId: expect.stringContaining('.A.c0.probe.0'),
-        reason: 'infrastructure failure: no_route',
+        reason: `1 x infrastructure failure: no_route; 12 x ${BLOCKED}`,
       },
     ]);
     const excess = analysis.systems[0].trajectory[0].series.excess;
     expect(excess.estimate).toBeNull();
-    expect(excess.reason).toBe('A excluded: infrastructure failure: no_route');
+    expect(excess.reason).toBe(`A excluded: 1 x infrastructure failure: no_route; 12 x ${BLOCKED}`);
     expect(readFileSync(join(run, 'release', 'divergence.md'), 'utf8')).toContain(
       'infrastructure failure: no_route',
     );
@@ -134,7 +145,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     expect(await runCli(['verify', join(run, 'release')], verify.io)).toBe(0);
   }, 60_000);
 
-  it('stops at the ceiling: the ledger refuses past it and the refused instances are excluded', async () => {
+  it('stops at the ceiling: the ledger refuses past it, the run stops and publishes nothing', async () => {
     endpoint = await startDivergenceEndpoint({ costUsd: 0.002 });
     const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-ceiling-'));
     const cli = captureIo({ cwd });
@@ -142,12 +153,13 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     args[args.indexOf('--ceiling-usd') + 1] = '0.05';
     expect(await runCli(args, cli.io)).toBe(3);
     const run = join(cwd, 'run');
-    const analysis = JSON.parse(readFileSync(join(run, 'release', 'divergence.json'), 'utf8'));
-    expect(analysis.excludedInstances.length).toBeGreaterThan(0);
-    for (const instance of analysis.excludedInstances)
-      expect(instance.reason).toBe('infrastructure failure: budget_refused');
+    // the runner's rule: a refused reservation stops the run (no release of a partial run)
+    expect(cli.err()).toContain('the run stopped before every request ended');
+    expect(existsSync(join(run, 'release', 'divergence.json'))).toBe(false);
+    const status = JSON.parse(readFileSync(join(run, 'status.json'), 'utf8'));
+    expect(status.stop.kind).toBe('ceiling');
     // a refused request never reached the endpoint
-    const sent = lines(join(run, 'calls.jsonl')).filter(
+    const sent = answered(run).filter(
       (call) => (call.result as { failure: string }).failure !== 'budget_refused',
     );
     expect(endpoint.scored()).toBe(sent.length);

@@ -1,37 +1,22 @@
-import { sha256Hex } from '@chi/run';
 import { PlannedRequestSchema } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { applyNotebookCap } from '../notebook';
-import { loadPromptTemplates } from '../prompts';
-import { corruptedNotebook } from '../run-notebook-source';
-import { type DivergenceCallRecord, executeDivergence } from './execute';
-import { divergenceManifestSha256 } from './manifest';
+import { prepareRun } from '../run-create';
+import { divergenceManifestOf } from './calls';
 import { divergenceBlockId, planDivergenceWorld } from './plan';
 import { divergenceRequestsPerWorld } from './protocol';
-import { defaultDivergenceManifest, scriptedDivergenceModels } from './run';
+import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
 
-const prompts = loadPromptTemplates();
-const manifest = defaultDivergenceManifest(1, '2026-09-01T00:00:00.000Z', prompts, 10);
+const manifest = divergenceManifestOf(
+  prepareRun({
+    settings: divergenceSettings(1, { resamples: 10 }),
+    experiments: DIVERGENCE_REGISTRY,
+  }).frozen.manifest,
+);
 const seed = manifest.worldSeeds[0] as number;
 const units = planDivergenceWorld(manifest, seed);
 const requests = units.flatMap((unit) =>
   manifest.systems.flatMap((system) => unit.requestsFor(system.id)),
 );
-
-/** What the sequential divergence executor sends and shows, for one world of every system. */
-async function executedCalls(): Promise<DivergenceCallRecord[]> {
-  const lines: DivergenceCallRecord[] = [];
-  await executeDivergence({
-    manifest,
-    manifestSha256: divergenceManifestSha256(manifest),
-    prompts,
-    modelFor: scriptedDivergenceModels(manifest),
-    record: async (line) => {
-      if (line.kind === 'divergence-call') lines.push(line);
-    },
-  });
-  return lines;
-}
 
 describe('the divergence protocol planned as runner blocks', () => {
   it('plans one valid block per instance with every call of every arm', () => {
@@ -50,33 +35,6 @@ describe('the divergence protocol planned as runner blocks', () => {
     ]);
   });
 
-  it('shows every call the notebook the sequential executor showed, with the same request IDs and nonces', async () => {
-    const calls = await executedCalls();
-    const planned = new Map(requests.map((request) => [request.requestId, request]));
-    expect(calls.map((call) => call.requestId).sort()).toEqual([...planned.keys()].sort());
-    // Fold the logged replies through the plan: keys, per-request notebooks, sources.
-    const byKey = new Map<string, string>();
-    const byRequest = new Map<string, string>();
-    for (const call of calls) {
-      const request = planned.get(call.requestId);
-      if (request === undefined) throw new Error(`unplanned ${call.requestId}`);
-      expect(call.nonce).toBe(request.nonce);
-      const key = request.blockId;
-      const source = request.notebookSource;
-      const shown =
-        source === undefined
-          ? (byKey.get(key) ?? '')
-          : source.kind === 'empty'
-            ? ''
-            : source.kind === 'corrupted'
-              ? corruptedNotebook(byRequest.get(source.requestId) ?? '')
-              : (byRequest.get(source.requestId) ?? '');
-      expect(sha256Hex(shown), call.requestId).toBe(call.notesShownSha256);
-      if (request.writesNotebook) {
-        const text = applyNotebookCap(call.result.text ?? '', manifest.notebookCapBytes).text;
-        byKey.set(key, text);
-        byRequest.set(call.requestId, text);
-      }
-    }
-  });
+  // That every call shows the notebook the sequential executor showed, with the same request IDs
+  // and nonces, is checked on the runner against what the executor recorded: runner.test.ts.
 });

@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
+import { runFolderPaths as divergencePaths } from '@chi/run';
 import {
   type DivergenceAnalysis,
   type DivergenceEstimate,
@@ -9,7 +10,6 @@ import {
   formatEstimate,
 } from './analyze';
 import { divergenceReportHtml } from './report-html';
-import { divergencePaths } from './run';
 
 /** The files of a divergence release, each a pure function of the analysis. */
 export const DIVERGENCE_RELEASE_FILES = [
@@ -21,8 +21,17 @@ export const DIVERGENCE_RELEASE_FILES = [
   'report.html',
 ] as const;
 
-/** The raw inputs copied into the release, from which `chi verify` recomputes everything. */
-export const DIVERGENCE_RELEASE_INPUTS = ['manifest.json', 'calls.jsonl'] as const;
+/**
+ * The raw inputs copied into the release, from which `chi verify` recomputes everything: the
+ * frozen manifest and its hash, the plan and the hash-chained attempt log (replies, request
+ * hashes and the notebook sources the runner applied).
+ */
+export const DIVERGENCE_RELEASE_INPUTS = [
+  'manifest.json',
+  'manifest.sha256',
+  'plan.json',
+  'attempts.jsonl',
+] as const;
 
 function number(value: number | null): string {
   return value === null ? '' : String(value);
@@ -300,7 +309,9 @@ export async function writeDivergenceRelease(
   // The release's raw part has the run folder's layout (`chi verify` reads it as one).
   const published = divergencePaths(paths.releaseDir);
   await copyFile(paths.manifest, published.manifest);
-  await copyFile(paths.divergenceCalls, published.divergenceCalls);
+  await copyFile(paths.manifestSha256, published.manifestSha256);
+  await copyFile(paths.plan, published.plan);
+  await copyFile(paths.attempts, published.attempts);
   for (const [name, text] of renderDivergenceRelease(analysis))
     await writeFile(join(paths.releaseDir, name), text);
   // Last, over every other file: `sha256sum -c SHA256SUMS` inside the release checks it.

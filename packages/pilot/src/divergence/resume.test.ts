@@ -1,31 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatModel } from '@chi/spec';
+import { readAttemptLog, runFolderPaths } from '@chi/run';
+import type { ChatModel, SystemSpec } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { loadPromptTemplates } from '../prompts';
-import { type DivergenceLogLine, executeDivergence } from './execute';
-import { divergenceManifestSha256 } from './manifest';
-import { writeDivergenceRelease } from './release';
-import {
-  createDivergenceRun,
-  defaultDivergenceManifest,
-  divergenceModels,
-  executeDivergenceSession,
-  finishDivergenceRun,
-} from './run';
+import type { InstanceModelFactory } from '../run-instance-models';
+import { divergenceSettings, runDivergenceProtocol, runDivergenceSession } from './run';
+import { scriptedDivergenceInstance } from './scripted-divergence';
 
-const AT = '2026-09-01T00:00:00.000Z';
+const AT = new Date('2026-09-01T00:00:00.000Z');
 
-async function freshRun(root: string, name: string): Promise<string> {
-  const runDir = join(root, name);
-  await createDivergenceRun(runDir, defaultDivergenceManifest(1, AT, loadPromptTemplates(), 20));
-  return runDir;
-}
-
-async function release(runDir: string): Promise<Record<string, string>> {
-  const { analysis } = await finishDivergenceRun(runDir);
-  const dir = await writeDivergenceRelease(runDir, analysis);
+function releaseFiles(runDir: string): Record<string, string> {
+  const dir = runFolderPaths(runDir).releaseDir;
   return Object.fromEntries(
     readdirSync(dir)
       .sort()
@@ -33,96 +19,98 @@ async function release(runDir: string): Promise<Record<string, string>> {
   );
 }
 
+/** A factory whose model throws (the process "dies") at the request `dies` names. */
+function dyingAt(dies: (requestId: string) => boolean, real: InstanceModelFactory) {
+  return (system: SystemSpec, blockId: string): ChatModel => {
+    const model = real(system, blockId);
+    return {
+      ...model,
+      generate: async (request) => {
+        if (dies(request.requestId)) throw new Error('killed');
+        return model.generate(request);
+      },
+    };
+  };
+}
+
 describe('resuming a divergence run of in-process scripted systems', () => {
   it('rebuilds hidden state by local replay and publishes the uninterrupted release', async () => {
     const root = mkdtempSync(join(tmpdir(), 'chi-divergence-resume-'));
-    const reference = await freshRun(root, 'reference');
-    await executeDivergenceSession({ runDir: reference });
-    const runDir = await freshRun(root, 'crashed');
-    const manifest = defaultDivergenceManifest(1, AT, loadPromptTemplates(), 20);
-    const real = divergenceModels(manifest);
-    // the 500th request dies mid-flight (its send record is on disk, its result never is): 231
-    // requests per system, so it lies in the hidden-state system's exposure checkpoint, after
-    // several of its instances ingested their history: their hidden state must be rebuilt
-    let sent = 0;
-    const crashing = (systemId: string, worldSeed: number, armId: string): ChatModel => {
-      const model = real(systemId, worldSeed, armId);
-      return {
-        ...model,
-        generate: async (request) => {
-          sent += 1;
-          if (sent === 500) throw new Error('killed');
-          return model.generate(request);
-        },
-      };
-    };
-    await expect(executeDivergenceSession({ runDir, modelFor: crashing })).rejects.toThrow(
-      'killed',
+    const reference = join(root, 'reference');
+    await runDivergenceProtocol({ runDir: reference, worlds: 1, resamples: 20, now: () => AT });
+    const runDir = join(root, 'crashed');
+    // The hidden-state system's instance A dies mid-flight at checkpoint 3 (its before_send is on
+    // disk, its result never is), after it ingested its history at checkpoint 1: its hidden state
+    // must be rebuilt before anything new is sent to it.
+    const dies = (id: string) => id.startsWith('hidden-state.divergence.') && id.includes('.A.c3.');
+    await expect(
+      runDivergenceSession({
+        runDir,
+        settings: divergenceSettings(1, { resamples: 20 }),
+        now: () => AT,
+        concurrency: 1,
+        modelFor: dyingAt(dies, scriptedDivergenceInstance),
+      }),
+    ).rejects.toThrow('killed');
+    const records = await readAttemptLog(runFolderPaths(runDir).attempts);
+    const open = records.filter(
+      (record) =>
+        record.phase === 'before_send' &&
+        !records.some((r) => r.attemptId === record.attemptId && r.phase === 'after_response'),
     );
-    expect(readFileSync(join(runDir, 'calls.jsonl'), 'utf8').split('\n')).toHaveLength(500);
-    await executeDivergenceSession({ runDir });
-    expect(await release(runDir)).toEqual(await release(reference));
+    expect(open.map((record) => record.requestId).filter(dies)).toHaveLength(1);
+    expect(
+      records.some(
+        (r) =>
+          r.phase === 'after_response' &&
+          r.requestId.includes('hidden-state.divergence.') &&
+          r.requestId.includes('.A.c1.update'),
+      ),
+    ).toBe(true);
+    await runDivergenceSession({ runDir, now: () => AT });
+    const resumed = releaseFiles(runDir);
+    const uninterrupted = releaseFiles(reference);
+    expect(Object.keys(resumed)).toEqual(Object.keys(uninterrupted));
+    // the attempt log records the interruption (and SHA256SUMS lists it); every other file is equal
+    const differing = Object.keys(uninterrupted).filter(
+      (name) => resumed[name] !== uninterrupted[name],
+    );
+    expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl']);
   }, 120_000);
 });
 
-describe('a request left open on a paid system', () => {
-  it('is never sent again: its instance ends, abandoned, with the reason', async () => {
-    const manifest = defaultDivergenceManifest(1, AT, loadPromptTemplates(), 20);
-    const models = divergenceModels(manifest);
-    const requests: string[] = [];
-    const lines: DivergenceLogLine[] = [];
-    const openId = `stateless.divergence.w${manifest.worldSeeds[0]}.B.c0.probe.0`;
-    const incomplete = await executeDivergence({
-      manifest,
-      manifestSha256: divergenceManifestSha256(manifest),
-      prompts: loadPromptTemplates(),
-      modelFor: (systemId, worldSeed, armId) => {
-        const model = models(systemId, worldSeed, armId);
-        return {
-          ...model,
-          generate: (request) => {
-            requests.push(request.requestId);
-            return model.generate(request);
-          },
-        };
-      },
-      record: async (line) => {
-        lines.push(line);
-      },
-      resume: { logged: new Map(), open: new Set([openId]) },
-      mayResend: () => false,
-    });
-    expect(requests).not.toContain(openId);
-    expect(
-      requests.filter((id) => id.startsWith('stateless.divergence.w') && id.includes('.B.c')),
-    ).toEqual([]);
-    expect(incomplete).toEqual([
-      {
-        systemId: 'stateless',
-        worldSeed: manifest.worldSeeds[0],
-        arm: 'B',
-        requestId: openId,
-        reason: 'abandoned: possibly sent before an interruption; never re-sent (paid system)',
-      },
-    ]);
-    expect(lines.find((line) => line.requestId === openId)?.kind).toBe('divergence-abandoned');
-  });
-});
+// A request left open on a paid system (never sent again, its instance excluded with the reason)
+// is checked with a killed process and a held loopback request: kill-resume.test.ts.
 
 describe('a resumed session whose prompt templates changed', () => {
-  it('sends nothing and names the manifest and the template (damaged run folder)', async () => {
+  it('sends nothing and names the template (the frozen prompts no longer match)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'chi-divergence-prompts-'));
-    const runDir = await freshRun(root, 'run');
-    const prompts = new Map(loadPromptTemplates());
-    const probe = prompts.get('history-probe');
+    const runDir = join(root, 'run');
+    const sent: string[] = [];
+    await expect(
+      runDivergenceSession({
+        runDir,
+        settings: divergenceSettings(1, { resamples: 20 }),
+        now: () => AT,
+        modelFor: dyingAt(() => true, scriptedDivergenceInstance),
+      }),
+    ).rejects.toThrow('killed');
+    const paths = runFolderPaths(runDir);
+    const before = readFileSync(paths.attempts, 'utf8');
+    const probe = readdirSync(paths.promptsDir).find((name) => name.startsWith('history-probe'));
     expect(probe).toBeDefined();
-    prompts.set('history-probe', {
-      ...(probe as NonNullable<typeof probe>),
-      sha256: 'ab'.repeat(32),
-    });
-    await expect(executeDivergenceSession({ runDir, prompts })).rejects.toThrow(
-      /manifest\.json.*prompts: template history-probe hashes to abab/,
-    );
-    expect(readFileSync(join(runDir, 'calls.jsonl'), 'utf8')).toBe('');
+    writeFileSync(join(paths.promptsDir, probe as string), 'edited\n');
+    await expect(
+      runDivergenceSession({
+        runDir,
+        now: () => AT,
+        modelFor: dyingAt((id) => {
+          sent.push(id);
+          return false;
+        }, scriptedDivergenceInstance),
+      }),
+    ).rejects.toThrow(/prompt history-probe@.* does not match the manifest hash/);
+    expect(sent).toEqual([]);
+    expect(readFileSync(paths.attempts, 'utf8')).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 import { readHistoryProbe } from '@chi/report';
 import { usableReply } from '@chi/run';
 import type { ChisEntry, Decision, Option } from '@chi/spec';
-import type { DivergenceCallRecord } from './execute';
+import type { DivergenceCallRecord } from './calls';
 import type { DivergenceManifest } from './manifest';
 import type { DivergenceArm } from './protocol';
 import { buildDivergenceWorld, type DivergenceWorld } from './world';

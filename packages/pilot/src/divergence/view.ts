@@ -14,10 +14,7 @@ export function divergenceViewRelease(dir: string): string | null {
   const root = resolve(dir);
   if (existsSync(join(root, 'divergence.json'))) return root;
   const release = divergencePaths(root).releaseDir;
-  if (
-    existsSync(divergencePaths(root).divergenceCalls) &&
-    existsSync(join(release, 'divergence.json'))
-  )
+  if (existsSync(divergencePaths(root).plan) && existsSync(join(release, 'divergence.json')))
     return release;
   return null;
 }
