@@ -10,7 +10,7 @@ import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
  * per instance (system, world seed, arm), each request depending on the one before it, every
  * notebook operation a `notebookSource` of the request that first reads the changed notebook, and
  * the swap in lockstep by depending on the partner's notebook. Request IDs and nonces are the ones
- * `executeDivergence` sends, so the rendered requests are byte-identical.
+ * the sequential executor sent before the port, so the rendered requests are byte-identical.
  */
 
 /**
