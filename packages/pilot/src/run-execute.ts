@@ -12,6 +12,7 @@ import type { AnyExperiment } from './experiments/experiment';
 import { openRequestStore } from './request-store';
 import { finishSession, logBlockedRequests, markNotSent, stopReasonOf } from './run-finish';
 import { openRunLog } from './run-folder';
+import { countPendingRequests, emptyHeldState } from './run-held-state';
 import type { InstanceModelFactory } from './run-instance-models';
 import { notebookSourceRequests } from './run-notebook-source';
 import { startingNotebooks } from './run-notebooks';
@@ -75,6 +76,7 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
     createJsonlWriter({ path: paths.failures, schema: FailureLogEntrySchema, fsync: 'every-line' }),
   );
   const requestStore = await openRequestStore(options.runDir);
+  const notebooks = startingNotebooks(run);
   return {
     options,
     run,
@@ -85,9 +87,10 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
     requestStore,
     outcomes: new Map(),
     attemptsSoFar: new Map(),
-    notebooks: startingNotebooks(run),
+    notebooks,
     notebookSources: notebookSourceRequests(run.plan),
     instanceModels: new Map(),
+    held: emptyHeldState(run, new Set(notebooks.keys())),
     chargedUsd: 0,
     stop: null,
     fatal: null,
@@ -101,6 +104,17 @@ function resumedChargeUsd(session: RunSession): number {
     if (outcome.kind === 'resolved') chargedUsd += outcome.result.chargedUsd;
   }
   return chargedUsd;
+}
+
+/**
+ * Takes over what earlier sessions' attempt log resolved (its fold is dropped on return, replies
+ * included), then counts the requests left, for the release of held worlds and notebooks.
+ */
+async function resumeFromLog(session: RunSession): Promise<number> {
+  const logStates = foldAttemptLog(await readAttemptLog(session.run.paths.attempts));
+  const resumes = await resumeSession(session, logStates);
+  countPendingRequests(session);
+  return resumes;
 }
 
 /** Sends until done or stopped; an abort of `options.signal` stops new requests meanwhile. */
@@ -141,9 +155,8 @@ async function sendRequests(session: RunSession): Promise<void> {
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOutcome> {
   const startedMs = Date.now();
   const run = await openRunForExecution(options);
-  const logStates = foldAttemptLog(await readAttemptLog(run.paths.attempts));
   const session = await startSession(options, run);
-  const resumes = await resumeSession(session, logStates);
+  const resumes = await resumeFromLog(session);
   session.chargedUsd = resumedChargeUsd(session);
   await sendRequests(session);
   await logBlockedRequests(session);

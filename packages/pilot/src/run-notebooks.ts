@@ -9,6 +9,7 @@ import { REPLY_KEY_PREFIX } from './experiments/memory';
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { notebookKey } from './render-planned';
 import { writeJsonFile } from './run-folder';
+import { noteNotebookWriter } from './run-held-state';
 import { sourceNotebookKey } from './run-notebook-source';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
@@ -67,6 +68,17 @@ async function writeNotebook(
   await writeJsonFile(path, snapshot);
 }
 
+/** Keeps a notebook a request wrote, noting its block (dropped once nothing pending needs it). */
+function keepWritten(
+  session: RunSession,
+  request: PlannedRequest,
+  key: string,
+  content: NotebookContent,
+): void {
+  session.notebooks.set(key, content);
+  noteNotebookWriter(session, key, request.blockId);
+}
+
 /**
  * Keeps the notebook a resolved request wrote (its reply, capped) and writes its snapshot; a
  * request that writes none, or failed for the infrastructure's reasons, keeps nothing. The reply
@@ -82,13 +94,15 @@ export async function keepNotebook(
   if (!request.writesNotebook || isInfrastructureFailure(result)) return;
   const content = applyNotebookCap(result.text ?? '', capOf(session.run, request.systemId));
   const key = notebookKey(request, session.run.experiments);
-  session.notebooks.set(`${request.systemId}|${key}`, content);
-  session.notebooks.set(
+  keepWritten(session, request, `${request.systemId}|${key}`, content);
+  keepWritten(
+    session,
+    request,
     `${request.systemId}|${REPLY_KEY_PREFIX}${key}`,
     applyNotebookCap(result.text ?? '', null),
   );
   if (session.notebookSources.has(request.requestId))
-    session.notebooks.set(sourceNotebookKey(request.systemId, request.requestId), content);
+    keepWritten(session, request, sourceNotebookKey(request.systemId, request.requestId), content);
   await writeNotebook(session.run, request, content);
 }
 

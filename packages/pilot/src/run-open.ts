@@ -22,7 +22,6 @@ import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';
 import { type RunPaths, readJsonFile, runPaths } from './run-folder';
-import { type RunWorlds, readRunWorlds } from './run-worlds';
 
 /** A run folder read and checked for execution: everything a session reads, nothing it changes. */
 export interface OpenedRun {
@@ -36,8 +35,6 @@ export interface OpenedRun {
   readonly plan: RunPlan;
   /** The prompt templates, their hashes checked. */
   readonly prompts: PromptSet;
-  /** The worlds of the run. */
-  readonly worlds: RunWorlds;
   /** The experiment modules that render the plan's requests. */
   readonly experiments: readonly AnyExperiment[];
   /** The manifest's systems by ID. */
@@ -142,7 +139,7 @@ async function readPreviousStatus(
 
 /**
  * Opens a run folder for execution: reads and checks the frozen manifest, the plan, the prompt
- * templates, the worlds, the experiment modules, the models and the previous session's status
+ * templates, the experiment modules, the models and the previous session's status
  * and attempt-chain head. Sends nothing and writes nothing.
  */
 export async function openRunForExecution(options: ExecuteRunOptions): Promise<OpenedRun> {
@@ -152,7 +149,6 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
   const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
   checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
-  const worlds = await readRunWorlds(paths, manifest);
   const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
   checkModels(manifest, options);
@@ -177,7 +173,6 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
     manifest,
     plan,
     prompts,
-    worlds,
     experiments,
     systems,
     previousStatus,

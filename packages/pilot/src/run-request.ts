@@ -11,6 +11,7 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { renderPlannedRequest } from './render-planned';
+import { recordOutcome, worldsFor } from './run-held-state';
 import { modelOf } from './run-instance-models';
 import { sourcedNotes } from './run-notebook-source';
 import { keepNotebook, notebookText } from './run-notebooks';
@@ -42,7 +43,7 @@ async function renderAndStore(
   const rendered = renderPlannedRequest({
     request,
     manifest: run.manifest,
-    worlds: run.worlds,
+    worlds: await worldsFor(session, request),
     prompts: run.prompts,
     notes: sourcedNotes(session, request, (systemId, key) => notebookText(session, systemId, key)),
     experiments: run.experiments,
@@ -167,7 +168,7 @@ export async function runRequest(session: RunSession, request: PlannedRequest): 
   await logFailure(session, request, base.attemptId, result);
   await keepNotebook(session, request, result);
   // Resolved only now: a request that reads this one's notebook may be dispatched from here on.
-  session.outcomes.set(request.requestId, { kind: 'resolved', result });
+  recordOutcome(session, request, { kind: 'resolved', result });
   await noteResultStops(session, result);
   session.emit({
     type: 'request-finished',

@@ -1,6 +1,7 @@
 import { type RequestLogState, sha256Hex } from '@chi/run';
 import type { PlannedRequest, SystemSpec } from '@chi/spec';
 import { writeJsonFile } from './run-folder';
+import { recordOutcome } from './run-held-state';
 import { keepNotebook } from './run-notebooks';
 import type { RunSession } from './run-session';
 
@@ -74,7 +75,7 @@ async function resumeRequest(
   counts: ResumeCounts,
 ): Promise<void> {
   if (state.result !== null) {
-    session.outcomes.set(request.requestId, { kind: 'resolved', result: state.result });
+    recordOutcome(session, request, { kind: 'resolved', result: state.result });
     counts.resolved += 1;
     await keepNotebook(session, request, state.result);
     return;
@@ -85,7 +86,7 @@ async function resumeRequest(
   if (mayResendUncertain(system)) {
     counts.resent += 1;
   } else {
-    session.outcomes.set(request.requestId, {
+    recordOutcome(session, request, {
       kind: 'abandoned',
       reason: 'possibly sent before an interruption; never re-sent (paid system)',
     });

@@ -1,5 +1,6 @@
 import { isInfrastructureFailure, type RequestOutcome } from '@chi/run';
 import type { PlannedRequest } from '@chi/spec';
+import { recordOutcome } from './run-held-state';
 import type { RunSession } from './run-session';
 
 /** Whether a request can be sent now, must wait, or can never be sent (a dependency failed). */
@@ -55,7 +56,7 @@ function dispatch(
       continue;
     }
     if (ready !== 'ready') {
-      session.outcomes.set(request.requestId, { kind: 'blocked', by: ready.blockedBy });
+      recordOutcome(session, request, { kind: 'blocked', by: ready.blockedBy });
       continue;
     }
     schedule.running.add(request.requestId);

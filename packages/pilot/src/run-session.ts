@@ -6,6 +6,7 @@ import type { PilotEventSink, PilotProgress } from './events';
 import type { NotebookContent } from './notebook';
 import type { RequestStore } from './request-store';
 import type { ExecuteRunOptions } from './run-execute';
+import type { HeldState } from './run-held-state';
 import type { OpenedRun } from './run-open';
 
 /** Why a session stopped sending (interruption, account, ceiling, overcharge, manual). */
@@ -46,6 +47,8 @@ export interface RunSession {
   readonly notebookSources: ReadonlySet<string>;
   /** The instance models of `modelFor`, by `<systemId>|<blockId>` (made and replayed once). */
   readonly instanceModels: Map<string, Promise<ChatModel>>;
+  /** The worlds and notebooks held only while a request without an outcome needs them. */
+  readonly held: HeldState;
   /** USD charged over every resolved request, this session's and earlier ones'. */
   chargedUsd: number;
   /** Why the session stops sending; null while it goes on. */

@@ -91,25 +91,48 @@ export async function readHistoryWorlds(
   return history;
 }
 
-/** Reads the worlds of a run folder back (validated). */
+/** Mutable maps of {@link RunWorlds}: what {@link readSeedWorlds} reads into. */
+export interface RunWorldMaps {
+  readonly memory: Map<string, MemoryWorld>;
+  readonly history: Map<number, HistoryWorld>;
+  readonly behavior: Map<number, BehavioralItemSet>;
+}
+
+/**
+ * Reads the worlds of one world seed from a run folder (validated) into `into`: its memory world
+ * at every load the run needs, its history world and its behavioral items, as the manifest
+ * registers them. What a request of that seed renders with, without reading the other worlds.
+ */
+export async function readSeedWorlds(
+  paths: RunPaths,
+  manifest: RunManifest,
+  seed: number,
+  into: RunWorldMaps,
+): Promise<void> {
+  for (const load of memoryLoadsOf(manifest))
+    into.memory.set(
+      memoryWorldKey(seed, load),
+      await readGzipJsonFile(paths.memoryWorld(seed, load), MemoryWorldSchema),
+    );
+  if (manifest.experiments.history !== null)
+    into.history.set(seed, await readGzipJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
+  if (manifest.experiments.behavior !== null)
+    into.behavior.set(
+      seed,
+      await readGzipJsonFile(paths.behaviorWorld(seed), BehavioralItemSetSchema),
+    );
+}
+
+/** Forgets the worlds of one world seed that {@link readSeedWorlds} read into `from`. */
+export function dropSeedWorlds(manifest: RunManifest, seed: number, from: RunWorldMaps): void {
+  for (const load of memoryLoadsOf(manifest)) from.memory.delete(memoryWorldKey(seed, load));
+  from.history.delete(seed);
+  from.behavior.delete(seed);
+}
+
+/** Reads every world of a run folder back (validated). */
 export async function readRunWorlds(paths: RunPaths, manifest: RunManifest): Promise<RunWorlds> {
-  const memory = new Map<string, MemoryWorld>();
-  const history = new Map<number, HistoryWorld>();
-  const behavior = new Map<number, BehavioralItemSet>();
-  for (const seed of manifest.worldSeeds) {
-    for (const load of memoryLoadsOf(manifest)) {
-      memory.set(
-        memoryWorldKey(seed, load),
-        await readGzipJsonFile(paths.memoryWorld(seed, load), MemoryWorldSchema),
-      );
-    }
-    if (manifest.experiments.history !== null)
-      history.set(seed, await readGzipJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
-    if (manifest.experiments.behavior !== null)
-      behavior.set(
-        seed,
-        await readGzipJsonFile(paths.behaviorWorld(seed), BehavioralItemSetSchema),
-      );
-  }
-  return { memory, history, behavior };
+  const worlds: RunWorldMaps = { memory: new Map(), history: new Map(), behavior: new Map() };
+  for (const seed of manifest.worldSeeds) await readSeedWorlds(paths, manifest, seed, worlds);
+  return worlds;
 }
