@@ -236,3 +236,17 @@ describe('release of notebooks (property)', () => {
     );
   });
 });
+
+describe('world files', () => {
+  it('names a missing world file before anything is sent or written', async () => {
+    const run = await createRun({ settings: settings(), runDir: join(root, 'run') });
+    const manifest = run.frozen.manifest;
+    const last = manifest.worldSeeds.at(-1) as number;
+    const missing = runPaths(run.runDir).historyWorld(last);
+    rmSync(missing);
+    await expect(executeRun({ runDir: run.runDir, models: fixedModels(manifest) })).rejects.toThrow(
+      `damaged run folder: ${missing}: the world file is missing`,
+    );
+    expect(readdirSync(run.runDir)).not.toContain('attempts.jsonl');
+  });
+});

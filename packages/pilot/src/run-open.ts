@@ -22,6 +22,7 @@ import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';
 import { type RunPaths, readJsonFile, runPaths } from './run-folder';
+import { checkWorldFilesPresent } from './run-worlds';
 
 /** A run folder read and checked for execution: everything a session reads, nothing it changes. */
 export interface OpenedRun {
@@ -139,8 +140,9 @@ async function readPreviousStatus(
 
 /**
  * Opens a run folder for execution: reads and checks the frozen manifest, the plan, the prompt
- * templates, the experiment modules, the models and the previous session's status
- * and attempt-chain head. Sends nothing and writes nothing.
+ * templates, the experiment modules, the models and the previous session's status and
+ * attempt-chain head, and checks that every world file is there (the worlds are read seed by seed
+ * when a request renders, `run-held-state.ts`). Sends nothing and writes nothing.
  */
 export async function openRunForExecution(options: ExecuteRunOptions): Promise<OpenedRun> {
   const paths = runPaths(options.runDir);
@@ -149,6 +151,7 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
   const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
   checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
+  checkWorldFilesPresent(paths, manifest);
   const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
   checkModels(manifest, options);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import {
   type BehavioralItemSet,
   BehavioralItemSetSchema,
@@ -5,6 +6,7 @@ import {
   HistoryWorldSchema,
   type MemoryWorld,
   MemoryWorldSchema,
+  RunFolderDamagedError,
   type RunManifest,
 } from '@chi/spec';
 import {
@@ -121,6 +123,25 @@ export async function readSeedWorlds(
       seed,
       await readGzipJsonFile(paths.behaviorWorld(seed), BehavioralItemSetSchema),
     );
+}
+
+/** The world files of one world seed that {@link readSeedWorlds} reads. */
+function seedWorldFiles(paths: RunPaths, manifest: RunManifest, seed: number): string[] {
+  return [
+    ...memoryLoadsOf(manifest).map((load) => paths.memoryWorld(seed, load)),
+    ...(manifest.experiments.history === null ? [] : [paths.historyWorld(seed)]),
+    ...(manifest.experiments.behavior === null ? [] : [paths.behaviorWorld(seed)]),
+  ];
+}
+
+/**
+ * Checks that every world file of the run is there, without reading any (they are read seed by
+ * seed when a request renders; a file that is there but damaged is named then).
+ */
+export function checkWorldFilesPresent(paths: RunPaths, manifest: RunManifest): void {
+  for (const seed of manifest.worldSeeds)
+    for (const path of seedWorldFiles(paths, manifest, seed))
+      if (!existsSync(path)) throw new RunFolderDamagedError(path, 'the world file is missing');
 }
 
 /** Forgets the worlds of one world seed that {@link readSeedWorlds} read into `from`. */
