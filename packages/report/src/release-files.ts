@@ -12,6 +12,7 @@ import { buildModuleFigures } from './experiment-scorers/module-figures-release'
 import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { buildFigures } from './figures';
+import { figureFiles } from './figures/figure-files';
 import { PackedText } from './packed-text';
 import { chanceAccuracy } from './profile-features';
 import { analyzeProfiles, runLevelChiReason } from './profiles';
@@ -534,18 +535,7 @@ export async function buildDerivedRelease(
   for (const definition of figures) {
     const svg = await renderFigureSvg(definition);
     rendered.push({ definition, svg });
-    files.set(definition.svgPath, svg);
-    files.set(
-      `chart-data/${definition.id}.json`,
-      canonicalJson({
-        figure: definition.id,
-        title: definition.title,
-        caption: definition.caption,
-        columns: definition.columns,
-        rows: definition.rows,
-      }),
-    );
-    files.set(`chart-data/${definition.id}.csv`, toCsv(definition.columns, definition.rows));
+    for (const [path, text] of figureFiles(definition, svg)) files.set(path, text);
   }
   // experiments scored through their modules' scorers (docs/architecture.md, "Scoring and analysis")
   const modules = buildModuleRelease(records, scores.blocks, scorers);

@@ -1,6 +1,5 @@
-import { canonicalJson } from '../canonical-json';
 import type { ChartData } from '../chart-data';
-import { toCsv } from '../csv';
+import { figureFiles } from '../figures/figure-files';
 import { renderFigureSvg } from '../render-svg';
 import type { ReportBlock } from '../report-document';
 import { moduleFigure } from './module-figure';
@@ -33,18 +32,7 @@ export async function buildModuleFigures(
       continue;
     }
     const svg = await renderFigureSvg(figure);
-    files.set(figure.svgPath, svg);
-    files.set(
-      `chart-data/${figure.id}.json`,
-      canonicalJson({
-        figure: figure.id,
-        title: figure.title,
-        caption: figure.caption,
-        columns: figure.columns,
-        rows: figure.rows,
-      }),
-    );
-    files.set(`chart-data/${figure.id}.csv`, toCsv(figure.columns, figure.rows));
+    for (const [path, text] of figureFiles(figure, svg)) files.set(path, text);
     // numbered 0 here; the report numbers every figure in reading order
     reportBlocks.push(...section.blocks, { kind: 'figure', figure, svg, number: 0 });
   }
