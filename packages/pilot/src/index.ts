@@ -140,6 +140,7 @@ export {
   type AnyExperiment,
   defineExperiment,
   type Experiment,
+  type ExperimentTemplate,
   integerOption,
   type PlanContext,
   type PlannedUnit,

@@ -10,6 +10,7 @@ import {
   type RunStatus,
 } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
+import { withDeclaredTemplates } from './experiments/declared-templates';
 import type { AnyExperiment } from './experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { calibrationFileText } from './human-data-file';
@@ -42,7 +43,10 @@ export interface CreateRunOptions {
   readonly runsRoot?: string;
   /** Catalog prices fetched before freezing (live runs); written to `catalog.json`. */
   readonly catalog?: ModelCatalog;
-  /** Prompt templates; the packaged ones by default. */
+  /**
+   * Prompt templates; the packaged ones by default. The templates the run's experiment modules
+   * declare (`Experiment.templates`) are added to them.
+   */
   readonly prompts?: PromptSet;
   readonly now?: () => Date;
   /** The experiments the run may include (default: the pilot's registry, `REGISTERED_EXPERIMENTS`). */
@@ -56,11 +60,23 @@ export function runIdFor(manifest: RunManifest, sha256: string): string {
 }
 
 /**
+ * The templates a module leaves out of a run with these parameters: its `unusedTemplates`, and
+ * every template it declares itself when the run does not include it (null parameters).
+ */
+function unusedTemplatesOf(experiment: AnyExperiment, manifest: RunManifest): readonly string[] {
+  const params = experiment.parametersOf(manifest);
+  const declared =
+    params === null ? (experiment.templates ?? []).map((template) => template.name) : [];
+  return [...(experiment.unusedTemplates?.(params) ?? []), ...declared];
+}
+
+/**
  * The prompt set without the templates of opt-in conditions and opt-in experiments the run leaves
- * off (an experiment's `unusedTemplates`, asked with its parameters in the draft manifest): a run
- * without the option freezes, copies and hashes the same prompts as before the option existed.
- * The registered modules are asked too when the run was given its own list (a run with an added
- * experiment), so an opt-in environment's packaged templates stay out of a run that lacks it.
+ * off (an experiment's `unusedTemplates`, asked with its parameters in the draft manifest) and
+ * without the declared templates of modules it leaves out: a run without the option freezes,
+ * copies and hashes the same prompts as before the option existed. The registered modules are
+ * asked too when the run was given its own list (a run with an added experiment), so an opt-in
+ * environment's packaged templates stay out of a run that lacks it.
  */
 function usedPrompts(
   prompts: PromptSet,
@@ -72,11 +88,7 @@ function usedPrompts(
     ...experiments,
     ...REGISTERED_EXPERIMENTS.filter((experiment) => !given.has(experiment.id)),
   ];
-  const unused = new Set(
-    asked.flatMap(
-      (experiment) => experiment.unusedTemplates?.(experiment.parametersOf(manifest)) ?? [],
-    ),
-  );
+  const unused = new Set(asked.flatMap((experiment) => unusedTemplatesOf(experiment, manifest)));
   return new Map([...prompts].filter(([name]) => !unused.has(name)));
 }
 
@@ -96,7 +108,8 @@ export interface PreparedRun {
 export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {
   const settings = validateSettings(options.settings);
   const experiments = options.experiments ?? REGISTERED_EXPERIMENTS;
-  const packaged = options.prompts ?? loadPromptTemplates();
+  // the packaged templates and those the run's modules declare (names checked: usage error)
+  const packaged = withDeclaredTemplates(options.prompts ?? loadPromptTemplates(), experiments);
   const now = options.now ?? (() => new Date());
   const unfiltered = buildManifest({
     settings,

@@ -8,6 +8,7 @@ import type { RenderedMessages } from '../render-requests';
 import { generateRunWorlds, worldSeedsFor } from '../run-worlds';
 import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
+import { withDeclaredTemplates } from './declared-templates';
 import type { AnyExperiment } from './experiment';
 import { REPLY_KEY_PREFIX } from './memory';
 import { REGISTERED_EXPERIMENTS } from './registry';
@@ -19,7 +20,10 @@ export interface ExperimentContractOptions {
    * default). Only this experiment is planned.
    */
   readonly settings?: PilotSettings;
-  /** The prompt templates; the packaged ones by default. */
+  /**
+   * The prompt templates of the run, as given; by default the packaged ones plus the templates
+   * the experiment declares (`Experiment.templates`, checked like a run checks them).
+   */
   readonly prompts?: PromptSet;
   /**
    * A scripted reply to one rendered request (default: the `perfect` scripted system). Replies to
@@ -124,12 +128,32 @@ function renderProblems(
 }
 
 /**
+ * A module that declares its own templates renders each request from one of the run's templates
+ * (its frozen copies), named with the version it has there.
+ */
+function declaredTemplateProblems(
+  experiment: AnyExperiment,
+  request: PlannedRequest,
+  rendered: RenderedMessages,
+  prompts: PromptSet,
+): string[] {
+  if (experiment.templates === undefined) return [];
+  const { name, version } = rendered.template;
+  return prompts.get(name)?.version === version
+    ? []
+    : [
+        `render: ${request.requestId} names template ${name}@${version}, which is not among the run's prompts`,
+      ];
+}
+
+/**
  * The experiment contract suite (the unstorage `testDriver` pattern): every registered
  * experiment passes it. It checks the declarations the framework asks for, then plans a small
  * run of this experiment alone (one world, two scripted systems), checks the plan (schema,
  * declared tasks and kinds, dependencies planned earlier and writing notes, the same registered
  * requests for every system, determinism), renders every request in plan order (deterministic,
- * the request's task and nonce in its REQUEST block) and feeds scripted replies through the
+ * the request's task and nonce in its REQUEST block; a module declaring its own templates names
+ * one of the run's templates) and feeds scripted replies through the
  * notebooks the experiment keys. Scoring and analysis of the same experiment run through
  * `runPilot` with `templates: [id]`; see `experiment-contract.test.ts`.
  *
@@ -153,9 +177,10 @@ export function checkExperimentContract(
   }
   if (!experiment.parameters.safeParse(params).success)
     problems.push('parameters: parametersFrom gives parameters its schema rejects');
-  const prompts = options.prompts ?? loadPromptTemplates();
   let manifest: RunManifest;
+  let prompts: PromptSet;
   try {
+    prompts = options.prompts ?? withDeclaredTemplates(loadPromptTemplates(), [experiment]);
     manifest = buildManifest({
       settings,
       worldSeeds: worldSeedsFor(settings.rootSeed, settings.replicates),
@@ -203,6 +228,7 @@ export function checkExperimentContract(
       continue;
     }
     problems.push(...renderProblems(request, rendered, experiment.render(context)));
+    problems.push(...declaredTemplateProblems(experiment, request, rendered, prompts));
     const text = reply(request, rendered);
     replies.set(request.requestId, text);
     userPrompts.set(

@@ -11,6 +11,27 @@ import type { RenderedMessages } from '../render-requests';
 import type { RunWorlds } from '../run-worlds';
 import type { PilotSettings } from '../settings';
 
+/**
+ * A prompt template an experiment module declares itself (an experiment written outside the
+ * toolkit's packages has no file in `packages/pilot/prompts/`). A run that includes the module
+ * freezes it into `prompts/<name>@<version>.txt` and `manifest.prompts`, exactly like a packaged
+ * template; the module renders from the run's `prompts` (the frozen copy, checked byte for byte
+ * on resume), never from this text directly.
+ */
+export interface ExperimentTemplate {
+  /** Lowercase letters, digits and dashes; unique across the packaged and declared templates. */
+  readonly name: string;
+  /** Digits, e.g. `'1'`; bump it when the text changes. */
+  readonly version: string;
+  /** The exact template text (`{{PLACEHOLDER}}`s; `[section]` header lines for a sectioned file). */
+  readonly text: string;
+  /**
+   * For a sectioned file (`promptSections`): its section names, in file order. The run checks the
+   * text has exactly these before freezing it. Absent: a plain template.
+   */
+  readonly sections?: readonly string[];
+}
+
 /** Looks up the current notes of a system; throws when a dependency has not produced them. */
 export type NotesLookup = (systemId: string, key: string) => string;
 
@@ -100,6 +121,14 @@ export interface Experiment<Params = unknown> extends ExperimentDescriptor<Param
    * a run without the option keeps its bytes. Absent: every template is used.
    */
   unusedTemplates?(params: Params | null): readonly string[];
+  /**
+   * Templates the module brings itself (an experiment added from outside the packages): frozen
+   * into a run's `prompts/` and `manifest.prompts` only when the run includes the module (minus
+   * its `unusedTemplates`), and rendered from those frozen copies through `requireTemplate`.
+   * A name already used by a packaged template or another module is refused (usage error).
+   * Absent: the module uses packaged templates only (the toolkit's own modules).
+   */
+  readonly templates?: readonly ExperimentTemplate[];
   /** The keys of `RunScores` (`@chi/report`) holding its observations and traces. */
   readonly scoreKeys: { readonly observations: string; readonly traces: string };
 }
