@@ -2,12 +2,14 @@
  * `pnpm start`: adds the `x-modular-sum` experiment (modular-sum.ts, written here, outside the
  * monorepo's packages) to the pilot's registry, checks it with the experiment contract suite,
  * runs it alone through `runPilot` on two scripted responders (offline, free, no network) with its
- * scorer (modular-sum-scorer.ts), so its scores reach the release, and verifies the release. Every number is a SCRIPTED BASELINE, not
- * a measurement of any model. Exits non-zero when a hand-derived expectation fails.
+ * scorer (modular-sum-scorer.ts), so its scores reach the release, and verifies the release;
+ * then checks that the module's own prompt template was frozen into the run folder and that a
+ * resume refuses an edited copy. Every number is a SCRIPTED BASELINE, not a measurement of any
+ * model. Exits non-zero when a hand-derived expectation fails.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import {
   checkExperimentContract,
   defaultOfflineSettings,
@@ -15,7 +17,9 @@ import {
   runPilot,
 } from '@chi/pilot';
 import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
-import { modularSumExperiment } from './modular-sum';
+import { sha256Hex } from '@chi/run';
+import { RunFolderDamagedError } from '@chi/spec';
+import { MODULAR_SUM_TEMPLATE, modularSumExperiment } from './modular-sum';
 import { modularSumScorer } from './modular-sum-scorer';
 import { RESPONDERS, responderModel, responderSpec, scriptedSumReply } from './scripted';
 
@@ -37,6 +41,9 @@ const scorers = [...BUILT_IN_SCORERS, modularSumScorer];
 
 // 2. Run it alone through runPilot: the pilot's registry plus this module, `templates` selecting it.
 const root = mkdtempSync(join(tmpdir(), 'chi-add-an-experiment-'));
+const runDir = join(root, 'run');
+const experiments = [...PILOT_EXPERIMENTS, modularSumExperiment];
+const models = new Map(RESPONDERS.map((responder) => [responder, responderModel(responder)]));
 try {
   const outcome = await runPilot({
     settings: defaultOfflineSettings({
@@ -45,10 +52,10 @@ try {
       resamples: 50,
       templates: ['x-modular-sum'],
     }),
-    experiments: [...PILOT_EXPERIMENTS, modularSumExperiment],
-    models: new Map(RESPONDERS.map((responder) => [responder, responderModel(responder)])),
+    experiments,
+    models,
     scorers,
-    runDir: join(root, 'run'),
+    runDir,
     now: () => new Date('2026-09-01T00:00:00.000Z'),
   });
   expectEqual('exit code', outcome.exitCode, 0);
@@ -86,6 +93,33 @@ try {
     'without the scorer, its files are unexpected',
     withoutScorer.mismatches.some((m) => m.file === 'chart-data/x-modular-sum.json'),
     true,
+  );
+
+  // 5. The module's template is frozen into the run folder, byte for byte, with its hash in the
+  // manifest; the module rendered from that copy, and a resume refuses an edited copy.
+  const frozenFile = join(runDir, 'prompts', 'x-modular-sum@1.txt');
+  expectEqual(
+    'template frozen byte for byte',
+    readFileSync(frozenFile, 'utf8') === MODULAR_SUM_TEMPLATE.text,
+    true,
+  );
+  const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as {
+    prompts: { name: string; version: string; sha256: string }[];
+  };
+  expectEqual(
+    'template hash in manifest.prompts',
+    manifest.prompts.find((p) => p.name === 'x-modular-sum')?.sha256,
+    sha256Hex(MODULAR_SUM_TEMPLATE.text),
+  );
+  writeFileSync(frozenFile, readFileSync(frozenFile, 'utf8').replace('mod', 'modulo'));
+  const refused = await runPilot({ resumeDir: runDir, experiments, models, release: false }).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expectEqual(
+    'resume refuses the edited template, naming its file',
+    RunFolderDamagedError.isInstance(refused) ? relative(root, refused.file) : String(refused),
+    join('run', 'prompts', 'x-modular-sum@1.txt'),
   );
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -3,7 +3,17 @@
  * (add two numbers modulo 97). It is NOT one of the specification's 30 tests and claims no slot
  * (`partial`); it exists to show the module interface end to end.
  */
-import { defineExperiment, plannedRequest, requestNonce } from '@chi/pilot';
+import { readFileSync } from 'node:fs';
+import {
+  defineExperiment,
+  type ExperimentTemplate,
+  plannedRequest,
+  promptSections,
+  renderTemplate,
+  requestNonce,
+  requireSection,
+  requireTemplate,
+} from '@chi/pilot';
 import { renderJsonBlock } from '@chi/run';
 import { InvalidArgumentError } from '@chi/spec';
 import { z } from 'zod';
@@ -37,6 +47,20 @@ export function sumItems(worldSeed: number, count: number): SumItem[] {
   });
 }
 
+/**
+ * The module's own prompt template, `prompts/x-modular-sum@1.txt` (sections `[system]` and
+ * `[user]`). A run that includes the module freezes it into the run folder's `prompts/` and
+ * `manifest.prompts`; `render` fills the run's frozen copy, so a resume renders the same bytes and
+ * refuses an edited copy (exit 5 at the command line, `RunFolderDamagedError` naming the file).
+ * Change the text only with a new version (`x-modular-sum@2.txt`).
+ */
+export const MODULAR_SUM_TEMPLATE: ExperimentTemplate = {
+  name: 'x-modular-sum',
+  version: '1',
+  text: readFileSync(new URL('./prompts/x-modular-sum@1.txt', import.meta.url), 'utf8'),
+  sections: ['system', 'user'],
+};
+
 const Params = z.strictObject({ items: z.int().min(1).max(50) });
 type Params = z.infer<typeof Params>;
 
@@ -68,6 +92,7 @@ export const modularSumExperiment = defineExperiment<Params>({
   parameters: Params,
   kinds: ['x-modular-sum'],
   tasks: [TASK],
+  templates: [MODULAR_SUM_TEMPLATE],
   parametersFrom: () => ({ items: 6 }),
   parametersOf: (manifest) => {
     const raw = manifest.experiments.added?.['x-modular-sum'];
@@ -95,7 +120,7 @@ export const modularSumExperiment = defineExperiment<Params>({
       },
     ];
   },
-  render: ({ request, params }) => {
+  render: ({ request, params, prompts }) => {
     if (request.task !== TASK)
       throw new InvalidArgumentError('request', `x-modular-sum cannot render ${request.task}`);
     const questions = sumItems(request.worldSeed, params.items).map(({ id, a, b }) => ({
@@ -103,19 +128,21 @@ export const modularSumExperiment = defineExperiment<Params>({
       a,
       b,
     }));
+    // the run's copy of the template (frozen in the run folder), not MODULAR_SUM_TEMPLATE.text
+    const template = requireTemplate(prompts, MODULAR_SUM_TEMPLATE.name);
+    const sections = promptSections(template);
     return {
       task: TASK,
-      template: { name: 'x-modular-sum', version: '1' },
+      template: { name: template.name, version: template.version },
       messages: [
-        { role: 'system', content: 'Answer exactly in the requested JSON format.' },
+        { role: 'system', content: renderTemplate(requireSection(sections, 'system'), {}) },
         {
           role: 'user',
-          content: [
-            renderJsonBlock('REQUEST', { task: TASK, nonce: request.nonce }),
-            `For each question give (a + b) mod ${MODULUS}.`,
-            renderJsonBlock('QUESTIONS', questions),
-            'Reply with a JSON array of {"id": ..., "answer": <integer>}.',
-          ].join('\n\n'),
+          content: renderTemplate(requireSection(sections, 'user'), {
+            REQUEST_BLOCK: renderJsonBlock('REQUEST', { task: TASK, nonce: request.nonce }),
+            MODULUS: String(MODULUS),
+            QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', questions),
+          }),
         },
       ],
     };
