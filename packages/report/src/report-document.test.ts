@@ -231,6 +231,27 @@ describe('buildReportDocument + renderers', () => {
     expect(figureNumbers).toEqual(figureNumbers.map((_, index) => index + 1));
   });
 
+  it('counts incomplete memory blocks in the summary only when the run includes memory', () => {
+    const failureLines = (overrides: Partial<ReportInput>) =>
+      renderMarkdown(buildReportDocument(input(overrides)))
+        .split('\n')
+        .filter((line) => line.startsWith('- Failures and cost:'));
+    const withMemory = failureLines({});
+    expect(withMemory.length).toBeGreaterThan(0);
+    for (const line of withMemory)
+      expect(line).toMatch(/; \d+ memory blocks incomplete or missing;/);
+    const optInOnly = failureLines({
+      experiments: { memory: false, history: false, behavior: false },
+    });
+    expect(optInOnly.length).toBe(withMemory.length);
+    for (const line of optInOnly) {
+      expect(line).not.toContain('memory');
+      expect(line).toMatch(
+        /^- Failures and cost: \d+ of \d+ requests failed; cost \$\d\.\d{4} over \d+ requests\.$/,
+      );
+    }
+  });
+
   it('numbers figures in reading order', () => {
     const figures = buildReportDocument(input()).flatMap((b) =>
       b.kind === 'figure' ? [[b.number, b.figure.id] as const] : [],

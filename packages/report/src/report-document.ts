@@ -654,7 +654,7 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
     paragraph(
       `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
     ),
-    ...summaryBlocks(data),
+    ...summaryBlocks(data, input.experiments?.memory !== false),
   ];
   const body = SECTIONS.flatMap((section) => section(input));
   return numberFigures([

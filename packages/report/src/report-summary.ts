@@ -33,7 +33,29 @@ function eimcText(entry: EimcEntry | undefined): string {
   return `${value} (${EIMC_STATUS_SHORT[entry.status]}; ${range}; ${entry.noPassingReplicates} of ${entry.resamples} replicates without a passing load)`;
 }
 
-function systemItems(data: ChartData, system: ReportSystem): string[] {
+/**
+ * The failures-and-cost line: the memory blocks are counted only when the run includes the
+ * memory experiment (a run of other experiments has none to be incomplete).
+ */
+function failuresAndCost(
+  data: ChartData,
+  system: ReportSystem,
+  memory: readonly ChartData['memory'][number][],
+  includesMemory: boolean,
+): string {
+  const resources = data.resources.filter((r) => r.systemId === system.id);
+  const requests = resources.reduce((sum, r) => sum + r.requests, 0);
+  const failed = resources.reduce((sum, r) => sum + r.failedRequests, 0);
+  const cost = resources.reduce((sum, r) => sum + r.costUsd, 0);
+  const blocks = memory.concat(
+    data.memory.filter((p) => p.systemId === system.id && isControlCondition(p.condition)),
+  );
+  const incomplete = blocks.reduce((sum, p) => sum + p.blocks.incomplete + p.blocks.missing, 0);
+  const memoryBlocks = includesMemory ? ` ${incomplete} memory blocks incomplete or missing;` : '';
+  return `Failures and cost: ${failed} of ${requests} requests failed;${memoryBlocks} cost ${formatUsd(cost)} over ${requests} requests.`;
+}
+
+function systemItems(data: ChartData, system: ReportSystem, includesMemory: boolean): string[] {
   const items: string[] = [];
   const eimc = data.eimc.filter((e) => e.systemId === system.id);
   const memory = data.memory.filter((p) => p.systemId === system.id && p.condition === 'notebook');
@@ -70,17 +92,7 @@ function systemItems(data: ChartData, system: ReportSystem): string[] {
         .join('; ')}.`,
     );
   }
-  const resources = data.resources.filter((r) => r.systemId === system.id);
-  const requests = resources.reduce((sum, r) => sum + r.requests, 0);
-  const failed = resources.reduce((sum, r) => sum + r.failedRequests, 0);
-  const cost = resources.reduce((sum, r) => sum + r.costUsd, 0);
-  const blocks = memory.concat(
-    data.memory.filter((p) => p.systemId === system.id && isControlCondition(p.condition)),
-  );
-  const incomplete = blocks.reduce((sum, p) => sum + p.blocks.incomplete + p.blocks.missing, 0);
-  items.push(
-    `Failures and cost: ${failed} of ${requests} requests failed; ${incomplete} memory blocks incomplete or missing; cost ${formatUsd(cost)} over ${requests} requests.`,
-  );
+  items.push(failuresAndCost(data, system, memory, includesMemory));
   return items;
 }
 
@@ -97,10 +109,11 @@ export function referenceSystems(data: ChartData): ReportSystem[] {
 /**
  * The summary the report opens with: per system, each quotable result with its interval and
  * denominator: EIMC at every tau with its status, Q_M per load, the excess divergence at the
- * primary checkpoint, the behavior indicators, failures and cost. Reference conditions follow
+ * primary checkpoint, the behavior indicators, failures and cost (the incomplete memory blocks
+ * only when `includesMemory`: the run has the memory experiment). Reference conditions follow
  * the evaluated systems, labelled as such.
  */
-export function summaryBlocks(data: ChartData): ReportBlock[] {
+export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlock[] {
   const banner = runEvidenceBanner(data.run);
   const blocks: ReportBlock[] = [
     { kind: 'heading', level: 2, text: 'Summary', id: 'summary' },
@@ -117,7 +130,7 @@ export function summaryBlocks(data: ChartData): ReportBlock[] {
       text: `${systemLabel(data.run, system.id)} (${system.model})${reference ? ' — reference condition, not an evaluated system' : ''}`,
       id: `summary-${system.id}`,
     },
-    { kind: 'list', items: systemItems(data, system) },
+    { kind: 'list', items: systemItems(data, system, includesMemory) },
   ];
   for (const system of evaluatedSystems(data)) blocks.push(...section(system, false));
   for (const system of referenceSystems(data)) blocks.push(...section(system, true));
