@@ -10,6 +10,7 @@ import { behaviorAnalysis } from '../analysis/behavior-analysis';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
+  blockWorld,
   defineBlockScorer,
   type ObservationBase,
 } from './block-scorer';
@@ -103,12 +104,13 @@ export const behaviorScorer = defineBlockScorer<
   experimentId: 'behavior',
   blockExperiments: ['behavior'],
   scoreKey: 'behavior',
-  world: (records, block) => {
-    const itemSet = records.behaviorItems.get(block.worldSeed);
-    if (itemSet === undefined)
-      throw new Error(`block ${block.blockId}: no behavioral items w${block.worldSeed}`);
-    return itemSet;
-  },
+  world: (records, block) =>
+    blockWorld(
+      records.behaviorItems,
+      block.worldSeed,
+      block,
+      `behavioral items w${block.worldSeed}`,
+    ),
   worldFile: (_records, block) => CURRENT_LAYOUT.behaviorWorld(block.worldSeed),
   scoreBlock: scoreBehaviorBlock,
   analysis: behaviorAnalysis,

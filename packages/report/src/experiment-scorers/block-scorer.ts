@@ -90,3 +90,19 @@ export function defineBlockScorer<World, Observation extends ObservationBase, Tr
 ): BlockScorer<World, Observation, Trace> {
   return scorer;
 }
+
+/**
+ * The world a block is scored against, looked up in the run's files by `key` (a world seed, or
+ * memory's seed and load), or an error naming the block and the missing `what` (`history world
+ * w3`). The one lookup of every block scorer's {@link BlockScorer.world}.
+ */
+export function blockWorld<Key, World>(
+  files: { get(key: Key): World | undefined },
+  key: Key,
+  block: Pick<PlannedBlock, 'blockId'>,
+  what: string,
+): World {
+  const world = files.get(key);
+  if (world === undefined) throw new Error(`block ${block.blockId}: no ${what}`);
+  return world;
+}

@@ -6,6 +6,7 @@ import { readHistoryProbe } from '../history-probe-reading';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
+  blockWorld,
   defineBlockScorer,
   type ObservationBase,
 } from './block-scorer';
@@ -102,12 +103,8 @@ export const historyScorer = defineBlockScorer<HistoryWorld, HistoryObservation,
   experimentId: 'history',
   blockExperiments: ['history'],
   scoreKey: 'history',
-  world: (records, block) => {
-    const world = records.historyWorlds.get(block.worldSeed);
-    if (world === undefined)
-      throw new Error(`block ${block.blockId}: no history world w${block.worldSeed}`);
-    return world;
-  },
+  world: (records, block) =>
+    blockWorld(records.historyWorlds, block.worldSeed, block, `history world w${block.worldSeed}`),
   worldFile: (_records, block) => CURRENT_LAYOUT.historyWorld(block.worldSeed),
   scoreBlock: scoreHistoryBlock,
   analysis: historyAnalysis,

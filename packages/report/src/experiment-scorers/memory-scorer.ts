@@ -20,6 +20,7 @@ import { memoryWorldKey, type RunRecords } from '../run-folder';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
+  blockWorld,
   defineBlockScorer,
   type ObservationBase,
 } from './block-scorer';
@@ -170,9 +171,12 @@ export const memoryScorer = defineBlockScorer<
   blockExperiments: ['memory', 'controls'],
   scoreKey: 'memory',
   world: (records, block) => {
-    const world = records.memoryWorlds.get(memoryWorldKey(block.worldSeed, block.load ?? 0));
-    if (world === undefined)
-      throw new Error(`block ${block.blockId}: no memory world w${block.worldSeed}-n${block.load}`);
+    const world = blockWorld(
+      records.memoryWorlds,
+      memoryWorldKey(block.worldSeed, block.load ?? 0),
+      block,
+      `memory world w${block.worldSeed}-n${block.load}`,
+    );
     return { world, index: indexRecords(world.records) };
   },
   worldFile: (records, block) =>
