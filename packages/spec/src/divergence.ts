@@ -8,15 +8,6 @@ import { GeneratorInfoSchema } from './memory';
 import { CountSchema, IsoTimeSchema, SeedSchema, UsdSchema } from './primitives';
 import { PromptRefSchema, SystemSpecSchema } from './run';
 
-export {
-  DivergenceArmOperationSchema,
-  DivergenceArmSchema,
-  DivergenceCheckpointSchema,
-  type DivergenceExperimentParams,
-  DivergenceExperimentParamsSchema,
-  DivergenceOperationsSchema,
-} from './divergence-params';
-
 /**
  * `manifest.json` of a divergence run (`chi pilot --protocol divergence-v0.1`): frozen and hashed
  * before the first request. The checkpoints, the primary checkpoint, the operations and the arms

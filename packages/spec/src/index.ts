@@ -126,15 +126,17 @@ export {
   checkChatResult,
 } from './contract';
 export {
+  type DivergenceManifest,
+  DivergenceManifestSchema,
+} from './divergence';
+export {
   DivergenceArmOperationSchema,
   DivergenceArmSchema,
   DivergenceCheckpointSchema,
   type DivergenceExperimentParams,
   DivergenceExperimentParamsSchema,
-  type DivergenceManifest,
-  DivergenceManifestSchema,
   DivergenceOperationsSchema,
-} from './divergence';
+} from './divergence-params';
 export {
   ApiCallError,
   BudgetExceededError,

@@ -4,6 +4,13 @@ import { SeedSchema, Sha256Schema } from './primitives';
 const positive = (what: string) =>
   z.int({ error: `expected an integer (${what})` }).min(1, { error: `expected ${what} >= 1` });
 
+/** An integer in `min`-`max`, its errors naming `what` (an experiment's count option). */
+const boundedCount = (min: number, max: number, what: string) =>
+  z
+    .int({ error: `expected an integer (${what})` })
+    .min(min, { error: `expected ${what} in ${min}-${max}` })
+    .max(max, { error: `expected ${what} in ${min}-${max}` });
+
 /** A price declared for a model on an endpoint without a price catalog (`--price`, `--prices`). */
 export const DeclaredPriceSchema = z.strictObject({
   inputUsdPerMillionTokens: z.number().finite().min(0).describe('USD per million input tokens.'),
@@ -81,18 +88,12 @@ export const PilotOptionsSchema = z.strictObject({
     .describe(
       'Also ask every behavioral item under its declared equivalent wording; the release reports per-feature agreement (default false).',
     ),
-  goalSteps: z
-    .int({ error: 'expected an integer (goal-persistence steps)' })
-    .min(2, { error: 'expected goal-persistence steps in 2-8' })
-    .max(8, { error: 'expected goal-persistence steps in 2-8' })
+  goalSteps: boundedCount(2, 8, 'goal-persistence steps')
     .optional()
     .describe(
       'Steps per goal-persistence trial, 2-8 (default 4); only with templates naming goal-persistence (as --goal-steps).',
     ),
-  valenceChoices: z
-    .int({ error: 'expected an integer (feedback-valence choices)' })
-    .min(1, { error: 'expected feedback-valence choices in 1-12' })
-    .max(12, { error: 'expected feedback-valence choices in 1-12' })
+  valenceChoices: boundedCount(1, 12, 'feedback-valence choices')
     .optional()
     .describe(
       'Later choices per feedback-valence trial, 1-12 (default 4); only with templates naming feedback-valence (as --valence-choices).',
