@@ -4,62 +4,23 @@ import { join } from 'node:path';
 import { renderJsonBlock } from '@chi/run';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { buildManifest } from '../manifest';
 import { buildRunPlan } from '../plan';
-import { plannedRequest, requestNonce } from '../plan-request';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';
 import { checkExperimentContract } from './contract';
-import { type AnyExperiment, defineExperiment } from './experiment';
+import type { AnyExperiment } from './experiment';
 import { PILOT_EXPERIMENTS } from './registry';
 
 /** A minimal added experiment: one request per world asking the scripted system's smoke task. */
-const echo = defineExperiment<{ words: number }>({
-  specificationVersion: 'chi-experiment-v1',
+const echo = oneRequestExperiment<{ words: number }>({
   id: 'x-echo',
-  title: 'Echo (test module)',
-  slots: [{ axis: 'I', coverage: 'partial', what: 'nothing: a test module' }],
-  procedure: 'One request per world.',
-  taskScore: 'None.',
-  features: [
-    {
-      id: 'x-echo-features',
-      version: 1,
-      features: ['echoed'],
-      coding: 'test only',
-      schema: z.strictObject({ echoed: z.boolean() }),
-    },
-  ],
-  control: 'None.',
-  seedPassages: [{ source: 'framework', quote: 'Each states a procedure' }],
+  params: { words: 3 },
   parameters: z.strictObject({ words: z.int() }),
-  kinds: ['x-echo'],
-  tasks: ['x-echo'],
-  parametersFrom: () => ({ words: 3 }),
-  parametersOf: (manifest) =>
-    (manifest.experiments.added?.['x-echo'] as { words: number } | undefined) ?? null,
-  plan: ({ worldSeed }) => [
-    {
-      block: { blockId: `x-echo.w${worldSeed}`, experiment: 'x-echo', worldSeed, load: null },
-      requestsFor: (systemId) => [
-        plannedRequest({
-          requestId: `${systemId}.x-echo.w${worldSeed}.say`,
-          systemId,
-          blockId: `x-echo.w${worldSeed}`,
-          experiment: 'x-echo',
-          task: 'x-echo',
-          step: 'say',
-          worldSeed,
-          dependsOn: [],
-          writesNotebook: false,
-          nonce: requestNonce(worldSeed, `x-echo.w${worldSeed}`, 'say'),
-        }),
-      ],
-    },
-  ],
   render: ({ request }) => ({
     task: 'x-echo',
     template: { name: 'x-echo', version: '1' },
@@ -70,7 +31,6 @@ const echo = defineExperiment<{ words: number }>({
       },
     ],
   }),
-  scoreKeys: { observations: 'x-echo', traces: 'x-echo' },
 });
 
 const registry: readonly AnyExperiment[] = [...PILOT_EXPERIMENTS, echo];

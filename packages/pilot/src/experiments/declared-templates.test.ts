@@ -5,15 +5,15 @@ import { renderJsonBlock } from '@chi/run';
 import { type ChatModel, InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { runPilot } from '../pilot';
-import { plannedRequest, requestNonce } from '../plan-request';
 import { promptSections, renderTemplate, requireSection, requireTemplate } from '../prompts';
 import { createRun, prepareRun } from '../run-create';
 import { executeRun } from '../run-execute';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
-import { type AnyExperiment, defineExperiment, type ExperimentTemplate } from './experiment';
+import type { AnyExperiment, ExperimentTemplate } from './experiment';
 import { PILOT_EXPERIMENTS } from './registry';
 
 const GREET_TEXT =
@@ -27,50 +27,11 @@ const GREET: ExperimentTemplate = {
 
 /** An added experiment that brings its own sectioned template and renders from the run's copy. */
 function greetExperiment(templates: readonly ExperimentTemplate[] = [GREET]) {
-  return defineExperiment<{ name: string }>({
-    specificationVersion: 'chi-experiment-v1',
+  return oneRequestExperiment<{ name: string }>({
     id: 'x-greet',
-    title: 'Greet (test module)',
-    slots: [{ axis: 'I', coverage: 'partial', what: 'nothing: a test module' }],
-    procedure: 'One request per world.',
-    taskScore: 'None.',
-    features: [
-      {
-        id: 'x-greet-features',
-        version: 1,
-        features: ['greeted'],
-        coding: 'test only',
-        schema: z.strictObject({ greeted: z.boolean() }),
-      },
-    ],
-    control: 'None.',
-    seedPassages: [{ source: 'framework', quote: 'Each states a procedure' }],
+    params: { name: 'Ada' },
     parameters: z.strictObject({ name: z.string() }),
-    kinds: ['x-greet'],
-    tasks: ['x-greet'],
     templates,
-    parametersFrom: () => ({ name: 'Ada' }),
-    parametersOf: (manifest) =>
-      (manifest.experiments.added?.['x-greet'] as { name: string } | undefined) ?? null,
-    plan: ({ worldSeed }) => [
-      {
-        block: { blockId: `x-greet.w${worldSeed}`, experiment: 'x-greet', worldSeed, load: null },
-        requestsFor: (systemId) => [
-          plannedRequest({
-            requestId: `${systemId}.x-greet.w${worldSeed}.say`,
-            systemId,
-            blockId: `x-greet.w${worldSeed}`,
-            experiment: 'x-greet',
-            task: 'x-greet',
-            step: 'say',
-            worldSeed,
-            dependsOn: [],
-            writesNotebook: false,
-            nonce: requestNonce(worldSeed, `x-greet.w${worldSeed}`, 'say'),
-          }),
-        ],
-      },
-    ],
     render: ({ request, prompts, params }) => {
       const template = requireTemplate(prompts, 'x-greet');
       const sections = promptSections(template);
@@ -89,7 +50,6 @@ function greetExperiment(templates: readonly ExperimentTemplate[] = [GREET]) {
         ],
       };
     },
-    scoreKeys: { observations: 'x-greet', traces: 'x-greet' },
   });
 }
 
