@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import {
   defineExperiment,
-  type ExperimentTemplate,
+  type ExperimentPromptTemplate,
   plannedRequest,
   promptSections,
   renderTemplate,
@@ -54,7 +54,7 @@ export function sumItems(worldSeed: number, count: number): SumItem[] {
  * refuses an edited copy (exit 5 at the command line, `RunFolderDamagedError` naming the file).
  * Change the text only with a new version (`x-modular-sum@2.txt`).
  */
-export const MODULAR_SUM_TEMPLATE: ExperimentTemplate = {
+export const MODULAR_SUM_TEMPLATE: ExperimentPromptTemplate = {
   name: 'x-modular-sum',
   version: '1',
   text: readFileSync(new URL('./prompts/x-modular-sum@1.txt', import.meta.url), 'utf8'),
@@ -92,7 +92,7 @@ export const modularSumExperiment = defineExperiment<Params>({
   parameters: Params,
   kinds: ['x-modular-sum'],
   tasks: [TASK],
-  templates: [MODULAR_SUM_TEMPLATE],
+  promptTemplates: [MODULAR_SUM_TEMPLATE],
   parametersFrom: () => ({ items: 6 }),
   parametersOf: (manifest) => {
     const raw = manifest.experiments.added?.['x-modular-sum'];

@@ -140,7 +140,7 @@ export {
   type AnyExperiment,
   defineExperiment,
   type Experiment,
-  type ExperimentTemplate,
+  type ExperimentPromptTemplate,
   integerOption,
   type PlanContext,
   type PlannedUnit,

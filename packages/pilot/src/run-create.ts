@@ -45,7 +45,7 @@ export interface CreateRunOptions {
   readonly catalog?: ModelCatalog;
   /**
    * Prompt templates; the packaged ones by default. The templates the run's experiment modules
-   * declare (`Experiment.templates`) are added to them.
+   * declare (`Experiment.promptTemplates`) are added to them.
    */
   readonly prompts?: PromptSet;
   readonly now?: () => Date;
@@ -66,7 +66,7 @@ export function runIdFor(manifest: RunManifest, sha256: string): string {
 function unusedTemplatesOf(experiment: AnyExperiment, manifest: RunManifest): readonly string[] {
   const params = experiment.parametersOf(manifest);
   const declared =
-    params === null ? (experiment.templates ?? []).map((template) => template.name) : [];
+    params === null ? (experiment.promptTemplates ?? []).map((template) => template.name) : [];
   return [...(experiment.unusedTemplates?.(params) ?? []), ...declared];
 }
 

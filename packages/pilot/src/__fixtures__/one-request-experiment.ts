@@ -13,7 +13,7 @@ export function oneRequestExperiment<Params>(args: {
   params: Params;
   parameters: z.ZodType<Params>;
   render: Experiment<Params>['render'];
-  templates?: Experiment<Params>['templates'];
+  promptTemplates?: Experiment<Params>['promptTemplates'];
 }): Experiment<Params> {
   const { id, params } = args;
   const task = id as RequestTask;
@@ -39,7 +39,7 @@ export function oneRequestExperiment<Params>(args: {
     parameters: args.parameters,
     kinds: [kind],
     tasks: [task],
-    ...(args.templates === undefined ? {} : { templates: args.templates }),
+    ...(args.promptTemplates === undefined ? {} : { promptTemplates: args.promptTemplates }),
     parametersFrom: () => params,
     parametersOf: (manifest) => (manifest.experiments.added?.[id] as Params | undefined) ?? null,
     plan: ({ worldSeed }) => [

@@ -22,7 +22,7 @@ export interface ExperimentContractOptions {
   readonly settings?: PilotSettings;
   /**
    * The prompt templates of the run, as given; by default the packaged ones plus the templates
-   * the experiment declares (`Experiment.templates`, checked like a run checks them).
+   * the experiment declares (`Experiment.promptTemplates`, checked like a run checks them).
    */
   readonly prompts?: PromptSet;
   /**
@@ -137,7 +137,7 @@ function declaredTemplateProblems(
   rendered: RenderedMessages,
   prompts: PromptSet,
 ): string[] {
-  if (experiment.templates === undefined) return [];
+  if (experiment.promptTemplates === undefined) return [];
   const { name, version } = rendered.template;
   return prompts.get(name)?.version === version
     ? []

@@ -13,12 +13,12 @@ import { executeRun } from '../run-execute';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
-import type { AnyExperiment, ExperimentTemplate } from './experiment';
+import type { AnyExperiment, ExperimentPromptTemplate } from './experiment';
 import { PILOT_EXPERIMENTS } from './registry';
 
 const GREET_TEXT =
   '[system]\nAnswer briefly.\n[user]\n{{REQUEST_BLOCK}}\n\nSay hello to {{NAME}}.\n';
-const GREET: ExperimentTemplate = {
+const GREET: ExperimentPromptTemplate = {
   name: 'x-greet',
   version: '1',
   text: GREET_TEXT,
@@ -26,12 +26,12 @@ const GREET: ExperimentTemplate = {
 };
 
 /** An added experiment that brings its own sectioned template and renders from the run's copy. */
-function greetExperiment(templates: readonly ExperimentTemplate[] = [GREET]) {
+function greetExperiment(templates: readonly ExperimentPromptTemplate[] = [GREET]) {
   return oneRequestExperiment<{ name: string }>({
     id: 'x-greet',
     params: { name: 'Ada' },
     parameters: z.strictObject({ name: z.string() }),
-    templates,
+    promptTemplates: templates,
     render: ({ request, prompts, params }) => {
       const template = requireTemplate(prompts, 'x-greet');
       const sections = promptSections(template);
@@ -175,7 +175,7 @@ describe('declared template names and sections are checked', () => {
   it('refuses a name of a built-in template', () => {
     refused(
       registryWith(greetExperiment([{ ...GREET, name: 'system' }])),
-      /experiments\.x-greet\.templates\[0\]: template system collides with the built-in template system@1/,
+      /experiments\.x-greet\.promptTemplates\[0\]: template system collides with the built-in template system@1/,
     );
   });
 
@@ -188,11 +188,11 @@ describe('declared template names and sections are checked', () => {
     };
     refused(
       [...registryWith(greetExperiment()), other],
-      /experiments\.x-other\.templates\[0\]: template x-greet is declared by both x-greet and x-other/,
+      /experiments\.x-other\.promptTemplates\[0\]: template x-greet is declared by both x-greet and x-other/,
     );
     refused(
       registryWith(greetExperiment([GREET, GREET])),
-      /templates\[1\]: template x-greet is declared twice by x-greet/,
+      /promptTemplates\[1\]: template x-greet is declared twice by x-greet/,
     );
   });
 

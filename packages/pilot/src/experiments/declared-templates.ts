@@ -5,7 +5,7 @@ import {
   parsePromptTemplate,
   promptSections,
 } from '../prompts';
-import type { AnyExperiment, ExperimentTemplate } from './experiment';
+import type { AnyExperiment, ExperimentPromptTemplate } from './experiment';
 
 /** A template name as its file name holds it (`prompts/<name>@<version>.txt`). */
 const NAME = /^[a-z0-9-]+$/;
@@ -15,7 +15,7 @@ const list = (names: readonly string[]) =>
   names.length === 0 ? 'none' : names.map((name) => `[${name}]`).join(', ');
 
 /** One declared template, its name, version and sections checked, parsed like a template file. */
-function checkedTemplate(field: string, declared: ExperimentTemplate): PromptTemplate {
+function checkedTemplate(field: string, declared: ExperimentPromptTemplate): PromptTemplate {
   if (!NAME.test(declared.name))
     throw new InvalidArgumentError(
       field,
@@ -39,7 +39,7 @@ function checkedTemplate(field: string, declared: ExperimentTemplate): PromptTem
 }
 
 /**
- * The templates that experiment modules declare themselves ({@link ExperimentTemplate}),
+ * The templates that experiment modules declare themselves ({@link ExperimentPromptTemplate}),
  * checked: a name of lowercase letters, digits and dashes, a version of digits, the declared
  * sections present in that order, and no name used twice, neither by a packaged template nor by
  * two declarations (of one module or two). Every module is checked, included in the run or not,
@@ -53,8 +53,8 @@ export function declaredTemplates(
   const owners = new Map<string, string>();
   const templates = new Map<string, PromptTemplate>();
   for (const experiment of experiments) {
-    for (const [index, declared] of (experiment.templates ?? []).entries()) {
-      const field = `experiments.${experiment.id}.templates[${index}]`;
+    for (const [index, declared] of (experiment.promptTemplates ?? []).entries()) {
+      const field = `experiments.${experiment.id}.promptTemplates[${index}]`;
       const template = checkedTemplate(field, declared);
       const builtIn = packaged.get(template.name);
       if (builtIn !== undefined)

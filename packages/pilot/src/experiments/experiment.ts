@@ -18,7 +18,7 @@ import type { PilotSettings } from '../settings';
  * template; the module renders from the run's `prompts` (the frozen copy, checked byte for byte
  * on resume), never from this text directly.
  */
-export interface ExperimentTemplate {
+export interface ExperimentPromptTemplate {
   /** Lowercase letters, digits and dashes; unique across the packaged and declared templates. */
   readonly name: string;
   /** Digits, e.g. `'1'`; bump it when the text changes. */
@@ -128,7 +128,7 @@ export interface Experiment<Params = unknown> extends ExperimentDescriptor<Param
    * A name already used by a packaged template or another module is refused (usage error).
    * Absent: the module uses packaged templates only (the toolkit's own modules).
    */
-  readonly templates?: readonly ExperimentTemplate[];
+  readonly promptTemplates?: readonly ExperimentPromptTemplate[];
   /** The keys of `RunScores` (`@chi/report`) holding its observations and traces. */
   readonly scoreKeys: { readonly observations: string; readonly traces: string };
 }
