@@ -92,7 +92,7 @@ describe('numeric options have a documented range and a usage error outside it',
       ),
     ).toBe(0);
     expect(cli.out()).toContain('total');
-  }, 30_000);
+  });
 
   it('exits 2 for these through the CLI', async () => {
     for (const argv of [
@@ -147,7 +147,7 @@ describe('corrupt run files name the file and exit 5 (damaged run)', () => {
       pristine,
     ];
     expect(await runCli(argv, cli.io), cli.err()).toBe(0);
-  }, 60_000);
+  });
 
   it('a corrupt status.json', async () => {
     const dir = join(root, 'corrupt-status');

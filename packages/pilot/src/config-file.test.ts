@@ -217,7 +217,7 @@ describe('experiment options from a configuration file, end to end (settings.exp
     expect(
       read<RunManifest>(overridden.dir, 'manifest.json').experiments['goal-persistence']?.steps,
     ).toBe(3);
-  }, 120_000);
+  });
 
   it('a bad value is a usage error (exit 2) naming the field; so is an option of a left-out experiment', async () => {
     const high = await run('options-bad', { templates: ['goal-persistence'], goalSteps: 9 });

@@ -55,7 +55,7 @@ beforeAll(async () => {
   reference = run.runDir;
   await executeRun({ runDir: reference, models: modelsForManifest(run.frozen.manifest) });
   await finishRun(reference);
-}, 60_000);
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -146,5 +146,5 @@ describe('chi killed at chosen points, including while writing the release', () 
     const status = JSON.parse(readFileSync(join(runDir, 'status.json'), 'utf8')) as RunStatus;
     // four resumes, three of them killed (chi score is not a resume)
     expect(status).toMatchObject({ state: 'completed', exitCode: 0, resumes: 4 });
-  }, 60_000);
+  });
 });

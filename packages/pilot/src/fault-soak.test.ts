@@ -157,5 +157,5 @@ describe('fault-injection soak of a live run through a loopback endpoint', () =>
       await runCli(['pilot', '--resume', out, '--no-release'], { ...io, fetch: proxy.fetch }),
     ).toBe(code);
     expect(await runCli(['verify', join(out, 'release')], io)).toBe(0);
-  }, 60_000);
+  });
 });

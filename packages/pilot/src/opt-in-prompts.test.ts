@@ -108,7 +108,7 @@ beforeAll(async () => {
     cli.io,
   );
   expect(code, cli.err()).toBe(0);
-}, 120_000);
+});
 
 describe('a run folder of the opt-in environments holds their exact templates', () => {
   it('copies each into prompts/ byte for byte and hashes it into manifest.prompts', () => {
@@ -188,5 +188,5 @@ describe('the opt-in conditions’ templates are checked on resume too', () => {
       expect(await runCli(['pilot', '--resume', dir, '--no-release'], resumed.io), name).toBe(5);
       expect(resumed.err()).toContain(`damaged run folder: ${file}`);
     }
-  }, 120_000);
+  });
 });

@@ -315,7 +315,7 @@ describe('the imitator in a real offline pilot run (SYNTHETIC calibrations)', ()
     shifted = await imitatorRelease(root, SHIFTED, SHIFTED);
     // Aimed at STYLE_ONLY but scored against SHIFTED: what ignoring the calibration looks like.
     ignoring = await imitatorRelease(root, SHIFTED, STYLE_ONLY);
-  }, 120_000);
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('keeps capacity p at the content-blind level on every calibration: R 0, Q_M 0, choices at chance', () => {
@@ -388,7 +388,7 @@ describe('the imitator in a real offline pilot run (SYNTHETIC calibrations)', ()
     const csv = readFileSync(join(releases[0] as string, 'validity', 'imitation.csv'), 'utf8');
     expect(csv.split('\n')[0]).toContain('system,basis,h_R');
     expect(csv.split('\n')[1]).toMatch(/^SYNTHETIC,imitator,measured,/);
-  }, 120_000);
+  });
 
   it('misses a calibration it was not aimed at (it reads the calibration, not the run)', () => {
     const aimed = shifted.imitation.find((r) => r.basis === 'measured')?.chi as number;

@@ -42,7 +42,7 @@ beforeAll(async () => {
     cli.io,
   );
   expect(code, cli.err()).toBe(0);
-}, 60_000);
+});
 
 let copies = 0;
 /** A fresh copy of the finished run folder, without its release. */

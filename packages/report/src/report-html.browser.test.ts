@@ -130,7 +130,7 @@ describe('report.html in headless Chromium', () => {
     const outcome = await runPilot({ settings, runDir: pilotRun, models, release: false });
     expect(outcome.exitCode).toBe(0);
     await writeRelease({ runDir: pilotRun, outDir: join(dir.path, 'pilot-release') });
-  }, 120_000);
+  });
   afterAll(async () => {
     await context?.close();
     await dir.remove();
@@ -141,11 +141,11 @@ describe('report.html in headless Chromium', () => {
     context = await launchChromium(userDataDir.path, VIEWPORT);
     const overlaps = await checkRelease(context, join(dir.path, 'release'), 'fixture');
     expect(overlaps).toEqual([]);
-  }, 60_000);
+  });
 
   it('default offline pilot: opens with the summary; every figure fits with no overlapping text', async () => {
     context ??= await launchChromium(userDataDir.path, VIEWPORT);
     const overlaps = await checkRelease(context, join(dir.path, 'pilot-release'), 'pilot');
     expect(overlaps).toEqual([]);
-  }, 60_000);
+  });
 });

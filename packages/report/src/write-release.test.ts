@@ -87,8 +87,7 @@ describe('writeRelease', () => {
     // and again in place
     await writeRelease({ runDir, outDir: first, overwrite: true });
     expect(await readFile(join(first, 'SHA256SUMS'), 'utf8')).toBe(sums);
-    // three full releases (each renders every figure): room for a loaded machine
-  }, 90_000);
+  });
 
   it('matches the golden chart data of the fixed offline fixture', async () => {
     const outDir = join(dir.path, 'golden');

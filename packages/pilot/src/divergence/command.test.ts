@@ -111,7 +111,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     // A second run into the same folder would mix two manifests: refused.
     const again = captureIo({ cwd });
     expect(await runCli([...argv, '--out', 'run'], again.io)).toBe(2);
-  }, 60_000);
+  });
 });
 
 describe('chi verify on a damaged divergence release', () => {
@@ -162,7 +162,7 @@ describe('chi verify on a damaged divergence release', () => {
     expect(await runCli(['verify', release], schema.io)).toBe(5);
     expect(schema.err()).toContain('manifest.json');
     expect(schema.err()).toContain('ceilingUsd');
-  }, 60_000);
+  });
 
   it('writes byte-identical releases for the same manifest timestamp and seeds', async () => {
     const { runDivergenceProtocol } = await import('./run');
@@ -186,7 +186,7 @@ describe('chi verify on a damaged divergence release', () => {
     const [first, second] = [await once(), await once()];
     expect([...second.files]).toEqual([...first.files]);
     expect(second.calls).toBe(first.calls);
-  }, 60_000);
+  });
 });
 
 describe('divergence release integrity', () => {
@@ -209,7 +209,7 @@ describe('divergence release integrity', () => {
     const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
     expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
     published = join(cwd, 'run', 'release');
-  }, 60_000);
+  });
 
   it('writes a sha256sum -c compatible SHA256SUMS over every other file of the release', () => {
     const files = readdirSync(published, { recursive: true, withFileTypes: true })

@@ -81,7 +81,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'chi-divergence-kill-'));
   endpoint = await startDivergenceEndpoint();
   reference = await divergenceSession(join(root, 'reference'), endpoint.baseUrl, 'new');
-}, 120_000);
+});
 
 afterAll(async () => {
   await endpoint.close();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   analysis = result.analysis;
   calls = (await recomputeDivergence(runDir)).calls;
-}, 120_000);
+});
 
 function series(system: string, name: DivergenceSeries, checkpoint: number): DivergenceEstimate {
   const found = analysis.systems

@@ -95,7 +95,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     );
     const verify = captureIo({ cwd });
     expect(await runCli(['verify', release], verify.io)).toBe(0);
-  }, 60_000);
+  });
 
   it('exits 4 before any scored request when the smoke check fails', async () => {
     endpoint = await startDivergenceEndpoint({ failSmoke: true });
@@ -143,7 +143,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     expect(cli.err()).toContain('incomplete instance');
     const verify = captureIo({ cwd });
     expect(await runCli(['verify', join(run, 'release')], verify.io)).toBe(0);
-  }, 60_000);
+  });
 
   it('stops at the ceiling: the ledger refuses past it, the run stops and publishes nothing', async () => {
     endpoint = await startDivergenceEndpoint({ costUsd: 0.002 });
@@ -164,5 +164,5 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     );
     expect(endpoint.scored()).toBe(sent.length);
     expect(endpoint.scored()).toBeLessThan(PER_WORLD);
-  }, 60_000);
+  });
 });

@@ -76,7 +76,7 @@ describe('resuming a divergence run of in-process scripted systems', () => {
       (name) => resumed[name] !== uninterrupted[name],
     );
     expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl']);
-  }, 120_000);
+  });
 });
 
 // A request left open on a paid system (never sent again, its instance excluded with the reason)

@@ -41,5 +41,5 @@ describe('chi view of a divergence run', () => {
     stop();
     expect(await exit).toBe(0);
     expect(page).toBe(report);
-  }, 60_000);
+  });
 });

@@ -108,7 +108,7 @@ describe('chi view in headless Chromium', () => {
     expect((await runPilot({ settings, runDir, models, release: false })).exitCode).toBe(0);
     await writeRelease({ runDir, outDir: releaseDir });
     context = await launchChromium(profile.path, { width: 1200, height: 900 });
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const server of servers) await server.close();
     await context?.close();
@@ -131,7 +131,7 @@ describe('chi view in headless Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'view-probe.png'), fullPage: true });
     await expectProbeMatchesRelease(page, releaseDir, 'capacity-keeper');
     await page.close();
-  }, 60_000);
+  });
 
   it('lists the runs of a folder of runs and browses each', async () => {
     const server = await startViewServer({ dir: dir.path });
@@ -147,7 +147,7 @@ describe('chi view in headless Chromium', () => {
     await clickToProbe(page, 'capacity-keeper');
     await expectProbeMatchesRelease(page, releaseDir, 'capacity-keeper');
     await page.close();
-  }, 60_000);
+  });
 
   it('browses a history checkpoint down to one decision', async () => {
     const server = await startViewServer({ dir: releaseDir });
@@ -192,7 +192,7 @@ describe('chi view in headless Chromium', () => {
     expect(await text(page, 'notebook')).toBe(notebook.text === '' ? '(empty)' : notebook.text);
     expect(JSON.parse(await text(page, 'question'))).toMatchObject({ id: 'env-2' });
     await page.close();
-  }, 60_000);
+  });
 
   it('filters the probes of a system by verdict reason', async () => {
     const server = await startViewServer({ dir: releaseDir });
@@ -221,7 +221,7 @@ describe('chi view in headless Chromium', () => {
     expect(expected).toBeGreaterThan(0);
     expect(reasons).toEqual(Array(expected).fill('authority_trap'));
     await page.close();
-  }, 60_000);
+  });
 
   it('writes a bundle that opens from the file system with no server', async () => {
     const out = join(dir.path, 'bundle');
@@ -237,7 +237,7 @@ describe('chi view in headless Chromium', () => {
     expect(await text(page, 'progress')).toContain('snapshot');
     expect(network).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('shows live progress of a run in progress, updating without a reload', async () => {
     // a copy of the run whose attempt log stops part-way, with a request in flight
@@ -277,7 +277,7 @@ describe('chi view in headless Chromium', () => {
     expect(await text(page, 'not-started')).toBe('0');
     expect(navigations).toBe(1);
     await page.close();
-  }, 60_000);
+  });
 
   it('keeps live progress when the probe data cannot be read yet, and says so', async () => {
     const broken = join(dir.path, 'unreadable-run');
@@ -296,5 +296,5 @@ describe('chi view in headless Chromium', () => {
       String(lines(await readFile(join(runDir, 'attempts.jsonl'), 'utf8')) / 2),
     );
     await page.close();
-  }, 60_000);
+  });
 });
