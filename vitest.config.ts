@@ -31,5 +31,9 @@ export default defineConfig({
     // idle machine and several times longer with both cores busy, so the limits are generous.
     testTimeout: 180_000,
     hookTimeout: 300_000,
+    // Every test removes every temporary folder it creates: each run gets a fresh TMPDIR, each
+    // test file a folder of its own inside it, and a file that leaves anything there fails.
+    globalSetup: [fileURLToPath(new URL('./tooling/vitest/temp-dirs-global.ts', import.meta.url))],
+    setupFiles: [fileURLToPath(new URL('./tooling/vitest/temp-dirs-file.ts', import.meta.url))],
   },
 });

@@ -26,10 +26,18 @@ try {
   passed = report.numPassedTests;
   failed = report.numFailedTests;
   skipped = report.numPendingTests + report.numTodoTests;
-  // A file that fails to load has no test results but still fails the run.
+  // A file that fails without a failed test (it fails to load, or a hook such as the temporary
+  // folder check of tooling/vitest/temp-dirs-file.ts fails after its tests) still fails the run.
   failed += report.testResults.filter(
-    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+    (file) =>
+      file.status === 'failed' &&
+      !file.assertionResults.some((result) => result.status === 'failed'),
   ).length;
+  // Vitest failed outside any test file (the global teardown's temporary folder check): one more.
+  if (run.status !== 0 && failed === 0) {
+    console.error(`vitest exited with status ${run.status} outside any test: see its output above`);
+    failed += 1;
+  }
 } catch (error) {
   console.error(
     `could not read the vitest JSON report: ${error instanceof Error ? error.message : String(error)}`,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HumanCalibrationSchema, type HumanDataRow } from '@chi/spec';
 import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { runCli } from './cli-main';
 import { parseHumanData } from './human-data-file';
@@ -12,9 +12,7 @@ let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'chi-calibrate-'));
 });
-afterAll(() => {
-  if (root !== undefined) rmSync(root, { recursive: true, force: true });
-});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const io = () => captureIo({ cwd: root });
 

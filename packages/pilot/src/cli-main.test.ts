@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlockStatus, LedgerEntry, RunManifest, RunStatus, SmokeResult } from '@chi/spec';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
 import { type CliIo, runCli } from './cli-main';
@@ -21,9 +21,7 @@ let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'chi-cli-'));
 });
-afterAll(() => {
-  if (root !== undefined) rmSync(root, { recursive: true, force: true });
-});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const io = (overrides: Partial<CliIo> = {}) => captureIo({ cwd: root, ...overrides });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRunFolder } from '@chi/run';
@@ -17,12 +17,22 @@ export interface FinishedRun {
 /**
  * Creates and executes a small offline run of every scripted system (two worlds, load 32, the
  * controls, history and behavior; `overrides` adds opt-in conditions) in a fresh temporary folder
- * and reads back every rendered request. The caller removes `runDir`.
+ * and reads back every rendered request. The caller removes `runDir`; when the run fails, the
+ * folder is removed here before the error is thrown.
  */
 export async function finishedOfflineRun(
   overrides: Partial<PilotSettings> = {},
 ): Promise<FinishedRun> {
   const runDir = mkdtempSync(join(tmpdir(), 'chi-offline-run-'));
+  try {
+    return await runInto(runDir, overrides);
+  } catch (error) {
+    rmSync(runDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function runInto(runDir: string, overrides: Partial<PilotSettings>): Promise<FinishedRun> {
   const run = await createRun({
     settings: defaultOfflineSettings({ replicates: 2, loads: [32], ...overrides }),
     runDir,

@@ -11,13 +11,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
+import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 
 describe('chi pilot --protocol divergence-v0.1', () => {
   it('--plan prints the request count and worst-case cost and sends nothing', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-plan-'));
+    const cwd = testFolder('chi-divergence-plan-');
     const cli = captureIo({ cwd });
     const code = await runCli(
       ['pilot', '--protocol', 'divergence-v0.1', '--plan', '--replicates', '2'],
@@ -32,7 +33,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 
   it('refuses a resume option the protocol does not have instead of ignoring it (exit 2)', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-resume-options-'));
+    const cwd = testFolder('chi-divergence-resume-options-');
     const created = captureIo({ cwd });
     expect(
       await runCli(
@@ -49,7 +50,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 
   it('refuses to resume a folder of the sequential executor (no plan.json) with exit 5 naming it', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-legacy-'));
+    const cwd = testFolder('chi-divergence-legacy-');
     const legacy = join(cwd, 'legacy');
     mkdirSync(legacy);
     writeFileSync(
@@ -67,7 +68,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 
   it('refuses an unknown protocol and options that do not apply (exit 2)', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-bad-'));
+    const cwd = testFolder('chi-divergence-bad-');
     const unknown = captureIo({ cwd });
     expect(await runCli(['pilot', '--protocol', 'divergence-v9', '--plan'], unknown.io)).toBe(2);
     expect(unknown.err()).toContain('expected divergence-v0.1');
@@ -96,7 +97,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 
   it('runs offline end to end and chi verify recomputes the release', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-run-'));
+    const cwd = testFolder('chi-divergence-run-');
     const cli = captureIo({ cwd });
     const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
     expect(await runCli([...argv, '--resamples', '50', '--out', 'run'], cli.io)).toBe(0);
@@ -116,7 +117,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
 
 describe('chi verify on a damaged divergence release', () => {
   it('exits 5 naming the file when the manifest was edited or the log truncated', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-damaged-'));
+    const cwd = testFolder('chi-divergence-damaged-');
     const run = captureIo({ cwd });
     const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
     expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
@@ -169,7 +170,7 @@ describe('chi verify on a damaged divergence release', () => {
     const { renderDivergenceRelease } = await import('./release');
     const at = new Date('2026-09-01T00:00:00.000Z');
     const once = async () => {
-      const dir = join(mkdtempSync(join(tmpdir(), 'chi-divergence-det-')), 'run');
+      const dir = join(testFolder('chi-divergence-det-'), 'run');
       // One request in flight, so the attempt log's order does not depend on scheduling.
       const { analysis } = await runDivergenceProtocol({
         runDir: dir,
@@ -210,6 +211,7 @@ describe('divergence release integrity', () => {
     expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
     published = join(cwd, 'run', 'release');
   });
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
   it('writes a sha256sum -c compatible SHA256SUMS over every other file of the release', () => {
     const files = readdirSync(published, { recursive: true, withFileTypes: true })

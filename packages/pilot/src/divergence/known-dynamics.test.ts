@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSeries } from './analyze';
 import { analyzeDivergence } from './analyze';
 import type { DivergenceCallRecord } from './calls';
@@ -14,13 +14,15 @@ import { DIVERGENCE_SYSTEMS, scriptedDivergenceInstance } from './scripted-diver
 // systems' true dynamics are known by construction (docs/protocol.md derives them), and the
 // release must recover them within its own bootstrap error (the pointwise 95% interval).
 const WORLDS = 16;
+let root: string;
 let runDir: string;
 let analysis: DivergenceAnalysis;
 let calls: DivergenceCallRecord[];
 let manifestWrittenBeforeFirstCall = false;
 
 beforeAll(async () => {
-  runDir = join(mkdtempSync(join(tmpdir(), 'chi-divergence-')), 'run');
+  root = mkdtempSync(join(tmpdir(), 'chi-divergence-'));
+  runDir = join(root, 'run');
   let first = true;
   const result = await runDivergenceProtocol({
     runDir,
@@ -36,6 +38,7 @@ beforeAll(async () => {
   analysis = result.analysis;
   calls = (await recomputeDivergence(runDir)).calls;
 });
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function series(system: string, name: DivergenceSeries, checkpoint: number): DivergenceEstimate {
   const found = analysis.systems

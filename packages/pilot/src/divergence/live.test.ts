@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
@@ -7,6 +6,7 @@ import {
   type DivergenceEndpoint,
   startDivergenceEndpoint,
 } from '../__fixtures__/divergence-endpoint';
+import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 
 let endpoint: DivergenceEndpoint | null = null;
@@ -54,7 +54,7 @@ function answered(run: string): Record<string, unknown>[] {
 describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoint', () => {
   it('--plan prices the chosen systems with their declared prices and sends nothing', async () => {
     endpoint = await startDivergenceEndpoint();
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-live-plan-'));
+    const cwd = testFolder('chi-divergence-live-plan-');
     const cli = captureIo({ cwd });
     const args = liveArgs(endpoint, ['--plan', '--price', `${endpoint.model}=1,2`]);
     expect(await runCli(args, cli.io)).toBe(0);
@@ -73,7 +73,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
 
   it('runs after a passing smoke check, labels the served scripted system, and verifies', async () => {
     endpoint = await startDivergenceEndpoint();
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-live-'));
+    const cwd = testFolder('chi-divergence-live-');
     const cli = captureIo({ cwd });
     expect(await runCli(liveArgs(endpoint, ['--out', 'run']), cli.io)).toBe(0);
     const run = join(cwd, 'run');
@@ -99,7 +99,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
 
   it('exits 4 before any scored request when the smoke check fails', async () => {
     endpoint = await startDivergenceEndpoint({ failSmoke: true });
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-smoke-'));
+    const cwd = testFolder('chi-divergence-smoke-');
     const cli = captureIo({ cwd });
     expect(await runCli(liveArgs(endpoint, ['--out', 'run']), cli.io)).toBe(4);
     expect(cli.err()).toContain('smoke check failed');
@@ -110,7 +110,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
 
   it('excludes an instance ended by an infrastructure failure, with the reason, and exits 3', async () => {
     endpoint = await startDivergenceEndpoint();
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-infra-'));
+    const cwd = testFolder('chi-divergence-infra-');
     // the first scored request is arm A's baseline probe
     const refused = endpoint.armNth(1, 'no-route');
     const cli = captureIo({ cwd });
@@ -147,7 +147,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
 
   it('stops at the ceiling: the ledger refuses past it, the run stops and publishes nothing', async () => {
     endpoint = await startDivergenceEndpoint({ costUsd: 0.002 });
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-ceiling-'));
+    const cwd = testFolder('chi-divergence-ceiling-');
     const cli = captureIo({ cwd });
     const args = liveArgs(endpoint, ['--out', 'run', '--price', `${endpoint.model}=1,2`]);
     args[args.indexOf('--ceiling-usd') + 1] = '0.05';

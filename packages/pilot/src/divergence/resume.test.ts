@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAttemptLog, runFolderPaths } from '@chi/run';
 import type { ChatModel, SystemSpec } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
+import { testFolder } from '../__fixtures__/test-folder';
 import type { InstanceModelFactory } from '../run-instance-models';
 import { divergenceSettings, runDivergenceProtocol, runDivergenceSession } from './run';
 import { scriptedDivergenceInstance } from './scripted-divergence';
@@ -35,7 +35,7 @@ function dyingAt(dies: (requestId: string) => boolean, real: InstanceModelFactor
 
 describe('resuming a divergence run of in-process scripted systems', () => {
   it('rebuilds hidden state by local replay and publishes the uninterrupted release', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'chi-divergence-resume-'));
+    const root = testFolder('chi-divergence-resume-');
     const reference = join(root, 'reference');
     await runDivergenceProtocol({ runDir: reference, worlds: 1, resamples: 20, now: () => AT });
     const runDir = join(root, 'crashed');
@@ -84,7 +84,7 @@ describe('resuming a divergence run of in-process scripted systems', () => {
 
 describe('a resumed session whose prompt templates changed', () => {
   it('sends nothing and names the template (the frozen prompts no longer match)', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'chi-divergence-prompts-'));
+    const root = testFolder('chi-divergence-prompts-');
     const runDir = join(root, 'run');
     const sent: string[] = [];
     await expect(

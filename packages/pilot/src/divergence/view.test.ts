@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
+import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 
 describe('chi view of a divergence run', () => {
   it('bundles and serves the release report.html, scripted baselines labelled', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-view-'));
+    const cwd = testFolder('chi-divergence-view-');
     const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '1'];
     expect(
       await runCli([...argv, '--resamples', '20', '--out', 'run'], captureIo({ cwd }).io),

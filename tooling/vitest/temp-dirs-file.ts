@@ -1,0 +1,43 @@
+/**
+ * Vitest setup file: gives each test file its own temporary folder and fails the file when a test
+ * leaves anything in it.
+ *
+ * Before the file's tests are loaded, `TMPDIR` points at a fresh folder inside the run's root
+ * (`temp-dirs-global.ts`), so `os.tmpdir()` in the file, in its fixtures and in the child
+ * processes it starts (with the inherited environment) all land there. After the file's own
+ * `afterAll` hooks (this hook is registered first, so it runs last), the folder must be empty; it
+ * is removed either way, and a non-empty one fails the file with the names of what was left.
+ *
+ * One entry is ours, not the test's: tsx (children started with `--import tsx`) keeps its
+ * transform cache in `$TMPDIR/tsx-<uid>`; a link of that name points at the cache tsx uses outside
+ * the tests, so the cache is shared as before and never counted as a leak.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterAll, expect } from 'vitest';
+
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
+const runRoot = process.env.CHI_TEST_TEMP_ROOT;
+const root = runRoot ?? tmpdir();
+const outside = runRoot === undefined ? root : dirname(runRoot);
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
+const previous = process.env.TMPDIR;
+const testFile = expect.getState().testPath ?? 'test';
+const folder = mkdtempSync(join(root, `file-${basename(testFile).replace(/\W+/g, '-')}-`));
+const tsxCache = `tsx-${userInfo().uid}`;
+mkdirSync(join(outside, tsxCache), { recursive: true });
+symlinkSync(join(outside, tsxCache), join(folder, tsxCache), 'dir');
+process.env.TMPDIR = folder;
+
+afterAll(() => {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
+  if (previous === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previous;
+  const left = readdirSync(folder).filter((name) => name !== tsxCache);
+  rmSync(folder, { recursive: true, force: true });
+  if (left.length > 0)
+    throw new Error(
+      `${testFile} left ${left.length} temporary folder(s) or file(s) behind: ${left.sort().join(', ')} (every test removes what it creates)`,
+    );
+});
