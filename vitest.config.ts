@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import projects from './vitest.workspace.ts';
@@ -30,6 +31,10 @@ export default defineConfig({
     // Timeouts only catch a hang; they are not a speed check. Whole-run tests take seconds on an
     // idle machine and several times longer with both cores busy, so the limits are generous.
     testTimeout: 180_000,
+    // One worker per core. Vitest's default in run mode is one fewer than the cores: a single
+    // worker on a 2-core CI machine, which then leaves a core idle while a test waits on a child
+    // process. Whole-run tests are CPU-bound, so more workers than cores would only add memory.
+    maxWorkers: availableParallelism(),
     hookTimeout: 300_000,
     // Every test removes every temporary folder it creates: each run gets a fresh TMPDIR, each
     // test file a folder of its own inside it, and a file that leaves anything there fails.
