@@ -23,10 +23,19 @@ describe('writeRelease', () => {
     });
   });
   afterAll(async () => dir.remove());
+  /**
+   * The release of the fixture run, written once, on first use, into `a`: the tests that only
+   * read a release share it (writing one renders every figure).
+   */
+  let written: Promise<{ outDir: string; summary: { files: readonly string[] } }> | undefined;
+  const sharedRelease = () => {
+    const outDir = join(dir.path, 'a');
+    written ??= writeRelease({ runDir, outDir }).then((summary) => ({ outDir, summary }));
+    return written;
+  };
 
   it('writes every part of the release the issue lists, checkable by sha256sum -c', async () => {
-    const outDir = join(dir.path, 'a');
-    const summary = await writeRelease({ runDir, outDir });
+    const { outDir, summary } = await sharedRelease();
     const { files } = await listTreeFiles(outDir);
     expect([...files, 'SHA256SUMS'].sort()).toEqual([...summary.files].sort());
     for (const expected of [
@@ -90,8 +99,7 @@ describe('writeRelease', () => {
   });
 
   it('matches the golden chart data of the fixed offline fixture', async () => {
-    const outDir = join(dir.path, 'golden');
-    await writeRelease({ runDir, outDir });
+    const { outDir } = await sharedRelease();
     const chartData = await readFile(join(outDir, 'chart-data', 'chart-data.json'));
     const actual = `${sha256Hex(chartData)}  chart-data/chart-data.json\n`;
     if (process.env.UPDATE_GOLDEN === '1') {
@@ -109,15 +117,14 @@ describe('writeRelease', () => {
       /holds no SHA256SUMS and files a release does not write \(keep\.txt\), so it is not a release/,
     );
     expect(await readFile(join(other, 'keep.txt'), 'utf8')).toBe('mine');
-    const existing = join(dir.path, 'a');
+    const existing = (await sharedRelease()).outDir;
     await expect(writeRelease({ runDir, outDir: existing })).rejects.toThrow(
       /expected an empty or absent folder/,
     );
   });
 
   it('recovers from a writer killed mid-way: a partial release and stale staging folders are replaced', async () => {
-    const clean = join(dir.path, 'clean');
-    await writeRelease({ runDir, outDir: clean });
+    const clean = (await sharedRelease()).outDir;
     const cleanSums = await readFile(join(clean, 'SHA256SUMS'), 'utf8');
     // What a killed writer leaves: part of the files and no SHA256SUMS (the writer before this
     // change wrote in place), and staging folders beside it (this writer, killed before renaming).
