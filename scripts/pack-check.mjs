@@ -11,7 +11,9 @@
 //   dependency or peer dependency. (The temporary project installs every @chi package at its top
 //   level, so without this static check a package could silently resolve a sibling it never
 //   declared.)
-// Set CHI_KEEP_PACK_CHECK=1 to keep the temporary folder for inspection.
+// Set CHI_KEEP_PACK_CHECK=1 to keep the temporary folder for inspection. `--smoke-node PATH`
+// (repeatable) also runs the smoke program under that Node binary, from the same installed
+// tarballs: scripts/node-matrix.mjs packs and installs once for all the Node versions it checks.
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
@@ -35,6 +37,9 @@ const unpacked = join(work, 'unpacked');
 const project = join(work, 'project');
 for (const dir of [tarballs, unpacked, project]) mkdirSync(dir);
 const startedMs = Date.now();
+const smokeNodes = process.argv.flatMap((arg, index, all) =>
+  arg === '--smoke-node' && all[index + 1] !== undefined ? [all[index + 1]] : [],
+);
 
 function run(command, args, cwd) {
   try {
@@ -212,6 +217,11 @@ try {
     project,
   );
   process.stdout.write(run('node', ['smoke.mjs'], project));
+  for (const node of smokeNodes) {
+    const version = run(node, ['--version'], project).trim();
+    console.log(`pack smoke under Node ${version}:`);
+    process.stdout.write(run(node, ['smoke.mjs'], project));
+  }
   typecheckSmoke();
   console.log(
     `pack-check: every package installs from its tarball, runs under Node ESM and typechecks with its shipped types (${((Date.now() - startedMs) / 1000).toFixed(1)} s)`,
