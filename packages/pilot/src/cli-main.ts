@@ -65,7 +65,7 @@ import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
-import { DEFAULT_RUNS_ROOT, prepareRun } from './run-create';
+import { DEFAULT_RUNS_ROOT, planRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
 import { formatHeadline, formatResumeHint } from './run-summary';
 import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from './scripted-imitator';
@@ -470,7 +470,7 @@ async function pilotCommand(
   if (calibration !== null) settings = { ...settings, calibration };
   if (command.plan) {
     const catalog = await planCatalog(settings.systems, io);
-    const prepared = prepareRun({ settings });
+    const prepared = planRun({ settings });
     io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), command.ceilingUsd)}\n`);
     return EXIT_CODES.ok;
   }

@@ -257,7 +257,9 @@ export {
   type CreateRunOptions,
   createRun,
   DEFAULT_RUNS_ROOT,
+  type PlannedRun,
   type PreparedRun,
+  planRun,
   prepareRun,
   type RunHandle,
   runIdFor,
@@ -279,11 +281,14 @@ export {
 export { formatHeadline, formatResumeHint } from './run-summary';
 export {
   generateRunWorlds,
+  generateSeedWorlds,
   memoryLoadsOf,
   memoryWorldKey,
+  type RunWorldMaps,
   type RunWorlds,
   readRunWorlds,
   worldSeedsFor,
+  writeGeneratedWorlds,
   writeRunWorlds,
 } from './run-worlds';
 export {

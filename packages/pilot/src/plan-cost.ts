@@ -1,7 +1,8 @@
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
-import type { ModelCatalog, SystemSpec } from '@chi/spec';
+import type { ModelCatalog, RunManifest, SystemSpec } from '@chi/spec';
 import { renderPlannedRequest } from './render-planned';
-import type { PreparedRun } from './run-create';
+import type { PlannedRun } from './run-create';
+import { generateSeedWorlds, type RunWorldMaps, type RunWorlds } from './run-worlds';
 
 /** Requests and worst-case reserved USD of one system. */
 export interface SystemPlanCost {
@@ -41,13 +42,30 @@ export function worstCaseNotes(capBytes: number): string {
 }
 
 /**
+ * The worlds of a request's world seed, generated when a request of another seed first asks and
+ * dropped when the next seed's are generated (the plan lists a world seed's requests together),
+ * so pricing a run holds one world seed's worlds at a time.
+ */
+function seedWorldsSource(manifest: RunManifest): (seed: number) => RunWorlds {
+  let held: { seed: number; worlds: RunWorldMaps } | null = null;
+  return (seed) => {
+    if (held?.seed !== seed) {
+      held = { seed, worlds: { memory: new Map(), history: new Map(), behavior: new Map() } };
+      generateSeedWorlds(manifest, seed, held.worlds);
+    }
+    return held.worlds;
+  };
+}
+
+/**
  * Counts the registered requests of every system and bounds what their reservations can sum to,
  * without sending anything: each request is rendered with worst-case notes and priced with the
  * larger of the catalog price (when given) and the system's safety price, the output cap and the
  * margin, exactly as the transport reserves before each try.
  */
-export function planCost(prepared: PreparedRun, catalog?: ModelCatalog): RunPlanCost {
+export function planCost(prepared: PlannedRun, catalog?: ModelCatalog): RunPlanCost {
   const { manifest } = prepared.frozen;
+  const worldsOf = seedWorldsSource(manifest);
   const notes = worstCaseNotes(manifest.notebookCapBytes);
   const perSystem = new Map<string, { requests: number; usd: number }>();
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
@@ -62,7 +80,7 @@ export function planCost(prepared: PreparedRun, catalog?: ModelCatalog): RunPlan
       const rendered = renderPlannedRequest({
         request,
         manifest,
-        worlds: prepared.worlds,
+        worlds: worldsOf(request.worldSeed),
         prompts: prepared.prompts,
         notes: () => notes,
       });

@@ -20,7 +20,12 @@ import { applyNotebookCap } from './notebook';
 import { buildRunPlan } from './plan';
 import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
 import { type RunPaths, runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
-import { generateRunWorlds, type RunWorlds, worldSeedsFor, writeRunWorlds } from './run-worlds';
+import {
+  generateRunWorlds,
+  type RunWorlds,
+  worldSeedsFor,
+  writeGeneratedWorlds,
+} from './run-worlds';
 import { type PilotSettings, validateSettings } from './settings';
 
 /** Where runs go by default: `./chi-runs/<runId>/` (git-ignored). */
@@ -92,20 +97,25 @@ function usedPrompts(
   return new Map([...prompts].filter(([name]) => !unused.has(name)));
 }
 
-/** Everything {@link createRun} derives before writing: manifest, plan and worlds. */
-export interface PreparedRun {
+/** What {@link createRun} derives before writing, worlds aside: manifest, plan and prompts. */
+export interface PlannedRun {
   readonly frozen: FrozenManifest;
   readonly plan: RunPlan;
-  readonly worlds: RunWorlds;
   readonly prompts: PromptSet;
   readonly runId: string;
 }
 
+/** A {@link PlannedRun} with every world of the run generated and held at once. */
+export interface PreparedRun extends PlannedRun {
+  readonly worlds: RunWorlds;
+}
+
 /**
- * Derives the manifest, plan and worlds of a run without writing anything (used by
- * `chi pilot --plan` and by {@link createRun}).
+ * Derives the manifest, plan and prompts of a run without generating a world or writing anything
+ * (used by `chi pilot --plan` and by {@link createRun}, which then generates the worlds seed by
+ * seed).
  */
-export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {
+export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PlannedRun {
   const settings = validateSettings(options.settings);
   const experiments = options.experiments ?? REGISTERED_EXPERIMENTS;
   // the packaged templates and those the run's modules declare (names checked: usage error)
@@ -121,10 +131,18 @@ export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'
   });
   const prompts = usedPrompts(packaged, unfiltered, experiments);
   const draft = { ...unfiltered, prompts: promptRefs(prompts) };
-  const worlds = generateRunWorlds(draft);
   const plan = buildRunPlan(draft, experiments);
   const frozen = freezeManifest({ ...draft, planSha256: planSha256(plan) });
-  return { frozen, plan, worlds, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
+  return { frozen, plan, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
+}
+
+/**
+ * {@link planRun} plus every world of the run, generated and held at once (for small runs and
+ * tests; `createRun` and `chi pilot --plan` generate them a world seed at a time).
+ */
+export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {
+  const planned = planRun(options);
+  return { ...planned, worlds: generateRunWorlds(planned.frozen.manifest) };
 }
 
 async function assertEmptyOrMissing(dir: string): Promise<void> {
@@ -174,11 +192,12 @@ async function writeStartingHistoryNotebooks(
 
 /**
  * Creates a run folder: freezes the manifest (with its hash), copies the exact prompt templates,
- * writes every world with its answer key, the plan, the empty starting notebooks of every history
+ * writes every world with its answer key (generated, written and dropped a world seed at a time),
+ * the plan, the empty starting notebooks of every history
  * trajectory and a `running` status. Nothing is sent. Returns the handle {@link executeRun} uses.
  */
 export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
-  const prepared = prepareRun(options);
+  const prepared = planRun(options);
   const runDir = resolve(
     options.runDir ?? join(options.runsRoot ?? DEFAULT_RUNS_ROOT, prepared.runId),
   );
@@ -191,7 +210,8 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
   for (const template of prepared.prompts.values()) {
     await writeFile(paths.prompt(template.name, template.version), template.text, 'utf8');
   }
-  await writeRunWorlds(paths, prepared.worlds);
+  // A world seed at a time: the run's worlds are never all held at once.
+  await writeGeneratedWorlds(paths, frozen.manifest);
   await writeJsonFile(paths.plan, plan);
   if (options.catalog !== undefined) await writeJsonFile(paths.catalog, options.catalog);
 

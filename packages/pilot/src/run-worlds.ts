@@ -30,6 +30,13 @@ export function memoryWorldKey(seed: number, load: number): string {
   return `${seed}|${load}`;
 }
 
+/** Mutable maps of {@link RunWorlds}: what {@link readSeedWorlds} reads and {@link generateSeedWorlds} generates into. */
+export interface RunWorldMaps {
+  readonly memory: Map<string, MemoryWorld>;
+  readonly history: Map<number, HistoryWorld>;
+  readonly behavior: Map<number, BehavioralItemSet>;
+}
+
 /** World seed k of a run: `deriveSeed(rootSeed, 'world', k)` (the `@chi/worlds` derivation). */
 export function worldSeedsFor(rootSeed: number, replicates: number): number[] {
   return Array.from({ length: replicates }, (_, index) => deriveSeed(rootSeed, 'world', index));
@@ -44,26 +51,34 @@ export function memoryLoadsOf(manifest: RunManifest): number[] {
   return [...loads].sort((a, b) => a - b);
 }
 
-/** Generates every world the manifest registers (pure and deterministic). */
-export function generateRunWorlds(manifest: RunManifest): RunWorlds {
-  const memory = new Map<string, MemoryWorld>();
-  const history = new Map<number, HistoryWorld>();
-  const behavior = new Map<number, BehavioralItemSet>();
+/**
+ * Generates the worlds of one world seed into `into` (pure and deterministic): its memory world at
+ * every load the run needs, its history world and its behavioral items, as the manifest registers
+ * them.
+ */
+export function generateSeedWorlds(manifest: RunManifest, seed: number, into: RunWorldMaps): void {
   const probesPerStratum = manifest.experiments.memory?.probesPerStratum;
-  for (const seed of manifest.worldSeeds) {
-    for (const load of memoryLoadsOf(manifest)) {
-      memory.set(
-        memoryWorldKey(seed, load),
-        generateMemoryWorld(
-          probesPerStratum === undefined ? { seed, load } : { seed, load, probesPerStratum },
-        ),
-      );
-    }
-    if (manifest.experiments.history !== null) history.set(seed, generateHistoryWorld({ seed }));
-    if (manifest.experiments.behavior !== null)
-      behavior.set(seed, generateBehavioralItems({ seed }));
+  for (const load of memoryLoadsOf(manifest)) {
+    into.memory.set(
+      memoryWorldKey(seed, load),
+      generateMemoryWorld(
+        probesPerStratum === undefined ? { seed, load } : { seed, load, probesPerStratum },
+      ),
+    );
   }
-  return { memory, history, behavior };
+  if (manifest.experiments.history !== null) into.history.set(seed, generateHistoryWorld({ seed }));
+  if (manifest.experiments.behavior !== null)
+    into.behavior.set(seed, generateBehavioralItems({ seed }));
+}
+
+/**
+ * Generates every world the manifest registers (pure and deterministic), all held at once: for
+ * small runs and tests. A run folder is written seed by seed instead ({@link writeGeneratedWorlds}).
+ */
+export function generateRunWorlds(manifest: RunManifest): RunWorlds {
+  const worlds: RunWorldMaps = { memory: new Map(), history: new Map(), behavior: new Map() };
+  for (const seed of manifest.worldSeeds) generateSeedWorlds(manifest, seed, worlds);
+  return worlds;
 }
 
 /** Writes every world into `worlds/` of the run folder. */
@@ -79,6 +94,20 @@ export async function writeRunWorlds(paths: RunPaths, worlds: RunWorlds): Promis
 }
 
 /**
+ * Generates and writes every world the manifest registers into `worlds/`, one world seed at a
+ * time: a seed's worlds are generated, written and dropped before the next seed's are generated,
+ * so memory grows with the largest world seed, not with the run. The files are the ones
+ * {@link writeRunWorlds} writes from {@link generateRunWorlds}, byte for byte.
+ */
+export async function writeGeneratedWorlds(paths: RunPaths, manifest: RunManifest): Promise<void> {
+  for (const seed of manifest.worldSeeds) {
+    const worlds: RunWorldMaps = { memory: new Map(), history: new Map(), behavior: new Map() };
+    generateSeedWorlds(manifest, seed, worlds);
+    await writeRunWorlds(paths, worlds);
+  }
+}
+
+/**
  * The history worlds of a run only (what the CHIS entries need), without reading its memory
  * worlds, which are the largest files of a run.
  */
@@ -91,13 +120,6 @@ export async function readHistoryWorlds(
   for (const seed of manifest.worldSeeds)
     history.set(seed, await readGzipJsonFile(paths.historyWorld(seed), HistoryWorldSchema));
   return history;
-}
-
-/** Mutable maps of {@link RunWorlds}: what {@link readSeedWorlds} reads into. */
-export interface RunWorldMaps {
-  readonly memory: Map<string, MemoryWorld>;
-  readonly history: Map<number, HistoryWorld>;
-  readonly behavior: Map<number, BehavioralItemSet>;
 }
 
 /**

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
 import { loadPromptTemplates } from '../prompts';
-import { DEFAULT_RUNS_ROOT, prepareRun } from '../run-create';
+import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
 import { divergenceManifestOf } from './calls';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
 import { DIVERGENCE_PROTOCOL_ID, divergenceRequestsPerWorld } from './protocol';
@@ -90,7 +90,7 @@ export async function divergencePilotCommand(
   const settings = settingsOf(options);
   if (options.plan) {
     const manifest = divergenceManifestOf(
-      prepareRun({ settings, experiments: DIVERGENCE_REGISTRY }).frozen.manifest,
+      planRun({ settings, experiments: DIVERGENCE_REGISTRY }).frozen.manifest,
     );
     io.stdout.write(
       formatDivergencePlan(
