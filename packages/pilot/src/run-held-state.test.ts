@@ -153,7 +153,10 @@ describe('held state of the request phase', () => {
       expect(last.held.notebookWriters.size).toBe(0);
       expect(last.notebooks.size).toBe(last.held.startingKeys.size);
       for (const outcome of last.outcomes.values())
-        if (outcome.kind === 'resolved') expect(outcome.result.text).toBeNull();
+        if (outcome.kind === 'resolved') {
+          expect(outcome.result.text).toBeNull();
+          expect(outcome.result.tries.length).toBeLessThanOrEqual(1);
+        }
     }
   });
 });
@@ -206,7 +209,10 @@ describe('release of notebooks (property)', () => {
           const resolve = (request: PlannedRequest) => {
             session.notebooks.set(`n|${request.requestId}`, {} as NotebookContent);
             noteNotebookWriter(session, `n|${request.requestId}`, request.blockId);
-            recordOutcome(session, request, { kind: 'resolved', result: {} as ChatResult });
+            recordOutcome(session, request, {
+              kind: 'resolved',
+              result: { tries: [] } as unknown as ChatResult,
+            });
           };
           const ready = () =>
             plan.requests.filter(

@@ -1,5 +1,5 @@
 import type { RequestOutcome } from '@chi/run';
-import type { PlannedRequest, RunPlan } from '@chi/spec';
+import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
 import { dropSeedWorlds, type RunWorldMaps, type RunWorlds, readSeedWorlds } from './run-worlds';
@@ -16,7 +16,7 @@ import { dropSeedWorlds, type RunWorldMaps, type RunWorlds, readSeedWorlds } fro
  *   other requests (a reader of a notebook, or of a named notebook source, always depends on its
  *   writer); a starting notebook (no writer) is kept.
  *
- * A request's outcome keeps no reply text (see {@link recordOutcome}).
+ * A request's outcome keeps no reply text and only its last try (see {@link heldResult}).
  */
 export interface HeldState {
   /** The worlds read and not yet dropped: what a request renders with. */
@@ -155,11 +155,22 @@ function releaseHeldBy(session: RunSession, request: PlannedRequest): void {
 }
 
 /**
- * Records a request's outcome and releases what only it still needed. A resolved outcome keeps
- * its result without the reply text and response body: every later step reads only the failure
- * class, the money and the kind, its notebook is already kept, and the reply stays in the
- * attempt log.
+ * What a session keeps of a resolved request's result: no reply text, no response body and only
+ * the last try (an infrastructure or account failure is read from its status), its request ID
+ * the plan's string. Every later step of the session reads only the failure class, the money
+ * and the kind; its notebook is already kept, and the whole result stays in the attempt log.
  */
+export function heldResult(request: PlannedRequest, result: ChatResult): ChatResult {
+  return {
+    ...result,
+    requestId: request.requestId,
+    text: null,
+    redactedResponse: null,
+    tries: result.tries.slice(-1),
+  };
+}
+
+/** Records a request's outcome (a result as {@link heldResult}) and releases what only it still needed. */
 export function recordOutcome(
   session: RunSession,
   request: PlannedRequest,
@@ -168,7 +179,7 @@ export function recordOutcome(
   session.outcomes.set(
     request.requestId,
     outcome.kind === 'resolved'
-      ? { kind: 'resolved', result: { ...outcome.result, text: null, redactedResponse: null } }
+      ? { kind: 'resolved', result: heldResult(request, outcome.result) }
       : outcome,
   );
   releaseHeldBy(session, request);

@@ -18,6 +18,7 @@ import {
   planSha256,
   readFrozenManifest,
 } from './manifest';
+import { shareEqualPlanStrings } from './plan-strings';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';
@@ -151,6 +152,8 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
   const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
   checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
+  // Held for the whole session: equal strings (request IDs, block IDs, ...) stored once.
+  shareEqualPlanStrings(plan);
   checkWorldFilesPresent(paths, manifest);
   const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
