@@ -26,16 +26,22 @@ export function readiness(
   return 'ready';
 }
 
-/** The scheduler's own state: requests not dispatched yet, and those in flight. */
+/**
+ * The scheduler's own state: the requests not dispatched yet, in plan order (a dispatched or
+ * blocked request's slot is emptied, never removed, so a dispatch does not copy the list), the
+ * first slot that may still hold one, and the requests in flight.
+ */
 interface Schedule {
-  pending: readonly PlannedRequest[];
+  readonly pending: (PlannedRequest | null)[];
+  first: number;
   readonly running: Set<string>;
   stopAnnounced: boolean;
 }
 
 /**
  * Dispatches what can run now, in plan order, up to `concurrency` in flight; marks requests
- * whose dependency failed as blocked. Keeps the rest pending.
+ * whose dependency failed as blocked. Keeps the rest pending. Stops looking once `concurrency`
+ * requests are in flight or the session stops: nothing further could be dispatched or marked.
  */
 function dispatch(
   session: RunSession,
@@ -43,33 +49,29 @@ function dispatch(
   send: (request: PlannedRequest) => Promise<void>,
   onSettled: () => void,
 ): void {
-  const still: PlannedRequest[] = [];
-  for (const request of schedule.pending) {
-    if (schedule.running.has(request.requestId)) continue;
+  const { pending, running } = schedule;
+  for (let slot = schedule.first; slot < pending.length; slot += 1) {
+    if (running.size >= session.run.concurrency || session.stop !== null) break;
+    const request = pending[slot];
+    if (request === null || request === undefined) continue;
     const ready = readiness(request, session.outcomes);
-    if (
-      ready === 'wait' ||
-      schedule.running.size >= session.run.concurrency ||
-      session.stop !== null
-    ) {
-      still.push(request);
-      continue;
-    }
+    if (ready === 'wait') continue;
+    pending[slot] = null;
     if (ready !== 'ready') {
       recordOutcome(session, request, { kind: 'blocked', by: ready.blockedBy });
       continue;
     }
-    schedule.running.add(request.requestId);
+    running.add(request.requestId);
     send(request)
       .catch((error: unknown) => {
         session.fatal ??= error;
       })
       .finally(() => {
-        schedule.running.delete(request.requestId);
+        running.delete(request.requestId);
         onSettled();
       });
   }
-  schedule.pending = still;
+  while (schedule.first < pending.length && pending[schedule.first] === null) schedule.first += 1;
 }
 
 /**
@@ -86,6 +88,7 @@ export function runSchedule(
     pending: session.run.plan.requests.filter(
       (request) => !session.outcomes.has(request.requestId),
     ),
+    first: 0,
     running: new Set<string>(),
     stopAnnounced: false,
   };
