@@ -1,5 +1,5 @@
 import { createJsonlWriter } from '@chi/chis';
-import { foldAttemptLog, readAttemptLog } from '@chi/run';
+import { foldAttemptRecord, type RequestLogState, streamRunJsonl } from '@chi/run';
 import {
   AttemptRecordSchema,
   type BudgetLedger,
@@ -107,11 +107,35 @@ function resumedChargeUsd(session: RunSession): number {
 }
 
 /**
- * Takes over what earlier sessions' attempt log resolved (its fold is dropped on return, replies
- * included), then counts the requests left, for the release of held worlds and notebooks.
+ * The attempt log of earlier sessions folded as it streams from disk, record by record; a result
+ * keeps its reply text only when its request writes a notebook (the one thing a resume reads a
+ * reply for), so the fold never holds the run's replies.
+ */
+async function foldLogForResume(session: RunSession): Promise<Map<string, RequestLogState>> {
+  const writers = new Set(
+    session.run.plan.requests
+      .filter((request) => request.writesNotebook)
+      .map((request) => request.requestId),
+  );
+  const states = new Map<string, RequestLogState>();
+  for await (const record of streamRunJsonl(session.run.paths.attempts, AttemptRecordSchema)) {
+    const result = record.result;
+    foldAttemptRecord(
+      states,
+      result === null || result === undefined || writers.has(record.requestId)
+        ? record
+        : { ...record, result: { ...result, text: null, redactedResponse: null } },
+    );
+  }
+  return states;
+}
+
+/**
+ * Takes over what earlier sessions' attempt log resolved (its fold is dropped on return), then
+ * counts the requests left, for the release of held worlds and notebooks.
  */
 async function resumeFromLog(session: RunSession): Promise<number> {
-  const logStates = foldAttemptLog(await readAttemptLog(session.run.paths.attempts));
+  const logStates = await foldLogForResume(session);
   const resumes = await resumeSession(session, logStates);
   countPendingRequests(session);
   return resumes;

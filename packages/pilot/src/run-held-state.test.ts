@@ -198,12 +198,13 @@ describe('release of notebooks (property)', () => {
           const plan = planOf(entries);
           const run = {
             plan,
-            manifest: { worldSeeds: [], experiments: { memory: null } },
+            manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
           } as unknown as OpenedRun;
           const session = {
             run,
             outcomes: new Map(),
             notebooks: new Map(),
+            instanceModels: new Map(),
             held: emptyHeldState(run, new Set()),
           } as unknown as RunSession;
           const resolve = (request: PlannedRequest) => {
@@ -240,6 +241,31 @@ describe('release of notebooks (property)', () => {
         },
       ),
     );
+  });
+});
+
+describe('instance models', () => {
+  it('makes each instance once and drops it once its block has no request left', async () => {
+    const run = await createRun({ settings: settings(), runDir: join(root, 'run'), now: fixedNow });
+    const manifest = run.frozen.manifest;
+    const made: string[] = [];
+    control.sessions = [];
+    const outcome = await executeRun({
+      runDir: run.runDir,
+      modelFor: (system, instanceKey) => {
+        made.push(`${system.id}|${instanceKey}`);
+        return createScriptedModel(scriptedNameOf(system), { now: fixedNow });
+      },
+      now: fixedNow,
+    });
+    expect(outcome.state).toBe('completed');
+    const pairs = new Set(
+      run.plan.requests.map((request) => `${request.systemId}|${request.blockId}`),
+    );
+    expect([...made].sort()).toEqual([...pairs].sort());
+    expect(manifest.systems.length).toBeGreaterThan(1);
+    const last = control.sessions.at(-1) as RunSession;
+    expect(last.instanceModels.size).toBe(0);
   });
 });
 

@@ -10,6 +10,7 @@ import { dropSeedWorlds, type RunWorldMaps, type RunWorlds, readSeedWorlds } fro
  *
  * - the worlds of a world seed, read when a request of that seed is first rendered and dropped
  *   once every request of that seed has its outcome;
+ * - the instance models of a block (`RunSession.instanceModels`), dropped with its notebooks;
  * - the notebooks a block's requests wrote (`RunSession.notebooks`, the reply copies and the
  *   notebooks kept by request ID for a `notebookSource` included), dropped once no request
  *   without an outcome is in that block or depends on one of its requests, directly or through
@@ -75,7 +76,10 @@ function increment<K>(counts: Map<K, number>, key: K): void {
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
-/** Drops the notebooks a block wrote that no later block overwrote. */
+/**
+ * Drops the notebooks a block wrote that no later block overwrote, and the block's instance
+ * models (`modelFor`): no request of the block is left to send to them.
+ */
 function dropBlockNotebooks(session: RunSession, blockId: string): void {
   const { notebookWriters } = session.held;
   for (const [key, writer] of notebookWriters) {
@@ -83,6 +87,8 @@ function dropBlockNotebooks(session: RunSession, blockId: string): void {
     notebookWriters.delete(key);
     session.notebooks.delete(key);
   }
+  for (const system of session.run.manifest.systems)
+    session.instanceModels.delete(`${system.id}|${blockId}`);
 }
 
 /**

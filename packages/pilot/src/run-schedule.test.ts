@@ -78,12 +78,13 @@ async function scheduleSteps(
   const run = {
     plan,
     concurrency,
-    manifest: { worldSeeds: [], experiments: { memory: null } },
+    manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
   } as unknown as OpenedRun;
   const session = {
     run,
     outcomes: new Map(),
     notebooks: new Map(),
+    instanceModels: new Map(),
     stop: null,
     fatal: null,
     emit: () => {},

@@ -41,34 +41,43 @@ const EMPTY_STATE: RequestLogState = {
  */
 export function foldAttemptLog(records: readonly AttemptRecord[]): Map<string, RequestLogState> {
   const states = new Map<string, RequestLogState>();
-  for (const record of records) {
-    const previous = states.get(record.requestId) ?? EMPTY_STATE;
-    const closes = previous.openAttemptId === record.attemptId ? null : previous.openAttemptId;
-    if (record.phase === 'before_send') {
-      states.set(record.requestId, {
-        ...previous,
-        attempts: previous.attempts + 1,
-        openAttemptId: record.attemptId,
-        openRequestSha256: record.requestSha256,
-        openInputBytes: record.inputBytes,
-      });
-    } else if (record.phase === 'after_response') {
-      states.set(record.requestId, {
-        ...previous,
-        openAttemptId: closes,
-        result: record.result ?? previous.result,
-        resultAttemptId: record.result === null ? previous.resultAttemptId : record.attemptId,
-      });
-    } else {
-      states.set(record.requestId, {
-        ...previous,
-        openAttemptId: closes,
-        abandoned: previous.abandoned + 1,
-        abandonedReason: record.reason ?? 'abandoned',
-      });
-    }
-  }
+  for (const record of records) foldAttemptRecord(states, record);
   return states;
+}
+
+/**
+ * One step of {@link foldAttemptLog}: folds the next record of the log, in file order, into
+ * `states`. For a log streamed record by record instead of held whole.
+ */
+export function foldAttemptRecord(
+  states: Map<string, RequestLogState>,
+  record: AttemptRecord,
+): void {
+  const previous = states.get(record.requestId) ?? EMPTY_STATE;
+  const closes = previous.openAttemptId === record.attemptId ? null : previous.openAttemptId;
+  if (record.phase === 'before_send') {
+    states.set(record.requestId, {
+      ...previous,
+      attempts: previous.attempts + 1,
+      openAttemptId: record.attemptId,
+      openRequestSha256: record.requestSha256,
+      openInputBytes: record.inputBytes,
+    });
+  } else if (record.phase === 'after_response') {
+    states.set(record.requestId, {
+      ...previous,
+      openAttemptId: closes,
+      result: record.result ?? previous.result,
+      resultAttemptId: record.result === null ? previous.resultAttemptId : record.attemptId,
+    });
+  } else {
+    states.set(record.requestId, {
+      ...previous,
+      openAttemptId: closes,
+      abandoned: previous.abandoned + 1,
+      abandonedReason: record.reason ?? 'abandoned',
+    });
+  }
 }
 
 /**

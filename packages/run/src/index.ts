@@ -4,6 +4,7 @@
  */
 export {
   foldAttemptLog,
+  foldAttemptRecord,
   loggedOutcome,
   outcomesFromAttemptLog,
   type RequestLogState,
