@@ -30,7 +30,7 @@ export function memoryWorldKey(seed: number, load: number): string {
   return `${seed}|${load}`;
 }
 
-/** Mutable maps of {@link RunWorlds}: what {@link readSeedWorlds} reads and {@link generateSeedWorlds} generates into. */
+/** Mutable maps of {@link RunWorlds}: what `readSeedWorlds` reads and {@link generateSeedWorlds} generates into. */
 export interface RunWorldMaps {
   readonly memory: Map<string, MemoryWorld>;
   readonly history: Map<number, HistoryWorld>;
