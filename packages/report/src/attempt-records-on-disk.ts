@@ -5,6 +5,8 @@ import type { LineRanges } from './attempt-log-reader';
 const ATTEMPTS_FILE = 'attempts.jsonl';
 /** Bytes read from the log at a time: consecutive records come from one read. */
 const WINDOW_BYTES = 1 << 20;
+/** How far before a line a new window starts (see {@link AttemptLineReader}). */
+const WINDOW_LOOK_BACK_BYTES = 1 << 17;
 
 /** Reads one line of the log back and returns its reply text (the file was checked when read). */
 function readReplyText(path: string, start: number, end: number): string | null {
@@ -83,16 +85,19 @@ class AttemptLineReader {
     const window = this.#window;
     if (window !== null && start >= window.start && end <= window.start + window.bytes.length)
       return window.bytes.subarray(start - window.start, end - window.start);
-    const bytes = Buffer.allocUnsafe(Math.max(WINDOW_BYTES, end - start));
+    // the window starts a little before the line: a pass in plan order (scoring) reaches the
+    // log's lines nearly in order, a few lines back now and then (concurrent requests)
+    const from = Math.max(0, start - WINDOW_LOOK_BACK_BYTES);
+    const bytes = Buffer.allocUnsafe(Math.max(WINDOW_BYTES, end - from));
     const fd = openSync(this.#path, 'r');
     let read = 0;
     try {
-      read = readSync(fd, bytes, 0, bytes.length, start);
+      read = readSync(fd, bytes, 0, bytes.length, from);
     } finally {
       closeSync(fd);
     }
-    this.#window = { start, bytes: bytes.subarray(0, read) };
-    return this.#window.bytes.subarray(0, end - start);
+    this.#window = { start: from, bytes: bytes.subarray(0, read) };
+    return this.#window.bytes.subarray(start - from, end - from);
   }
 }
 

@@ -1,11 +1,4 @@
-import {
-  computeBlockStatuses,
-  jsonBlockIds,
-  outcomesFromAttemptLog,
-  type RequestOutcome,
-  type ScorerRequest,
-  usableReply,
-} from '@chi/run';
+import { computeBlockStatuses, jsonBlockIds, type ScorerRequest, usableReply } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import {
   type ChatMessage,
@@ -26,6 +19,7 @@ import {
   probeNotebooksOf,
 } from './experiment-scorers/memory-scorer';
 import { blockScorerOf } from './experiment-scorers/pilot-scorers';
+import { PlannedOutcomes } from './planned-outcomes';
 import { type RunRecords, requestRecordFile } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
 
@@ -85,47 +79,26 @@ export interface ScoreRunOptions {
 }
 
 /**
- * The outcome of every request, read from the attempt log with the runner's own fold
- * (`outcomesFromAttemptLog` of `@chi/run`): a request with a result is resolved, one whose
- * attempt was abandoned or left open is abandoned, one without a record was not sent.
- */
-function requestOutcomes(records: RunRecords): Map<string, RequestOutcome> {
-  return outcomesFromAttemptLog(records.attempts);
-}
-
-function outcomeOf(
-  outcomes: ReadonlyMap<string, RequestOutcome>,
-  requestId: string,
-): RequestOutcome {
-  return outcomes.get(requestId) ?? { kind: 'not_sent', reason: 'no attempt recorded' };
-}
-
-/**
  * Block status with the runner's rule (`computeBlockStatuses` of `@chi/run`, the function that
- * writes `blocks.json`), recomputed from the attempt log: the release, `chi verify` and the run
- * agree on which blocks are complete.
+ * writes `blocks.json`), recomputed from the attempt log block by block: the release, `chi verify`
+ * and the run agree on which blocks are complete.
  */
-function blockStatuses(
-  records: RunRecords,
-  outcomes: ReadonlyMap<string, RequestOutcome>,
-): BlockRow[] {
-  const full = new Map(
-    records.plan.requests.map((request) => [
-      request.requestId,
-      outcomeOf(outcomes, request.requestId),
-    ]),
+function blockStatuses(records: RunRecords, outcomes: PlannedOutcomes): BlockRow[] {
+  return records.plan.blocks.flatMap((block) =>
+    computeBlockStatuses(
+      { ...records.plan, blocks: [block] },
+      outcomes.outcomesOf(block.requestIds),
+    ).map((status) => ({
+      blockId: status.blockId,
+      experiment: status.experiment,
+      worldSeed: status.worldSeed,
+      load: status.load,
+      status: status.status,
+      reasons: status.reasons,
+    })),
   );
-  return computeBlockStatuses(records.plan, full).map((status) => ({
-    blockId: status.blockId,
-    experiment: status.experiment,
-    worldSeed: status.worldSeed,
-    load: status.load,
-    status: status.status,
-    reasons: status.reasons,
-  }));
 }
 
-/** The IDs of the named JSON block of a request's user messages; the error names its file. */
 /** The IDs of the named JSON block of a request's user messages; the error names its file. */
 function idsAsked(
   records: RunRecords,
@@ -153,7 +126,7 @@ function idsAsked(
 /** What scoring one block reads: the run, every request's outcome, and where results go. */
 interface BlockScoring {
   readonly records: RunRecords;
-  readonly outcomes: ReadonlyMap<string, RequestOutcome>;
+  readonly outcomes: PlannedOutcomes;
   readonly alphas: QualityAlphas;
   readonly out: ScoreCollector;
 }
@@ -206,7 +179,7 @@ function scorerRequests(
   planned: readonly PlannedRequest[],
 ): ScorerRequest[] {
   return planned.map((request) => {
-    const reply = usableReply(outcomeOf(context.outcomes, request.requestId));
+    const reply = usableReply(context.outcomes.outcome(request.requestId));
     return {
       request,
       messages: context.records.requests.get(request.requestId)?.messages ?? null,
@@ -308,7 +281,8 @@ function plannedBySystemBlock(records: RunRecords): Map<string, PlannedRequest[]
  * scored exactly once. Whether the observation counts is decided by its block's completeness.
  */
 export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): RunScores {
-  const outcomes = requestOutcomes(records);
+  // the log folded to line indexes; each outcome is read back from the log when scored
+  const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
   const blocks = blockStatuses(records, outcomes);
   const complete = new Set(blocks.filter((b) => b.status === 'complete').map((b) => b.blockId));
   const started = new Set(blocks.filter((b) => b.status !== 'not_started').map((b) => b.blockId));
