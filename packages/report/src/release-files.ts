@@ -86,15 +86,49 @@ function jsonl(values: readonly unknown[]): string {
 }
 
 /**
- * The derived part of a release: path -> exact text, the trace files apart (held packed until
- * they are written or compared). Also the chart data, for callers that need it.
+ * The derived part of a release: path -> exact text, the trace files and every text of at least
+ * {@link PACK_DERIVED_TEXT_CHARS} characters apart (held packed from the moment they are produced
+ * until they are written or compared). Also the chart data, for callers that need it.
  */
 export interface DerivedRelease {
   readonly files: Map<string, string>;
-  /** The trace files (`traces/...`), path -> packed text; {@link derivedPaths} lists both maps. */
+  /**
+   * The trace files (`traces/...`, JSONL appended line by line) and the long texts, path ->
+   * packed text; {@link derivedPaths} lists both maps, {@link derivedText} reads either.
+   */
   readonly packedFiles: ReadonlyMap<string, PackedText>;
   readonly chartData: ChartData;
   readonly scores: RunScores;
+}
+
+/** A derived text at least this long is held deflated from the moment it is produced. */
+export const PACK_DERIVED_TEXT_CHARS = 64 * 1024;
+
+/**
+ * The derived files while a release is built: short texts as they are, long ones deflated as
+ * soon as they are produced, so the derived tables of a long run (usage, scores, per-world CSV,
+ * chart data, report) are not all held as text until the last one is made.
+ */
+class DerivedFiles {
+  readonly plain = new Map<string, string>();
+  readonly packed: Map<string, PackedText>;
+
+  /** @param traces - the trace files, already packed. */
+  constructor(traces: ReadonlyMap<string, PackedText>) {
+    this.packed = new Map(traces);
+  }
+
+  set(path: string, text: string): void {
+    if (text.length < PACK_DERIVED_TEXT_CHARS) {
+      this.plain.set(path, text);
+      this.packed.delete(path);
+      return;
+    }
+    const packed = new PackedText();
+    packed.append(text);
+    this.packed.set(path, packed);
+    this.plain.delete(path);
+  }
 }
 
 function tracePath(kind: 'memory' | 'history' | 'behavior', line: TraceLine): string {
@@ -443,6 +477,7 @@ export async function buildDerivedRelease(
     records.manifest.systems.map((s) => s.id),
   );
   const scores = scoreRun(records, { alphas: parameters.alphas, traces });
+  const files = new DerivedFiles(traces.files);
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
@@ -456,7 +491,6 @@ export async function buildDerivedRelease(
     ...analyzed,
     chi: { ...analyzed.chi, reason: runLevelChiReason(profiles, analyzed.chi.reason) },
   };
-  const files = new Map<string, string>();
   const { manifest } = records;
 
   files.set(
@@ -572,8 +606,8 @@ export async function buildDerivedRelease(
   files.set('README.md', releaseReadme(data, codeSection, records.requestLayout ?? '0.2'));
 
   return {
-    files: new Map([...files.entries()].sort(([a], [b]) => compareUtf8(a, b))),
-    packedFiles: new Map([...traces.files.entries()].sort(([a], [b]) => compareUtf8(a, b))),
+    files: new Map([...files.plain.entries()].sort(([a], [b]) => compareUtf8(a, b))),
+    packedFiles: new Map([...files.packed.entries()].sort(([a], [b]) => compareUtf8(a, b))),
     chartData: data,
     scores,
   };

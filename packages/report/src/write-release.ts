@@ -22,6 +22,7 @@ import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
+  derivedText,
   isRawPath,
   type ReleaseParameters,
 } from './release-files';
@@ -496,14 +497,13 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   };
 }
 
-/** A derived text at least this long is held deflated until its turn to be written comes. */
-const PACK_DERIVED_TEXT_CHARS = 64 * 1024;
-
-/** A derived text as a file source: a long one is held deflated and inflated when written. */
-function derivedSource(text: string): ReleaseFileSource {
-  if (text.length < PACK_DERIVED_TEXT_CHARS) return async () => ({ text });
-  const packed = new PackedText();
-  packed.append(text);
+/**
+ * A packed derived file as a file source: a trace file (JSONL appended line by line) is scanned
+ * and written chunk by chunk; a long text is inflated when its turn comes and scanned as a whole,
+ * like every other derived text.
+ */
+function packedSource(path: string, packed: PackedText): ReleaseFileSource {
+  if (path.startsWith('traces/')) return async () => ({ packed });
   return async () => ({ text: packed.text() });
 }
 
@@ -528,10 +528,10 @@ async function releaseSources(
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
   const code = options.code ?? new Map<string, Uint8Array>();
   const derived = await buildDerivedRelease(records, parameters, code, options.scorers);
-  for (const [path, text] of derived.files) files.set(path, derivedSource(text));
-  for (const [path, packed] of derived.packedFiles) files.set(path, async () => ({ packed }));
+  for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
+  for (const [path, packed] of derived.packedFiles) files.set(path, packedSource(path, packed));
   for (const [path, bytes] of code) files.set(path, async () => bytes);
-  const releaseJson = derived.files.get('release.json');
+  const releaseJson = derivedText(derived, 'release.json');
   return {
     files,
     runId: derived.chartData.run.runId,
