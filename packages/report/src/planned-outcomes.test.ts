@@ -22,7 +22,8 @@ function record(
     requestId,
     attemptId: `${requestId}#${attempt}`,
     phase,
-    result: phase === 'after_response' && result !== null ? { failure: 'none', text: result } : null,
+    result:
+      phase === 'after_response' && result !== null ? { failure: 'none', text: result } : null,
     ...(phase === 'abandoned' && reason !== undefined ? { reason } : {}),
   } as unknown as AttemptRecord;
 }

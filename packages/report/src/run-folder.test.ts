@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJsonl } from '@chi/chis';
@@ -88,6 +88,58 @@ describe('readRunFolder', () => {
     expect(records.prompts.map((p) => p.path)).toContain('prompts/memory-probe@1.txt');
     expect(records.notebooks.has('notebooks/keeper/memory/w11-n8.json')).toBe(true);
     expect(records.status?.state).toBe('completed');
+  });
+
+  it('keeps the request hashes as a view of the request index and reads CHIS logs when asked for', async () => {
+    const entry = {
+      kind: 'chis-entry',
+      trajectoryId: 'keeper.history.w11.A',
+      systemId: 'keeper',
+      evidenceClass: 'scripted_baseline',
+      worldSeed: 11,
+      history: 'A',
+      checkpoint: 0,
+      condition: 'baseline',
+      recordedAt: '2026-12-02T02:32:47.017Z',
+      eventCount: 0,
+      scheduledOperations: 1,
+      elapsedWallMs: 0,
+      profile: { accuracy: 1 },
+      decisionVector: [0.5],
+      chi: null,
+      state: null,
+      resources: {
+        requests: 1,
+        promptTokens: null,
+        completionTokens: null,
+        costUsd: 0,
+        latencyMs: 0,
+      },
+    };
+    const chisDir = join(dir.path, 'chis');
+    await mkdir(chisDir, { recursive: true });
+    await writeFile(join(chisDir, 'keeper.jsonl'), `${JSON.stringify(entry)}\n`);
+    try {
+      const reads: string[] = [];
+      const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });
+      // checked while reading, kept only as a path, read again when asked for
+      expect(reads).toEqual([]);
+      expect([...records.chis.keys()]).toEqual(['keeper']);
+      expect(records.chis.get('keeper')).toEqual([entry]);
+      expect(reads).toEqual(['chis/keeper.jsonl']);
+      expect(new Map(records.requestHashes)).toEqual(
+        new Map(
+          [...records.requests].map(([requestId, request]) => [requestId, request.requestSha256]),
+        ),
+      );
+      expect(records.requestHashes.size).toBe(records.plan.requests.length);
+      expect(records.requestHashes.get('no-such-request')).toBeUndefined();
+      // a damaged CHIS log is refused when the folder is read, not when it is asked for
+      await writeFile(join(chisDir, 'keeper.jsonl'), '{"kind":"chis-entry"}\n');
+      await expect(readRunFolder(dir.path)).rejects.toThrow(/chis\/keeper\.jsonl/);
+    } finally {
+      await rm(chisDir, { recursive: true, force: true });
+    }
   });
 
   it('drops a torn final JSONL line (a crash mid-write) and nothing else', async () => {

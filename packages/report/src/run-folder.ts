@@ -92,8 +92,11 @@ export interface RunRecords {
   readonly failures: readonly FailureLogEntry[];
   readonly smoke: readonly SmokeResult[];
   readonly ledger: readonly LedgerEntry[];
-  /** CHIS logs keyed by system ID. */
-  readonly chis: ReadonlyMap<string, readonly ChisEntry[]>;
+  /**
+   * CHIS logs keyed by system ID, each checked when the folder is read and read from disk again
+   * when asked for (see {@link RunFiles}).
+   */
+  readonly chis: RunFiles<string, readonly ChisEntry[]>;
   /** `blocks.json`, or null when the run was never scored. */
   readonly blocks: readonly BlockStatus[] | null;
   /** `status.json`, or null when absent. */
@@ -248,6 +251,54 @@ function lazyFiles<K, S extends z.ZodType>(
 }
 
 /**
+ * A read-only map whose values are computed from another map's when asked for: the run's indexes
+ * by request ID (hashes, file paths) are views of the one request index `@chi/run` keeps, not
+ * copies of it (a copy costs about 0.1 MB a world of the v0.1 run).
+ */
+class MapView<K, A, B> implements ReadonlyMap<K, B> {
+  readonly #source: ReadonlyMap<K, A>;
+  readonly #value: (value: A, key: K) => B;
+
+  constructor(source: ReadonlyMap<K, A>, value: (value: A, key: K) => B) {
+    this.#source = source;
+    this.#value = value;
+  }
+
+  get size(): number {
+    return this.#source.size;
+  }
+
+  has(key: K): boolean {
+    return this.#source.has(key);
+  }
+
+  get(key: K): B | undefined {
+    const value = this.#source.get(key);
+    return value === undefined ? undefined : this.#value(value, key);
+  }
+
+  keys(): MapIterator<K> {
+    return this.#source.keys();
+  }
+
+  *values(): MapIterator<B> {
+    for (const [key, value] of this.#source) yield this.#value(value, key);
+  }
+
+  *entries(): MapIterator<[K, B]> {
+    for (const [key, value] of this.#source) yield [key, this.#value(value, key)];
+  }
+
+  [Symbol.iterator](): MapIterator<[K, B]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: B, key: K, map: ReadonlyMap<K, B>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+}
+
+/**
  * Rendered requests by ID, each read through `@chi/run`'s run folder (its payload decoded and
  * checked against its hash) when asked for; the path is the file that holds its messages.
  */
@@ -256,9 +307,10 @@ function lazyRequests(
   requestIds: ReadonlyMap<string, unknown>,
   onFileRead: RunFileReadHook | undefined,
 ): RunFiles<string, RenderedRequest> {
-  const paths = new Map<string, string>();
-  for (const requestId of requestIds.keys())
-    paths.set(requestId, folder.requestFile(requestId) ?? requestId);
+  const paths = new MapView(
+    requestIds,
+    (_value, requestId) => folder.requestFile(requestId) ?? requestId,
+  );
   // several requests can share one content-addressed payload: a request is read by its ID
   return new LazyRunFiles(paths, (path, requestId) => {
     onFileRead?.(path);
@@ -384,10 +436,10 @@ async function readRunFolderFiles(
   // Requests: the index (or the 0.1 files) is read once; every distinct payload is read, checked
   // against its hash and dropped here, and read again when scored.
   const folder = openRunFolder(dir);
-  const requestHashes = new Map<string, string>();
+  const requestIndex = folder.readRequestIndexSync();
+  const requestHashes = new MapView(requestIndex, (entry) => entry.requestSha256);
   const checkedPayloads = new Set<string>();
-  for (const [requestId, entry] of folder.readRequestIndexSync()) {
-    requestHashes.set(requestId, entry.requestSha256);
+  for (const entry of requestIndex.values()) {
     if (checkedPayloads.has(entry.requestSha256)) continue;
     checkedPayloads.add(entry.requestSha256);
     if (folder.requestLayout === '0.2') folder.readPayloadSync(entry.requestSha256);
@@ -402,10 +454,11 @@ async function readRunFolderFiles(
       notebookOfRequest.set(notebook.requestId, path);
   }
 
-  const chis = new Map<string, ChisEntry[]>();
+  // every CHIS log is checked here and read again when asked for
+  const chisPaths = new Map<string, string>();
   for (const path of await listFiles(dir, 'chis')) {
-    const systemId = path.slice('chis/'.length).replace(/\.jsonl$/, '');
-    chis.set(systemId, await readJsonLines(dir, path, ChisEntrySchema));
+    await readJsonLines(dir, path, ChisEntrySchema);
+    chisPaths.set(path.slice('chis/'.length).replace(/\.jsonl$/, ''), path);
   }
 
   const blocksText = await readOptionalText(dir, 'blocks.json');
@@ -439,7 +492,10 @@ async function readRunFolderFiles(
     failures: await readJsonLines(dir, 'failures.jsonl', FailureLogEntrySchema),
     smoke: await readJsonLines(dir, 'smoke.jsonl', SmokeResultSchema),
     ledger: await readJsonLines(dir, 'ledger.jsonl', LedgerEntrySchema),
-    chis,
+    chis: new LazyRunFiles(chisPaths, (path) => {
+      onFileRead?.(path);
+      return parseJsonLines(readFileSync(join(dir, path), 'utf8'), path, ChisEntrySchema);
+    }),
     blocks:
       blocksText === null
         ? null

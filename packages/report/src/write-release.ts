@@ -17,7 +17,7 @@ import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
 import { fileLines } from './file-lines';
-import { PackedText } from './packed-text';
+import type { PackedText } from './packed-text';
 import type { ReleaseCode } from './release-code';
 import {
   buildDerivedRelease,
