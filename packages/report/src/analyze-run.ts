@@ -161,6 +161,7 @@ export function analyzeRun(
 /** The run's facts as the chart data records them (systems, seeds, analysis, transport). */
 function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartData['run'] {
   const { manifest } = records;
+  const attempts = attemptFacts(records);
   const analysis = manifest.analysis;
   return {
     protocol: manifest.protocol,
@@ -177,12 +178,12 @@ function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartDat
       reasoningEffort: s.reasoningEffort,
       maxOutputTokens: s.maxOutputTokens,
       safetyPrice: s.safetyPrice === null ? null : { ...s.safetyPrice },
-      returned: returnedIdentifiers(records, s.id),
+      returned: attempts.returned.get(s.id) ?? [],
     })),
     worldSeeds: [...manifest.worldSeeds],
     notebookCapBytes: manifest.notebookCapBytes,
     createdAt: manifest.createdAt,
-    lastActivityAt: lastActivity(records),
+    lastActivityAt: attempts.lastActivityAt,
     analysis: {
       seed: analysis.seed,
       resamples: analysis.resamples,
@@ -212,10 +213,38 @@ export function defaultRunId(createdAt: string, manifestSha256: string): string 
   return `${compact}-${manifestSha256.slice(0, 8)}`;
 }
 
-function lastActivity(records: RunRecords): string | null {
-  let last: string | null = null;
-  for (const a of records.attempts) if (last === null || a.at > last) last = a.at;
-  return last;
+/** The model and provider identifiers an endpoint returned, with how many responses gave them. */
+type ReturnedIdentifier = { model: string | null; provider: string | null; responses: number };
+
+/**
+ * What the run facts read from the attempt log, in one pass: the last activity, and per system
+ * the identifiers the endpoint returned (see {@link returnedIdentifiers}).
+ */
+function attemptFacts(records: Pick<RunRecords, 'attempts'>): {
+  lastActivityAt: string | null;
+  returned: Map<string, ReturnedIdentifier[]>;
+} {
+  let lastActivityAt: string | null = null;
+  const counts = new Map<string, Map<string, ReturnedIdentifier>>();
+  for (const a of records.attempts) {
+    if (lastActivityAt === null || a.at > lastActivityAt) lastActivityAt = a.at;
+    if (a.phase !== 'after_response' || a.result === null) continue;
+    const model = a.result.returnedModel;
+    const provider = a.result.returnedProvider;
+    const key = JSON.stringify([model, provider]);
+    const system = counts.get(a.systemId) ?? new Map<string, ReturnedIdentifier>();
+    counts.set(a.systemId, system);
+    const entry = system.get(key) ?? { model, provider, responses: 0 };
+    entry.responses++;
+    system.set(key, entry);
+  }
+  const returned = new Map<string, ReturnedIdentifier[]>();
+  for (const [systemId, system] of counts)
+    returned.set(
+      systemId,
+      [...system.entries()].sort(([a], [b]) => compareUtf8(a, b)).map(([, entry]) => entry),
+    );
+  return { lastActivityAt, returned };
 }
 
 /**
@@ -225,21 +254,8 @@ function lastActivity(records: RunRecords): string | null {
 export function returnedIdentifiers(
   records: Pick<RunRecords, 'attempts'>,
   systemId: string,
-): { model: string | null; provider: string | null; responses: number }[] {
-  const counts = new Map<
-    string,
-    { model: string | null; provider: string | null; responses: number }
-  >();
-  for (const a of records.attempts) {
-    if (a.systemId !== systemId || a.phase !== 'after_response' || a.result === null) continue;
-    const model = a.result.returnedModel;
-    const provider = a.result.returnedProvider;
-    const key = JSON.stringify([model, provider]);
-    const entry = counts.get(key) ?? { model, provider, responses: 0 };
-    entry.responses++;
-    counts.set(key, entry);
-  }
-  return [...counts.entries()].sort(([a], [b]) => compareUtf8(a, b)).map(([, entry]) => entry);
+): ReturnedIdentifier[] {
+  return attemptFacts(records).returned.get(systemId) ?? [];
 }
 
 function resources(records: RunRecords, systems: readonly string[]): ResourceRow[] {
