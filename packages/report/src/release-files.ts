@@ -87,7 +87,7 @@ function jsonl(values: readonly unknown[]): string {
 
 /**
  * The derived part of a release: path -> exact text, the trace files and every text of at least
- * {@link PACK_DERIVED_TEXT_CHARS} characters apart (held packed from the moment they are produced
+ * 65,536 characters apart (held packed from the moment they are produced
  * until they are written or compared). Also the chart data, for callers that need it.
  */
 export interface DerivedRelease {
@@ -102,7 +102,7 @@ export interface DerivedRelease {
 }
 
 /** A derived text at least this long is held deflated from the moment it is produced. */
-export const PACK_DERIVED_TEXT_CHARS = 64 * 1024;
+const PACK_DERIVED_TEXT_CHARS = 64 * 1024;
 
 /**
  * The derived files while a release is built: short texts as they are, long ones deflated as
