@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { JsonlWriter } from '@chi/chis';
-import { type AttemptLogAnchor, attemptRecordSha256, checkAttemptChain } from '@chi/report';
+import { type AttemptLogAnchor, attemptRecordSha256, checkAttemptChainFile } from '@chi/run';
 import { type AttemptRecord, RunFolderDamagedError } from '@chi/spec';
 
 /** Where an intact attempt log's chain ends. */
@@ -15,7 +13,8 @@ export interface AttemptChainHead {
 /**
  * Checks `attempts.jsonl` before a session appends to it: every record of this manifest, the
  * hash chain unbroken, and (with the anchor `status.json` recorded) no record removed or
- * rewritten since. Returns where the chain ends.
+ * rewritten since. Returns where the chain ends. The log is streamed, never held whole (a
+ * confirmatory run's is 80 MB at 30 worlds).
  *
  * @throws `RunFolderDamagedError` (`@chi/spec`) naming the log and each problem
  */
@@ -24,16 +23,13 @@ export async function readAttemptChainHead(
   manifestSha256: string,
   anchor: AttemptLogAnchor | null,
 ): Promise<AttemptChainHead> {
-  const text = existsSync(path) ? await readFile(path, 'utf8') : '';
-  const check = checkAttemptChain(text, manifestSha256, anchor);
+  const check = await checkAttemptChainFile(path, manifestSha256, anchor);
   if (check.problems.length > 0)
     throw new RunFolderDamagedError(
       path,
       `${check.problems.slice(0, 3).join('; ')}${check.problems.length > 3 ? ` (${check.problems.length} problems)` : ''}. Not resumed: nothing was sent`,
     );
-  const firstLine = text.slice(0, text.indexOf('\n') + 1);
-  const chained = check.records === 0 || firstLine.includes('"previousSha256"');
-  return { records: check.records, headSha256: check.headSha256, chained };
+  return { records: check.records, headSha256: check.headSha256, chained: check.chained };
 }
 
 /** An attempt log writer that links each record to the one before it. */

@@ -2,6 +2,16 @@
  * `@chi/run`: the rules of a run folder that every reader shares (the runner, the scorer, the
  * report and `chi verify`), each with one implementation. See README.md.
  */
+
+export {
+  type AttemptChainCheck,
+  AttemptChainChecker,
+  type AttemptChainFileCheck,
+  type AttemptLogAnchor,
+  attemptRecordSha256,
+  checkAttemptChain,
+  checkAttemptChainFile,
+} from './attempt-chain';
 export {
   foldAttemptLog,
   foldAttemptRecord,
@@ -44,6 +54,7 @@ export {
   isInfrastructureFailure,
   ROUTING_FAILURE_STATUSES,
 } from './failure-class';
+export { type FileLine, fileLines } from './file-lines';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
 export {

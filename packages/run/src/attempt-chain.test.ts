@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { attemptRecordSha256, checkAttemptChain } from './attempt-chain';
+import { afterAll, describe, expect, it } from 'vitest';
+import { attemptRecordSha256, checkAttemptChain, checkAttemptChainFile } from './attempt-chain';
 
 const MANIFEST = 'a'.repeat(64);
 
@@ -73,5 +76,63 @@ describe('checkAttemptChain', () => {
   it('accepts a log written before the chain (no previousSha256 anywhere)', () => {
     const legacy = `${JSON.stringify({ manifestSha256: MANIFEST, n: 1 })}\n${JSON.stringify({ manifestSha256: MANIFEST, n: 2 })}\n`;
     expect(checkAttemptChain(legacy, MANIFEST).problems).toEqual([]);
+  });
+});
+
+describe('checkAttemptChainFile (the runner streams the log before a resume appends)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chi-attempt-chain-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let files = 0;
+  const onDisk = (text: string): string => {
+    files += 1;
+    const path = join(dir, `attempts-${files}.jsonl`);
+    writeFileSync(path, text);
+    return path;
+  };
+  const unchained = (texts: readonly string[]): string =>
+    texts
+      .map(
+        (text, index) =>
+          `${JSON.stringify({ manifestSha256: MANIFEST, attemptId: `r${index}`, text })}\n`,
+      )
+      .join('');
+
+  it('answers exactly as checkAttemptChain on the whole text: intact, edited, torn, unchained or not JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 5 }),
+        fc.constantFrom('chained', 'unchained'),
+        fc.constantFrom('', '{"kind":"att', 'not json\n'),
+        fc.option(fc.nat({ max: 6 }), { nil: null }),
+        async (texts, kind, tail, anchorAt) => {
+          const text = (kind === 'chained' ? chainedLog(texts) : unchained(texts)) + tail;
+          const whole = checkAttemptChain(text, MANIFEST);
+          const anchor =
+            anchorAt === null
+              ? null
+              : { records: anchorAt, headSha256: whole.sha256s[anchorAt - 1] ?? null };
+          const streamed = await checkAttemptChainFile(onDisk(text), MANIFEST, anchor);
+          const { chained, ...check } = streamed;
+          expect(check).toEqual(checkAttemptChain(text, MANIFEST, anchor));
+          expect(chained).toBe(kind === 'chained' || texts.length === 0);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reads lines across its 1 MiB chunks, multi-byte characters included, and a missing file as empty', async () => {
+    const long = 'é€😀'.repeat(150_000); // 1.35 MB of UTF-8 a record: every record crosses a chunk
+    const text = chainedLog([long, 'short', long]);
+    const streamed = await checkAttemptChainFile(onDisk(text), MANIFEST);
+    expect(streamed.problems).toEqual([]);
+    expect(streamed.records).toBe(3);
+    expect(streamed.sha256s).toEqual(checkAttemptChain(text, MANIFEST).sha256s);
+    expect(await checkAttemptChainFile(join(dir, 'missing.jsonl'), MANIFEST)).toMatchObject({
+      records: 0,
+      headSha256: null,
+      chained: true,
+      problems: [],
+    });
   });
 });
