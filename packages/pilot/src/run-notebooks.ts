@@ -4,6 +4,7 @@ import {
   InvalidArgumentError,
   type NotebookSnapshot,
   type PlannedRequest,
+  plannedField,
 } from '@chi/spec';
 import { REPLY_KEY_PREFIX } from './experiments/memory';
 import { applyNotebookCap, type NotebookContent } from './notebook';
@@ -43,11 +44,15 @@ async function writeNotebook(
       ? run.paths.historyNotebook(
           request.systemId,
           request.worldSeed,
-          request.history ?? 'A',
-          request.checkpoint ?? 0,
+          plannedField(request, 'history'),
+          plannedField(request, 'checkpoint'),
         )
       : request.experiment === 'memory' || request.experiment === 'controls'
-        ? run.paths.memoryNotebook(request.systemId, request.worldSeed, request.load ?? 0)
+        ? run.paths.memoryNotebook(
+            request.systemId,
+            request.worldSeed,
+            plannedField(request, 'load'),
+          )
         : run.paths.moduleNotebook(
             request.systemId,
             request.experiment,

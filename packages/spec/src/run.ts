@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChiComparisonSchema } from './calibration';
 import { ChatMessageSchema, ChatResultSchema, FailureClassSchema } from './chat-model';
 import { DivergenceExperimentParamsSchema } from './divergence-params';
+import { InvalidArgumentError } from './errors';
 import { HistoryIdSchema } from './history';
 import { GeneratorInfoSchema } from './memory';
 import { RunConfigurationSchema } from './pilot-config';
@@ -368,6 +369,40 @@ export const PlannedRequestSchema = z.strictObject({
 });
 /** One registered request of a run. */
 export type PlannedRequest = z.infer<typeof PlannedRequestSchema>;
+
+/** The fields of a planned request that only some experiments' requests carry (null elsewhere). */
+export type PlannedRequestExperimentField =
+  | 'load'
+  | 'condition'
+  | 'batch'
+  | 'history'
+  | 'checkpoint'
+  | 'half';
+
+/**
+ * A field that every request of its experiment carries (a memory request's `load`, a history
+ * request's `history` arm and `checkpoint`, a probe's `batch`): its value, or an
+ * `InvalidArgumentError` naming the request and the field when it is null. Never a guessed
+ * default: a memory notebook of load 0 or a history notebook of arm A, checkpoint 0, would be
+ * another request's notebook.
+ *
+ * @example
+ * ```ts
+ * const load = plannedField(request, 'load'); // number, or throws for a request without one
+ * ```
+ */
+export function plannedField<K extends PlannedRequestExperimentField>(
+  request: PlannedRequest,
+  field: K,
+): NonNullable<PlannedRequest[K]> {
+  const value = request[field];
+  if (value === null)
+    throw new InvalidArgumentError(
+      `plan request ${request.requestId}: ${field}`,
+      `a ${request.experiment} request (step ${request.step}) needs its ${field}, and it is null; the plan was not written by this toolkit or was edited`,
+    );
+  return value as NonNullable<PlannedRequest[K]>;
+}
 
 /** One matched block: one world x one experiment unit across every system. */
 export const PlannedBlockSchema = z.strictObject({

@@ -5,6 +5,7 @@ import {
   type MemoryExperimentParams,
   MemoryExperimentParamsSchema,
   type PlannedRequest,
+  plannedField,
 } from '@chi/spec';
 import { blindView } from '@chi/worlds';
 import { z } from 'zod';
@@ -27,7 +28,7 @@ type PlannedFields = Parameters<typeof plannedRequest>[0];
  */
 export function encodeTranscript(context: RenderContext<MemoryExperimentParams>): ChatMessage[] {
   const { request, manifest, worlds, prompts, notes } = context;
-  const world = worlds.memory.get(memoryWorldKey(request.worldSeed, request.load ?? 0));
+  const world = worlds.memory.get(memoryWorldKey(request.worldSeed, plannedField(request, 'load')));
   if (world === undefined)
     throw new InvalidArgumentError(
       'worlds',
@@ -37,7 +38,7 @@ export function encodeTranscript(context: RenderContext<MemoryExperimentParams>)
     records: blindView(world).records,
     nonce: requestNonce(
       request.worldSeed,
-      loadUnitId(request.worldSeed, request.load ?? 0),
+      loadUnitId(request.worldSeed, plannedField(request, 'load')),
       'encode',
     ),
     notebookCapBytes: manifest.notebookCapBytes,
@@ -291,14 +292,16 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
   },
   render: (context) => {
     const { request, params, manifest, worlds, prompts, notes } = context;
-    const world = worlds.memory.get(memoryWorldKey(request.worldSeed, request.load ?? 0));
+    const world = worlds.memory.get(
+      memoryWorldKey(request.worldSeed, plannedField(request, 'load')),
+    );
     if (world === undefined)
       throw new InvalidArgumentError(
         'worlds',
         `no memory world for seed ${request.worldSeed} load ${request.load}`,
       );
     const view = blindView(world);
-    const probes = () => probeBatch(view.probes, request.batch ?? 0, params.batchSize);
+    const probes = () => probeBatch(view.probes, plannedField(request, 'batch'), params.batchSize);
     if (request.task === 'memory_encode')
       return renderMemoryEncode(prompts, {
         records: view.records,
