@@ -6,6 +6,7 @@ import type { RequestOutcome } from '@chi/run';
 import type { ChatModel, ChatResult, PlannedRequest, RunManifest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { planOf } from './__fixtures__/plan-shape';
 import type { NotebookContent } from './notebook';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
@@ -160,18 +161,6 @@ describe('held state of the request phase', () => {
     }
   });
 });
-
-/** A plan of `shape` (each request's block and the earlier requests it depends on). */
-function planOf(shape: readonly { block: number; deps: readonly number[] }[]): RunPlan {
-  const requests = shape.map((entry, index) => ({
-    requestId: `r${index}`,
-    blockId: `b${entry.block}`,
-    worldSeed: entry.block,
-    systemId: 's',
-    dependsOn: [...new Set(entry.deps.filter((dep) => dep < index))].map((dep) => `r${dep}`),
-  }));
-  return { requests } as unknown as RunPlan;
-}
 
 /** Every request the given one depends on, directly or through others. */
 function ancestors(plan: RunPlan, requestId: string, into = new Set<string>()): Set<string> {

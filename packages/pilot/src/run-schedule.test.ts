@@ -2,22 +2,11 @@ import { isInfrastructureFailure, type RequestOutcome } from '@chi/run';
 import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { planOf } from './__fixtures__/plan-shape';
 import { countPendingRequests, emptyHeldState, recordOutcome } from './run-held-state';
 import type { OpenedRun } from './run-open';
 import { readiness, runSchedule } from './run-schedule';
 import type { RunSession } from './run-session';
-
-/** A plan of `shape` (each request's block and the earlier requests it depends on). */
-function planOf(shape: readonly { block: number; deps: readonly number[] }[]): RunPlan {
-  const requests = shape.map((entry, index) => ({
-    requestId: `r${index}`,
-    blockId: `b${entry.block}`,
-    worldSeed: entry.block,
-    systemId: 's',
-    dependsOn: [...new Set(entry.deps.filter((dep) => dep < index))].map((dep) => `r${dep}`),
-  }));
-  return { requests } as unknown as RunPlan;
-}
 
 function resultOf(failing: boolean): ChatResult {
   return {
