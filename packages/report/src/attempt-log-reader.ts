@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { streamRunJsonl } from '@chi/run';
-import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
 import {
   type AttemptChainCheck,
   AttemptChainChecker,
   type AttemptLogAnchor,
-} from './attempt-chain';
+  fileLines,
+  streamRunJsonl,
+} from '@chi/run';
+import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
 import { attemptRecordsOnDisk } from './attempt-records-on-disk';
-import { fileLines } from './file-lines';
 
 const ATTEMPTS_FILE = 'attempts.jsonl';
 

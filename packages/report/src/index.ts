@@ -13,6 +13,12 @@
  * @packageDocumentation
  */
 
+export {
+  type AttemptChainCheck,
+  type AttemptLogAnchor,
+  attemptRecordSha256,
+  checkAttemptChain,
+} from '@chi/run';
 export { MemoryTaxonomyCounter, memoryTaxonomy } from './analysis/memory-taxonomy';
 export {
   type AnalyzeRunOptions,
@@ -20,12 +26,6 @@ export {
   defaultRunId,
   EXPLORATORY_BELOW_WORLDS,
 } from './analyze-run';
-export {
-  type AttemptChainCheck,
-  type AttemptLogAnchor,
-  attemptRecordSha256,
-  checkAttemptChain,
-} from './attempt-chain';
 export {
   calibrationChecks,
   heldOutSplit,

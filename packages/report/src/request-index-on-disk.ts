@@ -1,7 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { RunFolder } from '@chi/run';
+import { fileLines, type RunFolder } from '@chi/run';
 import { parseWith, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
-import { fileLines } from './file-lines';
 
 const REQUEST_INDEX_FILE = 'requests.jsonl';
 const SHA256_BYTES = 32;

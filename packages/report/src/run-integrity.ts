@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type AttemptChainCheck, checkAttemptChain } from '@chi/run';
 import { RunFolderDamagedError } from '@chi/spec';
-import { type AttemptChainCheck, checkAttemptChain } from './attempt-chain';
 import { type RunRecords, requestRecordFile } from './run-folder';
 
 /** Every contradiction found in a run folder, by the file it is in. */

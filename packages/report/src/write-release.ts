@@ -12,11 +12,10 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { AnyExperimentScorer } from '@chi/run';
+import { type AnyExperimentScorer, fileLines } from '@chi/run';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { failpoint } from './failpoint';
-import { fileLines } from './file-lines';
 import type { PackedText } from './packed-text';
 import type { ReleaseCode } from './release-code';
 import {
