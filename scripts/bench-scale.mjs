@@ -8,7 +8,12 @@
 // and measures the run folder (without its release) and the release, in apparent bytes (a file
 // with several hard links counted once). It prints a markdown table.
 //
-//   node scripts/bench-scale.mjs [--replicates 10,30,60] [--chi packages/pilot/dist/cli.js]
+// Peak RSS moves by up to about 15% between two runs of the same phase (when V8 collects is not
+// deterministic), so `--repeat K` runs every phase K times (the requests into a fresh folder each
+// time, the last one kept) and prints the median of each figure with its range, e.g.
+// `433 (401-452)`.
+//
+//   node scripts/bench-scale.mjs [--replicates 10,30,60] [--repeat 1] [--chi packages/pilot/dist/cli.js]
 //                                [--node-options=--max-old-space-size=1024] [--keep DIR]
 //
 // Build first (`npx -y pnpm@12.4.2 run build`). `--chi` points at another build's CLI to compare.
@@ -32,6 +37,11 @@ const replicates = option('replicates', '10,30,60')
   .map((value) => Number.parseInt(value, 10));
 if (replicates.some((n) => !Number.isInteger(n) || n < 1)) {
   console.error('bench-scale: --replicates expects positive integers, e.g. 10,30,60');
+  process.exit(2);
+}
+const repeat = Number.parseInt(option('repeat', '1'), 10);
+if (!Number.isInteger(repeat) || repeat < 1) {
+  console.error('bench-scale: --repeat expects a positive integer');
   process.exit(2);
 }
 const chi = resolve(option('chi', join(root, 'packages/pilot/dist/cli.js')));
@@ -90,22 +100,27 @@ function treeBytes(dir, skip = new Set()) {
 }
 
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+
+/** Runs one phase `repeat` times; `before` runs ahead of each try (e.g. removes the run folder). */
+function repeated(name, args, before = () => {}) {
+  const tries = [];
+  for (let k = 0; k < repeat; k += 1) {
+    before();
+    tries.push(phase(`${name}-${k}`, args));
+  }
+  return tries;
+}
+
 const rows = [];
 for (const n of replicates) {
   const runDir = join(keep ?? scratch, `v01-r${n}`);
-  rmSync(runDir, { recursive: true, force: true });
-  const requests = phase(`requests-${n}`, [
-    'pilot',
-    '--loads',
-    'v0.1',
-    '--replicates',
-    String(n),
-    '--no-release',
-    '--out',
-    runDir,
-  ]);
-  const score = phase(`score-${n}`, ['score', runDir]);
-  const verify = phase(`verify-${n}`, ['verify', join(runDir, 'release')]);
+  const requests = repeated(
+    `requests-${n}`,
+    ['pilot', '--loads', 'v0.1', '--replicates', String(n), '--no-release', '--out', runDir],
+    () => rmSync(runDir, { recursive: true, force: true }),
+  );
+  const score = repeated(`score-${n}`, ['score', runDir]);
+  const verify = repeated(`verify-${n}`, ['verify', join(runDir, 'release')]);
   const runBytes = treeBytes(runDir, new Set(['release']));
   const releaseBytes = treeBytes(join(runDir, 'release'));
   const totalBytes = treeBytes(runDir);
@@ -117,14 +132,27 @@ rmSync(scratch, { recursive: true, force: true });
 
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}${nodeOptions === '' ? '' : `, ${nodeOptions}`}`;
 console.log(
-  `Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}\n`,
+  `Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}; ${repeat === 1 ? 'one try per phase' : `median (range) of ${repeat} tries per phase`}\n`,
 );
 console.log(
   '| worlds | requests s | requests RSS MB | scoring + release s | scoring RSS MB | verify s | verify RSS MB | run folder MB (without release) | release MB | folder with release MB |',
 );
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+/** The median of the tries' figure, with its range when there are several tries. */
+function figure(tries, pick) {
+  const values = tries.map(pick).sort((a, b) => a - b);
+  const mid = Math.floor(values.length / 2);
+  const median = values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  const shown = median.toFixed(0);
+  return values.length === 1
+    ? shown
+    : `${shown} (${values[0].toFixed(0)}-${values[values.length - 1].toFixed(0)})`;
+}
+
+const seconds = (tries) => figure(tries, (t) => t.seconds);
+const rss = (tries) => figure(tries, (t) => t.rssMb);
 for (const row of rows) {
   console.log(
-    `| ${row.n} | ${row.requests.seconds.toFixed(0)} | ${row.requests.rssMb.toFixed(0)} | ${row.score.seconds.toFixed(0)} | ${row.score.rssMb.toFixed(0)} | ${row.verify.seconds.toFixed(0)} | ${row.verify.rssMb.toFixed(0)} | ${mb(row.runBytes)} | ${mb(row.releaseBytes)} | ${mb(row.totalBytes)} |`,
+    `| ${row.n} | ${seconds(row.requests)} | ${rss(row.requests)} | ${seconds(row.score)} | ${rss(row.score)} | ${seconds(row.verify)} | ${rss(row.verify)} | ${mb(row.runBytes)} | ${mb(row.releaseBytes)} | ${mb(row.totalBytes)} |`,
   );
 }
