@@ -20,7 +20,12 @@ export {
   type RequestLogState,
   readAttemptLog,
 } from './attempt-log';
-export { computeBlockStatuses } from './block-status';
+export {
+  type BlockRequestState,
+  blockRequestState,
+  blockStatusOf,
+  computeBlockStatuses,
+} from './block-status';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
   AXES,
