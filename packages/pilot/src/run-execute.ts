@@ -14,9 +14,9 @@ import { finishSession, logBlockedRequests, markNotSent, stopReasonOf } from './
 import { openRunLog } from './run-folder';
 import { countPendingRequests, emptyHeldState } from './run-held-state';
 import type { InstanceModelFactory } from './run-instance-models';
-import { notebookSourceRequests } from './run-notebook-source';
 import { startingNotebooks } from './run-notebooks';
 import { type OpenedRun, openRunForExecution } from './run-open';
+import { OutcomeTable } from './run-outcomes';
 import { runRequest } from './run-request';
 import { resumeSession } from './run-resume';
 import { runSchedule } from './run-schedule';
@@ -85,10 +85,9 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
     attemptWriter,
     failureWriter,
     requestStore,
-    outcomes: new Map(),
-    attemptsSoFar: new Map(),
+    outcomes: new OutcomeTable(run.plan.requestCount),
+    attemptsSoFar: new Uint32Array(run.plan.requestCount),
     notebooks,
-    notebookSources: notebookSourceRequests(run.plan),
     instanceModels: new Map(),
     held: emptyHeldState(run, new Set(notebooks.keys())),
     chargedUsd: 0,
@@ -100,9 +99,9 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
 /** The money already charged to the requests earlier sessions resolved. */
 function resumedChargeUsd(session: RunSession): number {
   let chargedUsd = 0;
-  for (const outcome of session.outcomes.values()) {
-    if (outcome.kind === 'resolved') chargedUsd += outcome.result.chargedUsd;
-  }
+  for (let ordinal = 0; ordinal < session.run.plan.requestCount; ordinal += 1)
+    if (session.outcomes.kindOf(ordinal) === 'resolved')
+      chargedUsd += session.outcomes.chargedUsd(ordinal);
   return chargedUsd;
 }
 
@@ -112,11 +111,10 @@ function resumedChargeUsd(session: RunSession): number {
  * reply for), so the fold never holds the run's replies.
  */
 async function foldLogForResume(session: RunSession): Promise<Map<string, RequestLogState>> {
-  const writers = new Set(
-    session.run.plan.requests
-      .filter((request) => request.writesNotebook)
-      .map((request) => request.requestId),
-  );
+  const { plan } = session.run;
+  const writers = new Set<string>();
+  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1)
+    if (plan.writesNotebook(ordinal)) writers.add(plan.requestAt(ordinal).requestId);
   const states = new Map<string, RequestLogState>();
   for await (const record of streamRunJsonl(session.run.paths.attempts, AttemptRecordSchema)) {
     const result = record.result;
@@ -154,7 +152,7 @@ async function sendRequests(session: RunSession): Promise<void> {
   // The ledger's stop replaces an interruption noted just before: it is the reason that holds.
   const ledgerStop = await ledgerStopReason(session);
   if (ledgerStop !== null) session.stop = ledgerStop;
-  await runSchedule(session, (request) => runRequest(session, request));
+  await runSchedule(session, (ordinal) => runRequest(session, ordinal));
   signal?.removeEventListener('abort', abortListener);
 }
 

@@ -1,4 +1,4 @@
-import { computeBlockStatuses, type RequestOutcome, readRunJsonl } from '@chi/run';
+import { blockStatusOf, readRunJsonl } from '@chi/run';
 import { type BlockStatus, FailureLogEntrySchema, type RunStatus } from '@chi/spec';
 import type { PilotProgress } from './events';
 import type { ExecuteOutcome } from './run-execute';
@@ -16,17 +16,13 @@ async function loggedDependencyFailures(path: string): Promise<Set<string>> {
 
 /** One `dependency` failure line for each request blocked this session, unless logged before. */
 export async function logBlockedRequests(session: RunSession): Promise<void> {
-  const { run } = session;
-  const blockedNow = run.plan.requests.filter(
-    (request) => session.outcomes.get(request.requestId)?.kind === 'blocked',
-  );
+  const { run, outcomes } = session;
   const loggedDependency = await loggedDependencyFailures(run.paths.failures);
-  for (const request of blockedNow) {
+  for (let ordinal = 0; ordinal < run.plan.requestCount; ordinal += 1) {
+    if (outcomes.kindOf(ordinal) !== 'blocked') continue;
+    const request = run.plan.requestAt(ordinal);
     if (loggedDependency.has(request.requestId)) continue;
-    const outcome = session.outcomes.get(request.requestId) as Extract<
-      RequestOutcome,
-      { kind: 'blocked' }
-    >;
+    const by = run.plan.requestAt(outcomes.blockedByOf(ordinal)).requestId;
     await session.failureWriter.append({
       kind: 'failure',
       at: session.now().toISOString(),
@@ -36,7 +32,7 @@ export async function logBlockedRequests(session: RunSession): Promise<void> {
       blockId: request.blockId,
       category: 'dependency',
       failure: null,
-      detail: `not sent: ${outcome.by} produced no notebook`,
+      detail: `not sent: ${by} produced no notebook`,
       retryWaitsMs: [],
     });
   }
@@ -52,14 +48,12 @@ export function stopReasonOf(session: RunSession): StopReason | null {
 
 /** Every request without an outcome is `not_sent`, saying whether a stop or the end caused it. */
 export function markNotSent(session: RunSession, stopReason: StopReason | null): void {
-  for (const request of session.run.plan.requests) {
-    if (!session.outcomes.has(request.requestId)) {
-      session.outcomes.set(request.requestId, {
-        kind: 'not_sent',
-        reason: stopReason === null ? 'run unfinished' : `${stopReason.kind} stop`,
-      });
-    }
-  }
+  const outcome = {
+    kind: 'not_sent',
+    reason: stopReason === null ? 'run unfinished' : `${stopReason.kind} stop`,
+  } as const;
+  for (let ordinal = 0; ordinal < session.run.plan.requestCount; ordinal += 1)
+    if (!session.outcomes.has(ordinal)) session.outcomes.set(ordinal, outcome);
 }
 
 /** The `status.json` of a finished session. */
@@ -76,8 +70,7 @@ function runStatusOf(
 ): RunStatus {
   const { run } = session;
   const { blocks, progress } = finished;
-  const count = (kind: RequestOutcome['kind']) =>
-    [...session.outcomes.values()].filter((outcome) => outcome.kind === kind).length;
+  const counts = session.outcomes.counts();
   return {
     kind: 'run-status',
     runId: run.runId,
@@ -88,11 +81,11 @@ function runStatusOf(
     finishedAt: session.now().toISOString(),
     resumes: finished.resumes,
     requests: {
-      total: run.plan.requests.length,
+      total: run.plan.requestCount,
       resolved: progress.done,
       failed: progress.failures,
-      abandoned: count('abandoned'),
-      notSent: count('blocked') + count('not_sent') + count('pending'),
+      abandoned: counts.abandoned,
+      notSent: counts.blocked + counts.notSent + counts.pending,
     },
     spend: {
       ceilingUsd: run.manifest.ceilingUsd,
@@ -111,6 +104,21 @@ function runStatusOf(
   };
 }
 
+/** The status of every block, read from the packed outcomes (`blockStatusOf` of `@chi/run`). */
+function sessionBlockStatuses(session: RunSession): BlockStatus[] {
+  const { plan } = session.run;
+  const statuses: BlockStatus[] = [];
+  for (let block = 0; block < plan.blockCount; block += 1) {
+    const ordinals = plan.blockRequests(block);
+    statuses.push(
+      blockStatusOf(plan.blockAt(block), (_, position) =>
+        session.outcomes.blockState(ordinals[position] as number),
+      ),
+    );
+  }
+  return statuses;
+}
+
 /**
  * Writes what a session ends with: block statuses, then the run status (durable), then the
  * `run-finished` event. Returns the outcome `executeRun` resolves with.
@@ -122,7 +130,7 @@ export async function finishSession(
   startedMs: number,
 ): Promise<ExecuteOutcome> {
   const { run } = session;
-  const blocks = computeBlockStatuses(run.plan, session.outcomes);
+  const blocks = sessionBlockStatuses(session);
   await writeJsonFile(run.paths.blocks, blocks);
   const progress = await sessionProgress(session);
   const state: ExecuteOutcome['state'] =

@@ -89,7 +89,19 @@ export async function readJsonFile<S extends z.ZodType>(
   path: string,
   schema: S,
 ): Promise<z.output<S>> {
-  const text = await readFile(path, 'utf8');
+  return parseJsonFileText(path, await readFile(path, 'utf8'), schema);
+}
+
+/**
+ * Parses and validates the text of a JSON file of a run folder (read by the caller).
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is not JSON or not valid
+ */
+export function parseJsonFileText<S extends z.ZodType>(
+  path: string,
+  text: string,
+  schema: S,
+): z.output<S> {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -6,7 +6,7 @@ import type { RequestOutcome } from '@chi/run';
 import type { ChatModel, ChatResult, PlannedRequest, RunManifest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { planOf } from './__fixtures__/plan-shape';
+import { planIndexOf, planOf } from './__fixtures__/plan-shape';
 import type { NotebookContent } from './notebook';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
@@ -14,10 +14,12 @@ import { runPaths } from './run-folder';
 import {
   countPendingRequests,
   emptyHeldState,
+  keptBlocksOf,
   noteNotebookWriter,
   recordOutcome,
 } from './run-held-state';
 import type { OpenedRun } from './run-open';
+import { OutcomeTable } from './run-outcomes';
 import type { RunSession } from './run-session';
 import { generateRunWorlds, type RunWorldMaps, readRunWorlds, readSeedWorlds } from './run-worlds';
 import { createScriptedModel, scriptedSystemSpec } from './scripted-systems';
@@ -30,13 +32,21 @@ vi.mock('./run-held-state', async (importOriginal) => {
   const real = await importOriginal<typeof import('./run-held-state')>();
   return {
     ...real,
-    recordOutcome: (session: RunSession, request: PlannedRequest, outcome: RequestOutcome) => {
+    recordOutcome: (
+      session: RunSession,
+      ordinal: number,
+      outcome: Exclude<RequestOutcome, { kind: 'blocked' }>,
+    ) => {
       if (!control.sessions.includes(session)) control.sessions.push(session);
-      if (control.holdAll) session.outcomes.set(request.requestId, outcome);
-      else real.recordOutcome(session, request, outcome);
+      if (control.holdAll) session.outcomes.set(ordinal, outcome);
+      else real.recordOutcome(session, ordinal, outcome);
     },
-    noteNotebookWriter: (session: RunSession, key: string, blockId: string) => {
-      if (!control.holdAll) real.noteNotebookWriter(session, key, blockId);
+    recordBlocked: (session: RunSession, ordinal: number, by: number) => {
+      if (control.holdAll) session.outcomes.set(ordinal, { kind: 'blocked', by: '' }, by);
+      else real.recordBlocked(session, ordinal, by);
+    },
+    noteNotebookWriter: (session: RunSession, key: string, block: number) => {
+      if (!control.holdAll) real.noteNotebookWriter(session, key, block);
     },
   };
 });
@@ -153,11 +163,7 @@ describe('held state of the request phase', () => {
       expect(last.held.worlds.memory.size + last.held.worlds.history.size).toBe(0);
       expect(last.held.notebookWriters.size).toBe(0);
       expect(last.notebooks.size).toBe(last.held.startingKeys.size);
-      for (const outcome of last.outcomes.values())
-        if (outcome.kind === 'resolved') {
-          expect(outcome.result.text).toBeNull();
-          expect(outcome.result.tries.length).toBeLessThanOrEqual(1);
-        }
+      expect(last.held.pendingByBlock.every((count) => count === 0)).toBe(true);
     }
   });
 });
@@ -172,6 +178,59 @@ function ancestors(plan: RunPlan, requestId: string, into = new Set<string>()): 
   return into;
 }
 
+/** The kept blocks of every request as they were computed on the whole plan, by request ID. */
+function referenceKeptBlocks(plan: RunPlan): Map<string, readonly string[]> {
+  const blocks = new Map<string, readonly string[]>();
+  for (const request of plan.requests) {
+    const own = new Set([request.blockId]);
+    const named = request.notebookSource;
+    const needs =
+      named !== undefined && named.kind !== 'empty'
+        ? [...request.dependsOn, named.requestId]
+        : request.dependsOn;
+    for (const dependency of needs)
+      for (const block of blocks.get(dependency) ?? []) own.add(block);
+    blocks.set(request.requestId, [...own]);
+  }
+  return blocks;
+}
+
+describe('keptBlocksOf (property)', () => {
+  it('packs exactly the blocks the whole-plan computation keeps for each request', () => {
+    const shape = fc.array(
+      fc.record({
+        block: fc.nat(6),
+        deps: fc.array(fc.nat(30), { maxLength: 3 }),
+        source: fc.nat(40),
+      }),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(shape, (entries) => {
+        const base = planOf(entries);
+        const plan = {
+          ...base,
+          requests: base.requests.map((request, ordinal) => {
+            const source = entries[ordinal]?.source ?? 40;
+            return source < ordinal
+              ? { ...request, notebookSource: { kind: 'request', requestId: `r${source}` } }
+              : request;
+          }),
+        } as RunPlan;
+        const index = planIndexOf(plan);
+        const kept = keptBlocksOf(index);
+        const reference = referenceKeptBlocks(plan);
+        plan.requests.forEach((request, ordinal) => {
+          const packed = [...kept.items.subarray(kept.offsets[ordinal], kept.offsets[ordinal + 1])];
+          expect(packed.map((block) => index.blockIdAt(block))).toEqual(
+            reference.get(request.requestId),
+          );
+        });
+      }),
+    );
+  });
+});
+
 describe('release of notebooks (property)', () => {
   it('keeps every notebook a pending request may read, and nothing once all are resolved', () => {
     const shape = fc.array(
@@ -185,48 +244,49 @@ describe('release of notebooks (property)', () => {
         fc.array(fc.nat(), { maxLength: 40 }),
         (entries, resumed, picks) => {
           const plan = planOf(entries);
+          const index = planIndexOf(plan);
           const run = {
-            plan,
+            plan: index,
             manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
           } as unknown as OpenedRun;
           const session = {
             run,
-            outcomes: new Map(),
+            outcomes: new OutcomeTable(index.requestCount),
             notebooks: new Map(),
             instanceModels: new Map(),
             held: emptyHeldState(run, new Set()),
           } as unknown as RunSession;
-          const resolve = (request: PlannedRequest) => {
+          const resolve = (ordinal: number) => {
+            const request = plan.requests[ordinal] as PlannedRequest;
             session.notebooks.set(`n|${request.requestId}`, {} as NotebookContent);
-            noteNotebookWriter(session, `n|${request.requestId}`, request.blockId);
-            recordOutcome(session, request, {
+            noteNotebookWriter(session, `n|${request.requestId}`, index.blockOf(ordinal));
+            recordOutcome(session, ordinal, {
               kind: 'resolved',
-              result: { tries: [] } as unknown as ChatResult,
+              result: { failure: 'none', tries: [], chargedUsd: 0 } as unknown as ChatResult,
             });
           };
+          const done = (requestId: string) =>
+            session.outcomes.has(plan.requests.findIndex((entry) => entry.requestId === requestId));
           const ready = () =>
-            plan.requests.filter(
-              (request) =>
-                !session.outcomes.has(request.requestId) &&
-                request.dependsOn.every((dependency) => session.outcomes.has(dependency)),
+            plan.requests.flatMap((request, ordinal) =>
+              !session.outcomes.has(ordinal) && request.dependsOn.every(done) ? [ordinal] : [],
             );
           // Earlier sessions resolved some requests in a valid order; this one counts the rest.
-          for (let index = 0; index < resumed && ready().length > 0; index += 1)
-            resolve(ready()[0] as PlannedRequest);
+          for (let count = 0; count < resumed && ready().length > 0; count += 1)
+            resolve(ready()[0] as number);
           countPendingRequests(session);
           let step = 0;
           while (ready().length > 0) {
-            for (const request of plan.requests) {
-              if (session.outcomes.has(request.requestId)) continue;
+            plan.requests.forEach((request, ordinal) => {
+              if (session.outcomes.has(ordinal)) return;
               for (const dependency of ancestors(plan, request.requestId))
-                if (session.outcomes.has(dependency))
-                  expect(session.notebooks.has(`n|${dependency}`)).toBe(true);
-            }
+                if (done(dependency)) expect(session.notebooks.has(`n|${dependency}`)).toBe(true);
+            });
             const choices = ready();
-            resolve(choices[(picks[step++] ?? 0) % choices.length] as PlannedRequest);
+            resolve(choices[(picks[step++] ?? 0) % choices.length] as number);
           }
           expect(session.notebooks.size).toBe(0);
-          expect(session.held.pendingByBlock.size).toBe(0);
+          expect(session.held.pendingByBlock.every((count) => count === 0)).toBe(true);
         },
       ),
     );

@@ -1,5 +1,6 @@
 import type { RequestOutcome } from '@chi/run';
-import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
+import type { PlannedRequest } from '@chi/spec';
+import type { PlanIndex } from './plan-index';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
 import { dropSeedWorlds, type RunWorldMaps, type RunWorlds, readSeedWorlds } from './run-worlds';
@@ -17,7 +18,8 @@ import { dropSeedWorlds, type RunWorldMaps, type RunWorlds, readSeedWorlds } fro
  *   other requests (a reader of a notebook, or of a named notebook source, always depends on its
  *   writer); a starting notebook (no writer) is kept.
  *
- * A request's outcome keeps no reply text and only its last try (see {@link heldResult}).
+ * Its bookkeeping is by plan ordinal and block ordinal, in typed arrays: a few bytes a request.
+ * A request's outcome is packed (`OutcomeTable`): no reply text, no result object.
  */
 export interface HeldState {
   /** The worlds read and not yet dropped: what a request renders with. */
@@ -30,14 +32,25 @@ export interface HeldState {
   readonly worldSeeds: ReadonlySet<number>;
   /** Requests without an outcome, by world seed. */
   readonly pendingBySeed: Map<number, number>;
-  /** Requests without an outcome in a block or depending on it (transitively), by block. */
-  readonly pendingByBlock: Map<string, number>;
-  /** The blocks each request without an outcome keeps: its own and its dependencies'. */
-  readonly keptBlocks: Map<string, readonly string[]>;
-  /** The block whose request wrote each notebook of `RunSession.notebooks`, by its key there. */
-  readonly notebookWriters: Map<string, string>;
+  /** Requests without an outcome in a block or depending on it (transitively), by block ordinal. */
+  readonly pendingByBlock: Int32Array;
+  /**
+   * The blocks each request keeps while it has no outcome (its own and its dependencies',
+   * transitively), by plan ordinal; null until {@link countPendingRequests}.
+   */
+  keptBlocks: KeptBlocks | null;
+  /** Whether each request is counted as pending (its kept blocks not yet released), by ordinal. */
+  readonly counted: Uint8Array;
+  /** The block ordinal whose request wrote each notebook of `RunSession.notebooks`, by key. */
+  readonly notebookWriters: Map<string, number>;
   /** The keys of the starting notebooks (kept for the whole session, even once written). */
   readonly startingKeys: ReadonlySet<string>;
+}
+
+/** The kept blocks of every request: those of request `r` are `items[offsets[r] .. offsets[r + 1])`. */
+export interface KeptBlocks {
+  readonly offsets: Uint32Array;
+  readonly items: Int32Array;
 }
 
 /** Nothing held yet: the session starts with no world read and no request counted. */
@@ -48,45 +61,49 @@ export function emptyHeldState(run: OpenedRun, startingKeys: ReadonlySet<string>
     lastRender: Promise.resolve(),
     worldSeeds: new Set(run.manifest.worldSeeds),
     pendingBySeed: new Map(),
-    pendingByBlock: new Map(),
-    keptBlocks: new Map(),
+    pendingByBlock: new Int32Array(run.plan.blockCount),
+    keptBlocks: null,
+    counted: new Uint8Array(run.plan.requestCount),
     notebookWriters: new Map(),
     startingKeys,
   };
 }
 
 /** Each request's block and the blocks of every request it depends on, transitively. */
-function blocksOfRequests(plan: RunPlan): Map<string, readonly string[]> {
-  const blocks = new Map<string, readonly string[]>();
-  for (const request of plan.requests) {
-    const own = new Set([request.blockId]);
-    const named = request.notebookSource;
-    const needs =
-      named !== undefined && named.kind !== 'empty'
-        ? [...request.dependsOn, named.requestId]
-        : request.dependsOn;
+export function keptBlocksOf(plan: PlanIndex): KeptBlocks {
+  const offsets = new Uint32Array(plan.requestCount + 1);
+  let items = new Int32Array(Math.max(16, plan.requestCount * 2));
+  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1) {
+    const own = new Set([plan.blockOf(ordinal)]);
+    const named = plan.notebookSourceOf(ordinal);
+    const needs = named >= 0 ? [...plan.dependsOn(ordinal), named] : plan.dependsOn(ordinal);
     for (const dependency of needs)
-      for (const block of blocks.get(dependency) ?? []) own.add(block);
-    blocks.set(request.requestId, [...own]);
+      for (const block of items.subarray(offsets[dependency], offsets[dependency + 1]))
+        own.add(block);
+    const at = offsets[ordinal] as number;
+    if (at + own.size > items.length) {
+      const grown = new Int32Array(Math.max(items.length * 2, at + own.size));
+      grown.set(items);
+      items = grown;
+    }
+    items.set([...own], at);
+    offsets[ordinal + 1] = at + own.size;
   }
-  return blocks;
-}
-
-function increment<K>(counts: Map<K, number>, key: K): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+  return { offsets, items: items.slice(0, offsets[plan.requestCount]) };
 }
 
 /**
  * Drops the notebooks a block wrote that no later block overwrote, and the block's instance
  * models (`modelFor`): no request of the block is left to send to them.
  */
-function dropBlockNotebooks(session: RunSession, blockId: string): void {
+function dropBlockNotebooks(session: RunSession, block: number): void {
   const { notebookWriters } = session.held;
   for (const [key, writer] of notebookWriters) {
-    if (writer !== blockId) continue;
+    if (writer !== block) continue;
     notebookWriters.delete(key);
     session.notebooks.delete(key);
   }
+  const blockId = session.run.plan.blockIdAt(block);
   for (const system of session.run.manifest.systems)
     session.instanceModels.delete(`${system.id}|${blockId}`);
 }
@@ -96,23 +113,26 @@ function dropBlockNotebooks(session: RunSession, blockId: string): void {
  * notebooks of blocks no such request keeps (those earlier sessions finished).
  */
 export function countPendingRequests(session: RunSession): void {
-  const held = session.held;
-  const blocks = blocksOfRequests(session.run.plan);
-  for (const request of session.run.plan.requests) {
-    if (session.outcomes.has(request.requestId)) continue;
-    const kept = blocks.get(request.requestId) ?? [request.blockId];
-    held.keptBlocks.set(request.requestId, kept);
-    for (const block of kept) increment(held.pendingByBlock, block);
-    increment(held.pendingBySeed, request.worldSeed);
+  const { held, outcomes } = session;
+  const { plan } = session.run;
+  const kept = keptBlocksOf(plan);
+  held.keptBlocks = kept;
+  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1) {
+    if (outcomes.has(ordinal)) continue;
+    held.counted[ordinal] = 1;
+    for (const block of kept.items.subarray(kept.offsets[ordinal], kept.offsets[ordinal + 1]))
+      held.pendingByBlock[block] = (held.pendingByBlock[block] as number) + 1;
+    const seed = plan.worldSeedOf(ordinal);
+    held.pendingBySeed.set(seed, (held.pendingBySeed.get(seed) ?? 0) + 1);
   }
   const written = new Set(held.notebookWriters.values());
   for (const block of written)
-    if (!held.pendingByBlock.has(block)) dropBlockNotebooks(session, block);
+    if (held.pendingByBlock[block] === 0) dropBlockNotebooks(session, block);
 }
 
-/** Notes that a block's request wrote the notebook kept under `key` (a starting one stays). */
-export function noteNotebookWriter(session: RunSession, key: string, blockId: string): void {
-  if (!session.held.startingKeys.has(key)) session.held.notebookWriters.set(key, blockId);
+/** Notes that block `block`'s request wrote the notebook kept under `key` (a starting one stays). */
+export function noteNotebookWriter(session: RunSession, key: string, block: number): void {
+  if (!session.held.startingKeys.has(key)) session.held.notebookWriters.set(key, block);
 }
 
 /**
@@ -136,21 +156,18 @@ export async function worldsFor(session: RunSession, request: PlannedRequest): P
 }
 
 /** A request has its outcome: drops its world seed's worlds and its blocks' notebooks if unneeded. */
-function releaseHeldBy(session: RunSession, request: PlannedRequest): void {
+function releaseHeldBy(session: RunSession, ordinal: number): void {
   const held = session.held;
-  const kept = held.keptBlocks.get(request.requestId);
+  const kept = held.keptBlocks;
   // Not counted: an outcome taken over on resume, before the count.
-  if (kept === undefined) return;
-  held.keptBlocks.delete(request.requestId);
-  for (const block of kept) {
-    const left = (held.pendingByBlock.get(block) ?? 1) - 1;
-    if (left > 0) held.pendingByBlock.set(block, left);
-    else {
-      held.pendingByBlock.delete(block);
-      dropBlockNotebooks(session, block);
-    }
+  if (kept === null || held.counted[ordinal] !== 1) return;
+  held.counted[ordinal] = 0;
+  for (const block of kept.items.subarray(kept.offsets[ordinal], kept.offsets[ordinal + 1])) {
+    const left = (held.pendingByBlock[block] as number) - 1;
+    held.pendingByBlock[block] = Math.max(0, left);
+    if (left <= 0) dropBlockNotebooks(session, block);
   }
-  const seed = request.worldSeed;
+  const seed = session.run.plan.worldSeedOf(ordinal);
   const left = (held.pendingBySeed.get(seed) ?? 1) - 1;
   if (left > 0) held.pendingBySeed.set(seed, left);
   else {
@@ -161,32 +178,21 @@ function releaseHeldBy(session: RunSession, request: PlannedRequest): void {
 }
 
 /**
- * What a session keeps of a resolved request's result: no reply text, no response body and only
- * the last try (an infrastructure or account failure is read from its status), its request ID
- * the plan's string. Every later step of the session reads only the failure class, the money
- * and the kind; its notebook is already kept, and the whole result stays in the attempt log.
+ * Records request `ordinal`'s outcome, packed (`OutcomeTable`: the kind, the failure class, the
+ * money), and releases what only it still needed. A blocked outcome goes through
+ * {@link recordBlocked}.
  */
-export function heldResult(request: PlannedRequest, result: ChatResult): ChatResult {
-  return {
-    ...result,
-    requestId: request.requestId,
-    text: null,
-    redactedResponse: null,
-    tries: result.tries.slice(-1),
-  };
-}
-
-/** Records a request's outcome (a result as {@link heldResult}) and releases what only it still needed. */
 export function recordOutcome(
   session: RunSession,
-  request: PlannedRequest,
-  outcome: RequestOutcome,
+  ordinal: number,
+  outcome: Exclude<RequestOutcome, { kind: 'blocked' }>,
 ): void {
-  session.outcomes.set(
-    request.requestId,
-    outcome.kind === 'resolved'
-      ? { kind: 'resolved', result: heldResult(request, outcome.result) }
-      : outcome,
-  );
-  releaseHeldBy(session, request);
+  session.outcomes.set(ordinal, outcome);
+  releaseHeldBy(session, ordinal);
+}
+
+/** Records that request `ordinal` is blocked by request `by` (ordinals), releasing as above. */
+export function recordBlocked(session: RunSession, ordinal: number, by: number): void {
+  session.outcomes.set(ordinal, { kind: 'blocked', by: '' }, by);
+  releaseHeldBy(session, ordinal);
 }

@@ -29,14 +29,16 @@ async function replayResolved(
   session: RunSession,
   model: ChatModel,
   system: SystemSpec,
-  blockId: string,
+  block: number,
 ): Promise<void> {
-  const resolved = session.run.plan.requests.filter(
-    (request) =>
-      request.systemId === system.id &&
-      request.blockId === blockId &&
-      session.outcomes.get(request.requestId)?.kind === 'resolved',
-  );
+  const { plan } = session.run;
+  const resolved: PlannedRequest[] = [];
+  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1) {
+    if (plan.blockOf(ordinal) !== block || session.outcomes.kindOf(ordinal) !== 'resolved')
+      continue;
+    const request = plan.requestAt(ordinal);
+    if (request.systemId === system.id) resolved.push(request);
+  }
   // A fresh run, or an instance not started before: nothing to read.
   if (resolved.length === 0) return;
   const folder = openRunFolder(session.options.runDir);
@@ -61,6 +63,7 @@ async function startInstance(
   factory: InstanceModelFactory,
   system: SystemSpec,
   blockId: string,
+  block: number,
 ): Promise<ChatModel> {
   const model = factory(system, blockId);
   if (model.evidenceClass !== system.evidenceClass)
@@ -68,7 +71,7 @@ async function startInstance(
       'modelFor',
       `system ${system.id} is registered as ${system.evidenceClass} but its instance model reports ${model.evidenceClass}`,
     );
-  if (replaysLocally(system)) await replayResolved(session, model, system, blockId);
+  if (replaysLocally(system)) await replayResolved(session, model, system, block);
   return model;
 }
 
@@ -79,6 +82,7 @@ async function startInstance(
  */
 export function modelOf(
   session: RunSession,
+  ordinal: number,
   request: PlannedRequest,
   system: SystemSpec,
 ): Promise<ChatModel> {
@@ -88,7 +92,13 @@ export function modelOf(
   const key = `${system.id}|${request.blockId}`;
   let instance = session.instanceModels.get(key);
   if (instance === undefined) {
-    instance = startInstance(session, factory, system, request.blockId);
+    instance = startInstance(
+      session,
+      factory,
+      system,
+      request.blockId,
+      session.run.plan.blockOf(ordinal),
+    );
     session.instanceModels.set(key, instance);
   }
   return instance;

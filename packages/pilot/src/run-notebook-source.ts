@@ -1,21 +1,7 @@
-import { InvalidArgumentError, type PlannedRequest, type RunPlan } from '@chi/spec';
+import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import type { NotesLookup } from './experiments/experiment';
 import { type NotebookContent, utf8ByteLength } from './notebook';
 import type { RunSession } from './run-session';
-
-/**
- * The requests some later request names as its notebook source (`notebookSource.requestId`):
- * the runner keeps the notebook each of them wrote under its request ID, since its experiment's
- * key may hold a later notebook by the time the naming request is sent.
- */
-export function notebookSourceRequests(plan: RunPlan): ReadonlySet<string> {
-  const named = new Set<string>();
-  for (const request of plan.requests) {
-    const source = request.notebookSource;
-    if (source !== undefined && source.kind !== 'empty') named.add(source.requestId);
-  }
-  return named;
-}
 
 /** Where the runner keeps the notebook a named request wrote, in `RunSession.notebooks`. */
 export function sourceNotebookKey(systemId: string, requestId: string): string {

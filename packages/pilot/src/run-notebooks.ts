@@ -76,16 +76,16 @@ async function writeNotebook(
 /** Keeps a notebook a request wrote, noting its block (dropped once nothing pending needs it). */
 function keepWritten(
   session: RunSession,
-  request: PlannedRequest,
+  ordinal: number,
   key: string,
   content: NotebookContent,
 ): void {
   session.notebooks.set(key, content);
-  noteNotebookWriter(session, key, request.blockId);
+  noteNotebookWriter(session, key, session.run.plan.blockOf(ordinal));
 }
 
 /**
- * Keeps the notebook a resolved request wrote (its reply, capped) and writes its snapshot; a
+ * Keeps the notebook a resolved request (`request`, plan ordinal `ordinal`) wrote (its reply, capped) and writes its snapshot; a
  * request that writes none, or failed for the infrastructure's reasons, keeps nothing. The reply
  * itself, uncapped, is kept too under `reply|<key>`: what the memory experiment's
  * transcript-replay baseline stores and replays (never a notebook; not written to the folder,
@@ -93,21 +93,22 @@ function keepWritten(
  */
 export async function keepNotebook(
   session: RunSession,
+  ordinal: number,
   request: PlannedRequest,
   result: ChatResult,
 ): Promise<void> {
   if (!request.writesNotebook || isInfrastructureFailure(result)) return;
   const content = applyNotebookCap(result.text ?? '', capOf(session.run, request.systemId));
   const key = notebookKey(request, session.run.experiments);
-  keepWritten(session, request, `${request.systemId}|${key}`, content);
+  keepWritten(session, ordinal, `${request.systemId}|${key}`, content);
   keepWritten(
     session,
-    request,
+    ordinal,
     `${request.systemId}|${REPLY_KEY_PREFIX}${key}`,
     applyNotebookCap(result.text ?? '', null),
   );
-  if (session.notebookSources.has(request.requestId))
-    keepWritten(session, request, sourceNotebookKey(request.systemId, request.requestId), content);
+  if (session.run.plan.isNotebookSource(ordinal))
+    keepWritten(session, ordinal, sourceNotebookKey(request.systemId, request.requestId), content);
   await writeNotebook(session.run, request, content);
 }
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import {
   InvalidArgumentError,
   RunFolderDamagedError,
@@ -18,11 +19,11 @@ import {
   planSha256,
   readFrozenManifest,
 } from './manifest';
-import { shareEqualPlanStrings } from './plan-strings';
+import { indexPlan, type PlanIndex } from './plan-index';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';
-import { type RunPaths, readJsonFile, runPaths } from './run-folder';
+import { parseJsonFileText, type RunPaths, readJsonFile, runPaths } from './run-folder';
 import { checkWorldFilesPresent } from './run-worlds';
 
 /** A run folder read and checked for execution: everything a session reads, nothing it changes. */
@@ -33,8 +34,8 @@ export interface OpenedRun {
   readonly frozen: FrozenManifest;
   /** The manifest. */
   readonly manifest: RunManifest;
-  /** The plan, its hash checked. */
-  readonly plan: RunPlan;
+  /** The plan, its hash checked, indexed (requests parsed when a step needs them). */
+  readonly plan: PlanIndex;
   /** The prompt templates, their hashes checked. */
   readonly prompts: PromptSet;
   /** The experiment modules that render the plan's requests. */
@@ -149,11 +150,16 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const paths = runPaths(options.runDir);
   const frozen = await readFrozenManifest(options.runDir);
   const manifest = frozen.manifest;
-  const plan: RunPlan = await readJsonFile(paths.plan, RunPlanSchema);
+  const planBytes = await readFile(paths.plan);
+  const parsedPlan: RunPlan = parseJsonFileText(
+    paths.plan,
+    planBytes.toString('utf8'),
+    RunPlanSchema,
+  );
   const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
-  checkPlanAndPrompts(options.runDir, paths, manifest, plan, prompts);
-  // Held for the whole session: equal strings (request IDs, block IDs, ...) stored once.
-  shareEqualPlanStrings(plan);
+  checkPlanAndPrompts(options.runDir, paths, manifest, parsedPlan, prompts);
+  // Held for the whole session: the file's bytes and packed columns, not the parsed plan.
+  const plan = indexPlan(planBytes, parsedPlan, paths.plan);
   checkWorldFilesPresent(paths, manifest);
   const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));

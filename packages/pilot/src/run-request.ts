@@ -69,11 +69,12 @@ async function renderAndStore(
 /** The next attempt of a request: its ID and the fields its records share. */
 function nextAttempt(
   session: RunSession,
+  ordinal: number,
   request: PlannedRequest,
   rendered: { readonly requestSha256: string; readonly inputBytes: number },
 ): AttemptBase {
-  const attemptNumber = (session.attemptsSoFar.get(request.requestId) ?? 0) + 1;
-  session.attemptsSoFar.set(request.requestId, attemptNumber);
+  const attemptNumber = (session.attemptsSoFar[ordinal] as number) + 1;
+  session.attemptsSoFar[ordinal] = attemptNumber;
   return {
     kind: 'attempt',
     manifestSha256: session.run.frozen.sha256,
@@ -129,14 +130,15 @@ async function noteResultStops(session: RunSession, result: ChatResult): Promise
 }
 
 /**
- * Sends one request and records it: the rendered request, `before_send`, the model's result,
+ * Sends one request (by plan ordinal) and records it: the rendered request, `before_send`, the model's result,
  * `after_response`, its failure line, its notebook, its outcome, any stop it causes, the event.
  */
-export async function runRequest(session: RunSession, request: PlannedRequest): Promise<void> {
+export async function runRequest(session: RunSession, ordinal: number): Promise<void> {
+  const request = session.run.plan.requestAt(ordinal);
   const system = session.run.systems.get(request.systemId) as SystemSpec;
-  const model = await modelOf(session, request, system);
+  const model = await modelOf(session, ordinal, request, system);
   const rendered = await renderAndStore(session, request, system);
-  const base = nextAttempt(session, request, rendered);
+  const base = nextAttempt(session, ordinal, request, rendered);
   await session.attemptWriter.append({
     ...base,
     phase: 'before_send',
@@ -166,9 +168,9 @@ export async function runRequest(session: RunSession, request: PlannedRequest): 
   });
   session.chargedUsd += result.chargedUsd;
   await logFailure(session, request, base.attemptId, result);
-  await keepNotebook(session, request, result);
+  await keepNotebook(session, ordinal, request, result);
   // Resolved only now: a request that reads this one's notebook may be dispatched from here on.
-  recordOutcome(session, request, { kind: 'resolved', result });
+  recordOutcome(session, ordinal, { kind: 'resolved', result });
   await noteResultStops(session, result);
   session.emit({
     type: 'request-finished',

@@ -70,14 +70,15 @@ async function closeOpenAttempt(
 /** One request as the attempt log left it: resolved (notebook restored), re-sent or abandoned. */
 async function resumeRequest(
   session: RunSession,
+  ordinal: number,
   request: PlannedRequest,
   state: RequestLogState,
   counts: ResumeCounts,
 ): Promise<void> {
   if (state.result !== null) {
-    recordOutcome(session, request, { kind: 'resolved', result: state.result });
+    recordOutcome(session, ordinal, { kind: 'resolved', result: state.result });
     counts.resolved += 1;
-    await keepNotebook(session, request, state.result);
+    await keepNotebook(session, ordinal, request, state.result);
     return;
   }
   const system = session.run.systems.get(request.systemId) as SystemSpec;
@@ -86,7 +87,7 @@ async function resumeRequest(
   if (mayResendUncertain(system)) {
     counts.resent += 1;
   } else {
-    recordOutcome(session, request, {
+    recordOutcome(session, ordinal, {
       kind: 'abandoned',
       reason: 'possibly sent before an interruption; never re-sent (paid system)',
     });
@@ -105,10 +106,11 @@ export async function resumeSession(
 ): Promise<number> {
   const { run } = session;
   const counts: ResumeCounts = { resolved: 0, abandoned: 0, resent: 0 };
-  for (const request of run.plan.requests) {
+  for (let ordinal = 0; ordinal < run.plan.requestCount && logStates.size > 0; ordinal += 1) {
+    const request = run.plan.requestAt(ordinal);
     const state = logStates.get(request.requestId);
-    session.attemptsSoFar.set(request.requestId, state?.attempts ?? 0);
-    if (state !== undefined) await resumeRequest(session, request, state, counts);
+    session.attemptsSoFar[ordinal] = state?.attempts ?? 0;
+    if (state !== undefined) await resumeRequest(session, ordinal, request, state, counts);
   }
   // Counted as soon as the session starts, so a resume that is itself killed still counts.
   const resumes = (run.previousStatus?.resumes ?? 0) + (logStates.size > 0 ? 1 : 0);
@@ -127,7 +129,7 @@ export async function resumeSession(
           runDir: session.options.runDir,
           runId: run.runId,
           manifestSha256: run.frozen.sha256,
-          totalRequests: run.plan.requests.length,
+          totalRequests: run.plan.requestCount,
         },
   );
   return resumes;

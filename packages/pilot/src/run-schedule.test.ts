@@ -2,11 +2,29 @@ import { isInfrastructureFailure, type RequestOutcome } from '@chi/run';
 import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planOf } from './__fixtures__/plan-shape';
+import { planIndexOf, planOf } from './__fixtures__/plan-shape';
 import { countPendingRequests, emptyHeldState, recordOutcome } from './run-held-state';
 import type { OpenedRun } from './run-open';
+import { OutcomeTable } from './run-outcomes';
 import { readiness, runSchedule } from './run-schedule';
 import type { RunSession } from './run-session';
+
+/** The readiness rule as it read whole outcomes by request ID, before they were packed. */
+function readinessOf(
+  request: PlannedRequest,
+  outcomes: ReadonlyMap<string, RequestOutcome>,
+): 'ready' | 'wait' | { readonly blockedBy: string } {
+  for (const dependency of request.dependsOn) {
+    const outcome = outcomes.get(dependency);
+    if (outcome === undefined || outcome.kind === 'pending') return 'wait';
+    if (outcome.kind === 'resolved') {
+      if (isInfrastructureFailure(outcome.result)) return { blockedBy: dependency };
+      continue;
+    }
+    return { blockedBy: dependency };
+  }
+  return 'ready';
+}
 
 function resultOf(failing: boolean): ChatResult {
   return {
@@ -37,7 +55,7 @@ function referenceSteps(
   for (;;) {
     const still: PlannedRequest[] = [];
     for (const request of pending) {
-      const ready = readiness(request, outcomes);
+      const ready = readinessOf(request, outcomes);
       if (ready === 'wait' || running.length >= concurrency) {
         still.push(request);
         continue;
@@ -64,14 +82,15 @@ async function scheduleSteps(
   concurrency: number,
   complete: (inFlight: readonly string[]) => { readonly index: number; readonly failing: boolean },
 ): Promise<Step[]> {
+  const index = planIndexOf(plan);
   const run = {
-    plan,
+    plan: index,
     concurrency,
     manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
   } as unknown as OpenedRun;
   const session = {
     run,
-    outcomes: new Map(),
+    outcomes: new OutcomeTable(index.requestCount),
     notebooks: new Map(),
     instanceModels: new Map(),
     stop: null,
@@ -81,24 +100,31 @@ async function scheduleSteps(
   } as unknown as RunSession;
   countPendingRequests(session);
   const steps: Step[] = [];
-  const inFlight: { id: string; settle: () => void }[] = [];
+  const idOf = (ordinal: number) => plan.requests[ordinal]?.requestId as string;
+  const inFlight: { ordinal: number; settle: () => void }[] = [];
   const original = session.outcomes.set.bind(session.outcomes);
-  session.outcomes.set = (id: string, outcome: RequestOutcome) => {
-    if (outcome.kind === 'blocked') steps.push(['blocked', id]);
-    return original(id, outcome);
+  session.outcomes.set = (ordinal, outcome, by) => {
+    if (outcome.kind === 'blocked') {
+      steps.push(['blocked', idOf(ordinal)]);
+      // Blocked by the same request as the rule on whole outcomes says.
+      expect(readiness(index, ordinal, session.outcomes)).toEqual({ blockedBy: by });
+    }
+    return original(ordinal, outcome, by);
   };
-  const done = runSchedule(session, (request) => {
-    steps.push(['send', request.requestId]);
-    return new Promise<void>((settle) => inFlight.push({ id: request.requestId, settle }));
+  const done = runSchedule(session, (ordinal) => {
+    steps.push(['send', idOf(ordinal)]);
+    return new Promise<void>((settle) => inFlight.push({ ordinal, settle }));
   });
   for (;;) {
     // Let every settled request's bookkeeping and the next dispatch run.
     for (let tick = 0; tick < 5; tick += 1) await Promise.resolve();
     if (inFlight.length === 0) break;
-    const { index, failing } = complete(inFlight.map((entry) => entry.id));
-    const [next] = inFlight.splice(index % inFlight.length, 1);
-    const request = plan.requests.find((entry) => entry.requestId === next?.id) as PlannedRequest;
-    recordOutcome(session, request, { kind: 'resolved', result: resultOf(failing) });
+    const { index: pick, failing } = complete(inFlight.map((entry) => idOf(entry.ordinal)));
+    const [next] = inFlight.splice(pick % inFlight.length, 1);
+    recordOutcome(session, next?.ordinal as number, {
+      kind: 'resolved',
+      result: resultOf(failing),
+    });
     next?.settle();
   }
   await done;

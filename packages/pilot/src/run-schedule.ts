@@ -1,40 +1,35 @@
-import { isInfrastructureFailure, type RequestOutcome } from '@chi/run';
-import type { PlannedRequest } from '@chi/spec';
-import { recordOutcome } from './run-held-state';
+import type { PlanIndex } from './plan-index';
+import { recordBlocked } from './run-held-state';
+import type { OutcomeTable } from './run-outcomes';
 import type { RunSession } from './run-session';
 
 /** Whether a request can be sent now, must wait, or can never be sent (a dependency failed). */
-export type Readiness = 'ready' | 'wait' | { readonly blockedBy: string };
+export type Readiness = 'ready' | 'wait' | { readonly blockedBy: number };
 
 /**
- * Dependencies: a request is ready once every request it needs resolved without an
- * infrastructure failure; it is blocked for good when one of them cannot produce a notebook.
+ * Dependencies: a request (by plan ordinal) is ready once every request it needs resolved
+ * without an infrastructure failure; it is blocked for good (by the ordinal of the first such
+ * dependency) when one of them cannot produce a notebook.
  */
-export function readiness(
-  request: PlannedRequest,
-  outcomes: ReadonlyMap<string, RequestOutcome>,
-): Readiness {
-  for (const dependency of request.dependsOn) {
-    const outcome = outcomes.get(dependency);
-    if (outcome === undefined || outcome.kind === 'pending') return 'wait';
-    if (outcome.kind === 'resolved') {
-      if (isInfrastructureFailure(outcome.result)) return { blockedBy: dependency };
-      continue;
-    }
+export function readiness(plan: PlanIndex, ordinal: number, outcomes: OutcomeTable): Readiness {
+  for (const dependency of plan.dependsOn(ordinal)) {
+    const kind = outcomes.kindOf(dependency);
+    if (kind === undefined || kind === 'pending') return 'wait';
+    if (kind === 'resolved' && !outcomes.failedForInfrastructure(dependency)) continue;
     return { blockedBy: dependency };
   }
   return 'ready';
 }
 
 /**
- * The scheduler's own state: the requests not dispatched yet, in plan order (a dispatched or
- * blocked request's slot is emptied, never removed, so a dispatch does not copy the list), the
- * first slot that may still hold one, and the requests in flight.
+ * The scheduler's own state: the plan ordinals not dispatched yet, in plan order (a dispatched
+ * or blocked request's slot is set to -1, never removed, so a dispatch does not copy the list),
+ * the first slot that may still hold one, and the ordinals in flight.
  */
 interface Schedule {
-  readonly pending: (PlannedRequest | null)[];
+  readonly pending: Int32Array;
   first: number;
-  readonly running: Set<string>;
+  readonly running: Set<number>;
   stopAnnounced: boolean;
 }
 
@@ -46,32 +41,32 @@ interface Schedule {
 function dispatch(
   session: RunSession,
   schedule: Schedule,
-  send: (request: PlannedRequest) => Promise<void>,
+  send: (ordinal: number) => Promise<void>,
   onSettled: () => void,
 ): void {
   const { pending, running } = schedule;
   for (let slot = schedule.first; slot < pending.length; slot += 1) {
     if (running.size >= session.run.concurrency || session.stop !== null) break;
-    const request = pending[slot];
-    if (request === null || request === undefined) continue;
-    const ready = readiness(request, session.outcomes);
+    const ordinal = pending[slot] as number;
+    if (ordinal < 0) continue;
+    const ready = readiness(session.run.plan, ordinal, session.outcomes);
     if (ready === 'wait') continue;
-    pending[slot] = null;
+    pending[slot] = -1;
     if (ready !== 'ready') {
-      recordOutcome(session, request, { kind: 'blocked', by: ready.blockedBy });
+      recordBlocked(session, ordinal, ready.blockedBy);
       continue;
     }
-    running.add(request.requestId);
-    send(request)
+    running.add(ordinal);
+    send(ordinal)
       .catch((error: unknown) => {
         session.fatal ??= error;
       })
       .finally(() => {
-        running.delete(request.requestId);
+        running.delete(ordinal);
         onSettled();
       });
   }
-  while (schedule.first < pending.length && pending[schedule.first] === null) schedule.first += 1;
+  while (schedule.first < pending.length && pending[schedule.first] === -1) schedule.first += 1;
 }
 
 /**
@@ -82,14 +77,16 @@ function dispatch(
  */
 export function runSchedule(
   session: RunSession,
-  send: (request: PlannedRequest) => Promise<void>,
+  send: (ordinal: number) => Promise<void>,
 ): Promise<void> {
+  const { outcomes } = session;
+  const pending: number[] = [];
+  for (let ordinal = 0; ordinal < session.run.plan.requestCount; ordinal += 1)
+    if (!outcomes.has(ordinal)) pending.push(ordinal);
   const schedule: Schedule = {
-    pending: session.run.plan.requests.filter(
-      (request) => !session.outcomes.has(request.requestId),
-    ),
+    pending: Int32Array.from(pending),
     first: 0,
-    running: new Set<string>(),
+    running: new Set<number>(),
     stopAnnounced: false,
   };
   return new Promise<void>((finish) => {

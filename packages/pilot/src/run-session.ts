@@ -1,5 +1,4 @@
 import type { JsonlWriter } from '@chi/chis';
-import type { RequestOutcome } from '@chi/run';
 import type { ChatModel, FailureLogEntry } from '@chi/spec';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
@@ -8,6 +7,7 @@ import type { RequestStore } from './request-store';
 import type { ExecuteRunOptions } from './run-execute';
 import type { HeldState } from './run-held-state';
 import type { OpenedRun } from './run-open';
+import type { OutcomeTable } from './run-outcomes';
 
 /** Why a session stopped sending (interruption, account, ceiling, overcharge, manual). */
 export interface StopReason {
@@ -37,14 +37,12 @@ export interface RunSession {
   readonly failureWriter: JsonlWriter<FailureLogEntry>;
   /** The rendered requests. */
   readonly requestStore: RequestStore;
-  /** Each request's outcome so far (absent: not reached yet). */
-  readonly outcomes: Map<string, RequestOutcome>;
-  /** Attempts logged so far per request (the next attempt's number). */
-  readonly attemptsSoFar: Map<string, number>;
+  /** Each request's outcome so far, by plan ordinal, packed (none: not reached yet). */
+  readonly outcomes: OutcomeTable;
+  /** Attempts logged so far per request, by plan ordinal (the next attempt's number). */
+  readonly attemptsSoFar: Uint32Array;
   /** Notebook contents by `<systemId>|<notebook key>`. */
   readonly notebooks: Map<string, NotebookContent>;
-  /** Requests another request names as its notebook source (their notebooks are kept by ID). */
-  readonly notebookSources: ReadonlySet<string>;
   /** The instance models of `modelFor`, by `<systemId>|<blockId>` (made and replayed once). */
   readonly instanceModels: Map<string, Promise<ChatModel>>;
   /** The worlds and notebooks held only while a request without an outcome needs them. */
@@ -77,20 +75,12 @@ export async function sessionProgress(session: RunSession): Promise<PilotProgres
   const ledger = session.options.ledger;
   const committedUsd =
     ledger !== undefined ? (await ledger.state()).committedUsd : session.chargedUsd;
-  let done = 0;
-  let failures = 0;
-  let notSent = 0;
-  for (const outcome of session.outcomes.values()) {
-    if (outcome.kind === 'resolved') {
-      done += 1;
-      if (outcome.result.failure !== 'none') failures += 1;
-    } else if (outcome.kind !== 'pending') notSent += 1;
-  }
+  const counts = session.outcomes.counts();
   return {
-    total: session.run.plan.requests.length,
-    done,
-    failures,
-    notSent,
+    total: session.run.plan.requestCount,
+    done: counts.resolved,
+    failures: counts.failed,
+    notSent: counts.abandoned + counts.blocked + counts.notSent,
     committedUsd,
     ceilingUsd: session.run.manifest.ceilingUsd,
   };

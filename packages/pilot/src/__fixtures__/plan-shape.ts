@@ -1,4 +1,5 @@
 import type { RunPlan } from '@chi/spec';
+import { indexPlan, type PlanIndex } from '../plan-index';
 
 /** One request of a plan shape: its block, and the earlier requests (by index) it depends on. */
 export interface PlanShapeEntry {
@@ -9,7 +10,8 @@ export interface PlanShapeEntry {
 /**
  * A plan of `shape` for the scheduler's and the held state's property tests: request `r<i>` of
  * one system in block `b<block>` (world seed = block), depending on the earlier requests listed
- * (later or repeated indexes dropped). Only the fields those tests read are filled in.
+ * (later or repeated indexes dropped), and its blocks in order of first request. Only the fields
+ * those tests read are filled in.
  */
 export function planOf(shape: readonly PlanShapeEntry[]): RunPlan {
   const requests = shape.map((entry, index) => ({
@@ -19,5 +21,23 @@ export function planOf(shape: readonly PlanShapeEntry[]): RunPlan {
     systemId: 's',
     dependsOn: [...new Set(entry.deps.filter((dep) => dep < index))].map((dep) => `r${dep}`),
   }));
-  return { requests } as unknown as RunPlan;
+  const blocks = new Map<string, string[]>();
+  for (const request of requests) {
+    const ids = blocks.get(request.blockId) ?? [];
+    ids.push(request.requestId);
+    blocks.set(request.blockId, ids);
+  }
+  return {
+    requests,
+    blocks: [...blocks].map(([blockId, requestIds]) => ({ blockId, requestIds })),
+  } as unknown as RunPlan;
+}
+
+/** The index a session holds of a test's plan: its pretty JSON, read back without a schema. */
+export function planIndexOf(plan: RunPlan): PlanIndex {
+  const bytes = Buffer.from(`${JSON.stringify(plan, null, 2)}\n`);
+  return indexPlan(bytes, plan, 'plan.json', {
+    request: (value) => value as RunPlan['requests'][number],
+    block: (value) => value as RunPlan['blocks'][number],
+  });
 }
