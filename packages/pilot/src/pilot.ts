@@ -227,6 +227,23 @@ export async function finishRun(
 }
 
 /**
+ * Creates the run folder of a new pilot and returns only its path: the created run (its plan of
+ * every request, built in memory) is dropped when this returns, not held by `runPilot`'s frame
+ * while the requests run (the session opens the plan from `plan.json`, packed).
+ */
+async function createdRunDir(options: RunPilotOptions, settings: PilotSettings): Promise<string> {
+  const created = await createRun({
+    settings,
+    ...(options.runDir === undefined ? {} : { runDir: options.runDir }),
+    ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
+    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
+  });
+  return created.runDir;
+}
+
+/**
  * Runs the pilot end to end: creates (or resumes) the run folder with its frozen manifest, runs
  * the smoke checks a live manifest requires, sends every registered request with bounded
  * concurrency under the budget ledger, writes CHIS entries and the release, and returns the exit
@@ -250,15 +267,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
   } else {
     if (options.settings === undefined)
       throw new ChiError('runPilot needs settings (a new run) or resumeDir');
-    const created = await createRun({
-      settings: options.settings,
-      ...(options.runDir === undefined ? {} : { runDir: options.runDir }),
-      ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
-      ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
-    });
-    runDir = created.runDir;
+    runDir = await createdRunDir(options, options.settings);
   }
   const paths = runPaths(runDir);
   const { manifest } = await readFrozenManifest(runDir);
