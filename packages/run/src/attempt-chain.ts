@@ -12,7 +12,11 @@ export interface AttemptChainCheck {
   readonly records: number;
   /** Hash of the last record, or null for an empty log. */
   readonly headSha256: string | null;
-  /** Hash of every record, in order (to check an anchor at any earlier count). */
+  /**
+   * Hash of every record, in order (to check an anchor at any earlier count); empty when the
+   * checker was given its anchor up front ({@link AttemptChainChecker}), which keeps no hash but
+   * the anchored one.
+   */
   readonly sha256s: readonly string[];
   /** Every contradiction, one sentence each, naming the line; empty when the log is intact. */
   readonly problems: readonly string[];
@@ -51,23 +55,30 @@ export function checkAttemptChain(
 /**
  * {@link checkAttemptChain} one newline-terminated line at a time, so a log is checked while it
  * is streamed from disk, never held whole. Feed every complete line (without its newline) in
- * order, then call `finish`.
+ * order, then call `finish`. Given its `anchor` up front, it checks the anchor as the anchored
+ * record goes by and holds a constant number of hashes, whatever the log's length; without one,
+ * it keeps every record's hash so that `finish` can check an anchor given then.
  */
 export class AttemptChainChecker {
   readonly #manifestSha256: string;
   readonly #problems: string[] = [];
-  readonly #sha256s: string[] = [];
+  readonly #sha256s: string[] | null;
+  readonly #anchor: AttemptLogAnchor | null | undefined;
+  #anchoredSha256: string | null = null;
+  #records = 0;
   #chained: boolean | null = null;
   #previous: string | null = null;
   #unparsable = 0;
 
-  constructor(manifestSha256: string) {
+  constructor(manifestSha256: string, anchor?: AttemptLogAnchor | null) {
     this.#manifestSha256 = manifestSha256;
+    this.#anchor = anchor;
+    this.#sha256s = anchor === undefined ? [] : null;
   }
 
   /** Checks the next line of the log. */
   line(line: string): void {
-    const number = this.#sha256s.length + this.#unparsable + 1;
+    const number = this.#records + this.#unparsable + 1;
     let record: unknown;
     try {
       record = JSON.parse(line);
@@ -78,7 +89,9 @@ export class AttemptChainChecker {
     }
     this.#checkLinks(record, number);
     this.#previous = attemptRecordSha256(record);
-    this.#sha256s.push(this.#previous);
+    this.#records += 1;
+    this.#sha256s?.push(this.#previous);
+    if (this.#records === this.#anchor?.records) this.#anchoredSha256 = this.#previous;
   }
 
   #checkLinks(record: unknown, number: number): void {
@@ -105,26 +118,33 @@ export class AttemptChainChecker {
       );
   }
 
-  /** The check of every line fed, against `anchor` when given. */
+  /**
+   * The check of every line fed, against the anchor given up front, or else against `anchor`
+   * when given.
+   */
   finish(anchor: AttemptLogAnchor | null = null): AttemptChainCheck {
     const problems = [...this.#problems];
+    const records = this.#records;
     const sha256s = this.#sha256s;
-    if (anchor !== null) {
-      if (sha256s.length < anchor.records)
+    const checked = this.#anchor === undefined ? anchor : this.#anchor;
+    if (checked !== null) {
+      const anchored =
+        sha256s === null ? this.#anchoredSha256 : (sha256s[checked.records - 1] ?? null);
+      if (records < checked.records)
         problems.push(
-          `it holds ${sha256s.length} records, but status.json saw ${anchor.records}: records were removed (emptied or cut)`,
+          `it holds ${records} records, but status.json saw ${checked.records}: records were removed (emptied or cut)`,
         );
-      else if (anchor.records > 0 && sha256s[anchor.records - 1] !== anchor.headSha256)
+      else if (checked.records > 0 && anchored !== checked.headSha256)
         problems.push(
-          `record ${anchor.records} does not hash to the head status.json recorded: the log was rewritten`,
+          `record ${checked.records} does not hash to the head status.json recorded: the log was rewritten`,
         );
     }
-    return { records: sha256s.length, headSha256: this.#previous, sha256s: [...sha256s], problems };
+    return { records, headSha256: this.#previous, sha256s: [...(sha256s ?? [])], problems };
   }
 }
 
 /** {@link checkAttemptChainFile}'s answer: the check, and whether the log is chained. */
-export interface AttemptChainFileCheck extends AttemptChainCheck {
+export interface AttemptChainFileCheck extends Omit<AttemptChainCheck, 'sha256s'> {
   /**
    * False for a log whose first record carries no `previousSha256` (written before the chain
    * existed: a writer continues it without links); true for a chained log or one without a
@@ -135,7 +155,8 @@ export interface AttemptChainFileCheck extends AttemptChainCheck {
 
 /**
  * {@link checkAttemptChain} of an `attempts.jsonl` on disk, streamed line by line
- * (`fileLines`: one chunk and the line being assembled in memory, whatever the log's size), with
+ * (`fileLines`: one chunk and the line being assembled in memory, and the anchored record's hash,
+ * whatever the log's size), without the hash of every record (`sha256s`), with
  * the same answer as checking the whole text: a torn last line is not part of the log. A file
  * that does not exist is an empty log. The runner checks a log this way before a resume appends
  * to it.
@@ -145,13 +166,14 @@ export async function checkAttemptChainFile(
   manifestSha256: string,
   anchor: AttemptLogAnchor | null = null,
 ): Promise<AttemptChainFileCheck> {
-  const chain = new AttemptChainChecker(manifestSha256);
+  // The anchor up front: checked as its record goes by, so no record's hash is kept.
+  const chain = new AttemptChainChecker(manifestSha256, anchor);
   let chained: boolean | null = null;
   for await (const line of fileLines(path)) {
     if (!line.terminated) break;
     chained ??= line.text.includes('"previousSha256"');
     chain.line(line.text);
   }
-  const check = chain.finish(anchor);
+  const { sha256s: _none, ...check } = chain.finish();
   return { ...check, chained: check.records === 0 || chained === true };
 }
