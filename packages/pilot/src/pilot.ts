@@ -182,6 +182,27 @@ function historyRequestIds(plan: RunPlan): (requestId: string) => boolean {
 }
 
 /**
+ * Writes the CHIS entries of every complete history trajectory. Its own function so that the plan
+ * and the entries it reads are garbage once it returns: `finishRun` then writes the release,
+ * whose reader holds its own plan (held here across the release, they cost about 0.17 MB a world
+ * of live heap, 8.4 MB at 60 worlds of the v0.1 run).
+ */
+async function writeRunChisEntries(runDir: string): Promise<void> {
+  const paths = runPaths(runDir);
+  const { manifest } = await readFrozenManifest(runDir);
+  const plan = await readJsonFile(paths.plan, RunPlanSchema);
+  const entries = chisEntriesFor({
+    manifest,
+    plan,
+    // only the history worlds: the memory worlds are the largest files of a run
+    historyWorlds: await readHistoryWorlds(paths, manifest),
+    // only the history requests: a CHIS sequence reads no other reply
+    results: await finalResults(runDir, historyRequestIds(plan)),
+  });
+  await writeChisEntries(paths, manifest, entries);
+}
+
+/**
  * Writes the derived parts of a run folder: the CHIS entries of every complete history
  * trajectory, then (unless `release` is false) the release with scores, traces, figures and
  * report, via `@chi/report` (one scoring path for the run and for `chi verify`), carrying the
@@ -202,17 +223,7 @@ export async function finishRun(
     step: 'chis',
     detail: 'writing the CHIS entries',
   });
-  const { manifest } = await readFrozenManifest(runDir);
-  const plan = await readJsonFile(paths.plan, RunPlanSchema);
-  const entries = chisEntriesFor({
-    manifest,
-    plan,
-    // only the history worlds: the memory worlds are the largest files of a run
-    historyWorlds: await readHistoryWorlds(paths, manifest),
-    // only the history requests: a CHIS sequence reads no other reply
-    results: await finalResults(runDir, historyRequestIds(plan)),
-  });
-  await writeChisEntries(paths, manifest, entries);
+  await writeRunChisEntries(runDir);
   if (options.release === false) return null;
   const summary = await writeRelease({
     runDir,
