@@ -49,6 +49,25 @@ describe('readRunFolder', () => {
     );
   });
 
+  it('reads history worlds and behavioral items when asked for, keeping the last one only', async () => {
+    const reads: string[] = [];
+    const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });
+    expect(reads).toEqual([]);
+    const eager = await readRunFolder(dir.path);
+    for (const seed of [11, 12, 11, 11]) {
+      expect(records.historyWorlds.get(seed)?.seed).toBe(seed);
+      expect(records.behaviorItems.get(seed)?.seed).toBe(seed);
+    }
+    expect(reads.map((path) => path.replace(/\.json(\.gz)?$/, ''))).toEqual(
+      ['w11', 'w11', 'w12', 'w12', 'w11', 'w11'].map(
+        (name, index) => `worlds/${index % 2 === 0 ? 'history' : 'behavior'}/${name}`,
+      ),
+    );
+    expect(records.historyWorlds.get(13)).toBeUndefined();
+    expect([...records.behaviorItems.keys()]).toEqual([11, 12]);
+    expect(new Map(records.historyWorlds)).toEqual(new Map(eager.historyWorlds));
+  });
+
   it('holds no reply text: each is read from its line of the log when scoring asks for it, once', async () => {
     const reads: string[] = [];
     const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });
