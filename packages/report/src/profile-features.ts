@@ -51,12 +51,12 @@ function behaviorFeatures(score: BehaviorScore, out: Map<string, number>): void 
  * same worlds, in the same order, as the release's main analysis).
  */
 export function profileClusters(scores: RunScores): ProfileCluster[] {
-  const complete = [...scores.memory, ...scores.history, ...scores.behavior].filter(
-    (o) => o.blockComplete,
-  );
+  // each list read once (the packed scores of scoreRun materialise a list on every read)
+  const { memory, behavior } = scores;
+  const complete = [...memory, ...scores.history, ...behavior].filter((o) => o.blockComplete);
   const seeds = [...new Set(complete.map((o) => o.worldSeed))].sort((a, b) => a - b);
   const minLoad = new Map<string, number>();
-  for (const o of scores.memory)
+  for (const o of memory)
     if (o.condition === 'notebook')
       minLoad.set(
         o.systemId,
@@ -87,7 +87,7 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
         },
       };
     };
-    for (const o of scores.behavior) {
+    for (const o of behavior) {
       if (!o.blockComplete || o.worldSeed !== seed) continue;
       const { f, c } = of(o.systemId);
       mark(o.systemId, 'behavior');
@@ -97,7 +97,7 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
         if (rate !== null) c.accuracy.set(`behavior.${axis}`, rate);
       }
     }
-    for (const o of scores.memory) {
+    for (const o of memory) {
       if (!o.blockComplete || o.worldSeed !== seed || o.condition !== 'notebook') continue;
       const { f, c } = of(o.systemId);
       c.memory.set(`memory.notebook.n${o.load}`, o.score.factors);

@@ -1,6 +1,10 @@
+import { EQUAL_ALPHAS } from '@chi/scoring';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
+import { analyzeRun } from './analyze-run';
+import { analyzeProfiles } from './profiles';
 import { type RunRecords, readRunFolder } from './run-folder';
 import { type RunScores, scoreRun } from './score-run';
 
@@ -82,5 +86,52 @@ describe('scoreRun', () => {
 
   it('is pure: scoring the same records twice gives equal results', () => {
     expect(JSON.stringify(scoreRun(records).memory)).toBe(JSON.stringify(scores.memory));
+  });
+
+  it('holds the observations packed: each read gives new objects, equal to the last read', () => {
+    const [first, second] = [scores.memory, scores.memory];
+    expect(second).not.toBe(first);
+    expect(second[0]).not.toBe(first[0]);
+    expect(second).toStrictEqual(first);
+    expect(scores.history).toStrictEqual(scores.history);
+    // a spread copy holds the lists as arrays (the object path)
+    const held = { ...scores };
+    expect(held.memory).toBe(held.memory);
+    expect(held.behavior).toStrictEqual(scores.behavior);
+  });
+});
+
+describe('scoreRun packed against the object path', () => {
+  it('gives exactly the analysis and profiles of the same lists held as arrays', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray([11, 12, 13, 14], { minLength: 1 }),
+        fc.subarray(
+          [
+            'forgetful.memory.w12.n16.probe.b0',
+            'keeper.history.w11.A.c2.probe',
+            'keeper.behavior.w13.half1',
+          ],
+          { minLength: 0 },
+        ),
+        async (seeds, failures) => {
+          const dir = await tempDir('score-packed');
+          try {
+            await buildFixtureRun(dir.path, { seeds, infrastructureFailures: failures });
+            const records = await readRunFolder(dir.path);
+            const packed = scoreRun(records);
+            // the object path: every list materialised once and held for the whole analysis
+            const objects: RunScores = { ...packed };
+            expect(analyzeRun(records, packed)).toStrictEqual(analyzeRun(records, objects));
+            const profiles = (scores: RunScores) =>
+              analyzeProfiles(records.manifest, null, scores, { alphas: EQUAL_ALPHAS });
+            expect(profiles(packed)).toStrictEqual(profiles(objects));
+          } finally {
+            await dir.remove();
+          }
+        },
+      ),
+      { numRuns: 4 },
+    );
   });
 });

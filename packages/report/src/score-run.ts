@@ -19,6 +19,7 @@ import {
   probeNotebooksOf,
 } from './experiment-scorers/memory-scorer';
 import { blockScorerOf } from './experiment-scorers/pilot-scorers';
+import { PackedObservations } from './packed-observations';
 import { PlannedOutcomes } from './planned-outcomes';
 import { type RunRecords, requestRecordFile } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
@@ -37,6 +38,10 @@ export type {
 /**
  * Everything scored from a run: each pilot experiment's observations and traces (the part of it
  * named by its block scorer's `scoreKey`) and the status of every block.
+ *
+ * The scores {@link scoreRun} returns hold the observations packed: each read of `memory`,
+ * `history` or `behavior` materialises a new array of new objects (equal every time), so read a
+ * list once into a variable and drop it when done rather than reading it in a loop.
  */
 export interface RunScores {
   readonly memory: readonly MemoryObservation[];
@@ -137,11 +142,11 @@ interface SystemRequests {
   readonly planned: readonly PlannedRequest[];
 }
 
-/** Collects observations, and hands traces to the sink (or a list). */
+/** Collects observations (packed as they come), and hands traces to the sink (or a list). */
 class ScoreCollector {
-  readonly memory: MemoryObservation[] = [];
-  readonly history: HistoryObservation[] = [];
-  readonly behavior: BehaviorObservation[] = [];
+  readonly memory = new PackedObservations<MemoryObservation>();
+  readonly history = new PackedObservations<HistoryObservation>();
+  readonly behavior = new PackedObservations<BehaviorObservation>();
   readonly memoryTraces: MemoryTraceLine[] = [];
   readonly historyTraces: HistoryTraceLine[] = [];
   readonly behaviorTraces: BehaviorTraceLine[] = [];
@@ -167,7 +172,7 @@ class ScoreCollector {
 
   /** A block scorer's observations into its part of the scores, its traces to the sink. */
   add(key: ScoreKey, observations: readonly ObservationBase[], traces: readonly unknown[]): void {
-    (this[key] as ObservationBase[]).push(...observations);
+    (this[key] as PackedObservations<ObservationBase>).push(observations);
     const sink = this.traces[key] as (line: unknown) => void;
     for (const line of traces) sink(line);
   }
@@ -299,15 +304,36 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
       .filter((unit) => unit.planned.length > 0);
     scoreBlock(context, scorer, block, units, complete.has(block.blockId));
   }
+  for (const list of [out.memory, out.history, out.behavior]) list.flush();
+  return packedRunScores(out, {
+    blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
+    probeNotebooks: probeNotebooksOf(records, out.memory),
+  });
+}
+
+/**
+ * The scores {@link scoreRun} returns: observations packed, each list materialised when read.
+ * A plain object with getters (own and enumerable), so a spread copy holds the lists as arrays.
+ */
+function packedRunScores(
+  out: ScoreCollector,
+  rest: Pick<RunScores, 'blocks' | 'probeNotebooks'>,
+): RunScores {
   return {
-    memory: out.memory,
-    history: out.history,
-    behavior: out.behavior,
+    get memory() {
+      return out.memory.toArray();
+    },
+    get history() {
+      return out.history.toArray();
+    },
+    get behavior() {
+      return out.behavior.toArray();
+    },
     memoryTraces: out.memoryTraces,
     historyTraces: out.historyTraces,
     behaviorTraces: out.behaviorTraces,
-    blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
-    probeNotebooks: probeNotebooksOf(records, out.memory),
+    blocks: rest.blocks,
+    probeNotebooks: rest.probeNotebooks,
     memoryTaxonomy: out.taxonomy,
   };
 }

@@ -235,7 +235,7 @@ class LazyProbeNotebooks implements ProbeNotebooks {
  */
 export function probeNotebooksOf(
   records: RunRecords,
-  observations: readonly MemoryObservation[],
+  observations: Iterable<MemoryObservation>,
 ): ProbeNotebooks {
   const encodes = new Map<string, string>();
   for (const request of records.plan.requests)
