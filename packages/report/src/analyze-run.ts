@@ -3,8 +3,8 @@ import type { QualityAlphas } from '@chi/spec';
 import {
   type AnalysisContext,
   type ExperimentAnalysis,
-  type WorldContribution,
-  worldContributions,
+  HeldScores,
+  HeldWorlds,
 } from './analysis/analysis-context';
 import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
 import { transcriptReplayRows } from './analysis/transcript-replay';
@@ -45,9 +45,14 @@ type ExperimentParts = Omit<
 const ANALYSES: readonly ExperimentAnalysis<unknown, Partial<ChartData>>[] =
   PILOT_BLOCK_SCORERS.map((scorer) => scorer.analysis);
 
-/** Runs every experiment's analysis around one bootstrap and joins their parts of the chart data. */
+/**
+ * Runs every experiment's analysis around one bootstrap and joins their parts of the chart data.
+ * The observations read to register the estimands are released before the bootstrap (it reads
+ * only the packed world columns) and read again for the results.
+ */
 function experimentParts(
   context: AnalysisContext,
+  release: () => void,
   registry: BootstrapRegistry,
   settings: BootstrapSettings,
 ): ExperimentParts {
@@ -55,6 +60,7 @@ function experimentParts(
     analysis,
     estimands: analysis.estimands(context, registry),
   }));
+  release();
   const results = registry.run(settings);
   const parts = registered.map(({ analysis, estimands }) =>
     analysis.results(context, estimands, results),
@@ -88,23 +94,32 @@ function blockCounter(scores: RunScores): AnalysisContext['blockCounts'] {
   };
 }
 
+/**
+ * The analysis context over held scores, with the function that releases what it read (the
+ * observation lists and every world's contribution; read again when next asked for).
+ */
 function analysisContext(
   records: RunRecords,
-  scores: RunScores,
+  scores: HeldScores,
   seeds: readonly number[],
   options: AnalyzeRunOptions,
-): AnalysisContext {
-  const worlds = worldContributions(seeds, scores);
-  return {
+): { context: AnalysisContext; release: () => void } {
+  const worlds = new HeldWorlds(seeds, scores);
+  const context: AnalysisContext = {
     systems: records.manifest.systems.map((s) => s.id),
     scores,
     sets: estimandWorldSets(scores),
     alphas: options.alphas ?? EQUAL_ALPHAS,
     taus: records.manifest.analysis.taus,
     exploratoryBelowWorlds: options.exploratoryBelowWorlds ?? EXPLORATORY_BELOW_WORLDS,
-    world: (seed) => worlds.get(seed) as WorldContribution,
+    world: (seed) => worlds.world(seed),
     blockCounts: blockCounter(scores),
   };
+  const release = () => {
+    worlds.release();
+    scores.release();
+  };
+  return { context, release };
 }
 
 /**
@@ -119,9 +134,11 @@ function analysisContext(
  */
 export function analyzeRun(
   records: RunRecords,
-  scores: RunScores,
+  runScores: RunScores,
   options: AnalyzeRunOptions = {},
 ): ChartData {
+  // each observation list read once per phase, and released before the bootstrap
+  const scores = new HeldScores(runScores);
   // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
   // every estimand keeps the drawn worlds of its own world set, so the draws never depend on
   // which blocks happen to be complete.
@@ -131,10 +148,16 @@ export function analyzeRun(
       (scorer): readonly { worldSeed: number }[] => scores[scorer.scoreKey],
     ),
   );
-  const context = analysisContext(records, scores, seeds, options);
-  const parts = experimentParts(context, new BootstrapRegistry(seeds), records.manifest.analysis);
+  const { context, release } = analysisContext(records, scores, seeds, options);
+  const parts = experimentParts(
+    context,
+    release,
+    new BootstrapRegistry(seeds),
+    records.manifest.analysis,
+  );
   const replay = transcriptReplayRows(records, scores);
   const wordings = wordingAgreementRows(records, scores);
+  release();
   return {
     kind: 'chi-chart-data',
     schemaVersion: 1,

@@ -3,8 +3,12 @@ import type { BlockCounts, ChartData, MemoryCondition } from '../chart-data';
 import type { EstimandWorldSets } from '../estimand-world-sets';
 import type {
   BehaviorObservation,
+  BehaviorTraceLine,
   HistoryObservation,
+  HistoryTraceLine,
   MemoryObservation,
+  MemoryTraceLine,
+  ProbeNotebooks,
   RunScores,
 } from '../score-run';
 import type { BootstrapRegistry, BootstrapResults } from './bootstrap-registry';
@@ -108,4 +112,92 @@ export function worldContributions(
   for (const o of scores.history) if (o.blockComplete) worlds.get(o.worldSeed)?.addHistory(o);
   for (const o of scores.behavior) if (o.blockComplete) worlds.get(o.worldSeed)?.addBehavior(o);
   return worlds;
+}
+
+/**
+ * The run's scores as one phase of the analysis reads them: each observation list is read from
+ * the scores (materialised, for the packed scores of `scoreRun`) once, on first use, and kept until
+ * {@link HeldScores.release}. The analysis releases them before the bootstrap, so the resampling
+ * runs without any observation live (only the packed world columns), and reads them again for
+ * its results.
+ */
+export class HeldScores implements RunScores {
+  readonly #scores: RunScores;
+  #memory: readonly MemoryObservation[] | undefined;
+  #history: readonly HistoryObservation[] | undefined;
+  #behavior: readonly BehaviorObservation[] | undefined;
+  readonly memoryTaxonomy?: NonNullable<RunScores['memoryTaxonomy']>;
+
+  constructor(scores: RunScores) {
+    this.#scores = scores;
+    if (scores.memoryTaxonomy !== undefined) this.memoryTaxonomy = scores.memoryTaxonomy;
+  }
+
+  get memory(): readonly MemoryObservation[] {
+    this.#memory ??= this.#scores.memory;
+    return this.#memory;
+  }
+
+  get history(): readonly HistoryObservation[] {
+    this.#history ??= this.#scores.history;
+    return this.#history;
+  }
+
+  get behavior(): readonly BehaviorObservation[] {
+    this.#behavior ??= this.#scores.behavior;
+    return this.#behavior;
+  }
+
+  get memoryTraces(): readonly MemoryTraceLine[] {
+    return this.#scores.memoryTraces;
+  }
+
+  get historyTraces(): readonly HistoryTraceLine[] {
+    return this.#scores.historyTraces;
+  }
+
+  get behaviorTraces(): readonly BehaviorTraceLine[] {
+    return this.#scores.behaviorTraces;
+  }
+
+  get blocks(): RunScores['blocks'] {
+    return this.#scores.blocks;
+  }
+
+  get probeNotebooks(): ProbeNotebooks {
+    return this.#scores.probeNotebooks;
+  }
+
+  /** Drops the lists read so far (the next read reads them again). */
+  release(): void {
+    this.#memory = undefined;
+    this.#history = undefined;
+    this.#behavior = undefined;
+  }
+}
+
+/**
+ * Every planned world's contribution, built from the held scores on first use and dropped with
+ * {@link HeldWorlds.release} (it holds the complete observations of every world).
+ */
+export class HeldWorlds {
+  readonly #seeds: readonly number[];
+  readonly #scores: RunScores;
+  #worlds: ReadonlyMap<number, WorldContribution> | undefined;
+
+  constructor(seeds: readonly number[], scores: RunScores) {
+    this.#seeds = seeds;
+    this.#scores = scores;
+  }
+
+  /** A planned world's contribution. */
+  world(seed: number): WorldContribution {
+    this.#worlds ??= worldContributions(this.#seeds, this.#scores);
+    return this.#worlds.get(seed) as WorldContribution;
+  }
+
+  /** Drops every contribution (the next {@link HeldWorlds.world} builds them again). */
+  release(): void {
+    this.#worlds = undefined;
+  }
 }
