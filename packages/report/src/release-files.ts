@@ -7,6 +7,7 @@ import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
 import type { ChartData } from './chart-data';
 import { type CsvCell, toCsv } from './csv';
+import type { DerivedOutput } from './derived-output';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
@@ -105,20 +106,16 @@ export interface DerivedRelease {
 const PACK_DERIVED_TEXT_CHARS = 64 * 1024;
 
 /**
- * The derived files while a release is built: short texts as they are, long ones deflated as
- * soon as they are produced, so the derived tables of a long run (usage, scores, per-world CSV,
- * chart data, report) are not all held as text until the last one is made.
+ * The derived files held in memory while a release is built ({@link buildDerivedRelease}): short
+ * texts as they are, the trace files and long texts deflated as soon as they are produced, so the
+ * derived tables of a long run (usage, scores, per-world CSV, chart data, report) are not all held
+ * as text until the last one is made.
  */
-class DerivedFiles {
+class DerivedFilesInMemory implements DerivedOutput {
   readonly plain = new Map<string, string>();
-  readonly packed: Map<string, PackedText>;
+  readonly packed = new Map<string, PackedText>();
 
-  /** @param traces - the trace files, already packed. */
-  constructor(traces: ReadonlyMap<string, PackedText>) {
-    this.packed = new Map(traces);
-  }
-
-  set(path: string, text: string): void {
+  file(path: string, text: string): void {
     if (text.length < PACK_DERIVED_TEXT_CHARS) {
       this.plain.set(path, text);
       this.packed.delete(path);
@@ -128,6 +125,16 @@ class DerivedFiles {
     packed.append(text);
     this.packed.set(path, packed);
     this.plain.delete(path);
+  }
+
+  appendLine(path: string, line: string): void {
+    let file = this.packed.get(path);
+    if (file === undefined) {
+      this.plain.delete(path);
+      file = new PackedText();
+      this.packed.set(path, file);
+    }
+    file.append(line);
   }
 }
 
@@ -141,24 +148,21 @@ type TraceLine = MemoryTraceLine | HistoryTraceLine | BehaviorTraceLine;
 
 /**
  * Where the release's traces go while the run is scored: each line straight into its trace file
- * (held packed, see {@link PackedText}), and each memory probe of a complete block offered to the
- * case-example selection. Nothing keeps a run's worth of trace objects.
+ * of the derived output (deflated in memory, or written to disk), and each memory probe of a
+ * complete block offered to the case-example selection. Nothing keeps a run's worth of trace
+ * objects.
  */
 class ReleaseTraceSink implements TraceSink {
-  readonly files = new Map<string, PackedText>();
+  readonly #output: DerivedOutput;
   readonly cases: CaseExampleSelector<CaseCandidate>;
 
-  constructor(perVerdict: number, systems: readonly string[]) {
+  constructor(output: DerivedOutput, perVerdict: number, systems: readonly string[]) {
+    this.#output = output;
     this.cases = new CaseExampleSelector(perVerdict, systems);
   }
 
   #append(path: string, line: TraceLine): void {
-    let file = this.files.get(path);
-    if (file === undefined) {
-      file = new PackedText();
-      this.files.set(path, file);
-    }
-    file.append(`${canonicalJson(line)}\n`);
+    this.#output.appendLine(path, `${canonicalJson(line)}\n`);
   }
 
   memory(line: MemoryTraceLine): void {
@@ -464,6 +468,9 @@ async function profileFigureSection(
  * verifier); `release.json` lists it with its hashes and the README's verify command runs it.
  * `scorers` score the run's module experiments (default: the toolkit's own, `BUILT_IN_SCORERS`;
  * an added experiment passes its scorer beside them).
+ *
+ * The files are held in memory (the trace files and long texts deflated); `writeRelease` and
+ * `verifyRelease` write them to disk as they are produced instead ({@link produceDerivedRelease}).
  */
 export async function buildDerivedRelease(
   records: RunRecords,
@@ -471,13 +478,41 @@ export async function buildDerivedRelease(
   code: ReleaseCode = new Map(),
   scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
 ): Promise<DerivedRelease> {
+  const files = new DerivedFilesInMemory();
+  const { chartData, scores } = await produceDerivedRelease(
+    records,
+    files,
+    parameters,
+    code,
+    scorers,
+  );
+  return {
+    files: new Map([...files.plain.entries()].sort(([a], [b]) => compareUtf8(a, b))),
+    packedFiles: new Map([...files.packed.entries()].sort(([a], [b]) => compareUtf8(a, b))),
+    chartData,
+    scores,
+  };
+}
+
+/**
+ * {@link buildDerivedRelease} into `files`: every derived file goes there as soon as it is
+ * produced (a trace file line by line, while the run is scored), so an output that writes to disk
+ * holds none of them. Returns the chart data and the scores.
+ */
+export async function produceDerivedRelease(
+  records: RunRecords,
+  files: DerivedOutput,
+  parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
+  code: ReleaseCode = new Map(),
+  scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
+): Promise<{ chartData: ChartData; scores: RunScores }> {
   const codeSection = describeReleaseCode(code);
   const traces = new ReleaseTraceSink(
+    files,
     parameters.caseExamplesPerVerdict,
     records.manifest.systems.map((s) => s.id),
   );
   const scores = scoreRun(records, { alphas: parameters.alphas, traces });
-  const files = new DerivedFiles(traces.files);
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
@@ -493,7 +528,7 @@ export async function buildDerivedRelease(
   };
   const { manifest } = records;
 
-  files.set(
+  files.file(
     'release.json',
     canonicalJson({
       kind: 'chi-release',
@@ -523,7 +558,7 @@ export async function buildDerivedRelease(
       code: codeSection,
     }),
   );
-  files.set(
+  files.file(
     'parameters/scoring.json',
     canonicalJson({
       alphas: parameters.alphas,
@@ -540,7 +575,7 @@ export async function buildDerivedRelease(
         'Every registered request of every system resolved without an infrastructure failure (http_retryable, connection_retryable, budget_refused) and was not abandoned.',
     }),
   );
-  files.set(
+  files.file(
     'parameters/analysis.json',
     canonicalJson({
       seed: manifest.analysis.seed,
@@ -556,39 +591,39 @@ export async function buildDerivedRelease(
       caseExamplesPerVerdict: parameters.caseExamplesPerVerdict,
     }),
   );
-  files.set('usage.csv', usageCsv(records));
-  files.set('scores/memory.jsonl', jsonl(scores.memory));
-  files.set('scores/history.jsonl', jsonl(scores.history));
-  files.set('scores/behavior.jsonl', jsonl(scores.behavior));
-  files.set('scores/blocks.json', canonicalJson(scores.blocks));
+  files.file('usage.csv', usageCsv(records));
+  files.file('scores/memory.jsonl', jsonl(scores.memory));
+  files.file('scores/history.jsonl', jsonl(scores.history));
+  files.file('scores/behavior.jsonl', jsonl(scores.behavior));
+  files.file('scores/blocks.json', canonicalJson(scores.blocks));
 
-  files.set('chart-data/chart-data.json', canonicalJson(data));
-  for (const [path, csv] of perWorldTables(scores, data)) files.set(path, csv);
+  files.file('chart-data/chart-data.json', canonicalJson(data));
+  for (const [path, csv] of perWorldTables(scores, data)) files.file(path, csv);
   const figures = buildFigures(data);
   const rendered: { definition: (typeof figures)[number]; svg: string }[] = [];
   for (const definition of figures) {
     const svg = await renderFigureSvg(definition);
     rendered.push({ definition, svg });
-    for (const [path, text] of figureFiles(definition, svg)) files.set(path, text);
+    for (const [path, text] of figureFiles(definition, svg)) files.file(path, text);
   }
   // experiments scored through their modules' scorers (docs/architecture.md, "Scoring and analysis")
   const modules = buildModuleRelease(records, scores.blocks, scorers);
-  for (const [path, text] of modules.files) files.set(path, text);
+  for (const [path, text] of modules.files) files.file(path, text);
   const moduleFigures = await buildModuleFigures(data, modules);
-  for (const [path, text] of moduleFigures.files) files.set(path, text);
+  for (const [path, text] of moduleFigures.files) files.file(path, text);
   const caseExamples = caseExamplesOf(traces, scores);
-  files.set('chart-data/case-examples.json', canonicalJson(caseExamples));
+  files.file('chart-data/case-examples.json', canonicalJson(caseExamples));
 
   const experiments = pilotExperimentsOf(manifest);
   // capacity p and similarity h are profiles of the memory and behavioral tasks: a run with
   // neither (only opt-in environments) keeps the profile tables (the README lists them) but has
   // no profile figure or section
-  for (const [path, text] of profileFiles(profiles)) files.set(path, text);
+  for (const [path, text] of profileFiles(profiles)) files.file(path, text);
   const profileSection =
     experiments.memory || experiments.behavior
       ? await profileFigureSection(data, profiles, rendered.length + 1)
       : { files: new Map<string, string>(), blocks: [] };
-  for (const [path, text] of profileSection.files) files.set(path, text);
+  for (const [path, text] of profileSection.files) files.file(path, text);
   const blocks = buildReportDocument({
     data,
     figures: rendered,
@@ -598,17 +633,12 @@ export async function buildDerivedRelease(
     extraSections: [...profileSection.blocks, ...moduleFigures.reportBlocks],
     experiments,
   });
-  files.set('report.md', renderMarkdown(blocks));
-  files.set('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
+  files.file('report.md', renderMarkdown(blocks));
+  files.file('report.html', renderHtml(blocks, `CHI/CHIS pilot release ${data.run.runId}`));
   const cases = buildCasesDocument(data, caseExamples);
-  files.set(REPORT_CASES_FILES.markdown, renderMarkdown(cases));
-  files.set(REPORT_CASES_FILES.html, renderHtml(cases, `Case examples of run ${data.run.runId}`));
-  files.set('README.md', releaseReadme(data, codeSection, records.requestLayout ?? '0.2'));
+  files.file(REPORT_CASES_FILES.markdown, renderMarkdown(cases));
+  files.file(REPORT_CASES_FILES.html, renderHtml(cases, `Case examples of run ${data.run.runId}`));
+  files.file('README.md', releaseReadme(data, codeSection, records.requestLayout ?? '0.2'));
 
-  return {
-    files: new Map([...files.plain.entries()].sort(([a], [b]) => compareUtf8(a, b))),
-    packedFiles: new Map([...files.packed.entries()].sort(([a], [b]) => compareUtf8(a, b))),
-    chartData: data,
-    scores,
-  };
+  return { chartData: data, scores };
 }

@@ -15,17 +15,17 @@ import { gunzipSync } from 'node:zlib';
 import { type AnyExperimentScorer, fileLines } from '@chi/run';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
+import { DerivedFilesOnDisk, type WrittenDerivedFile } from './derived-output';
+import { runEvidenceBanner } from './evidence-label';
 import { failpoint } from './failpoint';
-import type { PackedText } from './packed-text';
 import type { ReleaseCode } from './release-code';
 import {
-  buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
-  derivedText,
   isRawPath,
+  produceDerivedRelease,
   type ReleaseParameters,
 } from './release-files';
-import { readRunFolder } from './run-folder';
+import { type RunRecords, readRunFolder } from './run-folder';
 import { findSecrets, JsonlSecretScan, type SecretFinding } from './secrets';
 import {
   compareUtf8,
@@ -145,11 +145,11 @@ interface GzipRunFile {
 }
 
 /**
- * A file held packed (a trace file), never as one string: scanned and written one chunk of whole
- * lines at a time.
+ * A derived file, already written into the staging folder as it was produced (hashed and scanned
+ * for secrets then): nothing is held or written again.
  */
-interface PackedFile {
-  readonly packed: PackedText;
+interface DerivedFileWritten {
+  readonly written: WrittenDerivedFile;
 }
 
 /**
@@ -161,8 +161,16 @@ interface StreamedJsonlFile {
   readonly lines: () => AsyncIterable<string>;
 }
 
-/** What one release file holds: a published text, a gzip run file, a packed file, or bytes (packed code). */
-type ReleaseContent = PublishedFile | GzipRunFile | PackedFile | StreamedJsonlFile | Uint8Array;
+/**
+ * What one release file holds: a published text, a gzip run file, a streamed JSONL run file, a
+ * derived file already written, or bytes (packed code).
+ */
+type ReleaseContent =
+  | PublishedFile
+  | GzipRunFile
+  | StreamedJsonlFile
+  | DerivedFileWritten
+  | Uint8Array;
 
 /**
  * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
@@ -245,7 +253,7 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 type ReleaseFileSource = () => Promise<ReleaseContent>;
 
 function contentBytes(
-  content: Exclude<ReleaseContent, PackedFile | StreamedJsonlFile>,
+  content: Exclude<ReleaseContent, DerivedFileWritten | StreamedJsonlFile>,
 ): Uint8Array {
   if (content instanceof Uint8Array) return content;
   if ('gzip' in content) return content.gzip;
@@ -299,28 +307,6 @@ async function scanStreamed(
   return scan.findings();
 }
 
-/** The secrets a packed JSONL file would publish, scanned one chunk of whole lines at a time. */
-function scanPacked(
-  path: string,
-  packed: PackedText,
-  forbidden: readonly string[],
-): readonly SecretFinding[] {
-  const scan = new JsonlSecretScan(path, forbidden);
-  for (const chunk of packed.chunks()) {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line) as unknown;
-      } catch {
-        value = undefined;
-      }
-      scan.line(line, value);
-    }
-  }
-  return scan.findings();
-}
-
 /**
  * Writes one release file. A gzip run file is hard-linked to the run folder's copy when it can be
  * (same file system): its bytes are identical and never rewritten, so a release inside its run
@@ -353,7 +339,7 @@ async function scanContent(
 ): Promise<readonly SecretFinding[]> {
   if (content instanceof Uint8Array) return [];
   if ('lines' in content) return scanStreamed(path, content, forbidden);
-  if ('packed' in content) return scanPacked(path, content.packed, forbidden);
+  if ('written' in content) return content.written.findings;
   if ('gzip' in content) {
     const text = gunzipSync(content.gzip).toString('utf8');
     return findSecrets(path.slice(0, -'.gz'.length), text, forbidden).map((finding) => ({
@@ -366,8 +352,7 @@ async function scanContent(
 
 /** Writes one release file's content and returns the SHA-256 of the bytes written. */
 async function writeContent(target: string, content: ReleaseContent): Promise<string> {
-  if (!(content instanceof Uint8Array) && 'packed' in content)
-    return writeChunks(target, content.packed.chunks());
+  if (!(content instanceof Uint8Array) && 'written' in content) return content.written.sha256;
   if (!(content instanceof Uint8Array) && 'lines' in content)
     return writeChunks(target, batchedLines(content.lines()));
   const bytes = contentBytes(content);
@@ -418,40 +403,57 @@ async function writeFiles(
   return { entries, findings };
 }
 
+/** A staging folder beside `outDir` (see {@link stagingNames}) and its random suffix. */
+interface Staging {
+  readonly path: string;
+  readonly suffix: string;
+}
+
 /**
- * Writes the release into a sibling staging folder, then renames it into place: `outDir` holds
- * either the previous complete release or the new complete one, never a mix. A writer killed
- * before the rename leaves only staging folders, which the next writer removes. Each file's
- * content is produced, scanned for secrets and written one at a time; when any file would publish
- * a secret, the staging folder is removed and {@link SecretLeakError} thrown: nothing reaches
- * `outDir`.
+ * Makes a fresh staging folder beside `outDir`, after removing what an earlier writer killed
+ * mid-way left there.
  */
-async function writeAtomically(
-  outDir: string,
+async function createStaging(outDir: string): Promise<Staging> {
+  await mkdir(dirname(outDir), { recursive: true });
+  await removeStaleStaging(outDir);
+  const suffix = randomBytes(4).toString('hex');
+  const path = join(dirname(outDir), `${stagingNames(outDir).partialPrefix}${suffix}`);
+  await mkdir(path, { recursive: true });
+  return { path, suffix };
+}
+
+/**
+ * Completes the release in `staging`: each file not written yet is produced, scanned for secrets
+ * and written one at a time, then SHA256SUMS. When any file would publish a secret,
+ * {@link SecretLeakError} is thrown (the caller removes the staging folder).
+ */
+async function completeStaging(
+  staging: Staging,
   files: ReadonlyMap<string, ReleaseFileSource>,
   scan: (path: string, content: ReleaseContent) => Promise<readonly SecretFinding[]>,
   beforeChecksums: () => void,
 ): Promise<void> {
-  const { partialPrefix, replacedPrefix } = stagingNames(outDir);
-  const suffix = randomBytes(4).toString('hex');
-  const staging = join(dirname(outDir), `${partialPrefix}${suffix}`);
-  await mkdir(staging, { recursive: true });
-  const { entries, findings } = await writeFiles(staging, files, scan);
-  if (findings.length > 0) {
-    await rm(staging, { recursive: true, force: true });
-    throw new SecretLeakError(findings);
-  }
+  const { entries, findings } = await writeFiles(staging.path, files, scan);
+  if (findings.length > 0) throw new SecretLeakError(findings);
   beforeChecksums();
-  await writeFile(join(staging, SHA256SUMS_FILE), formatSha256Sums(entries));
+  await writeFile(join(staging.path, SHA256SUMS_FILE), formatSha256Sums(entries));
+}
+
+/**
+ * Renames the complete staging folder into place: `outDir` holds either the previous complete
+ * release or the new complete one, never a mix. A writer killed before the rename leaves only
+ * staging folders, which the next writer removes.
+ */
+async function moveIntoPlace(staging: Staging, outDir: string): Promise<void> {
   await failpoint('release:before-rename');
   if ((await listOrNull(outDir)) === null) {
-    await rename(staging, outDir);
+    await rename(staging.path, outDir);
     return;
   }
-  const replaced = join(dirname(outDir), `${replacedPrefix}${suffix}`);
+  const replaced = join(dirname(outDir), `${stagingNames(outDir).replacedPrefix}${staging.suffix}`);
   await rename(outDir, replaced);
   await failpoint('release:between-renames');
-  await rename(staging, outDir);
+  await rename(staging.path, outDir);
   await rm(replaced, { recursive: true, force: true });
 }
 
@@ -478,16 +480,24 @@ function defaultForbidden(): string[] {
 export async function writeRelease(options: WriteReleaseOptions): Promise<ReleaseSummary> {
   const runDir = resolve(options.runDir);
   const outDir = resolve(options.outDir);
-  const { files, runId, evidenceBanner } = await releaseSources(runDir, options);
-
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
   const scan = (path: string, content: ReleaseContent) => scanContent(path, content, forbidden);
-
-  options.onStep?.({ step: 'write', files: files.size });
-  await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));
-  await mkdir(dirname(outDir), { recursive: true });
-  await removeStaleStaging(outDir);
-  await writeAtomically(outDir, files, scan, () => options.onStep?.({ step: 'checksums' }));
+  const { files, runId, evidenceBanner, staging } = await releaseSources(
+    runDir,
+    options,
+    forbidden,
+    () => createStaging(outDir),
+  );
+  try {
+    options.onStep?.({ step: 'write', files: files.size });
+    await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));
+    await completeStaging(staging, files, scan, () => options.onStep?.({ step: 'checksums' }));
+  } catch (error) {
+    // nothing reaches outDir: the files written so far go with the staging folder
+    await rm(staging.path, { recursive: true, force: true });
+    throw error;
+  }
+  await moveIntoPlace(staging, outDir);
   return {
     outDir,
     files: [...files.keys(), SHA256SUMS_FILE].sort(compareUtf8),
@@ -497,27 +507,52 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
 }
 
 /**
- * A packed derived file as a file source: a trace file (JSONL appended line by line) is scanned
- * and written chunk by chunk; a long text is inflated when its turn comes and scanned as a whole,
- * like every other derived text.
+ * The derived files written into `staging` as they are produced (each hashed and scanned for
+ * secrets then), closing every file they left open when producing them fails.
  */
-function packedSource(path: string, packed: PackedText): ReleaseFileSource {
-  if (path.startsWith('traces/')) return async () => ({ packed });
-  return async () => ({ text: packed.text() });
+async function writeDerivedFiles(
+  records: RunRecords,
+  staging: string,
+  forbidden: readonly string[],
+  parameters: ReleaseParameters,
+  options: WriteReleaseOptions,
+): Promise<{ written: Map<string, WrittenDerivedFile>; runId: string; banner: string | null }> {
+  const derived = new DerivedFilesOnDisk(staging, forbidden);
+  try {
+    const { chartData } = await produceDerivedRelease(
+      records,
+      derived,
+      parameters,
+      options.code ?? new Map<string, Uint8Array>(),
+      options.scorers,
+    );
+    return {
+      written: derived.finish(),
+      runId: chartData.run.runId,
+      banner: runEvidenceBanner(chartData.run),
+    };
+  } catch (error) {
+    derived.abandon();
+    throw error;
+  }
 }
 
 /**
  * Every file of the release as a source to produce it from, with the run's ID and evidence banner.
- * The run records, the scores and the chart data are dropped when this returns: writing holds only
- * the derived files (long ones deflated), so it needs no more memory than the release's text.
+ * The derived files are written into the staging folder (`createStaging`, called once the run is
+ * read; removed again when producing them fails) as they are produced, so none of them is held;
+ * the run records, the scores and the chart data are dropped when this returns.
  */
 async function releaseSources(
   runDir: string,
   options: WriteReleaseOptions,
+  forbidden: readonly string[],
+  createStaging: () => Promise<Staging>,
 ): Promise<{
   files: Map<string, ReleaseFileSource>;
   runId: string;
   evidenceBanner: string | null;
+  staging: Staging;
 }> {
   const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
   options.onStep?.({ step: 'read', runDir });
@@ -525,18 +560,16 @@ async function releaseSources(
   const files = new Map<string, ReleaseFileSource>();
   for (const path of await rawPaths(runDir)) files.set(path, () => publishedRawFile(runDir, path));
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
-  const code = options.code ?? new Map<string, Uint8Array>();
-  const derived = await buildDerivedRelease(records, parameters, code, options.scorers);
-  for (const [path, text] of derived.files) files.set(path, async () => ({ text }));
-  for (const [path, packed] of derived.packedFiles) files.set(path, packedSource(path, packed));
-  for (const [path, bytes] of code) files.set(path, async () => bytes);
-  const releaseJson = derivedText(derived, 'release.json');
-  return {
-    files,
-    runId: derived.chartData.run.runId,
-    evidenceBanner:
-      releaseJson === undefined
-        ? null
-        : (JSON.parse(releaseJson) as { evidenceBanner: string | null }).evidenceBanner,
-  };
+  const staging = await createStaging();
+  let derived: Awaited<ReturnType<typeof writeDerivedFiles>>;
+  try {
+    derived = await writeDerivedFiles(records, staging.path, forbidden, parameters, options);
+  } catch (error) {
+    await rm(staging.path, { recursive: true, force: true });
+    throw error;
+  }
+  for (const [path, written] of derived.written) files.set(path, async () => ({ written }));
+  for (const [path, bytes] of options.code ?? new Map<string, Uint8Array>())
+    files.set(path, async () => bytes);
+  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging };
 }
