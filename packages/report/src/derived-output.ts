@@ -31,6 +31,8 @@ class LineFile {
   readonly #fd: number;
   readonly #hash: Hash = createHash('sha256');
   readonly #scan: JsonlSecretScan | null;
+  /** Whether a line's JSON value is scanned too (a JSONL file), as `findSecrets` does. */
+  readonly #jsonl: boolean;
   #pending: Buffer[] = [];
   #pendingBytes = 0;
 
@@ -38,13 +40,15 @@ class LineFile {
     mkdirSync(dirname(target), { recursive: true });
     this.#fd = openSync(target, 'w');
     this.#scan = scan;
+    this.#jsonl = target.endsWith('.jsonl');
   }
 
   append(line: string): void {
     // scanned like a whole JSONL file: every non-blank line with its value (undefined unparsed)
     if (this.#scan !== null)
       for (const text of line.split('\n')) {
-        if (text.trim() !== '') this.#scan.line(text, parsedOrUndefined(text));
+        if (text.trim() !== '')
+          this.#scan.line(text, this.#jsonl ? parsedOrUndefined(text) : undefined);
       }
     const bytes = Buffer.from(line, 'utf8');
     this.#pending.push(bytes);

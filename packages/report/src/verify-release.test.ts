@@ -1,9 +1,13 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AnyExperimentScorer } from '@chi/run';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareFile } from './__fixtures__/compare-file-oracle';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson } from './canonical-json';
+import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { writeSha256Sums } from './sha256-sums';
 import { runVerifyCli } from './verify-cli';
 import { diffJson, verifyRelease } from './verify-release';
@@ -163,6 +167,55 @@ describe('verifyRelease', () => {
       }),
     ]);
     expect((await verifyRelease(pristine)).versionNote).toBeNull();
+  });
+
+  it('names a missing derived file, and truncated ones exactly as the whole-text comparison does', async () => {
+    const release = await copy();
+    await rm(join(release, 'scores', 'history.jsonl'));
+    const truncated = ['traces/keeper/memory-n8.jsonl', 'usage.csv', 'report.md'];
+    for (const file of truncated)
+      await edit(release, file, (text) => text.slice(0, Math.floor(text.length * 0.6)));
+    await writeSha256Sums(release);
+    const report = await verifyRelease(release);
+    expect(report.mismatches.filter((m) => m.file === 'scores/history.jsonl')).toEqual([
+      {
+        file: 'scores/history.jsonl',
+        kind: 'missing',
+        at: null,
+        recorded: null,
+        recomputed: null,
+        message:
+          'scores/history.jsonl: the recomputation produces this file but the release lacks it',
+      },
+    ]);
+    for (const file of truncated) {
+      const expected = compareFile(
+        file,
+        await readFile(join(release, file), 'utf8'),
+        await readFile(join(pristine, file), 'utf8'),
+      );
+      expect(expected.length, file).toBeGreaterThan(0);
+      expect(report.mismatches.filter((m) => m.file === file)).toEqual(expected);
+    }
+    expect(new Set(report.mismatches.map((m) => m.file))).toEqual(
+      new Set(['scores/history.jsonl', ...truncated]),
+    );
+  });
+
+  it('recomputes into a temporary folder it removes, also when the recomputation fails', async () => {
+    const failing: AnyExperimentScorer = {
+      ...(BUILT_IN_SCORERS[0] as AnyExperimentScorer),
+      experimentId: 'x-failing',
+      parametersOf: () => {
+        throw new Error('the scorer failed');
+      },
+    };
+    const report = await verifyRelease(pristine, { scorers: [...BUILT_IN_SCORERS, failing] });
+    expect(report.ok).toBe(false);
+    expect(report.mismatches.map((m) => m.message)).toEqual([
+      'recomputation failed: the scorer failed',
+    ]);
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith('chi-verify-'))).toEqual([]);
   });
 
   it('names an inconsistent request hash even when SHA256SUMS is rewritten', async () => {

@@ -1,23 +1,24 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/run';
 import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
-import { parseCsv } from './csv';
+import { compareReleaseFile } from './compare-release-file';
+import { DerivedFilesOnDisk } from './derived-output';
 import { isCodePath } from './release-code';
 import {
-  buildDerivedRelease,
   DEFAULT_RELEASE_PARAMETERS,
-  type DerivedRelease,
-  derivedPaths,
-  derivedText,
   isRawPath,
+  produceDerivedRelease,
   REPORT_VERSION,
   type ReleaseParameters,
 } from './release-files';
 import { type RunRecords, readRunFolder, requestRecordFile } from './run-folder';
 import { checkSha256Sums, compareUtf8, listTreeFiles } from './sha256-sums';
+
+export { diffJson } from './compare-release-file';
 
 /** One difference found by {@link verifyRelease}. */
 export interface VerifyMismatch {
@@ -51,163 +52,6 @@ export interface VerifyReport {
    */
   readonly versionNote: string | null;
   readonly recomputedFiles: number;
-}
-
-const MAX_PER_FILE = 50;
-
-const SHOW_CHARS = 200;
-
-function show(value: unknown): string {
-  const text = value === undefined ? '(absent)' : JSON.stringify(value);
-  return text.length > SHOW_CHARS
-    ? `${text.slice(0, SHOW_CHARS)}… (${text.length} characters)`
-    : text;
-}
-
-/** Leaf-by-leaf differences of two JSON values, with paths like `memory[3].qualityScore.estimate`. */
-export function diffJson(
-  recorded: unknown,
-  recomputed: unknown,
-  path = '',
-): { at: string; recorded: string; recomputed: string }[] {
-  if (Array.isArray(recorded) && Array.isArray(recomputed)) {
-    const out: { at: string; recorded: string; recomputed: string }[] = [];
-    const n = Math.max(recorded.length, recomputed.length);
-    for (let i = 0; i < n; i++) out.push(...diffJson(recorded[i], recomputed[i], `${path}[${i}]`));
-    return out;
-  }
-  if (
-    recorded !== null &&
-    recomputed !== null &&
-    typeof recorded === 'object' &&
-    typeof recomputed === 'object' &&
-    !Array.isArray(recorded) &&
-    !Array.isArray(recomputed)
-  ) {
-    const out: { at: string; recorded: string; recomputed: string }[] = [];
-    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(recomputed)])].sort(
-      compareUtf8,
-    );
-    for (const key of keys) {
-      out.push(
-        ...diffJson(
-          (recorded as Record<string, unknown>)[key],
-          (recomputed as Record<string, unknown>)[key],
-          path === '' ? key : `${path}.${key}`,
-        ),
-      );
-    }
-    return out;
-  }
-  if (canonicalOrNull(recorded) === canonicalOrNull(recomputed)) return [];
-  return [
-    { at: path === '' ? '(root)' : path, recorded: show(recorded), recomputed: show(recomputed) },
-  ];
-}
-
-function canonicalOrNull(value: unknown): string | null {
-  if (value === undefined) return null;
-  try {
-    return canonicalJson(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function compareFile(file: string, recorded: string, recomputed: string): VerifyMismatch[] {
-  if (recorded === recomputed) return [];
-  const value = (
-    at: string | null,
-    a: string | null,
-    b: string | null,
-    what: string,
-  ): VerifyMismatch => ({
-    file,
-    kind: 'value',
-    at,
-    recorded: a,
-    recomputed: b,
-    message: `${file}${at === null ? '' : ` at ${at}`}: ${what}`,
-  });
-  const out: VerifyMismatch[] = [];
-  try {
-    if (file.endsWith('.json')) {
-      for (const d of diffJson(JSON.parse(recorded) as unknown, JSON.parse(recomputed) as unknown))
-        out.push(
-          value(
-            d.at,
-            d.recorded,
-            d.recomputed,
-            `recorded ${d.recorded}, recomputed ${d.recomputed}`,
-          ),
-        );
-    } else if (file.endsWith('.jsonl')) {
-      const a = recorded.split('\n').filter((l) => l !== '');
-      const b = recomputed.split('\n').filter((l) => l !== '');
-      for (let i = 0; i < Math.max(a.length, b.length); i++) {
-        const left = a[i] === undefined ? undefined : (JSON.parse(a[i] as string) as unknown);
-        const right = b[i] === undefined ? undefined : (JSON.parse(b[i] as string) as unknown);
-        for (const d of diffJson(left, right, `line ${i + 1}`))
-          out.push(
-            value(
-              d.at,
-              d.recorded,
-              d.recomputed,
-              `recorded ${d.recorded}, recomputed ${d.recomputed}`,
-            ),
-          );
-      }
-    } else if (file.endsWith('.csv')) {
-      const a = parseCsv(recorded);
-      const b = parseCsv(recomputed);
-      const header = b[0] ?? [];
-      for (let r = 0; r < Math.max(a.length, b.length); r++) {
-        for (let c = 0; c < Math.max(a[r]?.length ?? 0, b[r]?.length ?? 0); c++) {
-          const x = a[r]?.[c];
-          const y = b[r]?.[c];
-          if (x !== y)
-            out.push(
-              value(
-                `row ${r}, column ${header[c] ?? c}`,
-                show(x),
-                show(y),
-                `recorded ${show(x)}, recomputed ${show(y)}`,
-              ),
-            );
-        }
-      }
-    }
-  } catch (error) {
-    out.push(value(null, null, null, `unparseable: ${(error as Error).message}`));
-  }
-  if (out.length === 0) {
-    // text (report.md, report.html, SVG, README): name the first differing lines
-    const a = recorded.split('\n');
-    const b = recomputed.split('\n');
-    for (let i = 0; i < Math.max(a.length, b.length) && out.length < MAX_PER_FILE; i++) {
-      if (a[i] !== b[i])
-        out.push(
-          value(
-            `line ${i + 1}`,
-            show(clip(a[i])),
-            show(clip(b[i])),
-            `line ${i + 1} differs: recorded ${show(clip(a[i]))}, recomputed ${show(clip(b[i]))}`,
-          ),
-        );
-    }
-  }
-  if (out.length > MAX_PER_FILE) {
-    const more = out.length - MAX_PER_FILE;
-    return [
-      ...out.slice(0, MAX_PER_FILE),
-      value(null, null, null, `… and ${more} more differences`),
-    ];
-  }
-  return out;
-}
-
-function clip(text: string | undefined): string | undefined {
-  return text === undefined || text.length <= 160 ? text : `${text.slice(0, 160)}…`;
 }
 
 /** Raw-record consistency: the manifest hash, request hashes and the hashes attempts carry. */
@@ -315,10 +159,80 @@ export interface VerifyReleaseOptions {
 }
 
 /**
+ * Reads the release's raw records, checks their internal hashes and recomputes every derived file
+ * into `spill`, adding what it finds to `mismatches`. Returns the derived paths, or null when the
+ * raw records are unreadable or the recomputation failed; the records are dropped on return.
+ */
+async function recomputeInto(
+  dir: string,
+  files: readonly string[],
+  spill: string,
+  options: VerifyReleaseOptions,
+  mismatches: VerifyMismatch[],
+): Promise<{ paths: string[] | null; versionNote: string | null }> {
+  let records: RunRecords;
+  let parameters: ReleaseParameters;
+  try {
+    records = await readRunFolder(dir);
+    parameters = await recordedParameters(dir).catch(() => DEFAULT_RELEASE_PARAMETERS);
+  } catch (error) {
+    const file = fileOf(error);
+    mismatches.push(
+      rawMismatch(
+        file,
+        `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
+      ),
+    );
+    return { paths: null, versionNote: null };
+  }
+  const versionNote = await releaseVersionNote(dir);
+  const manifestSha256File = await readFile(join(dir, 'manifest.sha256'), 'utf8').catch(() => null);
+  mismatches.push(...rawConsistency(records, manifestSha256File));
+  const derived = new DerivedFilesOnDisk(spill, null);
+  try {
+    const code = new Map<string, Uint8Array>();
+    for (const path of files.filter(isCodePath))
+      code.set(path, new Uint8Array(await readFile(join(dir, path))));
+    await produceDerivedRelease(records, derived, parameters, code, options.scorers);
+    return { paths: [...derived.finish().keys()].sort(compareUtf8), versionNote };
+  } catch (error) {
+    derived.abandon();
+    const message = `recomputation failed: ${(error as Error).message.split('\n')[0]}`;
+    mismatches.push(rawMismatch(fileOf(error), message));
+    return { paths: null, versionNote };
+  }
+}
+
+function rawMismatch(file: string, message: string): VerifyMismatch {
+  return { file, kind: 'raw', at: null, recorded: null, recomputed: null, message };
+}
+
+/** The mismatches of one derived file, recorded in `dir` and recomputed into `spill`. */
+async function compareDerived(dir: string, spill: string, path: string): Promise<VerifyMismatch[]> {
+  try {
+    return await compareReleaseFile(path, join(dir, path), join(spill, path));
+  } catch {
+    return [
+      {
+        file: path,
+        kind: 'missing',
+        at: null,
+        recorded: null,
+        recomputed: null,
+        message: `${path}: the recomputation produces this file but the release lacks it`,
+      },
+    ];
+  }
+}
+
+/**
  * Verifies a release: every file against SHA256SUMS; the raw records' internal hashes; then
  * re-parses every raw response, re-scores, re-runs the bootstrap with the recorded seed, rebuilds
  * every derived file (scores, traces, chart data, CSV, figures, report) and compares each with the
  * published one, value by value. Every difference is returned with the file it is in.
+ *
+ * The derived files are rebuilt into a private temporary folder (removed before this returns or
+ * throws) and compared with the published ones a line or a chunk at a time, so neither is held.
  *
  * @example
  * ```ts
@@ -342,87 +256,34 @@ export async function verifyRelease(
     });
   }
   const { files } = await listTreeFiles(dir);
-  let records: RunRecords;
-  let parameters: ReleaseParameters;
+  const spill = await mkdtemp(join(tmpdir(), 'chi-verify-'));
   try {
-    records = await readRunFolder(dir);
-    parameters = await recordedParameters(dir).catch(() => DEFAULT_RELEASE_PARAMETERS);
-  } catch (error) {
-    const file = fileOf(error);
-    mismatches.push({
-      file,
-      kind: 'raw',
-      at: null,
-      recorded: null,
-      recomputed: null,
-      message: `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
-    });
+    const { paths, versionNote } = await recomputeInto(dir, files, spill, options, mismatches);
+    if (paths === null)
+      return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
+    for (const path of paths) mismatches.push(...(await compareDerived(dir, spill, path)));
+    const derivedSet = new Set(paths);
+    for (const path of files) {
+      if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path)) {
+        mismatches.push({
+          file: path,
+          kind: 'unexpected',
+          at: null,
+          recorded: null,
+          recomputed: null,
+          message: `${path}: not a raw record and not produced by the recomputation`,
+        });
+      }
+    }
+    const sorted = mismatches.sort((a, b) => compareUtf8(a.file, b.file));
     return {
-      ok: false,
-      mismatches,
-      checkedFiles: files.length,
-      recomputedFiles: 0,
-      versionNote: null,
+      ok: sorted.length === 0,
+      mismatches: sorted,
+      checkedFiles: files.length + 1,
+      recomputedFiles: derivedSet.size,
+      versionNote,
     };
+  } finally {
+    await rm(spill, { recursive: true, force: true });
   }
-  const versionNote = await releaseVersionNote(dir);
-  const manifestSha256File = await readFile(join(dir, 'manifest.sha256'), 'utf8').catch(() => null);
-  mismatches.push(...rawConsistency(records, manifestSha256File));
-
-  let derived: DerivedRelease;
-  try {
-    const code = new Map<string, Uint8Array>();
-    for (const path of files.filter(isCodePath))
-      code.set(path, new Uint8Array(await readFile(join(dir, path))));
-    derived = await buildDerivedRelease(records, parameters, code, options.scorers);
-  } catch (error) {
-    mismatches.push({
-      file: fileOf(error),
-      kind: 'raw',
-      at: null,
-      recorded: null,
-      recomputed: null,
-      message: `recomputation failed: ${(error as Error).message.split('\n')[0]}`,
-    });
-    return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
-  }
-  const derivedSet = new Set(derivedPaths(derived));
-  for (const path of derivedSet) {
-    const text = derivedText(derived, path) as string;
-    let recorded: string;
-    try {
-      recorded = await readFile(join(dir, path), 'utf8');
-    } catch {
-      mismatches.push({
-        file: path,
-        kind: 'missing',
-        at: null,
-        recorded: null,
-        recomputed: null,
-        message: `${path}: the recomputation produces this file but the release lacks it`,
-      });
-      continue;
-    }
-    mismatches.push(...compareFile(path, recorded, text));
-  }
-  for (const path of files) {
-    if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path)) {
-      mismatches.push({
-        file: path,
-        kind: 'unexpected',
-        at: null,
-        recorded: null,
-        recomputed: null,
-        message: `${path}: not a raw record and not produced by the recomputation`,
-      });
-    }
-  }
-  const sorted = mismatches.sort((a, b) => compareUtf8(a.file, b.file));
-  return {
-    ok: sorted.length === 0,
-    mismatches: sorted,
-    checkedFiles: files.length + 1,
-    recomputedFiles: derivedSet.size,
-    versionNote,
-  };
 }

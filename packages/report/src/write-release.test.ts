@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AnyExperimentScorer } from '@chi/run';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson, sha256Hex } from './canonical-json';
+import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { REPORT_VERSION } from './release-files';
 import { listTreeFiles } from './sha256-sums';
 import { SecretLeakError, writeRelease } from './write-release';
@@ -146,6 +149,34 @@ describe('writeRelease', () => {
     await writeRelease({ runDir, outDir: partial, overwrite: true });
     expect(await readFile(join(partial, 'SHA256SUMS'), 'utf8')).toBe(cleanSums);
     expect(await readdir(join(dir.path, 'partial'))).toEqual(['release']);
+  });
+
+  it('writes the derived files into the staging folder as they are produced, and removes it when producing them fails', async () => {
+    const parent = join(dir.path, 'failing');
+    const outDir = join(parent, 'release');
+    // a module scorer runs after the run is scored: the trace files must be on disk by then
+    let staged: string[] = [];
+    const failing: AnyExperimentScorer = {
+      ...(BUILT_IN_SCORERS[0] as AnyExperimentScorer),
+      experimentId: 'x-failing',
+      parametersOf: () => {
+        const staging = readdirSync(parent).filter((name) => name.startsWith('.release.partial-'));
+        staged = staging.flatMap((name) =>
+          readdirSync(join(parent, name, 'traces', 'keeper')).map((file) => `${name}/${file}`),
+        );
+        throw new Error('the scorer failed');
+      },
+    };
+    const error = await writeRelease({
+      runDir,
+      outDir,
+      scorers: [...BUILT_IN_SCORERS, failing],
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('the scorer failed');
+    expect(staged).toContainEqual(
+      expect.stringMatching(/^\.release\.partial-[0-9a-f]{8}\/memory-n8\.jsonl$/),
+    );
+    expect(await readdir(parent)).toEqual([]);
   });
 
   it('refuses to publish a planted API key, an authorization header or reasoning text', async () => {

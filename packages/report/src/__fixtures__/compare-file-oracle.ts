@@ -1,0 +1,164 @@
+// The whole-string comparison `verifyRelease` made before it compared files streamed (moved here
+// verbatim from verify-release.ts): the oracle of the property test that the streamed comparison
+// (`compareReleaseFile`) reports exactly the same mismatches. Test-only; nothing else imports it.
+import { canonicalJson } from '../canonical-json';
+import { parseCsv } from '../csv';
+import { compareUtf8 } from '../sha256-sums';
+import type { VerifyMismatch } from '../verify-release';
+
+const MAX_PER_FILE = 50;
+
+const SHOW_CHARS = 200;
+
+function show(value: unknown): string {
+  const text = value === undefined ? '(absent)' : JSON.stringify(value);
+  return text.length > SHOW_CHARS
+    ? `${text.slice(0, SHOW_CHARS)}… (${text.length} characters)`
+    : text;
+}
+
+/** Leaf-by-leaf differences of two JSON values, with paths like `memory[3].qualityScore.estimate`. */
+function diffJson(
+  recorded: unknown,
+  recomputed: unknown,
+  path = '',
+): { at: string; recorded: string; recomputed: string }[] {
+  if (Array.isArray(recorded) && Array.isArray(recomputed)) {
+    const out: { at: string; recorded: string; recomputed: string }[] = [];
+    const n = Math.max(recorded.length, recomputed.length);
+    for (let i = 0; i < n; i++) out.push(...diffJson(recorded[i], recomputed[i], `${path}[${i}]`));
+    return out;
+  }
+  if (
+    recorded !== null &&
+    recomputed !== null &&
+    typeof recorded === 'object' &&
+    typeof recomputed === 'object' &&
+    !Array.isArray(recorded) &&
+    !Array.isArray(recomputed)
+  ) {
+    const out: { at: string; recorded: string; recomputed: string }[] = [];
+    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(recomputed)])].sort(
+      compareUtf8,
+    );
+    for (const key of keys) {
+      out.push(
+        ...diffJson(
+          (recorded as Record<string, unknown>)[key],
+          (recomputed as Record<string, unknown>)[key],
+          path === '' ? key : `${path}.${key}`,
+        ),
+      );
+    }
+    return out;
+  }
+  if (canonicalOrNull(recorded) === canonicalOrNull(recomputed)) return [];
+  return [
+    { at: path === '' ? '(root)' : path, recorded: show(recorded), recomputed: show(recomputed) },
+  ];
+}
+
+function canonicalOrNull(value: unknown): string | null {
+  if (value === undefined) return null;
+  try {
+    return canonicalJson(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export function compareFile(file: string, recorded: string, recomputed: string): VerifyMismatch[] {
+  if (recorded === recomputed) return [];
+  const value = (
+    at: string | null,
+    a: string | null,
+    b: string | null,
+    what: string,
+  ): VerifyMismatch => ({
+    file,
+    kind: 'value',
+    at,
+    recorded: a,
+    recomputed: b,
+    message: `${file}${at === null ? '' : ` at ${at}`}: ${what}`,
+  });
+  const out: VerifyMismatch[] = [];
+  try {
+    if (file.endsWith('.json')) {
+      for (const d of diffJson(JSON.parse(recorded) as unknown, JSON.parse(recomputed) as unknown))
+        out.push(
+          value(
+            d.at,
+            d.recorded,
+            d.recomputed,
+            `recorded ${d.recorded}, recomputed ${d.recomputed}`,
+          ),
+        );
+    } else if (file.endsWith('.jsonl')) {
+      const a = recorded.split('\n').filter((l) => l !== '');
+      const b = recomputed.split('\n').filter((l) => l !== '');
+      for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const left = a[i] === undefined ? undefined : (JSON.parse(a[i] as string) as unknown);
+        const right = b[i] === undefined ? undefined : (JSON.parse(b[i] as string) as unknown);
+        for (const d of diffJson(left, right, `line ${i + 1}`))
+          out.push(
+            value(
+              d.at,
+              d.recorded,
+              d.recomputed,
+              `recorded ${d.recorded}, recomputed ${d.recomputed}`,
+            ),
+          );
+      }
+    } else if (file.endsWith('.csv')) {
+      const a = parseCsv(recorded);
+      const b = parseCsv(recomputed);
+      const header = b[0] ?? [];
+      for (let r = 0; r < Math.max(a.length, b.length); r++) {
+        for (let c = 0; c < Math.max(a[r]?.length ?? 0, b[r]?.length ?? 0); c++) {
+          const x = a[r]?.[c];
+          const y = b[r]?.[c];
+          if (x !== y)
+            out.push(
+              value(
+                `row ${r}, column ${header[c] ?? c}`,
+                show(x),
+                show(y),
+                `recorded ${show(x)}, recomputed ${show(y)}`,
+              ),
+            );
+        }
+      }
+    }
+  } catch (error) {
+    out.push(value(null, null, null, `unparseable: ${(error as Error).message}`));
+  }
+  if (out.length === 0) {
+    // text (report.md, report.html, SVG, README): name the first differing lines
+    const a = recorded.split('\n');
+    const b = recomputed.split('\n');
+    for (let i = 0; i < Math.max(a.length, b.length) && out.length < MAX_PER_FILE; i++) {
+      if (a[i] !== b[i])
+        out.push(
+          value(
+            `line ${i + 1}`,
+            show(clip(a[i])),
+            show(clip(b[i])),
+            `line ${i + 1} differs: recorded ${show(clip(a[i]))}, recomputed ${show(clip(b[i]))}`,
+          ),
+        );
+    }
+  }
+  if (out.length > MAX_PER_FILE) {
+    const more = out.length - MAX_PER_FILE;
+    return [
+      ...out.slice(0, MAX_PER_FILE),
+      value(null, null, null, `… and ${more} more differences`),
+    ];
+  }
+  return out;
+}
+
+function clip(text: string | undefined): string | undefined {
+  return text === undefined || text.length <= 160 ? text : `${text.slice(0, 160)}…`;
+}
