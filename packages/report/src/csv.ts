@@ -21,9 +21,25 @@ export function toCsv(
   columns: readonly string[],
   rows: readonly Readonly<Record<string, CsvCell>>[],
 ): string {
-  const lines = [columns.map(field).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => field(row[column] ?? null)).join(','));
+  const lines = [csvHeader(columns)];
+  for (const row of rows) lines.push(csvLine(columns, row));
   return `${lines.join('\n')}\n`;
+}
+
+/** The header line of {@link toCsv}, without its line end. */
+export function csvHeader(columns: readonly string[]): string {
+  return columns.map(field).join(',');
+}
+
+/**
+ * One row's line of {@link toCsv}, without its line end: a table written a row at a time is
+ * `csvHeader(columns)` and then `csvLine(columns, row)` for each row, each followed by `\n`.
+ */
+export function csvLine(
+  columns: readonly string[],
+  row: Readonly<Record<string, CsvCell>>,
+): string {
+  return columns.map((column) => field(row[column] ?? null)).join(',');
 }
 
 /** Parses CSV written by {@link toCsv} (and any RFC 4180 text) into rows of strings. */

@@ -11,7 +11,10 @@ import { findSecrets, JsonlSecretScan, type SecretFinding } from './secrets';
 export interface DerivedOutput {
   /** A whole derived file; a later call for the same path replaces it. */
   file(path: string, text: string): void;
-  /** One `\n`-terminated line appended to a file written line by line (a trace file). */
+  /**
+   * One `\n`-terminated line (a JSONL line, a CSV row) appended to a file written line by line:
+   * the first starts the file (replacing a whole file given before), each next one extends it.
+   */
   appendLine(path: string, line: string): void;
 }
 

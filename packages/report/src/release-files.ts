@@ -6,7 +6,7 @@ import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
 import type { ChartData } from './chart-data';
-import { type CsvCell, toCsv } from './csv';
+import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
 import type { DerivedOutput } from './derived-output';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
@@ -82,8 +82,10 @@ export function isRawPath(path: string): boolean {
   return isPublishedRunFile(path);
 }
 
-function jsonl(values: readonly unknown[]): string {
-  return values.map((value) => `${canonicalJson(value)}\n`).join('');
+/** Writes `values` as JSONL a line at a time, never as one text (an empty file for none). */
+function writeJsonl(files: DerivedOutput, path: string, values: readonly unknown[]): void {
+  if (values.length === 0) files.file(path, '');
+  for (const value of values) files.appendLine(path, `${canonicalJson(value)}\n`);
 }
 
 /**
@@ -264,76 +266,90 @@ function perWorldTables(scores: RunScores, data: ChartData): [string, string][] 
   ];
 }
 
-function usageCsv(records: RunRecords): string {
+/** The columns of `usage.csv`, in order. */
+const USAGE_COLUMNS: readonly string[] = [
+  'attemptId',
+  'requestId',
+  'systemId',
+  'blockId',
+  'experiment',
+  'task',
+  'startedAt',
+  'finishedAt',
+  'latencyMs',
+  'failure',
+  'finishReason',
+  'truncated',
+  'promptTokens',
+  'completionTokens',
+  'reasoningTokens',
+  'totalTokens',
+  'reportedCostUsd',
+  'reservedUsd',
+  'chargedUsd',
+  'requestedModel',
+  'returnedModel',
+  'returnedProvider',
+  'generationId',
+  'tries',
+  'retryWaitsMs',
+  'inputBytes',
+  'requestSha256',
+];
+
+/** The `usage.csv` row of an attempt: one per resolved attempt (`after_response` with a result). */
+function usageRow(
+  a: RunRecords['attempts'][number],
+  plan: ReadonlyMap<string, RunRecords['plan']['requests'][number]>,
+): Record<string, CsvCell> | null {
+  if (a.phase !== 'after_response' || a.result === null) return null;
+  const r = a.result;
+  const request = plan.get(a.requestId);
+  return {
+    attemptId: a.attemptId,
+    requestId: a.requestId,
+    systemId: a.systemId,
+    blockId: a.blockId,
+    experiment: request?.experiment ?? null,
+    task: request?.task ?? null,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    latencyMs: r.latencyMs,
+    failure: r.failure,
+    finishReason: r.finishReason,
+    truncated: r.truncated,
+    promptTokens: r.usage.promptTokens,
+    completionTokens: r.usage.completionTokens,
+    reasoningTokens: r.usage.reasoningTokens,
+    totalTokens: r.usage.totalTokens,
+    reportedCostUsd: r.usage.costUsd,
+    reservedUsd: r.reservedUsd,
+    chargedUsd: r.chargedUsd,
+    requestedModel: r.requestedModel,
+    returnedModel: r.returnedModel,
+    returnedProvider: r.returnedProvider,
+    generationId: r.generationId,
+    tries: r.tries.length,
+    retryWaitsMs: r.tries
+      .map((t) => t.waitMs ?? 0)
+      .filter((w) => w > 0)
+      .join(' '),
+    inputBytes: a.inputBytes,
+    requestSha256: a.requestSha256,
+  };
+}
+
+/**
+ * Writes `usage.csv` a row at a time, each attempt read from the log as it is reached, so neither
+ * the attempts nor their rows are held (the whole table is `toCsv(USAGE_COLUMNS, rows)`).
+ */
+function writeUsageCsv(records: RunRecords, files: DerivedOutput): void {
   const plan = new Map(records.plan.requests.map((r) => [r.requestId, r]));
-  const rows = records.attempts
-    .filter((a) => a.phase === 'after_response' && a.result !== null)
-    .map((a) => {
-      const r = a.result!;
-      const request = plan.get(a.requestId);
-      return {
-        attemptId: a.attemptId,
-        requestId: a.requestId,
-        systemId: a.systemId,
-        blockId: a.blockId,
-        experiment: request?.experiment ?? null,
-        task: request?.task ?? null,
-        startedAt: r.startedAt,
-        finishedAt: r.finishedAt,
-        latencyMs: r.latencyMs,
-        failure: r.failure,
-        finishReason: r.finishReason,
-        truncated: r.truncated,
-        promptTokens: r.usage.promptTokens,
-        completionTokens: r.usage.completionTokens,
-        reasoningTokens: r.usage.reasoningTokens,
-        totalTokens: r.usage.totalTokens,
-        reportedCostUsd: r.usage.costUsd,
-        reservedUsd: r.reservedUsd,
-        chargedUsd: r.chargedUsd,
-        requestedModel: r.requestedModel,
-        returnedModel: r.returnedModel,
-        returnedProvider: r.returnedProvider,
-        generationId: r.generationId,
-        tries: r.tries.length,
-        retryWaitsMs: r.tries
-          .map((t) => t.waitMs ?? 0)
-          .filter((w) => w > 0)
-          .join(' '),
-        inputBytes: a.inputBytes,
-        requestSha256: a.requestSha256,
-      };
-    });
-  const columns = [
-    'attemptId',
-    'requestId',
-    'systemId',
-    'blockId',
-    'experiment',
-    'task',
-    'startedAt',
-    'finishedAt',
-    'latencyMs',
-    'failure',
-    'finishReason',
-    'truncated',
-    'promptTokens',
-    'completionTokens',
-    'reasoningTokens',
-    'totalTokens',
-    'reportedCostUsd',
-    'reservedUsd',
-    'chargedUsd',
-    'requestedModel',
-    'returnedModel',
-    'returnedProvider',
-    'generationId',
-    'tries',
-    'retryWaitsMs',
-    'inputBytes',
-    'requestSha256',
-  ];
-  return toCsv(columns, rows);
+  files.appendLine('usage.csv', `${csvHeader(USAGE_COLUMNS)}\n`);
+  for (const attempt of records.attempts) {
+    const row = usageRow(attempt, plan);
+    if (row !== null) files.appendLine('usage.csv', `${csvLine(USAGE_COLUMNS, row)}\n`);
+  }
 }
 
 function verifyInstructions(code: ReleaseCodeSection | null): string[] {
@@ -591,10 +607,10 @@ export async function produceDerivedRelease(
       caseExamplesPerVerdict: parameters.caseExamplesPerVerdict,
     }),
   );
-  files.file('usage.csv', usageCsv(records));
-  files.file('scores/memory.jsonl', jsonl(scores.memory));
-  files.file('scores/history.jsonl', jsonl(scores.history));
-  files.file('scores/behavior.jsonl', jsonl(scores.behavior));
+  writeUsageCsv(records, files);
+  writeJsonl(files, 'scores/memory.jsonl', scores.memory);
+  writeJsonl(files, 'scores/history.jsonl', scores.history);
+  writeJsonl(files, 'scores/behavior.jsonl', scores.behavior);
   files.file('scores/blocks.json', canonicalJson(scores.blocks));
 
   files.file('chart-data/chart-data.json', canonicalJson(data));
