@@ -1,6 +1,7 @@
-import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/run';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareFile } from './__fixtures__/compare-file-oracle';
@@ -216,6 +217,24 @@ describe('verifyRelease', () => {
       'recomputation failed: the scorer failed',
     ]);
     expect((await readdir(tmpdir())).filter((name) => name.startsWith('chi-verify-'))).toEqual([]);
+  });
+
+  it('removes its temporary folder when the process exits in the middle of the recomputation', async () => {
+    const childTmp = join(dir.path, 'child-tmp');
+    await mkdir(childTmp);
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/__fixtures__/verify-then-exit.ts', pristine],
+      {
+        cwd: dirname(import.meta.dirname),
+        env: { ...process.env, TMPDIR: childTmp },
+        encoding: 'utf8',
+      },
+    );
+    expect(child.status, child.stderr).toBe(7);
+    // the recomputation was under way in its folder, and the folder went with the process
+    expect(JSON.parse(child.stdout)).toEqual([expect.stringMatching(/^chi-verify-/)]);
+    expect((await readdir(childTmp)).filter((name) => name.startsWith('chi-verify-'))).toEqual([]);
   });
 
   it('names an inconsistent request hash even when SHA256SUMS is rewritten', async () => {

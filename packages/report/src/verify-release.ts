@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,7 +233,7 @@ async function compareDerived(dir: string, spill: string, path: string): Promise
  * published one, value by value. Every difference is returned with the file it is in.
  *
  * The derived files are rebuilt into a private temporary folder (removed before this returns or
- * throws) and compared with the published ones a line or a chunk at a time, so neither is held.
+ * throws, or when the process exits first) and compared with the published ones a line or a chunk at a time, so neither is held.
  *
  * @example
  * ```ts
@@ -257,6 +258,9 @@ export async function verifyRelease(
   }
   const { files } = await listTreeFiles(dir);
   const spill = await mkdtemp(join(tmpdir(), 'chi-verify-'));
+  // also when the process exits mid-way (`chi`'s second Ctrl-C calls process.exit)
+  const removeOnExit = () => rmSync(spill, { recursive: true, force: true });
+  process.once('exit', removeOnExit);
   try {
     const { paths, versionNote } = await recomputeInto(dir, files, spill, options, mismatches);
     if (paths === null)
@@ -284,6 +288,7 @@ export async function verifyRelease(
       versionNote,
     };
   } finally {
+    process.removeListener('exit', removeOnExit);
     await rm(spill, { recursive: true, force: true });
   }
 }

@@ -362,8 +362,10 @@ async function writeContent(target: string, content: ReleaseContent): Promise<st
 
 /**
  * Produces, scans and writes the release files one at a time into `staging`, in path order; the
- * next file is read while the current one is written. Returns the SHA-256 of every file written
- * (hashed from the bytes written, so SHA256SUMS needs no second read), or the secret findings.
+ * next file is read while the current one is written. The derived files are there already (hashed
+ * and scanned as they were written): they only give their hash and findings in their turn, so
+ * findings come in path order as before. Returns the SHA-256 of every file (hashed from the bytes
+ * written, so SHA256SUMS needs no second read), or the secret findings.
  */
 async function writeFiles(
   staging: string,
