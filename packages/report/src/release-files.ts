@@ -486,7 +486,7 @@ async function profileFigureSection(
  * an added experiment passes its scorer beside them).
  *
  * The files are held in memory (the trace files and long texts deflated); `writeRelease` and
- * `verifyRelease` write them to disk as they are produced instead ({@link produceDerivedRelease}).
+ * `verifyRelease` write them to disk as they are produced instead (`produceDerivedRelease`).
  */
 export async function buildDerivedRelease(
   records: RunRecords,
