@@ -1,5 +1,5 @@
 import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
-import type { QualityAlphas } from '@chi/spec';
+import type { ChatResult, QualityAlphas } from '@chi/spec';
 import {
   type AnalysisContext,
   type ExperimentAnalysis,
@@ -281,16 +281,32 @@ export function returnedIdentifiers(
   return attemptFacts(records).returned.get(systemId) ?? [];
 }
 
+/** What {@link resources} reads of an attempt's result. */
+type ResourceFacts = Pick<ChatResult, 'failure' | 'usage' | 'chargedUsd' | 'latencyMs'>;
+
+/**
+ * The resource facts of every attempt's latest resolved result, by attempt ID (a later
+ * `after_response` of the same attempt replaces an earlier one in place). Only what the resource
+ * table sums is kept: holding the results whole kept every reply text and redacted response body of
+ * the run live at once (about the attempt log's size).
+ */
+function latestResourceFacts(records: Pick<RunRecords, 'attempts'>): Map<string, ResourceFacts> {
+  const latest = new Map<string, ResourceFacts>();
+  for (const a of records.attempts) {
+    if (a.phase !== 'after_response' || a.result === null) continue;
+    const { failure, usage, chargedUsd, latencyMs } = a.result;
+    latest.set(a.attemptId, { failure, usage, chargedUsd, latencyMs });
+  }
+  return latest;
+}
+
 function resources(records: RunRecords, systems: readonly string[]): ResourceRow[] {
   const byRequest = new Map(records.plan.requests.map((r) => [r.requestId, r]));
   const rows = new Map<
     string,
     { row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>; latencies: number[] }
   >();
-  const latest = new Map<string, NonNullable<(typeof records.attempts)[number]['result']>>();
-  for (const a of records.attempts)
-    if (a.phase === 'after_response' && a.result !== null) latest.set(a.attemptId, a.result);
-  for (const [attemptId, result] of latest) {
+  for (const [attemptId, result] of latestResourceFacts(records)) {
     const requestId = attemptId.replace(/#\d+$/, '');
     const request = byRequest.get(requestId);
     if (request === undefined) continue;
@@ -333,7 +349,7 @@ function resources(records: RunRecords, systems: readonly string[]): ResourceRow
     .map(({ row, latencies }) => ({
       ...row,
       latencyMsMedian: median(latencies),
-      latencyMsMax: latencies.length === 0 ? null : Math.max(...latencies),
+      latencyMsMax: latencies.length === 0 ? null : latencies.reduce((a, b) => Math.max(a, b)),
     }))
     .sort(
       (a, b) =>
