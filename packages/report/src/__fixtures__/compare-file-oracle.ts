@@ -1,9 +1,11 @@
 // The whole-string comparison `verifyRelease` made before it compared files streamed (moved here
 // verbatim from verify-release.ts): the oracle of the property test that the streamed comparison
 // (`compareReleaseFile`) reports exactly the same mismatches. Test-only; nothing else imports it.
-import { canonicalJson } from '../canonical-json';
+// It shares `diffJson` (the value-by-value diff of a differing `.json` file, unchanged by the
+// streaming and tested on its own) with the code under test; what it pins is how files are split
+// into lines and rows and which differences are reported.
+import { diffJson } from '../compare-release-file';
 import { parseCsv } from '../csv';
-import { compareUtf8 } from '../sha256-sums';
 import type { VerifyMismatch } from '../verify-release';
 
 const MAX_PER_FILE = 50;
@@ -15,56 +17,6 @@ function show(value: unknown): string {
   return text.length > SHOW_CHARS
     ? `${text.slice(0, SHOW_CHARS)}… (${text.length} characters)`
     : text;
-}
-
-/** Leaf-by-leaf differences of two JSON values, with paths like `memory[3].qualityScore.estimate`. */
-function diffJson(
-  recorded: unknown,
-  recomputed: unknown,
-  path = '',
-): { at: string; recorded: string; recomputed: string }[] {
-  if (Array.isArray(recorded) && Array.isArray(recomputed)) {
-    const out: { at: string; recorded: string; recomputed: string }[] = [];
-    const n = Math.max(recorded.length, recomputed.length);
-    for (let i = 0; i < n; i++) out.push(...diffJson(recorded[i], recomputed[i], `${path}[${i}]`));
-    return out;
-  }
-  if (
-    recorded !== null &&
-    recomputed !== null &&
-    typeof recorded === 'object' &&
-    typeof recomputed === 'object' &&
-    !Array.isArray(recorded) &&
-    !Array.isArray(recomputed)
-  ) {
-    const out: { at: string; recorded: string; recomputed: string }[] = [];
-    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(recomputed)])].sort(
-      compareUtf8,
-    );
-    for (const key of keys) {
-      out.push(
-        ...diffJson(
-          (recorded as Record<string, unknown>)[key],
-          (recomputed as Record<string, unknown>)[key],
-          path === '' ? key : `${path}.${key}`,
-        ),
-      );
-    }
-    return out;
-  }
-  if (canonicalOrNull(recorded) === canonicalOrNull(recomputed)) return [];
-  return [
-    { at: path === '' ? '(root)' : path, recorded: show(recorded), recomputed: show(recomputed) },
-  ];
-}
-
-function canonicalOrNull(value: unknown): string | null {
-  if (value === undefined) return null;
-  try {
-    return canonicalJson(value);
-  } catch {
-    return String(value);
-  }
 }
 
 export function compareFile(file: string, recorded: string, recomputed: string): VerifyMismatch[] {
