@@ -6,20 +6,17 @@ import type { RequestOutcome } from '@chi/run';
 import type { ChatModel, ChatResult, PlannedRequest, RunManifest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { planIndexOf, planOf } from './__fixtures__/plan-shape';
+import { planIndexOf, planOf, stubSession } from './__fixtures__/plan-shape';
 import type { NotebookContent } from './notebook';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { runPaths } from './run-folder';
 import {
   countPendingRequests,
-  emptyHeldState,
   keptBlocksOf,
   noteNotebookWriter,
   recordOutcome,
 } from './run-held-state';
-import type { OpenedRun } from './run-open';
-import { OutcomeTable } from './run-outcomes';
 import type { RunSession } from './run-session';
 import { generateRunWorlds, type RunWorldMaps, readRunWorlds, readSeedWorlds } from './run-worlds';
 import { createScriptedModel, scriptedSystemSpec } from './scripted-systems';
@@ -244,18 +241,7 @@ describe('release of notebooks (property)', () => {
         fc.array(fc.nat(), { maxLength: 40 }),
         (entries, resumed, picks) => {
           const plan = planOf(entries);
-          const index = planIndexOf(plan);
-          const run = {
-            plan: index,
-            manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
-          } as unknown as OpenedRun;
-          const session = {
-            run,
-            outcomes: new OutcomeTable(index.requestCount),
-            notebooks: new Map(),
-            instanceModels: new Map(),
-            held: emptyHeldState(run, new Set()),
-          } as unknown as RunSession;
+          const { index, session } = stubSession(plan);
           const resolve = (ordinal: number) => {
             const request = plan.requests[ordinal] as PlannedRequest;
             session.notebooks.set(`n|${request.requestId}`, {} as NotebookContent);

@@ -2,12 +2,9 @@ import { isInfrastructureFailure, type RequestOutcome } from '@chi/run';
 import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planIndexOf, planOf } from './__fixtures__/plan-shape';
-import { countPendingRequests, emptyHeldState, recordOutcome } from './run-held-state';
-import type { OpenedRun } from './run-open';
-import { OutcomeTable } from './run-outcomes';
+import { planOf, stubSession } from './__fixtures__/plan-shape';
+import { countPendingRequests, recordOutcome } from './run-held-state';
 import { readiness, runSchedule } from './run-schedule';
-import type { RunSession } from './run-session';
 
 /** The readiness rule as it read whole outcomes by request ID, before they were packed. */
 function readinessOf(
@@ -82,22 +79,7 @@ async function scheduleSteps(
   concurrency: number,
   complete: (inFlight: readonly string[]) => { readonly index: number; readonly failing: boolean },
 ): Promise<Step[]> {
-  const index = planIndexOf(plan);
-  const run = {
-    plan: index,
-    concurrency,
-    manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
-  } as unknown as OpenedRun;
-  const session = {
-    run,
-    outcomes: new OutcomeTable(index.requestCount),
-    notebooks: new Map(),
-    instanceModels: new Map(),
-    stop: null,
-    fatal: null,
-    emit: () => {},
-    held: emptyHeldState(run, new Set()),
-  } as unknown as RunSession;
+  const { index, session } = stubSession(plan, concurrency);
   countPendingRequests(session);
   const steps: Step[] = [];
   const idOf = (ordinal: number) => plan.requests[ordinal]?.requestId as string;

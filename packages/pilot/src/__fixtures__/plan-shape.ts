@@ -1,5 +1,9 @@
 import type { RunPlan } from '@chi/spec';
 import { indexPlan, type PlanIndex } from '../plan-index';
+import { emptyHeldState } from '../run-held-state';
+import type { OpenedRun } from '../run-open';
+import { OutcomeTable } from '../run-outcomes';
+import type { RunSession } from '../run-session';
 
 /** One request of a plan shape: its block, and the earlier requests (by index) it depends on. */
 export interface PlanShapeEntry {
@@ -40,4 +44,31 @@ export function planIndexOf(plan: RunPlan): PlanIndex {
     request: (value) => value as RunPlan['requests'][number],
     block: (value) => value as RunPlan['blocks'][number],
   });
+}
+
+/**
+ * A session over `plan` with only what the scheduler and the held state read: the plan's index,
+ * an empty outcome table, no notebooks, and an empty held state (no world seeds, no systems).
+ */
+export function stubSession(
+  plan: RunPlan,
+  concurrency = 1,
+): { readonly index: PlanIndex; readonly run: OpenedRun; readonly session: RunSession } {
+  const index = planIndexOf(plan);
+  const run = {
+    plan: index,
+    concurrency,
+    manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
+  } as unknown as OpenedRun;
+  const session = {
+    run,
+    outcomes: new OutcomeTable(index.requestCount),
+    notebooks: new Map(),
+    instanceModels: new Map(),
+    stop: null,
+    fatal: null,
+    emit: () => {},
+    held: emptyHeldState(run, new Set()),
+  } as unknown as RunSession;
+  return { index, run, session };
 }
