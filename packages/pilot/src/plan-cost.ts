@@ -2,7 +2,12 @@ import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, RunManifest, SystemSpec } from '@chi/spec';
 import { renderPlannedRequest } from './render-planned';
 import type { PlannedRun } from './run-create';
-import { generateSeedWorlds, type RunWorldMaps, type RunWorlds } from './run-worlds';
+import {
+  emptyWorldMaps,
+  generateSeedWorlds,
+  type RunWorldMaps,
+  type RunWorlds,
+} from './run-worlds';
 
 /** Requests and worst-case reserved USD of one system. */
 export interface SystemPlanCost {
@@ -50,7 +55,7 @@ function seedWorldsSource(manifest: RunManifest): (seed: number) => RunWorlds {
   let held: { seed: number; worlds: RunWorldMaps } | null = null;
   return (seed) => {
     if (held?.seed !== seed) {
-      held = { seed, worlds: { memory: new Map(), history: new Map(), behavior: new Map() } };
+      held = { seed, worlds: emptyWorldMaps() };
       generateSeedWorlds(manifest, seed, held.worlds);
     }
     return held.worlds;

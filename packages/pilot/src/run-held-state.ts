@@ -3,7 +3,13 @@ import type { PlannedRequest } from '@chi/spec';
 import type { PlanIndex } from './plan-index';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
-import { dropSeedWorlds, type RunWorldMaps, type RunWorlds, readSeedWorlds } from './run-worlds';
+import {
+  dropSeedWorlds,
+  emptyWorldMaps,
+  type RunWorldMaps,
+  type RunWorlds,
+  readSeedWorlds,
+} from './run-worlds';
 
 /**
  * What a session holds only while a request without an outcome still needs it, so that its
@@ -56,7 +62,7 @@ export interface KeptBlocks {
 /** Nothing held yet: the session starts with no world read and no request counted. */
 export function emptyHeldState(run: OpenedRun, startingKeys: ReadonlySet<string>): HeldState {
   return {
-    worlds: { memory: new Map(), history: new Map(), behavior: new Map() },
+    worlds: emptyWorldMaps(),
     reading: new Map(),
     lastRender: Promise.resolve(),
     worldSeeds: new Set(run.manifest.worldSeeds),

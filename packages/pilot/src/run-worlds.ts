@@ -37,6 +37,11 @@ export interface RunWorldMaps {
   readonly behavior: Map<number, BehavioralItemSet>;
 }
 
+/** Empty {@link RunWorldMaps}, to generate or read worlds into. */
+export function emptyWorldMaps(): RunWorldMaps {
+  return { memory: new Map(), history: new Map(), behavior: new Map() };
+}
+
 /** World seed k of a run: `deriveSeed(rootSeed, 'world', k)` (the `@chi/worlds` derivation). */
 export function worldSeedsFor(rootSeed: number, replicates: number): number[] {
   return Array.from({ length: replicates }, (_, index) => deriveSeed(rootSeed, 'world', index));
@@ -76,7 +81,7 @@ export function generateSeedWorlds(manifest: RunManifest, seed: number, into: Ru
  * small runs and tests. A run folder is written seed by seed instead ({@link writeGeneratedWorlds}).
  */
 export function generateRunWorlds(manifest: RunManifest): RunWorlds {
-  const worlds: RunWorldMaps = { memory: new Map(), history: new Map(), behavior: new Map() };
+  const worlds = emptyWorldMaps();
   for (const seed of manifest.worldSeeds) generateSeedWorlds(manifest, seed, worlds);
   return worlds;
 }
@@ -101,7 +106,7 @@ export async function writeRunWorlds(paths: RunPaths, worlds: RunWorlds): Promis
  */
 export async function writeGeneratedWorlds(paths: RunPaths, manifest: RunManifest): Promise<void> {
   for (const seed of manifest.worldSeeds) {
-    const worlds: RunWorldMaps = { memory: new Map(), history: new Map(), behavior: new Map() };
+    const worlds = emptyWorldMaps();
     generateSeedWorlds(manifest, seed, worlds);
     await writeRunWorlds(paths, worlds);
   }
@@ -175,7 +180,7 @@ export function dropSeedWorlds(manifest: RunManifest, seed: number, from: RunWor
 
 /** Reads every world of a run folder back (validated). */
 export async function readRunWorlds(paths: RunPaths, manifest: RunManifest): Promise<RunWorlds> {
-  const worlds: RunWorldMaps = { memory: new Map(), history: new Map(), behavior: new Map() };
+  const worlds = emptyWorldMaps();
   for (const seed of manifest.worldSeeds) await readSeedWorlds(paths, manifest, seed, worlds);
   return worlds;
 }
