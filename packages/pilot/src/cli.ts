@@ -1,7 +1,10 @@
 #!/usr/bin/env node
+import { boundHeapGrowth } from '@chi/report';
 import { runCli } from './cli-main';
 
-// The `chi` executable: wires the process (streams, environment, Ctrl-C) to runCli.
+// The `chi` executable: wires the process (streams, environment, Ctrl-C) to runCli, with the
+// heap's growth between collections bounded (`boundHeapGrowth`: peak memory follows the data).
+boundHeapGrowth();
 const controller = new AbortController();
 let interrupts = 0;
 let release: () => void = () => {};

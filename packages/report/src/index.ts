@@ -143,6 +143,7 @@ export {
   formatUsd,
   intervalNoteText,
 } from './format-number';
+export { boundHeapGrowth, CLI_HEAP_GROWING_PERCENT, heapGrowthFlag } from './heap-growth';
 export { type HistoryProbeReading, readHistoryProbe } from './history-probe-reading';
 export {
   INSPECT_LOG_SCHEMA_RELEASE,

@@ -4,6 +4,8 @@
  * The build bundles it with every runtime dependency (`tsup.config.ts`), so a copy of a release
  * verifies on a machine with Node.js alone, without a network or an install.
  */
+import { boundHeapGrowth } from './heap-growth';
 import { runVerifyCli } from './verify-cli';
 
+boundHeapGrowth();
 process.exitCode = await runVerifyCli(process.argv.slice(2));
