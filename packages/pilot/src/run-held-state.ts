@@ -1,6 +1,5 @@
-import type { RequestOutcome } from '@chi/run';
+import type { PlanIndex, RequestOutcome } from '@chi/run';
 import type { PlannedRequest } from '@chi/spec';
-import type { PlanIndex } from './plan-index';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
 import {

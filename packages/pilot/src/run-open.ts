@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { indexPlan, type PlanIndex } from '@chi/run';
 import {
   InvalidArgumentError,
   RunFolderDamagedError,
@@ -19,7 +20,6 @@ import {
   planSha256,
   readFrozenManifest,
 } from './manifest';
-import { indexPlan, type PlanIndex } from './plan-index';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';

@@ -1,4 +1,4 @@
-import type { PlanIndex } from './plan-index';
+import type { PlanIndex } from '@chi/run';
 import { recordBlocked } from './run-held-state';
 import type { OutcomeTable } from './run-outcomes';
 import type { RunSession } from './run-session';

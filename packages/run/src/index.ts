@@ -61,6 +61,13 @@ export {
 } from './failure-class';
 export { type FileLine, fileLines } from './file-lines';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
+export {
+  indexPlan,
+  PLAN_SCHEMA_PARSERS,
+  type PlanIndex,
+  type PlanParsers,
+  type PlanTextReader,
+} from './plan-index';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
 export {
   isPublishedRunFile,

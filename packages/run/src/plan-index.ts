@@ -9,11 +9,13 @@ import {
 } from '@chi/spec';
 
 /**
- * The plan of a run as a session holds it, in memory that does not grow with the heap's
- * objects: the bytes of `plan.json` (off the JavaScript heap), where each request and block
- * starts and ends in them, and what the scheduler and the held state ask of every request
- * packed in typed arrays indexed by its ordinal (its position in `plan.requests`). A request or
- * block is parsed from its own bytes when a step needs it, and dropped after.
+ * The plan of a run as the runner's session and the report hold it, in memory that does not
+ * grow with the heap's objects: the bytes of `plan.json` (off the JavaScript heap; or none, read
+ * back from the file, see {@link indexPlan}), where each request and block starts and ends in
+ * them, the request IDs with a hash table of their ordinals, and what the scheduler and the
+ * held state ask of every request packed in typed arrays indexed by its ordinal (its position
+ * in `plan.requests`). A request or block is parsed from its own bytes when it is needed, and
+ * dropped after.
  *
  * Every answer is exactly that of the parsed plan (`plan-index.test.ts`): `requestAt(i)` is
  * `plan.requests[i]` as `RunPlanSchema` parses it, `dependsOn(i)` the ordinals of its
@@ -28,6 +30,13 @@ export interface PlanIndex {
   requestAt(ordinal: number): PlannedRequest;
   /** Block `ordinal`, parsed from its bytes (a new object at each call). */
   blockAt(ordinal: number): PlannedBlock;
+  /** The `requestId` of request `ordinal`, read from its bytes (no parse of the request). */
+  requestIdAt(ordinal: number): string;
+  /**
+   * The ordinal of the request `requestId` (the last one when the plan repeats an ID), or -1
+   * when the plan does not have it: a hash table of ordinals, not a map of the IDs.
+   */
+  ordinalOf(requestId: string): number;
   /** The ordinals of the requests `ordinal` depends on, in its `dependsOn` order. */
   dependsOn(ordinal: number): Int32Array;
   /** The ordinal of the request whose notebook `ordinal` names as its source, or -1. */
@@ -143,12 +152,111 @@ export const PLAN_SCHEMA_PARSERS: PlanParsers = {
   block: (value) => parseWith(PlannedBlockSchema, value, 'planned block'),
 };
 
+const COLON = 0x3a;
+
+function isJsonSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** The string whose JSON token (quotes included) is `bytes[start, end)`. */
+function decodeString(bytes: Buffer, start: number, end: number): string {
+  const raw = bytes.toString('utf8', start + 1, end - 1);
+  return raw.includes('\\') ? (JSON.parse(bytes.toString('utf8', start, end)) as string) : raw;
+}
+
+/**
+ * The byte range of the string value of `key` in the object that starts at `from` (its `{`):
+ * a key of that object, not of one nested in it.
+ */
+function stringFieldRange(bytes: Buffer, from: number, key: string): [number, number] {
+  let depth = 0;
+  let wanted = false;
+  for (let index = from; index < bytes.length; ) {
+    const byte = bytes[index] as number;
+    if (byte === QUOTE) {
+      const after = skipString(bytes, index);
+      if (depth === 1 && wanted) return [index, after];
+      let next = after;
+      while (isJsonSpace(bytes[next])) next += 1;
+      if (depth === 1 && bytes[next] === COLON && decodeString(bytes, index, after) === key)
+        wanted = true;
+      index = after;
+      continue;
+    }
+    if (byte === 0x7b || byte === 0x5b) depth += 1;
+    else if (byte === 0x7d || byte === 0x5d) depth -= 1;
+    if (depth === 0) break;
+    index += 1;
+  }
+  throw new Error(`plan index: no string ${key} in the element at byte ${from}`);
+}
+
+/** FNV-1a of a string's UTF-16 code units. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * The request IDs of a plan, without a string of them on the heap: each one's JSON token copied
+ * from the file into one buffer (token `i` is `bytes[offsets[i], offsets[i + 1])`), and an
+ * open-addressing hash table of ordinals (at most half full) over them.
+ */
+interface RequestIds {
+  readonly bytes: Buffer;
+  readonly offsets: Uint32Array;
+  readonly table: Int32Array;
+}
+
+function requestIdAt(ids: RequestIds, ordinal: number): string {
+  return decodeString(
+    ids.bytes,
+    ids.offsets[ordinal] as number,
+    ids.offsets[ordinal + 1] as number,
+  );
+}
+
+/** The table slot of `requestId`: the slot that holds its ordinal, or the empty slot it would take. */
+function slotOf(ids: RequestIds, requestId: string): number {
+  const mask = ids.table.length - 1;
+  for (let slot = hashOf(requestId) & mask; ; slot = (slot + 1) & mask) {
+    const ordinal = ids.table[slot] as number;
+    if (ordinal === -1 || requestIdAt(ids, ordinal) === requestId) return slot;
+  }
+}
+
+/** Copies and hashes the request IDs (checked against the parsed plan's). */
+function requestIdsOf(text: Buffer, requests: ElementRanges, plan: RunPlan): RequestIds {
+  const count = plan.requests.length;
+  const tokens = plan.requests.map((_, ordinal) =>
+    stringFieldRange(text, requests.start[ordinal] as number, 'requestId'),
+  );
+  const offsets = new Uint32Array(count + 1);
+  tokens.forEach(([start, end], ordinal) => {
+    offsets[ordinal + 1] = (offsets[ordinal] as number) + end - start;
+  });
+  const bytes = Buffer.alloc(offsets[count] as number);
+  tokens.forEach(([start, end], ordinal) => {
+    text.copy(bytes, offsets[ordinal], start, end);
+  });
+  let size = 2;
+  while (size < 2 * count) size *= 2;
+  const ids: RequestIds = { bytes, offsets, table: new Int32Array(size).fill(-1) };
+  plan.requests.forEach((request, ordinal) => {
+    if (requestIdAt(ids, ordinal) !== request.requestId)
+      throw new Error(`plan index: request ${ordinal} is not where the parsed plan has it`);
+    ids.table[slotOf(ids, request.requestId)] = ordinal;
+  });
+  return ids;
+}
+
 /** The ordinal of each request ID, failing on one the plan does not have. */
-function ordinalLookup(plan: RunPlan, path: string): (requestId: string) => number {
-  const ordinals = new Map(plan.requests.map((request, index) => [request.requestId, index]));
+function ordinalLookup(ids: RequestIds, path: string): (requestId: string) => number {
   return (requestId) => {
-    const ordinal = ordinals.get(requestId);
-    if (ordinal === undefined)
+    const ordinal = ids.table[slotOf(ids, requestId)] as number;
+    if (ordinal === -1)
       throw new RunFolderDamagedError(
         path,
         `it names request ${requestId}, which it does not plan`,
@@ -157,11 +265,18 @@ function ordinalLookup(plan: RunPlan, path: string): (requestId: string) => numb
   };
 }
 
+/**
+ * Reads bytes `[start, end)` of `plan.json` back as text, for an index that does not hold the
+ * file's bytes (the report reads them from the file through a window).
+ */
+export type PlanTextReader = (start: number, end: number) => string;
+
 /** What a {@link PlanIndex} holds: the file's bytes, byte ranges and packed columns, no object of the plan. */
 interface PlanColumns {
-  readonly text: Buffer;
+  readonly read: PlanTextReader;
   readonly requestRanges: ElementRanges;
   readonly blockRanges: ElementRanges;
+  readonly requestIds: RequestIds;
   readonly dependsOn: Rows;
   readonly blockRows: Rows;
   readonly source: Int32Array;
@@ -172,16 +287,25 @@ interface PlanColumns {
   readonly blockIds: readonly string[];
 }
 
-/** Packs the columns of a parsed plan (its lookups by ID are dropped on return). */
-function packColumns(bytes: Uint8Array, plan: RunPlan, path: string): PlanColumns {
+/** Packs the columns of a parsed plan (its map of block IDs is dropped on return). */
+function packColumns(
+  bytes: Uint8Array,
+  plan: RunPlan,
+  path: string,
+  read: PlanTextReader | undefined,
+): PlanColumns {
   const { requests, blocks } = plan;
-  const ordinalOf = ordinalLookup(plan, path);
-  const blockOrdinals = new Map(blocks.map((block, index) => [block.blockId, index]));
+  const text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
   const count = requests.length;
+  const requestRanges = elementRanges(text, 'requests', count);
+  const requestIds = requestIdsOf(text, requestRanges, plan);
+  const ordinalOf = ordinalLookup(requestIds, path);
+  const blockOrdinals = new Map(blocks.map((block, index) => [block.blockId, index]));
   const columns = {
-    text: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
-    requestRanges: elementRanges(bytes, 'requests', count),
-    blockRanges: elementRanges(bytes, 'blocks', blocks.length),
+    read: read ?? ((start: number, end: number) => text.toString('utf8', start, end)),
+    requestRanges,
+    blockRanges: elementRanges(text, 'blocks', blocks.length),
+    requestIds,
     dependsOn: rowsOf(requests.map((request) => request.dependsOn.map(ordinalOf))),
     blockRows: rowsOf(blocks.map((block) => block.requestIds.map(ordinalOf))),
     source: new Int32Array(count).fill(-1),
@@ -213,14 +337,16 @@ function packColumns(bytes: Uint8Array, plan: RunPlan, path: string): PlanColumn
 
 /** The index over packed columns (its closures hold the columns and nothing else). */
 function indexOver(columns: PlanColumns, parsers: PlanParsers): PlanIndex {
-  const { text, requestRanges, blockRanges } = columns;
+  const { read, requestRanges, blockRanges, requestIds } = columns;
   const parse = (ranges: ElementRanges, ordinal: number): unknown =>
-    JSON.parse(text.toString('utf8', ranges.start[ordinal], ranges.end[ordinal]));
+    JSON.parse(read(ranges.start[ordinal] as number, ranges.end[ordinal] as number));
   return {
     requestCount: columns.seeds.length,
     blockCount: columns.blockIds.length,
     requestAt: (ordinal) => parsers.request(parse(requestRanges, ordinal)),
     blockAt: (ordinal) => parsers.block(parse(blockRanges, ordinal)),
+    requestIdAt: (ordinal) => requestIdAt(requestIds, ordinal),
+    ordinalOf: (requestId) => requestIds.table[slotOf(requestIds, requestId)] as number,
     dependsOn: (ordinal) => rowOf(columns.dependsOn, ordinal),
     notebookSourceOf: (ordinal) => columns.source[ordinal] as number,
     isNotebookSource: (ordinal) => columns.named[ordinal] === 1,
@@ -234,14 +360,24 @@ function indexOver(columns: PlanColumns, parsers: PlanParsers): PlanIndex {
 
 /**
  * Indexes a plan: `bytes` is the text of `plan.json` and `plan` the same text parsed (it is
- * read here once and may be dropped after). Fails, naming `path`, on a request ID or block ID
- * the plan names but does not plan.
+ * read here once and may be dropped after). The index keeps `bytes` and parses each request or
+ * block from them; given `read`, it keeps no byte of the file but each request ID and reads an
+ * element's text through `read` instead. Fails, naming `path`, on a request ID or block ID the
+ * plan names but does not plan.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readFile(paths.plan);
+ * const index = indexPlan(bytes, parseWith(RunPlanSchema, JSON.parse(bytes.toString()), 'plan.json'), 'plan.json');
+ * const first = index.requestAt(0); // parsed now, a new object at each call
+ * ```
  */
 export function indexPlan(
   bytes: Uint8Array,
   plan: RunPlan,
   path: string,
   parsers: PlanParsers = PLAN_SCHEMA_PARSERS,
+  read?: PlanTextReader,
 ): PlanIndex {
-  return indexOver(packColumns(bytes, plan, path), parsers);
+  return indexOver(packColumns(bytes, plan, path, read), parsers);
 }
