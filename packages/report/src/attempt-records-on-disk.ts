@@ -1,12 +1,10 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { type AttemptRecord, AttemptRecordSchema, parseWith } from '@chi/spec';
 import type { LineRanges } from './attempt-log-reader';
+import { FileWindow } from './file-window';
+import { lazyArray } from './lazy-array';
 
 const ATTEMPTS_FILE = 'attempts.jsonl';
-/** Bytes read from the log at a time: consecutive records come from one read. */
-const WINDOW_BYTES = 1 << 20;
-/** How far before a line a new window starts (see {@link AttemptLineReader}). */
-const WINDOW_LOOK_BACK_BYTES = 1 << 17;
 
 /** Reads one line of the log back and returns its reply text (the file was checked when read). */
 function readReplyText(path: string, start: number, end: number): string | null {
@@ -55,13 +53,16 @@ class AttemptLineReader {
   readonly #path: string;
   readonly #ranges: LineRanges;
   readonly #onRead: ((path: string) => void) | undefined;
-  #window: { readonly start: number; readonly bytes: Buffer } | null = null;
+  // the window starts a little before the line: a pass in plan order (scoring) reaches the
+  // log's lines nearly in order, a few lines back now and then (concurrent requests)
+  readonly #window: FileWindow;
   #last: { readonly index: number; readonly record: AttemptRecord } | null = null;
 
   constructor(path: string, ranges: LineRanges, onRead: ((path: string) => void) | undefined) {
     this.#path = path;
     this.#ranges = ranges;
     this.#onRead = onRead;
+    this.#window = new FileWindow(path);
   }
 
   get length(): number {
@@ -72,7 +73,7 @@ class AttemptLineReader {
     if (this.#last !== null && this.#last.index === index) return this.#last.record;
     const start = this.#ranges.starts[index] as number;
     const end = this.#ranges.ends[index] as number;
-    const text = this.#lineBytes(start, end).toString('utf8');
+    const text = this.#window.bytes(start, end).toString('utf8');
     // validated when the folder was read; parsed with the schema again so a record read here is
     // exactly the record the schema gives
     const record = parseWith(AttemptRecordSchema, JSON.parse(text), `${ATTEMPTS_FILE}:${start}`);
@@ -80,31 +81,6 @@ class AttemptLineReader {
     this.#last = { index, record };
     return record;
   }
-
-  #lineBytes(start: number, end: number): Buffer {
-    const window = this.#window;
-    if (window !== null && start >= window.start && end <= window.start + window.bytes.length)
-      return window.bytes.subarray(start - window.start, end - window.start);
-    // the window starts a little before the line: a pass in plan order (scoring) reaches the
-    // log's lines nearly in order, a few lines back now and then (concurrent requests)
-    const from = Math.max(0, start - WINDOW_LOOK_BACK_BYTES);
-    const bytes = Buffer.allocUnsafe(Math.max(WINDOW_BYTES, end - from));
-    const fd = openSync(this.#path, 'r');
-    let read = 0;
-    try {
-      read = readSync(fd, bytes, 0, bytes.length, from);
-    } finally {
-      closeSync(fd);
-    }
-    this.#window = { start: from, bytes: bytes.subarray(0, read) };
-    return this.#window.bytes.subarray(start - from, end - from);
-  }
-}
-
-function arrayIndex(property: string | symbol, length: number): number | null {
-  if (typeof property !== 'string' || !/^(0|[1-9][0-9]*)$/.test(property)) return null;
-  const index = Number(property);
-  return index < length ? index : null;
 }
 
 /**
@@ -121,31 +97,9 @@ export function attemptRecordsOnDisk(
   onRead?: (path: string) => void,
 ): readonly AttemptRecord[] {
   const reader = new AttemptLineReader(path, ranges, onRead);
-  const refuse = (): never => {
-    throw new TypeError('the attempt records read from attempts.jsonl are read-only');
-  };
-  return new Proxy<AttemptRecord[]>([], {
-    get(target, property, receiver) {
-      if (property === 'length') return reader.length;
-      const index = arrayIndex(property, reader.length);
-      if (index !== null) return reader.record(index);
-      return Reflect.get(target, property, receiver);
-    },
-    has(target, property) {
-      return arrayIndex(property, reader.length) !== null || Reflect.has(target, property);
-    },
-    ownKeys() {
-      return [...Array.from({ length: reader.length }, (_, i) => String(i)), 'length'];
-    },
-    getOwnPropertyDescriptor(target, property) {
-      if (property === 'length')
-        return { value: reader.length, writable: true, enumerable: false, configurable: false };
-      const index = arrayIndex(property, reader.length);
-      if (index === null) return Reflect.getOwnPropertyDescriptor(target, property);
-      return { value: reader.record(index), writable: false, enumerable: true, configurable: true };
-    },
-    set: refuse,
-    deleteProperty: refuse,
-    defineProperty: refuse,
-  });
+  return lazyArray(
+    reader.length,
+    (index) => reader.record(index),
+    'the attempt records read from attempts.jsonl are read-only',
+  );
 }
