@@ -12,6 +12,7 @@ import { wordingAgreementRows } from './analysis/wording-agreement';
 import type { ChartData, FailureCount, ResourceRow } from './chart-data';
 import { estimandWorldSets } from './estimand-world-sets';
 import { PILOT_BLOCK_SCORERS } from './experiment-scorers/pilot-scorers';
+import { plannedRequestOf } from './plan-view';
 import type { RunRecords } from './run-folder';
 import type { RunScores } from './score-run';
 import { compareUtf8 } from './sha256-sums';
@@ -301,14 +302,14 @@ function latestResourceFacts(records: Pick<RunRecords, 'attempts'>): Map<string,
 }
 
 function resources(records: RunRecords, systems: readonly string[]): ResourceRow[] {
-  const byRequest = new Map(records.plan.requests.map((r) => [r.requestId, r]));
+  const plannedRequest = plannedRequestOf(records.plan);
   const rows = new Map<
     string,
     { row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>; latencies: number[] }
   >();
   for (const [attemptId, result] of latestResourceFacts(records)) {
     const requestId = attemptId.replace(/#\d+$/, '');
-    const request = byRequest.get(requestId);
+    const request = plannedRequest(requestId);
     if (request === undefined) continue;
     const load =
       request.experiment === 'memory' || request.experiment === 'controls' ? request.load : null;

@@ -18,6 +18,7 @@ import {
   logOf,
   usageOf,
 } from './inspect-log';
+import { groupRequestOrdinals, requestsAt } from './plan-view';
 import type { RunRecords } from './run-folder';
 import type { RunScores } from './score-run';
 
@@ -28,19 +29,24 @@ interface WorldRequest {
   readonly reason: string | null;
 }
 
+/** The key of a world sample's requests in {@link worldRequests}' grouping. */
+function worldKey(experiment: string, systemId: string, worldSeed: number): string {
+  return `${experiment}|${systemId}|${worldSeed}`;
+}
+
+/**
+ * The requests of one observation's world sample, in plan order: `byWorld` is the plan's
+ * ordinals grouped by {@link worldKey} (one pass over the plan, not one per observation).
+ */
 function worldRequests(
   records: RunRecords,
   outcomes: ReadonlyMap<string, RequestOutcome>,
+  byWorld: ReadonlyMap<string, readonly number[]>,
   observation: ModuleObservation,
 ): WorldRequest[] {
-  return records.plan.requests
-    .filter(
-      (r) =>
-        r.experiment === observation.experiment &&
-        r.systemId === observation.systemId &&
-        r.worldSeed === observation.worldSeed,
-    )
-    .map((request) => {
+  const { experiment, systemId, worldSeed } = observation;
+  return requestsAt(records.plan, byWorld.get(worldKey(experiment, systemId, worldSeed))).map(
+    (request) => {
       const outcome = outcomes.get(request.requestId);
       const reply = usableReply(outcome ?? { kind: 'not_sent', reason: 'no attempt recorded' });
       return {
@@ -48,7 +54,8 @@ function worldRequests(
         result: outcome?.kind === 'resolved' ? outcome.result : null,
         reason: reply.kind === 'reply' ? null : reply.reason,
       };
-    });
+    },
+  );
 }
 
 function valuesText(values: Readonly<Record<string, number | null>>): string {
@@ -199,6 +206,9 @@ export function moduleInspectLogs(
 ): Map<string, InspectEvalLog> {
   const logs = new Map<string, InspectEvalLog>();
   const outcomes = outcomesFromAttemptLog(records.attempts);
+  const byWorld = groupRequestOrdinals(records.plan, (r) =>
+    worldKey(r.experiment, r.systemId, r.worldSeed),
+  );
   for (const scorer of scorers) {
     const scored = scoreModule(records, scores.blocks, scorer, outcomes);
     if (scored === null) continue;
@@ -212,7 +222,7 @@ export function moduleInspectLogs(
             system,
             scorerNameOf(scorer),
             o,
-            worldRequests(records, outcomes, o),
+            worldRequests(records, outcomes, byWorld, o),
           ),
         )
         .filter((entry) => entry !== null);

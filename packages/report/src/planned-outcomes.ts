@@ -1,8 +1,11 @@
 import type { RequestOutcome } from '@chi/run';
 import type { AttemptRecord, RunPlan } from '@chi/spec';
+import { requestOrdinalOf } from './plan-view';
 
 /** No line of the log (typed-array slot empty). */
 const NONE = -1;
+/** Not a request of the plan (`requestOrdinalOf`). */
+const NOT_PLANNED = -1;
 
 /**
  * The attempt log folded, for every planned request, to where its outcome is in the log: the
@@ -19,7 +22,7 @@ const NONE = -1;
  */
 export class PlannedOutcomes {
   readonly #attempts: readonly AttemptRecord[];
-  readonly #index: ReadonlyMap<string, number>;
+  readonly #ordinalOf: (requestId: string) => number;
   readonly #seen: Uint8Array;
   readonly #resultLine: Int32Array;
   readonly #abandonedLine: Int32Array;
@@ -28,7 +31,7 @@ export class PlannedOutcomes {
 
   private constructor(plan: RunPlan, attempts: readonly AttemptRecord[]) {
     this.#attempts = attempts;
-    this.#index = new Map(plan.requests.map((request, index) => [request.requestId, index]));
+    this.#ordinalOf = requestOrdinalOf(plan);
     const count = plan.requests.length;
     this.#seen = new Uint8Array(count);
     this.#resultLine = new Int32Array(count).fill(NONE);
@@ -44,8 +47,8 @@ export class PlannedOutcomes {
   }
 
   #add(record: AttemptRecord, line: number): void {
-    const index = this.#index.get(record.requestId);
-    if (index === undefined) return;
+    const index = this.#ordinalOf(record.requestId);
+    if (index === NOT_PLANNED) return;
     this.#seen[index] = 1;
     if (record.phase === 'before_send') {
       this.#open.set(index, record.attemptId);
@@ -62,8 +65,8 @@ export class PlannedOutcomes {
    * the log now; a request without a record, or not in the plan, was not sent.
    */
   outcome(requestId: string): RequestOutcome {
-    const index = this.#index.get(requestId);
-    if (index === undefined || this.#seen[index] === 0)
+    const index = this.#ordinalOf(requestId);
+    if (index === NOT_PLANNED || this.#seen[index] === 0)
       return { kind: 'not_sent', reason: 'no attempt recorded' };
     const resultLine = this.#resultLine[index] as number;
     if (resultLine !== NONE) {
@@ -84,7 +87,8 @@ export class PlannedOutcomes {
   outcomesOf(requestIds: readonly string[]): Map<string, RequestOutcome> {
     const outcomes = new Map<string, RequestOutcome>();
     for (const requestId of requestIds)
-      if (this.#index.has(requestId)) outcomes.set(requestId, this.outcome(requestId));
+      if (this.#ordinalOf(requestId) !== NOT_PLANNED)
+        outcomes.set(requestId, this.outcome(requestId));
     return outcomes;
   }
 }

@@ -15,6 +15,7 @@ import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { buildFigures } from './figures';
 import { figureFiles } from './figures/figure-files';
 import { PackedText } from './packed-text';
+import { plannedRequestOf } from './plan-view';
 import { chanceAccuracy } from './profile-features';
 import { analyzeProfiles, runLevelChiReason } from './profiles';
 import { profilesFigure } from './profiles-figure';
@@ -300,11 +301,11 @@ const USAGE_COLUMNS: readonly string[] = [
 /** The `usage.csv` row of an attempt: one per resolved attempt (`after_response` with a result). */
 function usageRow(
   a: RunRecords['attempts'][number],
-  plan: ReadonlyMap<string, RunRecords['plan']['requests'][number]>,
+  plannedRequest: (requestId: string) => RunRecords['plan']['requests'][number] | undefined,
 ): Record<string, CsvCell> | null {
   if (a.phase !== 'after_response' || a.result === null) return null;
   const r = a.result;
-  const request = plan.get(a.requestId);
+  const request = plannedRequest(a.requestId);
   return {
     attemptId: a.attemptId,
     requestId: a.requestId,
@@ -344,10 +345,10 @@ function usageRow(
  * the attempts nor their rows are held (the whole table is `toCsv(USAGE_COLUMNS, rows)`).
  */
 function writeUsageCsv(records: RunRecords, files: DerivedOutput): void {
-  const plan = new Map(records.plan.requests.map((r) => [r.requestId, r]));
+  const plannedRequest = plannedRequestOf(records.plan);
   files.appendLine('usage.csv', `${csvHeader(USAGE_COLUMNS)}\n`);
   for (const attempt of records.attempts) {
-    const row = usageRow(attempt, plan);
+    const row = usageRow(attempt, plannedRequest);
     if (row !== null) files.appendLine('usage.csv', `${csvLine(USAGE_COLUMNS, row)}\n`);
   }
 }

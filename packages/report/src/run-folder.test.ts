@@ -49,6 +49,27 @@ describe('readRunFolder', () => {
     );
   });
 
+  it('holds no parsed plan: each request or block is parsed from plan.json when it is reached', async () => {
+    const reads: string[] = [];
+    const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });
+    const planReads = () => reads.filter((path) => path.startsWith('plan.json:'));
+    // the whole plan was checked while reading; none of it is held parsed
+    expect(planReads()).toEqual([]);
+    expect(records.plan.requests.length).toBeGreaterThan(3);
+    expect(planReads()).toEqual([]);
+    const third = records.plan.requests[2];
+    expect(records.plan.requests[2]?.requestId).toBe(third?.requestId);
+    void records.plan.blocks[0];
+    void records.plan.requests[0];
+    expect(planReads()).toEqual([
+      'plan.json:request:2',
+      'plan.json:block:0',
+      'plan.json:request:0',
+    ]);
+    const text = await readFile(join(dir.path, 'plan.json'), 'utf8');
+    expect(JSON.stringify(records.plan)).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
   it('reads history worlds and behavioral items when asked for, keeping the last one only', async () => {
     const reads: string[] = [];
     const records = await readRunFolder(dir.path, { onFileRead: (path) => reads.push(path) });

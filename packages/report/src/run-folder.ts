@@ -37,7 +37,6 @@ import {
   type RunManifest,
   RunManifestSchema,
   type RunPlan,
-  RunPlanSchema,
   type RunStatus,
   RunStatusSchema,
   type SmokeResult,
@@ -47,35 +46,11 @@ import {
 import { z } from 'zod';
 import { readAttemptLogLean } from './attempt-log-reader';
 import { canonicalJson, sha256Hex } from './canonical-json';
+import { readPlanView } from './plan-view';
 import { RequestIndexOnDisk, readRequestOnDisk } from './request-index-on-disk';
 import { readRunCalibration } from './run-calibration';
 import { integrityProblemsWith, throwIfDamaged } from './run-integrity';
 import { compareUtf8 } from './sha256-sums';
-
-/**
- * Replaces, in place, every string of a parsed JSON value by one instance per distinct string:
- * the plan repeats each block ID in every request of the block and each request ID in its block,
- * and a string parsed from JSON is a new copy every time (the v0.1 plan takes 40% less memory).
- */
-function internStrings<T>(value: T): T {
-  const pool = new Map<string, string>();
-  const intern = (item: unknown): unknown => {
-    if (typeof item === 'string') {
-      const known = pool.get(item);
-      if (known !== undefined) return known;
-      pool.set(item, item);
-      return item;
-    }
-    if (Array.isArray(item)) {
-      for (let index = 0; index < item.length; index++) item[index] = intern(item[index]);
-    } else if (item !== null && typeof item === 'object') {
-      const record = item as Record<string, unknown>;
-      for (const key of Object.keys(record)) record[key] = intern(record[key]);
-    }
-    return item;
-  };
-  return intern(value) as T;
-}
 
 /** A file's path relative to the folder root and its parsed content. */
 export interface Located<T> {
@@ -91,6 +66,12 @@ export interface RunRecords {
   readonly manifest: RunManifest;
   /** SHA-256 of the RFC 8785 canonical JSON of the manifest (what attempt records carry). */
   readonly manifestSha256: string;
+  /**
+   * `plan.json`, checked whole when the folder is read: `requests` and `blocks` are read-only
+   * arrays over an index of the file's bytes, each element parsed when reached (a new, equal
+   * object at each access; see `readPlanView`). Look requests up by ID with `requestOrdinalOf`,
+   * not with a map of the parsed requests.
+   */
   readonly plan: RunPlan;
   /** Prompt templates by file name, e.g. `memory-probe@1.txt`, with their exact text. */
   readonly prompts: readonly Located<string>[];
@@ -135,8 +116,12 @@ export interface RunRecords {
 }
 
 async function readText(dir: string, path: string): Promise<string> {
+  return (await readBytes(dir, path)).toString('utf8');
+}
+
+async function readBytes(dir: string, path: string): Promise<Buffer> {
   try {
-    return await readFile(join(dir, path), 'utf8');
+    return await readFile(join(dir, path));
   } catch (error) {
     throw new InvalidArgumentError(
       path,
@@ -263,7 +248,10 @@ class LazyRunFiles<K, V> implements RunFiles<K, V> {
 
 /** Options of {@link readRunFolder}. */
 export interface ReadRunFolderOptions {
-  /** Told the path of every world, request or notebook read from disk after the folder is checked. */
+  /**
+   * Told the path of every world, request or notebook read from disk after the folder is checked,
+   * and of every element of the plan parsed (`plan.json:request:<i>`, `plan.json:block:<i>`).
+   */
   readonly onFileRead?: RunFileReadHook;
 }
 
@@ -497,8 +485,8 @@ async function readRunFolderFiles(
   onFileRead: RunFileReadHook | undefined,
 ): Promise<RunRecords> {
   const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
-  // held for the whole analysis: its repeated strings (block, system and request IDs) once each
-  const plan = internStrings(await readJson(dir, 'plan.json', RunPlanSchema));
+  // checked whole here; held as an index, each request read back from the file when reached
+  const plan = readPlanView(await readBytes(dir, 'plan.json'), join(dir, 'plan.json'), onFileRead);
 
   const prompts: Located<string>[] = [];
   for (const path of await listFiles(dir, 'prompts'))

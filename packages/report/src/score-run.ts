@@ -20,6 +20,7 @@ import {
 } from './experiment-scorers/memory-scorer';
 import { blockScorerOf } from './experiment-scorers/pilot-scorers';
 import { PackedObservations } from './packed-observations';
+import { groupRequestOrdinals, requestsAt } from './plan-view';
 import { PlannedOutcomes } from './planned-outcomes';
 import { type RunRecords, requestRecordFile } from './run-folder';
 import { compareUtf8 } from './sha256-sums';
@@ -263,16 +264,12 @@ function scoreBlock(
   }
 }
 
-/** The planned requests of each system in each block (one pass over the plan, not one per block). */
-function plannedBySystemBlock(records: RunRecords): Map<string, PlannedRequest[]> {
-  const grouped = new Map<string, PlannedRequest[]>();
-  for (const request of records.plan.requests) {
-    const key = `${request.systemId}|${request.blockId}`;
-    const list = grouped.get(key);
-    if (list === undefined) grouped.set(key, [request]);
-    else list.push(request);
-  }
-  return grouped;
+/**
+ * The ordinals of each system's planned requests in each block (one pass over the plan, not one
+ * per block); a block's requests are parsed when it is scored, not held for the whole scoring.
+ */
+function plannedBySystemBlock(records: RunRecords): Map<string, number[]> {
+  return groupRequestOrdinals(records.plan, (request) => `${request.systemId}|${request.blockId}`);
 }
 
 /**
@@ -300,7 +297,10 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
     const scorer = blockScorerOf(block.experiment);
     if (scorer === undefined || !started.has(block.blockId)) continue;
     const units = systems
-      .map((systemId) => ({ systemId, planned: planned.get(`${systemId}|${block.blockId}`) ?? [] }))
+      .map((systemId) => ({
+        systemId,
+        planned: requestsAt(records.plan, planned.get(`${systemId}|${block.blockId}`)),
+      }))
       .filter((unit) => unit.planned.length > 0);
     scoreBlock(context, scorer, block, units, complete.has(block.blockId));
   }

@@ -1,5 +1,6 @@
 import type { AttemptRecord, PlannedRequest } from '@chi/spec';
 import { z } from 'zod';
+import { groupRequestOrdinals, requestsAt } from '../plan-view';
 import type { RunRecords } from '../run-folder';
 import type { RunScores } from '../score-run';
 
@@ -142,15 +143,15 @@ export function transcriptReplayRows(
   if (replay.length === 0) return [];
   const resolved = resolvedAttempts(records.attempts);
   const rows: TranscriptReplayRow[] = [];
+  // each system's requests of each block, as ordinals: one pass over the plan, not one per world
+  const planned = groupRequestOrdinals(records.plan, (r) => `${r.systemId}|${r.blockId}`);
   for (const system of records.manifest.systems) {
     const mine = replay.filter((o) => o.systemId === system.id);
     for (const load of [...new Set(mine.map((o) => o.load))].sort((a, b) => a - b)) {
       const worlds = mine.filter((o) => o.load === load).sort((a, b) => a.worldSeed - b.worldSeed);
       const costs = worlds.flatMap((o) => {
-        const planned = records.plan.requests.filter(
-          (r) => r.systemId === system.id && r.blockId === o.blockId,
-        );
-        const cost = worldCost(records, planned, resolved);
+        const requests = requestsAt(records.plan, planned.get(`${system.id}|${o.blockId}`));
+        const cost = worldCost(records, requests, resolved);
         return cost === null ? [] : [{ seed: o.worldSeed, cost }];
       });
       if (costs.length === 0) continue;

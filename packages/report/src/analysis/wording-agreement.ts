@@ -7,6 +7,7 @@ import type {
   RunManifest,
 } from '@chi/spec';
 import type { WordingAgreement } from '../chart-data';
+import { groupRequestOrdinals, requestsAt } from '../plan-view';
 import type { RunRecords } from '../run-folder';
 import type { RunScores } from '../score-run';
 import { plannedWorlds } from '../world-sets';
@@ -99,16 +100,17 @@ function worldAgreements(
   scores: RunScores,
 ): Map<string, Map<number, WorldAgreement>> {
   const outcomes = outcomesFromAttemptLog(records.attempts);
-  const byUnit = new Map<string, PlannedRequest[]>();
-  for (const request of records.plan.requests) {
-    if (request.task !== 'behavior_half') continue;
-    const key = `${request.systemId}|${request.blockId}`;
-    byUnit.set(key, [...(byUnit.get(key) ?? []), request]);
-  }
+  // ordinals, not requests: a unit's requests are parsed when its world is reached
+  const byUnit = groupRequestOrdinals(records.plan, (request) =>
+    request.task === 'behavior_half' ? `${request.systemId}|${request.blockId}` : null,
+  );
   const result = new Map<string, Map<number, WorldAgreement>>();
   for (const observation of scores.behavior) {
     if (!observation.blockComplete) continue;
-    const requests = byUnit.get(`${observation.systemId}|${observation.blockId}`) ?? [];
+    const requests = requestsAt(
+      records.plan,
+      byUnit.get(`${observation.systemId}|${observation.blockId}`),
+    );
     const second = requests.filter((r) => r.wording === 2);
     const itemSet = records.behaviorItems.get(observation.worldSeed);
     if (second.length === 0 || itemSet === undefined) continue;

@@ -8,6 +8,7 @@ import {
 } from '@chi/run';
 import type { PlannedRequest } from '@chi/spec';
 import type { BlockRow } from '../chart-data';
+import { requestsAt } from '../plan-view';
 import type { RunRecords } from '../run-folder';
 import { feedbackValenceScorer } from './feedback-valence-scorer';
 import { goalPersistenceScorer } from './goal-persistence-scorer';
@@ -55,20 +56,23 @@ function scorerRequest(
   };
 }
 
-/** The plan's requests of one experiment, by world seed (ascending) then by system. */
+/**
+ * The ordinals of the plan's requests of one experiment, by world seed (ascending) then by
+ * system: a world's requests are parsed when it is scored, not held for the whole experiment.
+ */
 function requestsByWorld(
   records: RunRecords,
   experimentId: string,
-): Map<number, Map<string, PlannedRequest[]>> {
-  const worlds = new Map<number, Map<string, PlannedRequest[]>>();
-  for (const request of records.plan.requests) {
-    if (request.experiment !== experimentId) continue;
-    const systems = worlds.get(request.worldSeed) ?? new Map<string, PlannedRequest[]>();
+): Map<number, Map<string, number[]>> {
+  const worlds = new Map<number, Map<string, number[]>>();
+  records.plan.requests.forEach((request, ordinal) => {
+    if (request.experiment !== experimentId) return;
+    const systems = worlds.get(request.worldSeed) ?? new Map<string, number[]>();
     const list = systems.get(request.systemId) ?? [];
-    list.push(request);
+    list.push(ordinal);
     systems.set(request.systemId, list);
     worlds.set(request.worldSeed, systems);
-  }
+  });
   return new Map([...worlds.entries()].sort(([a], [b]) => a - b));
 }
 
@@ -96,9 +100,11 @@ export function scoreModule(
     if (worldBlocks.every((block) => block.status === 'not_started')) continue;
     const blockComplete = worldBlocks.every((block) => block.status === 'complete');
     for (const system of records.manifest.systems) {
-      const planned = systems.get(system.id);
-      if (planned === undefined) continue;
-      const requests = planned.map((r) => scorerRequest(records, r, outcomes.get(r.requestId)));
+      const ordinals = systems.get(system.id);
+      if (ordinals === undefined) continue;
+      const requests = requestsAt(records.plan, ordinals).map((r) =>
+        scorerRequest(records, r, outcomes.get(r.requestId)),
+      );
       const result = scorer.scoreWorld({ params, worldSeed, systemId: system.id, requests });
       observations.push({
         kind: 'module-observation',
