@@ -152,6 +152,7 @@ export {
 } from './inspect-log';
 export { moduleInspectLogs } from './inspect-module-log';
 export { PackedText } from './packed-text';
+export { plannedRequestOf, requestOrdinalOf } from './plan-view';
 export { chanceAccuracy, profileClusters } from './profile-features';
 export {
   type AnalyzeProfilesOptions,
