@@ -12,7 +12,7 @@ import { lazyArray } from './lazy-array';
 
 const PLAN_FILE = 'plan.json';
 
-/** The index behind each plan {@link readPlanView} gave (a plan built by hand has none). */
+/** The index behind each plan `readPlanView` gave (a plan built by hand has none). */
 const INDEXES = new WeakMap<RunPlan, PlanIndex>();
 
 /** Element `at` of an array of the plan, the last one asked for kept (`plan.requests[i].x` twice parses once). */
@@ -91,7 +91,7 @@ export function readPlanView(
 
 /**
  * The ordinal (position in `plan.requests`) of each request ID, -1 for one the plan does not
- * have; the last one when an ID repeats. For a plan {@link readPlanView} gave, its index's hash
+ * have; the last one when an ID repeats. For a plan `readPlanView` gave, its index's hash
  * table (no request is parsed); for a plan built by hand, a map made here once.
  */
 export function requestOrdinalOf(plan: RunPlan): (requestId: string) => number {
