@@ -56,7 +56,6 @@ class AttemptLineReader {
   // the window starts a little before the line: a pass in plan order (scoring) reaches the
   // log's lines nearly in order, a few lines back now and then (concurrent requests)
   readonly #window: FileWindow;
-  #last: { readonly index: number; readonly record: AttemptRecord } | null = null;
 
   constructor(path: string, ranges: LineRanges, onRead: ((path: string) => void) | undefined) {
     this.#path = path;
@@ -70,7 +69,6 @@ class AttemptLineReader {
   }
 
   record(index: number): AttemptRecord {
-    if (this.#last !== null && this.#last.index === index) return this.#last.record;
     const start = this.#ranges.starts[index] as number;
     const end = this.#ranges.ends[index] as number;
     const text = this.#window.bytes(start, end).toString('utf8');
@@ -78,7 +76,6 @@ class AttemptLineReader {
     // exactly the record the schema gives
     const record = parseWith(AttemptRecordSchema, JSON.parse(text), `${ATTEMPTS_FILE}:${start}`);
     readTextOnDemand(record, this.#path, start, end, this.#onRead);
-    this.#last = { index, record };
     return record;
   }
 }

@@ -15,16 +15,6 @@ const PLAN_FILE = 'plan.json';
 /** The index behind each plan `readPlanView` gave (a plan built by hand has none). */
 const INDEXES = new WeakMap<RunPlan, PlanIndex>();
 
-/** Element `at` of an array of the plan, the last one asked for kept (`plan.requests[i].x` twice parses once). */
-function lastKept<T>(at: (ordinal: number) => T): (ordinal: number) => T {
-  let last: { readonly ordinal: number; readonly value: T } | null = null;
-  return (ordinal) => {
-    if (last !== null && last.ordinal === ordinal) return last.value;
-    last = { ordinal, value: at(ordinal) };
-    return last.value;
-  };
-}
-
 /**
  * The plan over its index: `requests` and `blocks` are read-only arrays (see `lazyArray`) whose
  * elements are parsed from their bytes when reached, each a new object equal to the element
@@ -35,18 +25,18 @@ function planOver(index: PlanIndex, onParse: ((path: string) => void) | undefine
   const refusal = `the plan read from ${PLAN_FILE} is read-only`;
   const requests = lazyArray<PlannedRequest>(
     index.requestCount,
-    lastKept((ordinal) => {
+    (ordinal) => {
       onParse?.(`${PLAN_FILE}:request:${ordinal}`);
       return index.requestAt(ordinal);
-    }),
+    },
     refusal,
   );
   const blocks = lazyArray<PlannedBlock>(
     index.blockCount,
-    lastKept((ordinal) => {
+    (ordinal) => {
       onParse?.(`${PLAN_FILE}:block:${ordinal}`);
       return index.blockAt(ordinal);
-    }),
+    },
     refusal,
   );
   const plan = Object.freeze({
