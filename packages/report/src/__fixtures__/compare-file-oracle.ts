@@ -34,33 +34,21 @@ export function compareFile(file: string, recorded: string, recomputed: string):
     recomputed: b,
     message: `${file}${at === null ? '' : ` at ${at}`}: ${what}`,
   });
+  // one difference of two JSON values, as the JSON and JSONL comparisons both report it
+  const jsonValue = (d: ReturnType<typeof diffJson>[number]): VerifyMismatch =>
+    value(d.at, d.recorded, d.recomputed, `recorded ${d.recorded}, recomputed ${d.recomputed}`);
   const out: VerifyMismatch[] = [];
   try {
     if (file.endsWith('.json')) {
       for (const d of diffJson(JSON.parse(recorded) as unknown, JSON.parse(recomputed) as unknown))
-        out.push(
-          value(
-            d.at,
-            d.recorded,
-            d.recomputed,
-            `recorded ${d.recorded}, recomputed ${d.recomputed}`,
-          ),
-        );
+        out.push(jsonValue(d));
     } else if (file.endsWith('.jsonl')) {
       const a = recorded.split('\n').filter((l) => l !== '');
       const b = recomputed.split('\n').filter((l) => l !== '');
       for (let i = 0; i < Math.max(a.length, b.length); i++) {
         const left = a[i] === undefined ? undefined : (JSON.parse(a[i] as string) as unknown);
         const right = b[i] === undefined ? undefined : (JSON.parse(b[i] as string) as unknown);
-        for (const d of diffJson(left, right, `line ${i + 1}`))
-          out.push(
-            value(
-              d.at,
-              d.recorded,
-              d.recomputed,
-              `recorded ${d.recorded}, recomputed ${d.recomputed}`,
-            ),
-          );
+        for (const d of diffJson(left, right, `line ${i + 1}`)) out.push(jsonValue(d));
       }
     } else if (file.endsWith('.csv')) {
       const a = parseCsv(recorded);
