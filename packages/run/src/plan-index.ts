@@ -227,6 +227,11 @@ function slotOf(ids: RequestIds, requestId: string): number {
   }
 }
 
+/** The ordinal of `requestId`, or -1 when the plan does not have it. */
+function ordinalIn(ids: RequestIds, requestId: string): number {
+  return ids.table[slotOf(ids, requestId)] as number;
+}
+
 /** Copies and hashes the request IDs (checked against the parsed plan's). */
 function requestIdsOf(text: Buffer, requests: ElementRanges, plan: RunPlan): RequestIds {
   const count = plan.requests.length;
@@ -255,7 +260,7 @@ function requestIdsOf(text: Buffer, requests: ElementRanges, plan: RunPlan): Req
 /** The ordinal of each request ID, failing on one the plan does not have. */
 function ordinalLookup(ids: RequestIds, path: string): (requestId: string) => number {
   return (requestId) => {
-    const ordinal = ids.table[slotOf(ids, requestId)] as number;
+    const ordinal = ordinalIn(ids, requestId);
     if (ordinal === -1)
       throw new RunFolderDamagedError(
         path,
@@ -346,7 +351,7 @@ function indexOver(columns: PlanColumns, parsers: PlanParsers): PlanIndex {
     requestAt: (ordinal) => parsers.request(parse(requestRanges, ordinal)),
     blockAt: (ordinal) => parsers.block(parse(blockRanges, ordinal)),
     requestIdAt: (ordinal) => requestIdAt(requestIds, ordinal),
-    ordinalOf: (requestId) => requestIds.table[slotOf(requestIds, requestId)] as number,
+    ordinalOf: (requestId) => ordinalIn(requestIds, requestId),
     dependsOn: (ordinal) => rowOf(columns.dependsOn, ordinal),
     notebookSourceOf: (ordinal) => columns.source[ordinal] as number,
     isNotebookSource: (ordinal) => columns.named[ordinal] === 1,
