@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './__fixtures__/chromium';
+import { type ChromiumSession, launchChromium } from './__fixtures__/chromium';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { writeRelease } from './write-release';
@@ -116,12 +116,10 @@ async function checkRelease(
 
 describe('report.html in headless Chromium', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let userDataDir: { path: string; remove: () => Promise<void> };
-  let context: BrowserContext | undefined;
+  let chromium: ChromiumSession | undefined;
 
   beforeAll(async () => {
     dir = await tempDir('browser');
-    userDataDir = await tempDir('chromium-profile');
     await buildFixtureRun(join(dir.path, 'run'), { seeds: [11, 12] });
     await writeRelease({ runDir: join(dir.path, 'run'), outDir: join(dir.path, 'release') });
     const settings = defaultOfflineSettings({ replicates: 2, resamples: 200 });
@@ -132,20 +130,19 @@ describe('report.html in headless Chromium', () => {
     await writeRelease({ runDir: pilotRun, outDir: join(dir.path, 'pilot-release') });
   });
   afterAll(async () => {
-    await context?.close();
+    await chromium?.close();
     await dir.remove();
-    await userDataDir.remove();
   });
 
   it('fixture release: every figure fits the column with no overlapping text, nothing loads from outside', async () => {
-    context = await launchChromium(userDataDir.path, VIEWPORT);
-    const overlaps = await checkRelease(context, join(dir.path, 'release'), 'fixture');
+    chromium = await launchChromium(VIEWPORT);
+    const overlaps = await checkRelease(chromium.context, join(dir.path, 'release'), 'fixture');
     expect(overlaps).toEqual([]);
   });
 
   it('default offline pilot: opens with the summary; every figure fits with no overlapping text', async () => {
-    context ??= await launchChromium(userDataDir.path, VIEWPORT);
-    const overlaps = await checkRelease(context, join(dir.path, 'pilot-release'), 'pilot');
+    chromium ??= await launchChromium(VIEWPORT);
+    const overlaps = await checkRelease(chromium.context, join(dir.path, 'pilot-release'), 'pilot');
     expect(overlaps).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilo
 import { openRunFolder } from '@chi/run';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../__fixtures__/chromium';
+import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { writeRelease } from '../write-release';
 import { writeViewBundle } from './view-bundle';
@@ -92,7 +92,7 @@ async function expectProbeMatchesRelease(page: Page, releaseDir: string, system:
 
 describe('chi view in headless Chromium', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let profile: { path: string; remove: () => Promise<void> };
+  let chromium: ChromiumSession;
   let context: BrowserContext;
   let runDir: string;
   let releaseDir: string;
@@ -100,20 +100,19 @@ describe('chi view in headless Chromium', () => {
 
   beforeAll(async () => {
     dir = await tempDir('view');
-    profile = await tempDir('view-profile');
     runDir = join(dir.path, 'run');
     releaseDir = join(dir.path, 'release');
     const settings = defaultOfflineSettings({ replicates: 2, loads: [32, 64], resamples: 200 });
     const models = new Map(settings.systems.map((s) => [s.id, createScriptedModel(s.id)]));
     expect((await runPilot({ settings, runDir, models, release: false })).exitCode).toBe(0);
     await writeRelease({ runDir, outDir: releaseDir });
-    context = await launchChromium(profile.path, { width: 1200, height: 900 });
+    chromium = await launchChromium({ width: 1200, height: 900 });
+    context = chromium.context;
   });
   afterAll(async () => {
     for (const server of servers) await server.close();
-    await context?.close();
+    await chromium?.close();
     await dir.remove();
-    await profile.remove();
   });
 
   it('browses a release from the summary down to one probe, showing what the release holds', async () => {
