@@ -170,6 +170,23 @@ describe('verifyRelease', () => {
     expect((await verifyRelease(pristine)).versionNote).toBeNull();
   });
 
+  it('reports a derived file that is there but cannot be read with its error, not as missing', async () => {
+    const release = await copy();
+    await rm(join(release, 'scores', 'history.jsonl'));
+    await mkdir(join(release, 'scores', 'history.jsonl'));
+    const report = await verifyRelease(release);
+    // SHA256SUMS names it too (`hash`: listed but not present as a file); the comparison says why.
+    const found = report.mismatches.filter(
+      (m) => m.file === 'scores/history.jsonl' && m.kind !== 'hash',
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]?.kind).toBe('value');
+    expect(found[0]?.message).toMatch(
+      /^scores\/history\.jsonl: cannot be compared with the recomputation: .*EISDIR/,
+    );
+    expect(report.ok).toBe(false);
+  });
+
   it('names a missing derived file, and truncated ones exactly as the whole-text comparison does', async () => {
     const release = await copy();
     await rm(join(release, 'scores', 'history.jsonl'));

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/run';
@@ -28,7 +28,8 @@ export interface VerifyMismatch {
   /**
    * - `hash`: the file does not match SHA256SUMS (or is missing / unlisted);
    * - `raw`: a raw record is unreadable or inconsistent (manifest hash, request hash);
-   * - `value`: a number or value differs from the recomputation;
+   * - `value`: a number or value differs from the recomputation, or the published file cannot be
+   *   read or parsed (the message says why);
    * - `missing`: a file the recomputation produces is absent;
    * - `unexpected`: a derived-looking file the recomputation does not produce.
    */
@@ -208,19 +209,28 @@ function rawMismatch(file: string, message: string): VerifyMismatch {
   return { file, kind: 'raw', at: null, recorded: null, recomputed: null, message };
 }
 
-/** The mismatches of one derived file, recorded in `dir` and recomputed into `spill`. */
+/**
+ * The mismatches of one derived file, recorded in `dir` and recomputed into `spill`. A file the
+ * release lacks is `missing`; one that is there but cannot be read or compared is reported with
+ * the error itself, never as missing.
+ */
 async function compareDerived(dir: string, spill: string, path: string): Promise<VerifyMismatch[]> {
+  const recorded = join(dir, path);
   try {
-    return await compareReleaseFile(path, join(dir, path), join(spill, path));
-  } catch {
+    return await compareReleaseFile(path, recorded, join(spill, path));
+  } catch (error) {
+    const absent = (await lstat(recorded).catch(() => null)) === null;
+    const message = absent
+      ? `${path}: the recomputation produces this file but the release lacks it`
+      : `${path}: cannot be compared with the recomputation: ${(error as Error).message.split('\n')[0]}`;
     return [
       {
         file: path,
-        kind: 'missing',
+        kind: absent ? 'missing' : 'value',
         at: null,
         recorded: null,
         recomputed: null,
-        message: `${path}: the recomputation produces this file but the release lacks it`,
+        message,
       },
     ];
   }
