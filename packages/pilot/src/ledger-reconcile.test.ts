@@ -5,7 +5,7 @@ import type { AttemptRecord, ChatResult, LedgerEntry, SystemSpec } from '@chi/sp
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
 import { type CliIo, runCli } from './cli-main';
-import { ledgerContradictions, ledgerExpectation } from './ledger-reconcile';
+import { ledgerContradictions, ledgerExpectation, reconcileLedger } from './ledger-reconcile';
 import { scriptedSystemSpec } from './scripted-systems';
 import { openRouterSystemSpec } from './settings';
 
@@ -145,6 +145,37 @@ function io(fetch: typeof globalThis.fetch): { io: CliIo; err: () => string } {
     err: () => err,
   };
 }
+
+describe('reconcileLedger', () => {
+  const records = [sent('a', 'kimi'), resolved('a', 'kimi', 0.1, 2), sent('p', 'perfect')];
+  async function* streamed(): AsyncGenerator<AttemptRecord> {
+    for (const record of records) yield record;
+  }
+  const ledgerPath = join(root, 'reconcile-ledger.jsonl');
+  const write = (entries: readonly LedgerEntry[]) =>
+    writeFileSync(ledgerPath, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+
+  it('reads the attempt log as a stream (a resume never holds it) with the same answers as an array', async () => {
+    write([
+      open,
+      reserve(1, 'a#0', 0.2),
+      settle(2, 'r1', 0),
+      reserve(3, 'a#1', 0.2),
+      settle(4, 'r3', 0.1),
+    ]);
+    for (const source of [records, streamed()])
+      await expect(
+        reconcileLedger({ ledgerPath, records: source, systems: [live, scripted] }),
+      ).resolves.toBeUndefined();
+    write([open, reserve(1, 'a#0', 0.2)]);
+    for (const source of [records, streamed()])
+      await expect(
+        reconcileLedger({ ledgerPath, records: source, systems: [live, scripted] }),
+      ).rejects.toThrow(
+        `${ledgerPath}: it lacks 1 reservations that attempts.jsonl proves were made (first: a#1)`,
+      );
+  });
+});
 
 describe('resume against a deleted or rolled-back ledger', () => {
   it('refuses with the damaged-run code, sends nothing, and never lets charges cross the ceiling', async () => {

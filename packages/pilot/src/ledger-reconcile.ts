@@ -30,30 +30,50 @@ export interface LedgerExpectation {
  * `<requestId>#<tryIndex>`, and the ledger committed at least the USD the results record.
  */
 export function ledgerExpectation(
-  records: readonly AttemptRecord[],
+  records: Iterable<AttemptRecord>,
   systems: readonly SystemSpec[],
 ): LedgerExpectation {
-  const transport = new Set(
-    systems.filter((system) => system.kind !== 'scripted').map((system) => system.id),
-  );
-  const reservedTries: string[] = [];
-  let recordedUsd = 0;
-  let transportAttempts = 0;
-  const startedRequests = new Set<string>();
-  for (const record of records) {
-    if (!transport.has(record.systemId)) continue;
+  const fold = new ExpectationFold(systems);
+  for (const record of records) fold.add(record);
+  return fold.result();
+}
+
+/** {@link ledgerExpectation} built one record at a time, for a log streamed rather than held. */
+class ExpectationFold {
+  readonly #transport: ReadonlySet<string>;
+  readonly #reservedTries: string[] = [];
+  readonly #startedRequests = new Set<string>();
+  #recordedUsd = 0;
+  #transportAttempts = 0;
+
+  constructor(systems: readonly SystemSpec[]) {
+    this.#transport = new Set(
+      systems.filter((system) => system.kind !== 'scripted').map((system) => system.id),
+    );
+  }
+
+  add(record: AttemptRecord): void {
+    if (!this.#transport.has(record.systemId)) return;
     if (record.phase === 'before_send') {
-      transportAttempts += 1;
-      startedRequests.add(record.requestId);
+      this.#transportAttempts += 1;
+      this.#startedRequests.add(record.requestId);
     }
-    if (record.phase !== 'after_response' || record.result === null) continue;
-    recordedUsd += record.result.chargedUsd;
+    if (record.phase !== 'after_response' || record.result === null) return;
+    this.#recordedUsd += record.result.chargedUsd;
     for (const attempt of record.result.tries) {
       if (attempt.failure !== 'budget_refused')
-        reservedTries.push(`${record.requestId}#${attempt.tryIndex}`);
+        this.#reservedTries.push(`${record.requestId}#${attempt.tryIndex}`);
     }
   }
-  return { reservedTries, recordedUsd, transportAttempts, startedRequests };
+
+  result(): LedgerExpectation {
+    return {
+      reservedTries: this.#reservedTries,
+      recordedUsd: this.#recordedUsd,
+      transportAttempts: this.#transportAttempts,
+      startedRequests: this.#startedRequests,
+    };
+  }
 }
 
 /**
@@ -128,13 +148,16 @@ export async function readLedgerEntries(path: string): Promise<LedgerEntry[] | n
  */
 export async function reconcileLedger(args: {
   readonly ledgerPath: string;
-  readonly records: readonly AttemptRecord[];
+  /** The attempt log's records in file order: an array, or a stream (`streamRunJsonl`). */
+  readonly records: Iterable<AttemptRecord> | AsyncIterable<AttemptRecord>;
   readonly systems: readonly SystemSpec[];
 }): Promise<void> {
+  const fold = new ExpectationFold(args.systems);
+  for await (const record of args.records) fold.add(record);
   const entries = await readLedgerEntries(args.ledgerPath);
   let problems: string[];
   try {
-    problems = ledgerContradictions(ledgerExpectation(args.records, args.systems), entries);
+    problems = ledgerContradictions(fold.result(), entries);
   } catch (error) {
     throw new RunFolderDamagedError(args.ledgerPath, (error as Error).message, { cause: error });
   }

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
-import { type AnyExperimentScorer, foldAttemptLog, readAttemptLog, streamRunJsonl } from '@chi/run';
+import { type AnyExperimentScorer, foldAttemptLog, streamRunJsonl } from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -130,6 +130,14 @@ export interface PilotOutcome {
   readonly smoke: readonly SmokeResult[];
   /** 0 when every block is complete; 3 when the run stopped early or left incomplete blocks. */
   readonly exitCode: number;
+}
+
+/** The systems with at least one record in the attempt log at `path` (streamed, not held). */
+async function startedSystems(path: string): Promise<Set<string>> {
+  const started = new Set<string>();
+  for await (const record of streamRunJsonl(path, AttemptRecordSchema))
+    started.add(record.systemId);
+  return started;
 }
 
 /**
@@ -293,10 +301,11 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
   try {
     if (live.length > 0 && options.models === undefined) {
       // A ledger deleted or rolled back would hand the resumed run a budget it already spent.
+      // The attempt log is streamed: a confirmatory run's log is too large to hold.
       if (options.resumeDir !== undefined)
         await reconcileLedger({
           ledgerPath: paths.ledger,
-          records: await readAttemptLog(paths.attempts),
+          records: streamRunJsonl(paths.attempts, AttemptRecordSchema),
           systems: manifest.systems,
         });
       ledger = await createFileLedger({
@@ -309,9 +318,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       const recorded = await latestSmokeResults(paths.smoke);
       // A system whose scored requests already started passed its smoke check (or the user
       // accepted its failure) in an earlier session: it is never checked, and paid, again.
-      const started = new Set(
-        (await readAttemptLog(paths.attempts)).map((record) => record.systemId),
-      );
+      const started = await startedSystems(paths.attempts);
       const missing = live.filter(
         (system) => recorded.get(system.id)?.passed !== true && !started.has(system.id),
       );
