@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { expect } from 'vitest';
+import { tempDir } from './temp-dir';
 
 /** Debian's chromium (CI installs it); never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -54,7 +55,8 @@ export async function launchChromium(viewport: {
   ).toBe(true);
   const temp = tmpdir();
   const before = new Set(await chromiumTemp(temp));
-  const profile = await mkdtemp(join(temp, 'chi-report-chromium-'));
+  const profileDir = await tempDir('chromium');
+  const profile = profileDir.path;
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
@@ -75,7 +77,7 @@ export async function launchChromium(viewport: {
   const close = async (): Promise<void> => {
     await context.close();
     await settleChromium(profile, temp, before);
-    await rm(profile, { recursive: true, force: true });
+    await profileDir.remove();
   };
   return {
     context,
