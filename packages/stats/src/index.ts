@@ -32,3 +32,9 @@ export {
   type WeightedMeansStatistic,
   weightedMeansBootstrap,
 } from './weighted-means-bootstrap.js';
+export {
+  type SimultaneousBand,
+  type SimultaneousBands,
+  type SimultaneousBandsOptions,
+  simultaneousBands,
+} from './simultaneous-bands.js';
