@@ -28,13 +28,13 @@ export {
 } from './quantile.js';
 export { type DrawResampleIndicesOptions, drawResampleIndices } from './resample-draws.js';
 export {
-  type WeightedMeansBootstrapOptions,
-  type WeightedMeansStatistic,
-  weightedMeansBootstrap,
-} from './weighted-means-bootstrap.js';
-export {
   type SimultaneousBand,
   type SimultaneousBands,
   type SimultaneousBandsOptions,
   simultaneousBands,
 } from './simultaneous-bands.js';
+export {
+  type WeightedMeansBootstrapOptions,
+  type WeightedMeansStatistic,
+  weightedMeansBootstrap,
+} from './weighted-means-bootstrap.js';
