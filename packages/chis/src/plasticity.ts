@@ -32,11 +32,20 @@ export interface PlasticityResult extends DynamicResult {
   readonly controlChange: number | null;
 }
 
-type CoordinateChange =
+/** @internal */
+export type CoordinateChange =
   | { readonly change: (number | null)[]; readonly reason: null }
   | { readonly change: null; readonly reason: string };
 
-function changeBetween(from: ChisEntry, to: ChisEntry, response: ChisResponse): CoordinateChange {
+/**
+ * Per-coordinate change of the response from `from` to `to`, or why it is undefined.
+ * @internal
+ */
+export function changeBetween(
+  from: ChisEntry,
+  to: ChisEntry,
+  response: ChisResponse,
+): CoordinateChange {
   const a = responseCoordinates(from, response);
   if (a.reason !== null) return { change: null, reason: a.reason };
   const b = responseCoordinates(to, response);

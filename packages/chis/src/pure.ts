@@ -35,6 +35,7 @@ export {
 } from './memory-accumulation';
 export { type PlasticityOptions, type PlasticityResult, plasticity } from './plasticity';
 export { type RecoveryOptions, type RecoveryResult, recovery } from './recovery';
+export { type ReplicateChangeOptions, replicateChange } from './replicate-change';
 export {
   type ChisResponse,
   type Distance,

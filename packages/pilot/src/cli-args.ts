@@ -529,6 +529,7 @@ const PROTOCOL_OPTIONS: readonly string[] = [
   'out',
   'replicates',
   'resamples',
+  'seed',
   'live',
   'models',
   'base-url',

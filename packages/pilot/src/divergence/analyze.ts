@@ -6,11 +6,17 @@ import {
   memoryAccumulation,
   plasticity,
   recovery,
+  replicateChange,
   responseDistance,
   stability,
 } from '@chi/chis';
 import type { ChisEntry, EvidenceClass } from '@chi/spec';
-import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
+import {
+  type BootstrapEstimate,
+  clusterBootstrap,
+  type SimultaneousBand,
+  simultaneousBands,
+} from '@chi/stats';
 import type { DivergenceManifest } from './manifest';
 
 /** The distance-based series reported at every checkpoint, per system. */
@@ -42,15 +48,23 @@ export const SERIES_DEFINITIONS: Readonly<Record<DivergenceSeries, string>> = {
     '(D(A.swap, A) - D(A.swap, B) + D(B.swap, B) - D(B.swap, A)) / 2: positive when the swapped instances decide like the history whose notebook they hold, negative when like their own history.',
 };
 
-/** The CHIS dynamics reported per system. */
+/** The CHIS dynamics reported per system: each history-dependence quantity beside its floor. */
 export const DIVERGENCE_DYNAMICS = [
   'experienceDivergence',
   'continuity',
+  'continuityRaw',
+  'continuityFloor',
   'drift',
+  'driftRaw',
+  'driftFloor',
   'stability',
   'recovery',
   'plasticity',
+  'plasticityRaw',
+  'plasticityFloor',
   'hysteresis',
+  'hysteresisRaw',
+  'hysteresisFloor',
   'memoryAccumulation',
 ] as const;
 /** One dynamic's name. */
@@ -65,31 +79,74 @@ export const DYNAMIC_DEFINITIONS: Readonly<
     inputs: 'arms A, B, A2, B2 at the primary checkpoint',
   },
   continuity: {
-    definition: 'Mean over adjacent neutral entries of 1 - D (chis continuity).',
+    definition:
+      'Excess continuity: continuityRaw - continuityFloor, how much closer consecutive neutral probes of one instance are than two same-history instances (0 when nothing persists beyond the shared history).',
     inputs: 'arms A, B, A2, B2; the later checkpoints (condition neutral)',
   },
+  continuityRaw: {
+    definition:
+      'Mean over A, B, A2, B2 of the mean over adjacent neutral entries of 1 - D (chis continuity).',
+    inputs: 'arms A, B, A2, B2; the later checkpoints (condition neutral)',
+  },
+  continuityFloor: {
+    definition:
+      'Mean over the neutral checkpoints of 1 - (D(A, A2) + D(B, B2)) / 2: the continuity of two same-history instances.',
+    inputs: 'arms A, B, A2, B2; the later checkpoints',
+  },
   drift: {
-    definition: 'D(baseline, primary checkpoint), unsigned (chis drift).',
-    inputs: 'arms A, B, A2, B2; checkpoint 0 and the primary checkpoint',
+    definition:
+      'Excess drift: driftRaw - driftFloor, movement from the baseline beyond what two probes of one unchanged state differ by.',
+    inputs: 'arms A, B, A2, B2; the baseline checkpoint and the primary checkpoint',
+  },
+  driftRaw: {
+    definition: 'Mean over A, B, A2, B2 of D(baseline, primary checkpoint) (chis drift).',
+    inputs: 'arms A, B, A2, B2; the baseline checkpoint and the primary checkpoint',
+  },
+  driftFloor: {
+    definition:
+      '(D(A, A2) + D(B, B2)) / 2 at the baseline checkpoint: every instance is in the same state there (no history), so this is what two probes of one state differ by.',
+    inputs: 'arms A, B, A2, B2 at the baseline checkpoint',
   },
   stability: {
-    definition: 'Mean over coordinates of the SD across neutral entries (chis stability).',
+    definition:
+      'Mean over A, B, A2, B2 of the mean over coordinates of the SD across neutral entries (chis stability). Raw: its null is the probe noise, derived per scripted system in docs/protocol.md.',
     inputs: 'arms A, B, A2, B2; the later checkpoints (condition neutral)',
   },
   recovery: {
-    definition: '1 - D(pre, post) / D(pre, fault) around the reversible fault (chis recovery).',
+    definition:
+      '1 - D(pre, post) / D(pre, fault) around the reversible fault (chis recovery). Raw: its null is derived per scripted system in docs/protocol.md.',
     inputs: 'arm A.fault; the checkpoints before, at and after the fault',
   },
   plasticity: {
+    definition:
+      "Excess plasticity: plasticityRaw - plasticityFloor, the correction's effect relative to the matched control beyond what two instances under one treatment differ by.",
+    inputs: 'arms A.correct, A.matched, A.correct2, A.matched2 around the plasticity checkpoint',
+  },
+  plasticityRaw: {
     definition:
       'Mean |(I_after - I_before) - (C_after - C_before)| of the correction against the matched non-correcting update (chis plasticity).',
     inputs:
       'arms A.correct (intervention) and A.matched (control) around the plasticity checkpoint',
   },
+  plasticityFloor: {
+    definition:
+      'Mean of the same quantity between two instances under the same treatment: (P(A.correct, A.correct2) + P(A.matched, A.matched2)) / 2 (chis replicateChange).',
+    inputs: 'arms A.correct, A.correct2, A.matched, A.matched2 around the plasticity checkpoint',
+  },
   hysteresis: {
+    definition:
+      'Excess hysteresis: hysteresisRaw - hysteresisFloor, path dependence beyond what two instances of one path differ by.',
+    inputs: 'arms AB, BA, AB2, BA2 at the primary checkpoint',
+  },
+  hysteresisRaw: {
     definition:
       'D between exposure A-then-B and B-then-A at the primary checkpoint: the same current conditions reached through different paths (chis hysteresis).',
     inputs: 'arms AB and BA at the primary checkpoint',
+  },
+  hysteresisFloor: {
+    definition:
+      '(D(AB, AB2) + D(BA, BA2)) / 2 at the primary checkpoint: the distance of two instances of the same path.',
+    inputs: 'arms AB, AB2, BA, BA2 at the primary checkpoint',
   },
   memoryAccumulation: {
     definition:
@@ -120,6 +177,22 @@ export interface DivergenceEstimate {
   readonly plannedWorlds: number;
   /** Why the estimate is null, or why it has no interval; null otherwise. */
   readonly reason: string | null;
+  /**
+   * The family-wise (simultaneous) band of the estimate's family (the grid, or the dynamics
+   * table, of its system): max-|t| over the family from the same bootstrap replicates. Null when
+   * the estimate has no interval.
+   */
+  readonly simultaneousLower: number | null;
+  readonly simultaneousUpper: number | null;
+}
+
+/** The critical value and size of one family of simultaneous bands. */
+export interface DivergenceFamily {
+  /** The level quantile of max |t| over the family's cells (null: no cell has a spread). */
+  readonly critical: number | null;
+  /** Cells that entered the maximum. */
+  readonly familySize: number;
+  readonly level: number;
 }
 
 /** The release section of one system. */
@@ -137,6 +210,14 @@ export interface DivergenceSystemResult {
     readonly inputs: string;
     readonly value: DivergenceEstimate;
   }[];
+  /**
+   * The two families with simultaneous bands: every series at every checkpoint (the grid), and
+   * every dynamic. A pointwise interval is not a claim; the simultaneous band is.
+   */
+  readonly familyWise: {
+    readonly grid: DivergenceFamily;
+    readonly dynamics: DivergenceFamily;
+  };
 }
 
 /** The whole analysis (`divergence.json` of the release). */
@@ -268,60 +349,130 @@ function overMainArms(
   );
 }
 
+function guarded(compute: () => WorldValue): WorldValue {
+  try {
+    return compute();
+  } catch (error) {
+    return { value: null, reason: (error as Error).message };
+  }
+}
+
+/** `raw - floor`, with both beside it: the three rows of one history-dependence quantity. */
+function withFloor(
+  name: 'continuity' | 'drift' | 'plasticity' | 'hysteresis',
+  raw: WorldValue,
+  floor: WorldValue,
+): [DivergenceDynamic, WorldValue][] {
+  return [
+    [name, combine([raw, floor], ([r, f]) => (r ?? 0) - (f ?? 0))],
+    [`${name}Raw`, raw],
+    [`${name}Floor`, floor],
+  ];
+}
+
+/** Mean of world values; null (with the first reason) when any is null. */
+function meanOf(parts: readonly WorldValue[]): WorldValue {
+  return combine(parts, (values) => values.reduce((sum, v) => sum + v, 0) / values.length);
+}
+
+/** Continuity and its same-history floor over the neutral (later) checkpoints. */
+function continuityRows(
+  trajectories: Trajectories,
+  manifest: DivergenceManifest,
+): [DivergenceDynamic, WorldValue][] {
+  const neutral = manifest.checkpoints.filter(({ phase }) => phase === 'later');
+  const floor = meanOf(
+    neutral.map(({ checkpoint }) =>
+      combine(
+        [
+          distance(trajectories, 'A', 'A2', checkpoint),
+          distance(trajectories, 'B', 'B2', checkpoint),
+        ],
+        ([aa, bb]) => 1 - ((aa ?? 0) + (bb ?? 0)) / 2,
+      ),
+    ),
+  );
+  const raw = overMainArms(trajectories, (entries) => fromDynamic(continuity(entries)));
+  return withFloor('continuity', raw, floor);
+}
+
+/** Drift and its floor: the baseline distance of same-history instances. */
+function driftRows(
+  trajectories: Trajectories,
+  manifest: DivergenceManifest,
+): [DivergenceDynamic, WorldValue][] {
+  const baseline = manifest.checkpoints.find(({ phase }) => phase === 'baseline')?.checkpoint ?? 0;
+  const raw = overMainArms(trajectories, (entries) =>
+    fromDynamic(drift(entries, { target: { checkpoint: manifest.primaryCheckpoint } })),
+  );
+  const floor = meanOf([
+    distance(trajectories, 'A', 'A2', baseline),
+    distance(trajectories, 'B', 'B2', baseline),
+  ]);
+  return withFloor('drift', raw, floor);
+}
+
+/** Plasticity against the matched control, and its same-treatment floor. */
+function plasticityRows(
+  trajectories: Trajectories,
+  manifest: DivergenceManifest,
+): [DivergenceDynamic, WorldValue][] {
+  const window = {
+    before: manifest.operations.plasticityAt - 1,
+    after: manifest.operations.plasticityAt,
+  };
+  const arm = (id: string) => trajectories.get(id) ?? [];
+  const raw = unlessExcluded(trajectories, ['A.correct', 'A.matched'], () =>
+    guarded(() => fromDynamic(plasticity(arm('A.correct'), arm('A.matched'), window))),
+  );
+  const pair = (x: string, y: string) =>
+    unlessExcluded(trajectories, [x, y], () =>
+      guarded(() => fromDynamic(replicateChange(arm(x), arm(y), window))),
+    );
+  const floor = meanOf([pair('A.correct', 'A.correct2'), pair('A.matched', 'A.matched2')]);
+  return withFloor('plasticity', raw, floor);
+}
+
+/** Hysteresis between the two exposure orders, and its same-path floor. */
+function hysteresisRows(
+  trajectories: Trajectories,
+  manifest: DivergenceManifest,
+): [DivergenceDynamic, WorldValue][] {
+  const primary = manifest.primaryCheckpoint;
+  const raw = unlessExcluded(trajectories, ['AB', 'BA'], () =>
+    guarded(() =>
+      fromDynamic(
+        hysteresis(trajectories.get('AB') ?? [], trajectories.get('BA') ?? [], {
+          checkpoint: primary,
+        }),
+      ),
+    ),
+  );
+  const floor = meanOf([
+    distance(trajectories, 'AB', 'AB2', primary),
+    distance(trajectories, 'BA', 'BA2', primary),
+  ]);
+  return withFloor('hysteresis', raw, floor);
+}
+
 function dynamicsOf(
   trajectories: Trajectories,
   manifest: DivergenceManifest,
 ): Map<DivergenceDynamic, WorldValue> {
   const primary = manifest.primaryCheckpoint;
-  const ops = manifest.operations;
-  const guard = (compute: () => WorldValue): WorldValue => {
-    try {
-      return compute();
-    } catch (error) {
-      return { value: null, reason: (error as Error).message };
-    }
-  };
   return new Map<DivergenceDynamic, WorldValue>([
     ['experienceDivergence', seriesAt(trajectories, primary).get('excess') as WorldValue],
-    ['continuity', overMainArms(trajectories, (entries) => fromDynamic(continuity(entries)))],
-    [
-      'drift',
-      overMainArms(trajectories, (entries) =>
-        fromDynamic(drift(entries, { target: { checkpoint: primary } })),
-      ),
-    ],
+    ...continuityRows(trajectories, manifest),
+    ...driftRows(trajectories, manifest),
     ['stability', overMainArms(trajectories, (entries) => fromDynamic(stability(entries)))],
     [
       'recovery',
       unlessExcluded(trajectories, ['A.fault'], () =>
-        guard(() => fromDynamic(recovery(trajectories.get('A.fault') ?? []))),
+        guarded(() => fromDynamic(recovery(trajectories.get('A.fault') ?? []))),
       ),
     ],
-    [
-      'plasticity',
-      unlessExcluded(trajectories, ['A.correct', 'A.matched'], () =>
-        guard(() =>
-          fromDynamic(
-            plasticity(trajectories.get('A.correct') ?? [], trajectories.get('A.matched') ?? [], {
-              before: ops.plasticityAt - 1,
-              after: ops.plasticityAt,
-            }),
-          ),
-        ),
-      ),
-    ],
-    [
-      'hysteresis',
-      unlessExcluded(trajectories, ['AB', 'BA'], () =>
-        guard(() =>
-          fromDynamic(
-            hysteresis(trajectories.get('AB') ?? [], trajectories.get('BA') ?? [], {
-              checkpoint: primary,
-            }),
-          ),
-        ),
-      ),
-    ],
+    ...plasticityRows(trajectories, manifest),
+    ...hysteresisRows(trajectories, manifest),
     [
       'memoryAccumulation',
       overMainArms(trajectories, (entries) =>
@@ -365,16 +516,19 @@ function meanDefined(sample: readonly WorldCluster[], name: string): number | nu
   return count === 0 ? null : sum / count;
 }
 
+const round = (value: number | null) => (value === null ? null : Math.round(value * 1e9) / 1e9);
+
 function toEstimate(
   name: string,
   estimate: BootstrapEstimate,
   clusters: readonly WorldCluster[],
+  band: SimultaneousBand | null,
 ): DivergenceEstimate {
   const defined = clusters.filter((cluster) => cluster.values.get(name)?.value != null);
   const firstReason = clusters
     .find((cluster) => cluster.values.get(name)?.value == null)
     ?.values.get(name)?.reason;
-  const round = (value: number | null) => (value === null ? null : Math.round(value * 1e9) / 1e9);
+  const banded = estimate.interval === null ? null : band;
   return {
     estimate: round(estimate.estimate),
     lower: round(estimate.interval?.lower ?? null),
@@ -387,6 +541,103 @@ function toEstimate(
         : estimate.interval === null
           ? `no interval: ${estimate.intervalOmittedReason}`
           : null,
+    simultaneousLower: round(banded?.lower ?? null),
+    simultaneousUpper: round(banded?.upper ?? null),
+  };
+}
+
+/** The simultaneous bands of a family of names, from the bootstrap's own replicates. */
+function familyBands(
+  names: readonly string[],
+  boot: Readonly<Record<string, BootstrapEstimate>>,
+  replicates: readonly Readonly<Record<string, number | null>>[],
+  level: number,
+): { family: DivergenceFamily; bands: Map<string, SimultaneousBand | null> } {
+  const result = simultaneousBands({
+    estimates: names.map((name) => boot[name]?.estimate ?? null),
+    replicates: replicates.map((row) => names.map((name) => row[name] ?? null)),
+    level,
+  });
+  return {
+    family: { critical: round(result.critical), familySize: result.familySize, level },
+    bands: new Map(names.map((name, index) => [name, result.bands[index] ?? null])),
+  };
+}
+
+function clustersOf(
+  manifest: DivergenceManifest,
+  systemId: string,
+  entries: readonly ChisEntry[],
+  excluded: readonly ExcludedInstance[],
+): WorldCluster[] {
+  return manifest.worldSeeds.map((seed) => {
+    const mine = excluded.filter(
+      (instance) => instance.systemId === systemId && instance.worldSeed === seed,
+    );
+    return clusterOf(
+      manifest,
+      seed,
+      entries.filter(
+        (entry) =>
+          entry.systemId === systemId &&
+          entry.worldSeed === seed &&
+          !mine.some((instance) => instance.arm === entry.history),
+      ),
+      new Map(mine.map((instance) => [instance.arm, instance.reason])),
+    );
+  });
+}
+
+/** One system's trajectory and dynamics with pointwise intervals and simultaneous bands. */
+function analyzeSystem(
+  manifest: DivergenceManifest,
+  system: DivergenceManifest['systems'][number],
+  clusters: readonly WorldCluster[],
+): DivergenceSystemResult {
+  const names = [...(clusters[0]?.values.keys() ?? [])];
+  // Every call of the statistic, in order: the original sample, then each replicate.
+  const outputs: Record<string, number | null>[] = [];
+  const boot = clusterBootstrap({
+    clusters,
+    seed: manifest.analysis.seed,
+    resamples: manifest.analysis.resamples,
+    level: manifest.analysis.level,
+    statistic: (sample) => {
+      const output = Object.fromEntries(names.map((name) => [name, meanDefined(sample, name)]));
+      outputs.push(output);
+      return output;
+    },
+  });
+  const replicates = outputs.slice(1);
+  const level = manifest.analysis.level;
+  const grid = familyBands(
+    names.filter((name) => name.includes('@')),
+    boot,
+    replicates,
+    level,
+  );
+  const table = familyBands(DIVERGENCE_DYNAMICS, boot, replicates, level);
+  const estimate = (name: string, bands: Map<string, SimultaneousBand | null>) =>
+    toEstimate(name, boot[name] as BootstrapEstimate, clusters, bands.get(name) ?? null);
+  return {
+    systemId: system.id,
+    evidenceClass: system.evidenceClass,
+    trajectory: manifest.checkpoints.map(({ checkpoint, phase }) => ({
+      checkpoint,
+      phase,
+      series: Object.fromEntries(
+        DIVERGENCE_SERIES.map((series) => [
+          series,
+          estimate(`${series}@${checkpoint}`, grid.bands),
+        ]),
+      ) as Record<DivergenceSeries, DivergenceEstimate>,
+    })),
+    dynamics: DIVERGENCE_DYNAMICS.map((name) => ({
+      name,
+      ...DYNAMIC_DEFINITIONS[name],
+      value: estimate(name, table.bands),
+    })),
+    familyWise: { grid: grid.family, dynamics: table.family },
   };
 }
 
@@ -394,8 +645,9 @@ function toEstimate(
  * Analyzes a divergence run's CHIS entries: per system, every series at every checkpoint of the
  * manifest and every dynamic, each the mean over the worlds where it is defined, with pointwise
  * percentile intervals from one clustered bootstrap over worlds per system (one multiset per
- * replicate for every checkpoint, arm and dynamic: pairing preserved). The primary checkpoint is
- * the manifest's.
+ * replicate for every checkpoint, arm and dynamic: pairing preserved), and simultaneous max-|t|
+ * bands over two families per system (the grid of series x checkpoints, the dynamics table) from
+ * the same replicates. The primary checkpoint is the manifest's.
  */
 export function analyzeDivergence(
   manifest: DivergenceManifest,
@@ -403,56 +655,9 @@ export function analyzeDivergence(
   entries: readonly ChisEntry[],
   excluded: readonly ExcludedInstance[] = [],
 ): DivergenceAnalysis {
-  const systems = manifest.systems.map((system): DivergenceSystemResult => {
-    const clusters = manifest.worldSeeds.map((seed) =>
-      clusterOf(
-        manifest,
-        seed,
-        entries.filter(
-          (entry) =>
-            entry.systemId === system.id &&
-            entry.worldSeed === seed &&
-            !excluded.some(
-              (instance) =>
-                instance.systemId === system.id &&
-                instance.worldSeed === seed &&
-                instance.arm === entry.history,
-            ),
-        ),
-        new Map(
-          excluded
-            .filter((instance) => instance.systemId === system.id && instance.worldSeed === seed)
-            .map((instance) => [instance.arm, instance.reason]),
-        ),
-      ),
-    );
-    const names = [...(clusters[0]?.values.keys() ?? [])];
-    const boot = clusterBootstrap({
-      clusters,
-      seed: manifest.analysis.seed,
-      resamples: manifest.analysis.resamples,
-      level: manifest.analysis.level,
-      statistic: (sample) =>
-        Object.fromEntries(names.map((name) => [name, meanDefined(sample, name)])),
-    });
-    const estimate = (name: string) => toEstimate(name, boot[name] as BootstrapEstimate, clusters);
-    return {
-      systemId: system.id,
-      evidenceClass: system.evidenceClass,
-      trajectory: manifest.checkpoints.map(({ checkpoint, phase }) => ({
-        checkpoint,
-        phase,
-        series: Object.fromEntries(
-          DIVERGENCE_SERIES.map((series) => [series, estimate(`${series}@${checkpoint}`)]),
-        ) as Record<DivergenceSeries, DivergenceEstimate>,
-      })),
-      dynamics: DIVERGENCE_DYNAMICS.map((name) => ({
-        name,
-        ...DYNAMIC_DEFINITIONS[name],
-        value: estimate(name),
-      })),
-    };
-  });
+  const systems = manifest.systems.map((system) =>
+    analyzeSystem(manifest, system, clustersOf(manifest, system.id, entries, excluded)),
+  );
   return {
     kind: 'divergence-analysis',
     protocol: manifest.protocol,
@@ -479,7 +684,8 @@ export function analyzeDivergence(
 
 /**
  * An estimate as the release's Markdown and HTML print it: the value with its pointwise interval
- * (or why it has none) and the worlds it used, or null with the reason.
+ * (or why it has none), its simultaneous band (`sim.`) when it has one, and the worlds it used,
+ * or null with the reason.
  */
 export function formatEstimate(value: DivergenceEstimate): string {
   if (value.estimate === null) return `null (${value.reason ?? 'undefined'})`;
@@ -487,5 +693,20 @@ export function formatEstimate(value: DivergenceEstimate): string {
     value.lower === null || value.upper === null
       ? ` (${value.reason ?? 'no interval'})`
       : ` [${value.lower.toFixed(3)}, ${value.upper.toFixed(3)}]`;
-  return `${value.estimate.toFixed(3)}${interval}, ${value.worlds}/${value.plannedWorlds} worlds`;
+  const band =
+    value.simultaneousLower === null || value.simultaneousUpper === null
+      ? ''
+      : ` sim. [${value.simultaneousLower.toFixed(3)}, ${value.simultaneousUpper.toFixed(3)}]`;
+  return `${value.estimate.toFixed(3)}${interval}${band}, ${value.worlds}/${value.plannedWorlds} worlds`;
+}
+
+/** The family-wise statement of the release (Markdown and HTML), one sentence. */
+export const FAMILY_WISE_STATEMENT =
+  'Bracketed intervals are pointwise 95% percentile intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic): a pointwise interval is not a claim. "sim." is the simultaneous 95% band of its family (per system: the grid of every series at every checkpoint, and the dynamics table), max-|t| over the family from the same replicates (each cell studentized by its bootstrap SD; band = estimate +- q SD, q per family below); read an effect as shown only when its simultaneous band excludes 0.';
+
+/** The critical values of a system's families, as the release prints them. */
+export function formatFamilies(system: DivergenceSystemResult): string {
+  const one = (name: string, family: DivergenceFamily) =>
+    `${name}: q = ${family.critical === null ? 'none (no cell varies)' : family.critical.toFixed(3)} over ${family.familySize} cells`;
+  return `Simultaneous ${Math.round(system.familyWise.grid.level * 100)}% bands, ${one('grid', system.familyWise.grid)}; ${one('dynamics', system.familyWise.dynamics)}.`;
 }

@@ -25,9 +25,9 @@ describe('chi pilot --protocol divergence-v0.1', () => {
       cli.io,
     );
     expect(code).toBe(0);
-    expect(cli.out()).toContain('requests per world and system: 231');
-    // 3 scripted systems x 2 worlds x 231.
-    expect(cli.out()).toContain('total requests: 1386');
+    expect(cli.out()).toContain('requests per world and system: 287');
+    // 3 scripted systems x 2 worlds x 287.
+    expect(cli.out()).toContain('total requests: 1722');
     expect(cli.out()).toMatch(/one live model over this plan .* worst case \d+\.\d{6} USD/);
     expect(cli.out()).toContain('primary checkpoint 6 (frozen in the manifest)');
   });
@@ -165,6 +165,28 @@ describe('chi verify on a damaged divergence release', () => {
     expect(schema.err()).toContain('ceilingUsd');
   });
 
+  it('--seed: frozen in the manifest, other seeds other worlds, verify passes (issue 31)', async () => {
+    const cwd = testFolder('chi-divergence-seed-');
+    const run = async (seed: string, out: string) => {
+      const cli = captureIo({ cwd });
+      const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2', '--seed', seed];
+      expect(await runCli([...argv, '--resamples', '20', '--out', out], cli.io)).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(cwd, out, 'manifest.json'), 'utf8'));
+      return { manifest, release: join(cwd, out, 'release') };
+    };
+    const seven = await run('7', 'seven');
+    const eight = await run('8', 'eight');
+    expect(seven.manifest.rootSeed).toBe(7);
+    expect(eight.manifest.rootSeed).toBe(8);
+    expect(seven.manifest.worldSeeds).toHaveLength(2);
+    expect(seven.manifest.worldSeeds).not.toEqual(eight.manifest.worldSeeds);
+    const verify = captureIo({ cwd });
+    expect(await runCli(['verify', seven.release], verify.io)).toBe(0);
+    const plan = captureIo({ cwd });
+    const planArgs = ['pilot', '--protocol', 'divergence-v0.1', '--plan', '--seed', '9'];
+    expect(await runCli(planArgs, plan.io)).toBe(0);
+  });
+
   it('writes byte-identical releases for the same manifest timestamp and seeds', async () => {
     const { runDivergenceProtocol } = await import('./run');
     const { renderDivergenceRelease } = await import('./release');
@@ -175,6 +197,7 @@ describe('chi verify on a damaged divergence release', () => {
       const { analysis } = await runDivergenceProtocol({
         runDir: dir,
         worlds: 2,
+        rootSeed: 11,
         resamples: 30,
         now: () => at,
         concurrency: 1,

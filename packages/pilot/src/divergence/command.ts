@@ -36,6 +36,8 @@ export interface DivergenceCommandOptions {
   /** Worlds (`--replicates`); default 8. */
   readonly replicates: number | null;
   readonly resamples: number | null;
+  /** `--seed`: root seed of the world seeds (default the pilot's); frozen in the manifest. */
+  readonly seed?: number | null;
   /**
    * The systems, chosen exactly as the default pilot chooses them (`--live --models`, `--base-url
    * --models`, declared prices); null: the three scripted divergence baselines, offline.
@@ -67,13 +69,14 @@ function settingsOf(options: DivergenceCommandOptions) {
   const systems = options.systems ?? null;
   return divergenceSettings(options.replicates ?? DIVERGENCE_DEFAULT_WORLDS, {
     ...(options.resamples === null ? {} : { resamples: options.resamples }),
+    ...(options.seed == null ? {} : { rootSeed: options.seed }),
     ...(systems === null ? {} : { systems, ceilingUsd: options.ceilingUsd ?? 0 }),
     ...(options.concurrency == null ? {} : { concurrency: options.concurrency }),
   });
 }
 
 /**
- * `chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N]
+ * `chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N] [--seed N]
  * [--live --models M,... | --base-url URL --models M,...] [--ceiling-usd X]`: runs the divergence
  * protocol with the scripted reference systems (offline) or with the chosen live systems under the
  * ledger's ceiling, after their smoke checks, and writes the run folder and its release; `--plan`

@@ -12,7 +12,7 @@ import { divergenceSession } from '../__fixtures__/divergence-session';
 
 const SESSION = fileURLToPath(new URL('../__fixtures__/divergence-session.ts', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
-const PER_WORLD = 231;
+const PER_WORLD = 287;
 
 let root: string;
 let endpoint: DivergenceEndpoint;

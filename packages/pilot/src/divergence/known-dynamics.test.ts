@@ -2,13 +2,24 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSeries } from './analyze';
-import { analyzeDivergence } from './analyze';
+import {
+  analyzeDivergence,
+  DIVERGENCE_DYNAMICS,
+  DIVERGENCE_SERIES,
+  type DivergenceAnalysis,
+  type DivergenceEstimate,
+  type DivergenceSeries,
+  formatEstimate,
+} from './analyze';
 import type { DivergenceCallRecord } from './calls';
 import { compareDivergenceRelease } from './release';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
 import { divergenceEntries } from './score';
-import { DIVERGENCE_SYSTEMS, scriptedDivergenceInstance } from './scripted-divergence';
+import {
+  DIVERGENCE_SYSTEM_NAMES,
+  DIVERGENCE_SYSTEMS,
+  scriptedDivergenceInstance,
+} from './scripted-divergence';
 
 // One offline run of the protocol with 16 worlds, shared by every assertion below: the scripted
 // systems' true dynamics are known by construction (docs/protocol.md derives them), and the
@@ -48,19 +59,288 @@ function series(system: string, name: DivergenceSeries, checkpoint: number): Div
   return found;
 }
 
-function contains(estimate: DivergenceEstimate, value: number): boolean {
-  return (estimate.lower ?? Number.NaN) <= value && value <= (estimate.upper ?? Number.NaN);
-}
+// The derived values (docs/protocol.md, "Scripted systems with known dynamics"): p is the probe
+// flip, lambda the washout decay, r = (1 - lambda)^k the retention after k washout updates.
+const P = DIVERGENCE_SYSTEMS['notebook-follower'].probeFlip;
+const LAMBDA = DIVERGENCE_SYSTEMS['notebook-follower'].interferenceForget;
+const WASHOUT_UPDATES_BY_CHECKPOINT = [0, 0, 1, 2, 3, 3, 3];
+const retention = (checkpoint: number) =>
+  (1 - LAMBDA) ** (WASHOUT_UPDATES_BY_CHECKPOINT[checkpoint] as number);
+const R = retention(6);
+/** E D between two holders of opposite beliefs retained with r: different-history distance. */
+const dDiff = (r: number) => r * r * ((1 - P) ** 2 + P ** 2) + r * (1 - r);
+/** E D between two holders of the same belief retained with r: same-history distance. */
+const dSame = (r: number) => 2 * r * r * P * (1 - P) + r * (1 - r);
+const excessOf = (r: number) => dDiff(r) - dSame(r); // = r^2 (1 - 2p)^2
 
-const follower = DIVERGENCE_SYSTEMS['notebook-follower'];
-/** Expected excess of the follower after k washout updates: (1 - lambda)^(2k) (1 - 2p)^2. */
-function followerExcess(washoutUpdates: number): number {
-  return (
-    (1 - follower.interferenceForget) ** (2 * washoutUpdates) * (1 - 2 * follower.probeFlip) ** 2
+type Dist = readonly (readonly [number, number])[]; // [value, probability]
+/** E|(Y - X) - (V - U)| over independent coordinates X, Y, U, V (exact enumeration). */
+function meanAbsDid(x: Dist, y: Dist, u: Dist, v: Dist): number {
+  let sum = 0;
+  for (const [xv, xp] of x)
+    for (const [yv, yp] of y)
+      for (const [uv, up] of u)
+        for (const [vv, vp] of v) sum += xp * yp * up * vp * Math.abs(yv - xv - (vv - uv));
+  return sum;
+}
+/**
+ * Plasticity with retention r at the checkpoint before the correction: before, a coordinate is
+ * held (own direction 0, flipped with p) with r, else unknown 0.5; after, the correction arm holds
+ * the reversed belief (1, flipped with p) and the matched arm the confirmed one (0).
+ */
+function plasticityOf(r: number): { raw: number; floor: number; excess: number } {
+  const before: Dist = [
+    [0, r * (1 - P)],
+    [1, r * P],
+    [0.5, 1 - r],
+  ];
+  const corrected: Dist = [
+    [1, 1 - P],
+    [0, P],
+  ];
+  const matched: Dist = [
+    [0, 1 - P],
+    [1, P],
+  ];
+  const raw = meanAbsDid(before, corrected, before, matched);
+  const floor =
+    (meanAbsDid(before, corrected, before, corrected) +
+      meanAbsDid(before, matched, before, matched)) /
+    2;
+  return { raw, floor, excess: raw - floor };
+}
+/**
+ * Recovery E[1 - D(4, 6) / D(4, 5) | D(4, 5) > 0] over four independent coordinates, each with a
+ * joint law of (x4, x5, x6) (exact enumeration; a world with D(4, 5) = 0 has no recovery value).
+ */
+function recoveryOf(coordinate: readonly (readonly [number, number, number, number])[]): number {
+  let defined = 0;
+  let sum = 0;
+  const walk = (depth: number, p: number, d45: number, d46: number) => {
+    if (depth === 4) {
+      if (d45 > 0) {
+        defined += p;
+        sum += p * (1 - d46 / d45);
+      }
+      return;
+    }
+    for (const [x4, x5, x6, q] of coordinate)
+      walk(depth + 1, p * q, d45 + Math.abs(x4 - x5), d46 + Math.abs(x4 - x6));
+  };
+  walk(0, 1, 0, 0);
+  return sum / defined;
+}
+const flips = (value: number): Dist => [
+  [value, 1 - P],
+  [1 - value, P],
+];
+function joint(
+  x4: Dist,
+  x5: Dist,
+  x6: Dist,
+  weight = 1,
+): (readonly [number, number, number, number])[] {
+  return x4.flatMap(([a, pa]) =>
+    x5.flatMap(([b, pb]) => x6.map(([c, pc]) => [a, b, c, weight * pa * pb * pc] as const)),
   );
 }
-const WASHOUT_UPDATES_BY_CHECKPOINT = [0, 0, 1, 2, 3, 3, 3];
-const LATER = [2, 3, 4, 5, 6];
+const coin: Dist = [
+  [0, 0.5],
+  [1, 0.5],
+];
+/** Least-squares slope of expected washoutKnown (share of 3) over events 0..6. */
+function slopeOf(known: readonly number[]): number {
+  const y = known.map((held) => (held * (1 - P)) / 3);
+  const mx = 3;
+  const my = y.reduce((a, b) => a + b, 0) / y.length;
+  const num = y.reduce((sum, value, x) => sum + (x - mx) * (value - my), 0);
+  return num / y.reduce((sum, _, x) => sum + (x - mx) ** 2, 0);
+}
+/** Expected washout choices held per checkpoint: one ingested per washout checkpoint, decaying. */
+const heldWashout = (decay: number) => {
+  const settled = 1 + decay + decay ** 2;
+  return [0, 0, 1, 1 + decay, settled, settled, settled];
+};
+
+type Known = Readonly<Record<string, number>>;
+const STATELESS_DYNAMICS: Known = {
+  experienceDivergence: 0,
+  continuity: 0,
+  continuityRaw: 0.5,
+  continuityFloor: 0.5,
+  drift: 0,
+  driftRaw: 0.5,
+  driftFloor: 0.5,
+  stability: 0.5 / Math.SQRT2,
+  recovery: recoveryOf(joint(coin, coin, coin)),
+  plasticity: 0,
+  plasticityRaw: plasticityOfCoins(),
+  plasticityFloor: plasticityOfCoins(),
+  hysteresis: 0,
+  hysteresisRaw: 0.5,
+  hysteresisFloor: 0.5,
+  memoryAccumulation: 0,
+};
+function plasticityOfCoins(): number {
+  return meanAbsDid(coin, coin, coin, coin);
+}
+const followerHeld = heldWashout(1 - LAMBDA);
+const FOLLOWER_DYNAMICS: Known = {
+  experienceDivergence: excessOf(R),
+  continuity: R * (1 - R) * (1 - 2 * P * (1 - P)),
+  continuityRaw: 1 - 2 * R * P * (1 - P),
+  continuityFloor: 1 - dSame(R),
+  drift: 0.5 * R,
+  driftRaw: 0.5 * R,
+  driftFloor: 0,
+  stability: (2 * R * P * (1 - P)) / Math.SQRT2,
+  recovery: recoveryOf([
+    ...joint(flips(0), [[0.5, 1]], flips(0), R),
+    [0.5, 0.5, 0.5, 1 - R] as const,
+  ]),
+  plasticity: plasticityOf(R).excess,
+  plasticityRaw: plasticityOf(R).raw,
+  plasticityFloor: plasticityOf(R).floor,
+  hysteresis: excessOf(R),
+  hysteresisRaw: dDiff(R),
+  hysteresisFloor: dSame(R),
+  memoryAccumulation: slopeOf(followerHeld),
+};
+const HIDDEN_DYNAMICS: Known = {
+  experienceDivergence: excessOf(1),
+  continuity: 0,
+  continuityRaw: 1 - 2 * P * (1 - P),
+  continuityFloor: 1 - dSame(1),
+  drift: 0.5,
+  driftRaw: 0.5,
+  driftFloor: 0,
+  stability: (2 * P * (1 - P)) / Math.SQRT2,
+  recovery: recoveryOf(joint(flips(0), flips(0), flips(0))),
+  plasticity: plasticityOf(1).excess,
+  plasticityRaw: plasticityOf(1).raw,
+  plasticityFloor: plasticityOf(1).floor,
+  hysteresis: excessOf(1),
+  hysteresisRaw: dDiff(1),
+  hysteresisFloor: dSame(1),
+  memoryAccumulation: slopeOf([0, 0, 1, 2, 3, 3, 3]),
+};
+
+/** The derived value of a series at a checkpoint (docs/protocol.md). */
+function expectedSeries(system: string, name: DivergenceSeries, checkpoint: number): number {
+  if (system === 'stateless')
+    return name === 'differentHistory' || name === 'sameHistory' ? 0.5 : 0;
+  if (checkpoint === 0) return 0;
+  const hidden = system === 'hidden-state';
+  const r = hidden ? 1 : retention(checkpoint);
+  const e = excessOf(r);
+  switch (name) {
+    case 'differentHistory':
+      return dDiff(r);
+    case 'sameHistory':
+      return dSame(r);
+    case 'excess':
+    case 'shamExcess':
+    case 'swapExcess':
+      return e;
+    case 'eraseExcess':
+      // the exposure probe precedes the erasure; after it the follower's notebooks are empty
+      return hidden || checkpoint === 1 ? e : 0;
+    case 'swapFollowsState':
+      // before the swap (checkpoint 1) every instance follows its own history
+      return hidden || checkpoint === 1 ? -e : e;
+  }
+}
+
+const EXPECTED_DYNAMICS: Readonly<Record<string, Known>> = {
+  stateless: STATELESS_DYNAMICS,
+  'notebook-follower': FOLLOWER_DYNAMICS,
+  'hidden-state': HIDDEN_DYNAMICS,
+};
+
+/**
+ * Whether the simultaneous band of the cell's family holds the derived value. The tolerance is the
+ * family-wise band, not the pointwise interval: with about 50 cells per family, pointwise 95 %
+ * intervals would miss a true value somewhere by chance (the stateless sham arm at checkpoint 2
+ * did, issue 31), while the simultaneous band holds every cell with probability 0.95 together.
+ * A cell without spread (an exact 0) must equal its derived value to 1e-9.
+ */
+function holds(estimate: DivergenceEstimate, value: number): boolean {
+  if (estimate.simultaneousLower === null || estimate.simultaneousUpper === null) return false;
+  return estimate.simultaneousLower - 1e-9 <= value && value <= estimate.simultaneousUpper + 1e-9;
+}
+
+const systemOf = (id: string) => analysis.systems.find((candidate) => candidate.systemId === id);
+const dynamic = (system: string, name: string) =>
+  systemOf(system)?.dynamics.find((d) => d.name === name)?.value;
+
+describe('known truth: every series, arm and dynamic at its derived value', () => {
+  for (const system of DIVERGENCE_SYSTEM_NAMES) {
+    it(`${system}: every series at every checkpoint inside its simultaneous band`, () => {
+      const misses: string[] = [];
+      for (const name of DIVERGENCE_SERIES)
+        for (let checkpoint = 0; checkpoint <= 6; checkpoint++) {
+          const expected = expectedSeries(system, name, checkpoint);
+          const found = series(system, name, checkpoint);
+          if (!holds(found, expected))
+            misses.push(`${name}@${checkpoint}: ${expected} not in ${formatEstimate(found)}`);
+        }
+      expect(misses).toEqual([]);
+    });
+
+    it(`${system}: every dynamic inside its simultaneous band`, () => {
+      const misses: string[] = [];
+      for (const [name, expected] of Object.entries(EXPECTED_DYNAMICS[system] as Known)) {
+        const found = dynamic(system, name);
+        if (system === 'hidden-state' && name === 'recovery') {
+          // Defined only where a probe flip made D(4, 5) > 0: probability 1 - (1 - 2p(1-p))^4 =
+          // 0.33 per world, so about 5 of 16 worlds, each value near 0 or 1 (which of the two
+          // probes flipped). Too few worlds for any interval to be a tolerance: the count is the
+          // claim tested here, the value is derived in docs/protocol.md.
+          expect(found?.worlds).toBeLessThan(WORLDS / 2);
+          continue;
+        }
+        if (found === undefined || !holds(found, expected))
+          misses.push(`${name}: ${expected} not in ${found ? formatEstimate(found) : 'missing'}`);
+      }
+      expect(misses).toEqual([]);
+    });
+  }
+
+  it('the derived values are not the noise: follower and hidden state differ from the stateless', () => {
+    // A test that the coin flipper passes cannot tell a learner from noise (issue 31): each
+    // history-dependence excess the follower and hidden state carry is far from the stateless 0.
+    for (const name of ['experienceDivergence', 'plasticity', 'hysteresis', 'drift'])
+      for (const system of ['notebook-follower', 'hidden-state']) {
+        expect(EXPECTED_DYNAMICS[system]?.[name]).toBeGreaterThan(0.25);
+        expect(dynamic(system, name)?.simultaneousLower).toBeGreaterThan(0);
+        expect(dynamic('stateless', name)?.simultaneousLower).toBeLessThanOrEqual(0);
+      }
+    expect(FOLLOWER_DYNAMICS.continuity).toBeGreaterThan(0.2);
+    expect(dynamic('notebook-follower', 'continuity')?.simultaneousLower).toBeGreaterThan(0);
+    // Decay in washout: the follower's checkpoint-1 band lies above its checkpoint-4 band.
+    expect(series('notebook-follower', 'excess', 1).simultaneousLower).toBeGreaterThan(
+      series('notebook-follower', 'excess', 4).simultaneousUpper as number,
+    );
+  });
+
+  it('reports every dynamic per system with its definition, null only with a reason', () => {
+    for (const system of analysis.systems) {
+      expect(system.dynamics.map((d) => d.name)).toEqual([...DIVERGENCE_DYNAMICS]);
+      expect(system.familyWise.grid.familySize).toBeGreaterThan(0);
+      for (const entry of system.dynamics) {
+        expect(entry.definition.length).toBeGreaterThan(0);
+        if (entry.value.estimate === null) expect(entry.value.reason).not.toBeNull();
+      }
+    }
+    // The same estimate and pointwise interval; the simultaneous band is its family's (dynamics).
+    const { estimate, lower, upper } = series('notebook-follower', 'excess', 6);
+    expect(dynamic('notebook-follower', 'experienceDivergence')).toMatchObject({
+      estimate,
+      lower,
+      upper,
+    });
+  });
+});
 
 describe('divergence protocol, offline, scripted systems with known dynamics', () => {
   it('freezes the manifest, with the primary checkpoint, before the first request', () => {
@@ -76,80 +356,7 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
     );
     const plan = JSON.parse(readFileSync(divergencePaths(runDir).plan, 'utf8'));
     expect(calls.length).toBe(plan.requests.length);
-    expect(calls.length).toBe(WORLDS * 3 * 231);
-  });
-
-  it('stateless: excess divergence 0 within bootstrap error at every checkpoint', () => {
-    for (let checkpoint = 0; checkpoint <= 6; checkpoint++)
-      expect(
-        contains(series('stateless', 'excess', checkpoint), 0),
-        `checkpoint ${checkpoint}`,
-      ).toBe(true);
-  });
-
-  it('notebook follower: excess decays in washout at the declared rate and persists later', () => {
-    expect(series('notebook-follower', 'excess', 0).estimate).toBe(0);
-    for (let checkpoint = 1; checkpoint <= 6; checkpoint++) {
-      const expected = followerExcess(WASHOUT_UPDATES_BY_CHECKPOINT[checkpoint] as number);
-      expect(
-        contains(series('notebook-follower', 'excess', checkpoint), expected),
-        `checkpoint ${checkpoint}: ${expected}`,
-      ).toBe(true);
-    }
-    expect(series('notebook-follower', 'excess', 1).lower).toBeGreaterThan(
-      series('notebook-follower', 'excess', 4).upper as number,
-    );
-    expect(series('notebook-follower', 'excess', 6).lower).toBeGreaterThan(0);
-  });
-
-  it('notebook follower: survives sham erasure, vanishes after erasure, follows the swapped state', () => {
-    for (const checkpoint of LATER) {
-      const expected = followerExcess(WASHOUT_UPDATES_BY_CHECKPOINT[checkpoint] as number);
-      expect(contains(series('notebook-follower', 'shamExcess', checkpoint), expected)).toBe(true);
-      const erased = series('notebook-follower', 'eraseExcess', checkpoint);
-      expect([erased.estimate, erased.lower, erased.upper]).toEqual([0, 0, 0]);
-      expect(series('notebook-follower', 'swapFollowsState', checkpoint).lower).toBeGreaterThan(0);
-    }
-    // Before the swap (its probe precedes the exchange) the swap arms follow their own history.
-    expect(series('notebook-follower', 'swapFollowsState', 1).upper).toBeLessThan(0);
-  });
-
-  it('hidden state: divergence survives erasure, and swapped instances follow their history', () => {
-    const hiddenExcess = (1 - 2 * DIVERGENCE_SYSTEMS['hidden-state'].probeFlip) ** 2;
-    for (const checkpoint of LATER) {
-      expect(series('hidden-state', 'eraseExcess', checkpoint).lower).toBeGreaterThan(0.3);
-      expect(contains(series('hidden-state', 'excess', checkpoint), hiddenExcess)).toBe(true);
-      expect(series('hidden-state', 'swapFollowsState', checkpoint).upper).toBeLessThan(0);
-    }
-  });
-
-  it('reports every dynamic per system, null only with a reason', () => {
-    for (const system of analysis.systems) {
-      expect(system.dynamics.map((d) => d.name)).toEqual([
-        'experienceDivergence',
-        'continuity',
-        'drift',
-        'stability',
-        'recovery',
-        'plasticity',
-        'hysteresis',
-        'memoryAccumulation',
-      ]);
-      for (const dynamic of system.dynamics) {
-        expect(dynamic.definition.length).toBeGreaterThan(0);
-        if (dynamic.value.estimate === null) expect(dynamic.value.reason).not.toBeNull();
-      }
-    }
-    const follow = analysis.systems.find((s) => s.systemId === 'notebook-follower');
-    const value = (name: string) => follow?.dynamics.find((d) => d.name === name)?.value;
-    // The follower's notebook holds the washout evidence: usable information accumulates.
-    expect(value('memoryAccumulation')?.lower).toBeGreaterThan(0);
-    // The latest-ingested evidence wins: A then B and B then A end on opposite answers.
-    expect(value('hysteresis')?.lower).toBeGreaterThan(0.3);
-    expect(value('plasticity')?.lower).toBeGreaterThan(0.3);
-    expect(value('recovery')?.estimate).toBeGreaterThan(0.3);
-    // Experience divergence is the excess at the manifest's primary checkpoint.
-    expect(value('experienceDivergence')).toEqual(series('notebook-follower', 'excess', 6));
+    expect(calls.length).toBe(WORLDS * 3 * 287);
   });
 
   it('reads the primary checkpoint from the manifest, not from code', async () => {

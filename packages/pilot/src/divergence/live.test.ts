@@ -42,7 +42,7 @@ function lines(path: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-const PER_WORLD = 231;
+const PER_WORLD = 287;
 /** The runner's reason for a request never sent because one it depends on ended its instance. */
 const BLOCKED = 'not sent: a request it depends on produced no notebook';
 
@@ -64,7 +64,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
       .split('\n')
       .find((line) => line.includes(endpoint?.model ?? '-'));
     expect(row).toBeDefined();
-    // 231 requests of up to 4096 output tokens at 2 USD per million: far above zero
+    // 287 requests of up to 4096 output tokens at 2 USD per million: far above zero
     const worst = Number(row?.trim().split(/\s+/)[3]);
     expect(worst).toBeGreaterThan(0.5);
     expect(cli.out()).toContain('Ceiling given: 1 USD');

@@ -56,14 +56,14 @@ describe('divergence protocol schedule', () => {
     expect(new Set(differing)).toEqual(new Set([5]));
   });
 
-  it('counts 13 calls per main arm and 231 requests per world and system', () => {
+  it('counts 13 calls per main arm and 287 requests per world and system', () => {
     // 7 probes + 6 updates (exposure, 3 washout, 2 later).
     expect(armCalls(divergenceArm('A')).length).toBe(13);
-    expect(DIVERGENCE_ARMS.length).toBe(17);
+    expect(DIVERGENCE_ARMS.length).toBe(21);
     // Beyond 13 per arm: one operation call for each of the 4 erasure and 2 sham arms, and one
-    // more exposure update and probe for each of AB and BA.
+    // more exposure update and probe for each of AB, BA, AB2 and BA2.
     const extra = DIVERGENCE_ARMS.reduce((sum, arm) => sum + armCalls(arm).length - 13, 0);
-    expect(extra).toBe(6 + 4);
-    expect(divergenceRequestsPerWorld()).toBe(17 * 13 + 10);
+    expect(extra).toBe(6 + 8);
+    expect(divergenceRequestsPerWorld()).toBe(21 * 13 + 14);
   });
 });

@@ -110,6 +110,8 @@ export const DIVERGENCE_ARMS: readonly DivergenceArm[] = [
   arm('B.sham', 'B', ['B'], { kind: 'sham-erase' }, 'history B, sham erasure after exposure'),
   arm('AB', 'B', ['A', 'B'], { kind: 'none' }, 'exposure A then B (hysteresis)'),
   arm('BA', 'A', ['B', 'A'], { kind: 'none' }, 'exposure B then A (hysteresis)'),
+  arm('AB2', 'B', ['A', 'B'], { kind: 'none' }, 'same-path control of AB (hysteresis floor)'),
+  arm('BA2', 'A', ['B', 'A'], { kind: 'none' }, 'same-path control of BA (hysteresis floor)'),
   arm('A.fault', 'A', ['A'], { kind: 'fault' }, 'history A, reversible notebook fault'),
   arm(
     'A.correct',
@@ -124,6 +126,20 @@ export const DIVERGENCE_ARMS: readonly DivergenceArm[] = [
     ['A'],
     { kind: 'matched-update' },
     'history A, matched non-correcting update (plasticity control)',
+  ),
+  arm(
+    'A.correct2',
+    'A',
+    ['A'],
+    { kind: 'correction' },
+    'second instance under the same correction (plasticity floor)',
+  ),
+  arm(
+    'A.matched2',
+    'A',
+    ['A'],
+    { kind: 'matched-update' },
+    'second instance under the matched update (plasticity floor)',
   ),
 ];
 

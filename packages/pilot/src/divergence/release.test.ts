@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DivergenceAnalysis } from './analyze';
+import { type DivergenceAnalysis, formatEstimate } from './analyze';
 import { divergenceMarkdown, renderDivergenceRelease, trajectoryCsv } from './release';
 
 const estimate = (value: number | null) => ({
@@ -9,6 +9,8 @@ const estimate = (value: number | null) => ({
   worlds: value === null ? 0 : 2,
   plannedWorlds: 2,
   reason: value === null ? 'no deviation, with a | inside' : null,
+  simultaneousLower: null,
+  simultaneousUpper: null,
 });
 
 const analysis: DivergenceAnalysis = {
@@ -44,6 +46,10 @@ const analysis: DivergenceAnalysis = {
           value: estimate(null),
         },
       ],
+      familyWise: {
+        grid: { critical: 2.5, familySize: 10, level: 0.95 },
+        dynamics: { critical: null, familySize: 0, level: 0.95 },
+      },
     },
   ],
 };
@@ -52,6 +58,9 @@ describe('divergence release text', () => {
   it('labels scripted baselines, marks the manifest primary checkpoint and escapes table pipes', () => {
     const text = divergenceMarkdown(analysis);
     expect(text).toContain('## notebook-follower (SCRIPTED BASELINE, not a model)');
+    // the family-wise statement: a pointwise interval is not a claim; the band and q are shown
+    expect(text).toContain('a pointwise interval is not a claim');
+    expect(text).toContain('grid: q = 2.500 over 10 cells');
     expect(text).toContain('| 1 (primary) | exposure | 0.500 [0.400, 0.600], 2/2 worlds |');
     expect(text).toContain(
       '| plasticity | null (no deviation, with a \\| inside) | mean \\|a - b\\| | arms |',
@@ -60,14 +69,20 @@ describe('divergence release text', () => {
       expect(line.replaceAll('\\|', '').split('|').length).toBe(6);
   });
 
+  it('prints the simultaneous band beside the pointwise interval', () => {
+    const banded = { ...estimate(0.5), simultaneousLower: 0.25, simultaneousUpper: 0.75 };
+    expect(formatEstimate(banded)).toBe('0.500 [0.400, 0.600] sim. [0.250, 0.750], 2/2 worlds');
+    expect(trajectoryCsv({ ...analysis })).toContain(',0.5,0.4,0.6,,,2,2,');
+  });
+
   it('writes one CSV row per system, checkpoint and series, with the primary flag', () => {
     const rows = trajectoryCsv(analysis).trim().split('\n');
     expect(rows.length).toBe(1 + 2 * 7);
     expect(rows).toContain(
-      'notebook-follower,scripted_baseline,1,exposure,true,excess,0.5,0.4,0.6,2,2,',
+      'notebook-follower,scripted_baseline,1,exposure,true,excess,0.5,0.4,0.6,,,2,2,',
     );
     expect(rows).toContain(
-      'notebook-follower,scripted_baseline,0,baseline,false,swapFollowsState,,,,0,2,"no deviation, with a | inside"',
+      'notebook-follower,scripted_baseline,0,baseline,false,swapFollowsState,,,,,,0,2,"no deviation, with a | inside"',
     );
   });
 

@@ -7,7 +7,9 @@ import {
   type DivergenceEstimate,
   type DivergenceSeries,
   type DivergenceSystemResult,
+  FAMILY_WISE_STATEMENT,
   formatEstimate,
+  formatFamilies,
 } from './analyze';
 import { divergenceReportHtml } from './report-html';
 
@@ -50,7 +52,7 @@ function labelOf(system: DivergenceSystemResult): string {
 /** Every series at every checkpoint, one row each. */
 export function trajectoryCsv(analysis: DivergenceAnalysis): string {
   const rows = [
-    'system,evidence_class,checkpoint,phase,primary,series,estimate,lower,upper,worlds,planned_worlds,reason',
+    'system,evidence_class,checkpoint,phase,primary,series,estimate,lower,upper,simultaneous_lower,simultaneous_upper,worlds,planned_worlds,reason',
   ];
   for (const system of analysis.systems) {
     for (const point of system.trajectory) {
@@ -69,6 +71,8 @@ export function trajectoryCsv(analysis: DivergenceAnalysis): string {
             number(value.estimate),
             number(value.lower),
             number(value.upper),
+            number(value.simultaneousLower),
+            number(value.simultaneousUpper),
             String(value.worlds),
             String(value.plannedWorlds),
             csvField(value.reason ?? ''),
@@ -83,7 +87,7 @@ export function trajectoryCsv(analysis: DivergenceAnalysis): string {
 /** Every dynamic per system, with its definition and inputs. */
 export function dynamicsCsv(analysis: DivergenceAnalysis): string {
   const rows = [
-    'system,evidence_class,dynamic,estimate,lower,upper,worlds,planned_worlds,reason,definition,inputs',
+    'system,evidence_class,dynamic,estimate,lower,upper,simultaneous_lower,simultaneous_upper,worlds,planned_worlds,reason,definition,inputs',
   ];
   for (const system of analysis.systems) {
     for (const dynamic of system.dynamics) {
@@ -96,6 +100,8 @@ export function dynamicsCsv(analysis: DivergenceAnalysis): string {
           number(value.estimate),
           number(value.lower),
           number(value.upper),
+          number(value.simultaneousLower),
+          number(value.simultaneousUpper),
           String(value.worlds),
           String(value.plannedWorlds),
           csvField(value.reason ?? ''),
@@ -240,7 +246,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     `# Divergence protocol ${analysis.protocol}`,
     '',
     `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): **${analysis.primaryCheckpoint}**.`,
-    'Intervals are pointwise 95% percentile intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic); they are not simultaneous bands.',
+    FAMILY_WISE_STATEMENT,
     '',
     '![Excess divergence by checkpoint](divergence-trajectory.svg)',
     '',
@@ -264,7 +270,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
         ]),
   ];
   for (const system of analysis.systems) {
-    lines.push('', `## ${labelOf(system)}`, '');
+    lines.push('', `## ${labelOf(system)}`, '', formatFamilies(system), '');
     lines.push('| checkpoint | phase | excess | sham | erasure | swap | swap follows state |');
     lines.push('| --- | --- | --- | --- | --- | --- | --- |');
     for (const point of system.trajectory) {

@@ -1,5 +1,11 @@
 import { type ReportBlock, renderHtml } from '@chi/report';
-import { type DivergenceAnalysis, type DivergenceSystemResult, formatEstimate } from './analyze';
+import {
+  type DivergenceAnalysis,
+  type DivergenceSystemResult,
+  FAMILY_WISE_STATEMENT,
+  formatEstimate,
+  formatFamilies,
+} from './analyze';
 
 /** The paragraph `report.html` replaces with the trajectory figure (the SVG inline). */
 const FIGURE_SLOT = 'divergence-trajectory-figure';
@@ -22,6 +28,7 @@ function systemBlocks(analysis: DivergenceAnalysis, system: DivergenceSystemResu
           },
         ]
       : []),
+    { kind: 'paragraph', text: formatFamilies(system) },
     {
       kind: 'table',
       caption: `Excess divergence and the erasure, sham and swap arms by checkpoint (primary checkpoint ${analysis.primaryCheckpoint}, read from the manifest)`,
@@ -68,7 +75,7 @@ export function divergenceReportBlocks(analysis: DivergenceAnalysis): ReportBloc
     },
     {
       kind: 'paragraph',
-      text: `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): ${analysis.primaryCheckpoint}. Intervals are pointwise 95% percentile intervals from the clustered bootstrap over worlds; they are not simultaneous bands.`,
+      text: `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): ${analysis.primaryCheckpoint}. ${FAMILY_WISE_STATEMENT}`,
     },
     { kind: 'paragraph', text: FIGURE_SLOT },
     { kind: 'heading', level: 2, text: 'Series', id: 'series' },

@@ -63,6 +63,11 @@ export interface DivergenceSelection {
   readonly systems?: readonly SystemSpec[];
   /** Bootstrap resamples (default 2000). */
   readonly resamples?: number;
+  /**
+   * Root seed of the world seeds (`--seed`; default {@link DIVERGENCE_ROOT_SEED}). Frozen in the
+   * manifest as `rootSeed` with the world seeds it gives; resume and verify read the manifest's.
+   */
+  readonly rootSeed?: number;
   /** USD ceiling of the scored requests (0 for scripted systems only). */
   readonly ceilingUsd?: number;
   /** Requests in flight at once (default the pilot's). */
@@ -90,7 +95,7 @@ export function divergenceSettings(
   return defaultOfflineSettings({
     systems: [...systems],
     replicates: worlds,
-    rootSeed: DIVERGENCE_ROOT_SEED,
+    rootSeed: selection.rootSeed ?? DIVERGENCE_ROOT_SEED,
     analysisSeed: DIVERGENCE_ANALYSIS_SEED,
     resamples: selection.resamples ?? 2000,
     ceilingUsd: selection.ceilingUsd ?? 0,
@@ -230,6 +235,8 @@ export interface RunDivergenceOptions {
   readonly worlds?: number;
   /** Bootstrap resamples (default 2000). */
   readonly resamples?: number;
+  /** Root seed of the world seeds (default {@link DIVERGENCE_ROOT_SEED}). */
+  readonly rootSeed?: number;
   /** Fixed clock of the manifest and the attempt log; default now. */
   readonly now?: () => Date;
   /** The models of every instance; default the scripted divergence systems. */
@@ -251,6 +258,7 @@ export async function runDivergenceProtocol(options: RunDivergenceOptions): Prom
     runDir: options.runDir,
     settings: divergenceSettings(options.worlds ?? 8, {
       ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+      ...(options.rootSeed === undefined ? {} : { rootSeed: options.rootSeed }),
     }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.modelFor === undefined ? {} : { modelFor: options.modelFor }),
