@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
+import { worldSeedsFor } from '../run-worlds';
 
 describe('chi pilot --protocol divergence-v0.1', () => {
   it('--plan prints the request count and worst-case cost and sends nothing', async () => {
@@ -176,9 +177,9 @@ describe('chi verify on a damaged divergence release', () => {
     };
     const seven = await run('7', 'seven');
     const eight = await run('8', 'eight');
-    expect(seven.manifest.rootSeed).toBe(7);
-    expect(eight.manifest.rootSeed).toBe(8);
-    expect(seven.manifest.worldSeeds).toHaveLength(2);
+    // Frozen as the pilot freezes it: the world seeds the root seed gives.
+    expect(seven.manifest.worldSeeds).toEqual(worldSeedsFor(7, 2));
+    expect(eight.manifest.worldSeeds).toEqual(worldSeedsFor(8, 2));
     expect(seven.manifest.worldSeeds).not.toEqual(eight.manifest.worldSeeds);
     const verify = captureIo({ cwd });
     expect(await runCli(['verify', seven.release], verify.io)).toBe(0);

@@ -229,7 +229,7 @@ export function trajectorySvg(analysis: DivergenceAnalysis): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="20" y="24" font-size="16" font-weight="bold">Excess divergence (different-history minus same-history distance) by checkpoint</text>`,
-    `<text x="20" y="42" font-size="12">Pointwise 95% percentile intervals over world clusters; not simultaneous bands. Scripted baselines are not measurements.</text>`,
+    `<text x="20" y="42" font-size="12">Pointwise 95% intervals over world clusters (not a claim; simultaneous bands in the tables). Scripted baselines are not measurements.</text>`,
     ...panels,
     '</svg>',
   ].join('\n')}\n`;

@@ -113,6 +113,6 @@ export function divergenceReportHtml(analysis: DivergenceAnalysis, svg: string):
     divergenceReportBlocks(analysis),
     `Divergence protocol ${analysis.protocol}`,
   );
-  const figure = `<figure id="figure-divergence-trajectory" class="chart">\n${svg.trimEnd()}\n<figcaption>Figure 1. Excess divergence (different-history minus same-history distance) by checkpoint, with the sham, erasure and swap arms beside it; pointwise 95% intervals over world clusters.</figcaption>\n</figure>`;
+  const figure = `<figure id="figure-divergence-trajectory" class="chart">\n${svg.trimEnd()}\n<figcaption>Figure 1. Excess divergence (different-history minus same-history distance) by checkpoint, with the sham, erasure and swap arms beside it; pointwise 95% intervals over world clusters (not a claim: the tables give the simultaneous bands).</figcaption>\n</figure>`;
   return html.replace(`<p>${FIGURE_SLOT}</p>`, figure);
 }

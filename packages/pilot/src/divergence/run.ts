@@ -65,7 +65,7 @@ export interface DivergenceSelection {
   readonly resamples?: number;
   /**
    * Root seed of the world seeds (`--seed`; default {@link DIVERGENCE_ROOT_SEED}). Frozen in the
-   * manifest as `rootSeed` with the world seeds it gives; resume and verify read the manifest's.
+   * manifest as the world seeds it gives; resume and verify read the manifest's.
    */
   readonly rootSeed?: number;
   /** USD ceiling of the scored requests (0 for scripted systems only). */
