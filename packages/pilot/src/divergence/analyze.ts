@@ -137,6 +137,24 @@ export interface DivergenceSystemResult {
     readonly inputs: string;
     readonly value: DivergenceEstimate;
   }[];
+  /**
+   * Task accuracy (`profile.accuracy`: the share of the primary choices answered as the arm's
+   * history warrants) per arm and checkpoint, bootstrapped with the same world multisets as the
+   * dynamics: the task outcomes that accompany them.
+   */
+  readonly taskAccuracy: readonly TaskAccuracyCell[];
+}
+
+/** The task accuracy of one arm at one checkpoint. */
+export interface TaskAccuracyCell {
+  readonly arm: string;
+  readonly checkpoint: number;
+  readonly value: DivergenceEstimate;
+}
+
+/** The per-world name of the task accuracy of an arm at a checkpoint. */
+export function taskAccuracyName(arm: string, checkpoint: number): string {
+  return `accuracy:${arm}@${checkpoint}`;
 }
 
 /** The whole analysis (`divergence.json` of the release). */
@@ -331,6 +349,25 @@ function dynamicsOf(
   ]);
 }
 
+function taskAccuracyOf(
+  trajectories: Trajectories,
+  manifest: DivergenceManifest,
+): Map<string, WorldValue> {
+  const values = new Map<string, WorldValue>();
+  for (const arm of manifest.arms)
+    for (const { checkpoint } of manifest.checkpoints)
+      values.set(
+        taskAccuracyName(arm.id, checkpoint),
+        unlessExcluded(trajectories, [arm.id], () => {
+          const entry = lastAt(trajectories.get(arm.id), checkpoint);
+          return entry === null
+            ? { value: null, reason: `${arm.id} has no probe at checkpoint ${checkpoint}` }
+            : { value: entry.profile.accuracy ?? null, reason: null };
+        }),
+      );
+  return values;
+}
+
 function clusterOf(
   manifest: DivergenceManifest,
   seed: number,
@@ -350,6 +387,7 @@ function clusterOf(
       values.set(`${name}@${checkpoint}`, value);
   }
   for (const [name, value] of dynamicsOf(byArm, manifest)) values.set(name, value);
+  for (const [name, value] of taskAccuracyOf(byArm, manifest)) values.set(name, value);
   return { seed, values };
 }
 
@@ -390,6 +428,75 @@ function toEstimate(
   };
 }
 
+function systemClusters(
+  manifest: DivergenceManifest,
+  systemId: string,
+  entries: readonly ChisEntry[],
+  excluded: readonly ExcludedInstance[],
+): WorldCluster[] {
+  return manifest.worldSeeds.map((seed) =>
+    clusterOf(
+      manifest,
+      seed,
+      entries.filter(
+        (entry) =>
+          entry.systemId === systemId &&
+          entry.worldSeed === seed &&
+          !excluded.some(
+            (instance) =>
+              instance.systemId === systemId &&
+              instance.worldSeed === seed &&
+              instance.arm === entry.history,
+          ),
+      ),
+      new Map(
+        excluded
+          .filter((instance) => instance.systemId === systemId && instance.worldSeed === seed)
+          .map((instance) => [instance.arm, instance.reason]),
+      ),
+    ),
+  );
+}
+
+/** One world's value of one statistic of one system (a row of `divergence-worlds.csv`). */
+export interface DivergenceWorldValue {
+  readonly systemId: string;
+  /** `excess@6`, `plasticity`, `accuracy:A@1`: the names of the analysis. */
+  readonly statistic: string;
+  readonly worldSeed: number;
+  /** Null when undefined in this world: the world is then outside the statistic's world set. */
+  readonly value: number | null;
+  readonly reason: string | null;
+}
+
+/**
+ * Every per-world value the analysis averages (before rounding), per system, statistic and
+ * planned world, in manifest order: each estimate is the mean of its defined values, and its
+ * world set is the worlds where the value is defined.
+ */
+export function divergenceWorldValues(
+  manifest: DivergenceManifest,
+  entries: readonly ChisEntry[],
+  excluded: readonly ExcludedInstance[] = [],
+): DivergenceWorldValue[] {
+  return manifest.systems.flatMap((system) => {
+    const clusters = systemClusters(manifest, system.id, entries, excluded);
+    const names = [...(clusters[0]?.values.keys() ?? [])];
+    return names.flatMap((statistic) =>
+      clusters.map((cluster) => {
+        const found = cluster.values.get(statistic);
+        return {
+          systemId: system.id,
+          statistic,
+          worldSeed: cluster.seed,
+          value: found?.value ?? null,
+          reason: found?.value == null ? (found?.reason ?? 'undefined') : null,
+        };
+      }),
+    );
+  });
+}
+
 /**
  * Analyzes a divergence run's CHIS entries: per system, every series at every checkpoint of the
  * manifest and every dynamic, each the mean over the worlds where it is defined, with pointwise
@@ -404,28 +511,7 @@ export function analyzeDivergence(
   excluded: readonly ExcludedInstance[] = [],
 ): DivergenceAnalysis {
   const systems = manifest.systems.map((system): DivergenceSystemResult => {
-    const clusters = manifest.worldSeeds.map((seed) =>
-      clusterOf(
-        manifest,
-        seed,
-        entries.filter(
-          (entry) =>
-            entry.systemId === system.id &&
-            entry.worldSeed === seed &&
-            !excluded.some(
-              (instance) =>
-                instance.systemId === system.id &&
-                instance.worldSeed === seed &&
-                instance.arm === entry.history,
-            ),
-        ),
-        new Map(
-          excluded
-            .filter((instance) => instance.systemId === system.id && instance.worldSeed === seed)
-            .map((instance) => [instance.arm, instance.reason]),
-        ),
-      ),
-    );
+    const clusters = systemClusters(manifest, system.id, entries, excluded);
     const names = [...(clusters[0]?.values.keys() ?? [])];
     const boot = clusterBootstrap({
       clusters,
@@ -451,6 +537,13 @@ export function analyzeDivergence(
         ...DYNAMIC_DEFINITIONS[name],
         value: estimate(name),
       })),
+      taskAccuracy: manifest.arms.flatMap((arm) =>
+        manifest.checkpoints.map(({ checkpoint }) => ({
+          arm: arm.id,
+          checkpoint,
+          value: estimate(taskAccuracyName(arm.id, checkpoint)),
+        })),
+      ),
     };
   });
   return {

@@ -1,5 +1,6 @@
 import { type ReportBlock, renderHtml } from '@chi/report';
 import { type DivergenceAnalysis, type DivergenceSystemResult, formatEstimate } from './analyze';
+import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
 /** The paragraph `report.html` replaces with the trajectory figure (the SVG inline). */
 const FIGURE_SLOT = 'divergence-trajectory-figure';
@@ -49,6 +50,7 @@ function systemBlocks(analysis: DivergenceAnalysis, system: DivergenceSystemResu
         dynamic.inputs,
       ]),
     },
+    { kind: 'table', caption: TASK_ACCURACY_CAPTION, ...taskAccuracyTable(system) },
   ];
 }
 
