@@ -165,10 +165,14 @@ try {
     ]);
     for (const file of listFiles(shipped)) {
       if (!/\.(?:m?js|cjs|d\.m?ts|d\.cts)$/.test(file)) continue;
-      // @chi/report's verifier is a self-contained bundle (every dependency inlined; vega's
-      // optional `import('canvas')` sits in a try/catch, and bundled text quotes `from "..."`):
-      // scripts/release-from-copy.mjs proves that it runs alone, from a copy of a release.
-      if (manifest.name === '@chi/report' && relative(shipped, file) === 'verifier/verify.mjs')
+      // @chi/report's verifier (and @chi/pilot's divergence verifier, built the same way) is a
+      // self-contained bundle (every dependency inlined; vega's optional `import('canvas')` sits in
+      // a try/catch, and bundled text quotes `from "..."`): scripts/release-from-copy.mjs and
+      // packages/pilot/src/divergence/release-copy.test.ts prove that each runs alone, from a copy.
+      if (
+        (manifest.name === '@chi/report' || manifest.name === '@chi/pilot') &&
+        relative(shipped, file) === 'verifier/verify.mjs'
+      )
         continue;
       const text = readFileSync(file, 'utf8');
       for (const pattern of IMPORT_PATTERNS) {

@@ -33,6 +33,27 @@ export interface ModelArgument {
   readonly providers: readonly string[];
 }
 
+/** The evidence classes a user can declare for a `--base-url` endpoint. */
+export const DECLARED_ENDPOINT_CLASSES = ['live_model', 'unverified_endpoint'] as const;
+/** One declarable endpoint class. */
+export type DeclaredEndpointClass = (typeof DECLARED_ENDPOINT_CLASSES)[number];
+
+function evidenceClassOption(
+  text: string | undefined,
+  baseUrl: string | null,
+): DeclaredEndpointClass | null {
+  if (text === undefined) return null;
+  if (baseUrl === null)
+    throw new UsageError(
+      'chi pilot: --evidence-class labels a --base-url endpoint; OpenRouter models are live models and scripted systems scripted baselines',
+    );
+  if (!(DECLARED_ENDPOINT_CLASSES as readonly string[]).includes(text))
+    throw new UsageError(
+      `--evidence-class: expected one of ${DECLARED_ENDPOINT_CLASSES.join(', ')}, found ${JSON.stringify(text)}`,
+    );
+  return text as DeclaredEndpointClass;
+}
+
 /** `chi pilot` options, parsed and typed. */
 export interface PilotCommand {
   readonly command: 'pilot';
@@ -44,6 +65,11 @@ export interface PilotCommand {
   readonly systems: readonly string[] | null;
   readonly models: readonly ModelArgument[] | null;
   readonly baseUrl: string | null;
+  /**
+   * `--evidence-class CLASS`: what the user declares serves the `--base-url` endpoint
+   * (`live_model` or `unverified_endpoint`); null: undeclared, labelled `unverified_endpoint`.
+   */
+  readonly evidenceClass?: DeclaredEndpointClass | null;
   readonly replicates: number | null;
   readonly loads: readonly number[] | null;
   readonly batchSize: number | null;
@@ -208,6 +234,8 @@ Pilot options:
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
+  --evidence-class CLASS   what serves --base-url: live_model, or unverified_endpoint (default: an
+                           undeclared endpoint is never labelled a live model)
   --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
                            request); repeatable. Used by --plan and every reservation
   --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
@@ -533,6 +561,7 @@ const PROTOCOL_OPTIONS: readonly string[] = [
   'live',
   'models',
   'base-url',
+  'evidence-class',
   'ceiling-usd',
   'smoke-ceiling-usd',
   'allow-failed-smoke',
@@ -594,6 +623,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       systems: { type: 'string' },
       models: { type: 'string' },
       'base-url': { type: 'string' },
+      'evidence-class': { type: 'string' },
       replicates: { type: 'string' },
       ...experimentFlagOptions(PILOT_EXPERIMENT_FLAGS),
       templates: { type: 'string' },
@@ -674,6 +704,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     systems,
     models,
     baseUrl,
+    evidenceClass: evidenceClassOption(values['evidence-class'] as string | undefined, baseUrl),
     replicates,
     loads: selected('memory') ? (experiment.loads as readonly number[] | null) : [],
     batchSize: experiment.batchSize as number | null,

@@ -40,6 +40,8 @@ Options:
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
+  --evidence-class CLASS   what serves --base-url: live_model, or unverified_endpoint (default: an
+                           undeclared endpoint is never labelled a live model)
   --replicates N           worlds (default 4 offline, 1 live)
 ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
@@ -62,9 +64,9 @@ ${EXIT_CODES_TEXT}`,
 Usage:
   chi templates
 
-Prints every registered experiment under the axis it contributes to (R, M, C, A, I) and, per axis,
-how many of Specification v0.1's tests it implements and how many await the specification's texts
-(4 R, 8 M, 6 C, 6 A, 6 I). Partial task indicators are listed but fill no slot. Run a subset with
+Prints what the seeds give, Specification v0.1's test counts per axis (4 R, 8 M, 6 C, 6 A, 6 I)
+without any test's text, so none of those tests is implemented; then, per axis, every registered
+experiment of ours that probes it (partial task indicators marked). Run a subset with
 chi pilot --templates id,id,...
 
 ${EXIT_CODES_TEXT}`,

@@ -119,15 +119,20 @@ function existingRunFolder(path: string, what: string): string {
 }
 
 function liveSystems(
-  command: Pick<PilotCommand | SmokeCommand, 'models' | 'baseUrl'>,
+  command: Pick<PilotCommand | SmokeCommand, 'models' | 'baseUrl'> & {
+    readonly evidenceClass?: PilotCommand['evidenceClass'];
+  },
   prices: ReadonlyMap<string, Price> = new Map(),
 ): SystemSpec[] {
   if (command.baseUrl !== null) {
+    // labelled by what the user declares; undeclared stays an unverified endpoint
+    const declared = command.evidenceClass ?? null;
     return (command.models ?? []).map((entry) =>
       openAiCompatibleSystemSpec({
         model: entry.model,
         baseUrl: command.baseUrl as string,
         safetyPrice: prices.get(entry.model) ?? null,
+        ...(declared === null ? {} : { evidenceClass: declared }),
       }),
     );
   }

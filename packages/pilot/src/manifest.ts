@@ -182,13 +182,20 @@ export function buildManifest(args: {
       (KEYED_EXPERIMENT_IDS.includes(experiment.id) && keyed[experiment.id] !== undefined) ||
       experiments.added?.[experiment.id] !== undefined,
   );
-  const live = settings.systems.some((system) => system.evidenceClass === 'live_model');
+  const classes = new Set(settings.systems.map((system) => system.evidenceClass));
+  // the run's class: live when any system is a declared live model; an undeclared endpoint is
+  // never promoted to one, nor hidden as a scripted baseline
+  const runClass = classes.has('live_model')
+    ? 'live_model'
+    : classes.has('unverified_endpoint')
+      ? 'unverified_endpoint'
+      : 'scripted_baseline';
   const manifest: RunManifest = {
     kind: 'run-manifest',
     schemaVersion: 1,
     protocol: experiments.divergence === undefined ? PROTOCOL_ID : DIVERGENCE_PROTOCOL_ID,
     createdAt: args.createdAt.toISOString(),
-    evidenceClass: live ? 'live_model' : 'scripted_baseline',
+    evidenceClass: runClass,
     systems: settings.systems.map((system) => ({ ...system })),
     replicates: settings.replicates,
     worldSeeds: [...args.worldSeeds],

@@ -170,7 +170,11 @@ export function openAiCompatibleSystemSpec(args: {
    * cannot bound this system's spend (its model runs without a ledger reservation).
    */
   safetyPrice?: Price | null;
-  /** `scripted_baseline` for a scripted system served over HTTP (`chi serve`); `live_model` by default. */
+  /**
+   * What the user declares serves the endpoint (`--evidence-class`): `live_model`, or
+   * `scripted_baseline` for a scripted system served over HTTP (`chi serve`); by default
+   * `unverified_endpoint`, never promoted to a live model without a declaration.
+   */
   evidenceClass?: SystemSpec['evidenceClass'];
   /** The environment variable of the endpoint's key; `OPENAI_API_KEY` by default, `null` for none. */
   apiKeyEnv?: string | null;
@@ -181,7 +185,7 @@ export function openAiCompatibleSystemSpec(args: {
     model: args.model,
     providers: [],
     baseUrl: args.baseUrl,
-    evidenceClass: args.evidenceClass ?? 'live_model',
+    evidenceClass: args.evidenceClass ?? 'unverified_endpoint',
     reasoningEffort: null,
     maxOutputTokens: args.maxOutputTokens ?? 4096,
     safetyPrice:

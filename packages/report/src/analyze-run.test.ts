@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
@@ -90,6 +92,47 @@ describe('analyzeRun', () => {
   it('shows CHI as null with the reason', () => {
     expect(data.chi.value).toBeNull();
     expect(data.chi.reason.length).toBeGreaterThan(10);
+  });
+
+  it("records the catalog's quantization of each allowlisted endpoint, and nothing without a catalog", async () => {
+    expect(data.run.systems.every((system) => system.quantization === undefined)).toBe(true);
+    const other = await tempDir('analyze-catalog');
+    try {
+      await buildFixtureRun(other.path, { seeds: [11] });
+      const price = { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 };
+      const endpoint = { providerName: 'P', maxCompletionTokens: null, contextLength: null, price };
+      await writeFile(
+        join(other.path, 'catalog.json'),
+        JSON.stringify({
+          kind: 'model-catalog',
+          schemaVersion: 1,
+          source: 'https://openrouter.ai/api/v1',
+          fetchedAt: '2026-09-01T00:00:00.000Z',
+          models: [
+            {
+              model: 'scripted/keeper',
+              providers: ['p'],
+              maxOutputTokens: 10,
+              price,
+              endpoints: [
+                { ...endpoint, tag: 'p/fp8', quantization: 'fp8', allowed: true },
+                { ...endpoint, tag: 'p/any', quantization: null, allowed: true },
+                { ...endpoint, tag: 'q/fp4', quantization: 'fp4', allowed: false },
+              ],
+            },
+          ],
+        }),
+      );
+      const withCatalog = await readRunFolder(other.path);
+      const systems = analyzeRun(withCatalog, scoreRun(withCatalog)).run.systems;
+      expect(systems.find((system) => system.id === 'keeper')?.quantization).toEqual([
+        'p/fp8: fp8',
+        'p/any: unknown',
+      ]);
+      expect(systems.find((system) => system.id === 'forgetful')?.quantization).toBeUndefined();
+    } finally {
+      await other.remove();
+    }
   });
 
   it('counts every probe of a complete world exactly once in the taxonomy', () => {

@@ -182,6 +182,20 @@ export function analyzeRun(
   };
 }
 
+/**
+ * The quantization the catalog reports for a model's allowlisted endpoints (`tag: quantization`),
+ * or nothing without a catalog entry (the field stays absent, so such runs keep their bytes).
+ */
+function quantizationOf(records: RunRecords, model: string): { quantization?: string[] } {
+  const entry = records.catalog?.models.find((candidate) => candidate.model === model);
+  if (entry === undefined) return {};
+  return {
+    quantization: entry.endpoints
+      .filter((endpoint) => endpoint.allowed)
+      .map((endpoint) => `${endpoint.tag}: ${endpoint.quantization ?? 'unknown'}`),
+  };
+}
+
 /** The run's facts as the chart data records them (systems, seeds, analysis, transport). */
 function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartData['run'] {
   const { manifest } = records;
@@ -199,6 +213,7 @@ function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartDat
       evidenceClass: s.evidenceClass,
       uncappedNotebook: s.uncappedNotebook ?? false,
       providers: [...s.providers],
+      ...quantizationOf(records, s.model),
       reasoningEffort: s.reasoningEffort,
       maxOutputTokens: s.maxOutputTokens,
       safetyPrice: s.safetyPrice === null ? null : { ...s.safetyPrice },

@@ -91,6 +91,30 @@ describe('calibration checks (hand-worked, SYNTHETIC data)', () => {
     expect(checks.heldOut.inSampleChi.participants).toBe(2);
   });
 
+  it('scores systems against the same calibration half as the held-out humans (like with like)', () => {
+    const participants = calibration.sample?.participants ?? [];
+    const half = heldOutSplit(participants, 1).calibrationHalf;
+    const halfMu =
+      half.reduce((sum, p) => sum + (p.features.R?.accuracy as number), 0) / half.length;
+    // a system at the half's centroid: CHI 100 against the half, whatever the full sample says
+    const atHalf = calibrationChecks({
+      calibration,
+      comparison,
+      analysisSeed: 1,
+      systems: ['sys', 'half-centroid'],
+      profiles: new Map([
+        ['sys', { axes: { R: { accuracy: 0.7 } } }],
+        ['half-centroid', { axes: { R: { accuracy: halfMu } } }],
+      ]),
+      chanceAccuracy: { R: 0.25 },
+    });
+    expect(halfMu).not.toBeCloseTo(0.7, 6);
+    expect(atHalf.heldOut.systemsChi.find((r) => r.systemId === 'half-centroid')?.chi).toBe(100);
+    // 'sys' sits at the full sample's centroid (CHI 100 there) but off the half's
+    expect(atHalf.heldOut.systemsChi.find((r) => r.systemId === 'sys')?.chi).toBeLessThan(100);
+    expect(checks.heldOut.systemsChi.map((r) => r.systemId)).toEqual(['sys']);
+  });
+
   it('a system at the centroid has CHI 100 under every transform; subgroups recalibrate', () => {
     expect(checks.sensitivity.map((r) => [r.variant, r.chi, r.difference])).toEqual([
       ['primary', 100, 0],

@@ -128,6 +128,7 @@ function heldOutCheck(input: CalibrationChecksInput): HeldOut {
       reason: `the calibration half cannot be calibrated: ${half.reason}`,
       heldOutChi: empty,
       inSampleChi: empty,
+      systemsChi: input.systems.map((systemId) => ({ systemId, chi: null })),
     };
   const chiOfAll = (group: readonly CalibrationParticipant[]) =>
     group
@@ -147,6 +148,22 @@ function heldOutCheck(input: CalibrationChecksInput): HeldOut {
     reason: null,
     heldOutChi: summary(chiOfAll(split.heldOut)),
     inSampleChi: summary(chiOfAll(split.calibrationHalf)),
+    // like with like: the systems against the same half the held-out humans are scored against
+    systemsChi: input.systems.map((systemId) => {
+      const profile = input.profiles.get(systemId);
+      return {
+        systemId,
+        chi:
+          profile === undefined
+            ? null
+            : chiOf(
+                profile,
+                half.calibration as HumanCalibration,
+                comparison.weights.weights,
+                comparison.transform,
+              ).value,
+      };
+    }),
   };
 }
 

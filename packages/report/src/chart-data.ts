@@ -328,6 +328,12 @@ export const ReportSystemSchema = z.strictObject({
   uncappedNotebook: z.boolean(),
   /** Provider allowlist as frozen in the manifest (empty when the transport has none). */
   providers: z.array(z.string().min(1)),
+  /**
+   * Quantization of each allowlisted endpoint as the catalog fetched before freezing reports it
+   * (`tag: quantization`, `unknown` when the catalog gives none); absent without a catalog entry
+   * (scripted systems, OpenAI-compatible endpoints, runs without `catalog.json`).
+   */
+  quantization: z.array(z.string().min(1)).optional(),
   /** Nominal reasoning effort sent, or null when none is sent. */
   reasoningEffort: z.string().nullable(),
   /** Output cap in tokens, including reasoning where the provider counts it. */

@@ -21,6 +21,9 @@ export function evidenceBanner(classes: readonly EvidenceClass[]): string | null
   if (distinct.has('live_model')) {
     return 'Includes scripted baselines (systems marked †) — those are not measurements of any model';
   }
+  if (nonLive.length === 1 && nonLive[0] === 'unverified_endpoint') {
+    return 'Unverified endpoint — what served these answers was not declared; not labelled a live model';
+  }
   if (nonLive.length === 1 && nonLive[0] === 'scripted_baseline') {
     return 'Scripted baseline — not a measurement of any model';
   }

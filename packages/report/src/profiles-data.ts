@@ -95,6 +95,12 @@ export const HeldOutSchema = z.strictObject({
   heldOutChi: ChiSummarySchema,
   /** CHI of the calibration half's own participants against it (in-sample, for contrast). */
   inSampleChi: ChiSummarySchema,
+  /**
+   * CHI of each system's mean profile against the same calibration half: the like-for-like
+   * comparison with `heldOutChi` (a system's published CHI uses the full calibration, the held-out
+   * humans cannot: they are part of it). Null with no defined CHI.
+   */
+  systemsChi: z.array(z.strictObject({ systemId: z.string(), chi: z.number().nullable() })),
 });
 
 /** Split-half reliability of one calibrated feature. */

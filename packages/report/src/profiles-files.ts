@@ -135,7 +135,7 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
   tables.push(
     {
       path: 'validity/held-out.csv',
-      caption: `Held-out humans [${label}]: CHI of held-out participants against a calibration built from the other half (in-sample for contrast).`,
+      caption: `Held-out humans [${label}]: CHI of held-out participants against a calibration built from the other half (in-sample for contrast), and each system's CHI against the same half (the like-for-like comparison; a system's CHI elsewhere uses the full calibration).`,
       columns: [
         'calibration_label',
         'set',
@@ -153,6 +153,15 @@ export function profileTables(data: ProfilesData): ProfileTable[] {
           : [
               { set: 'held-out', ...heldOut.heldOutChi },
               { set: 'calibration half (in-sample)', ...heldOut.inSampleChi },
+              ...heldOut.systemsChi.map((row) => ({
+                set: `system ${row.systemId} (against the calibration half)`,
+                participants: null,
+                min: null,
+                q25: null,
+                median: row.chi,
+                q75: null,
+                max: null,
+              })),
             ].map((r) => ({ calibration_label: label, ...r, reason: heldOut.reason })),
     },
     {

@@ -129,10 +129,15 @@ describe('a pilot release with --calibration (SYNTHETIC)', () => {
 
   it('writes the held-out, reliability, subgroup, sensitivity and imitation tables', async () => {
     const heldOut = await table(outDir, 'validity/held-out.csv');
-    expect(heldOut.map((r) => [r.set, r.participants])).toEqual([
+    expect(heldOut.slice(0, 2).map((r) => [r.set, r.participants])).toEqual([
       ['held-out', '20'],
       ['calibration half (in-sample)', '20'],
     ]);
+    // like with like: every system against the same calibration half, beside the held-out humans
+    expect(heldOut.slice(2).map((r) => r.set)).toContain(
+      'system perfect (against the calibration half)',
+    );
+    expect(heldOut.slice(2).every((r) => r.participants === '')).toBe(true);
     expect(Number(heldOut[0]?.median)).toBeGreaterThan(0);
     const reliability = await table(outDir, 'validity/reliability.csv');
     expect(reliability).toHaveLength(10);

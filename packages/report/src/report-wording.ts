@@ -12,6 +12,13 @@ const FEATURE_TEXT: Record<string, string> = {
 };
 
 /**
+ * Which probes the wording-invariance check covers: only the behavioral items have a declared
+ * second wording, so the check says nothing about the others.
+ */
+export const WORDING_COVERAGE =
+  'Coverage: only the behavioral items (R, C, A and I) have a declared second wording, so only they are checked. The memory probes, the history probes and the opt-in environments were asked under one wording only; this check says nothing about their wording invariance.';
+
+/**
  * The probe-wording invariance section: per system and behavioral feature, how often the coded
  * outcome of an item agrees between its two declared wordings. Empty for a one-wording run.
  */
@@ -23,6 +30,10 @@ export function wordingAgreementBlocks(data: ChartData): ReportBlock[] {
     {
       kind: 'paragraph',
       text: '"Do profiles remain stable under equivalent probe wording?" Every behavioral item was asked a second time, in fresh requests, under its declared equivalent wording (the same facts, options and answer format, phrased differently). Agreement is the share of paired items whose verdict is the same under both wordings (for the frame-induced change: the share of matched pairs, valid under both wordings, whose change indicator is the same), as a mean over worlds; intervals resample worlds, each with both of its wordings. 1 means wording-invariant; agreement says nothing about accuracy.',
+    },
+    {
+      kind: 'paragraph',
+      text: WORDING_COVERAGE,
     },
     {
       kind: 'table',

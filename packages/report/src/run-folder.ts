@@ -29,6 +29,8 @@ import {
   LedgerEntrySchema,
   type MemoryWorld,
   MemoryWorldSchema,
+  type ModelCatalog,
+  ModelCatalogSchema,
   type NotebookSnapshot,
   NotebookSnapshotSchema,
   parseWith,
@@ -111,6 +113,11 @@ export interface RunRecords {
   readonly blocks: readonly BlockStatus[] | null;
   /** `status.json`, or null when absent. */
   readonly status: RunStatus | null;
+  /**
+   * The model catalog fetched before freezing (`catalog.json`, live OpenRouter runs only): the
+   * endpoints' quantization the report states. Null or absent without one.
+   */
+  readonly catalog?: ModelCatalog | null;
   /** The frozen human calibration (`calibration.json`); null or absent without one. */
   readonly calibration?: HumanCalibration | null;
 }
@@ -548,6 +555,7 @@ async function readRunFolderFiles(
   }
 
   const blocksText = await readOptionalText(dir, 'blocks.json');
+  const catalogText = await readOptionalText(dir, 'catalog.json');
   const statusText = await readOptionalText(dir, 'status.json');
   const status =
     statusText === null
@@ -591,6 +599,10 @@ async function readRunFolderFiles(
             'blocks.json',
           ),
     calibration: await readRunCalibration(dir, manifest),
+    catalog:
+      catalogText === null
+        ? null
+        : parseWith(ModelCatalogSchema, parseJson(catalogText, 'catalog.json'), 'catalog.json'),
     status,
   };
   throwIfDamaged(dir, integrityProblemsWith(records, attemptLog.chain));

@@ -22,6 +22,7 @@ function liveChartData(): ChartData {
           evidenceClass: 'live_model',
           uncappedNotebook: false,
           providers: ['moonshotai/mxfp4'],
+          quantization: ['moonshotai/mxfp4: fp4'],
           reasoningEffort: 'low',
           maxOutputTokens: 4096,
           safetyPrice: { inputUsdPerToken: 5e-6, outputUsdPerToken: 25e-6, requestUsd: 0 },
@@ -66,6 +67,7 @@ describe('the systems part of the report', () => {
       [
         'kimi-k3',
         'moonshotai/mxfp4',
+        'moonshotai/mxfp4: fp4',
         'low',
         '4096',
         '180 s per request',
@@ -73,6 +75,28 @@ describe('the systems part of the report', () => {
         '$40.0000',
         '$5.0000 / $25.0000 per million input / output tokens; $0.0000 per request',
       ],
+    ]);
+  });
+
+  it('states the quantization: the catalog per endpoint, none for scripted systems, unknown for an endpoint', () => {
+    const data = liveChartData();
+    const kimi = data.run.systems[0] as (typeof data.run.systems)[number];
+    const { quantization: _unused, ...bare } = kimi;
+    const systems = [
+      kimi,
+      { ...bare, id: 's', kind: 'scripted' },
+      { ...bare, id: 'e', kind: 'openai-compatible' },
+      { ...bare, id: 'o' },
+    ];
+    const rows = table(
+      systemsBlocks({ ...data, run: { ...data.run, systems } }),
+      'Transport settings actually used',
+    ).rows.map((row) => row[2]);
+    expect(rows).toEqual([
+      'moonshotai/mxfp4: fp4',
+      'none (scripted system, no weights)',
+      'unknown (the endpoint reports none)',
+      'unknown (no catalog entry recorded)',
     ]);
   });
 

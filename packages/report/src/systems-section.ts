@@ -32,6 +32,18 @@ function returned(system: ReportSystem): string {
     .join('; ');
 }
 
+/**
+ * What the report states about a system's quantization: the catalog's report per allowlisted
+ * endpoint; for a scripted system there are no weights; an OpenAI-compatible endpoint reports none.
+ */
+export function quantizationText(system: ReportSystem): string {
+  if (system.quantization !== undefined && system.quantization.length > 0)
+    return system.quantization.join('; ');
+  if (system.kind === 'scripted') return 'none (scripted system, no weights)';
+  if (system.kind === 'openrouter') return 'unknown (no catalog entry recorded)';
+  return 'unknown (the endpoint reports none)';
+}
+
 function systemsTable(
   data: ChartData,
   systems: readonly ReportSystem[],
@@ -78,6 +90,7 @@ export function systemsBlocks(data: ChartData): ReportBlock[] {
       columns: [
         'System',
         'Provider allowlist',
+        'Quantization (catalog)',
         'Reasoning effort',
         'Output cap (tokens)',
         'Deadline',
@@ -88,6 +101,7 @@ export function systemsBlocks(data: ChartData): ReportBlock[] {
       rows: data.run.systems.map((s) => [
         systemLabel(data.run, s.id),
         s.providers.length === 0 ? '— (none: not routed)' : s.providers.join(', '),
+        quantizationText(s),
         s.reasoningEffort ?? '— (not sent)',
         String(s.maxOutputTokens),
         `${formatNumber(t.deadlineMs / 1000, 0)} s per request`,

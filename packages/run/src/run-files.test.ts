@@ -45,7 +45,6 @@ describe('the run-folder layout table', () => {
         paths.memoryNotebook('perfect', 11, 32),
         paths.historyNotebook('perfect', 11, 'A2', 3),
         paths.chis('perfect'),
-        paths.divergenceChis,
       ].map((path) => runFileOf(relative(path))?.id),
     ).toEqual([
       'manifest',
@@ -59,11 +58,12 @@ describe('the run-folder layout table', () => {
       'memoryNotebook',
       'historyNotebook',
       'chis',
-      'divergenceChis',
     ]);
     // the sequential divergence executor's files are gone with it
     expect(runFileOf('calls.jsonl')).toBeUndefined();
     expect(runFileOf('sends.jsonl')).toBeUndefined();
+    // a divergence run's CHIS log is the pilot's chis/<systemId>.jsonl
+    expect(runFileOf('chis.jsonl')).toBeUndefined();
     expect(runFileOf('worlds/memory/w11-n32.json')?.id).toBe('memoryWorld'); // layout 0.1
     expect(runFileOf('payloads/not-a-hash.json.gz')).toBeUndefined();
     expect(runFileOf('scores/memory.csv')).toBeUndefined();

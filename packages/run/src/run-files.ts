@@ -261,17 +261,8 @@ export const RUN_FILES: readonly RunFile[] = [
     `chis/${SLUG}\\.jsonl`,
     'jsonl',
     'derived',
-    '`ChisEntrySchema` lines, one per checkpoint of every fully resolved history trajectory',
+    '`ChisEntrySchema` lines, one per checkpoint of every fully resolved history trajectory (a divergence run: one per probe of every instance)',
     'after execution (rewritten)',
-  ),
-  file(
-    'divergenceChis',
-    'chis.jsonl',
-    'chis\\.jsonl',
-    'jsonl',
-    'derived',
-    '`ChisEntrySchema` lines of every instance of a divergence run. Divergence runs only',
-    'divergence runs: after execution (rewritten)',
   ),
   file(
     'release',
@@ -338,8 +329,6 @@ export interface RunPaths {
   readonly releaseDir: string;
   /** `requests.jsonl`: the request index of layout 0.2. */
   readonly requestIndex: string;
-  /** `chis.jsonl`: the CHIS entries of a divergence run. */
-  readonly divergenceChis: string;
   /** `payloads/`: the content-addressed request payloads of layout 0.2. */
   readonly payloadsDir: string;
   /** `requests/`: the per-request files of layout 0.1. */
@@ -391,7 +380,6 @@ export function runFolderPaths(root: string): RunPaths {
     status: at('status.json'),
     blocks: at('blocks.json'),
     chisDir: at('chis'),
-    divergenceChis: at('chis.jsonl'),
     releaseDir: at('release'),
     requestIndex: at('requests.jsonl'),
     payloadsDir: at('payloads'),

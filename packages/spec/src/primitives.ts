@@ -45,12 +45,19 @@ export const UsdSchema = z
 /**
  * Where a number came from. Scripted reference systems and fixtures are never measurements of a
  * real model; every result carries this label so reports can say so on every page.
+ * `unverified_endpoint`: a system reached at an OpenAI-compatible URL whose user did not declare
+ * what serves it (`chi pilot --base-url` without `--evidence-class live_model`): never promoted to
+ * a live model by default.
  */
 export const EvidenceClassSchema = z.enum([
   'live_model',
   'scripted_baseline',
   'fixture',
   'synthetic',
+  'unverified_endpoint',
 ]);
-/** Where a number came from: a live model, a scripted reference system, a fixture or synthetic data. */
+/**
+ * Where a number came from: a live model, a scripted reference system, a fixture, synthetic data,
+ * or an endpoint nobody declared.
+ */
 export type EvidenceClass = z.infer<typeof EvidenceClassSchema>;

@@ -218,6 +218,24 @@ export interface DivergenceSystemResult {
     readonly grid: DivergenceFamily;
     readonly dynamics: DivergenceFamily;
   };
+  /**
+   * Task accuracy (`profile.accuracy`: the share of the primary choices answered as the arm's
+   * history warrants) per arm and checkpoint, bootstrapped with the same world multisets as the
+   * dynamics: the task outcomes that accompany them.
+   */
+  readonly taskAccuracy: readonly TaskAccuracyCell[];
+}
+
+/** The task accuracy of one arm at one checkpoint. */
+export interface TaskAccuracyCell {
+  readonly arm: string;
+  readonly checkpoint: number;
+  readonly value: DivergenceEstimate;
+}
+
+/** The per-world name of the task accuracy of an arm at a checkpoint. */
+export function taskAccuracyName(arm: string, checkpoint: number): string {
+  return `accuracy:${arm}@${checkpoint}`;
 }
 
 /** The whole analysis (`divergence.json` of the release). */
@@ -482,6 +500,25 @@ function dynamicsOf(
   ]);
 }
 
+function taskAccuracyOf(
+  trajectories: Trajectories,
+  manifest: DivergenceManifest,
+): Map<string, WorldValue> {
+  const values = new Map<string, WorldValue>();
+  for (const arm of manifest.arms)
+    for (const { checkpoint } of manifest.checkpoints)
+      values.set(
+        taskAccuracyName(arm.id, checkpoint),
+        unlessExcluded(trajectories, [arm.id], () => {
+          const entry = lastAt(trajectories.get(arm.id), checkpoint);
+          return entry === null
+            ? { value: null, reason: `${arm.id} has no probe at checkpoint ${checkpoint}` }
+            : { value: entry.profile.accuracy ?? null, reason: null };
+        }),
+      );
+  return values;
+}
+
 function clusterOf(
   manifest: DivergenceManifest,
   seed: number,
@@ -501,6 +538,7 @@ function clusterOf(
       values.set(`${name}@${checkpoint}`, value);
   }
   for (const [name, value] of dynamicsOf(byArm, manifest)) values.set(name, value);
+  for (const [name, value] of taskAccuracyOf(byArm, manifest)) values.set(name, value);
   return { seed, values };
 }
 
@@ -610,8 +648,10 @@ function analyzeSystem(
   });
   const replicates = outputs.slice(1);
   const level = manifest.analysis.level;
+  // The grid family is the divergence series at every checkpoint; task accuracy accompanies the
+  // dynamics (pointwise) and is not part of the family.
   const grid = familyBands(
-    names.filter((name) => name.includes('@')),
+    names.filter((name) => name.includes('@') && !name.startsWith('accuracy:')),
     boot,
     replicates,
     level,
@@ -638,7 +678,54 @@ function analyzeSystem(
       value: estimate(name, table.bands),
     })),
     familyWise: { grid: grid.family, dynamics: table.family },
+    taskAccuracy: manifest.arms.flatMap((arm) =>
+      manifest.checkpoints.map(({ checkpoint }) => ({
+        arm: arm.id,
+        checkpoint,
+        value: estimate(taskAccuracyName(arm.id, checkpoint), grid.bands),
+      })),
+    ),
   };
+}
+
+
+/** One world's value of one statistic of one system (a row of `divergence-worlds.csv`). */
+export interface DivergenceWorldValue {
+  readonly systemId: string;
+  /** `excess@6`, `plasticity`, `accuracy:A@1`: the names of the analysis. */
+  readonly statistic: string;
+  readonly worldSeed: number;
+  /** Null when undefined in this world: the world is then outside the statistic's world set. */
+  readonly value: number | null;
+  readonly reason: string | null;
+}
+
+/**
+ * Every per-world value the analysis averages (before rounding), per system, statistic and
+ * planned world, in manifest order: each estimate is the mean of its defined values, and its
+ * world set is the worlds where the value is defined.
+ */
+export function divergenceWorldValues(
+  manifest: DivergenceManifest,
+  entries: readonly ChisEntry[],
+  excluded: readonly ExcludedInstance[] = [],
+): DivergenceWorldValue[] {
+  return manifest.systems.flatMap((system) => {
+    const clusters = clustersOf(manifest, system.id, entries, excluded);
+    const names = [...(clusters[0]?.values.keys() ?? [])];
+    return names.flatMap((statistic) =>
+      clusters.map((cluster) => {
+        const found = cluster.values.get(statistic);
+        return {
+          systemId: system.id,
+          statistic,
+          worldSeed: cluster.seed,
+          value: found?.value ?? null,
+          reason: found?.value == null ? (found?.reason ?? 'undefined') : null,
+        };
+      }),
+    );
+  });
 }
 
 /**

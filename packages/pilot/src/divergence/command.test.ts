@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
@@ -240,20 +240,30 @@ describe('divergence release integrity', () => {
   it('writes a sha256sum -c compatible SHA256SUMS over every other file of the release', () => {
     const files = readdirSync(published, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name !== 'SHA256SUMS')
-      .map((entry) => entry.name)
-      .sort();
-    expect(files).toEqual([
+      .map((entry) => relative(published, join(entry.parentPath, entry.name)))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(files.filter((name) => !/^(code|payloads|prompts)\//.test(name))).toEqual([
+      'README.md',
       'attempts.jsonl',
+      'chis/hidden-state.jsonl',
+      'chis/notebook-follower.jsonl',
+      'chis/stateless.jsonl',
+      'divergence-accuracy.csv',
       'divergence-dynamics.csv',
       'divergence-trajectory.csv',
       'divergence-trajectory.svg',
+      'divergence-worlds.csv',
       'divergence.json',
       'divergence.md',
       'manifest.json',
       'manifest.sha256',
       'plan.json',
       'report.html',
+      'requests.jsonl',
     ]);
+    expect(files).toContain('code/verify.mjs');
+    expect(files.some((name) => name.startsWith('payloads/'))).toBe(true);
+    expect(files.some((name) => name.startsWith('prompts/'))).toBe(true);
     const expected = files
       .map(
         (name) =>

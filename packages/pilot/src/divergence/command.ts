@@ -228,11 +228,10 @@ export async function verifyDivergenceCommand(
     );
     return 1;
   }
-  const { analysis } = await recomputeDivergence(dir);
-  const mismatches = await compareDivergenceRelease(dir, analysis);
+  const mismatches = await compareDivergenceRelease(dir, await recomputeDivergence(dir));
   if (mismatches.length === 0) {
     io.stdout.write(
-      'OK: divergence release; every file matches SHA256SUMS; every derived file recomputed from attempts.jsonl, plan.json and manifest.json matches exactly.\n',
+      'OK: divergence release; every file matches SHA256SUMS; every derived file (analysis, per-world values, task accuracy, CHIS log) recomputed from attempts.jsonl, plan.json and manifest.json matches exactly.\n',
     );
     return 0;
   }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -70,10 +70,13 @@ function jsonLines(path: string): Record<string, unknown>[] {
 }
 
 function releaseFiles(dir: string): Record<string, string> {
+  // every file of the release, nested ones (chis/, code/, payloads/, prompts/) included
   return Object.fromEntries(
-    readdirSync(dir)
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
       .sort()
-      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
+      .map((name) => [name, readFileSync(join(dir, name), 'latin1')]),
   );
 }
 
@@ -133,8 +136,9 @@ describe('a live divergence run killed with a request in flight and resumed', ()
     const differing = Object.keys(uninterrupted).filter(
       (name) => resumed[name] !== uninterrupted[name],
     );
-    // the attempt log records the kills (and SHA256SUMS lists it); every other file is the same
-    expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl']);
+    // the attempt log and the request index (re-sent requests are indexed again) record the
+    // kills, and SHA256SUMS lists them; every other file is the same, code/ and chis/ included
+    expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl', 'requests.jsonl']);
   }, 300_000);
 
   it('never re-sends an open request of a live (possibly paid) system: its instance ends, abandoned, and is excluded with the reason', async () => {

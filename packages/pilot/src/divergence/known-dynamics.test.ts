@@ -416,7 +416,7 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
   it('chi verify recomputes the release byte for byte, and notices an edited reply', async () => {
     const release = divergencePaths(runDir).releaseDir;
     const recomputed = await recomputeDivergence(release);
-    expect(await compareDivergenceRelease(release, recomputed.analysis)).toEqual([]);
+    expect(await compareDivergenceRelease(release, recomputed)).toEqual([]);
     const log = join(release, 'attempts.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
     const index = lines.findIndex(
@@ -438,7 +438,7 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
     });
     writeFileSync(log, lines.join('\n'));
     const tampered = await recomputeDivergence(release);
-    const mismatches = await compareDivergenceRelease(release, tampered.analysis);
+    const mismatches = await compareDivergenceRelease(release, tampered);
     expect(mismatches.map((m) => m.file)).toContain('divergence.json');
   });
 });

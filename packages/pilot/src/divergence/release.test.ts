@@ -50,6 +50,10 @@ const analysis: DivergenceAnalysis = {
         grid: { critical: 2.5, familySize: 10, level: 0.95 },
         dynamics: { critical: null, familySize: 0, level: 0.95 },
       },
+      taskAccuracy: [
+        { arm: 'A', checkpoint: 0, value: estimate(0.5) },
+        { arm: 'A', checkpoint: 1, value: estimate(null) },
+      ],
     },
   ],
 };
@@ -65,6 +69,10 @@ describe('divergence release text', () => {
     expect(text).toContain(
       '| plasticity | null (no deviation, with a \\| inside) | mean \\|a - b\\| | arms |',
     );
+    // task accuracy per arm and checkpoint beside the dynamics
+    expect(text).toContain('| arm | checkpoint 0 | checkpoint 1 |');
+    expect(text).toContain('| A | 0.500 [0.400, 0.600] | null (no deviation, with a \\| inside) |');
+    expect(text.indexOf('| arm | checkpoint 0')).toBeGreaterThan(text.indexOf('| plasticity'));
     for (const line of text.split('\n').filter((l) => l.startsWith('| plasticity')))
       expect(line.replaceAll('\\|', '').split('|').length).toBe(6);
   });
@@ -107,6 +115,7 @@ describe('divergence release text', () => {
     expect(html).not.toContain('divergence-trajectory-figure');
     expect(html).toContain('<td>infrastructure failure: no_route</td>');
     expect(html).toContain('<td>1 (primary)</td>');
+    expect(html).toContain('Task accuracy (share of the primary choices');
     expect(html).not.toContain('<script');
   });
 });

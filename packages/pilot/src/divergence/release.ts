@@ -1,5 +1,5 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
 import { runFolderPaths as divergencePaths } from '@chi/run';
 import {
@@ -11,7 +11,15 @@ import {
   formatEstimate,
   formatFamilies,
 } from './analyze';
+import {
+  DIVERGENCE_ACCURACY_FILE,
+  DIVERGENCE_WORLDS_FILE,
+  type DivergenceRecomputation,
+  renderDivergenceEvidence,
+} from './release-evidence';
+import { copyDivergenceReleaseInputs } from './release-inputs';
 import { divergenceReportHtml } from './report-html';
+import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
 /** The files of a divergence release, each a pure function of the analysis. */
 export const DIVERGENCE_RELEASE_FILES = [
@@ -21,18 +29,27 @@ export const DIVERGENCE_RELEASE_FILES = [
   'divergence-trajectory.svg',
   'divergence.md',
   'report.html',
+  'README.md',
+  'divergence-accuracy.csv',
+  'divergence-worlds.csv',
+  'chis/<systemId>.jsonl',
 ] as const;
 
 /**
  * The raw inputs copied into the release, from which `chi verify` recomputes everything: the
  * frozen manifest and its hash, the plan and the hash-chained attempt log (replies, request
- * hashes and the notebook sources the runner applied).
+ * hashes and the notebook sources the runner applied); beside them the prompts and payloads as
+ * sent, and the code that made the release.
  */
 export const DIVERGENCE_RELEASE_INPUTS = [
   'manifest.json',
   'manifest.sha256',
   'plan.json',
   'attempts.jsonl',
+  'prompts/',
+  'requests.jsonl',
+  'payloads/',
+  'code/',
 ] as const;
 
 function number(value: number | null): string {
@@ -248,6 +265,8 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): **${analysis.primaryCheckpoint}**.`,
     FAMILY_WISE_STATEMENT,
     '',
+    `Every number's per-world values and world list are in \`${DIVERGENCE_WORLDS_FILE}\` (the rows with \`in_world_set\` true); task accuracy per arm and checkpoint in \`${DIVERGENCE_ACCURACY_FILE}\`; the CHIS log of every instance in \`chis/\`.`,
+    '',
     '![Excess divergence by checkpoint](divergence-trajectory.svg)',
     '',
     '## Series',
@@ -286,6 +305,15 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
         `| ${dynamic.name} | ${cell(formatEstimate(dynamic.value))} | ${cell(dynamic.definition)} | ${cell(dynamic.inputs)} |`,
       );
     }
+    const accuracy = taskAccuracyTable(system);
+    lines.push(
+      '',
+      `${TASK_ACCURACY_CAPTION}.`,
+      '',
+      `| ${accuracy.columns.join(' | ')} |`,
+      `| ${accuracy.columns.map(() => '---').join(' | ')} |`,
+      ...accuracy.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -302,13 +330,24 @@ export function renderDivergenceRelease(analysis: DivergenceAnalysis): Map<strin
   ]);
 }
 
+/** Every derived file of a divergence release, by release-relative path (pure). */
+export function renderDivergenceReleaseFiles(
+  recomputed: DivergenceRecomputation,
+): Map<string, string> {
+  return new Map([
+    ...renderDivergenceRelease(recomputed.analysis),
+    ...renderDivergenceEvidence(recomputed),
+  ]);
+}
+
 /**
- * Writes the release folder of a divergence run: the raw inputs, every derived file and
+ * Writes the release folder of a divergence run: the raw inputs (manifest, plan, attempt log,
+ * prompts, request index and payloads), the code that made it (`code/`), every derived file and
  * `SHA256SUMS` over all of them (the pilot release's format, `@chi/report`'s writer).
  */
 export async function writeDivergenceRelease(
   runDir: string,
-  analysis: DivergenceAnalysis,
+  recomputed: DivergenceRecomputation,
 ): Promise<string> {
   const paths = divergencePaths(runDir);
   await mkdir(paths.releaseDir, { recursive: true });
@@ -318,8 +357,11 @@ export async function writeDivergenceRelease(
   await copyFile(paths.manifestSha256, published.manifestSha256);
   await copyFile(paths.plan, published.plan);
   await copyFile(paths.attempts, published.attempts);
-  for (const [name, text] of renderDivergenceRelease(analysis))
+  await copyDivergenceReleaseInputs(runDir, paths.releaseDir);
+  for (const [name, text] of renderDivergenceReleaseFiles(recomputed)) {
+    await mkdir(dirname(join(paths.releaseDir, name)), { recursive: true });
     await writeFile(join(paths.releaseDir, name), text);
+  }
   // Last, over every other file: `sha256sum -c SHA256SUMS` inside the release checks it.
   await writeSha256Sums(paths.releaseDir);
   return paths.releaseDir;
@@ -334,10 +376,10 @@ export interface DivergenceVerifyMismatch {
 /** Compares a release's derived files with a recomputation; an empty list means verified. */
 export async function compareDivergenceRelease(
   releaseDir: string,
-  recomputed: DivergenceAnalysis,
+  recomputed: DivergenceRecomputation,
 ): Promise<DivergenceVerifyMismatch[]> {
   const mismatches: DivergenceVerifyMismatch[] = [];
-  for (const [name, text] of renderDivergenceRelease(recomputed)) {
+  for (const [name, text] of renderDivergenceReleaseFiles(recomputed)) {
     let found: string;
     try {
       found = await readFile(join(releaseDir, name), 'utf8');

@@ -6,6 +6,7 @@ import {
   formatEstimate,
   formatFamilies,
 } from './analyze';
+import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
 /** The paragraph `report.html` replaces with the trajectory figure (the SVG inline). */
 const FIGURE_SLOT = 'divergence-trajectory-figure';
@@ -56,6 +57,7 @@ function systemBlocks(analysis: DivergenceAnalysis, system: DivergenceSystemResu
         dynamic.inputs,
       ]),
     },
+    { kind: 'table', caption: TASK_ACCURACY_CAPTION, ...taskAccuracyTable(system) },
   ];
 }
 

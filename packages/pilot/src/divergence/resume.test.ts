@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { readAttemptLog, runFolderPaths } from '@chi/run';
 import type { ChatModel, SystemSpec } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +12,13 @@ const AT = new Date('2026-09-01T00:00:00.000Z');
 
 function releaseFiles(runDir: string): Record<string, string> {
   const dir = runFolderPaths(runDir).releaseDir;
+  // every file of the release, nested ones (chis/, code/, payloads/, prompts/) included
   return Object.fromEntries(
-    readdirSync(dir)
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
       .sort()
-      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
+      .map((name) => [name, readFileSync(join(dir, name), 'latin1')]),
   );
 }
 
@@ -71,11 +74,12 @@ describe('resuming a divergence run of in-process scripted systems', () => {
     const resumed = releaseFiles(runDir);
     const uninterrupted = releaseFiles(reference);
     expect(Object.keys(resumed)).toEqual(Object.keys(uninterrupted));
-    // the attempt log records the interruption (and SHA256SUMS lists it); every other file is equal
+    // the attempt log and the request index (a re-sent request is indexed again) record the
+    // interruption, and SHA256SUMS lists them; every other file is equal, code/, chis/ included
     const differing = Object.keys(uninterrupted).filter(
       (name) => resumed[name] !== uninterrupted[name],
     );
-    expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl']);
+    expect(differing).toEqual(['SHA256SUMS', 'attempts.jsonl', 'requests.jsonl']);
   });
 });
 

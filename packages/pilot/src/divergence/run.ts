@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseRunJsonl, type RunPaths, runFolderPaths } from '@chi/run';
 import {
   type AttemptRecord,
@@ -34,6 +35,7 @@ import {
 import type { DivergenceManifest } from './manifest';
 import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { writeDivergenceRelease } from './release';
+import { chisLogFiles, type DivergenceRecomputation } from './release-evidence';
 import { divergenceEntries } from './score';
 import {
   DIVERGENCE_SYSTEM_NAMES,
@@ -50,7 +52,7 @@ export const DIVERGENCE_SCRIPTED_SEED = 20260901;
 
 /**
  * Files of a divergence run folder: the shared runner's layout (`runFolderPaths` of `@chi/run`,
- * the one place run-folder paths are built), plus `chis.jsonl` (`divergenceChis`).
+ * the one place run-folder paths are built); the CHIS log is `chis/<systemId>.jsonl`, as the pilot's.
  */
 export const divergencePaths: (runDir: string) => RunPaths = runFolderPaths;
 
@@ -163,7 +165,7 @@ export interface DivergenceSessionOutcome {
  * primary checkpoint preregistered in `experiments.divergence`), the plan, the hash-chained
  * attempt log, `blocks.json`/`status.json`, the ledger (reconciled with the attempt log on
  * resume) and the smoke checks a live run requires; then, when every request ended, writes
- * `chis.jsonl` and the release.
+ * the CHIS log (`chis/<systemId>.jsonl`) and the release.
  *
  * @throws `SmokeCheckFailedError` (exit 4) when a required smoke check failed
  */
@@ -186,8 +188,9 @@ export async function runDivergenceSession(
       }),
     finish: async (runDir, execution) => {
       if (execution.state !== 'completed') return null;
-      analysis = (await finishDivergenceRun(runDir)).analysis;
-      return writeDivergenceRelease(runDir, analysis);
+      const recomputed = await finishDivergenceRun(runDir);
+      analysis = recomputed.analysis;
+      return writeDivergenceRelease(runDir, recomputed);
     },
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
@@ -247,7 +250,7 @@ export interface RunDivergenceOptions {
 /**
  * Runs the divergence protocol offline end to end with the scripted baselines: freezes the
  * manifest (checkpoints and primary checkpoint included) before the first request, runs every
- * instance on the shared runner, writes `chis.jsonl` and the release, and returns the analysis.
+ * instance on the shared runner, writes the CHIS log and the release, and returns the analysis.
  */
 export async function runDivergenceProtocol(options: RunDivergenceOptions): Promise<{
   manifest: DivergenceManifest;
@@ -268,21 +271,23 @@ export async function runDivergenceProtocol(options: RunDivergenceOptions): Prom
 }
 
 /**
- * Writes `chis.jsonl` of a run whose requests have all ended and returns its analysis (the
- * caller writes the release): the same recomputation `chi verify` does.
+ * Writes the CHIS log of a run whose requests have all ended, as the pilot does
+ * (`chis/<systemId>.jsonl`, every instance's entries), and returns its recomputation (the caller
+ * writes the release): the same recomputation `chi verify` does.
  */
-export async function finishDivergenceRun(runDir: string): Promise<{
-  manifest: DivergenceManifest;
-  manifestSha256: string;
-  analysis: DivergenceAnalysis;
-}> {
+export async function finishDivergenceRun(runDir: string): Promise<DivergenceRecomputed> {
   const recomputed = await recomputeDivergence(runDir);
-  const entries = divergenceEntries(recomputed.manifest, recomputed.calls);
-  await writeFile(
-    divergencePaths(runDir).divergenceChis,
-    entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
-  );
+  await mkdir(divergencePaths(runDir).chisDir, { recursive: true });
+  for (const [path, text] of chisLogFiles(recomputed.manifest, recomputed.entries))
+    await writeFile(join(runDir, ...path.split('/')), text);
   return recomputed;
+}
+
+/** What {@link recomputeDivergence} returns. */
+export interface DivergenceRecomputed extends DivergenceRecomputation {
+  readonly manifestSha256: string;
+  readonly calls: DivergenceCallRecord[];
+  readonly excluded: IncompleteInstance[];
 }
 
 /**
@@ -295,13 +300,7 @@ export async function finishDivergenceRun(runDir: string): Promise<{
  *   sequential executor before the port), an unreadable, invalid or torn attempt log, or an
  *   attempt made under another manifest
  */
-export async function recomputeDivergence(runDir: string): Promise<{
-  manifest: DivergenceManifest;
-  manifestSha256: string;
-  analysis: DivergenceAnalysis;
-  calls: DivergenceCallRecord[];
-  excluded: IncompleteInstance[];
-}> {
+export async function recomputeDivergence(runDir: string): Promise<DivergenceRecomputed> {
   await assertRunnerFolder(runDir);
   const paths = divergencePaths(runDir);
   const frozen = await readManifestOrDamaged(runDir);
@@ -319,6 +318,7 @@ export async function recomputeDivergence(runDir: string): Promise<{
     manifest,
     manifestSha256: frozen.sha256,
     analysis: analyzeDivergence(manifest, frozen.sha256, entries, excluded),
+    entries,
     calls,
     excluded,
   };

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { writeSha256Sums } from '@chi/report';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from '../__fixtures__/cli-io';
+import { runCli } from '../cli-main';
+
+const run = promisify(execFile);
+
+/** `node code/verify.mjs .` run from inside `dir`; resolves to its exit code and output. */
+async function nodeVerify(dir: string): Promise<{ code: number; out: string; err: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['code/verify.mjs', '.'], { cwd: dir });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, out: failed.stdout ?? '', err: failed.stderr ?? '' };
+  }
+}
+
+describe('a divergence release meets the release clause and verifies from a copy', () => {
+  let cwd: string;
+  let published: string;
+  let elsewhere: string;
+
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-copy-'));
+    elsewhere = mkdtempSync(join(tmpdir(), 'chi-divergence-elsewhere-'));
+    const cli = captureIo({ cwd });
+    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
+    expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], cli.io)).toBe(0);
+    published = join(cwd, 'run', 'release');
+  });
+  afterAll(() => {
+    rmSync(cwd, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+
+  const copy = (name: string): string => {
+    const target = join(elsewhere, name);
+    cpSync(published, target, { recursive: true });
+    return target;
+  };
+
+  it('carries prompts, payloads, code, the CHIS log, per-world values and task accuracy', () => {
+    for (const path of [
+      'prompts/history-probe@1.txt',
+      'requests.jsonl',
+      'code/verify.mjs',
+      'code/packages/chi-pilot-0.1.0.tgz',
+      'chis/stateless.jsonl',
+      'chis/notebook-follower.jsonl',
+      'chis/hidden-state.jsonl',
+      'divergence-worlds.csv',
+      'divergence-accuracy.csv',
+      'README.md',
+    ])
+      expect(existsSync(join(published, path)), path).toBe(true);
+    // the run folder holds the same CHIS log (the pilot's layout), not an empty chis/
+    expect(readFileSync(join(cwd, 'run', 'chis', 'stateless.jsonl'), 'utf8')).toBe(
+      readFileSync(join(published, 'chis', 'stateless.jsonl'), 'utf8'),
+    );
+    const chis = readFileSync(join(published, 'chis', 'notebook-follower.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    // 2 worlds x 17 arms x 7 probes, AB and BA probing twice at checkpoint 1
+    expect(chis.length).toBe(2 * (17 * 7 + 2));
+    // every number's world list: one row per planned world, in_world_set true where defined
+    const worlds = readFileSync(join(published, 'divergence-worlds.csv'), 'utf8').split('\n');
+    expect(worlds[0]).toBe('system,statistic,world_seed,value,in_world_set,reason');
+    const excess = worlds.filter((row) => row.startsWith('notebook-follower,excess@6,'));
+    expect(excess.length).toBe(2);
+    expect(excess.every((row) => row.includes(',true,'))).toBe(true);
+    // task accuracy beside every dynamic: per arm and checkpoint, in the CSV and the report
+    const accuracy = readFileSync(join(published, 'divergence-accuracy.csv'), 'utf8').split('\n');
+    // at checkpoint 0 the warranted answer is unknown, which the follower gives
+    expect(accuracy).toContain('notebook-follower,scripted_baseline,A,0,1,1,1,2,2,');
+    expect(accuracy.filter((row) => row.startsWith('stateless,')).length).toBe(17 * 7);
+    const markdown = readFileSync(join(published, 'divergence.md'), 'utf8');
+    expect(markdown).toContain('| arm | checkpoint 0 | checkpoint 1 |');
+    expect(readFileSync(join(published, 'README.md'), 'utf8')).toContain('node code/verify.mjs .');
+  });
+
+  it('chi verify and node code/verify.mjs . recompute a copy in another directory', async () => {
+    const target = copy('intact');
+    const cli = captureIo({ cwd: elsewhere });
+    expect(await runCli(['verify', target], cli.io)).toBe(0);
+    expect(cli.out()).toContain('OK: divergence release');
+    const bundled = await nodeVerify(target);
+    expect(bundled.err).toBe('');
+    expect(bundled.code).toBe(0);
+    expect(bundled.out).toContain('OK: divergence release');
+  });
+
+  it('catches an edited per-world value even when SHA256SUMS was rewritten to match', async () => {
+    const target = copy('edited-world');
+    const path = join(target, 'divergence-worlds.csv');
+    const rows = readFileSync(path, 'utf8').split('\n');
+    const at = rows.findIndex((row) => row.startsWith('notebook-follower,excess@6,'));
+    const fields = (rows[at] as string).split(',');
+    fields[3] = String(Number(fields[3]) + 0.25);
+    rows[at] = fields.join(',');
+    writeFileSync(path, rows.join('\n'));
+    await writeSha256Sums(target);
+    const cli = captureIo({ cwd: elsewhere });
+    expect(await runCli(['verify', target], cli.io)).toBe(1);
+    expect(cli.err()).toContain('MISMATCH divergence-worlds.csv: differs from its recomputation');
+    const bundled = await nodeVerify(target);
+    expect(bundled.code).toBe(1);
+    expect(bundled.err).toContain('MISMATCH divergence-worlds.csv');
+  });
+
+  it('catches an edited CHIS log entry and an edited task accuracy', async () => {
+    const target = copy('edited-chis');
+    const chis = join(target, 'chis', 'stateless.jsonl');
+    writeFileSync(chis, readFileSync(chis, 'utf8').replace('"accuracy":', '"accuracy":0.5,"x":'));
+    const accuracy = join(target, 'divergence-accuracy.csv');
+    writeFileSync(accuracy, `${readFileSync(accuracy, 'utf8')}extra,row\n`);
+    await writeSha256Sums(target);
+    const cli = captureIo({ cwd: elsewhere });
+    expect(await runCli(['verify', target], cli.io)).toBe(1);
+    expect(cli.err()).toContain('MISMATCH chis/stateless.jsonl');
+    expect(cli.err()).toContain('MISMATCH divergence-accuracy.csv');
+  });
+});
