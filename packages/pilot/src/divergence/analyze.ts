@@ -688,7 +688,6 @@ function analyzeSystem(
   };
 }
 
-
 /** One world's value of one statistic of one system (a row of `divergence-worlds.csv`). */
 export interface DivergenceWorldValue {
   readonly systemId: string;
