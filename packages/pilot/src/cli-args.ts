@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
 import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
 import { parsePriceArgument } from './declared-prices';
+import { exitCodesText } from './exit-codes';
 import {
   type ExperimentFlagValue,
   experimentFlagHelp,
@@ -227,9 +228,8 @@ ${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
   --no-release             stop after scoring; do not write the release
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
-Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed;
-5 damaged run folder (a file missing, edited or contradicting the attempt log; nothing was sent).`;
+${exitCodesText()}
+(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
 
 /**
  * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}, except

@@ -1,3 +1,4 @@
+import { exitCodesText } from './exit-codes';
 import { experimentFlagHelp, experimentFlags } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 
@@ -16,9 +17,6 @@ export const CLI_COMMANDS = [
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
-
-const EXIT_CODES_TEXT = `Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key or folder, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
 
 /** `chi <command> --help`: what the command does, its arguments and options. */
 export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
@@ -56,7 +54,7 @@ ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('pilot')}`,
   templates: `chi templates — the registered experiments by axis
 
 Usage:
@@ -67,7 +65,7 @@ how many of Specification v0.1's tests it implements and how many await the spec
 (4 R, 8 M, 6 C, 6 A, 6 I). Partial task indicators are listed but fill no slot. Run a subset with
 chi pilot --templates id,id,...
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('templates')}`,
   smoke: `chi smoke — one small request per live model through the real transport (excluded data)
 
 Usage:
@@ -79,7 +77,7 @@ Options:
   --ceiling-usd X    USD ceiling of the smoke checks (default 1)
   --out DIR          folder of smoke.jsonl (default ./chi-runs/smoke-<time>)
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('smoke')}`,
   serve: `chi serve — serve a scripted reference system as an OpenAI-compatible endpoint (loopback only)
 
 Usage:
@@ -94,13 +92,13 @@ Options:
   --host H        a loopback address (default 127.0.0.1)
   --seed N        seed of the system's declared noise (default 20260901)
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('serve')}`,
   score: `chi score — score a run folder again and write its release
 
 Usage:
   chi score DIR [--no-release]
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('score')}`,
   verify: `chi verify — recompute every number of a release and compare
 
 Usage:
@@ -116,7 +114,7 @@ inspect: Inspect (UK AISI) evaluation logs in its JSON log format, one per syste
 one sample per scored request (input, output, target, score), the model, configuration, usage
 and timings in the header. Open them with: inspect view --log-dir OUT_DIR
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('export')}`,
   calibrate: `chi calibrate — build a frozen human calibration from a human-data file
 
 Usage:
@@ -128,7 +126,7 @@ Writes FILE (default DATA without .jsonl plus .calibration.json): per feature mu
 (SD with n - 1), the participant sample, a content hash and an ID. Use it with
 chi pilot --calibration FILE. Bad data is a usage error naming every bad line.
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('calibrate')}`,
   init: `chi init — write a starter pilot configuration file
 
 Usage:
@@ -138,7 +136,7 @@ Writes FILE (default chi.config.json) with every pilot option at its default, a 
 editor completion and a "$comment" on each option. Edit it, then: chi pilot --config FILE.
 --force replaces an existing file.
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('init')}`,
   view: `chi view — browse a run folder, a release or a folder of them, down to a single probe
 
 Usage:
@@ -157,7 +155,7 @@ Options:
   --bundle OUT   write a static copy (OUT/index.html + OUT/data.js) that opens from the file
                  system with no server, instead of serving (one run or release)
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('view')}`,
 };
 
 /** True when a command line asks for help (`--help` or `-h` anywhere after the command). */

@@ -14,6 +14,7 @@ import {
   writeInspectLogs,
   writeViewBundle,
 } from '@chi/report';
+import { acquireRunLock } from '@chi/run';
 import {
   ApiCallError,
   ChiError,
@@ -22,6 +23,7 @@ import {
   type ModelCatalog,
   type Price,
   RunFolderDamagedError,
+  RunFolderLockedError,
   RunStatusSchema,
   type SystemSpec,
   ValidationError,
@@ -575,11 +577,10 @@ function oneLine(error: unknown): string {
 }
 
 /**
- * Runs one `chi` command line and resolves to its exit code: 0 ok; 1 runtime failure; 2 usage
- * error (bad option, missing key, unreachable endpoint); 3 stopped early or incomplete blocks;
- * 4 a required smoke check failed; 5 damaged run folder (a file missing, edited or contradicting
- * the attempt log: nothing was sent). Progress goes to `stderr`; the last `stdout` line is the path
- * of the release (or run folder).
+ * Runs one `chi` command line and resolves to its exit code (`EXIT_CODE_TABLE`, `exit-codes.ts`:
+ * 0 ok, 1 runtime failure, 2 usage, 3 stopped or incomplete, 4 smoke check failed, 5 damaged run
+ * folder, 6 run folder in use by another command). Progress goes to `stderr`; the last `stdout`
+ * line is the path of the release (or run folder).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: CliCommand;
@@ -648,11 +649,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           resolve(io.cwd ?? process.cwd(), command.runDir),
           'chi score',
         );
-        const releaseDir = await finishRun(runDir, {
-          release: command.release,
-          onEvent: createProgressRenderer(io.stderr),
-        });
-        io.stdout.write(`${releaseDir ?? runDir}\n`);
+        const lock = acquireRunLock(runDir, { command: 'chi score' });
+        try {
+          const releaseDir = await finishRun(runDir, {
+            release: command.release,
+            onEvent: createProgressRenderer(io.stderr),
+          });
+          io.stdout.write(`${releaseDir ?? runDir}\n`);
+        } finally {
+          lock.release();
+        }
         return EXIT_CODES.ok;
       }
       case 'calibrate':
@@ -694,6 +700,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     io.stderr.write(`${prefixed(oneLine(error))}\n`);
     if (SmokeCheckFailedError.isInstance(error)) return EXIT_CODES.smokeFailed;
+    if (RunFolderLockedError.isInstance(error)) return EXIT_CODES.locked;
     if (
       RunFolderDamagedError.isInstance(error) ||
       ManifestIntegrityError.isInstance(error) ||

@@ -3,7 +3,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
-import { type AnyExperimentScorer, foldAttemptLog, streamRunJsonl } from '@chi/run';
+import {
+  type AnyExperimentScorer,
+  acquireRunLock,
+  foldAttemptLog,
+  type RunLock,
+  streamRunJsonl,
+} from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -21,6 +27,7 @@ import {
 } from '@chi/spec';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
+import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
 import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
@@ -32,16 +39,6 @@ import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
 import { type LiveModelContext, modelsForManifest } from './system-models';
-
-/** Exit codes of `chi` (see RUN-FOLDER.md). */
-export const EXIT_CODES = {
-  ok: 0,
-  runtimeFailure: 1,
-  usage: 2,
-  stoppedOrIncomplete: 3,
-  smokeFailed: 4,
-  damagedRun: 5,
-} as const;
 
 /** A required smoke check failed, so the scored run did not start. Exit code 4. */
 export class SmokeCheckFailedError extends ChiError {
@@ -61,6 +58,8 @@ export class SmokeCheckFailedError extends ChiError {
     return ChiError.isInstance(error) && error.name === 'SmokeCheckFailedError';
   }
 }
+
+export { EXIT_CODES } from './exit-codes';
 
 /** Options of {@link runPilot}. Give `settings` for a new run or `resumeDir` to resume one. */
 export interface RunPilotOptions {
@@ -275,6 +274,19 @@ async function createdRunDir(options: RunPilotOptions, settings: PilotSettings):
  * ```
  */
 export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> {
+  const { runDir, lock } = await lockedRunDir(options);
+  try {
+    return await runLockedPilot(options, runDir);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The run folder of a pilot, with its write lock held (`run.lock`, `@chi/run`): a resumed folder
+ * is locked before anything is read; a new one right after its creation (before any request).
+ */
+async function lockedRunDir(options: RunPilotOptions): Promise<{ runDir: string; lock: RunLock }> {
   let runDir: string;
   if (options.resumeDir !== undefined) {
     runDir = resolve(options.resumeDir);
@@ -288,6 +300,12 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       throw new ChiError('runPilot needs settings (a new run) or resumeDir');
     runDir = await createdRunDir(options, options.settings);
   }
+  const command = options.resumeDir === undefined ? 'chi pilot' : 'chi pilot --resume';
+  return { runDir, lock: acquireRunLock(runDir, { command }) };
+}
+
+// long-function: the session's steps in order (ledger, smoke checks, execution, finish), each a call
+async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise<PilotOutcome> {
   const paths = runPaths(runDir);
   const { manifest } = await readFrozenManifest(runDir);
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
