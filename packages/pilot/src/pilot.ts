@@ -18,7 +18,6 @@ import {
   type ChatResult,
   ChiError,
   type ModelCatalog,
-  ModelCatalogSchema,
   type RunManifest,
   type RunPlan,
   RunPlanSchema,
@@ -29,6 +28,7 @@ import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
 import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
+import { readFrozenCatalog } from './frozen-catalog';
 import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
@@ -78,7 +78,10 @@ export interface RunPilotOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Shorthand for `env: { OPENROUTER_API_KEY: apiKey }`: used only by systems naming that variable. */
   readonly apiKey?: string;
-  /** Catalog prices fetched before freezing a live run (written to `catalog.json`). */
+  /**
+   * Catalog prices fetched before freezing a new live run (written to `catalog.json`, its hash
+   * frozen in `manifest.catalogSha256`). A resume reads the folder's catalog, never this one.
+   */
   readonly catalog?: ModelCatalog;
   /** Ceiling of the smoke checks (default 1 USD). */
   readonly smokeCeilingUsd?: number;
@@ -309,10 +312,8 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
   const paths = runPaths(runDir);
   const { manifest } = await readFrozenManifest(runDir);
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
-  const catalogPath = paths.catalog;
-  const catalog =
-    options.catalog ??
-    (existsSync(catalogPath) ? await readJsonFile(catalogPath, ModelCatalogSchema) : undefined);
+  // The folder's catalog, checked against manifest.catalogSha256 (a resume never reads another).
+  const catalog = await readFrozenCatalog(paths, manifest);
 
   let ledger: FileLedger | undefined;
   let smoke: SmokeResult[] = [];
