@@ -210,7 +210,8 @@ Pilot options:
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
   --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
-                           request); repeatable. Used by --plan and every reservation
+                           request); one per model of --models, live runs only. Used by --plan and
+                           every reservation
   --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
                            "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
   --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
@@ -230,6 +231,26 @@ ${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
 
 ${exitCodesText()}
 (chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
+
+/** The `--price` arguments, parsed; one per model (a second price for a model is ambiguous). */
+function priceOptions(
+  texts: readonly string[] | undefined,
+): { readonly model: string; readonly price: Price }[] {
+  const prices = (texts ?? []).map((text) => {
+    const parsed = parsePriceArgument(text);
+    if ('problem' in parsed) throw new UsageError(`--price: ${parsed.problem}`);
+    return parsed;
+  });
+  const seen = new Set<string>();
+  for (const { model } of prices) {
+    if (seen.has(model))
+      throw new UsageError(
+        `--price: ${model} is priced twice; give one --price per model (which one applies would be a guess)`,
+      );
+    seen.add(model);
+  }
+  return prices;
+}
 
 /**
  * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}, except
@@ -652,6 +673,16 @@ function parsePilot(args: readonly string[]): PilotCommand {
           .join(', ')} apply; remove --${conflicting}`,
       );
   }
+  if (
+    !live &&
+    models === null &&
+    baseUrl === null &&
+    resume === null &&
+    (values.price !== undefined || values.prices !== undefined)
+  )
+    throw new UsageError(
+      `--${values.price === undefined ? 'prices' : 'price'}: declared prices apply to live models (--live, --models, --base-url); this run is offline (scripted systems, free): remove it`,
+    );
   const templates = templatesOption(values.templates as string | undefined);
   const selected = (id: string) => templates === null || templates.includes(id);
   if (!selected('memory') && values.loads !== undefined)
@@ -694,11 +725,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     allowFailedSmoke: values['allow-failed-smoke'] === true,
     config: (values.config as string | undefined) ?? null,
     calibration: (values.calibration as string | undefined) ?? null,
-    prices: ((values.price as string[] | undefined) ?? []).map((text) => {
-      const parsed = parsePriceArgument(text);
-      if ('problem' in parsed) throw new UsageError(`--price: ${parsed.problem}`);
-      return parsed;
-    }),
+    prices: priceOptions(values.price as string[] | undefined),
     pricesFile: (values.prices as string | undefined) ?? null,
     acceptUnboundedSpend: values['accept-unbounded-spend'] === true,
   };

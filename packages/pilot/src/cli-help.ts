@@ -38,6 +38,13 @@ Options:
   --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
   --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
+  --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
+                           request); one per model of --models, live runs only. Used by --plan and
+                           every reservation
+  --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
+                           "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
+  --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
+                           the ceiling cannot protect it
   --replicates N           worlds (default 4 offline, 1 live)
 ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)

@@ -67,6 +67,7 @@ import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
+import { checkRequestRecords } from './request-records-check';
 import { DEFAULT_RUNS_ROOT, planRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
 import { formatHeadline, formatResumeHint } from './run-summary';
@@ -155,7 +156,23 @@ async function declaredPrices(command: PilotCommand, cwd: string): Promise<Map<s
     }
   }
   for (const entry of command.prices) prices.set(entry.model, entry.price);
+  checkPricesUsed(command);
   return prices;
+}
+
+/**
+ * A `--price` for a model the run does not include is refused: it would price nothing, and the
+ * model meant (a typo, another provider's name) would run at another price.
+ */
+function checkPricesUsed(command: PilotCommand): void {
+  const models =
+    command.models?.map((entry) => entry.model) ??
+    (command.live ? DEFAULT_LIVE_ROSTER.map((entry) => entry.model) : []);
+  const unused = command.prices.find((entry) => !models.includes(entry.model));
+  if (unused !== undefined)
+    throw new UsageError(
+      `--price: ${unused.model} is not a model of this run (${models.join(', ') || 'none'}); name it in --models or remove the --price`,
+    );
 }
 
 /**
@@ -327,6 +344,20 @@ async function planCatalog(
 }
 
 /**
+ * An endpoint system as its first session reaches it: keyed by the variable it names when that
+ * variable is set, keyless (`apiKeyEnv: null`) when it is not. A resume then needs exactly the
+ * key the run started with and never sends without it.
+ */
+function withKeyAsStarted(
+  system: SystemSpec,
+  env: Readonly<Record<string, string | undefined>>,
+): SystemSpec {
+  const variable = system.kind === 'openai-compatible' ? system.apiKeyEnv : undefined;
+  if (typeof variable !== 'string' || (env[variable]?.trim() ?? '') !== '') return system;
+  return { ...system, apiKeyEnv: null };
+}
+
+/**
  * The systems of a live run as the manifest will freeze them, for the default pilot and the
  * divergence protocol alike: a ceiling is required; OpenRouter models get their catalog prices
  * (the key read from the environment only); an OpenAI-compatible endpoint is probed, its `chi
@@ -348,12 +379,14 @@ async function selectLiveSystems(
     return { systems, catalog: await fetchLiveCatalog(systems, apiKey, io) };
   }
   const served = await probeEndpoint(command.baseUrl as string, io);
-  const declared = withServedDeclarations(systems, served).map((system) =>
-    // a scripted system served by chi serve is free
-    system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
-      ? { ...system, safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 } }
-      : system,
-  );
+  const declared = withServedDeclarations(systems, served)
+    .map((system) =>
+      // a scripted system served by chi serve is free
+      system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
+        ? { ...system, safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 } }
+        : system,
+    )
+    .map((system) => withKeyAsStarted(system, io.env));
   checkUnboundedSpend(declared, command, io);
   return { systems: declared, catalog: undefined };
 }
@@ -651,6 +684,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
         const lock = acquireRunLock(runDir, { command: 'chi score' });
         try {
+          await checkRequestRecords(runDir);
           const releaseDir = await finishRun(runDir, {
             release: command.release,
             onEvent: createProgressRenderer(io.stderr),

@@ -31,6 +31,7 @@ import type { AnyExperiment } from './experiments/experiment';
 import { readFrozenCatalog } from './frozen-catalog';
 import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
+import { checkResumedFolder, countResume } from './resume-checks';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
 import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
@@ -132,6 +133,14 @@ export interface PilotOutcome {
   readonly smoke: readonly SmokeResult[];
   /** 0 when every block is complete; 3 when the run stopped early or left incomplete blocks. */
   readonly exitCode: number;
+}
+
+/** The keys a session's live systems read (`env`, or the `apiKey` shorthand). */
+function keysOf(options: RunPilotOptions): Parameters<typeof checkResumedFolder>[2] {
+  return {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+  };
 }
 
 /** The systems with at least one record in the attempt log at `path` (streamed, not held). */
@@ -310,10 +319,18 @@ async function lockedRunDir(options: RunPilotOptions): Promise<{ runDir: string;
 // long-function: the session's steps in order (ledger, smoke checks, execution, finish), each a call
 async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise<PilotOutcome> {
   const paths = runPaths(runDir);
-  const { manifest } = await readFrozenManifest(runDir);
+  const frozen = await readFrozenManifest(runDir);
+  const { manifest } = frozen;
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
+  const resuming = options.resumeDir !== undefined;
+  if (resuming) {
+    const ownModels = options.models !== undefined;
+    await checkResumedFolder(paths, frozen, ownModels ? null : keysOf(options));
+  }
   // The folder's catalog, checked against manifest.catalogSha256 (a resume never reads another).
   const catalog = await readFrozenCatalog(paths, manifest);
+
+  if (resuming) await countResume(paths, (options.now ?? (() => new Date()))());
 
   let ledger: FileLedger | undefined;
   let smoke: SmokeResult[] = [];
@@ -389,6 +406,7 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
+      ...(resuming ? { resumeCounted: true } : {}),
     });
     options.onEvent?.({
       type: 'scored',
