@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
 import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
 import { parsePriceArgument } from './declared-prices';
+import { exitCodesText } from './exit-codes';
 import {
   type ExperimentFlagValue,
   experimentFlagHelp,
@@ -237,7 +238,8 @@ Pilot options:
   --evidence-class CLASS   what serves --base-url: live_model, or unverified_endpoint (default: an
                            undeclared endpoint is never labelled a live model)
   --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
-                           request); repeatable. Used by --plan and every reservation
+                           request); one per model of --models, live runs only. Used by --plan and
+                           every reservation
   --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
                            "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
   --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
@@ -255,9 +257,28 @@ ${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
   --no-release             stop after scoring; do not write the release
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
-Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed;
-5 damaged run folder (a file missing, edited or contradicting the attempt log; nothing was sent).`;
+${exitCodesText()}
+(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
+
+/** The `--price` arguments, parsed; one per model (a second price for a model is ambiguous). */
+function priceOptions(
+  texts: readonly string[] | undefined,
+): { readonly model: string; readonly price: Price }[] {
+  const prices = (texts ?? []).map((text) => {
+    const parsed = parsePriceArgument(text);
+    if ('problem' in parsed) throw new UsageError(`--price: ${parsed.problem}`);
+    return parsed;
+  });
+  const seen = new Set<string>();
+  for (const { model } of prices) {
+    if (seen.has(model))
+      throw new UsageError(
+        `--price: ${model} is priced twice; give one --price per model (which one applies would be a guess)`,
+      );
+    seen.add(model);
+  }
+  return prices;
+}
 
 /**
  * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}, except
@@ -683,6 +704,16 @@ function parsePilot(args: readonly string[]): PilotCommand {
           .join(', ')} apply; remove --${conflicting}`,
       );
   }
+  if (
+    !live &&
+    models === null &&
+    baseUrl === null &&
+    resume === null &&
+    (values.price !== undefined || values.prices !== undefined)
+  )
+    throw new UsageError(
+      `--${values.price === undefined ? 'prices' : 'price'}: declared prices apply to live models (--live, --models, --base-url); this run is offline (scripted systems, free): remove it`,
+    );
   const templates = templatesOption(values.templates as string | undefined);
   const selected = (id: string) => templates === null || templates.includes(id);
   if (!selected('memory') && values.loads !== undefined)
@@ -726,11 +757,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     allowFailedSmoke: values['allow-failed-smoke'] === true,
     config: (values.config as string | undefined) ?? null,
     calibration: (values.calibration as string | undefined) ?? null,
-    prices: ((values.price as string[] | undefined) ?? []).map((text) => {
-      const parsed = parsePriceArgument(text);
-      if ('problem' in parsed) throw new UsageError(`--price: ${parsed.problem}`);
-      return parsed;
-    }),
+    prices: priceOptions(values.price as string[] | undefined),
     pricesFile: (values.prices as string | undefined) ?? null,
     acceptUnboundedSpend: values['accept-unbounded-spend'] === true,
   };

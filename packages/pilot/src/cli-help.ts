@@ -1,3 +1,4 @@
+import { exitCodesText } from './exit-codes';
 import { experimentFlagHelp, experimentFlags } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 
@@ -16,9 +17,6 @@ export const CLI_COMMANDS = [
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
-
-const EXIT_CODES_TEXT = `Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key or folder, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
 
 /** `chi <command> --help`: what the command does, its arguments and options. */
 export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
@@ -42,6 +40,13 @@ Options:
   --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
   --evidence-class CLASS   what serves --base-url: live_model, or unverified_endpoint (default: an
                            undeclared endpoint is never labelled a live model)
+  --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
+                           request); one per model of --models, live runs only. Used by --plan and
+                           every reservation
+  --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
+                           "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
+  --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
+                           the ceiling cannot protect it
   --replicates N           worlds (default 4 offline, 1 live)
 ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
@@ -58,7 +63,7 @@ ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('pilot')}`,
   templates: `chi templates — the registered experiments by axis
 
 Usage:
@@ -69,7 +74,7 @@ without any test's text, so none of those tests is implemented; then, per axis, 
 experiment of ours that probes it (partial task indicators marked). Run a subset with
 chi pilot --templates id,id,...
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('templates')}`,
   smoke: `chi smoke — one small request per live model through the real transport (excluded data)
 
 Usage:
@@ -81,7 +86,7 @@ Options:
   --ceiling-usd X    USD ceiling of the smoke checks (default 1)
   --out DIR          folder of smoke.jsonl (default ./chi-runs/smoke-<time>)
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('smoke')}`,
   serve: `chi serve — serve a scripted reference system as an OpenAI-compatible endpoint (loopback only)
 
 Usage:
@@ -96,13 +101,13 @@ Options:
   --host H        a loopback address (default 127.0.0.1)
   --seed N        seed of the system's declared noise (default 20260901)
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('serve')}`,
   score: `chi score — score a run folder again and write its release
 
 Usage:
   chi score DIR [--no-release]
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('score')}`,
   verify: `chi verify — recompute every number of a release and compare
 
 Usage:
@@ -118,7 +123,7 @@ inspect: Inspect (UK AISI) evaluation logs in its JSON log format, one per syste
 one sample per scored request (input, output, target, score), the model, configuration, usage
 and timings in the header. Open them with: inspect view --log-dir OUT_DIR
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('export')}`,
   calibrate: `chi calibrate — build a frozen human calibration from a human-data file
 
 Usage:
@@ -130,7 +135,7 @@ Writes FILE (default DATA without .jsonl plus .calibration.json): per feature mu
 (SD with n - 1), the participant sample, a content hash and an ID. Use it with
 chi pilot --calibration FILE. Bad data is a usage error naming every bad line.
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('calibrate')}`,
   init: `chi init — write a starter pilot configuration file
 
 Usage:
@@ -140,7 +145,7 @@ Writes FILE (default chi.config.json) with every pilot option at its default, a 
 editor completion and a "$comment" on each option. Edit it, then: chi pilot --config FILE.
 --force replaces an existing file.
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('init')}`,
   view: `chi view — browse a run folder, a release or a folder of them, down to a single probe
 
 Usage:
@@ -159,7 +164,7 @@ Options:
   --bundle OUT   write a static copy (OUT/index.html + OUT/data.js) that opens from the file
                  system with no server, instead of serving (one run or release)
 
-${EXIT_CODES_TEXT}`,
+${exitCodesText('view')}`,
 };
 
 /** True when a command line asks for help (`--help` or `-h` anywhere after the command). */

@@ -14,6 +14,7 @@ import {
   writeInspectLogs,
   writeViewBundle,
 } from '@chi/report';
+import { acquireRunLock } from '@chi/run';
 import {
   ApiCallError,
   ChiError,
@@ -22,6 +23,7 @@ import {
   type ModelCatalog,
   type Price,
   RunFolderDamagedError,
+  RunFolderLockedError,
   RunStatusSchema,
   type SystemSpec,
   ValidationError,
@@ -65,6 +67,7 @@ import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
+import { checkRequestRecords } from './request-records-check';
 import { DEFAULT_RUNS_ROOT, planRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
 import { formatHeadline, formatResumeHint } from './run-summary';
@@ -158,7 +161,23 @@ async function declaredPrices(command: PilotCommand, cwd: string): Promise<Map<s
     }
   }
   for (const entry of command.prices) prices.set(entry.model, entry.price);
+  checkPricesUsed(command);
   return prices;
+}
+
+/**
+ * A `--price` for a model the run does not include is refused: it would price nothing, and the
+ * model meant (a typo, another provider's name) would run at another price.
+ */
+function checkPricesUsed(command: PilotCommand): void {
+  const models =
+    command.models?.map((entry) => entry.model) ??
+    (command.live ? DEFAULT_LIVE_ROSTER.map((entry) => entry.model) : []);
+  const unused = command.prices.find((entry) => !models.includes(entry.model));
+  if (unused !== undefined)
+    throw new UsageError(
+      `--price: ${unused.model} is not a model of this run (${models.join(', ') || 'none'}); name it in --models or remove the --price`,
+    );
 }
 
 /**
@@ -330,6 +349,20 @@ async function planCatalog(
 }
 
 /**
+ * An endpoint system as its first session reaches it: keyed by the variable it names when that
+ * variable is set, keyless (`apiKeyEnv: null`) when it is not. A resume then needs exactly the
+ * key the run started with and never sends without it.
+ */
+function withKeyAsStarted(
+  system: SystemSpec,
+  env: Readonly<Record<string, string | undefined>>,
+): SystemSpec {
+  const variable = system.kind === 'openai-compatible' ? system.apiKeyEnv : undefined;
+  if (typeof variable !== 'string' || (env[variable]?.trim() ?? '') !== '') return system;
+  return { ...system, apiKeyEnv: null };
+}
+
+/**
  * The systems of a live run as the manifest will freeze them, for the default pilot and the
  * divergence protocol alike: a ceiling is required; OpenRouter models get their catalog prices
  * (the key read from the environment only); an OpenAI-compatible endpoint is probed, its `chi
@@ -351,12 +384,14 @@ async function selectLiveSystems(
     return { systems, catalog: await fetchLiveCatalog(systems, apiKey, io) };
   }
   const served = await probeEndpoint(command.baseUrl as string, io);
-  const declared = withServedDeclarations(systems, served).map((system) =>
-    // a scripted system served by chi serve is free
-    system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
-      ? { ...system, safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 } }
-      : system,
-  );
+  const declared = withServedDeclarations(systems, served)
+    .map((system) =>
+      // a scripted system served by chi serve is free
+      system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
+        ? { ...system, safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 } }
+        : system,
+    )
+    .map((system) => withKeyAsStarted(system, io.env));
   checkUnboundedSpend(declared, command, io);
   return { systems: declared, catalog: undefined };
 }
@@ -580,11 +615,10 @@ function oneLine(error: unknown): string {
 }
 
 /**
- * Runs one `chi` command line and resolves to its exit code: 0 ok; 1 runtime failure; 2 usage
- * error (bad option, missing key, unreachable endpoint); 3 stopped early or incomplete blocks;
- * 4 a required smoke check failed; 5 damaged run folder (a file missing, edited or contradicting
- * the attempt log: nothing was sent). Progress goes to `stderr`; the last `stdout` line is the path
- * of the release (or run folder).
+ * Runs one `chi` command line and resolves to its exit code (`EXIT_CODE_TABLE`, `exit-codes.ts`:
+ * 0 ok, 1 runtime failure, 2 usage, 3 stopped or incomplete, 4 smoke check failed, 5 damaged run
+ * folder, 6 run folder in use by another command). Progress goes to `stderr`; the last `stdout`
+ * line is the path of the release (or run folder).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: CliCommand;
@@ -653,11 +687,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           resolve(io.cwd ?? process.cwd(), command.runDir),
           'chi score',
         );
-        const releaseDir = await finishRun(runDir, {
-          release: command.release,
-          onEvent: createProgressRenderer(io.stderr),
-        });
-        io.stdout.write(`${releaseDir ?? runDir}\n`);
+        const lock = acquireRunLock(runDir, { command: 'chi score' });
+        try {
+          await checkRequestRecords(runDir);
+          const releaseDir = await finishRun(runDir, {
+            release: command.release,
+            onEvent: createProgressRenderer(io.stderr),
+          });
+          io.stdout.write(`${releaseDir ?? runDir}\n`);
+        } finally {
+          lock.release();
+        }
         return EXIT_CODES.ok;
       }
       case 'calibrate':
@@ -699,6 +739,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     io.stderr.write(`${prefixed(oneLine(error))}\n`);
     if (SmokeCheckFailedError.isInstance(error)) return EXIT_CODES.smokeFailed;
+    if (RunFolderLockedError.isInstance(error)) return EXIT_CODES.locked;
     if (
       RunFolderDamagedError.isInstance(error) ||
       ManifestIntegrityError.isInstance(error) ||

@@ -71,6 +71,21 @@ export function readPilotConfigFile(path: string): LoadedPilotConfig {
 const ROSTER_FLAGS = ['--systems', '--live', '--models', '--base-url'];
 const ROSTER_FIELDS = ['systems', 'live', 'models', 'baseUrl'] as const;
 
+/** The models a command line gives a `--price` for (`--price M=...` or `--price=M=...`). */
+function pricedOnCommandLine(argv: readonly string[]): Set<string> {
+  const models = new Set<string>();
+  argv.forEach((token, index) => {
+    const value = token.startsWith('--price=')
+      ? token.slice('--price='.length)
+      : token === '--price'
+        ? argv[index + 1]
+        : undefined;
+    const at = value?.lastIndexOf('=') ?? -1;
+    if (value !== undefined && at > 0) models.add(value.slice(0, at).trim());
+  });
+  return models;
+}
+
 function givesFlag(argv: readonly string[], flag: string): boolean {
   return argv.some((token) => token === flag || token.startsWith(`${flag}=`));
 }
@@ -110,11 +125,14 @@ export function pilotConfigArgs(
   if (config.release === false) args.push('--no-release');
   if (config.calibration !== undefined)
     option('calibration', resolve(dirname(loaded.path), config.calibration));
+  // A model the command line prices is priced by the command line only (one price per model).
+  const flagged = pricedOnCommandLine(commandLine);
   for (const [model, price] of Object.entries(config.prices ?? {}))
-    option(
-      'price',
-      `${model}=${price.inputUsdPerMillionTokens},${price.outputUsdPerMillionTokens},${price.requestUsd ?? 0}`,
-    );
+    if (!flagged.has(model))
+      option(
+        'price',
+        `${model}=${price.inputUsdPerMillionTokens},${price.outputUsdPerMillionTokens},${price.requestUsd ?? 0}`,
+      );
   if (config.acceptUnboundedSpend === true) args.push('--accept-unbounded-spend');
   return args;
 }

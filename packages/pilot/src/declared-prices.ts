@@ -52,6 +52,10 @@ export function parsePriceArgument(
       problem: `expected MODEL=IN,OUT[,REQUEST] (USD per million input and output tokens, USD per request), found ${JSON.stringify(text)}`,
     };
   const [input, output, request] = parts.map((part) => Number(part.trim()));
+  if (![input, output, request ?? 0].every((value) => Number.isFinite(value)))
+    return {
+      problem: `expected finite USD amounts in MODEL=IN,OUT[,REQUEST], found ${JSON.stringify(text)}`,
+    };
   return {
     model,
     price: perTokenPrice({
@@ -64,7 +68,23 @@ export function parsePriceArgument(
 
 /** Reads a prices file; the error names the file and every bad field. */
 export async function readDeclaredPrices(path: string): Promise<Map<string, Price>> {
-  const text = await readFile(path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ValidationError(path, [
+      {
+        path: '',
+        message:
+          code === 'EISDIR'
+            ? 'is a folder; expected a prices JSON file'
+            : code === 'ENOENT'
+              ? 'no such file'
+              : `unreadable (${(error as Error).message})`,
+      },
+    ]);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);

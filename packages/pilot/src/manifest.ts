@@ -9,6 +9,7 @@ import {
   PILOT_FEATURES,
   type PromptRef,
   parseWith,
+  RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
   type RunPlan,
@@ -260,13 +261,34 @@ export class ManifestIntegrityError extends ChiError {
 }
 
 /**
+ * The text of a run file every session needs; missing or unreadable is a damaged run folder
+ * (exit 5) naming the file, not a raw system error.
+ *
+ * @throws `RunFolderDamagedError` naming the file
+ */
+export async function readRunFileText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new RunFolderDamagedError(
+      path,
+      code === 'ENOENT'
+        ? 'it is missing: every session needs it (restore it from a copy or the release)'
+        : `it is unreadable (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+}
+
+/**
  * Reads `manifest.json` of a run folder and checks it against `manifest.sha256`: the file bytes
  * must hash to the recorded value and be the canonical form of a valid manifest.
  */
 export async function readFrozenManifest(runDir: string): Promise<FrozenManifest> {
-  const text = await readFile(join(runDir, 'manifest.json'), 'utf8');
+  const text = await readRunFileText(join(runDir, 'manifest.json'));
   const recorded =
-    (await readFile(join(runDir, 'manifest.sha256'), 'utf8')).trim().split(/\s+/)[0] ?? '';
+    (await readRunFileText(join(runDir, 'manifest.sha256'))).trim().split(/\s+/)[0] ?? '';
   const sha256 = sha256Hex(text);
   if (sha256 !== recorded) {
     throw new ManifestIntegrityError(

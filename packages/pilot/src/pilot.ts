@@ -3,7 +3,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
-import { type AnyExperimentScorer, foldAttemptLog, streamRunJsonl } from '@chi/run';
+import {
+  type AnyExperimentScorer,
+  acquireRunLock,
+  foldAttemptLog,
+  type RunLock,
+  streamRunJsonl,
+} from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -12,7 +18,6 @@ import {
   type ChatResult,
   ChiError,
   type ModelCatalog,
-  ModelCatalogSchema,
   type RunManifest,
   type RunPlan,
   RunPlanSchema,
@@ -21,9 +26,12 @@ import {
 } from '@chi/spec';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
+import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
+import { readFrozenCatalog } from './frozen-catalog';
 import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
+import { checkResumedFolder, countResume } from './resume-checks';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
 import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
@@ -32,16 +40,6 @@ import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
 import { type LiveModelContext, modelsForManifest } from './system-models';
-
-/** Exit codes of `chi` (see RUN-FOLDER.md). */
-export const EXIT_CODES = {
-  ok: 0,
-  runtimeFailure: 1,
-  usage: 2,
-  stoppedOrIncomplete: 3,
-  smokeFailed: 4,
-  damagedRun: 5,
-} as const;
 
 /** A required smoke check failed, so the scored run did not start. Exit code 4. */
 export class SmokeCheckFailedError extends ChiError {
@@ -62,6 +60,8 @@ export class SmokeCheckFailedError extends ChiError {
   }
 }
 
+export { EXIT_CODES } from './exit-codes';
+
 /** Options of {@link runPilot}. Give `settings` for a new run or `resumeDir` to resume one. */
 export interface RunPilotOptions {
   readonly settings?: PilotSettings;
@@ -79,7 +79,10 @@ export interface RunPilotOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Shorthand for `env: { OPENROUTER_API_KEY: apiKey }`: used only by systems naming that variable. */
   readonly apiKey?: string;
-  /** Catalog prices fetched before freezing a live run (written to `catalog.json`). */
+  /**
+   * Catalog prices fetched before freezing a new live run (written to `catalog.json`, its hash
+   * frozen in `manifest.catalogSha256`). A resume reads the folder's catalog, never this one.
+   */
   readonly catalog?: ModelCatalog;
   /** Ceiling of the smoke checks (default 1 USD). */
   readonly smokeCeilingUsd?: number;
@@ -130,6 +133,14 @@ export interface PilotOutcome {
   readonly smoke: readonly SmokeResult[];
   /** 0 when every block is complete; 3 when the run stopped early or left incomplete blocks. */
   readonly exitCode: number;
+}
+
+/** The keys a session's live systems read (`env`, or the `apiKey` shorthand). */
+function keysOf(options: RunPilotOptions): Parameters<typeof checkResumedFolder>[2] {
+  return {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+  };
 }
 
 /** The systems with at least one record in the attempt log at `path` (streamed, not held). */
@@ -275,6 +286,19 @@ async function createdRunDir(options: RunPilotOptions, settings: PilotSettings):
  * ```
  */
 export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> {
+  const { runDir, lock } = await lockedRunDir(options);
+  try {
+    return await runLockedPilot(options, runDir);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The run folder of a pilot, with its write lock held (`run.lock`, `@chi/run`): a resumed folder
+ * is locked before anything is read; a new one right after its creation (before any request).
+ */
+async function lockedRunDir(options: RunPilotOptions): Promise<{ runDir: string; lock: RunLock }> {
   let runDir: string;
   if (options.resumeDir !== undefined) {
     runDir = resolve(options.resumeDir);
@@ -288,13 +312,25 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       throw new ChiError('runPilot needs settings (a new run) or resumeDir');
     runDir = await createdRunDir(options, options.settings);
   }
+  const command = options.resumeDir === undefined ? 'chi pilot' : 'chi pilot --resume';
+  return { runDir, lock: acquireRunLock(runDir, { command }) };
+}
+
+// long-function: the session's steps in order (ledger, smoke checks, execution, finish), each a call
+async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise<PilotOutcome> {
   const paths = runPaths(runDir);
-  const { manifest } = await readFrozenManifest(runDir);
+  const frozen = await readFrozenManifest(runDir);
+  const { manifest } = frozen;
   const live = manifest.systems.filter((system) => system.kind !== 'scripted');
-  const catalogPath = paths.catalog;
-  const catalog =
-    options.catalog ??
-    (existsSync(catalogPath) ? await readJsonFile(catalogPath, ModelCatalogSchema) : undefined);
+  const resuming = options.resumeDir !== undefined;
+  if (resuming) {
+    const ownModels = options.models !== undefined;
+    await checkResumedFolder(paths, frozen, ownModels ? null : keysOf(options));
+  }
+  // The folder's catalog, checked against manifest.catalogSha256 (a resume never reads another).
+  const catalog = await readFrozenCatalog(paths, manifest);
+
+  if (resuming) await countResume(paths, (options.now ?? (() => new Date()))());
 
   let ledger: FileLedger | undefined;
   let smoke: SmokeResult[] = [];
@@ -370,6 +406,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
+      ...(resuming ? { resumeCounted: true } : {}),
     });
     options.onEvent?.({
       type: 'scored',

@@ -13,6 +13,7 @@ import { generatorInfo } from '@chi/worlds';
 import { withDeclaredTemplates } from './experiments/declared-templates';
 import type { AnyExperiment } from './experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { catalogSha256 } from './frozen-catalog';
 import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
@@ -132,7 +133,12 @@ export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>):
   const prompts = usedPrompts(packaged, unfiltered, experiments);
   const draft = { ...unfiltered, prompts: promptRefs(prompts) };
   const plan = buildRunPlan(draft, experiments);
-  const frozen = freezeManifest({ ...draft, planSha256: planSha256(plan) });
+  const frozen = freezeManifest({
+    ...draft,
+    planSha256: planSha256(plan),
+    // Every price a reservation reads is frozen before the first request (absent offline).
+    ...(options.catalog === undefined ? {} : { catalogSha256: catalogSha256(options.catalog) }),
+  });
   return { frozen, plan, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
 }
 

@@ -49,6 +49,11 @@ export interface ExecuteRunOptions {
    * run with experiments added from outside the pilot needs them again on every resume.
    */
   readonly experiments?: readonly AnyExperiment[];
+  /**
+   * True when the caller already counted this session as a resume in `status.json` (`runPilot`
+   * does, before its smoke checks): the session is announced as resumed and not counted again.
+   */
+  readonly resumeCounted?: boolean;
 }
 
 /** How an execution ended. */

@@ -83,13 +83,27 @@ export async function writeJsonFile(
 /**
  * Reads and validates a JSON file of a run folder.
  *
- * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is not JSON or not valid
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is missing, unreadable,
+ * not JSON or not valid
  */
 export async function readJsonFile<S extends z.ZodType>(
   path: string,
   schema: S,
 ): Promise<z.output<S>> {
-  return parseJsonFileText(path, await readFile(path, 'utf8'), schema);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new RunFolderDamagedError(
+      path,
+      code === 'ENOENT'
+        ? 'it is missing: every session needs it (restore it from a copy or the release)'
+        : `it is unreadable (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  return parseJsonFileText(path, text, schema);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { indexPlan, type PlanIndex } from '@chi/run';
 import {
   InvalidArgumentError,
@@ -19,6 +18,7 @@ import {
   ManifestIntegrityError,
   planSha256,
   readFrozenManifest,
+  readRunFileText,
 } from './manifest';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
@@ -150,7 +150,7 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
   const paths = runPaths(options.runDir);
   const frozen = await readFrozenManifest(options.runDir);
   const manifest = frozen.manifest;
-  const planBytes = await readFile(paths.plan);
+  const planBytes = Buffer.from(await readRunFileText(paths.plan), 'utf8');
   const parsedPlan: RunPlan = parseJsonFileText(
     paths.plan,
     planBytes.toString('utf8'),

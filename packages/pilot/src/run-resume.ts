@@ -112,9 +112,12 @@ export async function resumeSession(
     session.attemptsSoFar[ordinal] = state?.attempts ?? 0;
     if (state !== undefined) await resumeRequest(session, ordinal, request, state, counts);
   }
-  // Counted as soon as the session starts, so a resume that is itself killed still counts.
-  const resumes = (run.previousStatus?.resumes ?? 0) + (logStates.size > 0 ? 1 : 0);
-  if (run.previousStatus !== null && logStates.size > 0) {
+  // Counted as soon as the session starts, so a resume that is itself killed still counts
+  // (`runPilot` counts its resumes before their smoke checks: `resumeCounted`).
+  const counted = session.options.resumeCounted === true;
+  const resumed = logStates.size > 0 || counted;
+  const resumes = (run.previousStatus?.resumes ?? 0) + (logStates.size > 0 && !counted ? 1 : 0);
+  if (run.previousStatus !== null && resumed) {
     await writeJsonFile(
       run.paths.status,
       { ...run.previousStatus, state: 'running', resumes, updatedAt: session.now().toISOString() },
@@ -122,7 +125,7 @@ export async function resumeSession(
     );
   }
   session.emit(
-    logStates.size > 0
+    resumed
       ? { type: 'run-resumed', runDir: session.options.runDir, runId: run.runId, ...counts }
       : {
           type: 'run-created',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import {
   type BehavioralItemSet,
   BehavioralItemSetSchema,
@@ -167,8 +167,23 @@ function seedWorldFiles(paths: RunPaths, manifest: RunManifest, seed: number): s
  */
 export function checkWorldFilesPresent(paths: RunPaths, manifest: RunManifest): void {
   for (const seed of manifest.worldSeeds)
-    for (const path of seedWorldFiles(paths, manifest, seed))
-      if (!existsSync(path)) throw new RunFolderDamagedError(path, 'the world file is missing');
+    for (const path of seedWorldFiles(paths, manifest, seed)) {
+      const problem = worldFileProblem(path);
+      if (problem !== null) throw new RunFolderDamagedError(path, problem);
+    }
+}
+
+/** Why a world file cannot be read (missing, or there but unreadable), or null. */
+function worldFileProblem(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return 'the world file is unreadable: it is not a file';
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? 'the world file is missing'
+      : `the world file is unreadable (${(error as Error).message})`;
+  }
 }
 
 /** Forgets the worlds of one world seed that {@link readSeedWorlds} read into `from`. */

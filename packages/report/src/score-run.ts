@@ -6,6 +6,7 @@ import {
   type PlannedBlock,
   type PlannedRequest,
   type QualityAlphas,
+  RunFolderDamagedError,
 } from '@chi/spec';
 import { MemoryTaxonomyCounter } from './analysis/memory-taxonomy';
 import type { BlockRow } from './chart-data';
@@ -203,9 +204,13 @@ function scoringError(
   systemId: string,
   error: unknown,
 ): Error {
+  // A world, request or payload that cannot be scored is a damaged run folder (exit 5), named.
   if (InvalidArgumentError.isInstance(error) && /^(worlds|requests|payloads)\//.test(error.field))
-    return error;
-  return new InvalidArgumentError(
+    return new RunFolderDamagedError(error.field, error.message.slice(error.field.length + 2), {
+      cause: error,
+    });
+  if (RunFolderDamagedError.isInstance(error)) return error;
+  return new RunFolderDamagedError(
     scorer.worldFile(context.records, block),
     `cannot score block ${block.blockId} for system ${systemId}: ${(error as Error).message}`,
     { cause: error },

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/run';
 import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';
@@ -139,6 +139,8 @@ async function recordedParameters(dir: string): Promise<ReleaseParameters> {
 }
 
 function fileOf(error: unknown): string {
+  // the scorer names the release file it could not score against (relative to the release)
+  if (RunFolderDamagedError.isInstance(error) && !isAbsolute(error.file)) return error.file;
   // readRunFolder wraps a file's validation error as a damaged folder: name that file
   if (RunFolderDamagedError.isInstance(error) && error.cause !== undefined) {
     const inner = fileOf(error.cause);

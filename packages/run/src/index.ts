@@ -99,3 +99,13 @@ export {
   requestIndexEntry,
 } from './run-folder';
 export { parseRunJsonl, readRunJsonl, streamRunJsonl } from './run-jsonl';
+export {
+  type AcquireRunLockOptions,
+  acquireRunLock,
+  isProvablyGone,
+  LOCAL_PROCESS_PROBE,
+  type ProcessProbe,
+  RUN_LOCK_FILE,
+  type RunLock,
+  type RunLockOwner,
+} from './run-lock';

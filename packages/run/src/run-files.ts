@@ -138,6 +138,15 @@ export const RUN_FILES: readonly RunFile[] = [
     'at creation, before the manifest',
   ),
   file(
+    'lock',
+    'run.lock',
+    'run\\.lock',
+    'json',
+    'private',
+    '`RunLockOwner` (`@chi/run`): PID, host, process start time, command and time of the one process writing the folder',
+    'created atomically (`O_EXCL`) by every command that writes the folder (`chi pilot`, `--resume`, `chi score`), removed when it ends; a crash leaves it, and the next writer takes it over only when its holder is provably gone',
+  ),
+  file(
     'smoke',
     'smoke.jsonl',
     'smoke\\.jsonl',
@@ -317,6 +326,8 @@ export interface RunPaths {
   readonly plan: string;
   readonly catalog: string;
   readonly calibration: string;
+  /** `run.lock`: the exclusive write lock of the folder. */
+  readonly lock: string;
   readonly attempts: string;
   readonly ledger: string;
   readonly failures: string;
@@ -372,6 +383,7 @@ export function runFolderPaths(root: string): RunPaths {
     plan: at('plan.json'),
     catalog: at('catalog.json'),
     calibration: at('calibration.json'),
+    lock: at('run.lock'),
     attempts: at('attempts.jsonl'),
     ledger: at('ledger.jsonl'),
     failures: at('failures.jsonl'),

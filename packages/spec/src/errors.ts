@@ -145,3 +145,38 @@ export class RunFolderDamagedError extends ChiError {
     return hasMarker(error, 'RunFolderDamagedError');
   }
 }
+
+/** Who holds a run folder's lock, as its lock file records it. */
+export interface RunFolderLockHolder {
+  /** Process ID of the holder. */
+  readonly pid: number;
+  /** Host name of the machine the holder runs on. */
+  readonly host: string;
+  /** When the holder took the lock (ISO-8601 UTC). */
+  readonly since: string;
+  /** The command that holds it (for example `chi pilot --resume`). */
+  readonly command: string;
+}
+
+/**
+ * Another process writes this run folder (its lock file names a live holder, or a holder on
+ * another host whose liveness cannot be checked). `chi` exits with code 6; nothing is sent or
+ * written. The message names the holder and how to remove a lock whose holder is gone.
+ */
+export class RunFolderLockedError extends ChiError {
+  /** The lock file. */
+  readonly lockFile: string;
+  /** The holder its lock file names (null when the file cannot be read). */
+  readonly holder: RunFolderLockHolder | null;
+
+  constructor(lockFile: string, holder: RunFolderLockHolder | null, message: string) {
+    super(message);
+    this.name = 'RunFolderLockedError';
+    this.lockFile = lockFile;
+    this.holder = holder;
+  }
+
+  static override isInstance(error: unknown): error is RunFolderLockedError {
+    return hasMarker(error, 'RunFolderLockedError');
+  }
+}

@@ -143,6 +143,8 @@ export {
   ChiError,
   InvalidArgumentError,
   RunFolderDamagedError,
+  RunFolderLockedError,
+  type RunFolderLockHolder,
   ValidationError,
   type ValidationIssue,
 } from './errors';

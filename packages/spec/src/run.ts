@@ -181,6 +181,13 @@ export const RunManifestSchema = z.strictObject({
   /** SHA-256 of `plan.json` (the registered requests), which is a pure function of this manifest. */
   planSha256: Sha256Schema.optional(),
   /**
+   * SHA-256 of the RFC 8785 JSON of `catalog.json` (the catalog prices, quantizations and provider
+   * endpoints every reservation of a live OpenRouter run reads), frozen before the first request:
+   * a resume refuses a catalog that is missing or differs. Absent when the run has no catalog
+   * (offline, OpenAI-compatible endpoints) and in manifests frozen before it was recorded.
+   */
+  catalogSha256: Sha256Schema.optional(),
+  /**
    * A scored run refuses to start unless a passing smoke check is recorded for every live system.
    * Absent means false.
    */

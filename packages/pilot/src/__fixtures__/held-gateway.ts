@@ -8,6 +8,8 @@ export interface HeldRequest {
   readonly model: string;
   /** The raw request body. */
   readonly body: string;
+  /** Answers the held request at last (forwarded to its scripted system). */
+  answer(): Promise<void>;
 }
 
 /**
@@ -94,7 +96,14 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
       if (armed !== null && scored === armed.ordinal) {
         // Never answered: the connection stays open until the client dies or the gateway closes.
         open.add(response);
-        armed.resolve({ model: backend.model, body });
+        armed.resolve({
+          model: backend.model,
+          body,
+          answer: async () => {
+            open.delete(response);
+            await forward(backend, request, body, response);
+          },
+        });
         armed = null;
         return;
       }

@@ -1,0 +1,82 @@
+/**
+ * The exit codes of every `chi` command: the one table that `EXIT_CODES`, `chi help`, every
+ * `chi <command> --help` and RUN-FOLDER.md's table are made from (a test keeps the document
+ * equal to {@link renderExitCodeTable}).
+ */
+export const EXIT_CODE_TABLE = [
+  {
+    name: 'ok',
+    code: 0,
+    meaning:
+      'finished and every block complete (or `--plan`, `serve`, `score`, `help` ended normally)',
+  },
+  { name: 'runtimeFailure', code: 1, meaning: 'runtime failure (unexpected error)' },
+  {
+    name: 'usage',
+    code: 2,
+    meaning:
+      'usage error: bad option or option value (the message names the flag or file), missing key, missing ceiling, unreachable endpoint, allowlist not in the catalog',
+  },
+  {
+    name: 'stoppedOrIncomplete',
+    code: 3,
+    meaning:
+      'stopped early (budget ceiling, overcharge, interruption) or finished with incomplete blocks',
+  },
+  {
+    name: 'smokeFailed',
+    code: 4,
+    meaning: 'a required smoke check failed; no scored request was sent (`status.json` says so)',
+  },
+  {
+    name: 'damagedRun',
+    code: 5,
+    meaning:
+      'damaged run folder: a file is missing, unreadable, edited or contradicts the attempt log or the manifest (the message names it); nothing was sent',
+  },
+  {
+    name: 'locked',
+    code: 6,
+    meaning:
+      'the run folder is in use by another command (its `run.lock` holder is named: PID, host, since); nothing was sent or written',
+  },
+] as const;
+
+/** The name of an exit code of {@link EXIT_CODE_TABLE}. */
+export type ExitCodeName = (typeof EXIT_CODE_TABLE)[number]['name'];
+
+/** Exit codes of `chi` by name, from {@link EXIT_CODE_TABLE}. */
+export const EXIT_CODES = Object.fromEntries(
+  EXIT_CODE_TABLE.map((entry) => [entry.name, entry.code]),
+) as { readonly [Entry in (typeof EXIT_CODE_TABLE)[number] as Entry['name']]: Entry['code'] };
+
+/** Which exit codes each command can end with (beyond the table's meaning). */
+export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly number[]>> = {
+  pilot: [0, 1, 2, 3, 4, 5, 6],
+  score: [0, 1, 2, 5, 6],
+  smoke: [0, 1, 2, 4],
+  serve: [0, 1, 2],
+  init: [0, 1, 2],
+  export: [0, 1, 2, 5],
+  calibrate: [0, 1, 2],
+  view: [0, 1, 2],
+  templates: [0, 1, 2],
+};
+
+/** The exit codes of one command (or of every command) as help text lines. */
+export function exitCodesText(command?: string): string {
+  const codes = command === undefined ? undefined : COMMAND_EXIT_CODES[command];
+  const rows = EXIT_CODE_TABLE.filter(
+    (entry) => codes === undefined || codes.includes(entry.code),
+  ).map((entry) => `  ${entry.code}  ${entry.meaning.replaceAll('`', '')}`);
+  return ['Exit codes:', ...rows].join('\n');
+}
+
+/** The exit-code table of RUN-FOLDER.md (Markdown), from {@link EXIT_CODE_TABLE}. */
+export function renderExitCodeTable(): string {
+  return [
+    '| Code | Meaning |',
+    '| ---- | ------- |',
+    ...EXIT_CODE_TABLE.map((entry) => `| ${entry.code} | ${entry.meaning} |`),
+  ].join('\n');
+}
