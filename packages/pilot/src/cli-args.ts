@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
-import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
+import { asksForHelp, CLI_COMMANDS, type CliCommandName, EXIT_CODES_TEXT } from './cli-help';
 import { parsePriceArgument } from './declared-prices';
 import {
   type ExperimentFlagValue,
@@ -227,9 +227,7 @@ ${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
   --no-release             stop after scoring; do not write the release
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
-Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed;
-5 damaged run folder (a file missing, edited or contradicting the attempt log; nothing was sent).`;
+${EXIT_CODES_TEXT}`;
 
 /**
  * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}, except

@@ -17,8 +17,15 @@ export const CLI_COMMANDS = [
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
 
-const EXIT_CODES_TEXT = `Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key or folder, unreachable endpoint);
-3 stopped early (budget ceiling, overcharge, interruption) or incomplete blocks; 4 smoke check failed.`;
+/**
+ * The exit-code table of every `chi` help text (`chi help` and each `chi <command> --help`): one
+ * copy, so the two cannot disagree.
+ */
+export const EXIT_CODES_TEXT = `Exit codes: 0 ok; 1 runtime failure; 2 usage error (bad option, missing key or folder, unreachable endpoint);
+3 stopped early (budget ceiling, overcharge, or the first Ctrl-C, SIGTERM or SIGHUP: no new request,
+requests in flight settle, the resume command is printed) or incomplete blocks; 4 smoke check failed;
+5 damaged run folder (a file missing, edited or contradicting the attempt log; nothing was sent);
+130 a second Ctrl-C, SIGTERM or SIGHUP: quit at once (a request then in flight is settled by --resume).`;
 
 /** `chi <command> --help`: what the command does, its arguments and options. */
 export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {

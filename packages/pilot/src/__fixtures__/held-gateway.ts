@@ -29,6 +29,8 @@ export interface HeldGateway {
   holdNth(ordinal: number): Promise<HeldRequest>;
   /** Scored requests received since the last {@link holdNth} (or since start). */
   scoredSinceArmed(): number;
+  /** Answers every held request now (as if the model had been slow), so it settles. */
+  releaseHeld(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
   let scored = 0;
   let armed: { ordinal: number; resolve: (held: HeldRequest) => void } | null = null;
   const open = new Set<ServerResponse>();
+  const waiting = new Map<ServerResponse, () => Promise<void>>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
@@ -94,6 +97,7 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
       if (armed !== null && scored === armed.ordinal) {
         // Never answered: the connection stays open until the client dies or the gateway closes.
         open.add(response);
+        waiting.set(response, () => forward(backend, request, body, response));
         armed.resolve({ model: backend.model, body });
         armed = null;
         return;
@@ -124,6 +128,12 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
       });
     },
     scoredSinceArmed: () => scored,
+    async releaseHeld() {
+      const answers = [...waiting.values()];
+      waiting.clear();
+      open.clear();
+      await Promise.all(answers.map((answer) => answer()));
+    },
     async close() {
       for (const response of open) response.destroy();
       await new Promise<void>((resolve) => {
