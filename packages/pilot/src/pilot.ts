@@ -365,6 +365,7 @@ export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> 
         ? { models: options.models ?? modelsForManifest(manifest, context) }
         : { modelFor: options.instanceModels(manifest, context) }),
       ...(ledger === undefined ? {} : { ledger: ledger as BudgetLedger }),
+      ...(catalog === undefined ? {} : { catalog }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
