@@ -36,6 +36,19 @@ interface Schedule {
   readonly admission: BlockAdmission | null;
   /** The last decision was `wait`: none is asked again before a request in flight settles. */
   waitingForSettle: boolean;
+  /** The pending requests' block ordinals never decrease (the plan lists blocks one by one). */
+  readonly blocksInOrder: boolean;
+}
+
+/** Whether the ordinals' blocks never decrease along the list. */
+function blocksNeverDecrease(plan: PlanIndex, ordinals: readonly number[]): boolean {
+  let previous = -1;
+  for (const ordinal of ordinals) {
+    const block = plan.blockOf(ordinal);
+    if (block < previous) return false;
+    previous = block;
+  }
+  return true;
 }
 
 /**
@@ -87,9 +100,12 @@ function dispatch(
     if (admission !== null) {
       const block = session.run.plan.blockOf(ordinal);
       if (admission.admitted[block] !== 1) {
-        // Blocks are admitted in plan order: only the first one not admitted is asked for.
+        // Blocks are admitted in plan order: only the first one not admitted is asked for. When
+        // the plan lists each block's requests together, every later slot belongs to a block not
+        // admitted either, so the scan ends here (a pump stays O(concurrency), not O(plan)).
         if (!askedAdmission) askAdmission(session, schedule, block, onSettled);
         askedAdmission = true;
+        if (schedule.blocksInOrder) break;
         continue;
       }
     }
@@ -138,6 +154,7 @@ export function runSchedule(
     stopAnnounced: false,
     admission,
     waitingForSettle: false,
+    blocksInOrder: admission !== null && blocksNeverDecrease(session.run.plan, pending),
   };
   return new Promise<void>((finish) => {
     const pump = (): void => {
