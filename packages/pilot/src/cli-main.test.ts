@@ -198,7 +198,8 @@ describe('chi (in process)', () => {
 
   it('stops cleanly at the ceiling, says so in the run folder, and exits 3', async () => {
     // each completion is charged 0.1 USD; one reservation is about 0.19 USD (safety prices, 4096
-    // output tokens, 25 % margin): the third reservation would cross 0.3 USD
+    // output tokens, 25 % margin), so no block's worst case (every request with every retry) fits
+    // in 0.3 USD: block admission starts none and stops at once
     const fake = fakeOpenRouter({ answerWith: 'capacity-keeper', costUsd: 0.1 });
     const cli = io({ env: { OPENROUTER_API_KEY: KEY }, fetch: fake.fetch });
     const out = join(root, 'ceiling');

@@ -68,9 +68,10 @@ import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot'
 import { formatPlanCost, planCost } from './plan-cost';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { checkRequestRecords } from './request-records-check';
+import { interruptedResumeHint } from './resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
-import { formatHeadline, formatResumeHint } from './run-summary';
+import { formatHeadline } from './run-summary';
 import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from './scripted-imitator';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { serveScriptedSystem } from './serve';
@@ -552,14 +553,13 @@ async function reportOutcome(
   io.stderr.write(
     `chi: finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${outcome.exitCode})\n`,
   );
-  const paths = runPaths(outcome.runDir);
-  const status = await readJsonFile(paths.status, RunStatusSchema);
-  if (status.stop?.kind === 'interrupted') {
-    io.stderr.write(
-      `${formatResumeHint(outcome.runDir, status, { release: command.release, concurrency: command.concurrency })}\n`,
-    );
-  }
+  const hint = await interruptedResumeHint(outcome.runDir, {
+    release: command.release,
+    concurrency: command.concurrency,
+  });
+  if (hint !== null) io.stderr.write(`${hint}\n`);
   if (outcome.releaseDir !== null) {
+    const status = await readJsonFile(runPaths(outcome.runDir).status, RunStatusSchema);
     const chartData = ChartDataSchema.parse(
       JSON.parse(readFileSync(join(outcome.releaseDir, 'chart-data', 'chart-data.json'), 'utf8')),
     );

@@ -21,7 +21,7 @@ export const EXIT_CODE_TABLE = [
     name: 'stoppedOrIncomplete',
     code: 3,
     meaning:
-      'stopped early (budget ceiling, overcharge, interruption) or finished with incomplete blocks',
+      'stopped early (budget ceiling, overcharge, or the first Ctrl-C, SIGTERM or SIGHUP: no new request, requests in flight settle, the resume command is printed) or finished with incomplete blocks',
   },
   {
     name: 'smokeFailed',
@@ -40,6 +40,12 @@ export const EXIT_CODE_TABLE = [
     meaning:
       'the run folder is in use by another command (its `run.lock` holder is named: PID, host, since); nothing was sent or written',
   },
+  {
+    name: 'secondSignal',
+    code: 130,
+    meaning:
+      'a second Ctrl-C, SIGTERM or SIGHUP: quit at once (a request then in flight is settled by `--resume`)',
+  },
 ] as const;
 
 /** The name of an exit code of {@link EXIT_CODE_TABLE}. */
@@ -52,7 +58,7 @@ export const EXIT_CODES = Object.fromEntries(
 
 /** Which exit codes each command can end with (beyond the table's meaning). */
 export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly number[]>> = {
-  pilot: [0, 1, 2, 3, 4, 5, 6],
+  pilot: [0, 1, 2, 3, 4, 5, 6, 130],
   score: [0, 1, 2, 5, 6],
   smoke: [0, 1, 2, 4],
   serve: [0, 1, 2],

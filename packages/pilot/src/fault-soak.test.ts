@@ -99,7 +99,9 @@ describe('fault-injection soak of a live run through a loopback endpoint', () =>
         '--resamples',
         '20',
         '--ceiling-usd',
-        '2',
+        // a history block's worst case with every retry is about 2.9 USD: a ceiling that admits
+        // every block (block admission), so the faults, not the money, decide what completes
+        '4',
         '--concurrency',
         '4',
         '--allow-failed-smoke',
@@ -143,7 +145,7 @@ describe('fault-injection soak of a live run through a loopback endpoint', () =>
     // 3. the ledger never committed past the ceiling and holds every reservation the log implies
     const ledger = jsonLines<LedgerEntry>(join(out, 'ledger.jsonl'));
     const status = JSON.parse(readFileSync(join(out, 'status.json'), 'utf8')) as RunStatus;
-    expect(status.spend.committedUsd).toBeLessThanOrEqual(2);
+    expect(status.spend.committedUsd).toBeLessThanOrEqual(4);
     const reserved = new Set(
       ledger.flatMap((entry) => (entry.kind === 'reserve' ? [entry.attemptId] : [])),
     );

@@ -253,6 +253,8 @@ export {
   renderMemoryProbe,
   renderSmoke,
 } from './render-requests';
+export { requestWorstCasesNanos } from './request-worst-case';
+export { interruptedResumeHint } from './resume-hint';
 export {
   type CreateRunOptions,
   createRun,
@@ -387,6 +389,14 @@ export {
   validateSettings,
 } from './settings';
 export { latestSmokeResults, runSmokeChecks, type SmokeOptions } from './smoke';
+export {
+  EXIT_ON_SECOND_SIGNAL,
+  installStopSignals,
+  type SignalProcess,
+  STOP_SIGNALS,
+  type StopSignalName,
+  type StopSignals,
+} from './stop-signals';
 export {
   apiKeyForSystem,
   type LiveModelContext,

@@ -179,13 +179,26 @@ describe('reconcileLedger', () => {
 
 describe('resume against a deleted or rolled-back ledger', () => {
   it('refuses with the damaged-run code, sends nothing, and never lets charges cross the ceiling', async () => {
-    // each completion costs 0.1 USD and reserves about 0.19 USD: the run stops at the 0.3 USD ceiling
+    // each completion costs 0.1 USD; with every retry a memory block's worst case is about 1.90 USD
+    // and a controls block's 1.16 USD: the 2.2 USD ceiling admits the first world's two blocks
+    // (0.2 USD charged, then 0.2 + 1.16) but not the second world's memory block (0.4 + 1.90)
     const fake = fakeOpenRouter({ answerWith: 'capacity-keeper', costUsd: 0.1 });
     const out = join(root, 'ceiling');
     const first = io(fake.fetch);
     expect(
       await runCli(
-        ['pilot', ...LIVE_SMALL, '--ceiling-usd', '0.3', '--concurrency', '1', '--out', out],
+        [
+          'pilot',
+          ...LIVE_SMALL,
+          '--replicates',
+          '2',
+          '--ceiling-usd',
+          '2.2',
+          '--concurrency',
+          '1',
+          '--out',
+          out,
+        ],
         first.io,
       ),
     ).toBe(3);
@@ -222,6 +235,6 @@ describe('resume against a deleted or rolled-back ledger', () => {
       (sum, entry) => sum + (entry.kind === 'settle' ? entry.chargedUsd : 0),
       0,
     );
-    expect(charged).toBeLessThanOrEqual(0.3);
+    expect(charged).toBeLessThanOrEqual(2.2);
   });
 });

@@ -401,6 +401,7 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
         ? { models: options.models ?? modelsForManifest(manifest, context) }
         : { modelFor: options.instanceModels(manifest, context) }),
       ...(ledger === undefined ? {} : { ledger: ledger as BudgetLedger }),
+      ...(catalog === undefined ? {} : { catalog }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -51,7 +51,7 @@ export function worstCaseNotes(capBytes: number): string {
  * dropped when the next seed's are generated (the plan lists a world seed's requests together),
  * so pricing a run holds one world seed's worlds at a time.
  */
-function seedWorldsSource(manifest: RunManifest): (seed: number) => RunWorlds {
+export function seedWorldsSource(manifest: RunManifest): (seed: number) => RunWorlds {
   let held: { seed: number; worlds: RunWorldMaps } | null = null;
   return (seed) => {
     if (held?.seed !== seed) {

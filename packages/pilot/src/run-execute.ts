@@ -5,11 +5,14 @@ import {
   type BudgetLedger,
   type ChatModel,
   FailureLogEntrySchema,
+  type ModelCatalog,
 } from '@chi/spec';
 import { chainAttemptWriter } from './attempt-chain-writer';
+import { createBlockAdmission } from './block-admission';
 import type { PilotEventSink, PilotProgress } from './events';
 import type { AnyExperiment } from './experiments/experiment';
 import { openRequestStore } from './request-store';
+import { requestWorstCasesNanos } from './request-worst-case';
 import { finishSession, logBlockedRequests, markNotSent, stopReasonOf } from './run-finish';
 import { openRunLog } from './run-folder';
 import { countPendingRequests, emptyHeldState } from './run-held-state';
@@ -36,8 +39,14 @@ export interface ExecuteRunOptions {
    * replayed (nothing is sent or recorded).
    */
   readonly modelFor?: InstanceModelFactory;
-  /** The budget ledger the models reserve with, to report spend and notice a stop. */
+  /**
+   * The budget ledger the models reserve with, to report spend and notice a stop. With a ledger,
+   * a block starts only when the ceiling covers its whole remaining worst case
+   * (`BlockAdmission`).
+   */
   readonly ledger?: BudgetLedger;
+  /** Catalog prices the live transports reserve with (the block admission prices requests alike). */
+  readonly catalog?: ModelCatalog;
   /** Requests in flight at once; the manifest's concurrency by default. */
   readonly concurrency?: number;
   readonly onEvent?: PilotEventSink;
@@ -157,7 +166,16 @@ async function sendRequests(session: RunSession): Promise<void> {
   // The ledger's stop replaces an interruption noted just before: it is the reason that holds.
   const ledgerStop = await ledgerStopReason(session);
   if (ledgerStop !== null) session.stop = ledgerStop;
-  await runSchedule(session, (ordinal) => runRequest(session, ordinal));
+  const ledger = session.options.ledger;
+  const admission =
+    ledger === undefined
+      ? null
+      : createBlockAdmission(
+          session,
+          ledger,
+          requestWorstCasesNanos(session.run, session.options.catalog),
+        );
+  await runSchedule(session, (ordinal) => runRequest(session, ordinal), admission);
   signal?.removeEventListener('abort', abortListener);
 }
 

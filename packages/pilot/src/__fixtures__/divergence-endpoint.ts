@@ -25,6 +25,8 @@ export interface DivergenceEndpoint {
   armNth(ordinal: number, behaviour: Exclude<EndpointBehaviour, 'answer'>): Promise<void>;
   /** Scored requests received since start. */
   scored(): number;
+  /** Answers every held request now (as if the model had been slow), so it settles. */
+  releaseHeld(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startDivergenceEndpoint(
     resolve: () => void;
   } | null = null;
   const held = new Set<ServerResponse>();
+  const waiting = new Map<ServerResponse, () => Promise<void>>();
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (request.method === 'GET') {
       const entry = {
@@ -105,6 +108,9 @@ export async function startDivergenceEndpoint(
       resolve();
       if (behaviour === 'hold') {
         held.add(response);
+        waiting.set(response, async () =>
+          send(response, 200, await answer(divergence, body, parsed.messages, options.costUsd)),
+        );
         return;
       }
       return send(response, 404, { error: { message: 'No endpoints found (test)' } });
@@ -129,6 +135,12 @@ export async function startDivergenceEndpoint(
       });
     },
     scored: () => scored,
+    async releaseHeld() {
+      const answers = [...waiting.values()];
+      waiting.clear();
+      held.clear();
+      await Promise.all(answers.map((reply) => reply()));
+    },
     async close() {
       for (const response of held) response.destroy();
       await new Promise<void>((resolve) => {

@@ -31,6 +31,8 @@ export interface HeldGateway {
   holdNth(ordinal: number): Promise<HeldRequest>;
   /** Scored requests received since the last {@link holdNth} (or since start). */
   scoredSinceArmed(): number;
+  /** Answers every held request now (as if the model had been slow), so it settles. */
+  releaseHeld(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
   let scored = 0;
   let armed: { ordinal: number; resolve: (held: HeldRequest) => void } | null = null;
   const open = new Set<ServerResponse>();
+  const waiting = new Map<ServerResponse, () => Promise<void>>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
@@ -96,12 +99,15 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
       if (armed !== null && scored === armed.ordinal) {
         // Never answered: the connection stays open until the client dies or the gateway closes.
         open.add(response);
+        const send = () => forward(backend, request, body, response);
+        waiting.set(response, send);
         armed.resolve({
           model: backend.model,
           body,
           answer: async () => {
+            waiting.delete(response);
             open.delete(response);
-            await forward(backend, request, body, response);
+            await send();
           },
         });
         armed = null;
@@ -133,6 +139,12 @@ export async function startHeldGateway(systems: readonly string[]): Promise<Held
       });
     },
     scoredSinceArmed: () => scored,
+    async releaseHeld() {
+      const answers = [...waiting.values()];
+      waiting.clear();
+      open.clear();
+      await Promise.all(answers.map((answer) => answer()));
+    },
     async close() {
       for (const response of open) response.destroy();
       await new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
 import { loadPromptTemplates } from '../prompts';
+import { interruptedResumeHint } from '../resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
 import { divergenceManifestOf } from './calls';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
@@ -26,6 +27,11 @@ export interface DivergenceCommandIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Injectable fetch of the live transports (tests). */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * The CLI's stop signal (`installStopSignals`): aborted, the session sends no new request and
+   * lets the requests in flight settle, exactly as the default pilot (`executeRun`'s signal).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Options of `chi pilot --protocol divergence-v0.1`. */
@@ -135,6 +141,7 @@ export async function divergencePilotCommand(
       ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
     }),
     io,
+    options.concurrency ?? null,
   );
 }
 
@@ -150,6 +157,7 @@ function sessionOptions(
   return {
     ...(io.env === undefined ? {} : { env: io.env }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(options.smokeCeilingUsd === undefined ? {} : { smokeCeilingUsd: options.smokeCeilingUsd }),
     ...(options.allowFailedSmoke === undefined
       ? {}
@@ -173,13 +181,30 @@ export async function resumeDivergenceCommand(
   io: DivergenceCommandIo,
 ): Promise<number> {
   io.stderr.write(`chi: resuming divergence run ${runDir}\n`);
-  return reportSession(await runDivergenceSession({ runDir, ...sessionOptions(options, io) }), io);
+  return reportSession(
+    await runDivergenceSession({ runDir, ...sessionOptions(options, io) }),
+    io,
+    options.concurrency ?? null,
+  );
 }
 
-/** Prints the primary excess divergence per system and the excluded instances; the exit code. */
-function reportSession(session: DivergenceSessionOutcome, io: DivergenceCommandIo): number {
+/**
+ * Prints the primary excess divergence per system and the excluded instances; the exit code.
+ * A session stopped by a signal prints the default pilot's resume hint (`interruptedResumeHint`).
+ */
+async function reportSession(
+  session: DivergenceSessionOutcome,
+  io: DivergenceCommandIo,
+  concurrency: number | null,
+): Promise<number> {
   const { analysis } = session;
   if (analysis === null || session.releaseDir === null) {
+    const hint = await interruptedResumeHint(session.runDir, { release: true, concurrency });
+    if (hint !== null) {
+      io.stderr.write(`${hint}\n`);
+      io.stdout.write(`${session.runDir}\n`);
+      return session.exitCode;
+    }
     io.stderr.write(
       `chi: the run stopped before every request ended (${session.execution.stop?.message ?? session.execution.state}); no release written: resume it with chi pilot --resume ${session.runDir}\n`,
     );

@@ -1,0 +1,247 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
+import { startDivergenceEndpoint } from './__fixtures__/divergence-endpoint';
+import { startHeldGateway } from './__fixtures__/held-gateway';
+import { testFolder } from './__fixtures__/test-folder';
+import { runCli } from './cli-main';
+
+// Every protocol's `chi pilot` in a real child process, stopped by a real signal while one request
+// is in flight by construction (the loopback endpoint holds it until the signal was handled), so
+// nothing here depends on timing: one request in flight (--concurrency 1), the signal, the
+// "stopping" line, then the held request answered.
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+interface Child {
+  readonly process: ChildProcess;
+  /** Exit code, or the signal's name when the process was killed by it. */
+  readonly exit: Promise<number | string>;
+  stderr(): string;
+  /** Resolves once stderr contains `text` (or the process exited). */
+  untilStderr(text: string): Promise<void>;
+}
+
+function spawnCli(args: readonly string[]): Child {
+  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
+  // the endpoints are scripted loopback servers: no credential of any kind is needed or sent
+  delete env.OPENROUTER_API_KEY;
+  delete env.OPENAI_API_KEY;
+  // cwd stays the package's (tsx resolves from it); the run folder is given as an absolute path
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  const check = (): void => {
+    for (const waiter of [...waiters])
+      if (stderr.includes(waiter.text)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+  };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    check();
+  });
+  const exit = new Promise<number | string>((resolve) =>
+    child.once('close', (code, signal) => {
+      for (const waiter of waiters.splice(0)) waiter.resolve();
+      resolve(code ?? signal ?? 'unknown');
+    }),
+  );
+  return {
+    process: child,
+    exit,
+    stderr: () => stderr,
+    untilStderr: (text) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ text, resolve });
+        check();
+      }),
+  };
+}
+
+/** The `before_send` records of a run folder's attempt log. */
+function beforeSends(runDir: string): number {
+  const path = join(runDir, 'attempts.jsonl');
+  if (!existsSync(path)) return 0;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"phase":"before_send"')).length;
+}
+
+/** What a signalled session did: exit, stderr, requests the endpoint received after the signal. */
+interface Stopped {
+  readonly exit: number | string;
+  readonly stderr: string;
+  readonly receivedAfterSignal: number;
+  readonly beforeSendsAfterSignal: number;
+}
+
+/**
+ * Runs `args` until the endpoint holds a scored request, sends the first signal and waits until
+ * it was handled; then answers the held request, or sends the second signal (the request stays
+ * held); and waits for the exit.
+ */
+async function stopWhileHeld(
+  args: readonly string[],
+  runDir: string,
+  endpoint: { hold(): Promise<unknown>; received(): number; releaseHeld(): Promise<void> },
+  signals: readonly [NodeJS.Signals] | readonly [NodeJS.Signals, NodeJS.Signals],
+): Promise<Stopped> {
+  const held = endpoint.hold();
+  const child = spawnCli(args);
+  const first = await Promise.race([
+    held.then(() => 'held' as const),
+    child.exit.then(() => 'exit' as const),
+  ]);
+  expect(first, child.stderr()).toBe('held');
+  const received = endpoint.received();
+  const recorded = beforeSends(runDir);
+  const [firstSignal, secondSignal] = signals;
+  const handled = child.untilStderr('stopping: no new requests');
+  child.process.kill(firstSignal);
+  await handled;
+  // A second signal must quit with the request still held; otherwise the held request settles.
+  if (secondSignal === undefined) await endpoint.releaseHeld();
+  else child.process.kill(secondSignal);
+  const exit = await child.exit;
+  return {
+    exit,
+    stderr: child.stderr(),
+    receivedAfterSignal: endpoint.received() - received,
+    beforeSendsAfterSignal: beforeSends(runDir) - recorded,
+  };
+}
+
+/** The resume command printed after `Resume with:`, as argv (without the leading `chi`). */
+function resumeArgs(stderr: string): string[] {
+  const line = /Resume with:\n {2}chi (pilot --resume .+)\n/.exec(stderr)?.[1];
+  expect(line, stderr).toBeDefined();
+  return (line as string).split(' ');
+}
+
+async function defaultPilotEndpoint() {
+  const gateway = await startHeldGateway(['latest-wins']);
+  cleanups.push(() => gateway.close());
+  return {
+    gateway,
+    endpoint: {
+      hold: () => gateway.holdNth(5),
+      received: () => gateway.scoredSinceArmed(),
+      releaseHeld: () => gateway.releaseHeld(),
+    },
+  };
+}
+
+describe('the default pilot stops on the first SIGTERM or SIGHUP like on Ctrl-C', () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s: nothing sent after it, exit 3 with the resume command, and --resume completes the run',
+    async (signal) => {
+      const { gateway, endpoint } = await defaultPilotEndpoint();
+      const cwd = testFolder('chi-stop-pilot-');
+      const runDir = join(cwd, 'run');
+      const args = [
+        'pilot',
+        '--base-url',
+        gateway.baseUrl,
+        '--models',
+        gateway.models.join(','),
+        '--ceiling-usd',
+        '1',
+        '--replicates',
+        '1',
+        '--loads',
+        '32',
+        '--resamples',
+        '20',
+        '--concurrency',
+        '1',
+        '--out',
+        runDir,
+      ];
+      const stopped = await stopWhileHeld(args, runDir, endpoint, [signal]);
+      expect(stopped.receivedAfterSignal).toBe(0);
+      expect(stopped.beforeSendsAfterSignal).toBe(0);
+      expect(stopped.exit, stopped.stderr).toBe(3);
+      expect(stopped.stderr).toContain(`chi: ${signal}: stopping: no new requests`);
+      const resumed = captureIo({ cwd });
+      expect(await runCli(resumeArgs(stopped.stderr), resumed.io), resumed.err()).toBe(0);
+    },
+  );
+});
+
+async function divergenceEndpoint() {
+  const server = await startDivergenceEndpoint();
+  cleanups.push(() => server.close());
+  return {
+    server,
+    endpoint: {
+      hold: () => server.armNth(5, 'hold'),
+      received: () => server.scored(),
+      releaseHeld: () => server.releaseHeld(),
+    },
+  };
+}
+
+function divergenceArgs(baseUrl: string, model: string, runDir: string): string[] {
+  return [
+    'pilot',
+    '--protocol',
+    'divergence-v0.1',
+    '--base-url',
+    baseUrl,
+    '--models',
+    model,
+    '--ceiling-usd',
+    '1',
+    '--replicates',
+    '1',
+    '--resamples',
+    '20',
+    '--concurrency',
+    '1',
+    '--out',
+    runDir,
+  ];
+}
+
+describe('the divergence protocol stops on the first signal through the default pilot’s stop path', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    '%s: nothing sent after it, exit 3 with the resume command, and --resume completes the run',
+    async (signal) => {
+      const { server, endpoint } = await divergenceEndpoint();
+      const cwd = testFolder('chi-stop-divergence-');
+      const runDir = join(cwd, 'run');
+      const args = divergenceArgs(server.baseUrl, server.model, runDir);
+      const stopped = await stopWhileHeld(args, runDir, endpoint, [signal]);
+      expect(stopped.receivedAfterSignal).toBe(0);
+      expect(stopped.beforeSendsAfterSignal).toBe(0);
+      expect(stopped.exit, stopped.stderr).toBe(3);
+      expect(stopped.stderr).toContain(`chi: ${signal}: stopping: no new requests`);
+      const resumed = captureIo({ cwd });
+      expect(await runCli(resumeArgs(stopped.stderr), resumed.io), resumed.err()).toBe(0);
+    },
+  );
+
+  it('a second signal quits at once with exit 130', async () => {
+    const { server, endpoint } = await divergenceEndpoint();
+    const cwd = testFolder('chi-stop-twice-');
+    const runDir = join(cwd, 'run');
+    const args = divergenceArgs(server.baseUrl, server.model, runDir);
+    const stopped = await stopWhileHeld(args, runDir, endpoint, ['SIGINT', 'SIGINT']);
+    expect(stopped.exit, stopped.stderr).toBe(130);
+    expect(stopped.receivedAfterSignal).toBe(0);
+  });
+});
