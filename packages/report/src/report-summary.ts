@@ -7,6 +7,7 @@ import {
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { INDICATOR_LABELS } from './figures/behavior';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
 
 /**
@@ -120,7 +121,7 @@ export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlo
     ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
     {
       kind: 'paragraph',
-      text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are pointwise ${Math.round(data.run.analysis.level * 100)}% cluster-bootstrap percentile intervals over worlds; every figure states its denominator. Terms are defined in the Glossary.`,
+      text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are ${intervalWords(data.run.analysis.level)}; every figure states its denominator. Terms are defined in the Glossary.`,
     },
   ];
   const section = (system: ReportSystem, reference: boolean): ReportBlock[] => [

@@ -10,7 +10,12 @@ import {
   stability,
 } from '@chi/chis';
 import type { ChisEntry, EvidenceClass } from '@chi/spec';
-import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
+import {
+  BOOTSTRAP_DEFAULTS,
+  type BootstrapEstimate,
+  clusterBootstrap,
+  type IntervalMethod,
+} from '@chi/stats';
 import type { DivergenceManifest } from './manifest';
 
 /** The distance-based series reported at every checkpoint, per system. */
@@ -146,7 +151,8 @@ export interface DivergenceAnalysis {
   readonly manifestSha256: string;
   /** Read from the manifest, never from code. */
   readonly primaryCheckpoint: number;
-  readonly analysis: DivergenceManifest['analysis'];
+  /** The manifest's analysis settings and how every interval was read from the replicates. */
+  readonly analysis: DivergenceManifest['analysis'] & { readonly intervalMethod: IntervalMethod };
   readonly seriesDefinitions: typeof SERIES_DEFINITIONS;
   /**
    * Instances (system, world, arm) whose trajectory an infrastructure failure or an abandoned
@@ -393,7 +399,7 @@ function toEstimate(
 /**
  * Analyzes a divergence run's CHIS entries: per system, every series at every checkpoint of the
  * manifest and every dynamic, each the mean over the worlds where it is defined, with pointwise
- * percentile intervals from one clustered bootstrap over worlds per system (one multiset per
+ * intervals (`@chi/stats`' default method, named in `analysis.intervalMethod`) from one clustered bootstrap over worlds per system (one multiset per
  * replicate for every checkpoint, arm and dynamic: pairing preserved). The primary checkpoint is
  * the manifest's.
  */
@@ -464,6 +470,7 @@ export function analyzeDivergence(
       seed: manifest.analysis.seed,
       resamples: manifest.analysis.resamples,
       level: manifest.analysis.level,
+      intervalMethod: BOOTSTRAP_DEFAULTS.method,
     },
     seriesDefinitions: SERIES_DEFINITIONS,
     excludedInstances: excluded.map((instance) => ({

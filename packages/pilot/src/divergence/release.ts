@@ -2,6 +2,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
 import { runFolderPaths as divergencePaths } from '@chi/run';
+import { INTERVAL_METHOD_LABELS } from '@chi/stats';
 import {
   type DivergenceAnalysis,
   type DivergenceEstimate,
@@ -223,7 +224,7 @@ export function trajectorySvg(analysis: DivergenceAnalysis): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="20" y="24" font-size="16" font-weight="bold">Excess divergence (different-history minus same-history distance) by checkpoint</text>`,
-    `<text x="20" y="42" font-size="12">Pointwise 95% percentile intervals over world clusters; not simultaneous bands. Scripted baselines are not measurements.</text>`,
+    `<text x="20" y="42" font-size="12">Pointwise 95% intervals over world clusters (${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]}); not simultaneous bands. Scripted baselines are not measurements.</text>`,
     ...panels,
     '</svg>',
   ].join('\n')}\n`;
@@ -240,7 +241,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     `# Divergence protocol ${analysis.protocol}`,
     '',
     `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): **${analysis.primaryCheckpoint}**.`,
-    'Intervals are pointwise 95% percentile intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic); they are not simultaneous bands.',
+    `Intervals are pointwise 95% intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic), read by the ${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method; they are not simultaneous bands.`,
     '',
     '![Excess divergence by checkpoint](divergence-trajectory.svg)',
     '',
