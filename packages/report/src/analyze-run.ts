@@ -182,6 +182,12 @@ export function analyzeRun(
   };
 }
 
+/**
+ * The primary checkpoint of a manifest written before it was frozen there: 3, what the report
+ * then chose in code. Every newer manifest carries its own (`analysis.primaryCheckpoint`).
+ */
+export const LEGACY_PRIMARY_CHECKPOINT = 3;
+
 /** The run's facts as the chart data records them (systems, seeds, analysis, transport). */
 function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartData['run'] {
   const { manifest } = records;
@@ -213,6 +219,7 @@ function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartDat
       resamples: analysis.resamples,
       level: analysis.level,
       taus: [...analysis.taus],
+      primaryCheckpoint: analysis.primaryCheckpoint ?? LEGACY_PRIMARY_CHECKPOINT,
       exploratoryBelowWorlds,
     },
     transport: {
