@@ -7,13 +7,15 @@ export interface KnownTruthInterval {
   readonly family: string;
   /** The true value the interval should contain. */
   readonly truth: number;
-  /** The interval's endpoints, or null when no interval was given (counted as not covering). */
+  /** The interval's lower endpoint, or null when no interval was given (never covers). */
   readonly lower: number | null;
+  /** The interval's upper endpoint, or null when no interval was given (never covers). */
   readonly upper: number | null;
 }
 
 /** Empirical coverage of one family of intervals. */
 export interface FamilyCoverage {
+  /** The family's name (`'all'` for the overall figure). */
   readonly family: string;
   /** Intervals in the family (one per replication). */
   readonly intervals: number;
