@@ -37,6 +37,9 @@ describe('the manifest records what the framework lists', () => {
       now: () => new Date('2026-09-01T00:00:00.000Z'),
     }).frozen.manifest;
     expect(other.analysis.primaryCheckpoint).toBe(1);
+    expect(() =>
+      defaultOfflineSettings({ replicates: 1, loads: [32], primaryCheckpoint: -1 }),
+    ).toThrow(/primaryCheckpoint/);
   });
 
   it('declares the feature schema a calibration is compared against, feature for feature', () => {

@@ -289,6 +289,11 @@ export function validateSettings(settings: PilotSettings): PilotSettings {
       'maxRetries',
       `expected an integer >= 0, found ${String(settings.maxRetries)}`,
     );
+  if (!Number.isInteger(settings.primaryCheckpoint) || settings.primaryCheckpoint < 0)
+    throw new InvalidArgumentError(
+      'primaryCheckpoint',
+      `expected a history checkpoint, an integer >= 0, found ${String(settings.primaryCheckpoint)}`,
+    );
   // With `templates`, the experiments are checked where they are known (`buildManifest`): an
   // experiment registered from outside this package is not in the pilot's registry.
   if (
