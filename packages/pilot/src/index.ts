@@ -335,7 +335,12 @@ export {
   type ScriptedRecord,
   writeMemoryNotes,
 } from './scripted-memory';
-export { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
+export {
+  createInstanceNoise,
+  createScriptedNoise,
+  type ScriptedNoise,
+  type ScriptedNoiseSource,
+} from './scripted-noise';
 export {
   SCRIPTED_OPT_IN_POLICIES,
   type ScriptedGoalPolicy,

@@ -30,6 +30,18 @@ describe('the manifest records what the framework lists', () => {
     expect(manifest.featureSchemas).toEqual(FEATURE_SCHEMAS);
   });
 
+  it('freezes the preregistered primary checkpoint (default 3, or as the settings say)', () => {
+    expect(manifest.analysis.primaryCheckpoint).toBe(3);
+    const other = prepareRun({
+      settings: defaultOfflineSettings({ replicates: 1, loads: [32], primaryCheckpoint: 1 }),
+      now: () => new Date('2026-09-01T00:00:00.000Z'),
+    }).frozen.manifest;
+    expect(other.analysis.primaryCheckpoint).toBe(1);
+    expect(() =>
+      defaultOfflineSettings({ replicates: 1, loads: [32], primaryCheckpoint: -1 }),
+    ).toThrow(/primaryCheckpoint/);
+  });
+
   it('declares the feature schema a calibration is compared against, feature for feature', () => {
     const declared = manifest.featureSchemas?.find((f) => f.id === PILOT_FEATURE_SCHEMA);
     expect(declared?.features).toEqual(PILOT_FEATURES.map((f) => `${f.axis}.${f.feature}`));

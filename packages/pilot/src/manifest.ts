@@ -215,6 +215,7 @@ export function buildManifest(args: {
       resamples: settings.resamples,
       level: settings.level,
       taus: [...settings.taus],
+      primaryCheckpoint: settings.primaryCheckpoint,
     },
     failureRules: [...FAILURE_RULES],
     requireSmoke: settings.requireSmoke,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedNoise } from './scripted-noise';
+import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
 
 describe('createScriptedNoise', () => {
   it('is a pure function of seed, nonce and label', () => {
@@ -19,5 +19,16 @@ describe('createScriptedNoise', () => {
     expect(hits / 4000).toBeGreaterThan(0.22);
     expect(hits / 4000).toBeLessThan(0.28);
     expect(noise.chance('z', 0)).toBe(false);
+  });
+
+  it('an instance stream is fixed by seed and request ID, and differs between arms', () => {
+    const a = createInstanceNoise(7, 'confabulator.history.w1.A.c1.update');
+    const again = createInstanceNoise(7, 'confabulator.history.w1.A.c1.update');
+    const a2 = createInstanceNoise(7, 'confabulator.history.w1.A2.c1.update');
+    expect(a.uniform('forget:x')).toBe(again.uniform('forget:x'));
+    expect(a2.uniform('forget:x')).not.toBe(a.uniform('forget:x'));
+    expect(
+      createInstanceNoise(8, 'confabulator.history.w1.A.c1.update').uniform('forget:x'),
+    ).not.toBe(a.uniform('forget:x'));
   });
 });

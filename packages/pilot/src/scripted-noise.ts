@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deriveSeed } from '@chi/worlds';
 
 /** Deterministic draws of a scripted system for one request. */
 export interface ScriptedNoise {
@@ -30,4 +31,29 @@ export function createScriptedNoise(systemSeed: number, nonce: string): Scripted
       return digest(label).subarray(0, 4).toString('hex');
     },
   };
+}
+
+/**
+ * Where a scripted system's draws come from.
+ *
+ * - `'instance'` (in process, the default): each instance (world, system, history arm) has its
+ *   own stream, one draw set per registered request. The request ID names all of them and the
+ *   request's position (`<system>.<block>.<step>`, e.g. `confabulator.history-w3.A2.c1.update`),
+ *   and it is fixed by the plan, so a resume or any concurrency draws the same. A2 repeats A's
+ *   prompts byte for byte but not A's draws: D(A, A2) is a real same-history stochastic floor.
+ * - `'prompt'`: the draws are keyed by the prompt's nonce, which A2 shares with A. Used by
+ *   `chi serve`, whose HTTP requests carry only the prompt; such a system's D(A, A2) is 0.
+ */
+export type ScriptedNoiseSource = 'instance' | 'prompt';
+
+/**
+ * The noise of one registered request of one instance: the stream seed is
+ * `deriveSeed(systemSeed, 'scripted-noise', requestId)` (the project's one seed derivation), and
+ * draw `label` is {@link createScriptedNoise} of that seed and the request ID.
+ */
+export function createInstanceNoise(systemSeed: number, requestId: string): ScriptedNoise {
+  return createScriptedNoise(
+    deriveSeed(systemSeed, 'scripted-noise', requestId),
+    `request:${requestId}`,
+  );
 }

@@ -30,7 +30,12 @@ import {
   type ScriptedRecord,
   writeMemoryNotes,
 } from './scripted-memory';
-import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
+import {
+  createInstanceNoise,
+  createScriptedNoise,
+  type ScriptedNoise,
+  type ScriptedNoiseSource,
+} from './scripted-noise';
 import { scriptedOptInReply } from './scripted-opt-in';
 
 /** The names of the scripted reference systems of the pilot roster (the offline default). */
@@ -264,13 +269,19 @@ export function scriptedReply(
   definition: ScriptedSystemDefinition,
   seed: number,
   prompt: string,
+  requestId?: string,
 ): string {
   const header = asObject(
     extractJsonBlock(prompt, 'REQUEST'),
     'REQUEST',
   ) as unknown as RequestBlock;
   if (typeof header.nonce !== 'string') throw new Error('REQUEST block has no nonce');
-  const noise: ScriptedNoise = createScriptedNoise(seed, header.nonce);
+  // With a request ID, the instance's own stream; without one, the prompt's nonce (see
+  // `ScriptedNoiseSource`).
+  const noise: ScriptedNoise =
+    requestId === undefined
+      ? createScriptedNoise(seed, header.nonce)
+      : createInstanceNoise(seed, requestId);
   const capBytes =
     typeof header.notebookCapBytes === 'number' ? header.notebookCapBytes : NOTEBOOK_CAP_BYTES;
   switch (header.task) {
@@ -352,6 +363,8 @@ export interface ScriptedModelOptions {
   readonly seed?: number;
   /** Clock for result timestamps (default `() => new Date()`); timestamps never affect replies. */
   readonly now?: () => Date;
+  /** Where the draws come from (default `'instance'`; see {@link ScriptedNoiseSource}). */
+  readonly noise?: ScriptedNoiseSource;
 }
 
 /**
@@ -368,9 +381,11 @@ export interface ScriptedModelOptions {
 export function createScriptedModel(name: string, options: ScriptedModelOptions = {}): ChatModel {
   const definition = scriptedDefinition(name);
   const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
+  const byInstance = (options.noise ?? 'instance') === 'instance';
   return scriptedChatModel(
     `scripted/${definition.name}`,
-    (prompt) => scriptedReply(definition, seed, prompt),
+    (prompt, requestId) =>
+      scriptedReply(definition, seed, prompt, byInstance ? requestId : undefined),
     options.now ?? (() => new Date()),
   );
 }
@@ -382,7 +397,7 @@ export function createScriptedModel(name: string, options: ScriptedModelOptions 
  */
 export function scriptedChatModel(
   modelId: string,
-  reply: (prompt: string) => string,
+  reply: (prompt: string, requestId: string) => string,
   now: () => Date,
 ): ChatModel {
   return {
@@ -412,7 +427,7 @@ export function scriptedChatModel(
         detail = 'aborted by the caller before it was answered';
       } else {
         try {
-          text = reply(prompt);
+          text = reply(prompt, request.requestId);
         } catch (error) {
           detail = `scripted system cannot read this prompt: ${(error as Error).message}`;
         }

@@ -317,9 +317,13 @@ describe('chi serve through the pilot transport', () => {
       expect(system.uncappedNotebook ?? false).toBe(reference?.uncappedNotebook ?? false);
       expect(system.scripted).toEqual(reference?.scripted);
     }
+    // HTTP carries only the prompt, so a served system draws by the prompt's nonce; the
+    // in-process reference draws the same way here (by default it draws per instance).
     const a = await executeRun({
       runDir: inProcess.runDir,
-      models: modelsForManifest(inProcess.frozen.manifest),
+      models: new Map(
+        SCRIPTED_SYSTEM_NAMES.map((name) => [name, createScriptedModel(name, { noise: 'prompt' })]),
+      ),
     });
     const b = await executeRun({
       runDir: overHttp.runDir,

@@ -192,7 +192,8 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
   const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
-  const model = createScriptedModel(definition.name, { seed });
+  // HTTP carries only the prompt, so a served system draws by the prompt's nonce.
+  const model = createScriptedModel(definition.name, { seed, noise: 'prompt' });
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
   const entry: ScriptedModelEntry = {
     id: model.modelId,

@@ -59,6 +59,12 @@ export interface PilotSettings {
   readonly resamples: number;
   readonly level: number;
   readonly taus: readonly number[];
+  /**
+   * The history experiment's primary checkpoint, frozen in the manifest (`analysis.primaryCheckpoint`):
+   * where the summary reads the excess divergence. Default 3, the last checkpoint before the
+   * correction.
+   */
+  readonly primaryCheckpoint: number;
   /** Refuse to start a run with live systems unless each passed a smoke check. */
   readonly requireSmoke: boolean;
   /** The `chi pilot` options the run was started with, frozen in the manifest (CLI runs). */
@@ -76,6 +82,9 @@ export const PROTOCOL_ID = 'cplom-longitudinal-model-pilot-2026-09-v1';
 export const DEFAULT_ROOT_SEED = 20260901;
 /** Default analysis (bootstrap) seed. */
 export const DEFAULT_ANALYSIS_SEED = 20260902;
+
+/** The history experiment's default primary checkpoint: 3, the last before the correction. */
+export const DEFAULT_PRIMARY_CHECKPOINT = 3;
 /** The pilot's memory grid. */
 export const DEFAULT_LOADS: readonly number[] = [32, 64, 128, 256];
 /** Offline default: four worlds, so every interval has at least four clusters. */
@@ -220,6 +229,7 @@ export function defaultOfflineSettings(overrides: Partial<PilotSettings> = {}): 
     resamples: 2000,
     level: 0.95,
     taus: [0.7, 0.8, 0.9],
+    primaryCheckpoint: DEFAULT_PRIMARY_CHECKPOINT,
     requireSmoke: false,
     ...overrides,
   });
@@ -282,6 +292,11 @@ export function validateSettings(settings: PilotSettings): PilotSettings {
     throw new InvalidArgumentError(
       'maxRetries',
       `expected an integer >= 0, found ${String(settings.maxRetries)}`,
+    );
+  if (!Number.isInteger(settings.primaryCheckpoint) || settings.primaryCheckpoint < 0)
+    throw new InvalidArgumentError(
+      'primaryCheckpoint',
+      `expected a history checkpoint, an integer >= 0, found ${String(settings.primaryCheckpoint)}`,
     );
   // With `templates`, the experiments are checked where they are known (`buildManifest`): an
   // experiment registered from outside this package is not in the pilot's registry.

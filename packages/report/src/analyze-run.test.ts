@@ -32,6 +32,19 @@ describe('analyzeRun', () => {
     expect(() => ChartDataSchema.parse(data)).not.toThrow();
   });
 
+  it('reads the primary checkpoint from the manifest (3 for a manifest from before it was frozen)', () => {
+    expect(records.manifest.analysis.primaryCheckpoint).toBeUndefined();
+    expect(data.run.analysis.primaryCheckpoint).toBe(3);
+    const frozen = {
+      ...records,
+      manifest: {
+        ...records.manifest,
+        analysis: { ...records.manifest.analysis, primaryCheckpoint: 2 },
+      },
+    };
+    expect(analyzeRun(frozen, scores).run.analysis.primaryCheckpoint).toBe(2);
+  });
+
   it('uses complete blocks only and gives no interval below two complete worlds', () => {
     const point = data.memory.find(
       (p) => p.systemId === 'keeper' && p.condition === 'notebook' && p.load === 16,

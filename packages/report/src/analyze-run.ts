@@ -196,6 +196,12 @@ function quantizationOf(records: RunRecords, model: string): { quantization?: st
   };
 }
 
+/**
+ * The primary checkpoint of a manifest written before it was frozen there: 3, what the report
+ * then chose in code. Every newer manifest carries its own (`analysis.primaryCheckpoint`).
+ */
+export const LEGACY_PRIMARY_CHECKPOINT = 3;
+
 /** The run's facts as the chart data records them (systems, seeds, analysis, transport). */
 function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartData['run'] {
   const { manifest } = records;
@@ -228,6 +234,7 @@ function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartDat
       resamples: analysis.resamples,
       level: analysis.level,
       taus: [...analysis.taus],
+      primaryCheckpoint: analysis.primaryCheckpoint ?? LEGACY_PRIMARY_CHECKPOINT,
       exploratoryBelowWorlds,
     },
     transport: {

@@ -380,6 +380,8 @@ export const RunFactsSchema = z.strictObject({
     resamples: z.int().min(1),
     level: z.number().gt(0).lt(1),
     taus: z.array(z.number().gt(0).max(1)),
+    /** The history checkpoint the summary reads, from the manifest (3 for older manifests). */
+    primaryCheckpoint: z.int().min(0),
     /** Cells with fewer complete worlds than this are captioned "exploratory". */
     exploratoryBelowWorlds: z.int().min(1),
   }),

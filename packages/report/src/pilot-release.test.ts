@@ -60,6 +60,22 @@ describe('release of a real offline pilot run', () => {
       )?.qualityScore.estimate;
     expect([q('perfect', 32), q('perfect', 64)]).toEqual([1, 1]);
     expect([q('abstainer', 32), q('abstainer', 64)]).toEqual([0, 0]);
+    // Issue 31: the scripted systems draw per instance, so the same-history control A2 is a real
+    // stochastic floor, and nothing diverges before any history (checkpoint 0).
+    type Distance = { estimate: number; lower: number; upper: number };
+    const distances = (system: string) =>
+      data.historyDistances.filter((d: { systemId: string }) => d.systemId === system) as {
+        checkpoint: number;
+        distanceAA2: Distance;
+        divergence: Distance;
+      }[];
+    const confabulator = distances('confabulator');
+    expect(confabulator.some((d) => d.distanceAA2.estimate > 0)).toBe(true);
+    for (const system of SCRIPTED_SYSTEM_NAMES) {
+      const start = distances(system).find((d) => d.checkpoint === 0);
+      expect(start?.divergence.lower, system).toBeLessThanOrEqual(0);
+      expect(start?.divergence.upper, system).toBeGreaterThanOrEqual(0);
+    }
     const actual = `${sha256Hex(await readFile(join(outDir, 'chart-data', 'chart-data.json')))}  chart-data/chart-data.json\n`;
     if (process.env.UPDATE_GOLDEN === '1') {
       const { writeFile } = await import('node:fs/promises');

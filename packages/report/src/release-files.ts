@@ -14,6 +14,7 @@ import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { buildFigures } from './figures';
 import { figureFiles } from './figures/figure-files';
+import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { PackedText } from './packed-text';
 import { plannedRequestOf } from './plan-view';
 import { chanceAccuracy } from './profile-features';
@@ -599,7 +600,8 @@ export async function produceDerivedRelease(
       resamples: manifest.analysis.resamples,
       level: manifest.analysis.level,
       taus: manifest.analysis.taus,
-      interval: 'pointwise percentile; quantile type 7 (linear), EIMC: inverted CDF (type 1)',
+      interval: `pointwise ${RELEASE_INTERVAL_METHOD.replace('_', ' ')}; quantile type 7 (linear), EIMC: inverted CDF (type 1)`,
+      intervalMethod: RELEASE_INTERVAL_METHOD,
       resamplingUnit:
         'world (seed) with at least one complete block; one multiset per replicate for every system, load, history and checkpoint',
       completeBlocksOnly: true,

@@ -280,7 +280,7 @@ describe('buildReportDocument + renderers', () => {
       "worlds used of planned, the curve's world set): N = 32: 0.850 (no interval: fewer than two complete worlds), 1/3 worlds; N = 64: 0.650 (no interval: fewer than two complete worlds), 1/3 worlds.",
     );
     expect(summary).toMatch(
-      /Excess divergence D\(A,B\) − D\(A,A2\) at checkpoint 3: [^\n]*worlds with fully valid vectors\./,
+      /Excess divergence D\(A,B\) − D\(A,A2\) at checkpoint 3 \(the manifest.s preregistered primary checkpoint\): [^\n]*worlds with fully valid vectors\./,
     );
     expect(summary).toMatch(/Behavior indicators [^\n]*R reasoning [^\n]*I integration/);
     expect(summary).toMatch(

@@ -11,6 +11,7 @@ import { EVIDENCE_MAP } from './evidence-map';
 import { cellLabel, compareText, type FigureDefinition } from './figures';
 import { omittedPanelsText, resourcePanels } from './figures/resources';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+import { intervalWords } from './interval-wording';
 import { REPORT_CASES_FILES } from './report-cases';
 import { tableOfContents } from './report-contents';
 import { glossaryBlocks } from './report-glossary';
@@ -501,7 +502,7 @@ function methodBlocks(input: ReportInput): ReportBlock[] {
     ...systemSection(input, 'Systems and method', 'method'),
     ...systemsBlocks(data),
     paragraph(
-      `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of worlds with analysis seed ${a.seed}, one multiset of planned worlds per replicate applied to every system, load, history and checkpoint; pointwise ${Math.round(a.level * 100)}% percentile intervals, not simultaneous bands. A number that combines cells uses the worlds complete in every cell it combines, in the estimate and in every replicate: a capacity curve and its EIMC the worlds complete at every tested load, D(A,B), D(A,A2) and the divergence the worlds with A, B and A2 all valid at that checkpoint; tables give worlds used / complete in the cell / planned. No interval with fewer than two worlds used. Numbers resting on fewer than ${a.exploratoryBelowWorlds} worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
+      `Statistics: the resampling unit is the world. ${a.resamples} cluster-bootstrap resamples of worlds with analysis seed ${a.seed}, one multiset of planned worlds per replicate applied to every system, load, history and checkpoint; ${intervalWords(a.level)}, not simultaneous bands (the expanded percentile reads the replicates further out than the plain percentile, which undercovers at a few worlds: docs/coverage.md). A number that combines cells uses the worlds complete in every cell it combines, in the estimate and in every replicate: a capacity curve and its EIMC the worlds complete at every tested load, D(A,B), D(A,A2) and the divergence the worlds with A, B and A2 all valid at that checkpoint; tables give worlds used / complete in the cell / planned. No interval with fewer than two worlds used. Numbers resting on fewer than ${a.exploratoryBelowWorlds} worlds are exploratory; the pilot makes no winner-significance, population-wide or causal architecture-superiority claim.`,
     ),
     {
       kind: 'list',

@@ -1,6 +1,9 @@
 import type { ChartData } from './chart-data';
 import { runEvidenceBanner } from './evidence-label';
+import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
+
+const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** One glossary entry: the term as the report writes it and its definition. */
 export interface GlossaryEntry {
@@ -84,7 +87,7 @@ export function glossary(data: ChartData): GlossaryEntry[] {
     },
     {
       term: 'CI, interval',
-      definition: `Pointwise ${Math.round(data.run.analysis.level * 100)}% percentile interval of ${data.run.analysis.resamples} cluster-bootstrap resamples of worlds (analysis seed ${data.run.analysis.seed}), not a simultaneous band. None with fewer than two complete worlds.`,
+      definition: `${capitalized(intervalWords(data.run.analysis.level))}, from ${data.run.analysis.resamples} cluster-bootstrap resamples of worlds (analysis seed ${data.run.analysis.seed}), not a simultaneous band. None with fewer than two complete worlds.`,
     },
     {
       term: 'Histories A, B, A2',

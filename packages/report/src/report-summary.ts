@@ -7,15 +7,8 @@ import {
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { INDICATOR_LABELS } from './figures/behavior';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
-
-/**
- * The checkpoint at which the summary quotes the excess (experience) divergence: 3, the last
- * checkpoint before the correction, after ingest and both neutral maintenance invocations. The
- * pilot protocol preregisters no checkpoint for it; docs/protocol.md records this choice. The
- * history section reports every checkpoint.
- */
-export const PRIMARY_DIVERGENCE_CHECKPOINT = 3;
 
 const EIMC_STATUS_SHORT: Record<EimcEntry['status'], string> = {
   capacity: 'capacity',
@@ -73,12 +66,14 @@ function systemItems(data: ChartData, system: ReportSystem, includesMemory: bool
         .join('; ')}.`,
     );
   }
+  // The preregistered primary checkpoint, frozen in the manifest (never chosen here).
+  const primary = data.run.analysis.primaryCheckpoint;
   const divergence = data.historyDistances.find(
-    (d) => d.systemId === system.id && d.checkpoint === PRIMARY_DIVERGENCE_CHECKPOINT,
+    (d) => d.systemId === system.id && d.checkpoint === primary,
   );
   if (divergence !== undefined) {
     items.push(
-      `Excess divergence D(A,B) − D(A,A2) at checkpoint ${PRIMARY_DIVERGENCE_CHECKPOINT}: ${formatEstimate(divergence.divergence)}, ${divergence.divergence.worlds} worlds with fully valid vectors.`,
+      `Excess divergence D(A,B) − D(A,A2) at checkpoint ${primary} (the manifest's preregistered primary checkpoint): ${formatEstimate(divergence.divergence)}, ${divergence.divergence.worlds} worlds with fully valid vectors.`,
     );
   }
   const behavior = data.behavior.filter((b) => b.systemId === system.id);
@@ -120,7 +115,7 @@ export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlo
     ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
     {
       kind: 'paragraph',
-      text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are pointwise ${Math.round(data.run.analysis.level * 100)}% cluster-bootstrap percentile intervals over worlds; every figure states its denominator. Terms are defined in the Glossary.`,
+      text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are ${intervalWords(data.run.analysis.level)}; every figure states its denominator. Terms are defined in the Glossary.`,
     },
   ];
   const section = (system: ReportSystem, reference: boolean): ReportBlock[] => [

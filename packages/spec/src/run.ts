@@ -176,6 +176,13 @@ export const RunManifestSchema = z.strictObject({
     resamples: z.int().min(1),
     level: z.number().gt(0).lt(1),
     taus: z.array(z.number().gt(0).max(1)).min(1),
+    /**
+     * The preregistered primary checkpoint of the history experiment: the checkpoint at which the
+     * summary reads the excess divergence D(A,B) - D(A,A2). Frozen here so no report code chooses
+     * it. Absent in manifests written before it was frozen; those read 3 (what the report then
+     * hard-coded).
+     */
+    primaryCheckpoint: z.int().min(0).optional(),
   }),
   failureRules: z.array(z.string().min(1)),
   /** SHA-256 of `plan.json` (the registered requests), which is a pure function of this manifest. */

@@ -16,7 +16,7 @@ function fieldOf(run: () => unknown): string | undefined {
   return undefined;
 }
 
-const run = { level: 0.5, clusters: 3, seed: 11 };
+const run = { level: 0.5, method: 'percentile', clusters: 3, seed: 11 } as const;
 
 describe('summarizeReplicates', () => {
   it('computes the interval over defined replicates only and counts the undefined ones', () => {
@@ -27,6 +27,7 @@ describe('summarizeReplicates', () => {
       estimate: 3,
       level: 0.5,
       quantile: 'linear',
+      method: 'percentile',
       resamples: 7,
       definedReplicates: 5,
       undefinedReplicates: 2,
@@ -69,6 +70,7 @@ describe('estimateWithoutResampling', () => {
       estimate: 0.9,
       level: 0.5,
       quantile: 'linear',
+      method: 'percentile',
       resamples: 0,
       definedReplicates: 0,
       undefinedReplicates: 0,

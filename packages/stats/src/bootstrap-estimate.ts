@@ -1,8 +1,9 @@
 import { InvalidArgumentError } from '@chi/spec';
+import { type IntervalMethod, intervalTailProbability } from './interval-method.js';
 import {
   assertQuantileDefinition,
   type PercentileInterval,
-  percentileIntervalOfSorted,
+  percentileIntervalAtTail,
   type QuantileDefinition,
 } from './quantile.js';
 import { describeValue } from './validation.js';
@@ -22,6 +23,8 @@ export interface BootstrapEstimateFields {
   readonly level: number;
   /** Quantile definition used for the interval endpoints. */
   readonly quantile: QuantileDefinition;
+  /** How the interval was read from the replicates (see {@link IntervalMethod}). */
+  readonly method: IntervalMethod;
   /** Replicates drawn: the requested count, or 0 when resampling was skipped. */
   readonly resamples: number;
   /** Replicates in which the statistic was defined; the interval is computed from these only. */
@@ -35,8 +38,8 @@ export interface BootstrapEstimateFields {
 }
 
 /**
- * One bootstrapped statistic: its point estimate, its pointwise percentile interval over the
- * defined replicates, and the denominators needed to read it. Either `interval` is present and
+ * One bootstrapped statistic: its point estimate, its pointwise interval (read by `method`) over
+ * the defined replicates, and the denominators needed to read it. Either `interval` is present and
  * `intervalOmittedReason` is null, or the other way round. Plain data: `JSON.stringify` it as is.
  */
 export type BootstrapEstimate = BootstrapEstimateFields &
@@ -87,6 +90,7 @@ export function resolveQuantiles(
 /** What every estimate of one bootstrap run shares. */
 export interface RunFacts {
   readonly level: number;
+  readonly method: IntervalMethod;
   readonly clusters: number;
   readonly seed: number;
 }
@@ -109,6 +113,7 @@ export function summarizeReplicates(
     estimate,
     level: run.level,
     quantile,
+    method: run.method,
     resamples: replicates.length,
     definedReplicates: defined,
     undefinedReplicates: replicates.length - defined,
@@ -119,7 +124,8 @@ export function summarizeReplicates(
     return { ...fields, interval: null, intervalOmittedReason: 'no_defined_replicates' };
   }
   const definedSorted = Array.from(sorted.subarray(0, defined));
-  const interval = percentileIntervalOfSorted(definedSorted, run.level, quantile);
+  const tail = intervalTailProbability(run.method, run.level, run.clusters);
+  const interval = percentileIntervalAtTail(definedSorted, tail, quantile);
   return { ...fields, interval, intervalOmittedReason: null };
 }
 
@@ -133,6 +139,7 @@ export function estimateWithoutResampling(
     estimate,
     level: run.level,
     quantile,
+    method: run.method,
     resamples: 0,
     definedReplicates: 0,
     undefinedReplicates: 0,

@@ -27,12 +27,19 @@ describe('clusterBootstrap: hand-checkable cases', () => {
     // 1, 1, 1, 0.5, 0.5, 1, 1, 0 -> sorted 0, 0.5, 0.5, 1, 1, 1, 1, 1.
     // level 0.5: p = 0.25 -> h = 7 x 0.25 = 1.75 -> 0.5; p = 0.75 -> h = 5.25 -> 1.
     // level 0.8: p = 0.1 -> h = 0.7 -> 0 + 0.7 x 0.5 = 0.35; p = 0.9 -> h = 6.3 -> 1.
-    const base = { clusters: [0, 1], statistic: meanOf, seed: 7, resamples: 8 };
+    const base = {
+      clusters: [0, 1],
+      statistic: meanOf,
+      seed: 7,
+      resamples: 8,
+      method: 'percentile',
+    } as const;
     const half = clusterBootstrap({ ...base, level: 0.5 });
     expect(half).toEqual({
       estimate: 0.5,
       level: 0.5,
       quantile: 'linear',
+      method: 'percentile',
       resamples: 8,
       definedReplicates: 8,
       undefinedReplicates: 0,
@@ -59,6 +66,7 @@ describe('clusterBootstrap: hand-checkable cases', () => {
       statistic: meanOf,
       seed: 20260901,
       level: 0.4,
+      method: 'percentile',
     });
     expect(narrow.interval).toEqual({ lower: 0.5, upper: 0.5 });
   });
@@ -88,6 +96,7 @@ describe('clusterBootstrap: hand-checkable cases', () => {
       seed: 42,
       resamples: 4,
       level: 0.5,
+      method: 'percentile',
       statistic: (sample) => ({
         contrast: sample.some((w) => w.id === 0) ? meanOverClusters(sample, (w) => w.value) : null,
         always: sample.length,
@@ -147,6 +156,7 @@ describe('clusterBootstrap: hand-checkable cases', () => {
       estimate: 0.75,
       level: 0.95,
       quantile: 'linear',
+      method: 'expanded_percentile',
       resamples: 0,
       definedReplicates: 0,
       undefinedReplicates: 0,

@@ -8,6 +8,7 @@ import {
   resolveQuantiles,
   summarizeReplicates,
 } from './bootstrap-estimate.js';
+import { assertIntervalMethod, type IntervalMethod } from './interval-method.js';
 import type { QuantileDefinition } from './quantile.js';
 import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
 import {
@@ -19,9 +20,15 @@ import {
 } from './validation.js';
 
 /**
- * Bootstrap defaults: the protocol's 2000 resamples, pointwise 95% intervals, type-7 quantiles.
+ * Bootstrap defaults: the protocol's 2000 resamples, pointwise 95% intervals, type-7 quantiles,
+ * read by the expanded percentile method (see {@link IntervalMethod}).
  */
-export const BOOTSTRAP_DEFAULTS = { resamples: 2000, level: 0.95, quantile: 'linear' } as const;
+export const BOOTSTRAP_DEFAULTS = {
+  resamples: 2000,
+  level: 0.95,
+  quantile: 'linear',
+  method: 'expanded_percentile',
+} as const;
 
 /** Named statistics: every value a finite number, or null where the statistic is undefined. */
 export type NamedStatistics<K extends string = string> = { readonly [P in K]: number | null };
@@ -46,6 +53,11 @@ export interface ClusterBootstrapOptions<C, R extends StatisticOutput> {
   readonly resamples?: number;
   /** Central coverage of the pointwise interval, in (0, 1). Default 0.95. */
   readonly level?: number;
+  /**
+   * How the interval is read from the replicates. Default `'expanded_percentile'`, which holds
+   * its level at a few clusters; `'percentile'` is the plain percentile interval.
+   */
+  readonly method?: IntervalMethod;
   /** Quantile definition, for all statistics or by name. Default `'linear'` (type 7). */
   readonly quantile?: R extends NamedStatistics<infer K> ? QuantileChoice<K> : QuantileDefinition;
 }
@@ -121,14 +133,15 @@ function record(
 }
 
 /**
- * Clustered (block) percentile bootstrap that preserves pairing by construction.
+ * Clustered (block) bootstrap that preserves pairing by construction.
  *
  * Each replicate draws `clusters.length` clusters with replacement (one multiset of worlds) and
  * hands that whole multiset to `statistic`, which recomputes every aggregate over every model,
  * load, history and checkpoint at once: whatever was paired inside a world stays paired.
  *
- * Returns the point estimate on the original sample and the pointwise percentile interval over
- * the replicates where the statistic was defined, with the counts of defined and undefined
+ * Returns the point estimate on the original sample and the pointwise interval over the
+ * replicates where the statistic was defined (expanded percentile by default, plain percentile
+ * with `method: 'percentile'`), with the counts of defined and undefined
  * replicates, the cluster count and the seed. With fewer than two clusters no resampling is done
  * and no interval is given (`intervalOmittedReason: 'fewer_than_two_clusters'`).
  *
@@ -169,6 +182,7 @@ export function clusterBootstrap<C>(
     seed,
     resamples = BOOTSTRAP_DEFAULTS.resamples,
     level = BOOTSTRAP_DEFAULTS.level,
+    method = BOOTSTRAP_DEFAULTS.method,
   } = options;
   if (!Array.isArray(clusters) || clusters.length === 0) {
     throw new InvalidArgumentError(
@@ -180,6 +194,7 @@ export function clusterBootstrap<C>(
   assertResamples(resamples);
   assertSeed(seed);
   assertLevel(level);
+  assertIntervalMethod(method);
 
   const pointOutput: unknown = statistic(clusters);
   const shape = shapeOf(pointOutput);
@@ -198,7 +213,7 @@ export function clusterBootstrap<C>(
     return Number.isNaN(value) ? null : value;
   });
 
-  const run: RunFacts = { level, clusters: clusters.length, seed };
+  const run: RunFacts = { level, method, clusters: clusters.length, seed };
   let estimates: BootstrapEstimate[];
   if (clusters.length < 2) {
     estimates = names.map((_, i) =>

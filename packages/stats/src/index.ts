@@ -19,6 +19,18 @@ export {
   packClusterVectors,
 } from './cluster-means.js';
 export {
+  type FamilyCoverage,
+  intervalCoverage,
+  type KnownTruthInterval,
+} from './interval-coverage.js';
+export {
+  assertIntervalMethod,
+  INTERVAL_METHOD_LABELS,
+  INTERVAL_METHODS,
+  type IntervalMethod,
+  intervalTailProbability,
+} from './interval-method.js';
+export {
   type PercentileInterval,
   type PercentileIntervalOptions,
   percentileInterval,
@@ -33,6 +45,7 @@ export {
   type SimultaneousBandsOptions,
   simultaneousBands,
 } from './simultaneous-bands.js';
+export { normalCdf, studentTCdf, studentTQuantile } from './student-t.js';
 export {
   type WeightedMeansBootstrapOptions,
   type WeightedMeansStatistic,

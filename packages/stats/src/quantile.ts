@@ -114,7 +114,18 @@ export function percentileIntervalOfSorted(
   level: number,
   quantile: QuantileDefinition,
 ): PercentileInterval {
-  const tail = (1 - level) / 2;
+  return percentileIntervalAtTail(sorted, (1 - level) / 2, quantile);
+}
+
+/**
+ * The `tail` and `1 - tail` quantiles of values already sorted, finite and non-empty: the
+ * percentile interval when `tail = (1 - level) / 2`, wider for the expanded percentile interval.
+ */
+export function percentileIntervalAtTail(
+  sorted: readonly number[],
+  tail: number,
+  quantile: QuantileDefinition,
+): PercentileInterval {
   return {
     lower: quantileOfSorted(sorted, tail, quantile),
     upper: quantileOfSorted(sorted, 1 - tail, quantile),

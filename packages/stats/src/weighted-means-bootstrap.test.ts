@@ -37,11 +37,13 @@ describe('weightedMeansBootstrap: hand-checkable cases', () => {
       seed: 7,
       resamples: 8,
       level: 0.5,
+      method: 'percentile',
     });
     expect(result.mean).toEqual({
       estimate: 0.5,
       level: 0.5,
       quantile: 'linear',
+      method: 'percentile',
       resamples: 8,
       definedReplicates: 8,
       undefinedReplicates: 0,
@@ -96,6 +98,7 @@ describe('weightedMeansBootstrap: hand-checkable cases', () => {
       seed: 42,
       resamples: 4,
       level: 0.5,
+      method: 'percentile',
     });
     expect(result.capped.undefinedReplicates).toBe(1);
     expect(result.capped.interval?.lower).toBeCloseTo(50 / 3, 12);

@@ -9,6 +9,7 @@ import {
   summarizeReplicates,
 } from './bootstrap-estimate.js';
 import { BOOTSTRAP_DEFAULTS } from './cluster-bootstrap.js';
+import { assertIntervalMethod, type IntervalMethod } from './interval-method.js';
 import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
 import {
   assertFunction,
@@ -53,6 +54,11 @@ export interface WeightedMeansBootstrapOptions<K extends string> {
   readonly resamples?: number;
   /** Central coverage of the pointwise interval, in (0, 1). Default 0.95. */
   readonly level?: number;
+  /**
+   * How the interval is read from the replicates. Default `'expanded_percentile'`, which holds
+   * its level at a few clusters; `'percentile'` is the plain percentile interval.
+   */
+  readonly method?: IntervalMethod;
   /** Quantile definition, for all statistics or by name. Default `'linear'` (type 7). */
   readonly quantile?: QuantileChoice<K>;
 }
@@ -161,6 +167,7 @@ export function weightedMeansBootstrap<const K extends string>(
     seed,
     resamples = BOOTSTRAP_DEFAULTS.resamples,
     level = BOOTSTRAP_DEFAULTS.level,
+    method = BOOTSTRAP_DEFAULTS.method,
   } = options;
   if (clusters === 0) {
     throw new InvalidArgumentError('clusters', 'expected at least one cluster (world), found 0');
@@ -190,6 +197,7 @@ export function weightedMeansBootstrap<const K extends string>(
   assertResamples(resamples);
   assertSeed(seed);
   assertLevel(level);
+  assertIntervalMethod(method);
   const quantiles = resolveQuantiles(options.quantile as QuantileChoice | undefined, names);
 
   const scratch: WeightedMeansScratch = {
@@ -220,7 +228,7 @@ export function weightedMeansBootstrap<const K extends string>(
   counts.fill(1);
   evaluate(-1);
   const point = Array.from(out, (value) => (Number.isNaN(value) ? null : value));
-  const run: RunFacts = { level, clusters, seed };
+  const run: RunFacts = { level, method, clusters, seed };
 
   if (clusters < 2) {
     return Object.fromEntries(

@@ -12,8 +12,10 @@ import {
 } from '@chi/chis';
 import type { ChisEntry, EvidenceClass } from '@chi/spec';
 import {
+  BOOTSTRAP_DEFAULTS,
   type BootstrapEstimate,
   clusterBootstrap,
+  type IntervalMethod,
   type SimultaneousBand,
   simultaneousBands,
 } from '@chi/stats';
@@ -245,7 +247,8 @@ export interface DivergenceAnalysis {
   readonly manifestSha256: string;
   /** Read from the manifest, never from code. */
   readonly primaryCheckpoint: number;
-  readonly analysis: DivergenceManifest['analysis'];
+  /** The manifest's analysis settings and how every interval was read from the replicates. */
+  readonly analysis: DivergenceManifest['analysis'] & { readonly intervalMethod: IntervalMethod };
   readonly seriesDefinitions: typeof SERIES_DEFINITIONS;
   /**
    * Instances (system, world, arm) whose trajectory an infrastructure failure or an abandoned
@@ -730,10 +733,11 @@ export function divergenceWorldValues(
 /**
  * Analyzes a divergence run's CHIS entries: per system, every series at every checkpoint of the
  * manifest and every dynamic, each the mean over the worlds where it is defined, with pointwise
- * percentile intervals from one clustered bootstrap over worlds per system (one multiset per
- * replicate for every checkpoint, arm and dynamic: pairing preserved), and simultaneous max-|t|
- * bands over two families per system (the grid of series x checkpoints, the dynamics table) from
- * the same replicates. The primary checkpoint is the manifest's.
+ * intervals (`@chi/stats`' default method, named in `analysis.intervalMethod`) from one clustered
+ * bootstrap over worlds per system (one multiset per replicate for every checkpoint, arm and
+ * dynamic: pairing preserved), and simultaneous max-|t| bands over two families per system (the
+ * grid of series x checkpoints, the dynamics table) from the same replicates. The primary
+ * checkpoint is the manifest's.
  */
 export function analyzeDivergence(
   manifest: DivergenceManifest,
@@ -755,6 +759,7 @@ export function analyzeDivergence(
       seed: manifest.analysis.seed,
       resamples: manifest.analysis.resamples,
       level: manifest.analysis.level,
+      intervalMethod: BOOTSTRAP_DEFAULTS.method,
     },
     seriesDefinitions: SERIES_DEFINITIONS,
     excludedInstances: excluded.map((instance) => ({
@@ -788,7 +793,7 @@ export function formatEstimate(value: DivergenceEstimate): string {
 
 /** The family-wise statement of the release (Markdown and HTML), one sentence. */
 export const FAMILY_WISE_STATEMENT =
-  'Bracketed intervals are pointwise 95% percentile intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic): a pointwise interval is not a claim. "sim." is the simultaneous 95% band of its family (per system: the grid of every series at every checkpoint, and the dynamics table), max-|t| over the family from the same replicates (each cell studentized by its bootstrap SD; band = estimate +- q SD, q per family below); read an effect as shown only when its simultaneous band excludes 0.';
+  'Bracketed intervals are pointwise 95% intervals (the method named above) from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic): a pointwise interval is not a claim. "sim." is the simultaneous 95% band of its family (per system: the grid of every series at every checkpoint, and the dynamics table), max-|t| over the family from the same replicates (each cell studentized by its bootstrap SD; band = estimate +- q SD, q per family below); read an effect as shown only when its simultaneous band excludes 0.';
 
 /** The critical values of a system's families, as the release prints them. */
 export function formatFamilies(system: DivergenceSystemResult): string {

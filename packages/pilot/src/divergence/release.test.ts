@@ -18,7 +18,7 @@ const analysis: DivergenceAnalysis = {
   protocol: 'divergence-v0.1',
   manifestSha256: 'ab'.repeat(32),
   primaryCheckpoint: 1,
-  analysis: { seed: 1, resamples: 10, level: 0.95 },
+  analysis: { seed: 1, resamples: 10, level: 0.95, intervalMethod: 'expanded_percentile' },
   seriesDefinitions: {} as DivergenceAnalysis['seriesDefinitions'],
   excludedInstances: [],
   systems: [

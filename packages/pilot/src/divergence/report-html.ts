@@ -1,4 +1,5 @@
 import { type ReportBlock, renderHtml } from '@chi/report';
+import { INTERVAL_METHOD_LABELS } from '@chi/stats';
 import {
   type DivergenceAnalysis,
   type DivergenceSystemResult,
@@ -77,7 +78,7 @@ export function divergenceReportBlocks(analysis: DivergenceAnalysis): ReportBloc
     },
     {
       kind: 'paragraph',
-      text: `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): ${analysis.primaryCheckpoint}. ${FAMILY_WISE_STATEMENT}`,
+      text: `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): ${analysis.primaryCheckpoint}. Intervals are pointwise 95% intervals from the clustered bootstrap over worlds, read by the ${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method. ${FAMILY_WISE_STATEMENT}`,
     },
     { kind: 'paragraph', text: FIGURE_SLOT },
     { kind: 'heading', level: 2, text: 'Series', id: 'series' },

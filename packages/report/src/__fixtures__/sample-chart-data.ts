@@ -68,7 +68,7 @@ export function sampleChartData(): ChartData {
       notebookCapBytes: 6000,
       createdAt: '2026-09-01T00:00:00.000Z',
       lastActivityAt: '2026-09-01T00:05:00.000Z',
-      analysis: { seed: 20260901, resamples: 200, level: 0.95, taus: [0.7, 0.8, 0.9], exploratoryBelowWorlds: 30 },
+      analysis: { seed: 20260901, resamples: 200, level: 0.95, taus: [0.7, 0.8, 0.9], primaryCheckpoint: 3, exploratoryBelowWorlds: 30 },
       transport: { ceilingUsd: 0, deadlineMs: 180_000, maxRetries: 2, retryAfterCapMs: 60_000, reservationMargin: 0.25 },
       calibrationId: null,
       policies: null,

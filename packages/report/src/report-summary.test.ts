@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { sampleChartData } from './__fixtures__/sample-chart-data';
+import type { ChartData } from './chart-data';
+import { summaryBlocks } from './report-summary';
+
+/** The summary's excess-divergence sentences, one per evaluated system. */
+function divergenceLines(data: ChartData): string[] {
+  return summaryBlocks(data)
+    .flatMap((block) => (block.kind === 'list' ? block.items : []))
+    .filter((item) => item.startsWith('Excess divergence'));
+}
+
+/** The sample chart data with its divergence at checkpoint `c` set to `c / 10` for every system. */
+function withCheckpointValues(primaryCheckpoint: number): ChartData {
+  const data = sampleChartData();
+  return {
+    ...data,
+    run: { ...data.run, analysis: { ...data.run.analysis, primaryCheckpoint } },
+    historyDistances: data.historyDistances.map((d) => ({
+      ...d,
+      divergence: { ...d.divergence, estimate: d.checkpoint / 10 },
+    })),
+  };
+}
+
+describe('the summary reads the excess divergence at the manifest primary checkpoint', () => {
+  it('reads checkpoint 3 when the manifest says 3, and checkpoint 1 when it says 1', () => {
+    const three = divergenceLines(withCheckpointValues(3));
+    expect(three.length).toBeGreaterThan(0);
+    for (const line of three) expect(line).toMatch(/at checkpoint 3 .*: 0\.3/);
+    const one = divergenceLines(withCheckpointValues(1));
+    expect(one.length).toBe(three.length);
+    for (const line of one) expect(line).toMatch(/at checkpoint 1 .*: 0\.1/);
+  });
+});
