@@ -18,6 +18,7 @@ export {
   type PackedClusterVectors,
   packClusterVectors,
 } from './cluster-means.js';
+export { bootstrapPValue, holmAdjust } from './holm-adjust.js';
 export {
   type PercentileInterval,
   type PercentileIntervalOptions,
