@@ -309,7 +309,7 @@ function defineDivergence(
         systemA,
         systemB,
         quantity: 'excessDivergence',
-        label: `excess divergence D(A,B) − D(A,A2) at checkpoint ${k}`,
+        label: `excess divergence at checkpoint ${k}`,
         load: null,
         tau: null,
         checkpoint: k,
