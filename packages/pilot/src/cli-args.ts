@@ -63,6 +63,8 @@ export interface PilotCommand {
    */
   readonly experimentOptions?: Readonly<Record<string, ExperimentFlagValue>>;
   readonly ceilingUsd: number | null;
+  /** `--target-half-width X` of `--plan`: the interval half-width the precision table aims at. */
+  readonly targetHalfWidth?: number;
   readonly smokeCeilingUsd: number;
   readonly concurrency: number | null;
   readonly out: string | null;
@@ -271,6 +273,17 @@ function usdOption(name: RangedOption, text: string | undefined): number | null 
       `--${name}: expected a USD amount in ${rangeText(name)} like 25 or 12.50, found ${JSON.stringify(text)}`,
     );
   return Number(text);
+}
+
+/** `--target-half-width X`: a half-width in (0, 1], like 0.1. */
+function halfWidthOption(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const value = Number(text);
+  if (!/^[0-9]*\.?[0-9]+$/.test(text) || !(value > 0 && value <= 1))
+    throw new UsageError(
+      `--target-half-width: expected a half-width in (0, 1] like 0.1, found ${JSON.stringify(text)}`,
+    );
+  return value;
 }
 
 function listOption(text: string | undefined): string[] | null {
@@ -609,6 +622,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       price: { type: 'string', multiple: true },
       prices: { type: 'string' },
       'accept-unbounded-spend': { type: 'boolean' },
+      'target-half-width': { type: 'string' },
     },
     'pilot',
   );
@@ -659,6 +673,9 @@ function parsePilot(args: readonly string[]): PilotCommand {
       'chi pilot: --loads sets the memory experiment, which --templates leaves out',
     );
   const replicates = integerOption('replicates', values.replicates as string | undefined);
+  const targetHalfWidth = halfWidthOption(values['target-half-width'] as string | undefined);
+  if (targetHalfWidth !== null && values.plan !== true)
+    throw new UsageError('chi pilot: --target-half-width applies to --plan only');
   const experiment = parseExperimentFlags(
     PILOT_EXPERIMENT_FLAGS,
     values,
@@ -684,6 +701,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     templates,
     ...extraExperimentOptions(experiment),
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
+    ...(targetHalfWidth === null ? {} : { targetHalfWidth }),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,
     concurrency: integerOption('concurrency', values.concurrency as string | undefined),

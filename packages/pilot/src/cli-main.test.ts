@@ -120,6 +120,19 @@ describe('chi (in process)', () => {
     expect(existsSync(join(root, 'chi-runs'))).toBe(false);
   });
 
+  it('--plan states what the planned worlds can resolve, for a given target half-width', async () => {
+    const cli = io();
+    expect(
+      await runCli(['pilot', '--plan', '--replicates', '4', '--target-half-width', '0.2'], cli.io),
+    ).toBe(0);
+    expect(cli.out()).toContain('Precision with 4 planned world(s), 95% intervals');
+    // 1.96 x 0.5 / sqrt(4) = 0.490; (1.96 x 0.5 / 0.2)^2 = 24.01 -> 25 worlds
+    expect(cli.out()).toMatch(/Q_M per load\s+0\.500\s+0\.490\s+25\s/);
+    const bad = io();
+    expect(await runCli(['pilot', '--plan', '--target-half-width', '0'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--target-half-width');
+  });
+
   it('runs a live pilot through the transport: smoke check first, ledger, release, and the key nowhere on disk', async () => {
     const fake = fakeOpenRouter({ answerWith: 'capacity-keeper' });
     const cli = io({ env: { OPENROUTER_API_KEY: KEY }, fetch: fake.fetch });

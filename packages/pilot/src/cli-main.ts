@@ -64,6 +64,12 @@ import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
+import {
+  binomialWorstCase,
+  DEFAULT_TARGET_HALF_WIDTH,
+  formatPlanPrecision,
+  planPrecision,
+} from './plan-precision';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { DEFAULT_RUNS_ROOT, planRun } from './run-create';
 import { readJsonFile, runPaths } from './run-folder';
@@ -472,6 +478,13 @@ async function pilotCommand(
     const catalog = await planCatalog(settings.systems, io);
     const prepared = planRun({ settings });
     io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), command.ceilingUsd)}\n`);
+    const precision = planPrecision({
+      worlds: prepared.frozen.manifest.worldSeeds.length,
+      level: prepared.frozen.manifest.analysis.level,
+      targetHalfWidth: command.targetHalfWidth ?? DEFAULT_TARGET_HALF_WIDTH,
+      model: binomialWorstCase(),
+    });
+    io.stdout.write(`\n${formatPlanPrecision(precision)}\n`);
     return EXIT_CODES.ok;
   }
   const selected = await selectLiveSystems(command, settings.systems, io);

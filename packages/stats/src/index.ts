@@ -20,6 +20,13 @@ export {
 } from './cluster-means.js';
 export { bootstrapPValue, holmAdjust } from './holm-adjust.js';
 export {
+  expectedHalfWidth,
+  minimumDetectableDifference,
+  normalQuantile,
+  worldsForDifference,
+  worldsForHalfWidth,
+} from './precision-plan.js';
+export {
   type PercentileInterval,
   type PercentileIntervalOptions,
   percentileInterval,
