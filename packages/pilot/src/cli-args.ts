@@ -63,6 +63,8 @@ export interface PilotCommand {
    */
   readonly experimentOptions?: Readonly<Record<string, ExperimentFlagValue>>;
   readonly ceilingUsd: number | null;
+  /** `--compare-to SYSTEM`: the reference of the paired comparisons, frozen in the manifest. */
+  readonly compareTo?: string;
   /** `--target-half-width X` of `--plan`: the interval half-width the precision table aims at. */
   readonly targetHalfWidth?: number;
   readonly smokeCeilingUsd: number;
@@ -623,6 +625,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       prices: { type: 'string' },
       'accept-unbounded-spend': { type: 'boolean' },
       'target-half-width': { type: 'string' },
+      'compare-to': { type: 'string' },
     },
     'pilot',
   );
@@ -702,6 +705,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     ...extraExperimentOptions(experiment),
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
     ...(targetHalfWidth === null ? {} : { targetHalfWidth }),
+    ...(values['compare-to'] === undefined ? {} : { compareTo: values['compare-to'] as string }),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,
     concurrency: integerOption('concurrency', values.concurrency as string | undefined),

@@ -52,6 +52,8 @@ ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --seed N                 root seed of the world seeds (default 20260901)
   --resamples N            bootstrap resamples (default 2000)
   --no-release             stop after scoring; do not write the release
+  --compare-to SYSTEM      paired comparisons of every system against SYSTEM (default: every pair),
+                           frozen in the manifest
   --target-half-width X    with --plan: the interval half-width (and paired difference) the precision
                            table plans worlds for (default 0.1)
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)

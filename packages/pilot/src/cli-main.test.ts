@@ -315,6 +315,32 @@ describe('chi (in process)', () => {
     expect(readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8')).toBe(sums);
   }, 300_000);
 
+  it('--compare-to freezes the reference in the manifest; the release compares against it and verifies', async () => {
+    const cli = io();
+    const out = join(root, 'compare-to');
+    const args = ['pilot', '--systems', 'perfect,capacity-keeper,abstainer', '--replicates', '2'];
+    const small = ['--loads', '32', '--no-history', '--no-behavior', '--resamples', '50'];
+    expect(await runCli([...args, ...small, '--compare-to', 'perfect', '--out', out], cli.io)).toBe(
+      0,
+    );
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as RunManifest;
+    expect(manifest.analysis.compareTo).toBe('perfect');
+    const releaseDir = join(out, 'release');
+    const data = JSON.parse(
+      readFileSync(join(releaseDir, 'chart-data', 'chart-data.json'), 'utf8'),
+    ) as { comparisons: { referenceSystem: string; rows: { systemA: string; systemB: string }[] } };
+    expect(data.comparisons.referenceSystem).toBe('perfect');
+    expect(new Set(data.comparisons.rows.map((r) => `${r.systemA}-${r.systemB}`))).toEqual(
+      new Set(['capacity-keeper-perfect', 'abstainer-perfect']),
+    );
+    expect(await runCli(['verify', releaseDir], io().io)).toBe(0);
+    const bad = io();
+    expect(
+      await runCli([...args, ...small, '--compare-to', 'nobody', '--out', join(root, 'x')], bad.io),
+    ).toBe(2);
+    expect(bad.err()).toContain('compareTo');
+  }, 300_000);
+
   it('prints the help of every command with --help (exit 0)', async () => {
     for (const command of [
       'pilot',

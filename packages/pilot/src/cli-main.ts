@@ -259,6 +259,7 @@ export function settingsFor(
     concurrency: command.concurrency ?? base.concurrency,
     ...(command.seed === null ? {} : { rootSeed: command.seed }),
     ...(command.resamples === null ? {} : { resamples: command.resamples }),
+    ...(command.compareTo === undefined ? {} : { compareTo: command.compareTo }),
     requireSmoke: live,
   });
 }

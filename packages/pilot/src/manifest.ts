@@ -207,6 +207,7 @@ export function buildManifest(args: {
       resamples: settings.resamples,
       level: settings.level,
       taus: [...settings.taus],
+      ...(settings.compareTo === undefined ? {} : { compareTo: settings.compareTo }),
     },
     failureRules: [...FAILURE_RULES],
     requireSmoke: settings.requireSmoke,

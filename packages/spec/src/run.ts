@@ -176,6 +176,11 @@ export const RunManifestSchema = z.strictObject({
     resamples: z.int().min(1),
     level: z.number().gt(0).lt(1),
     taus: z.array(z.number().gt(0).max(1)).min(1),
+    /**
+     * The reference system of the paired comparisons (`chi pilot --compare-to`): every other
+     * system is compared with it. Absent: every pair of systems.
+     */
+    compareTo: z.string().min(1).optional(),
   }),
   failureRules: z.array(z.string().min(1)),
   /** SHA-256 of `plan.json` (the registered requests), which is a pure function of this manifest. */
