@@ -65,6 +65,8 @@ export interface PilotCommand {
   readonly ceilingUsd: number | null;
   /** `--compare-to SYSTEM`: the reference of the paired comparisons, frozen in the manifest. */
   readonly compareTo?: string;
+  /** `--plan-from DIR` of `--plan`: a previous release whose per-world values give the spreads. */
+  readonly planFrom?: string;
   /** `--target-half-width X` of `--plan`: the interval half-width the precision table aims at. */
   readonly targetHalfWidth?: number;
   readonly smokeCeilingUsd: number;
@@ -626,6 +628,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
       'accept-unbounded-spend': { type: 'boolean' },
       'target-half-width': { type: 'string' },
       'compare-to': { type: 'string' },
+      'plan-from': { type: 'string' },
     },
     'pilot',
   );
@@ -679,6 +682,9 @@ function parsePilot(args: readonly string[]): PilotCommand {
   const targetHalfWidth = halfWidthOption(values['target-half-width'] as string | undefined);
   if (targetHalfWidth !== null && values.plan !== true)
     throw new UsageError('chi pilot: --target-half-width applies to --plan only');
+  const planFrom = values['plan-from'] as string | undefined;
+  if (planFrom !== undefined && values.plan !== true)
+    throw new UsageError('chi pilot: --plan-from applies to --plan only');
   const experiment = parseExperimentFlags(
     PILOT_EXPERIMENT_FLAGS,
     values,
@@ -705,6 +711,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     ...extraExperimentOptions(experiment),
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
     ...(targetHalfWidth === null ? {} : { targetHalfWidth }),
+    ...(planFrom === undefined ? {} : { planFrom }),
     ...(values['compare-to'] === undefined ? {} : { compareTo: values['compare-to'] as string }),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,

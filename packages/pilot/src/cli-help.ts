@@ -54,6 +54,8 @@ ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --no-release             stop after scoring; do not write the release
   --compare-to SYSTEM      paired comparisons of every system against SYSTEM (default: every pair),
                            frozen in the manifest
+  --plan-from DIR          with --plan: size the precision table from a previous release's per-world
+                           values instead of the binomial worst case
   --target-half-width X    with --plan: the interval half-width (and paired difference) the precision
                            table plans worlds for (default 0.1)
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)

@@ -334,6 +334,10 @@ describe('chi (in process)', () => {
       new Set(['capacity-keeper-perfect', 'abstainer-perfect']),
     );
     expect(await runCli(['verify', releaseDir], io().io)).toBe(0);
+    // the release sizes the next plan from its per-world values
+    const plan = io();
+    expect(await runCli(['pilot', '--plan', '--plan-from', releaseDir], plan.io)).toBe(0);
+    expect(plan.out()).toContain(`variance model: per-world values of ${releaseDir}`);
     const bad = io();
     expect(
       await runCli([...args, ...small, '--compare-to', 'nobody', '--out', join(root, 'x')], bad.io),

@@ -64,6 +64,7 @@ import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
+import { varianceModelFromRelease } from './plan-from';
 import {
   binomialWorstCase,
   DEFAULT_TARGET_HALF_WIDTH,
@@ -483,7 +484,10 @@ async function pilotCommand(
       worlds: prepared.frozen.manifest.worldSeeds.length,
       level: prepared.frozen.manifest.analysis.level,
       targetHalfWidth: command.targetHalfWidth ?? DEFAULT_TARGET_HALF_WIDTH,
-      model: binomialWorstCase(),
+      model:
+        command.planFrom === undefined
+          ? binomialWorstCase()
+          : await varianceModelFromRelease(resolve(cwd, command.planFrom)),
     });
     io.stdout.write(`\n${formatPlanPrecision(precision)}\n`);
     return EXIT_CODES.ok;
