@@ -35,6 +35,7 @@ describe('paired comparisons in a release', () => {
     const report = await readFile(join(release, 'report.md'), 'utf8');
     expect(report).toContain('## Paired comparisons');
     expect(report).toContain('Holm');
+    expect(report).toContain('Exploratory: fewer than 30 paired worlds');
     const view = await readViewData(release);
     const tables = (view.summary ?? []).filter((block) => block.kind === 'table');
     expect(

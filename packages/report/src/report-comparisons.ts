@@ -31,10 +31,12 @@ export function comparisonBlocks(data: ChartData): ReportBlock[] {
   const comparisons = data.comparisons;
   if (comparisons === undefined) return [];
   const level = Math.round(data.run.analysis.level * 100);
+  const threshold = data.run.analysis.exploratoryBelowWorlds;
+  const exploratory = comparisons.rows.some((row) => row.difference.worlds < threshold);
   return [
     {
       kind: 'paragraph',
-      text: `Each row is A − B: one number of system A minus the same number of system B, both computed over the worlds complete in both systems' cells, in the same bootstrap replicates as every other number (one multiset of worlds per replicate for both systems), so the interval is that of the paired difference, not of two marginal intervals subtracted by eye. p is the two-sided bootstrap p-value of a zero difference; "adjusted" is Holm's step-down adjustment over all ${comparisons.family} tested rows, and "differs" means the adjusted p is below ${formatNumber(1 - data.run.analysis.level, 2)}. EIMC differences code "no passing load" at the smallest tested load and a lower bound at the largest, so a difference with a censored side is a bound toward zero; two statuses censored on the same side are not comparable and not tested. Rows marked SCRIPTED compare scripted baselines: a check of the method, not a ranking of models.`,
+      text: `Each row is A − B: one number of system A minus the same number of system B, both computed over the worlds complete in both systems' cells, in the same bootstrap replicates as every other number (one multiset of worlds per replicate for both systems), so the interval is that of the paired difference, not of two marginal intervals subtracted by eye. p is the two-sided bootstrap p-value of a zero difference; "adjusted" is Holm's step-down adjustment over all ${comparisons.family} tested rows, and "differs" means the adjusted p is below ${formatNumber(1 - data.run.analysis.level, 2)}. EIMC differences code "no passing load" at the smallest tested load and a lower bound at the largest, so a difference with a censored side is a bound toward zero; two statuses censored on the same side are not comparable and not tested. Rows marked SCRIPTED compare scripted baselines: a check of the method, not a ranking of models.${exploratory ? ` Exploratory: fewer than ${threshold} paired worlds; no comparison here is confirmatory, and none is a winner claim.` : ''}`,
     },
     {
       kind: 'table',
