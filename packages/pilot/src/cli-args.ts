@@ -90,6 +90,12 @@ export interface PilotCommand {
    */
   readonly experimentOptions?: Readonly<Record<string, ExperimentFlagValue>>;
   readonly ceilingUsd: number | null;
+  /** `--compare-to SYSTEM`: the reference of the paired comparisons, frozen in the manifest. */
+  readonly compareTo?: string;
+  /** `--plan-from DIR` of `--plan`: a previous release whose per-world values give the spreads. */
+  readonly planFrom?: string;
+  /** `--target-half-width X` of `--plan`: the interval half-width the precision table aims at. */
+  readonly targetHalfWidth?: number;
   readonly smokeCeilingUsd: number;
   readonly concurrency: number | null;
   readonly out: string | null;
@@ -320,6 +326,17 @@ function usdOption(name: RangedOption, text: string | undefined): number | null 
       `--${name}: expected a USD amount in ${rangeText(name)} like 25 or 12.50, found ${JSON.stringify(text)}`,
     );
   return Number(text);
+}
+
+/** `--target-half-width X`: a half-width in (0, 1], like 0.1. */
+function halfWidthOption(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const value = Number(text);
+  if (!/^[0-9]*\.?[0-9]+$/.test(text) || !(value > 0 && value <= 1))
+    throw new UsageError(
+      `--target-half-width: expected a half-width in (0, 1] like 0.1, found ${JSON.stringify(text)}`,
+    );
+  return value;
 }
 
 function listOption(text: string | undefined): string[] | null {
@@ -661,6 +678,9 @@ function parsePilot(args: readonly string[]): PilotCommand {
       price: { type: 'string', multiple: true },
       prices: { type: 'string' },
       'accept-unbounded-spend': { type: 'boolean' },
+      'target-half-width': { type: 'string' },
+      'compare-to': { type: 'string' },
+      'plan-from': { type: 'string' },
     },
     'pilot',
   );
@@ -721,6 +741,12 @@ function parsePilot(args: readonly string[]): PilotCommand {
       'chi pilot: --loads sets the memory experiment, which --templates leaves out',
     );
   const replicates = integerOption('replicates', values.replicates as string | undefined);
+  const targetHalfWidth = halfWidthOption(values['target-half-width'] as string | undefined);
+  if (targetHalfWidth !== null && values.plan !== true)
+    throw new UsageError('chi pilot: --target-half-width applies to --plan only');
+  const planFrom = values['plan-from'] as string | undefined;
+  if (planFrom !== undefined && values.plan !== true)
+    throw new UsageError('chi pilot: --plan-from applies to --plan only');
   const experiment = parseExperimentFlags(
     PILOT_EXPERIMENT_FLAGS,
     values,
@@ -747,6 +773,9 @@ function parsePilot(args: readonly string[]): PilotCommand {
     templates,
     ...extraExperimentOptions(experiment),
     ceilingUsd: usdOption('ceiling-usd', values['ceiling-usd'] as string | undefined),
+    ...(targetHalfWidth === null ? {} : { targetHalfWidth }),
+    ...(planFrom === undefined ? {} : { planFrom }),
+    ...(values['compare-to'] === undefined ? {} : { compareTo: values['compare-to'] as string }),
     smokeCeilingUsd:
       usdOption('smoke-ceiling-usd', values['smoke-ceiling-usd'] as string | undefined) ?? 1,
     concurrency: integerOption('concurrency', values.concurrency as string | undefined),

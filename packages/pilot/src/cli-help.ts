@@ -25,7 +25,8 @@ export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
 Usage:
   chi pilot [options]
   chi pilot --config chi.config.json [options]   options from a file; flags given here win
-  chi pilot --plan [options]                     print requests and worst-case USD; send nothing
+  chi pilot --plan [options]                     print requests, worst-case USD and the precision
+                                                 the planned worlds can reach; send nothing
   chi pilot --resume DIR [--concurrency N] [--no-release] [--allow-failed-smoke]
   chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N]
                            the longer divergence protocol, offline with its scripted baselines
@@ -58,6 +59,12 @@ ${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
   --seed N                 root seed of the world seeds (default 20260901)
   --resamples N            bootstrap resamples (default 2000)
   --no-release             stop after scoring; do not write the release
+  --compare-to SYSTEM      paired comparisons of every system against SYSTEM (default: every pair),
+                           frozen in the manifest
+  --plan-from DIR          with --plan: size the precision table from a previous release's per-world
+                           values instead of the binomial worst case
+  --target-half-width X    with --plan: the interval half-width (and paired difference) the precision
+                           table plans worlds for (default 0.1)
   --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
 
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)

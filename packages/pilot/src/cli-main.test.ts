@@ -120,6 +120,19 @@ describe('chi (in process)', () => {
     expect(existsSync(join(root, 'chi-runs'))).toBe(false);
   });
 
+  it('--plan states what the planned worlds can resolve, for a given target half-width', async () => {
+    const cli = io();
+    expect(
+      await runCli(['pilot', '--plan', '--replicates', '4', '--target-half-width', '0.2'], cli.io),
+    ).toBe(0);
+    expect(cli.out()).toContain('Precision with 4 planned world(s), 95% intervals');
+    // 1.96 x 0.5 / sqrt(4) = 0.490; (1.96 x 0.5 / 0.2)^2 = 24.01 -> 25 worlds
+    expect(cli.out()).toMatch(/Q_M per load\s+0\.500\s+0\.490\s+25\s/);
+    const bad = io();
+    expect(await runCli(['pilot', '--plan', '--target-half-width', '0'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--target-half-width');
+  });
+
   it('runs a live pilot through the transport: smoke check first, ledger, release, and the key nowhere on disk', async () => {
     const fake = fakeOpenRouter({ answerWith: 'capacity-keeper' });
     const cli = io({ env: { OPENROUTER_API_KEY: KEY }, fetch: fake.fetch });
@@ -301,6 +314,36 @@ describe('chi (in process)', () => {
     const score = io();
     expect(await runCli(['score', out], score.io)).toBe(0);
     expect(readFileSync(join(releaseDir, 'SHA256SUMS'), 'utf8')).toBe(sums);
+  }, 300_000);
+
+  it('--compare-to freezes the reference in the manifest; the release compares against it and verifies', async () => {
+    const cli = io();
+    const out = join(root, 'compare-to');
+    const args = ['pilot', '--systems', 'perfect,capacity-keeper,abstainer', '--replicates', '2'];
+    const small = ['--loads', '32', '--no-history', '--no-behavior', '--resamples', '50'];
+    expect(await runCli([...args, ...small, '--compare-to', 'perfect', '--out', out], cli.io)).toBe(
+      0,
+    );
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as RunManifest;
+    expect(manifest.analysis.compareTo).toBe('perfect');
+    const releaseDir = join(out, 'release');
+    const data = JSON.parse(
+      readFileSync(join(releaseDir, 'chart-data', 'chart-data.json'), 'utf8'),
+    ) as { comparisons: { referenceSystem: string; rows: { systemA: string; systemB: string }[] } };
+    expect(data.comparisons.referenceSystem).toBe('perfect');
+    expect(new Set(data.comparisons.rows.map((r) => `${r.systemA}-${r.systemB}`))).toEqual(
+      new Set(['capacity-keeper-perfect', 'abstainer-perfect']),
+    );
+    expect(await runCli(['verify', releaseDir], io().io)).toBe(0);
+    // the release sizes the next plan from its per-world values
+    const plan = io();
+    expect(await runCli(['pilot', '--plan', '--plan-from', releaseDir], plan.io)).toBe(0);
+    expect(plan.out()).toContain(`variance model: per-world values of ${releaseDir}`);
+    const bad = io();
+    expect(
+      await runCli([...args, ...small, '--compare-to', 'nobody', '--out', join(root, 'x')], bad.io),
+    ).toBe(2);
+    expect(bad.err()).toContain('compareTo');
   }, 300_000);
 
   it('prints the help of every command with --help (exit 0)', async () => {

@@ -66,6 +66,13 @@ import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
+import { varianceModelFromRelease } from './plan-from';
+import {
+  binomialWorstCase,
+  DEFAULT_TARGET_HALF_WIDTH,
+  formatPlanPrecision,
+  planPrecision,
+} from './plan-precision';
 import { createProgressRenderer, type ProgressOutput } from './progress';
 import { checkRequestRecords } from './request-records-check';
 import { interruptedResumeHint } from './resume-hint';
@@ -278,6 +285,7 @@ export function settingsFor(
     concurrency: command.concurrency ?? base.concurrency,
     ...(command.seed === null ? {} : { rootSeed: command.seed }),
     ...(command.resamples === null ? {} : { resamples: command.resamples }),
+    ...(command.compareTo === undefined ? {} : { compareTo: command.compareTo }),
     requireSmoke: live,
   });
 }
@@ -513,6 +521,16 @@ async function pilotCommand(
     const catalog = await planCatalog(settings.systems, io);
     const prepared = planRun({ settings });
     io.stdout.write(`${formatPlanCost(planCost(prepared, catalog), command.ceilingUsd)}\n`);
+    const precision = planPrecision({
+      worlds: prepared.frozen.manifest.worldSeeds.length,
+      level: prepared.frozen.manifest.analysis.level,
+      targetHalfWidth: command.targetHalfWidth ?? DEFAULT_TARGET_HALF_WIDTH,
+      model:
+        command.planFrom === undefined
+          ? binomialWorstCase()
+          : await varianceModelFromRelease(resolve(cwd, command.planFrom)),
+    });
+    io.stdout.write(`\n${formatPlanPrecision(precision)}\n`);
     return EXIT_CODES.ok;
   }
   const selected = await selectLiveSystems(command, settings.systems, io);

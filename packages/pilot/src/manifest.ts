@@ -216,6 +216,7 @@ export function buildManifest(args: {
       level: settings.level,
       taus: [...settings.taus],
       primaryCheckpoint: settings.primaryCheckpoint,
+      ...(settings.compareTo === undefined ? {} : { compareTo: settings.compareTo }),
     },
     failureRules: [...FAILURE_RULES],
     requireSmoke: settings.requireSmoke,

@@ -5,7 +5,11 @@ import { formatPlanCost, planCost, worstCaseNotes } from './plan-cost';
 import { renderMemoryProbe } from './render-requests';
 import { prepareRun } from './run-create';
 import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings, openRouterSystemSpec } from './settings';
+import {
+  defaultOfflineSettings,
+  openAiCompatibleSystemSpec,
+  openRouterSystemSpec,
+} from './settings';
 
 const settings = defaultOfflineSettings({
   systems: [
@@ -86,5 +90,36 @@ describe('planCost', () => {
     expect(none).not.toContain('Ceiling given');
     expect(none).toContain('No ceiling given: a live run needs --ceiling-usd X');
     expect(formatPlanCost(planCost(prepared), 0)).toContain('Ceiling given: 0 USD.');
+  });
+
+  it('prints an unpriced model and the total as unbounded, never 0 USD', () => {
+    const unpriced = prepareRun({
+      settings: defaultOfflineSettings({
+        systems: [
+          scriptedSystemSpec('perfect'),
+          openAiCompatibleSystemSpec({
+            id: 'local',
+            model: 'local-model',
+            baseUrl: 'http://127.0.0.1:1/v1',
+            safetyPrice: null,
+          }),
+        ],
+        replicates: 1,
+        loads: [32],
+        history: false,
+        behavior: false,
+        controlsAtLoad: null,
+      }),
+      now: () => new Date('2026-09-01T00:00:00.000Z'),
+    });
+    const cost = planCost(unpriced);
+    expect(cost.systems[1]?.priceSource).toBe('no price declared (the ceiling cannot bound it)');
+    const lines = formatPlanCost(cost, 1).split('\n');
+    const row = lines.find((line) => line.startsWith('local '));
+    const total = lines.find((line) => line.startsWith('total '));
+    expect(row).toMatch(/unbounded\s+unbounded$/);
+    expect(total).toMatch(/unbounded\s+unbounded$/);
+    expect(lines.find((line) => line.startsWith('perfect '))).toMatch(/0\.0000\s+0\.0000$/);
+    expect(formatPlanCost(cost, 1)).not.toMatch(/local .* 0\.0000/);
   });
 });

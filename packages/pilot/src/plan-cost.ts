@@ -134,22 +134,33 @@ function roundUsd(amount: number): number {
   return Math.ceil(amount * 1e6) / 1e6;
 }
 
+const UNPRICED: SystemPlanCost['priceSource'] = 'no price declared (the ceiling cannot bound it)';
+
+/**
+ * A worst-case amount as the plan prints it: `unbounded` when no price bounds it (an unpriced
+ * model's requests reserve nothing, so its summed 0 would read as "free"), else 4 decimals.
+ */
+function planUsdCell(usd: number, bounded: boolean): string {
+  return bounded ? usd.toFixed(4) : 'unbounded';
+}
+
 /** The `--plan` table as text; `ceilingUsd` is null when none was given. */
 export function formatPlanCost(cost: RunPlanCost, ceilingUsd: number | null): string {
+  const allBounded = cost.systems.every((row) => row.priceSource !== UNPRICED);
   const lines = [
     'system              model                              requests   worst case USD   with all retries',
-    ...cost.systems.map(
-      (row) =>
-        `${row.systemId.padEnd(19)} ${row.model.padEnd(34)} ${String(row.requests).padStart(8)}   ${row.worstCaseUsd.toFixed(4).padStart(14)}   ${row.worstCaseWithRetriesUsd.toFixed(4).padStart(16)}`,
-    ),
-    `${'total'.padEnd(19)} ${''.padEnd(34)} ${String(cost.totalRequests).padStart(8)}   ${cost.worstCaseUsd.toFixed(4).padStart(14)}   ${cost.worstCaseWithRetriesUsd.toFixed(4).padStart(16)}`,
+    ...cost.systems.map((row) => {
+      const bounded = row.priceSource !== UNPRICED;
+      return `${row.systemId.padEnd(19)} ${row.model.padEnd(34)} ${String(row.requests).padStart(8)}   ${planUsdCell(row.worstCaseUsd, bounded).padStart(14)}   ${planUsdCell(row.worstCaseWithRetriesUsd, bounded).padStart(16)}`;
+    }),
+    `${'total'.padEnd(19)} ${''.padEnd(34)} ${String(cost.totalRequests).padStart(8)}   ${planUsdCell(cost.worstCaseUsd, allBounded).padStart(14)}   ${planUsdCell(cost.worstCaseWithRetriesUsd, allBounded).padStart(16)}`,
     '',
     `Assumes ${cost.notesAssumption}; prices: ${[...new Set(cost.systems.map((row) => row.priceSource))].join('; ')}.`,
     ceilingUsd === null
       ? 'No ceiling given: a live run needs --ceiling-usd X (it stops cleanly at the ceiling; choose at least the worst case to finish every block).'
       : `Ceiling given: ${ceilingUsd} USD. A run stops cleanly at the ceiling; choose a ceiling of at least the worst case to finish every block.`,
     ...cost.systems
-      .filter((row) => row.priceSource === 'no price declared (the ceiling cannot bound it)')
+      .filter((row) => row.priceSource === UNPRICED)
       .map(
         (row) =>
           `WARNING: no price is declared for ${row.model}: its worst case is unknown and the ceiling cannot protect spend on it (declare --price or --prices, or accept with --accept-unbounded-spend).`,

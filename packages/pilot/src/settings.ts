@@ -65,6 +65,8 @@ export interface PilotSettings {
    * correction.
    */
   readonly primaryCheckpoint: number;
+  /** The reference system of the paired comparisons (`--compare-to`); absent: every pair. */
+  readonly compareTo?: string;
   /** Refuse to start a run with live systems unless each passed a smoke check. */
   readonly requireSmoke: boolean;
   /** The `chi pilot` options the run was started with, frozen in the manifest (CLI runs). */
@@ -265,6 +267,11 @@ export function validateSettings(settings: PilotSettings): PilotSettings {
   positiveInteger('maxOutputTokens', settings.maxOutputTokens);
   positiveInteger('concurrency', settings.concurrency);
   positiveInteger('resamples', settings.resamples);
+  if (settings.compareTo !== undefined && !ids.includes(settings.compareTo))
+    throw new InvalidArgumentError(
+      'compareTo',
+      `names no system of the run (${JSON.stringify(settings.compareTo)}); the systems are ${ids.join(', ')}`,
+    );
   if (settings.batchSize !== null) positiveInteger('batchSize', settings.batchSize);
   for (const load of settings.loads) positiveInteger('loads', load);
   if (new Set(settings.loads).size !== settings.loads.length)

@@ -1,5 +1,5 @@
 import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
-import type { ChatResult, QualityAlphas } from '@chi/spec';
+import { type ChatResult, InvalidArgumentError, type QualityAlphas } from '@chi/spec';
 import {
   type AnalysisContext,
   type ExperimentAnalysis,
@@ -7,9 +7,20 @@ import {
   HeldWorlds,
 } from './analysis/analysis-context';
 import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
+import {
+  type ComparisonSettings,
+  comparisonResults,
+  defineComparisons,
+} from './analysis/comparison-analysis';
 import { transcriptReplayRows } from './analysis/transcript-replay';
 import { wordingAgreementRows } from './analysis/wording-agreement';
-import type { ChartData, FailureCount, ResourceRow } from './chart-data';
+import {
+  type ChartData,
+  type Comparisons,
+  type FailureCount,
+  isScriptedOrSynthetic,
+  type ResourceRow,
+} from './chart-data';
 import { estimandWorldSets } from './estimand-world-sets';
 import { PILOT_BLOCK_SCORERS } from './experiment-scorers/pilot-scorers';
 import { plannedRequestOf } from './plan-view';
@@ -23,6 +34,11 @@ export interface AnalyzeRunOptions {
   readonly alphas?: QualityAlphas;
   /** Cells with fewer complete worlds are captioned "exploratory". Default 30. */
   readonly exploratoryBelowWorlds?: number;
+  /**
+   * Compare every system with this one only (`--compare-to`); default: every pair of systems.
+   * Must name a system of the manifest.
+   */
+  readonly compareTo?: string | null;
 }
 
 /** The chart data the experiments' analyses give (the rest describes the run). */
@@ -36,6 +52,7 @@ type ExperimentParts = Omit<
   | 'chi'
   | 'transcriptReplay'
   | 'wordingAgreement'
+  | 'comparisons'
 >;
 
 /**
@@ -55,18 +72,24 @@ function experimentParts(
   context: AnalysisContext,
   release: () => void,
   registry: BootstrapRegistry,
-  settings: BootstrapSettings,
-): ExperimentParts {
+  settings: BootstrapSettings & { readonly comparisons: ComparisonSettings },
+): ExperimentParts & { readonly comparisons: Comparisons } {
   const registered = ANALYSES.map((analysis) => ({
     analysis,
     estimands: analysis.estimands(context, registry),
   }));
+  // the paired comparisons join the same bootstrap last, so every other estimand keeps its place
+  const compared = defineComparisons(context, registry, settings.comparisons);
   release();
   const results = registry.run(settings);
   const parts = registered.map(({ analysis, estimands }) =>
     analysis.results(context, estimands, results),
   );
-  return Object.assign({}, ...parts) as ExperimentParts;
+  const comparisons = comparisonResults(compared, results, {
+    ...settings.comparisons,
+    level: settings.level,
+  });
+  return { ...(Object.assign({}, ...parts) as ExperimentParts), comparisons };
 }
 
 /** The default threshold below which a cell is exploratory (see docs/protocol.md#report). */
@@ -150,11 +173,14 @@ export function analyzeRun(
     ),
   );
   const { context, release } = analysisContext(records, scores, seeds, options);
-  const parts = experimentParts(
+  const { comparisons, ...parts } = experimentParts(
     context,
     release,
     new BootstrapRegistry(seeds),
-    records.manifest.analysis,
+    {
+      ...records.manifest.analysis,
+      comparisons: comparisonSettings(records, options.compareTo ?? null),
+    },
   );
   const replay = transcriptReplayRows(records, scores);
   const wordings = wordingAgreementRows(records, scores);
@@ -179,6 +205,7 @@ export function analyzeRun(
     // Opt-in parts are absent when empty, so a run without them keeps its chart-data bytes.
     ...(replay.length === 0 ? {} : { transcriptReplay: replay }),
     ...(wordings.length === 0 ? {} : { wordingAgreement: wordings }),
+    ...(context.systems.length < 2 ? {} : { comparisons }),
   };
 }
 
@@ -201,6 +228,25 @@ function quantizationOf(records: RunRecords, model: string): { quantization?: st
  * then chose in code. Every newer manifest carries its own (`analysis.primaryCheckpoint`).
  */
 export const LEGACY_PRIMARY_CHECKPOINT = 3;
+
+/** Which pairs to compare and which systems are scripted baselines, from the manifest. */
+function comparisonSettings(records: RunRecords, compareTo: string | null): ComparisonSettings {
+  const systems = records.manifest.systems;
+  if (compareTo !== null && !systems.some((s) => s.id === compareTo)) {
+    throw new InvalidArgumentError(
+      'compareTo',
+      `names no system of the run; the systems are ${systems.map((s) => s.id).join(', ')}`,
+    );
+  }
+  const scripted = new Set(
+    systems.filter((s) => isScriptedOrSynthetic(s.evidenceClass)).map((s) => s.id),
+  );
+  return {
+    referenceSystem: compareTo,
+    scripted: (id) => scripted.has(id),
+    primaryCheckpoint: records.manifest.analysis.primaryCheckpoint ?? LEGACY_PRIMARY_CHECKPOINT,
+  };
+}
 
 /** The run's facts as the chart data records them (systems, seeds, analysis, transport). */
 function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartData['run'] {

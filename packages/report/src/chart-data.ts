@@ -416,6 +416,75 @@ export type RunFacts = z.infer<typeof RunFactsSchema>;
  * Everything a release displays, as numbers: the single source of the figures, tables and
  * report, and what `chi verify` recomputes and compares.
  */
+/** What a paired comparison compares (docs/protocol.md, "Paired comparisons"). */
+export const ComparisonQuantitySchema = z.enum([
+  'qualityScore',
+  'eimc',
+  'excessDivergence',
+  'behavior',
+]);
+/** `qualityScore` (Q_M at one load), `eimc` (at one tau), `excessDivergence` or `behavior`. */
+export type ComparisonQuantity = z.infer<typeof ComparisonQuantitySchema>;
+
+/**
+ * How an EIMC difference relates to the true one: `none` (both statuses `capacity`: exact on the
+ * grid), `toward_zero` (a side is censored: the coded difference is a bound, the true one at
+ * least as far from zero in its direction), `both_same_side` (both above or both below the grid:
+ * not comparable, no test). Null for every other quantity.
+ */
+export const ComparisonCensoringSchema = z.enum(['none', 'toward_zero', 'both_same_side']);
+/** How an EIMC difference relates to the true one (see {@link ComparisonCensoringSchema}). */
+export type ComparisonCensoring = z.infer<typeof ComparisonCensoringSchema>;
+
+/**
+ * One paired difference A − B between two systems over the worlds complete in both systems'
+ * cells, bootstrapped in the run's one bootstrap (the same multiset of worlds for both systems in
+ * every replicate), with its two-sided bootstrap p-value and the Holm-adjusted p-value over every
+ * tested row of the release.
+ */
+export const ComparisonRowSchema = z.strictObject({
+  systemA: z.string(),
+  systemB: z.string(),
+  /** True when either system is not a live model: a comparison of scripted baselines, not a ranking. */
+  scripted: z.boolean(),
+  quantity: ComparisonQuantitySchema,
+  /** Human-readable name of the compared number, e.g. `Q_M at N = 32`. */
+  label: z.string(),
+  load: z.int().nullable(),
+  tau: z.number().nullable(),
+  checkpoint: z.int().nullable(),
+  indicator: z.string().nullable(),
+  /** A's and B's values over the paired worlds (EIMC: the grid values, null for no passing load). */
+  valueA: z.number().nullable(),
+  valueB: z.number().nullable(),
+  statusA: EimcStatusSchema.nullable(),
+  statusB: EimcStatusSchema.nullable(),
+  censoring: ComparisonCensoringSchema.nullable(),
+  difference: IntervalEstimateSchema,
+  /** Two-sided bootstrap p-value of a zero difference; null where nothing is tested. */
+  pValue: z.number().nullable(),
+  /** Holm-adjusted over every row with a p-value. */
+  adjustedPValue: z.number().nullable(),
+  /** adjustedPValue < 1 − level: the difference holds family-wise; null where nothing is tested. */
+  differsFamilyWise: z.boolean().nullable(),
+  worldSeeds: z.array(SeedSchema),
+});
+/** One paired difference between two systems. */
+export type ComparisonRow = z.infer<typeof ComparisonRowSchema>;
+
+/** The paired comparisons of a run: which pairs, which adjustment, and the rows. */
+export const ComparisonsSchema = z.strictObject({
+  /** The named reference (`--compare-to`), or null: every pair of systems in manifest order. */
+  referenceSystem: z.string().nullable(),
+  /** The family-wise adjustment applied across every tested row. */
+  adjustment: z.literal('holm'),
+  /** Rows with a p-value: the family the adjustment covers. */
+  family: z.int().min(0),
+  rows: z.array(ComparisonRowSchema),
+});
+/** The paired comparisons of a run. */
+export type Comparisons = z.infer<typeof ComparisonsSchema>;
+
 export const ChartDataSchema = z.strictObject({
   kind: z.literal('chi-chart-data'),
   schemaVersion: z.literal(1),
@@ -448,6 +517,8 @@ export const ChartDataSchema = z.strictObject({
    * run asks one wording only.
    */
   wordingAgreement: z.array(WordingAgreementSchema).optional(),
+  /** Paired differences between systems; absent when the run has fewer than two systems. */
+  comparisons: ComparisonsSchema.optional(),
 });
 /** Everything a release displays, as numbers. */
 export type ChartData = z.infer<typeof ChartDataSchema>;

@@ -1,5 +1,6 @@
 import type { ChartData } from './chart-data';
 import { behaviorFigure } from './figures/behavior';
+import { comparisonsFigure } from './figures/comparisons';
 import { failureTaxonomyFigure } from './figures/failure-taxonomy';
 import type { FigureDefinition } from './figures/figure-definition';
 import { historyDistanceFigure } from './figures/history-distance';
@@ -29,6 +30,7 @@ export function buildFigures(data: ChartData): FigureDefinition[] {
     historyRateFigure(data, 'unknownRate'),
     historyDistanceFigure(data),
     behaviorFigure(data),
+    comparisonsFigure(data),
     resourcesFigure(data),
   ].filter((figure): figure is FigureDefinition => figure !== null);
 }

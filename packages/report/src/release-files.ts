@@ -534,6 +534,8 @@ export async function produceDerivedRelease(
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
+    // frozen in the manifest (`chi pilot --compare-to`), so `chi verify` recomputes the same pairs
+    compareTo: records.manifest.analysis.compareTo ?? null,
   };
   const analyzed = analyzeRun(records, scores, analyzeOptions);
   const profiles = analyzeProfiles(records.manifest, records.calibration ?? null, scores, {

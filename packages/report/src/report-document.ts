@@ -13,6 +13,7 @@ import { omittedPanelsText, resourcePanels } from './figures/resources';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
 import { REPORT_CASES_FILES } from './report-cases';
+import { comparisonBlocks } from './report-comparisons';
 import { tableOfContents } from './report-contents';
 import { glossaryBlocks } from './report-glossary';
 import { transcriptReplayBlocks } from './report-replay';
@@ -604,6 +605,15 @@ function evidenceMapBlocks(input: ReportInput): ReportBlock[] {
   ];
 }
 
+function comparisonSectionBlocks(input: ReportInput): ReportBlock[] {
+  if (input.data.comparisons === undefined) return [];
+  return [
+    ...systemSection(input, 'Paired comparisons', 'comparisons'),
+    ...figureBlocks(input, 'comparisons'),
+    ...comparisonBlocks(input.data),
+  ];
+}
+
 function filesBlocks(input: ReportInput): ReportBlock[] {
   return [
     ...systemSection(input, 'Files and verification', 'files'),
@@ -626,6 +636,7 @@ const SECTIONS: readonly ((input: ReportInput) => ReportBlock[])[] = [
   onlyWith('behavior', behaviorBlocks),
   onlyWith('behavior', (input) => wordingAgreementBlocks(input.data)),
   (input) => [...(input.extraSections ?? [])],
+  comparisonSectionBlocks,
   resourceBlocks,
   missingnessBlocks,
   caseLinkBlocks,

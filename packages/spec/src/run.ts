@@ -183,6 +183,11 @@ export const RunManifestSchema = z.strictObject({
      * hard-coded).
      */
     primaryCheckpoint: z.int().min(0).optional(),
+    /**
+     * The reference system of the paired comparisons (`chi pilot --compare-to`): every other
+     * system is compared with it. Absent: every pair of systems.
+     */
+    compareTo: z.string().min(1).optional(),
   }),
   failureRules: z.array(z.string().min(1)),
   /** SHA-256 of `plan.json` (the registered requests), which is a pure function of this manifest. */

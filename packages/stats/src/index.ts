@@ -18,6 +18,7 @@ export {
   type PackedClusterVectors,
   packClusterVectors,
 } from './cluster-means.js';
+export { bootstrapPValue, holmAdjust } from './holm-adjust.js';
 export {
   type FamilyCoverage,
   intervalCoverage,
@@ -30,6 +31,13 @@ export {
   type IntervalMethod,
   intervalTailProbability,
 } from './interval-method.js';
+export {
+  expectedHalfWidth,
+  minimumDetectableDifference,
+  normalQuantile,
+  worldsForDifference,
+  worldsForHalfWidth,
+} from './precision-plan.js';
 export {
   type PercentileInterval,
   type PercentileIntervalOptions,

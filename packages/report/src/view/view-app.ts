@@ -31,6 +31,8 @@ function blockHtml(b) {
     case 'banner': return '';
     case 'paragraph': return '<p>' + esc(b.text) + '</p>';
     case 'list': return '<ul>' + b.items.map((i) => '<li>' + esc(i) + '</li>').join('') + '</ul>';
+    case 'table': return '<table data-testid="summary-table"><caption>' + esc(b.caption) + '</caption><tr>' + b.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' +
+      b.rows.map((r) => '<tr>' + r.map((c) => '<td>' + esc(c) + '</td>').join('') + '</tr>').join('') + '</table>';
     default: return '';
   }
 }

@@ -4,6 +4,7 @@ import { HISTORY_IDS } from '@chi/spec';
 import { formatTrace } from '../case-examples';
 import { type ChartData, ChartDataSchema, type MemoryCondition } from '../chart-data';
 import { evidenceBanner } from '../evidence-label';
+import { comparisonBlocks } from '../report-comparisons';
 import type { ReportBlock } from '../report-document';
 import { summaryBlocks } from '../report-summary';
 import { type RunRecords, readRunFolder } from '../run-folder';
@@ -82,7 +83,7 @@ export interface ViewData {
   /** The scripted-baseline banner, or null for an all-live run. */
   readonly banner: string | null;
   readonly systems: readonly ViewSystem[];
-  /** The report's summary (a release's chart data), or null before the run was released. */
+  /** The report's summary and paired comparisons (a release's chart data), or null before the run was released. */
   readonly summary: readonly ReportBlock[] | null;
   readonly probes: readonly ViewProbe[];
   /** Rendered messages of every probe request, by request id. */
@@ -333,7 +334,8 @@ export async function readViewData(dir: string): Promise<ViewData> {
       evidenceClass: s.evidenceClass,
       reference: s.uncappedNotebook === true,
     })),
-    summary: chartData === null ? null : summaryBlocks(chartData),
+    summary:
+      chartData === null ? null : [...summaryBlocks(chartData), ...comparisonBlocks(chartData)],
     probes,
     requests,
     replies,
