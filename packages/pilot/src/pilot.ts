@@ -3,7 +3,12 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
-import { type AnyExperimentScorer, foldAttemptLog, streamRunJsonl } from '@chi/run';
+import {
+  type AnyExperimentScorer,
+  foldAttemptLog,
+  reconcileLedger,
+  streamRunJsonl,
+} from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -22,12 +27,12 @@ import {
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
 import type { AnyExperiment } from './experiments/experiment';
-import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
 import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
 import type { InstanceModelFactory } from './run-instance-models';
+import { assertRunIntact } from './run-open';
 import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
@@ -225,6 +230,8 @@ export async function finishRun(
   } = {},
 ): Promise<string | null> {
   const paths = runPaths(runDir);
+  // Nothing derived is written from a damaged folder, with or without a release.
+  await assertRunIntact(runDir, await readFrozenManifest(runDir));
   const emit = options.onEvent ?? (() => {});
   emit({
     type: 'finishing',

@@ -10,7 +10,13 @@ import { chainAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
 import type { AnyExperiment } from './experiments/experiment';
 import { openRequestStore } from './request-store';
-import { finishSession, logBlockedRequests, markNotSent, stopReasonOf } from './run-finish';
+import {
+  finishSession,
+  logBlockedRequests,
+  markNotSent,
+  stopReasonOf,
+  writeFailedStatus,
+} from './run-finish';
 import { openRunLog } from './run-folder';
 import { countPendingRequests, emptyHeldState } from './run-held-state';
 import type { InstanceModelFactory } from './run-instance-models';
@@ -66,11 +72,12 @@ export interface ExecuteOutcome {
 /** Opens the run's logs and request store and starts the session's state (nothing resolved yet). */
 async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise<RunSession> {
   const { paths } = run;
-  const attemptWriter = chainAttemptWriter(
+  const attemptWriter = await chainAttemptWriter(
     await openRunLog(paths.attempts, () =>
       createJsonlWriter({ path: paths.attempts, schema: AttemptRecordSchema, fsync: 'every-line' }),
     ),
     run.chainStart,
+    paths.attemptsHead,
   );
   const failureWriter = await openRunLog(paths.failures, () =>
     createJsonlWriter({ path: paths.failures, schema: FailureLogEntrySchema, fsync: 'every-line' }),
@@ -178,16 +185,24 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const startedMs = Date.now();
   const run = await openRunForExecution(options);
   const session = await startSession(options, run);
-  const resumes = await resumeFromLog(session);
-  session.chargedUsd = resumedChargeUsd(session);
-  await sendRequests(session);
-  await logBlockedRequests(session);
-  const stopReason = stopReasonOf(session);
-  markNotSent(session, stopReason);
-  await session.attemptWriter.close();
-  await session.failureWriter.close();
-  await session.requestStore.close();
-  const outcome = await finishSession(session, resumes, stopReason, startedMs);
+  let outcome: ExecuteOutcome;
+  try {
+    const resumes = await resumeFromLog(session);
+    session.chargedUsd = resumedChargeUsd(session);
+    await sendRequests(session);
+    await logBlockedRequests(session);
+    const stopReason = stopReasonOf(session);
+    markNotSent(session, stopReason);
+    await session.attemptWriter.close();
+    await session.failureWriter.close();
+    await session.requestStore.close();
+    outcome = await finishSession(session, resumes, stopReason, startedMs);
+  } catch (error) {
+    // An error that escapes the session (a damaged file read mid-way, a full disk) never leaves
+    // status.json saying "running": the session is recorded as failed, then the error goes on.
+    await writeFailedStatus(session, error);
+    throw error;
+  }
   if (session.fatal !== null) throw session.fatal;
   return outcome;
 }
