@@ -26,7 +26,13 @@ import { OutcomeTable } from './run-outcomes';
 import { runRequest } from './run-request';
 import { resumeSession } from './run-resume';
 import { runSchedule } from './run-schedule';
-import { ledgerStopReason, noteStop, type RunSession } from './run-session';
+import {
+  ledgerStopReason,
+  noteStop,
+  type RunSession,
+  reservesNothing,
+  unreservedCeilingStop,
+} from './run-session';
 
 export { mayResendUncertain } from './run-resume';
 
@@ -98,18 +104,24 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
     instanceModels: new Map(),
     held: emptyHeldState(run, new Set(notebooks.keys())),
     chargedUsd: 0,
+    unreservedChargedUsd: 0,
     stop: null,
     fatal: null,
   };
 }
 
-/** The money already charged to the requests earlier sessions resolved. */
-function resumedChargeUsd(session: RunSession): number {
-  let chargedUsd = 0;
-  for (let ordinal = 0; ordinal < session.run.plan.requestCount; ordinal += 1)
-    if (session.outcomes.kindOf(ordinal) === 'resolved')
-      chargedUsd += session.outcomes.chargedUsd(ordinal);
-  return chargedUsd;
+/** The money already charged to the requests earlier sessions resolved (all, and unreserved). */
+function resumedChargeUsd(session: RunSession): { all: number; unreserved: number } {
+  const charged = { all: 0, unreserved: 0 };
+  const { plan, systems } = session.run;
+  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1) {
+    if (session.outcomes.kindOf(ordinal) !== 'resolved') continue;
+    const usd = session.outcomes.chargedUsd(ordinal);
+    charged.all += usd;
+    const system = systems.get(plan.requestAt(ordinal).systemId);
+    if (system !== undefined && reservesNothing(system)) charged.unreserved += usd;
+  }
+  return charged;
 }
 
 /**
@@ -188,7 +200,12 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   let outcome: ExecuteOutcome;
   try {
     const resumes = await resumeFromLog(session);
-    session.chargedUsd = resumedChargeUsd(session);
+    const resumed = resumedChargeUsd(session);
+    session.chargedUsd = resumed.all;
+    session.unreservedChargedUsd = resumed.unreserved;
+    // Spend recorded before, on systems that reserve nothing, may already be at the ceiling.
+    const unreservedStop = await unreservedCeilingStop(session);
+    if (unreservedStop !== null) session.stop = unreservedStop;
     await sendRequests(session);
     await logBlockedRequests(session);
     const stopReason = stopReasonOf(session);

@@ -68,7 +68,14 @@ export class ExpectationFold {
 
   constructor(systems: readonly SystemSpec[]) {
     this.#transport = new Set(
-      systems.filter((system) => system.kind !== 'scripted').map((system) => system.id),
+      systems
+        // An endpoint without a declared price reserves nothing (`--accept-unbounded-spend`).
+        .filter(
+          (system) =>
+            system.kind !== 'scripted' &&
+            !(system.kind === 'openai-compatible' && system.safetyPrice === null),
+        )
+        .map((system) => system.id),
     );
   }
 
