@@ -11,6 +11,15 @@ export type Exchange =
       readonly body: string;
     }
   | {
+      /** The body grew past the reply limit: reading stopped there, nothing of it is kept. */
+      readonly kind: 'oversize';
+      readonly status: number;
+      readonly headers: Headers;
+      /** Bytes read before reading stopped (at most one chunk past the limit), or the declared length. */
+      readonly bytesRead: number;
+      readonly limitBytes: number;
+    }
+  | {
       readonly kind: 'timeout' | 'aborted' | 'connection';
       readonly afterHeaders: boolean;
       readonly status: number | null;
@@ -49,22 +58,64 @@ export interface ExchangeContext {
   readonly secrets: readonly string[];
 }
 
+/** A body read up to a limit: its text, or how far it got when it passed the limit. */
+type BoundedBody = { readonly text: string } | { readonly oversize: number };
+
 /**
- * One try: posts `body` and reads the whole response within the try's deadline, which holds its
- * own timer and which the body read races (see {@link tryDeadline}). Never rejects.
+ * Reads a response body chunk by chunk and stops (cancelling the stream, which closes the
+ * connection) as soon as it passes `limitBytes`: memory holds at most the limit and one chunk.
+ * A `content-length` above the limit stops it before the first byte.
+ */
+async function readBoundedBody(response: Response, limitBytes: number): Promise<BoundedBody> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    await response.body?.cancel().catch(() => {});
+    return { oversize: declared };
+  }
+  const reader = response.body?.getReader();
+  if (reader === undefined) return { text: '' };
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limitBytes) {
+      await reader.cancel().catch(() => {});
+      return { oversize: bytes };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks, bytes).toString('utf8') };
+}
+
+/**
+ * One try: posts `body` and reads the response, at most `limitBytes` of it (`replyByteLimit`),
+ * within the try's deadline, which holds its own timer and which the body read races (see
+ * {@link tryDeadline}). Never rejects.
  */
 export async function exchange(
   context: ExchangeContext,
   body: string,
   callerSignal: AbortSignal | undefined,
   timeLeftMs: number,
+  limitBytes: number = Number.POSITIVE_INFINITY,
 ): Promise<Exchange> {
   // One deadline per request: a try gets what is left of it (all of it on the first try).
   const deadline = tryDeadline(Math.max(1, Math.min(context.deadlineMs, timeLeftMs)), callerSignal);
   let response: Response | null = null;
   try {
     response = await context.http.post('chat/completions', { body, signal: deadline.signal });
-    const text = await untilAborted(response.text(), deadline.signal);
+    const read = await untilAborted(readBoundedBody(response, limitBytes), deadline.signal);
+    if ('oversize' in read)
+      return {
+        kind: 'oversize',
+        status: response.status,
+        headers: response.headers,
+        bytesRead: read.oversize,
+        limitBytes,
+      };
+    const text = read.text;
     return {
       kind: 'response',
       status: response.status,

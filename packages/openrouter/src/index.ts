@@ -38,6 +38,11 @@ export {
 } from './openrouter-model';
 export { REDACTED, redactResponseBody, scrubSecrets } from './redact';
 export {
+  REPLY_BYTES_PER_TOKEN,
+  REPLY_ENVELOPE_BYTES,
+  replyByteLimit,
+} from './reply-limit';
+export {
   effectivePrice,
   type ReservationInput,
   requestInputBytes,

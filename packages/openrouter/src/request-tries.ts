@@ -1,6 +1,7 @@
 import type { TryRecord } from '@chi/spec';
 import { exchange } from './exchange';
 import { scrubSecrets } from './redact';
+import { replyByteLimit } from './reply-limit';
 import type { RequestState, TransportContext } from './request-state';
 import { timeLeftMs } from './request-state';
 import { planRetry } from './retry-policy';
@@ -135,7 +136,13 @@ async function runTry(
   const tryStartedAt = context.now().toISOString();
   const reserved = await reserveTry(context, state, tryIndex, tryStartedAt);
   if (reserved === 'refused') return 'end';
-  const exchanged = await exchange(context, state.body, state.signal, timeLeftMs(context, state));
+  const exchanged = await exchange(
+    context,
+    state.body,
+    state.signal,
+    timeLeftMs(context, state),
+    replyByteLimit(state.cap),
+  );
   const outcome = classifyExchange(exchanged, { ...context, cap: state.cap });
   const previous = state.last;
   state.last = outcome;

@@ -93,9 +93,33 @@ function errorBodyDetail(
   };
 }
 
+/**
+ * A body larger than the request's output cap allows (`replyByteLimit`): a model failure, never
+ * retried, with nothing of the body stored. Its charge is unknown (the usage was not read): the
+ * reservation is kept unless the generation lookup finds the cost.
+ */
+function oversizeOutcome(
+  result: Extract<Exchange, { kind: 'oversize' }>,
+  context: ClassifyContext,
+): TryOutcome {
+  const detail = `reply too large: the response body passed ${result.limitBytes} bytes (the limit for max_tokens ${context.cap}); reading stopped after ${result.bytesRead} bytes and nothing of it was kept`;
+  const generationId = result.headers.get('x-generation-id');
+  return {
+    status: result.status,
+    failure: 'invalid_response',
+    detail,
+    retryable: false,
+    retryAfter: null,
+    reading: null,
+    redactedResponse: null,
+    generationId,
+    billing: { kind: 'uncertain', reason: detail, generationId },
+  };
+}
+
 /** A try without a whole response: timed out, aborted, or a connection that failed or broke. */
 function transportFailureOutcome(
-  result: Exclude<Exchange, { kind: 'response' }>,
+  result: Exclude<Exchange, { kind: 'response' | 'oversize' }>,
   deadlineMs: number,
 ): TryOutcome {
   const base = {
@@ -204,6 +228,7 @@ function httpErrorOutcome(
 
 /** Classifies what one try brought back. Pure. */
 export function classifyExchange(result: Exchange, context: ClassifyContext): TryOutcome {
+  if (result.kind === 'oversize') return oversizeOutcome(result, context);
   if (result.kind !== 'response') return transportFailureOutcome(result, context.deadlineMs);
   if (result.status >= 200 && result.status <= 299) return completionOutcome(result, context);
   return httpErrorOutcome(result, context.secrets);

@@ -1,6 +1,6 @@
 import type { JsonlWriter } from '@chi/chis';
-import { type AttemptLogAnchor, attemptRecordSha256, checkAttemptChainFile } from '@chi/run';
-import { type AttemptRecord, RunFolderDamagedError } from '@chi/spec';
+import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run';
+import type { AttemptRecord } from '@chi/spec';
 
 /** Where an intact attempt log's chain ends. */
 export interface AttemptChainHead {
@@ -8,28 +8,6 @@ export interface AttemptChainHead {
   readonly headSha256: string | null;
   /** False for a log written before the chain existed: it is continued without links. */
   readonly chained: boolean;
-}
-
-/**
- * Checks `attempts.jsonl` before a session appends to it: every record of this manifest, the
- * hash chain unbroken, and (with the anchor `status.json` recorded) no record removed or
- * rewritten since. Returns where the chain ends. The log is streamed, never held whole (a
- * confirmatory run's is 80 MB at 30 worlds).
- *
- * @throws `RunFolderDamagedError` (`@chi/spec`) naming the log and each problem
- */
-export async function readAttemptChainHead(
-  path: string,
-  manifestSha256: string,
-  anchor: AttemptLogAnchor | null,
-): Promise<AttemptChainHead> {
-  const check = await checkAttemptChainFile(path, manifestSha256, anchor);
-  if (check.problems.length > 0)
-    throw new RunFolderDamagedError(
-      path,
-      `${check.problems.slice(0, 3).join('; ')}${check.problems.length > 3 ? ` (${check.problems.length} problems)` : ''}. Not resumed: nothing was sent`,
-    );
-  return { records: check.records, headSha256: check.headSha256, chained: check.chained };
 }
 
 /** An attempt log writer that links each record to the one before it. */
@@ -45,13 +23,21 @@ export interface ChainedAttemptWriter {
  * Wraps a JSONL writer so every appended attempt record carries the hash of the previous one.
  * The link is computed when `append` is called; the writer keeps call order, so links follow
  * file order even with concurrent requests.
+ *
+ * With `anchorPath` (`attempts.head.json`), the chain's head is written there now and again after
+ * every append is durable, in call order, before `append` resolves: the last record is anchored
+ * outside the log even when `status.json` (written at a session's end) is deleted. A crash
+ * between an append and its anchor leaves the anchor one append behind, never ahead.
  */
-export function chainAttemptWriter(
+export async function chainAttemptWriter(
   writer: JsonlWriter<AttemptRecord>,
   start: AttemptChainHead,
-): ChainedAttemptWriter {
+  anchorPath?: string,
+): Promise<ChainedAttemptWriter> {
   let records = start.records;
   let headSha256 = start.headSha256;
+  if (anchorPath !== undefined) await writeAttemptAnchor(anchorPath, { records, headSha256 });
+  let anchored: Promise<void> = Promise.resolve();
   return {
     append(record) {
       const linked: AttemptRecord = start.chained
@@ -59,7 +45,16 @@ export function chainAttemptWriter(
         : { ...record };
       headSha256 = attemptRecordSha256(linked);
       records += 1;
-      return writer.append(linked);
+      const appended = writer.append(linked);
+      if (anchorPath === undefined) return appended;
+      const head = { records, headSha256 };
+      // Anchors are written one at a time in call order, each after its own append.
+      // A failed append or anchor rejects its own call only (the next anchor still follows it).
+      const mine = Promise.all([anchored.catch(() => {}), appended]).then(() =>
+        writeAttemptAnchor(anchorPath, head),
+      );
+      anchored = mine;
+      return mine;
     },
     head: () => ({ records, headSha256 }),
     close: () => writer.close(),

@@ -16,9 +16,14 @@ export {
   foldAttemptLog,
   isAccountFailure,
   isInfrastructureFailure,
+  type LedgerExpectation,
+  ledgerContradictions,
+  ledgerExpectation,
   type RequestLogState,
   type RequestOutcome,
   readAttemptLog,
+  readLedgerEntries,
+  reconcileLedger,
   renderJsonBlock,
 } from '@chi/run';
 export { matchTemplate, readBehaviorQuestion } from './behavior-question-reader';
@@ -180,13 +185,6 @@ export {
   readCalibrationFile,
 } from './human-data-file';
 export { schemaReference, starterConfig, writeStarterConfig } from './init-config';
-export {
-  type LedgerExpectation,
-  ledgerContradictions,
-  ledgerExpectation,
-  readLedgerEntries,
-  reconcileLedger,
-} from './ledger-reconcile';
 export {
   buildManifest,
   FAILURE_RULES,

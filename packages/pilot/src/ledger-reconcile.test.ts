@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ledgerContradictions, ledgerExpectation, reconcileLedger } from '@chi/run';
 import type { AttemptRecord, ChatResult, LedgerEntry, SystemSpec } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
 import { type CliIo, runCli } from './cli-main';
-import { ledgerContradictions, ledgerExpectation, reconcileLedger } from './ledger-reconcile';
 import { scriptedSystemSpec } from './scripted-systems';
 import { openRouterSystemSpec } from './settings';
 

@@ -57,8 +57,8 @@ async function finishedRun(): Promise<FinishedRun> {
 
 /**
  * Rewrites the `after_response` of `requestId` with `change` applied to its result, as if the run
- * had received that result: the attempt log's hash chain and its anchor in status.json are
- * recomputed (an edit that does not recompute them is refused as tampering).
+ * had received that result: the attempt log's hash chain and its anchors in status.json and
+ * attempts.head.json are recomputed (an edit that does not recompute them is refused as tampering).
  */
 function damageResult(runDir: string, requestId: string, change: (r: ChatResult) => ChatResult) {
   const path = join(runDir, 'attempts.jsonl');
@@ -81,6 +81,11 @@ function damageResult(runDir: string, requestId: string, change: (r: ChatResult)
   writeFileSync(
     statusPath,
     JSON.stringify({ ...status, attemptLog: { records: records.length, headSha256: previous } }),
+  );
+  // and the second anchor, rewritten after every append (a consistent rewrite of every anchor)
+  writeFileSync(
+    join(runDir, 'attempts.head.json'),
+    JSON.stringify({ records: records.length, headSha256: previous }),
   );
 }
 

@@ -8,6 +8,7 @@ import {
   acquireRunLock,
   foldAttemptLog,
   type RunLock,
+  reconcileLedger,
   streamRunJsonl,
 } from '@chi/run';
 import {
@@ -29,13 +30,13 @@ import type { PilotEventSink } from './events';
 import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
 import { readFrozenCatalog } from './frozen-catalog';
-import { reconcileLedger } from './ledger-reconcile';
 import { readFrozenManifest } from './manifest';
 import { checkResumedFolder, countResume } from './resume-checks';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
 import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
 import type { InstanceModelFactory } from './run-instance-models';
+import { assertRunIntact } from './run-open';
 import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
@@ -236,6 +237,8 @@ export async function finishRun(
   } = {},
 ): Promise<string | null> {
   const paths = runPaths(runDir);
+  // Nothing derived is written from a damaged folder, with or without a release.
+  await assertRunIntact(runDir, await readFrozenManifest(runDir));
   const emit = options.onEvent ?? (() => {});
   emit({
     type: 'finishing',

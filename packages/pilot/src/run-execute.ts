@@ -13,7 +13,13 @@ import type { PilotEventSink, PilotProgress } from './events';
 import type { AnyExperiment } from './experiments/experiment';
 import { openRequestStore } from './request-store';
 import { requestWorstCasesNanos } from './request-worst-case';
-import { finishSession, logBlockedRequests, markNotSent, stopReasonOf } from './run-finish';
+import {
+  finishSession,
+  logBlockedRequests,
+  markNotSent,
+  stopReasonOf,
+  writeFailedStatus,
+} from './run-finish';
 import { openRunLog } from './run-folder';
 import { countPendingRequests, emptyHeldState } from './run-held-state';
 import type { InstanceModelFactory } from './run-instance-models';
@@ -23,7 +29,13 @@ import { OutcomeTable } from './run-outcomes';
 import { runRequest } from './run-request';
 import { resumeSession } from './run-resume';
 import { runSchedule } from './run-schedule';
-import { ledgerStopReason, noteStop, type RunSession } from './run-session';
+import {
+  ledgerStopReason,
+  noteStop,
+  type RunSession,
+  reservesNothing,
+  unreservedCeilingStop,
+} from './run-session';
 
 export { mayResendUncertain } from './run-resume';
 
@@ -80,11 +92,12 @@ export interface ExecuteOutcome {
 /** Opens the run's logs and request store and starts the session's state (nothing resolved yet). */
 async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise<RunSession> {
   const { paths } = run;
-  const attemptWriter = chainAttemptWriter(
+  const attemptWriter = await chainAttemptWriter(
     await openRunLog(paths.attempts, () =>
       createJsonlWriter({ path: paths.attempts, schema: AttemptRecordSchema, fsync: 'every-line' }),
     ),
     run.chainStart,
+    paths.attemptsHead,
   );
   const failureWriter = await openRunLog(paths.failures, () =>
     createJsonlWriter({ path: paths.failures, schema: FailureLogEntrySchema, fsync: 'every-line' }),
@@ -105,18 +118,24 @@ async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise
     instanceModels: new Map(),
     held: emptyHeldState(run, new Set(notebooks.keys())),
     chargedUsd: 0,
+    unreservedChargedUsd: 0,
     stop: null,
     fatal: null,
   };
 }
 
-/** The money already charged to the requests earlier sessions resolved. */
-function resumedChargeUsd(session: RunSession): number {
-  let chargedUsd = 0;
-  for (let ordinal = 0; ordinal < session.run.plan.requestCount; ordinal += 1)
-    if (session.outcomes.kindOf(ordinal) === 'resolved')
-      chargedUsd += session.outcomes.chargedUsd(ordinal);
-  return chargedUsd;
+/** The money already charged to the requests earlier sessions resolved (all, and unreserved). */
+function resumedChargeUsd(session: RunSession): { all: number; unreserved: number } {
+  const charged = { all: 0, unreserved: 0 };
+  const { plan, systems } = session.run;
+  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1) {
+    if (session.outcomes.kindOf(ordinal) !== 'resolved') continue;
+    const usd = session.outcomes.chargedUsd(ordinal);
+    charged.all += usd;
+    const system = systems.get(plan.requestAt(ordinal).systemId);
+    if (system !== undefined && reservesNothing(system)) charged.unreserved += usd;
+  }
+  return charged;
 }
 
 /**
@@ -201,16 +220,29 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteOut
   const startedMs = Date.now();
   const run = await openRunForExecution(options);
   const session = await startSession(options, run);
-  const resumes = await resumeFromLog(session);
-  session.chargedUsd = resumedChargeUsd(session);
-  await sendRequests(session);
-  await logBlockedRequests(session);
-  const stopReason = stopReasonOf(session);
-  markNotSent(session, stopReason);
-  await session.attemptWriter.close();
-  await session.failureWriter.close();
-  await session.requestStore.close();
-  const outcome = await finishSession(session, resumes, stopReason, startedMs);
+  let outcome: ExecuteOutcome;
+  try {
+    const resumes = await resumeFromLog(session);
+    const resumed = resumedChargeUsd(session);
+    session.chargedUsd = resumed.all;
+    session.unreservedChargedUsd = resumed.unreserved;
+    // Spend recorded before, on systems that reserve nothing, may already be at the ceiling.
+    const unreservedStop = await unreservedCeilingStop(session);
+    if (unreservedStop !== null) session.stop = unreservedStop;
+    await sendRequests(session);
+    await logBlockedRequests(session);
+    const stopReason = stopReasonOf(session);
+    markNotSent(session, stopReason);
+    await session.attemptWriter.close();
+    await session.failureWriter.close();
+    await session.requestStore.close();
+    outcome = await finishSession(session, resumes, stopReason, startedMs);
+  } catch (error) {
+    // An error that escapes the session (a damaged file read mid-way, a full disk) never leaves
+    // status.json saying "running": the session is recorded as failed, then the error goes on.
+    await writeFailedStatus(session, error);
+    throw error;
+  }
   if (session.fatal !== null) throw session.fatal;
   return outcome;
 }

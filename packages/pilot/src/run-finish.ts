@@ -151,3 +151,22 @@ export async function finishSession(
     incompleteBlocks: blocks.length - completeBlocks,
   };
 }
+
+/**
+ * Records a session that an error ended before {@link finishSession} could: `status.json` (when
+ * the run has one) becomes `failed` with the error as its stop reason. Its attempt-log anchor is
+ * left as the previous session wrote it (an append may have failed: `attempts.head.json` anchors
+ * what was written). A failure to write it is ignored: the error that ended the
+ * session is the one reported.
+ */
+export async function writeFailedStatus(session: RunSession, error: unknown): Promise<void> {
+  const previous = session.run.previousStatus;
+  if (previous === null) return;
+  const status: RunStatus = {
+    ...previous,
+    state: 'failed',
+    updatedAt: session.now().toISOString(),
+    stop: { kind: 'error', message: (error as Error).message ?? String(error) },
+  };
+  await writeJsonFile(session.run.paths.status, status, { durable: true }).catch(() => {});
+}

@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { indexPlan, type PlanIndex } from '@chi/run';
+import { readFile } from 'node:fs/promises';
+import {
+  checkRunIntegrity,
+  indexPlan,
+  type PlanIndex,
+  type RunIntegrity,
+  throwIfRunDamaged,
+} from '@chi/run';
 import {
   InvalidArgumentError,
   RunFolderDamagedError,
@@ -10,7 +17,7 @@ import {
   RunStatusSchema,
   type SystemSpec,
 } from '@chi/spec';
-import { type AttemptChainHead, readAttemptChainHead } from './attempt-chain-writer';
+import type { AttemptChainHead } from './attempt-chain-writer';
 import type { AnyExperiment } from './experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import {
@@ -24,7 +31,7 @@ import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';
 import { parseJsonFileText, type RunPaths, readJsonFile, runPaths } from './run-folder';
-import { checkWorldFilesPresent } from './run-worlds';
+import { checkWorldFiles } from './run-worlds';
 
 /** A run folder read and checked for execution: everything a session reads, nothing it changes. */
 export interface OpenedRun {
@@ -83,22 +90,15 @@ function checkPlanAndPrompts(
       `plan.json in ${runDir} does not match the planSha256 frozen in the manifest`,
     );
   }
-  // Byte for byte: every frozen template (the pilot's and those of an opt-in experiment or
-  // condition the run includes) must hash to its manifest entry, named by its file.
+  // Every frozen template is checked byte for byte by the shared check (checkRunIntegrity);
+  // here only that the loaded set, which renders, holds the frozen versions.
   for (const ref of manifest.prompts) {
     const template = prompts.get(ref.name);
-    if (
-      template === undefined ||
-      template.version !== ref.version ||
-      template.sha256 !== ref.sha256
-    ) {
+    if (template === undefined || template.version !== ref.version)
       throw new RunFolderDamagedError(
         paths.prompt(ref.name, ref.version),
-        template === undefined || template.version !== ref.version
-          ? `prompt ${ref.name}@${ref.version} of manifest.prompts is missing`
-          : `its SHA-256 ${template.sha256} differs from ${ref.sha256} frozen in manifest.prompts: the prompt was edited after the run was created`,
+        `prompt ${ref.name}@${ref.version} of manifest.prompts is missing`,
       );
-    }
   }
 }
 
@@ -141,9 +141,34 @@ async function readPreviousStatus(
 }
 
 /**
+ * The check resume, score and verify share (`checkRunIntegrity` of `@chi/run`): the attempt chain
+ * and both its anchors, the ledger, the prompt templates. With `status` undefined, `status.json`
+ * is read (and checked against the manifest) here.
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the first damaged file
+ */
+export async function assertRunIntact(
+  runDir: string,
+  frozen: FrozenManifest,
+  status?: RunStatus | null,
+  ledger: 'required' | 'if-present' = 'required',
+): Promise<RunIntegrity> {
+  const integrity = await checkRunIntegrity({
+    root: runDir,
+    manifestSha256: frozen.sha256,
+    manifest: frozen.manifest,
+    status:
+      status === undefined ? await readPreviousStatus(runPaths(runDir), frozen.sha256) : status,
+    ledger,
+  });
+  throwIfRunDamaged(runDir, integrity.problems, '. Nothing was sent or written');
+  return integrity;
+}
+
+/**
  * Opens a run folder for execution: reads and checks the frozen manifest, the plan, the prompt
  * templates, the experiment modules, the models and the previous session's status and
- * attempt-chain head, and checks that every world file is there (the worlds are read seed by seed
+ * attempt-chain head, and reads and validates every world file (they are read again seed by seed
  * when a request renders, `run-held-state.ts`). Sends nothing and writes nothing.
  */
 export async function openRunForExecution(options: ExecuteRunOptions): Promise<OpenedRun> {
@@ -156,21 +181,22 @@ export async function openRunForExecution(options: ExecuteRunOptions): Promise<O
     planBytes.toString('utf8'),
     RunPlanSchema,
   );
+  const previousStatus = await readPreviousStatus(paths, frozen.sha256);
+  // The ledger was reconciled before it was opened (`pilot.ts`): here it is checked when present.
+  const integrity = await assertRunIntact(options.runDir, frozen, previousStatus, 'if-present');
   const prompts: PromptSet = loadPromptTemplates(paths.promptsDir);
   checkPlanAndPrompts(options.runDir, paths, manifest, parsedPlan, prompts);
   // Held for the whole session: the file's bytes and packed columns, not the parsed plan.
   const plan = indexPlan(planBytes, parsedPlan, paths.plan);
-  checkWorldFilesPresent(paths, manifest);
+  await checkWorldFiles(paths, manifest);
   const experiments = runExperiments(manifest, options.experiments ?? REGISTERED_EXPERIMENTS);
   const systems = new Map(manifest.systems.map((system) => [system.id, system]));
   checkModels(manifest, options);
-  const previousStatus = await readPreviousStatus(paths, frozen.sha256);
-  // Every record of this manifest, the chain unbroken, nothing removed since status.json saw it.
-  const chainStart = await readAttemptChainHead(
-    paths.attempts,
-    frozen.sha256,
-    previousStatus?.attemptLog ?? null,
-  );
+  const chainStart: AttemptChainHead = {
+    records: integrity.chain.records,
+    headSha256: integrity.chain.headSha256,
+    chained: integrity.chain.chained,
+  };
   const runId = previousStatus?.runId ?? runIdFor(manifest, frozen.sha256);
   const concurrency = options.concurrency ?? manifest.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {

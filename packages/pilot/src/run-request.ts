@@ -15,7 +15,14 @@ import { recordOutcome, worldsFor } from './run-held-state';
 import { modelOf } from './run-instance-models';
 import { sourcedNotes } from './run-notebook-source';
 import { keepNotebook, notebookText } from './run-notebooks';
-import { ledgerStopReason, noteStop, type RunSession, sessionProgress } from './run-session';
+import {
+  ledgerStopReason,
+  noteStop,
+  type RunSession,
+  reservesNothing,
+  sessionProgress,
+  unreservedCeilingStop,
+} from './run-session';
 
 /** The fields every attempt record of one attempt shares. */
 interface AttemptBase {
@@ -127,6 +134,8 @@ async function noteResultStops(session: RunSession, result: ChatResult): Promise
   }
   const ledgerStop = await ledgerStopReason(session);
   if (ledgerStop !== null) noteStop(session, ledgerStop);
+  const unreservedStop = await unreservedCeilingStop(session);
+  if (unreservedStop !== null) noteStop(session, unreservedStop);
 }
 
 /**
@@ -167,6 +176,7 @@ export async function runRequest(session: RunSession, ordinal: number): Promise<
     result,
   });
   session.chargedUsd += result.chargedUsd;
+  if (reservesNothing(system)) session.unreservedChargedUsd += result.chargedUsd;
   await logFailure(session, request, base.attemptId, result);
   await keepNotebook(session, ordinal, request, result);
   // Resolved only now: a request that reads this one's notebook may be dispatched from here on.

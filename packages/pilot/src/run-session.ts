@@ -1,5 +1,5 @@
 import type { JsonlWriter } from '@chi/chis';
-import type { ChatModel, FailureLogEntry } from '@chi/spec';
+import type { ChatModel, FailureLogEntry, SystemSpec } from '@chi/spec';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
 import type { NotebookContent } from './notebook';
@@ -49,6 +49,11 @@ export interface RunSession {
   readonly held: HeldState;
   /** USD charged over every resolved request, this session's and earlier ones'. */
   chargedUsd: number;
+  /**
+   * USD charged to systems that reserve nothing (an endpoint without a declared price, run under
+   * `--accept-unbounded-spend`): in no ledger, so counted here, shown and held to the ceiling.
+   */
+  unreservedChargedUsd: number;
   /** Why the session stops sending; null while it goes on. */
   stop: StopReason | null;
   /** The first error of a request's bookkeeping (the session fails with it); null if none. */
@@ -70,11 +75,42 @@ export async function ledgerStopReason(session: RunSession): Promise<StopReason 
     : { kind: ledgerState.stopped.kind, message: ledgerState.stopped.message };
 }
 
+/** Whether a system reserves nothing before a request (no declared price: unbounded spend). */
+export function reservesNothing(system: SystemSpec): boolean {
+  return system.kind === 'openai-compatible' && system.safetyPrice === null;
+}
+
+/**
+ * The spend to show and to hold to the ceiling: the ledger's committed USD plus what systems
+ * that reserve nothing were charged (recorded from the provider's usage), or the charges alone
+ * without a ledger.
+ */
+export async function recordedSpendUsd(session: RunSession): Promise<number> {
+  const ledger = session.options.ledger;
+  return ledger !== undefined
+    ? (await ledger.state()).committedUsd + session.unreservedChargedUsd
+    : session.chargedUsd;
+}
+
+/**
+ * A stop once spend that could not be reserved has brought the recorded spend to the ceiling:
+ * the ledger cannot refuse requests it never sees, so the session stops them itself.
+ */
+export async function unreservedCeilingStop(session: RunSession): Promise<StopReason | null> {
+  if (session.unreservedChargedUsd <= 0) return null;
+  const spentUsd = await recordedSpendUsd(session);
+  const ceilingUsd = session.run.manifest.ceilingUsd;
+  return spentUsd >= ceilingUsd
+    ? {
+        kind: 'ceiling',
+        message: `recorded charges of ${spentUsd.toFixed(4)} USD reached the ${ceilingUsd} USD ceiling (a system without a declared price reserves nothing; its reported cost is counted)`,
+      }
+    : null;
+}
+
 /** The progress counts of the session (spend from the ledger when there is one). */
 export async function sessionProgress(session: RunSession): Promise<PilotProgress> {
-  const ledger = session.options.ledger;
-  const committedUsd =
-    ledger !== undefined ? (await ledger.state()).committedUsd : session.chargedUsd;
+  const committedUsd = await recordedSpendUsd(session);
   const counts = session.outcomes.counts();
   return {
     total: session.run.plan.requestCount,

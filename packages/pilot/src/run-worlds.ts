@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import {
   type BehavioralItemSet,
   BehavioralItemSetSchema,
@@ -162,15 +162,36 @@ function seedWorldFiles(paths: RunPaths, manifest: RunManifest, seed: number): s
 }
 
 /**
- * Checks that every world file of the run is there, without reading any (they are read seed by
- * seed when a request renders; a file that is there but damaged is named then).
+ * Reads and validates every world file of the run, one world seed at a time (each seed's worlds
+ * are dropped before the next seed's are read), before any request is sent: a missing, truncated
+ * or edited world is named now, not after requests were sent (they are read again seed by seed
+ * when a request renders).
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the first world file that is missing or
+ * does not decode and validate
  */
-export function checkWorldFilesPresent(paths: RunPaths, manifest: RunManifest): void {
+export async function checkWorldFiles(paths: RunPaths, manifest: RunManifest): Promise<void> {
   for (const seed of manifest.worldSeeds)
     for (const path of seedWorldFiles(paths, manifest, seed)) {
+      // A folder of an older layout keeps the world as plain `.json` beside no `.json.gz`.
+      const legacy = path.replace(/\.gz$/, '');
       const problem = worldFileProblem(path);
-      if (problem !== null) throw new RunFolderDamagedError(path, problem);
+      if (problem !== null && (legacy === path || !existsSync(legacy)))
+        throw new RunFolderDamagedError(path, problem);
     }
+  for (const seed of manifest.worldSeeds) {
+    try {
+      await readSeedWorlds(paths, manifest, seed, emptyWorldMaps());
+    } catch (error) {
+      if (RunFolderDamagedError.isInstance(error)) throw error;
+      // A read or decode error names no file of its own: the seed's files are the suspects.
+      throw new RunFolderDamagedError(
+        seedWorldFiles(paths, manifest, seed).join(', '),
+        `a world file of seed ${seed} cannot be read: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
 }
 
 /** Why a world file cannot be read (missing, or there but unreadable), or null. */

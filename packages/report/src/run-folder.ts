@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  checkRunIntegrity,
   decodeGzipJson,
   legacyRequestPath,
   openRunFolder,
@@ -260,6 +261,11 @@ export interface ReadRunFolderOptions {
    * and of every element of the plan parsed (`plan.json:request:<i>`, `plan.json:block:<i>`).
    */
   readonly onFileRead?: RunFileReadHook;
+  /**
+   * The folder is a release (its raw part): it has no `attempts.head.json`, which stays private
+   * to the run folder; its anchor is the release hash published elsewhere. Default false.
+   */
+  readonly release?: boolean;
 }
 
 function lazyFiles<K, S extends z.ZodType>(
@@ -478,7 +484,7 @@ export async function readRunFolder(
   options: ReadRunFolderOptions = {},
 ): Promise<RunRecords> {
   try {
-    return await readRunFolderFiles(dir, options.onFileRead);
+    return await readRunFolderFiles(dir, options);
   } catch (error) {
     // A file of the folder that does not parse or validate: the folder is damaged (exit 5 in chi).
     if (ValidationError.isInstance(error) || InvalidArgumentError.isInstance(error))
@@ -487,10 +493,8 @@ export async function readRunFolder(
   }
 }
 
-async function readRunFolderFiles(
-  dir: string,
-  onFileRead: RunFileReadHook | undefined,
-): Promise<RunRecords> {
+async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): Promise<RunRecords> {
+  const onFileRead = options.onFileRead;
   const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
   // checked whole here; held as an index, each request read back from the file when reached
   const plan = readPlanView(await readBytes(dir, 'plan.json'), join(dir, 'plan.json'), onFileRead);
@@ -605,7 +609,17 @@ async function readRunFolderFiles(
         : parseWith(ModelCatalogSchema, parseJson(catalogText, 'catalog.json'), 'catalog.json'),
     status,
   };
-  throwIfDamaged(dir, integrityProblemsWith(records, attemptLog.chain));
+  // The shared check (resume, score and verify alike): the chain and its anchors, the ledger,
+  // the prompt templates; then what only a reader of the whole folder checks (request hashes).
+  const shared = await checkRunIntegrity({
+    root: dir,
+    manifestSha256,
+    manifest,
+    status,
+    release: options.release === true,
+  });
+  const own = integrityProblemsWith(records, { ...attemptLog.chain, problems: [] });
+  throwIfDamaged(dir, new Map([...shared.problems, ...own]));
   return records;
 }
 

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/run';
 import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';
@@ -177,10 +177,15 @@ async function recomputeInto(
   let records: RunRecords;
   let parameters: ReleaseParameters;
   try {
-    records = await readRunFolder(dir);
+    records = await readRunFolder(dir, { release: true });
     parameters = await recordedParameters(dir).catch(() => DEFAULT_RELEASE_PARAMETERS);
   } catch (error) {
-    const file = fileOf(error);
+    // A damaged-folder error names the file itself: reported by its path in the release.
+    const damaged =
+      RunFolderDamagedError.isInstance(error) && error.file.startsWith(`${dir}${sep}`)
+        ? relative(dir, error.file).split(sep).join('/')
+        : null;
+    const file = damaged ?? fileOf(error);
     mismatches.push(
       rawMismatch(
         file,

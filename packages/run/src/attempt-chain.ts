@@ -22,10 +22,15 @@ export interface AttemptChainCheck {
   readonly problems: readonly string[];
 }
 
-/** An anchor the run recorded elsewhere (`status.json`): the log had `records` lines ending in `headSha256`. */
+/**
+ * An anchor the run recorded elsewhere (`status.json`, `attempts.head.json`): the log had
+ * `records` lines ending in `headSha256`.
+ */
 export interface AttemptLogAnchor {
   readonly records: number;
   readonly headSha256: string | null;
+  /** The file that recorded it, for messages (default `status.json`). */
+  readonly file?: string;
 }
 
 /**
@@ -63,35 +68,51 @@ export class AttemptChainChecker {
   readonly #manifestSha256: string;
   readonly #problems: string[] = [];
   readonly #sha256s: string[] | null;
-  readonly #anchor: AttemptLogAnchor | null | undefined;
-  #anchoredSha256: string | null = null;
+  readonly #anchors: readonly AttemptLogAnchor[] | undefined;
+  readonly #anchoredSha256s = new Map<number, string>();
   #records = 0;
   #chained: boolean | null = null;
   #previous: string | null = null;
   #unparsable = 0;
 
-  constructor(manifestSha256: string, anchor?: AttemptLogAnchor | null) {
+  constructor(
+    manifestSha256: string,
+    anchor?: AttemptLogAnchor | readonly AttemptLogAnchor[] | null,
+  ) {
     this.#manifestSha256 = manifestSha256;
-    this.#anchor = anchor;
+    this.#anchors =
+      anchor === undefined
+        ? undefined
+        : anchor === null
+          ? []
+          : 'records' in anchor
+            ? [anchor]
+            : anchor;
     this.#sha256s = anchor === undefined ? [] : null;
   }
 
-  /** Checks the next line of the log. */
-  line(line: string): void {
-    const number = this.#records + this.#unparsable + 1;
+  /** Checks the next line of the log; returns its parsed record, or undefined when it is not JSON. */
+  line(line: string): unknown {
     let record: unknown;
     try {
       record = JSON.parse(line);
     } catch {
       this.#unparsable += 1;
-      this.#problems.push(`line ${number} is not JSON`);
-      return;
+      this.#problems.push(`line ${this.#records + this.#unparsable} is not JSON`);
+      return undefined;
     }
-    this.#checkLinks(record, number);
+    this.record(record);
+    return record;
+  }
+
+  /** Checks the next record of the log, already parsed from its line. */
+  record(record: unknown): void {
+    this.#checkLinks(record, this.#records + this.#unparsable + 1);
     this.#previous = attemptRecordSha256(record);
     this.#records += 1;
     this.#sha256s?.push(this.#previous);
-    if (this.#records === this.#anchor?.records) this.#anchoredSha256 = this.#previous;
+    if (this.#anchors?.some((anchor) => anchor.records === this.#records))
+      this.#anchoredSha256s.set(this.#records, this.#previous);
   }
 
   #checkLinks(record: unknown, number: number): void {
@@ -126,17 +147,19 @@ export class AttemptChainChecker {
     const problems = [...this.#problems];
     const records = this.#records;
     const sha256s = this.#sha256s;
-    const checked = this.#anchor === undefined ? anchor : this.#anchor;
-    if (checked !== null) {
+    const checked = this.#anchors ?? (anchor === null ? [] : [anchor]);
+    for (const { records: count, headSha256, file = 'status.json' } of checked) {
       const anchored =
-        sha256s === null ? this.#anchoredSha256 : (sha256s[checked.records - 1] ?? null);
-      if (records < checked.records)
+        sha256s === null
+          ? (this.#anchoredSha256s.get(count) ?? null)
+          : (sha256s[count - 1] ?? null);
+      if (records < count)
         problems.push(
-          `it holds ${records} records, but status.json saw ${checked.records}: records were removed (emptied or cut)`,
+          `it holds ${records} records, but ${file} saw ${count}: records were removed (emptied or cut)`,
         );
-      else if (checked.records > 0 && anchored !== checked.headSha256)
+      else if (count > 0 && anchored !== headSha256)
         problems.push(
-          `record ${checked.records} does not hash to the head status.json recorded: the log was rewritten`,
+          `record ${count} does not hash to the head ${file} recorded: the log was rewritten`,
         );
     }
     return { records, headSha256: this.#previous, sha256s: [...(sha256s ?? [])], problems };
@@ -164,7 +187,7 @@ export interface AttemptChainFileCheck extends Omit<AttemptChainCheck, 'sha256s'
 export async function checkAttemptChainFile(
   path: string,
   manifestSha256: string,
-  anchor: AttemptLogAnchor | null = null,
+  anchor: AttemptLogAnchor | readonly AttemptLogAnchor[] | null = null,
 ): Promise<AttemptChainFileCheck> {
   // The anchor up front: checked as its record goes by, so no record's hash is kept.
   const chain = new AttemptChainChecker(manifestSha256, anchor);

@@ -4,6 +4,12 @@
  */
 
 export {
+  ATTEMPT_ANCHOR_FILE,
+  type AttemptAnchorRead,
+  readAttemptAnchor,
+  writeAttemptAnchor,
+} from './attempt-anchor';
+export {
   type AttemptChainCheck,
   AttemptChainChecker,
   type AttemptChainFileCheck,
@@ -62,6 +68,14 @@ export {
 export { type FileLine, fileLines } from './file-lines';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 export {
+  ExpectationFold,
+  type LedgerExpectation,
+  ledgerContradictions,
+  ledgerExpectation,
+  readLedgerEntries,
+  reconcileLedger,
+} from './ledger-reconcile';
+export {
   indexPlan,
   PLAN_SCHEMA_PARSERS,
   type PlanIndex,
@@ -98,6 +112,12 @@ export {
   requestFileOf,
   requestIndexEntry,
 } from './run-folder';
+export {
+  checkRunIntegrity,
+  type RunIntegrity,
+  type RunIntegrityInput,
+  throwIfRunDamaged,
+} from './run-integrity';
 export { parseRunJsonl, readRunJsonl, streamRunJsonl } from './run-jsonl';
 export {
   type AcquireRunLockOptions,

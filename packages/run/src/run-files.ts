@@ -202,6 +202,15 @@ export const RUN_FILES: readonly RunFile[] = [
     'before sending, after the result, on resume',
   ),
   file(
+    'attemptsHead',
+    'attempts.head.json',
+    'attempts\\.head\\.json',
+    'json',
+    'private',
+    "`{ records, headSha256 }`: the attempt log's record count and last record's hash (its anchor; `@chi/run` `attempt-anchor.ts`)",
+    'at the start of every session, then after every append to `attempts.jsonl`',
+  ),
+  file(
     'ledger',
     'ledger.jsonl',
     'ledger\\.jsonl',
@@ -329,6 +338,8 @@ export interface RunPaths {
   /** `run.lock`: the exclusive write lock of the folder. */
   readonly lock: string;
   readonly attempts: string;
+  /** `attempts.head.json`: the attempt log's anchor, rewritten after every append. */
+  readonly attemptsHead: string;
   readonly ledger: string;
   readonly failures: string;
   readonly smoke: string;
@@ -385,6 +396,7 @@ export function runFolderPaths(root: string): RunPaths {
     calibration: at('calibration.json'),
     lock: at('run.lock'),
     attempts: at('attempts.jsonl'),
+    attemptsHead: at('attempts.head.json'),
     ledger: at('ledger.jsonl'),
     failures: at('failures.jsonl'),
     smoke: at('smoke.jsonl'),

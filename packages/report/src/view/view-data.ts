@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HISTORY_IDS } from '@chi/spec';
@@ -9,6 +10,7 @@ import type { ReportBlock } from '../report-document';
 import { summaryBlocks } from '../report-summary';
 import { type RunRecords, readRunFolder } from '../run-folder';
 import { scoreRun } from '../score-run';
+import { SHA256SUMS_FILE } from '../sha256-sums';
 import { readViewProgress, type ViewProgress } from './view-progress';
 
 /** One try of an attempt, as the viewer's attempt log shows it. */
@@ -237,7 +239,8 @@ function historyProbes(
  * the folder holds a release's chart data; and the progress of the run.
  */
 export async function readViewData(dir: string): Promise<ViewData> {
-  const records = await readRunFolder(dir);
+  // A release has no attempt-log anchor file (private to the run folder): read as a release.
+  const records = await readRunFolder(dir, { release: existsSync(join(dir, SHA256SUMS_FILE)) });
   const scores = scoreRun(records);
   const chartData = await readChartData(dir);
   const log = attemptLog(records);
