@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs independent steps of `npm run check` side by side, as many at a time as the machine has
-// cores, and prints each step's output whole, in the order the steps are given, as soon as it and
-// every step before it have ended (so the log reads as if they ran one after another, and the last
-// step's last line is the last line printed). Steps start in the order given: put the longest
-// first. Exits 1, after every step has ended, when any step failed, naming the failed ones; a
-// step's own exit code is in its output's last line. Usage:
+// cores (`--jobs N` to choose), and prints their output in the order the steps are given, never
+// interleaved: the first step streams as it runs, each later one is held until every step before
+// it has been printed, then printed whole and streamed from there on. The log therefore reads as if
+// the steps ran one after another, and when all pass the last step's last line is the last. Steps
+// start in the order given. Exits 1, after every step has ended, when any step failed, naming the
+// failed ones after the steps' output. Usage:
 //   node scripts/parallel.mjs [--jobs N] 'command one' 'command two && command three' ...
 // Each argument is one `sh -c` command line run from the repository root with the same
 // environment (npm puts node_modules/.bin on PATH). Steps do not share temporary folders: every
