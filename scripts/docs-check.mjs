@@ -88,6 +88,28 @@ function lint(file, text) {
   return problems;
 }
 
+// The install and build line every runnable block starts with (README, docs, every example):
+// the same two commands each time, run against the same checkout. The first file runs them
+// verbatim; the files after it find them done, as does every file when the caller says the
+// checkout is installed and built already (CHI_DOCS_CHECK_BUILT=1: `npm test` has just run both
+// itself). Anything else a block runs (`npm run pilot`, the examples' `start`) runs as written.
+const SETUP_COMMANDS = ['-y pnpm@12.4.2 install --frozen-lockfile', '-y pnpm@12.4.2 run build'];
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of this script, not a turbo task input
+let setupDone = process.env.CHI_DOCS_CHECK_BUILT === '1';
+
+/** A bash `npx` that skips the setup commands once they have run (see SETUP_COMMANDS). */
+function npxWrapper() {
+  const tests = SETUP_COMMANDS.map((command) => `[ "$*" = ${JSON.stringify(command)} ]`);
+  return [
+    'npx() {',
+    `  if [ -n "\${CHI_DOCS_CHECK_BUILT:-}" ] && { ${tests.join(' || ')}; }; then`,
+    '    echo "docs-check: npx $* (done already in this checkout)"; return 0',
+    '  fi',
+    '  command npx "$@"',
+    '}',
+  ].join('\n');
+}
+
 function runFile(file, text) {
   const runnable = codeBlocks(text).filter(
     (block) => SHELLS.has(block.language) && block.words.includes('runnable'),
@@ -96,9 +118,12 @@ function runFile(file, text) {
   const scratch = mkdtempSync(join(tmpdir(), 'chi-docs-check-'));
   const script = [
     'set -euo pipefail',
+    npxWrapper(),
     ...runnable.map((block) => `cd "$CHI_DOCS_ROOT"\n${block.body}`),
   ].join('\n');
   const env = { ...process.env, TMPDIR: scratch, CHI_DOCS_ROOT: root };
+  if (setupDone) env.CHI_DOCS_CHECK_BUILT = '1';
+  else delete env.CHI_DOCS_CHECK_BUILT;
   delete env.OPENROUTER_API_KEY;
   delete env.OPENAI_API_KEY;
   console.log(`\n=== ${file}: ${runnable.length} runnable block(s)`);
@@ -110,6 +135,8 @@ function runFile(file, text) {
     timeout: PER_FILE_TIMEOUT_MS,
   });
   rmSync(scratch, { recursive: true, force: true });
+  if (run.status === 0 && SETUP_COMMANDS.every((command) => script.includes(`npx ${command}`)))
+    setupDone = true;
   return {
     ok: run.status === 0,
     seconds: ((Date.now() - started) / 1000).toFixed(1),

@@ -14,7 +14,11 @@
 // Set CHI_KEEP_PACK_CHECK=1 to keep the temporary folder for inspection. `--smoke-node PATH`
 // (repeatable) also runs the smoke program under that Node binary, from the same installed
 // tarballs: scripts/node-matrix.mjs packs and installs once for all the Node versions it checks.
-import { execFileSync } from 'node:child_process';
+// It also lints every tarball it packed with publint (`--strict`) and attw (`--profile esm-only`),
+// the packages' `lint` scripts, on the same tarball instead of packing each package twice more
+// (publint and `attw --pack` pack on their own); `--no-lint` leaves that out (the Node matrix: the
+// lint is a static check of the tarball, the same under every Node version).
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -26,8 +30,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { delimiter, join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
@@ -37,9 +41,27 @@ const unpacked = join(work, 'unpacked');
 const project = join(work, 'project');
 for (const dir of [tarballs, unpacked, project]) mkdirSync(dir);
 const startedMs = Date.now();
-const smokeNodes = process.argv.flatMap((arg, index, all) =>
-  arg === '--smoke-node' && all[index + 1] !== undefined ? [all[index + 1]] : [],
-);
+// More Node binaries for the smoke program: `--smoke-node PATH` (repeatable), and
+// CHI_PACK_SMOKE_NODES (paths separated by the platform's delimiter), which .ci/run sets to the
+// Node 22 and 24 binaries of scripts/node-matrix.mjs so that `npm test`'s one packaging check
+// covers every Node version CI checks.
+const smokeNodes = [
+  ...process.argv.flatMap((arg, index, all) =>
+    arg === '--smoke-node' && all[index + 1] !== undefined ? [all[index + 1]] : [],
+  ),
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of this script, not a turbo task input
+  ...(process.env.CHI_PACK_SMOKE_NODES ?? '').split(delimiter).filter(Boolean),
+];
+const lintTarballs = !process.argv.includes('--no-lint');
+// Each package's `lint` script (turbo's lint task, `pnpm lint`) is this pair run in its folder; this
+// check runs the same pair on the tarball it packed. A package whose script says otherwise fails
+// here, so the two cannot drift apart unnoticed.
+const LINT_SCRIPT = 'publint --strict && attw --pack . --profile esm-only';
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const lintCommands = (tarball) => [
+  [bin('publint'), ['run', tarball, '--strict']],
+  [bin('attw'), [tarball, '--profile', 'esm-only', '--no-color', '--no-emoji']],
+];
 
 function run(command, args, cwd) {
   try {
@@ -60,6 +82,46 @@ function run(command, args, cwd) {
 }
 
 const problems = [];
+
+/** Runs one command to its end; resolves with its exit status and everything it printed. */
+function runQuietly(command, args) {
+  return new Promise((resolveRun) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', (error) => resolveRun({ status: null, output: `${output}${error.message}` }));
+    child.on('close', (status) => resolveRun({ status, output }));
+  });
+}
+
+/**
+ * publint and attw on every tarball, as many at a time as there are cores (each is one
+ * single-threaded process). Every failure is printed with its output and counted as a problem.
+ */
+async function lintAll(packed) {
+  const queue = packed.flatMap(({ name, tarball }) =>
+    lintCommands(tarball).map(([command, args]) => ({ name, command, args })),
+  );
+  const worker = async () => {
+    for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+      const result = await runQuietly(job.command, job.args);
+      const tool = job.command.split('/').pop();
+      if (result.status === 0) continue;
+      process.stderr.write(result.output);
+      problems.push(`${job.name} (tarball): ${tool} failed (exit ${result.status})`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(availableParallelism(), 4) }, worker));
+  if (problems.length === 0)
+    console.log(
+      `pack-check: publint --strict and attw --profile esm-only pass on ${packed.length} tarballs`,
+    );
+}
 
 /** Every path a manifest promises: exports targets (conditions and subpaths), main, types, bin. */
 function promisedFiles(manifest) {
@@ -124,6 +186,7 @@ function typecheckSmoke() {
 
 try {
   const files = {};
+  const packedTarballs = [];
   for (const dirName of readdirSync(packagesDir).sort()) {
     const packageDir = join(packagesDir, dirName);
     if (!existsSync(join(packageDir, 'package.json'))) continue;
@@ -136,6 +199,11 @@ try {
       throw new Error(`pnpm pack produced no tarball for ${source.name}`);
     }
     files[source.name] = `file:${packed.filename}`;
+    packedTarballs.push({ name: source.name, tarball: packed.filename });
+    if (lintTarballs && source.scripts?.lint !== LINT_SCRIPT)
+      problems.push(
+        `${source.name}: its lint script is ${JSON.stringify(source.scripts?.lint)}, but pack-check lints the tarball with ${JSON.stringify(LINT_SCRIPT)}: change both together`,
+      );
 
     // Inspect the tarball as a user receives it.
     const into = join(unpacked, dirName);
@@ -187,6 +255,7 @@ try {
       }
     }
   }
+  if (lintTarballs) await lintAll(packedTarballs);
   if (problems.length > 0)
     throw new Error(
       `pack-check found ${problems.length} packaging problem(s):\n- ${[...new Set(problems)].join('\n- ')}`,
