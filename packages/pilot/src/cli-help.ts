@@ -28,7 +28,7 @@ Usage:
   chi pilot --plan [options]                     print requests, worst-case USD and the precision
                                                  the planned worlds can reach; send nothing
   chi pilot --resume DIR [--concurrency N] [--no-release] [--allow-failed-smoke]
-  chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--resamples N]
+  chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--seed N] [--resamples N]
                            the longer divergence protocol, offline with its scripted baselines
                            (docs/protocol.md, "The divergence protocol v0.1"); --replicates = worlds (default 8)
 
