@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '@chi/run';
 import {
@@ -9,7 +8,6 @@ import {
   PILOT_FEATURES,
   type PromptRef,
   parseWith,
-  RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
   type RunPlan,
@@ -28,6 +26,7 @@ import {
   REGISTERED_EXPERIMENTS,
   selectExperiments,
 } from './experiments/registry';
+import { readRunFileText } from './run-folder';
 import { type PilotSettings, PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
@@ -259,27 +258,6 @@ export class ManifestIntegrityError extends ChiError {
   /** True for this error from any copy of the package (the `ChiError` marker plus the name). */
   static override isInstance(error: unknown): error is ManifestIntegrityError {
     return ChiError.isInstance(error) && error.name === 'ManifestIntegrityError';
-  }
-}
-
-/**
- * The text of a run file every session needs; missing or unreadable is a damaged run folder
- * (exit 5) naming the file, not a raw system error.
- *
- * @throws `RunFolderDamagedError` naming the file
- */
-export async function readRunFileText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RunFolderDamagedError(
-      path,
-      code === 'ENOENT'
-        ? 'it is missing: every session needs it (restore it from a copy or the release)'
-        : `it is unreadable (${(error as Error).message})`,
-      { cause: error },
-    );
   }
 }
 

@@ -81,18 +81,14 @@ export async function writeJsonFile(
 }
 
 /**
- * Reads and validates a JSON file of a run folder.
+ * The text of a run file every session needs; missing or unreadable is a damaged run folder
+ * (exit 5) naming the file, not a raw system error.
  *
- * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is missing, unreadable,
- * not JSON or not valid
+ * @throws `RunFolderDamagedError` naming the file
  */
-export async function readJsonFile<S extends z.ZodType>(
-  path: string,
-  schema: S,
-): Promise<z.output<S>> {
-  let text: string;
+export async function readRunFileText(path: string): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new RunFolderDamagedError(
@@ -103,7 +99,19 @@ export async function readJsonFile<S extends z.ZodType>(
       { cause: error },
     );
   }
-  return parseJsonFileText(path, text, schema);
+}
+
+/**
+ * Reads and validates a JSON file of a run folder.
+ *
+ * @throws `RunFolderDamagedError` (`@chi/spec`) naming the file when it is missing, unreadable,
+ * not JSON or not valid
+ */
+export async function readJsonFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+): Promise<z.output<S>> {
+  return parseJsonFileText(path, await readRunFileText(path), schema);
 }
 
 /**

@@ -24,12 +24,17 @@ import {
   ManifestIntegrityError,
   planSha256,
   readFrozenManifest,
-  readRunFileText,
 } from './manifest';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
 import type { ExecuteRunOptions } from './run-execute';
-import { parseJsonFileText, type RunPaths, readJsonFile, runPaths } from './run-folder';
+import {
+  parseJsonFileText,
+  type RunPaths,
+  readJsonFile,
+  readRunFileText,
+  runPaths,
+} from './run-folder';
 import { checkWorldFiles } from './run-worlds';
 
 /** A run folder read and checked for execution: everything a session reads, nothing it changes. */
