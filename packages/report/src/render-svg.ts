@@ -10,6 +10,9 @@ import { compile, type TopLevelSpec } from 'vega-lite';
  */
 export type VegaLiteSpec = { readonly [key: string]: unknown };
 
+/** vega's logger at level None: compile warnings are not printed. */
+const QUIET_LOGGER = vega.logger(vega.None);
+
 /** A figure ready to render: a vega-lite spec plus the accessible name and description. */
 export interface FigureSource {
   /** Stable identifier, `[a-z0-9-]+`; prefixes every SVG id so figures can share one HTML page. */
@@ -85,7 +88,10 @@ export async function renderFigureSvg(figure: FigureSource): Promise<string> {
       'expected inline data only, found a "url" (figures must not load external resources)',
     );
   }
-  const compiled = compile(figure.spec as unknown as TopLevelSpec).spec;
+  // A library prints nothing: vega-lite's compile warnings (e.g. the forest plot's faceted
+  // independent scales) would otherwise go to the console of every program that renders a figure.
+  // Errors still throw.
+  const compiled = compile(figure.spec as unknown as TopLevelSpec, { logger: QUIET_LOGGER }).spec;
   const textMetrics = textMetricsHooks();
   const previousWidth = textMetrics.width;
   textMetrics.width = textMetrics.estimateWidth;

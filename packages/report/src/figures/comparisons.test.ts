@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { analyzeRun } from '../analyze-run';
@@ -33,6 +33,20 @@ describe('comparisonsFigure', () => {
     if (process.env.PEEK_SVG !== undefined) {
       const { writeFile } = await import('node:fs/promises');
       await writeFile(process.env.PEEK_SVG, svg);
+    }
+  });
+
+  it('renders without printing: vega-lite compile warnings never reach the console', async () => {
+    const figure = comparisonsFigure(data);
+    if (figure === null) throw new Error('expected a comparisons figure');
+    const printed = (['log', 'info', 'warn', 'error'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => {}),
+    );
+    try {
+      await renderFigureSvg(figure);
+      for (const spy of printed) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of printed) spy.mockRestore();
     }
   });
 
