@@ -48,10 +48,10 @@ export const EXIT_CODE_TABLE = [
   },
 ] as const;
 
-/** The name of an exit code of {@link EXIT_CODE_TABLE}. */
+/** The name of an exit code of `EXIT_CODE_TABLE`. */
 export type ExitCodeName = (typeof EXIT_CODE_TABLE)[number]['name'];
 
-/** Exit codes of `chi` by name, from {@link EXIT_CODE_TABLE}. */
+/** Exit codes of `chi` by name, from `EXIT_CODE_TABLE`. */
 export const EXIT_CODES = Object.fromEntries(
   EXIT_CODE_TABLE.map((entry) => [entry.name, entry.code]),
 ) as { readonly [Entry in (typeof EXIT_CODE_TABLE)[number] as Entry['name']]: Entry['code'] };
@@ -78,7 +78,7 @@ export function exitCodesText(command?: string): string {
   return ['Exit codes:', ...rows].join('\n');
 }
 
-/** The exit-code table of RUN-FOLDER.md (Markdown), from {@link EXIT_CODE_TABLE}. */
+/** The exit-code table of RUN-FOLDER.md (Markdown), from `EXIT_CODE_TABLE`. */
 export function renderExitCodeTable(): string {
   return [
     '| Code | Meaning |',

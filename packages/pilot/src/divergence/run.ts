@@ -66,7 +66,7 @@ export interface DivergenceSelection {
   /** Bootstrap resamples (default 2000). */
   readonly resamples?: number;
   /**
-   * Root seed of the world seeds (`--seed`; default {@link DIVERGENCE_ROOT_SEED}). Frozen in the
+   * Root seed of the world seeds (`--seed`; default `DIVERGENCE_ROOT_SEED`). Frozen in the
    * manifest as the world seeds it gives; resume and verify read the manifest's.
    */
   readonly rootSeed?: number;
@@ -238,7 +238,7 @@ export interface RunDivergenceOptions {
   readonly worlds?: number;
   /** Bootstrap resamples (default 2000). */
   readonly resamples?: number;
-  /** Root seed of the world seeds (default {@link DIVERGENCE_ROOT_SEED}). */
+  /** Root seed of the world seeds (default `DIVERGENCE_ROOT_SEED`). */
   readonly rootSeed?: number;
   /** Fixed clock of the manifest and the attempt log; default now. */
   readonly now?: () => Date;
