@@ -1,0 +1,102 @@
+import { InvalidArgumentError } from '@chi/spec';
+import type { CellCoverage, GroupCoverage } from './coverage-table';
+
+/** The flags of `npm run coverage` (docs/coverage.md). */
+export interface CoverageArgs {
+  /** Seed sets K (`--sets`, default 40). */
+  readonly sets: number;
+  /** Worlds per seed set (`--worlds`, default 8, the protocol's). */
+  readonly worlds: number;
+  /** Bootstrap resamples per interval (`--resamples`, default 2000, the release's). */
+  readonly resamples: number;
+  /** `--method`: which interval methods to read (default both, from the same replicates). */
+  readonly method: 'expanded' | 'percentile' | 'both';
+  /** First root seed (`--seed`); seed set k uses `seed + k`. */
+  readonly seed: number;
+  /** Output folder (`--out`, default `coverage`). */
+  readonly out: string;
+}
+
+const INTEGER_FLAGS = { '--sets': 'sets', '--worlds': 'worlds', '--resamples': 'resamples' };
+
+/**
+ * Parses the coverage command's flags.
+ *
+ * @throws InvalidArgumentError naming the flag (exit 2, usage) on an unknown flag, a missing value,
+ *   a count that is not a positive integer, a seed that is not a non-negative integer, or an
+ *   unknown method.
+ */
+export function parseCoverageArgs(args: readonly string[], defaultSeed: number): CoverageArgs {
+  const parsed: Record<string, number | string> = {
+    sets: 40,
+    worlds: 8,
+    resamples: 2000,
+    method: 'both',
+    seed: defaultSeed,
+    out: 'coverage',
+  };
+  for (let index = 0; index < args.length; index += 2) {
+    const flag = args[index] as string;
+    const value = args[index + 1];
+    if (value === undefined) throw new InvalidArgumentError(flag, 'expected a value');
+    const integer = Number(value);
+    if (flag in INTEGER_FLAGS) {
+      if (!Number.isInteger(integer) || integer < 1)
+        throw new InvalidArgumentError(flag, `expected a positive integer, found "${value}"`);
+      parsed[INTEGER_FLAGS[flag as keyof typeof INTEGER_FLAGS]] = integer;
+    } else if (flag === '--seed') {
+      if (!Number.isInteger(integer) || integer < 0)
+        throw new InvalidArgumentError(flag, `expected a non-negative integer, found "${value}"`);
+      parsed.seed = integer;
+    } else if (flag === '--method') {
+      if (!['expanded', 'percentile', 'both'].includes(value))
+        throw new InvalidArgumentError(
+          flag,
+          `expected expanded, percentile or both, found "${value}"`,
+        );
+      parsed.method = value;
+    } else if (flag === '--out') parsed.out = value;
+    else throw new InvalidArgumentError(flag, 'unknown flag');
+  }
+  return parsed as unknown as CoverageArgs;
+}
+
+const figure = (value: number | null, digits = 3) => (value === null ? '-' : value.toFixed(digits));
+
+/**
+ * The Markdown of a coverage run: the settings, a table per group and method, then every cell
+ * with both methods side by side (scripted systems: the figures measure the intervals).
+ */
+export function renderCoverageMarkdown(
+  settings: CoverageArgs & { readonly methods: readonly string[] },
+  groups: readonly GroupCoverage[],
+  cells: readonly CellCoverage[],
+): string {
+  const lines = [
+    '# Interval coverage (scripted systems with known dynamics)',
+    '',
+    `Seed sets: ${settings.sets}; worlds per set: ${settings.worlds}; resamples: ${settings.resamples}; root seeds ${settings.seed}..${settings.seed + settings.sets - 1}; methods: ${settings.methods.join(', ')}. Nominal level 0.95.`,
+    '',
+    '| group | method | cells | deterministic cells | pooled coverage | min cell coverage | cells < 0.92 | mean (estimate - truth) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...groups.map(
+      (g) =>
+        `| ${g.group} | ${g.method} | ${g.cells} | ${g.deterministicCells} | ${figure(g.coverage)} | ${figure(g.minCoverage)} | ${g.cellsBelow} | ${figure(g.meanError, 4)} |`,
+    ),
+    '',
+    `| cell | truth | ${settings.methods.map((m) => `${m} coverage`).join(' | ')} | degenerate at truth | missing | mean (estimate - truth) |`,
+    `| --- | --- | ${settings.methods.map(() => '---').join(' | ')} | --- | --- | --- |`,
+  ];
+  const byCell = new Map<string, CellCoverage[]>();
+  for (const cell of cells) byCell.set(cell.cell, [...(byCell.get(cell.cell) ?? []), cell]);
+  for (const [name, list] of byCell) {
+    const first = list[0] as CellCoverage;
+    const coverage = settings.methods.map((method) =>
+      figure(list.find((cell) => cell.method === method)?.coverage ?? null),
+    );
+    lines.push(
+      `| ${name} | ${figure(first.truth, 4)} | ${coverage.join(' | ')} | ${first.degenerateAtTruth}/${first.sets} | ${first.missing} | ${figure(first.meanError, 4)} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,157 @@
+import { InvalidArgumentError } from '@chi/spec';
+import { describe, expect, it } from 'vitest';
+import { parseCoverageArgs, renderCoverageMarkdown } from './coverage-report';
+import { type CoverageObservation, coverageByCell, coverageByGroup } from './coverage-table';
+import { divergenceObservations, divergenceTruths } from './divergence-coverage';
+
+const observation = (
+  cell: string,
+  estimate: number | null,
+  lower: number | null,
+  upper: number | null,
+  truth = 0.5,
+): CoverageObservation => ({
+  cell,
+  group: 'g',
+  method: 'expanded_percentile',
+  truth,
+  estimate,
+  lower,
+  upper,
+});
+
+describe('coverage counting (npm run coverage), hand-worked', () => {
+  // Cell a over 5 seed sets, truth 0.5: [0.4, 0.6] covers, [0.51, 0.7] misses, [0.5, 0.5] is
+  // degenerate at the truth (counted apart), no interval is missing (never covers), and
+  // [0.3, 0.5 + 5e-10] covers within the 1e-9 tolerance. Coverage = 2 / (5 - 1) = 0.5; mean error
+  // over the 4 estimates = (0 + 0.1 + 0 - 0.1) / 4... with estimates 0.5, 0.6, 0.5, 0.4 -> 0.
+  const a = [
+    observation('a', 0.5, 0.4, 0.6),
+    observation('a', 0.6, 0.51, 0.7),
+    observation('a', 0.5, 0.5, 0.5),
+    observation('a', null, null, null),
+    observation('a', 0.4, 0.3, 0.5 + 5e-10),
+  ];
+  // Cell b: every interval degenerate at its truth 0 (a deterministic cell): no coverage figure.
+  const b = [observation('b', 0, 0, 0, 0), observation('b', 0, 0, 0, 0)];
+  // Cell c: [0.2, 0.2] with truth 0.5 is degenerate but not at the truth: a miss.
+  const c = [observation('c', 0.2, 0.2, 0.2), observation('c', 0.45, 0.4, 0.55)];
+
+  it('counts covered, degenerate-at-truth and missing intervals per cell', () => {
+    const cells = coverageByCell([...a, ...b, ...c]);
+    expect(
+      cells.map(({ cell, sets, degenerateAtTruth, missing, covered }) => ({
+        cell,
+        sets,
+        degenerateAtTruth,
+        missing,
+        covered,
+      })),
+    ).toEqual([
+      { cell: 'a', sets: 5, degenerateAtTruth: 1, missing: 1, covered: 2 },
+      { cell: 'b', sets: 2, degenerateAtTruth: 2, missing: 0, covered: 0 },
+      { cell: 'c', sets: 2, degenerateAtTruth: 0, missing: 0, covered: 1 },
+    ]);
+    expect(cells[0]?.coverage).toBe(0.5);
+    expect(cells[0]?.meanError).toBeCloseTo(0, 12);
+    expect(cells[1]?.coverage).toBeNull();
+    expect(cells[1]?.meanError).toBe(0);
+    expect(cells[2]?.coverage).toBe(0.5);
+    expect(cells[2]?.meanError).toBeCloseTo((-0.3 - 0.05) / 2, 12);
+  });
+
+  it('pools a group over its non-degenerate intervals and counts deterministic cells apart', () => {
+    const [group] = coverageByGroup(coverageByCell([...a, ...b, ...c]));
+    // a: 2 of 4 non-degenerate intervals, c: 1 of 2 -> 3 / 6; b is a deterministic cell.
+    expect(group).toMatchObject({
+      cells: 2,
+      deterministicCells: 1,
+      coverage: 0.5,
+      minCoverage: 0.5,
+      cellsBelow: 2,
+    });
+  });
+
+  it('keeps methods apart', () => {
+    const percentile = a.map((o) => ({ ...o, method: 'percentile' }));
+    const cells = coverageByCell([...a, ...percentile]);
+    expect(cells.map((cell) => cell.method)).toEqual(['expanded_percentile', 'percentile']);
+    const text = renderCoverageMarkdown(
+      { ...parseCoverageArgs([], 1), methods: ['percentile', 'expanded_percentile'] },
+      coverageByGroup(cells),
+      cells,
+    );
+    expect(text).toContain('| a | 0.5000 | 0.500 | 0.500 | 1/5 | 1 | 0.0000 |');
+  });
+});
+
+describe('divergence cells read from world values', () => {
+  it('a cell equal in every world is degenerate at its truth; a spread one gets both methods', () => {
+    // Two stateless worlds: excess@0 is 0 in both (truth 0), differentHistory@1 is 0.25 and 0.75.
+    const values = [1, 2].flatMap((worldSeed) => [
+      { systemId: 'stateless', statistic: 'excess@0', worldSeed, value: 0, reason: null },
+      {
+        systemId: 'stateless',
+        statistic: 'differentHistory@1',
+        worldSeed,
+        value: worldSeed === 1 ? 0.25 : 0.75,
+        reason: null,
+      },
+    ]);
+    const observations = divergenceObservations(values, {
+      checkpoints: [0, 1],
+      seed: 7,
+      resamples: 200,
+      level: 0.95,
+      methods: ['percentile', 'expanded_percentile'],
+    });
+    const find = (cell: string, method: string) =>
+      observations.find((o) => o.cell === cell && o.method === method);
+    expect(find('stateless excess@0', 'percentile')).toMatchObject({ lower: 0, upper: 0 });
+    const percentile = find('stateless differentHistory@1', 'percentile');
+    const expanded = find('stateless differentHistory@1', 'expanded_percentile');
+    expect(percentile).toMatchObject({ truth: 0.5, estimate: 0.5 });
+    expect(expanded?.lower).toBeLessThanOrEqual(percentile?.lower as number);
+    expect(expanded?.upper).toBeGreaterThanOrEqual(percentile?.upper as number);
+    // Statistics without a derived value never enter (every truth cell does, even if undefined).
+    expect(find('stateless excess@1', 'percentile')).toMatchObject({ lower: null, upper: null });
+  });
+
+  it('takes every series at every checkpoint and every derived dynamic, per system', () => {
+    const truths = divergenceTruths('notebook-follower', [0, 1, 2, 3, 4, 5, 6]);
+    expect(truths.filter((t) => t.group === 'divergence series')).toHaveLength(49);
+    expect(truths.filter((t) => t.group === 'divergence dynamics')).toHaveLength(16);
+    expect(truths.find((t) => t.statistic === 'excess@0')?.truth).toBe(0);
+  });
+});
+
+describe('coverage flags', () => {
+  it('defaults to 40 sets of 8 worlds at 2000 resamples, both methods', () => {
+    expect(parseCoverageArgs([], 5)).toEqual({
+      sets: 40,
+      worlds: 8,
+      resamples: 2000,
+      method: 'both',
+      seed: 5,
+      out: 'coverage',
+    });
+  });
+
+  it.each([
+    [['--sets', '0'], '--sets'],
+    [['--worlds', 'x'], '--worlds'],
+    [['--method', 'bca'], '--method'],
+    [['--seed', '-1'], '--seed'],
+    [['--resamples'], '--resamples'],
+    [['--bogus', '1'], '--bogus'],
+  ])('rejects %j naming %s', (args, flag) => {
+    let thrown: unknown;
+    try {
+      parseCoverageArgs(args, 1);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+    expect(String((thrown as Error).message)).toContain(flag);
+  });
+});
