@@ -148,8 +148,9 @@ function packageOf(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+// `(?<![-\w.])`: an option name such as `'plan-from'` or a property `.from` is not an import.
 const IMPORT_PATTERNS = [
-  /\bfrom\s*["']([^"']+)["']/g,
+  /(?<![-\w.])from\s*["']([^"']+)["']/g,
   /\bimport\s*["']([^"']+)["']/g,
   /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
   /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,

@@ -63,6 +63,7 @@ describe('chi pilot --config', () => {
       systems: ['perfect', 'abstainer'],
       models: null,
       baseUrl: null,
+      evidenceClass: null,
       replicates: 3,
       loads: [32, 64],
       batchSize: 16,

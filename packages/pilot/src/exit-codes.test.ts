@@ -13,9 +13,10 @@ describe('the exit-code table', () => {
   });
 
   it('gives every code one name, in order', () => {
-    expect(EXIT_CODE_TABLE.map((entry) => entry.code)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(EXIT_CODE_TABLE.map((entry) => entry.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 130]);
     expect(EXIT_CODES.damagedRun).toBe(5);
     expect(EXIT_CODES.locked).toBe(6);
+    expect(EXIT_CODES.secondSignal).toBe(130);
   });
 
   it('is the exit-code text of chi help and of every command help that lists codes', () => {

@@ -47,6 +47,7 @@ describe('varianceModelFromRelease', () => {
       'per-world-history.csv':
         'systemId,worldSeed,blockComplete,history,checkpoint,inDistanceWorldSet,divergence\n',
       'per-world-behavior.csv': 'systemId,worldSeed,blockComplete,R,C,A,I,frameInducedChangeRate\n',
+      'chart-data.json': JSON.stringify({ run: { analysis: { primaryCheckpoint: 3 } } }),
     });
     const model = await varianceModelFromRelease(dir);
     const qm = model.quantities[0];
@@ -60,6 +61,24 @@ describe('varianceModelFromRelease', () => {
     const plan = planPrecision({ worlds: 4, level: 0.95, targetHalfWidth: 0.1, model });
     // (1.96 x 0.4243 / 0.1)^2 = 69.15 -> 70
     expect(plan.rows[0]?.worldsForTarget).toBe(70);
+  });
+
+  it("sizes the excess divergence at the release's preregistered primary checkpoint", async () => {
+    const history = (checkpoint: number, values: readonly number[]) =>
+      values.map((v, i) => `a,${i + 1},true,A,${checkpoint},true,${v}`);
+    release({
+      'per-world-memory.csv': 'systemId,condition,load,worldSeed,blockComplete,qualityScore\n',
+      'per-world-history.csv': [
+        'systemId,worldSeed,blockComplete,history,checkpoint,inDistanceWorldSet,divergence',
+        ...history(1, [0, 1]),
+        ...history(3, [0.5, 0.5, 0.5]),
+      ].join('\n'),
+      'per-world-behavior.csv': 'systemId,worldSeed,blockComplete,R,C,A,I,frameInducedChangeRate\n',
+      'chart-data.json': JSON.stringify({ run: { analysis: { primaryCheckpoint: 1 } } }),
+    });
+    const model = await varianceModelFromRelease(dir);
+    // checkpoint 1: sd(0, 1) = 0.7071; checkpoint 3 would give 0
+    expect(model.quantities[1]?.sd).toBeCloseTo(Math.SQRT1_2, 12);
   });
 
   it('refuses a folder without per-world values, naming the flag and the file', async () => {

@@ -93,7 +93,9 @@ export async function countResume(paths: RunPaths, now: Date): Promise<void> {
     paths.status,
     {
       ...status,
-      state: 'running',
+      // The state stays what the last session left: the session itself writes `running` once it
+      // starts, so a resume that fails before (a damaged world, a refused smoke check) never
+      // leaves a folder that says it is running.
       resumes: status.resumes + 1,
       updatedAt: now.toISOString(),
     },

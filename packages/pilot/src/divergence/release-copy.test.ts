@@ -66,8 +66,8 @@ describe('a divergence release meets the release clause and verifies from a copy
     const chis = readFileSync(join(published, 'chis', 'notebook-follower.jsonl'), 'utf8')
       .trim()
       .split('\n');
-    // 2 worlds x 17 arms x 7 probes, AB and BA probing twice at checkpoint 1
-    expect(chis.length).toBe(2 * (17 * 7 + 2));
+    // 2 worlds x 21 arms x 7 probes, AB, BA, AB2 and BA2 probing twice at checkpoint 1
+    expect(chis.length).toBe(2 * (21 * 7 + 4));
     // every number's world list: one row per planned world, in_world_set true where defined
     const worlds = readFileSync(join(published, 'divergence-worlds.csv'), 'utf8').split('\n');
     expect(worlds[0]).toBe('system,statistic,world_seed,value,in_world_set,reason');
@@ -78,7 +78,7 @@ describe('a divergence release meets the release clause and verifies from a copy
     const accuracy = readFileSync(join(published, 'divergence-accuracy.csv'), 'utf8').split('\n');
     // at checkpoint 0 the warranted answer is unknown, which the follower gives
     expect(accuracy).toContain('notebook-follower,scripted_baseline,A,0,1,1,1,2,2,');
-    expect(accuracy.filter((row) => row.startsWith('stateless,')).length).toBe(17 * 7);
+    expect(accuracy.filter((row) => row.startsWith('stateless,')).length).toBe(21 * 7);
     const markdown = readFileSync(join(published, 'divergence.md'), 'utf8');
     expect(markdown).toContain('| arm | checkpoint 0 | checkpoint 1 |');
     expect(readFileSync(join(published, 'README.md'), 'utf8')).toContain('node code/verify.mjs .');
