@@ -23,3 +23,30 @@ export function packageBuild(
     ...extra,
   });
 }
+
+/**
+ * The verifier a release carries (`verifier/verify.mjs`): `entry` with every dependency bundled in,
+ * so `node code/verify.mjs .` needs nothing but Node.js. Not minified: a reader of a release can
+ * audit it. `canvas` stays external: vega loads it optionally and renders our SVGs without it.
+ */
+export function verifierBuild(entry: string) {
+  return defineConfig({
+    entry: { verify: entry },
+    outDir: 'verifier',
+    format: ['esm'],
+    outExtension: () => ({ js: '.mjs' }),
+    target: 'node20',
+    platform: 'node',
+    tsconfig: 'tsconfig.build.json',
+    dts: false,
+    sourcemap: false,
+    clean: true,
+    splitting: false,
+    treeshake: true,
+    noExternal: [/.*/],
+    external: ['canvas'],
+    banner: {
+      js: "import { createRequire as __chiCreateRequire } from 'node:module'; const require = __chiCreateRequire(import.meta.url);",
+    },
+  });
+}
