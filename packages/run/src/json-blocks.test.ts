@@ -54,6 +54,64 @@ describe('renderJsonBlock / extractJsonBlock', () => {
   });
 });
 
+/** The line-splitting reading `extractJsonBlock` had before its indexOf fast path (the reference). */
+function splitReference(text: string, name: string): { value: unknown } | { error: string } {
+  const lines = text.split('\n');
+  const begin = `BEGIN ${name} JSON`;
+  const starts = lines.flatMap((line, index) => (line === begin ? [index] : []));
+  if (starts.length === 0) return { value: undefined };
+  if (starts.length > 1) return { error: `found ${starts.length}` };
+  const stop = lines.indexOf(`END ${name} JSON`, (starts[0] ?? 0) + 1);
+  if (stop < 0) return { error: 'found none' };
+  try {
+    return { value: JSON.parse(lines.slice((starts[0] ?? 0) + 1, stop).join('\n')) };
+  } catch {
+    return { error: 'valid JSON' };
+  }
+}
+
+function fastReading(text: string, name: string): { value: unknown } | { error: string } {
+  try {
+    return { value: extractJsonBlock(text, name) };
+  } catch (error) {
+    const message = (error as Error).message;
+    return { error: /found (\d+|none)/.exec(message)?.[0] ?? 'valid JSON' };
+  }
+}
+
+describe('extractJsonBlock reads lines exactly as splitting the text would', () => {
+  it('agrees with the split-based reading on texts built from marker fragments (property)', () => {
+    const piece = fc.constantFrom(
+      'BEGIN A JSON',
+      'END A JSON',
+      'xBEGIN A JSON',
+      'BEGIN A JSONx',
+      'END A JSON ',
+      '1',
+      '[1,',
+      '2]',
+      '"s"',
+      '',
+      '\r',
+      'BEGIN B JSON',
+    );
+    const separator = fc.constantFrom('\n', '\n', '', ' ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(piece, separator), { maxLength: 12 }), (parts) => {
+        const text = parts.map(([part, sep]) => part + sep).join('');
+        expect(fastReading(text, 'A')).toEqual(splitReference(text, 'A'));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads adjacent markers as an empty (invalid) body and a block at the very end', () => {
+    expect(() => extractJsonBlock('BEGIN A JSON\nEND A JSON', 'A')).toThrow(/valid JSON/);
+    expect(extractJsonBlock('x\nBEGIN A JSON\n[\n1\n]\nEND A JSON', 'A')).toEqual([1]);
+    expect(() => extractJsonBlock('BEGIN A JSON', 'A')).toThrow(/found none/);
+  });
+});
+
 describe('jsonBlockIds', () => {
   it('reads the ids of a block, undefined when absent, and refuses what extractJsonBlock refuses', () => {
     const text =

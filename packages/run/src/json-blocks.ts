@@ -44,18 +44,20 @@ export function renderJsonBlock(name: string, value: unknown): string {
  * Marker lines must match exactly (a whole line).
  */
 export function extractJsonBlock(text: string, name: string): unknown {
-  const lines = text.split('\n');
   const begin = `BEGIN ${name} JSON`;
   const end = `END ${name} JSON`;
-  const starts = lines.flatMap((line, index) => (line === begin ? [index] : []));
+  // Whole-line matches found with indexOf: the same lines `text.split('\n')` would compare, without
+  // splitting a prompt of thousands of records into lines on every call.
+  const starts = wholeLineStarts(text, begin);
   if (starts.length === 0) return undefined;
   if (starts.length > 1)
     throw new InvalidArgumentError(name, `expected one ${begin} line, found ${starts.length}`);
-  const start = starts[0] ?? 0;
-  const stop = lines.indexOf(end, start + 1);
+  const bodyStart = (starts[0] ?? 0) + begin.length + 1;
+  const stop = nextWholeLine(text, end, bodyStart);
   if (stop < 0)
     throw new InvalidArgumentError(name, `expected an ${end} line after ${begin}, found none`);
-  const body = lines.slice(start + 1, stop).join('\n');
+  // The lines strictly between the markers, joined by their line breaks (none when adjacent).
+  const body = stop <= bodyStart ? '' : text.slice(bodyStart, stop - 1);
   try {
     return JSON.parse(body) as unknown;
   } catch (error) {
@@ -65,6 +67,30 @@ export function extractJsonBlock(text: string, name: string): unknown {
       { cause: error },
     );
   }
+}
+
+/** Whether `text` holds the whole line `line` at offset `at` (a line break or an end on both sides). */
+function isWholeLineAt(text: string, line: string, at: number): boolean {
+  const after = at + line.length;
+  return (
+    (at === 0 || text.charCodeAt(at - 1) === 0x0a) &&
+    (after === text.length || text.charCodeAt(after) === 0x0a)
+  );
+}
+
+/** The offsets of every line of `text` equal to `line`. */
+function wholeLineStarts(text: string, line: string): number[] {
+  const starts: number[] = [];
+  for (let at = text.indexOf(line); at >= 0; at = text.indexOf(line, at + 1))
+    if (isWholeLineAt(text, line, at)) starts.push(at);
+  return starts;
+}
+
+/** The offset of the first line equal to `line` that starts at or after `from` (a line start), or -1. */
+function nextWholeLine(text: string, line: string, from: number): number {
+  for (let at = text.indexOf(line, from); at >= 0; at = text.indexOf(line, at + 1))
+    if (isWholeLineAt(text, line, at)) return at;
+  return -1;
 }
 
 /**
