@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { openRunFolder, sha256Hex } from '@chi/run';
+import { canonicalPayload, gzipText, openRunFolder, sha256Hex } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRequestStore } from './request-store';
@@ -44,14 +44,16 @@ describe('openRequestStore', () => {
     const dir = tempRun();
     const store = await openRequestStore(dir);
     expect(store.layout).toBe('0.2');
-    await store.write(request('perfect'));
-    await store.write(request('abstainer'));
+    await store.write(request('perfect'), canonicalPayload(messages));
+    await store.write(request('abstainer'), canonicalPayload(messages));
     await store.close();
     expect(readdirSync(join(dir, 'payloads'))).toEqual([`${sha256Hex(canonical)}.json.gz`]);
     const bytes = readFileSync(join(dir, 'payloads', `${sha256Hex(canonical)}.json.gz`));
     // standard gzip (what zcat reads), no file name, modification time 0, OS byte 3
     expect([...bytes.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
     expect(gunzipSync(bytes).toString('utf8')).toBe(canonical);
+    // compressed off the main thread, byte for byte what the synchronous gzip gives
+    expect([...bytes]).toEqual([...gzipText(canonical)]);
     expect(readFileSync(join(dir, 'requests.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(2);
     const folder = openRunFolder(dir);
     expect(await folder.readRequest('abstainer.memory.w1.n32.encode')).toEqual(
@@ -65,7 +67,7 @@ describe('openRequestStore', () => {
     mkdirSync(join(dir, 'requests'));
     const store = await openRequestStore(dir);
     expect(store.layout).toBe('0.1');
-    await store.write(request('perfect'));
+    await store.write(request('perfect'), canonicalPayload(messages));
     await store.close();
     expect(existsSync(join(dir, 'payloads'))).toBe(false);
     expect(existsSync(join(dir, 'requests.jsonl'))).toBe(false);

@@ -1,5 +1,10 @@
 import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
-import { openRunFolder, type RequestLayout, requestIndexEntry } from '@chi/run';
+import {
+  type CanonicalPayload,
+  openRunFolder,
+  type RequestLayout,
+  requestIndexEntry,
+} from '@chi/run';
 import { type RenderedRequest, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
 import { openRunLog, writeJsonFile } from './run-folder';
 
@@ -7,8 +12,11 @@ import { openRunLog, writeJsonFile } from './run-folder';
 export interface RequestStore {
   /** The layout the folder is written in (a 0.1 folder keeps its layout when resumed). */
   readonly layout: RequestLayout;
-  /** Stores the request: its payload (once per distinct content) and its index line. */
-  write(request: RenderedRequest): Promise<void>;
+  /**
+   * Stores the request: its payload (once per distinct content) and its index line. `payload` is
+   * its messages as `canonicalPayload` gave them (hashed once for `requestSha256`).
+   */
+  write(request: RenderedRequest, payload: CanonicalPayload): Promise<void>;
   /** Flushes and closes the index. */
   close(): Promise<void>;
 }
@@ -36,9 +44,9 @@ export async function openRequestStore(runDir: string): Promise<RequestStore> {
   );
   return {
     layout: '0.2',
-    async write(request) {
+    async write(request, payload) {
       // The payload first: an index line always names a stored payload.
-      await folder.writePayload(request.messages);
+      await folder.writeCanonicalPayload(payload);
       await index.append(requestIndexEntry(request));
     },
     close: () => index.close(),

@@ -1,6 +1,6 @@
 import { requestInputBytes } from '@chi/openrouter';
 import { failpoint } from '@chi/report';
-import { canonicalJson, failureCategory, isAccountFailure, sha256Hex } from '@chi/run';
+import { canonicalPayload, failureCategory, isAccountFailure } from '@chi/run';
 import {
   type ChatMessage,
   type ChatResult,
@@ -55,7 +55,9 @@ async function renderAndStore(
     notes: sourcedNotes(session, request, (systemId, key) => notebookText(session, systemId, key)),
     experiments: run.experiments,
   });
-  const requestSha256 = sha256Hex(canonicalJson(rendered.messages));
+  // Serialized and hashed once: the same text is the stored payload and its address.
+  const payload = canonicalPayload(rendered.messages);
+  const requestSha256 = payload.sha256;
   const inputBytes = requestInputBytes(rendered.messages);
   const record: RenderedRequest = {
     kind: 'rendered-request',
@@ -69,7 +71,7 @@ async function renderAndStore(
     requestSha256,
     inputBytes,
   };
-  await session.requestStore.write(record);
+  await session.requestStore.write(record, payload);
   return { messages: rendered.messages, requestSha256, inputBytes };
 }
 

@@ -75,7 +75,10 @@ function formatLine(record: ScriptedRecord, keepAuthority: boolean): string {
   return fields.join(' ');
 }
 
-const encoder = new TextEncoder();
+/** UTF-8 bytes of a text (what `TextEncoder` would produce, counted without encoding it). */
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
 
 /**
  * Writes the notes of a scripted system: a header line, then one line per record
@@ -92,24 +95,22 @@ export function writeMemoryNotes(
 ): string {
   if (policy.encode === 'none') return MEMORY_NOTES_HEADER;
   const keepAuthority = policy.precedence === 'authority-then-time';
+  const capacity = policy.encode === 'capacity';
+  // Each key's draw is taken once and held beside it: the sort compares numbers, not map lookups.
   const groups = [...groupByKey(records)].map(([key, group]) => ({
-    key,
-    text: rankRecords(group, policy.precedence)
-      .map((record) => formatLine(record, keepAuthority))
-      .join('\n'),
+    group,
+    draw: capacity ? noise.uniform(`keep-order:${key}`) : 0,
   }));
-  if (policy.encode === 'capacity') {
-    const order = new Map(
-      groups.map((group) => [group.key, noise.uniform(`keep-order:${group.key}`)]),
-    );
-    groups.sort((left, right) => (order.get(left.key) ?? 0) - (order.get(right.key) ?? 0));
-  }
+  if (capacity) groups.sort((left, right) => left.draw - right.draw);
   let text = MEMORY_NOTES_HEADER;
-  let bytes = encoder.encode(text).length;
-  for (const group of groups) {
-    const groupBytes = encoder.encode(group.text).length + 1;
-    if (policy.encode === 'capacity' && bytes + groupBytes > capBytes) continue;
-    text += `\n${group.text}`;
+  let bytes = utf8Bytes(text);
+  for (const { group } of groups) {
+    const groupText = rankRecords(group, policy.precedence)
+      .map((record) => formatLine(record, keepAuthority))
+      .join('\n');
+    const groupBytes = utf8Bytes(groupText) + 1;
+    if (capacity && bytes + groupBytes > capBytes) continue;
+    text += `\n${groupText}`;
     bytes += groupBytes;
   }
   return text;

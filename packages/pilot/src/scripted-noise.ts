@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { deriveSeed } from '@chi/worlds';
 
 /** Deterministic draws of a scripted system for one request. */
@@ -18,8 +18,8 @@ export interface ScriptedNoise {
  * concurrency, so an interrupted and resumed run, or a run served over HTTP, draws the same.
  */
 export function createScriptedNoise(systemSeed: number, nonce: string): ScriptedNoise {
-  const digest = (label: string) =>
-    createHash('sha256').update(`${systemSeed}|${nonce}|${label}`).digest();
+  // One-shot hash: a capacity system draws once per key, thousands of times a request.
+  const digest = (label: string) => hash('sha256', `${systemSeed}|${nonce}|${label}`, 'buffer');
   return {
     uniform(label) {
       return digest(label).readUIntBE(0, 6) / 2 ** 48;

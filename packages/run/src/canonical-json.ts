@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { InvalidArgumentError } from '@chi/spec';
 import canonicalize from 'canonicalize';
 
@@ -35,7 +35,7 @@ export function canonicalJson(value: unknown, field = 'value'): string {
  * ```
  */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 /**

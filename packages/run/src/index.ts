@@ -98,6 +98,8 @@ export {
   runFolderPaths,
 } from './run-files';
 export {
+  type CanonicalPayload,
+  canonicalPayload,
   decodeGzipJson,
   decodePayload,
   detectRequestLayout,
@@ -105,6 +107,7 @@ export {
   encodeGzipJson,
   encodePayload,
   gzipText,
+  gzipTextAsync,
   openRunFolder,
   type RequestLayout,
   RUN_FILE_GZIP_LEVEL,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 import {
   type ChatMessage,
   ChatMessageSchema,
@@ -58,6 +59,32 @@ export function gzipText(text: string): Uint8Array {
   const gzip = gzipSync(Buffer.from(text, 'utf8'), { level: RUN_FILE_GZIP_LEVEL });
   gzip[9] = 3;
   return new Uint8Array(gzip);
+}
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * {@link gzipText} on libuv's thread pool: the same bytes (same level, same single input, OS byte
+ * 3), compressed off the main thread so that the runner's own work goes on beside it.
+ */
+export async function gzipTextAsync(text: string): Promise<Uint8Array> {
+  const gzip = await gzipAsync(Buffer.from(text, 'utf8'), { level: RUN_FILE_GZIP_LEVEL });
+  gzip[9] = 3;
+  return new Uint8Array(gzip);
+}
+
+/** A request's messages in canonical form: the text a payload stores and its address. */
+export interface CanonicalPayload {
+  /** RFC 8785 canonical JSON of the messages. */
+  readonly text: string;
+  /** SHA-256 of `text` (= the request's `requestSha256` and the payload's file name). */
+  readonly sha256: string;
+}
+
+/** Serializes and hashes a request's messages once, for both its `requestSha256` and its payload. */
+export function canonicalPayload(messages: readonly ChatMessage[]): CanonicalPayload {
+  const text = canonicalJson(messages);
+  return { text, sha256: sha256Hex(text) };
 }
 
 /** The gzip bytes of a value's RFC 8785 canonical JSON (the form of `*.json.gz` run files). */
@@ -146,6 +173,11 @@ export interface RunFolder {
    * atomic (temporary sibling, rename), so concurrent writers of the same content agree.
    */
   writePayload(messages: readonly ChatMessage[]): Promise<string>;
+  /**
+   * {@link RunFolder.writePayload} of messages already serialized by {@link canonicalPayload}
+   * (the runner hashes them for `requestSha256` anyway): nothing is serialized or hashed again.
+   */
+  writeCanonicalPayload(payload: CanonicalPayload): Promise<string>;
   /**
    * Reads and checks one payload.
    *
@@ -291,17 +323,20 @@ export function openRunFolder(root: string): RunFolder {
     return { kind: 'rendered-request', ...rest, messages: readPayloadSync(entry.requestSha256) };
   };
 
+  const writeCanonicalPayload = async ({ text, sha256 }: CanonicalPayload): Promise<string> => {
+    // hashed first: a prompt already stored (another system's identical prompt) is not compressed again
+    const path = paths.payload(sha256);
+    if (!(await isFile(path))) await writeAtomic(path, await gzipTextAsync(text));
+    return sha256;
+  };
+
   return {
     paths,
     requestLayout,
-    async writePayload(messages) {
-      // hash first: a prompt already stored (another system's identical prompt) is not compressed again
-      const text = canonicalJson(messages);
-      const sha256 = sha256Hex(text);
-      const path = paths.payload(sha256);
-      if (!(await isFile(path))) await writeAtomic(path, gzipText(text));
-      return sha256;
+    writePayload(messages) {
+      return writeCanonicalPayload(canonicalPayload(messages));
     },
+    writeCanonicalPayload,
     readPayload: async (sha256) => readPayloadSync(sha256),
     readPayloadSync,
     readRequestIndex: async () => readRequestIndexSync(),
