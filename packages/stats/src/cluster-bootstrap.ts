@@ -10,7 +10,7 @@ import {
 } from './bootstrap-estimate.js';
 import { assertIntervalMethod, type IntervalMethod } from './interval-method.js';
 import type { QuantileDefinition } from './quantile.js';
-import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
+import { ClusterDrawStream } from './resample-draws.js';
 import {
   assertFunction,
   assertLevel,
@@ -221,12 +221,15 @@ export function clusterBootstrap<C>(
     );
   } else {
     const columns = names.map(() => new Float64Array(resamples));
-    const rng = createResampleGenerator(seed);
+    // The same draws as `drawClusterIndex` over `createResampleGenerator(seed)`, inlined.
+    const stream = new ClusterDrawStream(seed, clusters.length);
     const clusterCount = clusters.length;
+    const drawn = new Uint32Array(clusterCount);
     for (let replicate = 0; replicate < resamples; replicate++) {
+      stream.fill(drawn);
       const sample = new Array<C>(clusterCount);
       for (let slot = 0; slot < clusterCount; slot++) {
-        sample[slot] = clusters[drawClusterIndex(rng, clusterCount)] as C;
+        sample[slot] = clusters[drawn[slot] as number] as C;
       }
       record(statistic(sample), shape, columns, replicate);
     }

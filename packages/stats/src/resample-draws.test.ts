@@ -2,7 +2,12 @@ import { InvalidArgumentError } from '@chi/spec';
 import fc from 'fast-check';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { describe, expect, it } from 'vitest';
-import { createResampleGenerator, drawResampleIndices } from './resample-draws.js';
+import {
+  ClusterDrawStream,
+  createResampleGenerator,
+  drawClusterIndex,
+  drawResampleIndices,
+} from './resample-draws.js';
 
 describe('drawResampleIndices', () => {
   it('is pinned: these draws are the reproducibility contract (changing them is a breaking change)', () => {
@@ -89,5 +94,43 @@ describe('drawResampleIndices', () => {
     expect(field(() => drawResampleIndices({ clusterCount: 2, resamples: 1, seed: 0.5 }))).toBe(
       'seed',
     );
+  });
+});
+
+describe('ClusterDrawStream (the inlined draws of both bootstrap paths)', () => {
+  /** The reference: pure-rand's uniformInt over the derived generator, one call per draw. */
+  function reference(seed: number, clusterCount: number, draws: number): number[] {
+    const rng = createResampleGenerator(seed);
+    return Array.from({ length: draws }, () => drawClusterIndex(rng, clusterCount));
+  }
+
+  it('draws exactly what drawClusterIndex draws, across calls, for any seed and count (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 7 }),
+        (seed, clusterCount, calls) => {
+          const stream = new ClusterDrawStream(seed, clusterCount);
+          const out = new Uint32Array(clusterCount);
+          const actual: number[] = [];
+          for (let call = 0; call < calls; call++) {
+            stream.fill(out);
+            actual.push(...out);
+          }
+          expect(actual).toEqual(reference(seed, clusterCount, clusterCount * calls));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('redraws as uniformInt does: counts whose rejection zone is large, and the full 2^32 range', () => {
+    for (const clusterCount of [2 ** 31 + 1, 3_000_000_001, 2 ** 32 - 1, 2 ** 32, 3, 2, 1])
+      for (const seed of [0, 7, 20260902, 2 ** 32 - 1]) {
+        const out = new Uint32Array(500);
+        new ClusterDrawStream(seed, clusterCount).fill(out);
+        expect(Array.from(out)).toEqual(reference(seed, clusterCount, 500));
+      }
   });
 });

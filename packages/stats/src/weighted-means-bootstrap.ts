@@ -10,7 +10,7 @@ import {
 } from './bootstrap-estimate.js';
 import { BOOTSTRAP_DEFAULTS } from './cluster-bootstrap.js';
 import { assertIntervalMethod, type IntervalMethod } from './interval-method.js';
-import { createResampleGenerator, drawClusterIndex } from './resample-draws.js';
+import { ClusterDrawStream } from './resample-draws.js';
 import {
   assertFunction,
   assertLevel,
@@ -240,11 +240,14 @@ export function weightedMeansBootstrap<const K extends string>(
   }
 
   const columns = names.map(() => new Float64Array(resamples));
-  const rng = createResampleGenerator(seed);
+  // The same draws as `drawClusterIndex` over `createResampleGenerator(seed)`, inlined.
+  const stream = new ClusterDrawStream(seed, clusters);
+  const drawn = new Uint32Array(clusters);
   for (let replicate = 0; replicate < resamples; replicate++) {
     counts.fill(0);
+    stream.fill(drawn);
     for (let draw = 0; draw < clusters; draw++) {
-      const row = drawClusterIndex(rng, clusters);
+      const row = drawn[draw] as number;
       counts[row] = (counts[row] as number) + 1;
     }
     evaluate(replicate);
