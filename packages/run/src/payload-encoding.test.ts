@@ -33,3 +33,33 @@ describe('payload encoding fast path', () => {
     expect(payload.sha256).toBe(encodePayload(messages).sha256);
   });
 });
+
+describe('decoded payloads kept by a run folder', () => {
+  it('reads a payload read before as the same, frozen messages, and stays correct past its few entries', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openRunFolder } = await import('./run-folder');
+    const dir = mkdtempSync(join(tmpdir(), 'chi-payload-cache-'));
+    try {
+      const folder = openRunFolder(dir);
+      const lists = Array.from({ length: 7 }, (_, i) => [
+        { role: 'user' as const, content: `prompt ${i}` },
+      ]);
+      const addresses = await Promise.all(lists.map((messages) => folder.writePayload(messages)));
+      const first = folder.readPayloadSync(addresses[0] as string);
+      expect(folder.readPayloadSync(addresses[0] as string)).toBe(first);
+      expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+      expect(() =>
+        (first as { role: string; content: string }[]).push(first[0] as never),
+      ).toThrow();
+      for (const [i, address] of addresses.entries())
+        expect(folder.readPayloadSync(address)).toEqual(lists[i]);
+      // the first entry was dropped by then: read (and checked) from its file again
+      expect(folder.readPayloadSync(addresses[0] as string)).not.toBe(first);
+      expect(folder.readPayloadSync(addresses[0] as string)).toEqual(lists[0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -142,6 +142,15 @@ export function decodePayload(bytes: Uint8Array, sha256: string, source: string)
   return parsed.data;
 }
 
+/** How many decoded payloads a run folder keeps (see `readPayloadSync` in {@link openRunFolder}). */
+const DECODED_PAYLOADS_KEPT = 4;
+
+/** Freezes a decoded message list: it is shared by every reader of the payload, so none may edit it. */
+function freezeMessages(messages: ChatMessage[]): ChatMessage[] {
+  for (const message of messages) Object.freeze(message);
+  return Object.freeze(messages) as ChatMessage[];
+}
+
 async function writeAtomic(path: string, bytes: Uint8Array | string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
@@ -269,7 +278,24 @@ export function openRunFolder(root: string): RunFolder {
   const requestLayout = detectRequestLayout(paths);
   let index: ReadonlyMap<string, RequestIndexEntry> | null = null;
 
+  // The last few payloads decoded: the systems of a block share a prompt, and one request is read
+  // by scoring, the derived files and the release in turn, so the same payload was gunzipped,
+  // hashed and parsed up to a dozen times. A few entries keep memory flat in the number of worlds.
+  const decoded = new Map<string, ChatMessage[]>();
   const readPayloadSync = (sha256: string): ChatMessage[] => {
+    const hit = decoded.get(sha256);
+    if (hit !== undefined) {
+      decoded.delete(sha256);
+      decoded.set(sha256, hit);
+      return hit;
+    }
+    const messages = freezeMessages(decodePayloadFile(sha256));
+    decoded.set(sha256, messages);
+    if (decoded.size > DECODED_PAYLOADS_KEPT) decoded.delete(decoded.keys().next().value as string);
+    return messages;
+  };
+
+  const decodePayloadFile = (sha256: string): ChatMessage[] => {
     const path = paths.payload(sha256);
     let bytes: Uint8Array;
     try {
