@@ -17,6 +17,32 @@ import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 import { worldSeedsFor } from '../run-worlds';
 
+/**
+ * The file's one offline divergence run (`--replicates 2 --seed 7 --resamples 20 --out run`), made
+ * once on first use: the end-to-end test checks its output, the --seed test its manifest, the
+ * damage tests change copies of its release, and the integrity tests read it. Nothing writes into
+ * it (every edit is on a copy).
+ */
+let shared: Promise<{ cwd: string; code: number; out: string; release: string }> | undefined;
+let sharedCwd: string | undefined;
+const sharedRun = () => {
+  shared ??= (async () => {
+    sharedCwd = mkdtempSync(join(tmpdir(), 'chi-divergence-run-'));
+    const cwd = sharedCwd;
+    const cli = captureIo({ cwd });
+    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
+    const code = await runCli(
+      [...argv, '--seed', '7', '--resamples', '20', '--out', 'run'],
+      cli.io,
+    );
+    return { cwd, code, out: cli.out(), release: join(cwd, 'run', 'release') };
+  })();
+  return shared;
+};
+afterAll(() => {
+  if (sharedCwd !== undefined) rmSync(sharedCwd, { recursive: true, force: true });
+});
+
 describe('chi pilot --protocol divergence-v0.1', () => {
   it('--plan prints the request count and worst-case cost and sends nothing', async () => {
     const cwd = testFolder('chi-divergence-plan-');
@@ -98,11 +124,10 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 
   it('runs offline end to end and chi verify recomputes the release', async () => {
-    const cwd = testFolder('chi-divergence-run-');
-    const cli = captureIo({ cwd });
+    const { cwd, code, out } = await sharedRun();
     const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
-    expect(await runCli([...argv, '--resamples', '50', '--out', 'run'], cli.io)).toBe(0);
-    const release = cli.out().trim().split('\n').at(-1) as string;
+    expect(code).toBe(0);
+    const release = out.trim().split('\n').at(-1) as string;
     expect(release).toBe(join(cwd, 'run', 'release'));
     expect(readFileSync(join(release, 'divergence.md'), 'utf8')).toContain(
       'SCRIPTED BASELINE, not a model',
@@ -119,10 +144,9 @@ describe('chi pilot --protocol divergence-v0.1', () => {
 describe('chi verify on a damaged divergence release', () => {
   it('exits 5 naming the file when the manifest was edited or the log truncated', async () => {
     const cwd = testFolder('chi-divergence-damaged-');
-    const run = captureIo({ cwd });
-    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
-    expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
+    // a copy of the file's one offline run (sharedRun), damaged below
     const release = join(cwd, 'run', 'release');
+    cpSync((await sharedRun()).release, release, { recursive: true });
     const manifestPath = join(release, 'manifest.json');
     const sumPath = join(release, 'manifest.sha256');
     const original = readFileSync(manifestPath, 'utf8');
@@ -175,14 +199,21 @@ describe('chi verify on a damaged divergence release', () => {
       const manifest = JSON.parse(readFileSync(join(cwd, out, 'manifest.json'), 'utf8'));
       return { manifest, release: join(cwd, out, 'release') };
     };
-    const seven = await run('7', 'seven');
+    // seed 7: the file's shared run (same options as `run` below)
+    const shared = await sharedRun();
+    expect(shared.code).toBe(0);
+    const seven = {
+      manifest: JSON.parse(readFileSync(join(shared.cwd, 'run', 'manifest.json'), 'utf8')),
+      release: shared.release,
+    };
     const eight = await run('8', 'eight');
     // Frozen as the pilot freezes it: the world seeds the root seed gives.
     expect(seven.manifest.worldSeeds).toEqual(worldSeedsFor(7, 2));
     expect(eight.manifest.worldSeeds).toEqual(worldSeedsFor(8, 2));
     expect(seven.manifest.worldSeeds).not.toEqual(eight.manifest.worldSeeds);
+    // (the end-to-end test verifies the seed-7 release)
     const verify = captureIo({ cwd });
-    expect(await runCli(['verify', seven.release], verify.io)).toBe(0);
+    expect(await runCli(['verify', eight.release], verify.io)).toBe(0);
     const plan = captureIo({ cwd });
     const planArgs = ['pilot', '--protocol', 'divergence-v0.1', '--plan', '--seed', '9'];
     expect(await runCli(planArgs, plan.io)).toBe(0);
@@ -230,10 +261,8 @@ describe('divergence release integrity', () => {
 
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-integrity-'));
-    const run = captureIo({ cwd });
-    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
-    expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], run.io)).toBe(0);
-    published = join(cwd, 'run', 'release');
+    // the file's one offline run (sharedRun), verified and left intact by the tests above
+    published = (await sharedRun()).release;
   });
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
