@@ -1,6 +1,6 @@
 /**
  * `npm run coverage` (docs/coverage.md): runs the scripted divergence systems with known dynamics
- * over K world-seed sets and writes the empirical coverage of every cell with a derived true value,
+ * and the pilot's memory experiment with the scripted systems of known Q_M over K world-seed sets and writes the empirical coverage of every cell with a derived true value,
  * per interval method, to `<out>/interval-coverage.json` and `<out>/interval-coverage.md`.
  * Scripted systems only: the figures measure the intervals, never a model.
  *
@@ -20,6 +20,7 @@ import {
 } from './coverage-report';
 import { type CoverageObservation, coverageByCell, coverageByGroup } from './coverage-table';
 import { type CoverageMethod, divergenceSeedSet } from './divergence-coverage';
+import { pilotSeedSet } from './pilot-coverage';
 
 async function main(): Promise<void> {
   const options = parseCoverageArgs(argv.slice(2), DIVERGENCE_ROOT_SEED);
@@ -34,6 +35,14 @@ async function main(): Promise<void> {
         resamples: options.resamples,
         methods,
         cache: options.cache,
+      })),
+      // The pilot's Q_M of the scripted systems with known values (deterministic cells). Q_M is
+      // not a mean over worlds, so the studentized interval does not apply to it.
+      ...(await pilotSeedSet({
+        rootSeed: options.seed + set,
+        worlds: options.worlds,
+        resamples: options.resamples,
+        methods: methods.filter((method) => method !== 'studentized'),
       })),
     );
     // The tables are rewritten after every seed set: a run stopped early leaves the sets done.
