@@ -55,6 +55,13 @@ export {
 } from './simultaneous-bands.js';
 export { normalCdf, studentTCdf, studentTQuantile } from './student-t.js';
 export {
+  STUDENTIZED_METHOD,
+  STUDENTIZED_METHOD_LABEL,
+  type StudentizedClusterMeansOptions,
+  type StudentizedEstimate,
+  studentizedClusterMeans,
+} from './studentized-cluster-means.js';
+export {
   type WeightedMeansBootstrapOptions,
   type WeightedMeansStatistic,
   weightedMeansBootstrap,

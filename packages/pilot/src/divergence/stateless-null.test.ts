@@ -1,11 +1,6 @@
-import type { ChisEntry } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { planRun } from '../run-create';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
-import { divergenceManifestOf } from './calls';
-import { armCalls } from './protocol';
-import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
-import { divergenceSystemSpec } from './scripted-divergence';
+import { statelessEntries, statelessManifest } from './stateless-trajectories';
 
 // The stateless system's null over many world-seed sets: every excess the release reports
 // (every excess series of every arm at every checkpoint, and every history-dependence dynamic)
@@ -22,67 +17,7 @@ import { divergenceSystemSpec } from './scripted-divergence';
 const SETS = 100;
 const WORLDS = 8;
 
-const manifest = divergenceManifestOf(
-  planRun({
-    settings: divergenceSettings(WORLDS, {
-      resamples: 1,
-      systems: [divergenceSystemSpec('stateless', 1)],
-    }),
-    experiments: DIVERGENCE_REGISTRY,
-  }).frozen.manifest,
-);
-
-/** mulberry32: a small seeded generator for the coins. */
-function coins(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0 < 2 ** 31 ? 0 : 1;
-  };
-}
-
-function statelessEntries(worldSeeds: readonly number[], seed: number): ChisEntry[] {
-  const coin = coins(seed);
-  const entries: ChisEntry[] = [];
-  for (const worldSeed of worldSeeds)
-    for (const arm of manifest.arms) {
-      let events = 0;
-      for (const call of armCalls(arm)) {
-        if (call.role === 'update') events += 1;
-        if (call.role !== 'probe') continue;
-        const washout = [coin(), coin(), coin()];
-        entries.push({
-          kind: 'chis-entry',
-          trajectoryId: `stateless.divergence.w${worldSeed}.${arm.id}`,
-          systemId: 'stateless',
-          evidenceClass: 'scripted_baseline',
-          worldSeed,
-          history: arm.id,
-          checkpoint: call.checkpoint,
-          condition: call.condition ?? 'probe',
-          recordedAt: '2026-09-01T00:00:00.000Z',
-          eventCount: events,
-          scheduledOperations: events,
-          elapsedWallMs: 0,
-          profile: { washoutKnown: washout.reduce((a, b) => a + b, 0) / 3 },
-          decisionVector: [coin(), coin(), coin(), coin()],
-          chi: null,
-          state: { sha256: 'a'.repeat(64), bytes: 0, originalBytes: 0, truncated: false },
-          resources: {
-            requests: 1,
-            promptTokens: null,
-            completionTokens: null,
-            costUsd: 0,
-            latencyMs: null,
-          },
-        });
-      }
-    }
-  return entries;
-}
+const manifest = statelessManifest(WORLDS);
 
 const NULL_DYNAMICS: readonly string[] = [
   'experienceDivergence',
@@ -114,7 +49,7 @@ describe('stateless system over many world-seed sets', () => {
       const analysis = analyzeDivergence(
         { ...manifest, worldSeeds },
         '0'.repeat(64),
-        statelessEntries(worldSeeds, 7919 * set + 17),
+        statelessEntries(manifest, worldSeeds, 7919 * set + 17),
       );
       for (const [name, value] of nullQuantities(analysis)) {
         expect(value, `${name} in set ${set}`).not.toBeNull();

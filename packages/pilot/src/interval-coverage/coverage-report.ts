@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@chi/spec';
 import type { CellCoverage, GroupCoverage } from './coverage-table';
+import type { CoverageMethod } from './divergence-coverage';
 
 /** The flags of `npm run coverage` (docs/coverage.md). */
 export interface CoverageArgs {
@@ -9,12 +10,39 @@ export interface CoverageArgs {
   readonly worlds: number;
   /** Bootstrap resamples per interval (`--resamples`, default 2000, the release's). */
   readonly resamples: number;
-  /** `--method`: which interval methods to read (default both, from the same replicates). */
-  readonly method: 'expanded' | 'percentile' | 'both';
+  /**
+   * `--method`: which interval methods to read, all from the same replicates' draws: one of them,
+   * `both` (percentile and expanded) or `all` (the default: percentile, expanded, studentized).
+   */
+  readonly method: CoverageMethodFlag;
   /** First root seed (`--seed`); seed set k uses `seed + k`. */
   readonly seed: number;
   /** Output folder (`--out`, default `coverage`). */
   readonly out: string;
+  /**
+   * `--cache DIR`: per seed set, the run's world values are read from (or, the first time,
+   * written to) `DIR/world-values-<root seed>-<worlds>.json`, so the intervals can be re-read
+   * without rerunning the protocol. Null (the default): no cache.
+   */
+  readonly cache: string | null;
+}
+
+/** The values of `--method`. */
+export type CoverageMethodFlag = 'expanded' | 'percentile' | 'studentized' | 'both' | 'all';
+
+const METHOD_FLAGS: readonly CoverageMethodFlag[] = [
+  'expanded',
+  'percentile',
+  'studentized',
+  'both',
+  'all',
+];
+
+/** The interval methods a `--method` value reads, in table order (the old one first). */
+export function coverageMethods(flag: CoverageMethodFlag): CoverageMethod[] {
+  if (flag === 'all') return ['percentile', 'expanded_percentile', 'studentized'];
+  if (flag === 'both') return ['percentile', 'expanded_percentile'];
+  return [flag === 'expanded' ? 'expanded_percentile' : flag];
 }
 
 const INTEGER_FLAGS = { '--sets': 'sets', '--worlds': 'worlds', '--resamples': 'resamples' };
@@ -27,13 +55,14 @@ const INTEGER_FLAGS = { '--sets': 'sets', '--worlds': 'worlds', '--resamples': '
  *   unknown method.
  */
 export function parseCoverageArgs(args: readonly string[], defaultSeed: number): CoverageArgs {
-  const parsed: Record<string, number | string> = {
+  const parsed: Record<string, number | string | null> = {
     sets: 40,
     worlds: 8,
     resamples: 2000,
-    method: 'both',
+    method: 'all',
     seed: defaultSeed,
     out: 'coverage',
+    cache: null,
   };
   for (let index = 0; index < args.length; index += 2) {
     const flag = args[index] as string;
@@ -49,13 +78,14 @@ export function parseCoverageArgs(args: readonly string[], defaultSeed: number):
         throw new InvalidArgumentError(flag, `expected a non-negative integer, found "${value}"`);
       parsed.seed = integer;
     } else if (flag === '--method') {
-      if (!['expanded', 'percentile', 'both'].includes(value))
+      if (!METHOD_FLAGS.includes(value as CoverageMethodFlag))
         throw new InvalidArgumentError(
           flag,
-          `expected expanded, percentile or both, found "${value}"`,
+          `expected one of ${METHOD_FLAGS.join(', ')}, found "${value}"`,
         );
       parsed.method = value;
     } else if (flag === '--out') parsed.out = value;
+    else if (flag === '--cache') parsed.cache = value;
     else throw new InvalidArgumentError(flag, 'unknown flag');
   }
   return parsed as unknown as CoverageArgs;

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { parseCoverageArgs, renderCoverageMarkdown } from './coverage-report';
+import { coverageMethods, parseCoverageArgs, renderCoverageMarkdown } from './coverage-report';
 import { type CoverageObservation, coverageByCell, coverageByGroup } from './coverage-table';
 import { divergenceObservations, divergenceTruths } from './divergence-coverage';
 
@@ -126,14 +126,22 @@ describe('divergence cells read from world values', () => {
 });
 
 describe('coverage flags', () => {
-  it('defaults to 40 sets of 8 worlds at 2000 resamples, both methods', () => {
+  it('defaults to 40 sets of 8 worlds at 2000 resamples, all three methods, no cache', () => {
     expect(parseCoverageArgs([], 5)).toEqual({
       sets: 40,
       worlds: 8,
       resamples: 2000,
-      method: 'both',
+      method: 'all',
       seed: 5,
       out: 'coverage',
+      cache: null,
+    });
+    expect(coverageMethods('all')).toEqual(['percentile', 'expanded_percentile', 'studentized']);
+    expect(coverageMethods('both')).toEqual(['percentile', 'expanded_percentile']);
+    expect(coverageMethods('expanded')).toEqual(['expanded_percentile']);
+    expect(parseCoverageArgs(['--cache', 'c', '--method', 'studentized'], 5)).toMatchObject({
+      cache: 'c',
+      method: 'studentized',
     });
   });
 

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
+import { clusterBootstrap, type IntervalMethod, studentizedClusterMeans } from '@chi/stats';
 import {
   DIVERGENCE_DYNAMICS,
   DIVERGENCE_SERIES,
@@ -11,6 +11,12 @@ import {
 import { EXPECTED_DYNAMICS, expectedSeries } from '../divergence/known-truth';
 import { type DivergenceRecomputed, runDivergenceProtocol } from '../divergence/run';
 import type { CoverageObservation } from './coverage-table';
+
+/**
+ * An interval method the harness reads: `clusterBootstrap`'s `IntervalMethod`s, or `'studentized'`
+ * (`studentizedClusterMeans`, the bootstrap-t over worlds), all from the same seed's draws.
+ */
+export type CoverageMethod = IntervalMethod | 'studentized';
 
 /** The cells of one system with a derived true value: every series x checkpoint, every dynamic. */
 export function divergenceTruths(
@@ -59,7 +65,7 @@ export function divergenceObservations(
     readonly seed: number;
     readonly resamples: number;
     readonly level: number;
-    readonly methods: readonly IntervalMethod[];
+    readonly methods: readonly CoverageMethod[];
   },
 ): CoverageObservation[] {
   const systems = [...new Set(values.map((value) => value.systemId))];
@@ -74,46 +80,98 @@ export function divergenceObservations(
     }
     const clusters = [...worlds.values()];
     return options.methods.flatMap((method) => {
-      const boot = clusterBootstrap({
-        clusters,
-        seed: options.seed,
-        resamples: options.resamples,
-        level: options.level,
-        method,
-        statistic: (sample) =>
-          Object.fromEntries(
-            truths.map(({ statistic }) => [statistic, meanDefined(sample, statistic)]),
-          ),
-      });
+      const read = method === 'studentized' ? studentizedCells : bootstrapCells;
+      const intervals = read(clusters, truths, options, method);
       return truths.map(({ statistic, group, truth }) => {
-        const estimate = boot[statistic];
-        const interval = estimate?.interval ?? null;
+        const found = intervals[statistic];
         return {
           cell: `${systemId} ${statistic}`,
-          group,
+          group: `${group} (${systemId})`,
           method,
           truth,
-          estimate: estimate?.estimate ?? null,
-          lower: interval?.lower ?? null,
-          upper: interval?.upper ?? null,
+          estimate: found?.estimate ?? null,
+          lower: found?.interval?.lower ?? null,
+          upper: found?.interval?.upper ?? null,
         };
       });
     });
   });
 }
 
+type CellIntervals = Readonly<
+  Record<
+    string,
+    {
+      readonly estimate: number | null;
+      readonly interval: { readonly lower: number; readonly upper: number } | null;
+    }
+  >
+>;
+type Truths = readonly { readonly statistic: string }[];
+type Settings = { readonly seed: number; readonly resamples: number; readonly level: number };
+
+function bootstrapCells(
+  clusters: readonly Cluster[],
+  truths: Truths,
+  options: Settings,
+  method: CoverageMethod,
+): CellIntervals {
+  return clusterBootstrap({
+    clusters,
+    seed: options.seed,
+    resamples: options.resamples,
+    level: options.level,
+    method: method as IntervalMethod,
+    statistic: (sample) =>
+      Object.fromEntries(
+        truths.map(({ statistic }) => [statistic, meanDefined(sample, statistic)]),
+      ),
+  });
+}
+
+function studentizedCells(
+  clusters: readonly Cluster[],
+  truths: Truths,
+  options: Settings,
+): CellIntervals {
+  return studentizedClusterMeans({
+    values: Object.fromEntries(
+      truths.map(({ statistic }) => [
+        statistic,
+        clusters.map((cluster) => cluster.get(statistic) ?? null),
+      ]),
+    ),
+    seed: options.seed,
+    resamples: options.resamples,
+    level: options.level,
+  });
+}
+
+/** What a seed set's run leaves for the intervals: its world values and analysis settings. */
+export interface DivergenceSeedSetValues {
+  readonly checkpoints: readonly number[];
+  readonly seed: number;
+  readonly level: number;
+  readonly values: readonly DivergenceWorldValue[];
+}
+
 /**
  * Runs the divergence protocol offline with the scripted systems in a temporary folder (world
- * seeds from `rootSeed`), then reads every known-truth cell by each method from the run's world
- * values. The run's own release uses few resamples (it is discarded); the intervals measured here
- * use `resamples` with the manifest's analysis seed and level.
+ * seeds from `rootSeed`) and returns its world values. The run's own release uses one resample
+ * (it is discarded). With `cache`, the values are read from
+ * `<cache>/world-values-<rootSeed>-<worlds>.json` when present and written there otherwise.
  */
-export async function divergenceSeedSet(options: {
+export async function divergenceSeedSetValues(options: {
   readonly rootSeed: number;
   readonly worlds: number;
-  readonly resamples: number;
-  readonly methods: readonly IntervalMethod[];
-}): Promise<CoverageObservation[]> {
+  readonly cache?: string | null;
+}): Promise<DivergenceSeedSetValues> {
+  const cached = options.cache
+    ? join(options.cache, `world-values-${options.rootSeed}-${options.worlds}.json`)
+    : null;
+  if (cached !== null && existsSync(cached)) {
+    return JSON.parse(readFileSync(cached, 'utf8')) as DivergenceSeedSetValues;
+  }
   const root = mkdtempSync(join(tmpdir(), 'chi-coverage-'));
   try {
     // runDivergenceProtocol returns the run's recomputation (entries and exclusions included).
@@ -124,15 +182,39 @@ export async function divergenceSeedSet(options: {
       resamples: 1,
       now: () => new Date('2026-09-01T00:00:00.000Z'),
     })) as DivergenceRecomputed;
-    const values = divergenceWorldValues(run.manifest, run.entries, run.excluded);
-    return divergenceObservations(values, {
+    const result: DivergenceSeedSetValues = {
       checkpoints: run.manifest.checkpoints.map(({ checkpoint }) => checkpoint),
       seed: run.manifest.analysis.seed,
-      resamples: options.resamples,
       level: run.manifest.analysis.level,
-      methods: options.methods,
-    });
+      values: divergenceWorldValues(run.manifest, run.entries, run.excluded),
+    };
+    if (cached !== null && options.cache) {
+      mkdirSync(options.cache, { recursive: true });
+      writeFileSync(cached, JSON.stringify(result));
+    }
+    return result;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * One seed set: its world values (run or cached), then every known-truth cell by each method
+ * with the manifest's analysis seed and level and `resamples`.
+ */
+export async function divergenceSeedSet(options: {
+  readonly rootSeed: number;
+  readonly worlds: number;
+  readonly resamples: number;
+  readonly methods: readonly CoverageMethod[];
+  readonly cache?: string | null;
+}): Promise<CoverageObservation[]> {
+  const run = await divergenceSeedSetValues(options);
+  return divergenceObservations(run.values, {
+    checkpoints: run.checkpoints,
+    seed: run.seed,
+    resamples: options.resamples,
+    level: run.level,
+    methods: options.methods,
+  });
 }
