@@ -95,7 +95,7 @@ function qualityMetrics(
 
 /**
  * The headline estimands of one of the pilot's experiments for one system, from the release's
- * analysis (`chart-data.json`): memory, EIMC at each tau then Q_M at each load; controls, Q_M
+ * analysis (`chart-data.json`): memory, Q_M at each load then EIMC at each tau; controls, Q_M
  * of each control condition; history, the excess divergence at the preregistered checkpoint;
  * behavior, each indicator. Intervals are the release's pointwise percentile intervals.
  */
@@ -107,8 +107,9 @@ export function pilotHeadline(
 ): MetricList {
   const list = new MetricList(manifest.analysis.level);
   if (experiment === 'memory') {
-    eimcMetrics(list, data, systemId);
+    // Q_M at the smallest load first: Inspect's log list shows a log's first metric
     qualityMetrics(list, data, systemId, (condition) => condition === 'notebook');
+    eimcMetrics(list, data, systemId);
   } else if (experiment === 'controls') {
     qualityMetrics(list, data, systemId, (condition) => condition !== 'notebook');
   } else if (experiment === 'history') {
