@@ -1,15 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { analyzeRun } from '../analyze-run';
+import { sha256Hex } from '../canonical-json';
 import { readRunFolder } from '../run-folder';
 import { scoreRun } from '../score-run';
 import { writeInspectLogs } from '../write-inspect-logs';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';
 
+const GOLDEN = join(import.meta.dirname, '..', '__fixtures__', 'golden');
 const FIXTURE = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'inspect');
 
 /**
@@ -312,6 +314,22 @@ describe('chi export inspect', () => {
     expect(text).not.toContain('"output_tokens"');
     for (const log of inspectLogs(unknown).values())
       expect((log.stats as { model_usage: object }).model_usage).toEqual({});
+  });
+
+  it('matches the golden logs: the hash of every log, and one log whole', async () => {
+    const logs = inspectLogs(await readRunFolder(run.path));
+    const text = (log: unknown) => `${JSON.stringify(log, null, 2)}\n`;
+    const sums = [...logs].map(([name, log]) => `${sha256Hex(text(log))}  ${name}\n`).join('');
+    // the smallest log whole, so a change to the format is a readable diff
+    const [name, smallest] =
+      [...logs].sort(([, a], [, b]) => text(a).length - text(b).length)[0] ?? [];
+    const whole = `${name}\n${text(smallest)}`;
+    if (process.env.UPDATE_GOLDEN === '1') {
+      writeFileSync(join(GOLDEN, 'inspect-logs.sha256'), sums);
+      writeFileSync(join(GOLDEN, 'inspect-log-smallest.txt'), whole);
+    }
+    expect(sums).toBe(readFileSync(join(GOLDEN, 'inspect-logs.sha256'), 'utf8'));
+    expect(whole).toBe(readFileSync(join(GOLDEN, 'inspect-log-smallest.txt'), 'utf8'));
   });
 
   it('is deterministic: the same run folder gives byte-identical logs', async () => {
