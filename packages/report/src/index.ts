@@ -147,10 +147,9 @@ export { boundHeapGrowth, CLI_HEAP_GROWING_PERCENT, heapGrowthFlag } from './hea
 export { type HistoryProbeReading, readHistoryProbe } from './history-probe-reading';
 export {
   INSPECT_LOG_SCHEMA_RELEASE,
-  type InspectEvalLog,
   inspectLogs,
-} from './inspect-log';
-export { moduleInspectLogs } from './inspect-module-log';
+} from './inspect/inspect-log';
+export type { InspectEvalLog } from './inspect/json';
 export { PackedText } from './packed-text';
 export { plannedRequestOf, requestOrdinalOf } from './plan-view';
 export { chanceAccuracy, profileClusters } from './profile-features';

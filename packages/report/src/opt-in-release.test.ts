@@ -19,7 +19,7 @@ import { tempDir } from './__fixtures__/temp-dir';
 import { sha256Hex } from './canonical-json';
 import type { ModuleEstimate } from './experiment-scorers/module-analysis';
 import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
-import { inspectLogs } from './inspect-log';
+import { inspectLogs } from './inspect/inspect-log';
 import { readRunFolder } from './run-folder';
 import { verifyRelease } from './verify-release';
 import { writeRelease } from './write-release';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { inspectLogs } from './inspect-log';
+import { inspectLogs } from './inspect/inspect-log';
 import { readRunFolder } from './run-folder';
 
 /** What {@link writeInspectLogs} wrote. */

@@ -1,14 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { analyzeRun } from '../analyze-run';
+import { sha256Hex } from '../canonical-json';
+import { readRunFolder } from '../run-folder';
+import { scoreRun } from '../score-run';
+import { writeInspectLogs } from '../write-inspect-logs';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';
-import { readRunFolder } from './run-folder';
-import { writeInspectLogs } from './write-inspect-logs';
 
-const FIXTURE = join(import.meta.dirname, '..', 'test', 'fixtures', 'inspect');
+const GOLDEN = join(import.meta.dirname, '..', '__fixtures__', 'golden');
+const FIXTURE = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'inspect');
 
 /**
  * The validator of our conformance schema: the fields, types and enums that Inspect's `EvalLog`
@@ -63,12 +67,14 @@ describe('chi export inspect', () => {
     }
     // The schema is not vacuous: each broken log fails, and for the reason it was broken.
     const first = JSON.parse(readFileSync(join(out.path, summary.files[0] ?? ''), 'utf8')) as {
+      eval: unknown;
       samples: Record<string, unknown>[];
     };
     const sample = first.samples[0] ?? {};
     const output = sample.output as { choices: unknown[] };
     const messages = sample.messages as Record<string, unknown>[];
     const scores = sample.scores as Record<string, Record<string, unknown>>;
+    const events = sample.events as Record<string, unknown>[];
     const broken: [string, unknown, string, string, string?][] = [
       ['no header', { ...first, eval: undefined }, '', 'required', 'eval'],
       ['unknown status', { ...first, status: 'finished' }, '/status', 'enum'],
@@ -128,6 +134,30 @@ describe('chi export inspect', () => {
         },
         '/samples/0/scores/chi_item_accuracy/value',
         'anyOf',
+      ],
+      [
+        'header without tags',
+        { ...first, eval: { ...(first.eval as object), tags: undefined } },
+        '/eval',
+        'required',
+        'tags',
+      ],
+      [
+        'model event without output',
+        {
+          ...first,
+          samples: [{ ...sample, events: [{ ...events[1], output: undefined }] }],
+        },
+        '/samples/0/events/0',
+        'required',
+        'output',
+      ],
+      [
+        'score event without score',
+        { ...first, samples: [{ ...sample, events: [{ ...events[2], score: undefined }] }] },
+        '/samples/0/events/0',
+        'required',
+        'score',
       ],
     ];
     for (const [why, log, path, keyword, missing] of broken) {
@@ -190,11 +220,116 @@ describe('chi export inspect', () => {
     const blank = samples.filter((sample) => sample.metadata.condition === 'blank');
     expect(blank.length).toBeGreaterThan(0);
     for (const sample of blank) expect(sample.scores.chi_item_accuracy?.value).toBeLessThan(1);
-    // Results hold the mean of the sample scores.
+    // The headline metrics are the release's estimands (Q_M per load then EIMC, each with its
+    // interval); item accuracy, the mean of the sample scores, comes last and says it is secondary.
     const results = keeperMemory?.results as {
-      scores: { metrics: { accuracy: { value: number } } }[];
+      scores: { metrics: Record<string, { name: string; value: number }> }[];
     };
-    expect(results.scores[0]?.metrics.accuracy.value).toBe(1);
+    const data = analyzeRun(records, scoreRun(records));
+    const metrics = results.scores[0]?.metrics ?? {};
+    const names = Object.keys(metrics);
+    expect(names[0]).toMatch(/^Q_M N=/);
+    expect(names.some((n) => n.startsWith('EIMC tau='))).toBe(true);
+    expect(names.at(-2)).toBe('item accuracy (secondary)');
+    expect(names.at(-1)).toBe('item accuracy stderr (secondary)');
+    expect(metrics['item accuracy (secondary)']?.value).toBe(1);
+    for (const point of data.memory.filter(
+      (p) => p.systemId === 'keeper' && p.condition === 'notebook',
+    )) {
+      const name = `Q_M N=${point.load}`;
+      expect(metrics[name]?.value, name).toBe(point.qualityScore.estimate);
+      if (point.qualityScore.lower !== null)
+        expect(metrics[`${name} lower 95%`]?.value).toBe(point.qualityScore.lower);
+    }
+    for (const entry of data.eimc.filter((e) => e.systemId === 'keeper')) {
+      const status = names.find((n) => n.startsWith(`EIMC tau=${entry.tau} passing loads (`));
+      expect(status, `${entry.tau}`).toBeDefined();
+      expect(metrics[status as string]?.value).toBe(entry.passingLoads.length);
+    }
+  });
+
+  it('gives every log its own task ID, and tags and metadata in the header where Inspect reads them', async () => {
+    const logs = [...inspectLogs(await readRunFolder(run.path)).values()];
+    const headers = logs.map(
+      (log) =>
+        log.eval as { task_id: string; tags: string[]; metadata: { chi: { systemId: string } } },
+    );
+    // Inspect's viewer keeps one log per task ID: as many task IDs as logs, so it lists them all
+    expect(new Set(headers.map((h) => h.task_id)).size).toBe(logs.length);
+    for (const [index, header] of headers.entries()) {
+      expect(header.tags).toContain('chi');
+      expect(header.metadata.chi.systemId).toBeTruthy();
+      expect(logs[index]?.tags, 'not at the top level, where Inspect ignores them').toBeUndefined();
+    }
+  });
+
+  it('gives every sample its transcript: sample init, each model call with its usage, its score', async () => {
+    const records = await readRunFolder(run.path);
+    for (const log of inspectLogs(records).values()) {
+      for (const sample of log.samples as {
+        id: string;
+        input: unknown[];
+        scores: Record<string, unknown>;
+        events: {
+          event: string;
+          input?: unknown[];
+          output?: { usage?: unknown };
+          score?: unknown;
+        }[];
+      }[]) {
+        const kinds = sample.events.map((e) => e.event);
+        expect(kinds, sample.id).toEqual(['sample_init', 'model', 'score']);
+        const model = sample.events[1];
+        expect(model?.input).toEqual(sample.input);
+        expect(model?.output?.usage).toMatchObject({ input_tokens: expect.any(Number) });
+        expect(sample.events[2]?.score).toEqual(Object.values(sample.scores)[0]);
+      }
+    }
+  });
+
+  it('leaves unknown token usage out instead of writing 0', async () => {
+    const records = await readRunFolder(run.path);
+    const unknown = {
+      ...records,
+      attempts: records.attempts.map((a) =>
+        a.kind === 'attempt' && a.result !== null
+          ? {
+              ...a,
+              result: {
+                ...a.result,
+                usage: {
+                  promptTokens: null,
+                  completionTokens: null,
+                  reasoningTokens: null,
+                  totalTokens: null,
+                  costUsd: null,
+                },
+              },
+            }
+          : a,
+      ),
+    };
+    const text = JSON.stringify([...inspectLogs(unknown).values()]);
+    expect(text).not.toContain('"input_tokens"');
+    expect(text).not.toContain('"output_tokens"');
+    for (const log of inspectLogs(unknown).values())
+      expect((log.stats as { model_usage: object }).model_usage).toEqual({});
+  });
+
+  it('matches the golden logs: the hash of every log, and one log whole', async () => {
+    const logs = inspectLogs(await readRunFolder(run.path));
+    const text = (log: unknown) => `${JSON.stringify(log, null, 2)}\n`;
+    const sums = [...logs].map(([name, log]) => `${sha256Hex(text(log))}  ${name}\n`).join('');
+    // the smallest log whole, so a change to the format is a readable diff
+    const [name, smallest] =
+      [...logs].sort(([, a], [, b]) => text(a).length - text(b).length)[0] ?? [];
+    const whole = `${name}\n${text(smallest)}`;
+    if (process.env.UPDATE_GOLDEN === '1') {
+      writeFileSync(join(GOLDEN, 'inspect-logs.sha256'), sums);
+      writeFileSync(join(GOLDEN, 'inspect-log-smallest.txt'), whole);
+    }
+    expect(sums).toBe(readFileSync(join(GOLDEN, 'inspect-logs.sha256'), 'utf8'));
+    expect(whole).toBe(readFileSync(join(GOLDEN, 'inspect-log-smallest.txt'), 'utf8'));
   });
 
   it('is deterministic: the same run folder gives byte-identical logs', async () => {
