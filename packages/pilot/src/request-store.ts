@@ -1,5 +1,10 @@
-import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
-import { openRunFolder, type RequestLayout, requestIndexEntry } from '@chi/run';
+import {
+  createJsonlWriter,
+  type JsonlWriter,
+  openRunFolder,
+  type RequestLayout,
+  requestIndexEntry,
+} from '@chi/run';
 import { type RenderedRequest, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
 import { openRunLog, writeJsonFile } from './run-folder';
 

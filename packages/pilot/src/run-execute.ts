@@ -1,5 +1,9 @@
-import { createJsonlWriter } from '@chi/chis';
-import { foldAttemptRecord, type RequestLogState, streamRunJsonl } from '@chi/run';
+import {
+  createJsonlWriter,
+  foldAttemptRecord,
+  type RequestLogState,
+  streamRunJsonl,
+} from '@chi/run';
 import {
   AttemptRecordSchema,
   type BudgetLedger,

@@ -68,6 +68,12 @@ export {
 export { type FileLine, fileLines } from './file-lines';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 export {
+  createJsonlWriter,
+  type FsyncPolicy,
+  type JsonlWriter,
+  type JsonlWriterOptions,
+} from './jsonl-writer';
+export {
   ExpectationFold,
   type LedgerExpectation,
   ledgerContradictions,
