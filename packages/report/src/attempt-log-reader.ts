@@ -4,12 +4,13 @@ import {
   AttemptChainChecker,
   type AttemptLogAnchor,
   fileLines,
+  RUN_FILE_NAME,
   streamRunJsonl,
 } from '@chi/run';
 import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
 import { attemptRecordsOnDisk } from './attempt-records-on-disk';
 
-const ATTEMPTS_FILE = 'attempts.jsonl';
+const ATTEMPTS_FILE = RUN_FILE_NAME.attempts;
 
 /** The attempt log as the report reads it: its records (read on demand) and its chain. */
 export interface AttemptLogReading {

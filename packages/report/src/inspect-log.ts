@@ -4,6 +4,7 @@ import {
   jsonBlockIds,
   outcomesFromAttemptLog,
   type RequestOutcome,
+  RUN_FILE_NAME,
 } from '@chi/run';
 import type {
   ChatMessage,
@@ -339,7 +340,7 @@ export function logOf(
       task_args_passed: {},
       dataset: {
         name: `chi-${experiment}`,
-        location: 'plan.json',
+        location: RUN_FILE_NAME.plan,
         samples: samples.length,
         sample_ids: samples.map((entry) => (entry.sample as { id: string }).id),
         shuffled: false,

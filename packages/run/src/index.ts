@@ -90,13 +90,17 @@ export {
 } from './plan-index';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
 export {
+  type FixedRunFileId,
   isPublishedRunFile,
   legacyRequestPath,
   payloadPath,
+  RUN_FILE_NAME,
   RUN_FILES,
+  RUN_FOLDER_DIRECTORY,
   type RunFile,
   type RunFileFormat,
   type RunFileRole,
+  type RunFolderDirectoryId,
   type RunPaths,
   renderRunFileTable,
   runFile,
