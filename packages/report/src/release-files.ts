@@ -4,7 +4,7 @@ import {
   type RequestLayout,
   RUN_FILE_NAME,
   RUN_FILES,
-  RUN_FOLDER_DIRECTORY,
+  releaseLayoutRow,
 } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, type RunManifest, STRATA } from '@chi/spec';
@@ -394,14 +394,8 @@ function verifyInstructions(code: ReleaseCodeSection | null): string[] {
 /** The README rows that say where requests and worlds are (they moved in run-folder layout 0.2). */
 function requestRows(layout: RequestLayout): string[] {
   if (layout === '0.1')
-    return [
-      `| \`${RUN_FOLDER_DIRECTORY.prompts}/\`, \`${RUN_FOLDER_DIRECTORY.legacyRequests}/\` | prompt templates and every request exactly as sent |`,
-      `| \`${RUN_FOLDER_DIRECTORY.worlds}/\` | generated worlds with their answer keys |`,
-    ];
-  return [
-    `| \`${RUN_FOLDER_DIRECTORY.prompts}/\`, \`${RUN_FILE_NAME.requestIndex}\`, \`${RUN_FOLDER_DIRECTORY.payloads}/\` | prompt templates; one line per request (ID, template, \`requestSha256\`); each distinct request exactly as sent, stored once as \`${RUN_FOLDER_DIRECTORY.payloads}/<requestSha256>.json.gz\` (gzip of the canonical JSON of its messages: \`zcat ${RUN_FOLDER_DIRECTORY.payloads}/<sha256>.json.gz \\| jq .\` shows it, \`\\| sha256sum\` prints its name) |`,
-    `| \`${RUN_FOLDER_DIRECTORY.worlds}/\` | generated worlds with their answer keys, as gzip JSON (\`zcat ${RUN_FOLDER_DIRECTORY.worlds}/memory/w<seed>-n<load>.json.gz \\| jq .\`) |`,
-  ];
+    return [releaseLayoutRow('legacyRequests'), releaseLayoutRow('legacyWorlds')];
+  return [releaseLayoutRow('requests'), releaseLayoutRow('worlds')];
 }
 
 function releaseReadme(
@@ -419,7 +413,7 @@ function releaseReadme(
     ...verifyInstructions(code),
     '| Path | What |',
     '| --- | --- |',
-    `| \`${RUN_FILE_NAME.manifest}\`, \`${RUN_FILE_NAME.manifestSha256}\` | the frozen run manifest (systems, seeds, prompts, caps, analysis seed) and its hash |`,
+    releaseLayoutRow('manifest'),
     '| `release.json` | generators and toolkit versions, seeds, evidence class, the packed code with its hashes |',
     ...(code === null
       ? []
@@ -428,17 +422,17 @@ function releaseReadme(
         ]),
     '| `parameters/` | scoring and analysis parameters used for every number |',
     ...requestRows(layout),
-    `| \`${RUN_FILE_NAME.plan}\`, \`${RUN_FILE_NAME.blocks}\`, \`${RUN_FILE_NAME.status}\` | registered requests and blocks, block status as the run recorded it, run status |`,
-    `| \`${RUN_FILE_NAME.attempts}\`, \`usage.csv\` | redacted response records with usage and timestamps; one usage row per resolved attempt |`,
-    `| \`${RUN_FOLDER_DIRECTORY.notebooks}/\` | every retained notebook state |`,
-    `| \`${RUN_FILE_NAME.failures}\`, \`${RUN_FILE_NAME.smoke}\`, \`${RUN_FILE_NAME.ledger}\` | failure/exclusion log, smoke checks (excluded data), budget ledger |`,
-    `| \`${RUN_FOLDER_DIRECTORY.chis}/\` | CHIS sequences per system |`,
+    releaseLayoutRow('plan'),
+    releaseLayoutRow('attempts'),
+    releaseLayoutRow('notebooks'),
+    releaseLayoutRow('logs'),
+    releaseLayoutRow('chis'),
     '| `scores/` | per system x block observations (incomplete blocks included, flagged) |',
     '| `traces/` | per-probe and per-item traces with the failure-taxonomy reason |',
     '| `chart-data/` | every displayed number as JSON and CSV with the worlds it uses (used / complete / planned), per-world results marking the worlds each curve and distance uses, and the case examples |',
     '| `figures/` | SVG figures |',
     '| `profiles/` | capacity profile p, features z, similarity h and CHI (with p beside it) as separate tables; h and CHI null with the reason without a calibration |',
-    `| \`validity/\`, \`${RUN_FILE_NAME.calibration}\` | with a calibration only: the frozen calibration and its checks (held-out humans, split-half reliability, subgroups, sensitivity, imitation) |`,
+    releaseLayoutRow('calibration'),
     '| `report.md`, `report.html` | the report: summary, contents, figures, tables, glossary |',
     '| `report-cases.md`, `report-cases.html` | case examples: a passing and a failing probe per cell, with notebook excerpt and trace |',
     '| `SHA256SUMS` | SHA-256 of every other file |',

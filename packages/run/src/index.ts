@@ -88,6 +88,15 @@ export {
   type PlanParsers,
   type PlanTextReader,
 } from './plan-index';
+export {
+  type LayoutName,
+  layoutName,
+  RELEASE_LAYOUT_ROWS,
+  type ReleaseLayoutRow,
+  type ReleaseLayoutRowId,
+  releaseLayoutRow,
+  renderLayoutRow,
+} from './release-layout';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
 export {
   type FixedRunFileId,
