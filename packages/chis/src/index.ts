@@ -11,6 +11,8 @@
  */
 export { type ChisLogContents, readChisTrajectories } from './chis-log';
 export {
+  type FileLineBytes,
+  fileLineBytes,
   type JsonlStream,
   readJsonl,
   type StreamJsonlOptions,
