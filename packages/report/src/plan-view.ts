@@ -1,4 +1,11 @@
-import { indexPlan, PLAN_SCHEMA_PARSERS, type PlanIndex, RUN_FILE_NAME } from '@chi/run';
+import {
+  FileWindow,
+  indexPlan,
+  lazyArray,
+  PLAN_SCHEMA_PARSERS,
+  type PlanIndex,
+  RUN_FILE_NAME,
+} from '@chi/run';
 import {
   InvalidArgumentError,
   type PlannedBlock,
@@ -7,8 +14,6 @@ import {
   type RunPlan,
   RunPlanSchema,
 } from '@chi/spec';
-import { FileWindow } from './file-window';
-import { lazyArray } from './lazy-array';
 
 const PLAN_FILE = RUN_FILE_NAME.plan;
 

@@ -11,6 +11,7 @@ import {
   RUN_FILE_NAME,
   RUN_FOLDER_DIRECTORY,
   type RunFolder,
+  readAttemptLogLean,
   requestFileOf,
   runFile,
 } from '@chi/run';
@@ -49,7 +50,6 @@ import {
   ValidationError,
 } from '@chi/spec';
 import { z } from 'zod';
-import { readAttemptLogLean } from './attempt-log-reader';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { readPlanView } from './plan-view';
 import { RequestIndexOnDisk, readRequestOnDisk } from './request-index-on-disk';

@@ -26,6 +26,8 @@ export {
   type RequestLogState,
   readAttemptLog,
 } from './attempt-log';
+export { type AttemptLogReading, type LineRanges, readAttemptLogLean } from './attempt-log-reader';
+export { attemptRecordsOnDisk } from './attempt-records-on-disk';
 export {
   type BlockRequestState,
   blockRequestState,
@@ -66,6 +68,7 @@ export {
   ROUTING_FAILURE_STATUSES,
 } from './failure-class';
 export { type FileLine, fileLines } from './file-lines';
+export { FileWindow } from './file-window';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
 export {
   createJsonlWriter,
@@ -73,6 +76,7 @@ export {
   type JsonlWriter,
   type JsonlWriterOptions,
 } from './jsonl-writer';
+export { lazyArray } from './lazy-array';
 export {
   ExpectationFold,
   type LedgerExpectation,

@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { RUN_FILE_NAME } from '@chi/run';
 import { type AttemptRecord, AttemptRecordSchema, parseWith } from '@chi/spec';
 import type { LineRanges } from './attempt-log-reader';
 import { FileWindow } from './file-window';
 import { lazyArray } from './lazy-array';
+import { RUN_FILE_NAME } from './run-files';
 
 const ATTEMPTS_FILE = RUN_FILE_NAME.attempts;
 
