@@ -85,6 +85,7 @@ export {
   readLedgerEntries,
   reconcileLedger,
 } from './ledger-reconcile';
+export { type OpenedRun, openRun } from './open-run';
 export {
   indexPlan,
   PLAN_SCHEMA_PARSERS,
