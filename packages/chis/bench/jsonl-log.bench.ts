@@ -1,19 +1,18 @@
 /**
- * Throughput of the JSONL log and the dynamics, run with `pnpm --filter @chi/chis bench`
+ * Throughput of the JSONL reader and the dynamics (the writer's appends: `@chi/run`'s
+ * `bench/jsonl-writer.bench.ts`), run with `pnpm --filter @chi/chis bench`
  * (`tsx bench/jsonl-log.bench.ts`). Plain `performance.now()` around whole workloads; each
  * workload runs three times after a warm-up and the median is reported. Entries are realistic CHIS
  * entries from the synthetic generator (about 500 bytes per line). The temporary files live in the
  * OS temp directory, so fsync figures depend on the disk behind it.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChisEntry, ChisEntrySchema } from '@chi/spec';
 import {
   continuity,
-  createJsonlWriter,
   drift,
-  type FsyncPolicy,
   generateSyntheticTrajectories,
   groupTrajectories,
   readJsonl,
@@ -23,7 +22,6 @@ import {
 } from '../src/index';
 
 const directory = await mkdtemp(join(tmpdir(), 'chis-bench-'));
-let fileCounter = 0;
 
 function syntheticEntries(count: number): ChisEntry[] {
   const replicates = Math.ceil(count / 49);
@@ -58,18 +56,6 @@ async function timed(run: () => Promise<unknown> | unknown, repetitions = 3): Pr
   return median(samples);
 }
 
-async function appendWorkload(entries: ChisEntry[], fsync: FsyncPolicy, concurrency: number) {
-  const path = join(directory, `append-${fileCounter++}.jsonl`);
-  const writer = await createJsonlWriter({ path, schema: ChisEntrySchema, fsync });
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) await writer.append(entries[next++]!);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  await writer.close();
-  await rm(path);
-}
-
 const rows: { workload: string; records: number; medianMs: string; perSecond: string }[] = [];
 async function report(workload: string, records: number, run: () => Promise<unknown> | unknown) {
   const ms = await timed(run);
@@ -81,37 +67,21 @@ async function report(workload: string, records: number, run: () => Promise<unkn
   });
 }
 
-const small = syntheticEntries(300);
 const large = syntheticEntries(20_000);
 const lineBytes = Buffer.byteLength(serializeJsonlLine(ChisEntrySchema, large[0], 'entry'));
 
 await report('serialize + validate only (no I/O)', large.length, () => {
   for (const entry of large) serializeJsonlLine(ChisEntrySchema, entry, 'entry');
 });
-await report("append, fsync 'every-line', one caller awaiting each", small.length, () =>
-  appendWorkload(small, 'every-line', 1),
-);
-await report("append, fsync 'every-line', 16 concurrent callers", 2_000, () =>
-  appendWorkload(large.slice(0, 2_000), 'every-line', 16),
-);
-await report("append, fsync 'on-flush', one caller awaiting each", large.length, () =>
-  appendWorkload(large, 'on-flush', 1),
-);
-await report("append, fsync 'on-flush', burst (all appends at once)", large.length, () =>
-  appendWorkload(large, 'on-flush', large.length),
-);
 
 const readPath = join(directory, 'read.jsonl');
 const readRecords = 100_000;
-{
-  const writer = await createJsonlWriter({
-    path: readPath,
-    schema: ChisEntrySchema,
-    fsync: 'on-flush',
-  });
-  await Promise.all(syntheticEntries(readRecords).map((entry) => writer.append(entry)));
-  await writer.close();
-}
+await writeFile(
+  readPath,
+  syntheticEntries(readRecords)
+    .map((entry) => serializeJsonlLine(ChisEntrySchema, entry, 'entry'))
+    .join(''),
+);
 await report('readJsonl (validate every line)', readRecords, () =>
   readJsonl(readPath, ChisEntrySchema),
 );

@@ -5,7 +5,7 @@ import { ChisEntrySchema } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEntry } from './__fixtures__/entries';
 import { readChisTrajectories } from './chis-log';
-import { createJsonlWriter } from './jsonl-writer';
+import { serializeJsonlLine } from './jsonl-lines';
 
 let directory: string;
 beforeAll(async () => {
@@ -18,11 +18,15 @@ afterAll(async () => {
 describe('readChisTrajectories', () => {
   it('reads a CHIS log, groups it by trajectory and passes the torn tail and problems through', async () => {
     const path = join(directory, 'chis.jsonl');
-    const writer = await createJsonlWriter({ path, schema: ChisEntrySchema, fsync: 'on-flush' });
-    await writer.append(makeEntry('b', { checkpoint: 0, condition: 'baseline' }));
-    await writer.append(makeEntry('a', { checkpoint: 1, condition: 'neutral' }));
-    await writer.append(makeEntry('a', { checkpoint: 0, condition: 'baseline' }));
-    await writer.close();
+    const entries = [
+      makeEntry('b', { checkpoint: 0, condition: 'baseline' }),
+      makeEntry('a', { checkpoint: 1, condition: 'neutral' }),
+      makeEntry('a', { checkpoint: 0, condition: 'baseline' }),
+    ];
+    await writeFile(
+      path,
+      entries.map((entry) => serializeJsonlLine(ChisEntrySchema, entry, 'entry')).join(''),
+    );
     await writeFile(path, '{"kind":"chis-en', { flag: 'a' });
 
     const contents = await readChisTrajectories(path);

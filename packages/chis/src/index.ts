@@ -1,6 +1,6 @@
 /**
- * `@chi/chis`: CHIS sequences. A crash-safe append-only JSONL log (generic over any zod schema, used
- * for CHIS entries and the pilot's attempt log), a reader that groups entries by trajectory, the
+ * `@chi/chis`: CHIS sequences. The JSONL line rules and reader (generic over any zod schema; the
+ * durable writer is `@chi/run`'s `createJsonlWriter`), a reader that groups entries by trajectory, the
  * trajectory dynamics (continuity, drift, plasticity, stability, recovery, hysteresis, memory
  * accumulation, experience divergence) and seeded synthetic trajectories with known ground truth.
  *
@@ -11,17 +11,13 @@
  */
 export { type ChisLogContents, readChisTrajectories } from './chis-log';
 export {
+  type FileLineBytes,
+  fileLineBytes,
   type JsonlStream,
   readJsonl,
   type StreamJsonlOptions,
   streamJsonl,
 } from './jsonl-reader';
-export {
-  createJsonlWriter,
-  type FsyncPolicy,
-  type JsonlWriter,
-  type JsonlWriterOptions,
-} from './jsonl-writer';
 // Everything that runs without Node is listed once, in `./pure` (explicit named exports there);
 // this entry adds only the file I/O above, so the two entries cannot drift apart.
 export * from './pure';

@@ -12,6 +12,61 @@ export interface StreamJsonlOptions {
   readonly chunkBytes?: number;
 }
 
+/** One line of a file as bytes, and where it is. */
+export interface FileLineBytes {
+  /** The line's bytes, without its newline (a copy: safe to keep). */
+  readonly bytes: Buffer;
+  /** Byte offset of the line's first byte. */
+  readonly start: number;
+  /** Byte offset of its newline (or of the end of the file for an unterminated last line). */
+  readonly end: number;
+  /** False for bytes after the last newline: what an append cut short leaves (a torn tail). */
+  readonly terminated: boolean;
+}
+
+/**
+ * The lines of a file, read in chunks (default 1 MiB): memory holds one chunk and the line being
+ * assembled, whatever the file's size. The one chunked line reader of the toolkit: `streamJsonl`
+ * judges its lines, and `@chi/run`'s `fileLines` gives them as text to every run-folder reader.
+ * It judges nothing: what a torn tail or a damaged line is, is the caller's rule.
+ *
+ * @throws the open error, `ENOENT` included, for a file that cannot be read
+ */
+export async function* fileLineBytes(
+  path: string,
+  options: StreamJsonlOptions = {},
+): AsyncGenerator<FileLineBytes, void, undefined> {
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    // The line being assembled across chunk boundaries: copied parts and its file offset.
+    let pending: Buffer[] = [];
+    let lineStart = 0;
+    let position = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, chunkBytes, position);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+        const bytes = Buffer.concat([...pending, chunk.subarray(start, nl)]);
+        pending = [];
+        yield { bytes, start: lineStart, end: position + nl, terminated: true };
+        start = nl + 1;
+        lineStart = position + start;
+      }
+      // Copied: `buffer` is reused by the next read.
+      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
+      position += bytesRead;
+    }
+    if (pending.length > 0)
+      yield { bytes: Buffer.concat(pending), start: lineStart, end: position, terminated: false };
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * A lazily read JSONL file: iterate it with `for await`. Each iteration reads the file from the
  * start with constant memory (one chunk plus the line being assembled) and validates every line.
@@ -55,48 +110,19 @@ export function streamJsonl<S extends z.ZodType>(
     complete = false;
     tornTail = null;
     const judge = createJsonlLineJudge(schema, path);
-    const file = await open(path, 'r');
-    try {
-      const buffer = Buffer.allocUnsafe(chunkBytes);
-      // The line being assembled across chunk boundaries: copied parts and its file offset.
-      let pending: Buffer[] = [];
-      let pendingOffset = 0;
-      let position = 0;
-      for (;;) {
-        const { bytesRead } = await file.read(buffer, 0, chunkBytes, position);
-        if (bytesRead === 0) break;
-        const chunk = buffer.subarray(0, bytesRead);
-        let start = 0;
-        let newline = chunk.indexOf(NEWLINE, start);
-        while (newline !== -1) {
-          let line: Buffer;
-          let lineOffset: number;
-          if (pending.length > 0) {
-            line = Buffer.concat([...pending, chunk.subarray(start, newline)]);
-            lineOffset = pendingOffset;
-            pending = [];
-          } else {
-            line = chunk.subarray(start, newline);
-            lineOffset = position + start;
-          }
-          const judged = judge.line(line, lineOffset);
-          if (judged !== null) yield judged.record;
-          start = newline + 1;
-          newline = chunk.indexOf(NEWLINE, start);
-        }
-        if (start < bytesRead) {
-          if (pending.length === 0) pendingOffset = position + start;
-          // Copied: `buffer` is reused by the next read.
-          pending.push(Buffer.from(chunk.subarray(start)));
-        }
-        position += bytesRead;
+    let rest: FileLineBytes | null = null;
+    let size = 0;
+    for await (const line of fileLineBytes(path, { chunkBytes })) {
+      size = line.terminated ? line.end + 1 : line.end;
+      if (!line.terminated) {
+        rest = line;
+        break;
       }
-      const rest = pending.length > 0 ? Buffer.concat(pending) : Buffer.alloc(0);
-      tornTail = judge.finish(rest, pending.length > 0 ? pendingOffset : position);
-      complete = true;
-    } finally {
-      await file.close();
+      const judged = judge.line(line.bytes, line.start);
+      if (judged !== null) yield judged.record;
     }
+    tornTail = judge.finish(rest?.bytes ?? Buffer.alloc(0), rest?.start ?? size);
+    complete = true;
   }
 
   return {

@@ -1,8 +1,8 @@
 /**
  * `@chi/chis/pure`: everything in `@chi/chis` that needs no Node built-in — the dynamics, the
  * trajectory grouping, the distances, the synthetic generator and in-memory JSONL parsing — for
- * browsers, workers and other runtimes. The Node-only file I/O (`createJsonlWriter`, `readJsonl`,
- * `streamJsonl`, `readChisTrajectories`) is in the main entry only.
+ * browsers, workers and other runtimes. The Node-only file I/O (`readJsonl`, `streamJsonl`,
+ * `readChisTrajectories`) is in the main entry only.
  *
  * @packageDocumentation
  */
@@ -26,7 +26,14 @@ export {
   type PairDivergence,
 } from './experience-divergence';
 export { type HysteresisOptions, type HysteresisResult, hysteresis } from './hysteresis';
-export { type JsonlReadResult, parseJsonl, serializeJsonlLine, type TornTail } from './jsonl-lines';
+export {
+  decodeForReport,
+  decodeJsonLine,
+  type JsonlReadResult,
+  parseJsonl,
+  serializeJsonlLine,
+  type TornTail,
+} from './jsonl-lines';
 export {
   type AccumulationPoint,
   type MemoryAccumulationOptions,

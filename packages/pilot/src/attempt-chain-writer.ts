@@ -1,4 +1,4 @@
-import type { JsonlWriter } from '@chi/chis';
+import type { JsonlWriter } from '@chi/run';
 import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run';
 import type { AttemptRecord } from '@chi/spec';
 

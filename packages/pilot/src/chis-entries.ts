@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createJsonlWriter } from '@chi/chis';
 import { readHistoryProbe } from '@chi/report';
-import { usableReply } from '@chi/run';
+import { createJsonlWriter, usableReply } from '@chi/run';
 import { checkpointAccuracy, decisionVector } from '@chi/scoring';
 import {
   type ChatResult,

@@ -1,3 +1,4 @@
+import { RUN_FILE_NAME } from '@chi/run';
 import { exitCodesText } from './exit-codes';
 import { experimentFlagHelp, experimentFlags } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
@@ -91,7 +92,7 @@ Options:
   --models m@p,...   live OpenRouter models with provider allowlists (default: the four protocol models)
   --base-url URL     an OpenAI-compatible endpoint instead of OpenRouter; --models lists its model names
   --ceiling-usd X    USD ceiling of the smoke checks (default 1)
-  --out DIR          folder of smoke.jsonl (default ./chi-runs/smoke-<time>)
+  --out DIR          folder of ${RUN_FILE_NAME.smoke} (default ./chi-runs/smoke-<time>)
 
 ${exitCodesText('smoke')}`,
   serve: `chi serve — serve a scripted reference system as an OpenAI-compatible endpoint (loopback only)

@@ -14,7 +14,7 @@ import {
   writeInspectLogs,
   writeViewBundle,
 } from '@chi/report';
-import { acquireRunLock } from '@chi/run';
+import { acquireRunLock, RUN_FILE_NAME } from '@chi/run';
 import {
   ApiCallError,
   ChiError,
@@ -122,9 +122,9 @@ const CLI_PROBES_PER_STRATUM = 8;
 function existingRunFolder(path: string, what: string): string {
   if (!existsSync(path) || !statSync(path).isDirectory())
     throw new UsageError(`${what}: ${path} does not exist or is not a folder`);
-  if (!existsSync(join(path, 'manifest.json')))
+  if (!existsSync(join(path, RUN_FILE_NAME.manifest)))
     throw new UsageError(
-      `${what}: ${path} holds no manifest.json (not a run folder, or its creation never finished)`,
+      `${what}: ${path} holds no ${RUN_FILE_NAME.manifest} (not a run folder, or its creation never finished)`,
     );
   return path;
 }
@@ -604,7 +604,7 @@ async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
     systems,
     env: io.env,
     ceilingUsd: command.ceilingUsd,
-    logPath: join(dir, 'smoke.jsonl'),
+    logPath: join(dir, RUN_FILE_NAME.smoke),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
   });
   for (const result of results) {
@@ -612,7 +612,7 @@ async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
       `chi: smoke ${result.passed ? 'PASS' : 'FAIL'} ${result.systemId} (${result.model}): allowlist ${String(result.checks.allowlistResolved)}, price known ${String(result.checks.priceKnown)}, reply parsed ${String(result.checks.replyParsed)}${result.passed ? '' : ` — ${result.detail}`}\n`,
     );
   }
-  io.stdout.write(`${join(dir, 'smoke.jsonl')}\n`);
+  io.stdout.write(`${join(dir, RUN_FILE_NAME.smoke)}\n`);
   return results.every((result) => result.passed) ? EXIT_CODES.ok : EXIT_CODES.smokeFailed;
 }
 

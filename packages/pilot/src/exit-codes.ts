@@ -1,3 +1,4 @@
+import { RUN_FILE_NAME } from '@chi/run';
 /**
  * The exit codes of every `chi` command: the one table that `EXIT_CODES`, `chi help`, every
  * `chi <command> --help` and RUN-FOLDER.md's table are made from (a test keeps the document
@@ -26,7 +27,7 @@ export const EXIT_CODE_TABLE = [
   {
     name: 'smokeFailed',
     code: 4,
-    meaning: 'a required smoke check failed; no scored request was sent (`status.json` says so)',
+    meaning: `a required smoke check failed; no scored request was sent (\`${RUN_FILE_NAME.status}\` says so)`,
   },
   {
     name: 'damagedRun',
@@ -37,8 +38,7 @@ export const EXIT_CODE_TABLE = [
   {
     name: 'locked',
     code: 6,
-    meaning:
-      'the run folder is in use by another command (its `run.lock` holder is named: PID, host, since); nothing was sent or written',
+    meaning: `the run folder is in use by another command (its \`${RUN_FILE_NAME.lock}\` holder is named: PID, host, since); nothing was sent or written`,
   },
   {
     name: 'secondSignal',

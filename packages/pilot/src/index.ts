@@ -7,25 +7,6 @@
  * @packageDocumentation
  */
 
-// The run-folder rules live in @chi/run (one implementation for the runner, the report and
-// `chi verify`); re-exported here so existing imports from @chi/pilot keep working.
-export {
-  ACCOUNT_FAILURE_STATUSES,
-  computeBlockStatuses,
-  extractJsonBlock,
-  foldAttemptLog,
-  isAccountFailure,
-  isInfrastructureFailure,
-  type LedgerExpectation,
-  ledgerContradictions,
-  ledgerExpectation,
-  type RequestLogState,
-  type RequestOutcome,
-  readAttemptLog,
-  readLedgerEntries,
-  reconcileLedger,
-  renderJsonBlock,
-} from '@chi/run';
 export { matchTemplate, readBehaviorQuestion } from './behavior-question-reader';
 export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior-questions';
 export { calibrateCommand, defaultCalibrationPath } from './calibrate-command';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { canonicalJson, sha256Hex } from '@chi/run';
+import { canonicalJson, RUN_FILE_NAME, sha256Hex } from '@chi/run';
 import {
   ChiError,
   type GeneratorInfo,
@@ -266,19 +266,20 @@ export class ManifestIntegrityError extends ChiError {
  * must hash to the recorded value and be the canonical form of a valid manifest.
  */
 export async function readFrozenManifest(runDir: string): Promise<FrozenManifest> {
-  const text = await readRunFileText(join(runDir, 'manifest.json'));
+  const text = await readRunFileText(join(runDir, RUN_FILE_NAME.manifest));
   const recorded =
-    (await readRunFileText(join(runDir, 'manifest.sha256'))).trim().split(/\s+/)[0] ?? '';
+    (await readRunFileText(join(runDir, RUN_FILE_NAME.manifestSha256))).trim().split(/\s+/)[0] ??
+    '';
   const sha256 = sha256Hex(text);
   if (sha256 !== recorded) {
     throw new ManifestIntegrityError(
-      `manifest.json in ${runDir} hashes to ${sha256}, but manifest.sha256 records ${recorded}: the frozen manifest was changed`,
+      `${RUN_FILE_NAME.manifest} in ${runDir} hashes to ${sha256}, but ${RUN_FILE_NAME.manifestSha256} records ${recorded}: the frozen manifest was changed`,
     );
   }
   const manifest = parseWith(RunManifestSchema, JSON.parse(text) as unknown, 'run manifest');
   if (canonicalJson(manifest) !== text) {
     throw new ManifestIntegrityError(
-      `manifest.json in ${runDir} is not in canonical (RFC 8785) form`,
+      `${RUN_FILE_NAME.manifest} in ${runDir} is not in canonical (RFC 8785) form`,
     );
   }
   return { manifest, text, sha256 };

@@ -1,11 +1,11 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attemptRecordSha256, readRunFolder, scoreRun, verifyRelease } from '@chi/report';
+import { readRunFolder, scoreRun, verifyRelease } from '@chi/report';
+import { attemptRecordSha256, extractJsonBlock, readAttemptLog } from '@chi/run';
 import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLegacyLayout } from './__fixtures__/legacy-layout';
-import { extractJsonBlock, readAttemptLog } from './index';
 import { finishRun } from './pilot';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';

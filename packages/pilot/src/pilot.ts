@@ -7,6 +7,7 @@ import {
   type AnyExperimentScorer,
   acquireRunLock,
   foldAttemptLog,
+  RUN_FILE_NAME,
   type RunLock,
   reconcileLedger,
   streamRunJsonl,
@@ -307,7 +308,7 @@ async function lockedRunDir(options: RunPilotOptions): Promise<{ runDir: string;
     runDir = resolve(options.resumeDir);
     if (!existsSync(runPaths(runDir).manifest)) {
       throw new ChiError(
-        `cannot resume ${runDir}: it holds no manifest.json (not a run folder, or its creation never finished)`,
+        `cannot resume ${runDir}: it holds no ${RUN_FILE_NAME.manifest} (not a run folder, or its creation never finished)`,
       );
     }
   } else {

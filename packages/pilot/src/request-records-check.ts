@@ -1,5 +1,12 @@
 import { requestInputBytes } from '@chi/openrouter';
-import { canonicalJson, openRunFolder, type RunFolder, sha256Hex, streamRunJsonl } from '@chi/run';
+import {
+  canonicalJson,
+  openRunFolder,
+  RUN_FILE_NAME,
+  type RunFolder,
+  sha256Hex,
+  streamRunJsonl,
+} from '@chi/run';
 import { AttemptRecordSchema, RunFolderDamagedError } from '@chi/spec';
 
 /** What the last answered attempt of a request recorded about what was sent. */
@@ -29,7 +36,7 @@ function checkLegacyRequest(folder: RunFolder, requestId: string, sent: SentReco
   if (request === null)
     throw new RunFolderDamagedError(
       file,
-      `missing, but attempts.jsonl resolved ${sent.attemptId}: scores need what was asked`,
+      `missing, but ${RUN_FILE_NAME.attempts} resolved ${sent.attemptId}: scores need what was asked`,
     );
   const sha256 = sha256Hex(canonicalJson(request.messages));
   if (sha256 !== request.requestSha256 || sha256 !== sent.requestSha256)
@@ -68,7 +75,7 @@ export async function checkRequestRecords(runDir: string): Promise<void> {
     if (entry === undefined)
       throw new RunFolderDamagedError(
         file,
-        `no line for ${requestId}, but attempts.jsonl resolved ${sent.attemptId}: scores need what was asked`,
+        `no line for ${requestId}, but ${RUN_FILE_NAME.attempts} resolved ${sent.attemptId}: scores need what was asked`,
       );
     if (entry.requestSha256 !== sent.requestSha256)
       throw new RunFolderDamagedError(

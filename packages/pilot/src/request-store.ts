@@ -1,6 +1,7 @@
-import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import {
   type CanonicalPayload,
+  createJsonlWriter,
+  type JsonlWriter,
   openRunFolder,
   type RequestLayout,
   requestIndexEntry,

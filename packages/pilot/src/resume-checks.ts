@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { streamRunJsonl } from '@chi/run';
+import { RUN_FILE_NAME, streamRunJsonl } from '@chi/run';
 import {
   AttemptRecordSchema,
   InvalidArgumentError,
@@ -31,14 +31,14 @@ async function firstRecordManifest(paths: RunPaths): Promise<string | null> {
 export async function checkManifestAnchor(paths: RunPaths, frozen: FrozenManifest): Promise<void> {
   const recorded = existsSync(paths.status)
     ? {
-        file: 'status.json',
+        file: RUN_FILE_NAME.status,
         sha256: (await readJsonFile(paths.status, RunStatusSchema)).manifestSha256,
       }
-    : { file: 'attempts.jsonl', sha256: await firstRecordManifest(paths) };
+    : { file: RUN_FILE_NAME.attempts, sha256: await firstRecordManifest(paths) };
   if (recorded.sha256 === null || recorded.sha256 === frozen.sha256) return;
   throw new RunFolderDamagedError(
     paths.manifest,
-    `it hashes to ${frozen.sha256} (and manifest.sha256 was rewritten to match), but ${recorded.file} records the run's manifest as ${recorded.sha256}: the manifest was changed after the run started (its ceiling, prices, caps or any other setting)`,
+    `it hashes to ${frozen.sha256} (and ${RUN_FILE_NAME.manifestSha256} was rewritten to match), but ${recorded.file} records the run's manifest as ${recorded.sha256}: the manifest was changed after the run started (its ceiling, prices, caps or any other setting)`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { RUN_FILE_NAME } from '@chi/run';
 import {
   HISTORY_IDS,
   InvalidArgumentError,
@@ -247,7 +248,7 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
     });
   // The manifest goes last and durably: its presence marks a fully created run folder.
   await writeFileAtomic(paths.manifest, frozen.text, { durable: true });
-  await writeFileAtomic(paths.manifestSha256, `${frozen.sha256}  manifest.json\n`, {
+  await writeFileAtomic(paths.manifestSha256, `${frozen.sha256}  ${RUN_FILE_NAME.manifest}\n`, {
     durable: true,
   });
   return { runDir, runId: prepared.runId, frozen, plan };

@@ -1,5 +1,9 @@
-import { createJsonlWriter } from '@chi/chis';
-import { foldAttemptRecord, type RequestLogState, streamRunJsonl } from '@chi/run';
+import {
+  createJsonlWriter,
+  foldAttemptRecord,
+  type RequestLogState,
+  streamRunJsonl,
+} from '@chi/run';
 import {
   AttemptRecordSchema,
   type BudgetLedger,
@@ -149,15 +153,10 @@ async function foldLogForResume(session: RunSession): Promise<Map<string, Reques
   for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1)
     if (plan.writesNotebook(ordinal)) writers.add(plan.requestAt(ordinal).requestId);
   const states = new Map<string, RequestLogState>();
-  for await (const record of streamRunJsonl(session.run.paths.attempts, AttemptRecordSchema)) {
-    const result = record.result;
-    foldAttemptRecord(
-      states,
-      result === null || result === undefined || writers.has(record.requestId)
-        ? record
-        : { ...record, result: { ...result, text: null, redactedResponse: null } },
+  for await (const record of streamRunJsonl(session.run.paths.attempts, AttemptRecordSchema))
+    foldAttemptRecord(states, record, (result) =>
+      writers.has(record.requestId) ? result : { ...result, text: null, redactedResponse: null },
     );
-  }
   return states;
 }
 

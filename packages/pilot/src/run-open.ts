@@ -3,6 +3,7 @@ import {
   checkRunIntegrity,
   indexPlan,
   type PlanIndex,
+  RUN_FILE_NAME,
   type RunIntegrity,
   throwIfRunDamaged,
 } from '@chi/run';
@@ -91,7 +92,7 @@ function checkPlanAndPrompts(
 ): void {
   if (manifest.planSha256 !== undefined && planSha256(plan) !== manifest.planSha256) {
     throw new ManifestIntegrityError(
-      `plan.json in ${runDir} does not match the planSha256 frozen in the manifest`,
+      `${RUN_FILE_NAME.plan} in ${runDir} does not match the planSha256 frozen in the manifest`,
     );
   }
   // Every frozen template is checked byte for byte by the shared check (checkRunIntegrity);
@@ -139,7 +140,7 @@ async function readPreviousStatus(
   if (previousStatus !== null && previousStatus.manifestSha256 !== manifestSha256)
     throw new RunFolderDamagedError(
       paths.status,
-      `it records manifest hash ${previousStatus.manifestSha256}, but manifest.json hashes to ${manifestSha256}: the manifest was changed after the run started`,
+      `it records manifest hash ${previousStatus.manifestSha256}, but ${RUN_FILE_NAME.manifest} hashes to ${manifestSha256}: the manifest was changed after the run started`,
     );
   return previousStatus;
 }

@@ -1,4 +1,4 @@
-import type { JsonlWriter } from '@chi/chis';
+import type { JsonlWriter } from '@chi/run';
 import type { ChatModel, FailureLogEntry, SystemSpec } from '@chi/spec';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';

@@ -1,4 +1,5 @@
 import type { ChartData } from '@chi/report';
+import { RUN_FILE_NAME } from '@chi/run';
 import type { RunStatus } from '@chi/spec';
 
 function eimcText(entry: ChartData['eimc'][number] | undefined): string {
@@ -63,5 +64,5 @@ export function formatResumeHint(
     ...(flags.release ? [] : ['--no-release']),
   ].join(' ');
   const { complete, incomplete, notStarted } = status.blocks;
-  return `chi: interrupted: ${complete} block(s) complete, ${incomplete} incomplete, ${notStarted} not started (status.json); ${status.requests.notSent} request(s) not sent. Resume with:\n  ${command}`;
+  return `chi: interrupted: ${complete} block(s) complete, ${incomplete} incomplete, ${notStarted} not started (${RUN_FILE_NAME.status}); ${status.requests.notSent} request(s) not sent. Resume with:\n  ${command}`;
 }

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createJsonlWriter, type JsonlWriter } from '@chi/chis';
 import {
   CatalogError,
   catalogEntry,
@@ -11,7 +10,7 @@ import {
   matchesProviderSlug,
   type ReasoningEffort,
 } from '@chi/openrouter';
-import { readRunJsonl } from '@chi/run';
+import { createJsonlWriter, type JsonlWriter, readRunJsonl } from '@chi/run';
 import { parseProbeReply } from '@chi/scoring';
 import {
   type ChatModel,

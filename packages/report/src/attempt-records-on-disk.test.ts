@@ -1,12 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { outcomesFromAttemptLog } from '@chi/run';
+import { outcomesFromAttemptLog, readAttemptLogLean } from '@chi/run';
 import { type AttemptRecord, AttemptRecordSchema } from '@chi/spec';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { readAttemptLogLean } from './attempt-log-reader';
 import { canonicalJson, sha256Hex } from './canonical-json';
 
 /** The whole log parsed at once: what the on-demand records must be equal to. */

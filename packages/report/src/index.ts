@@ -13,12 +13,6 @@
  * @packageDocumentation
  */
 
-export {
-  type AttemptChainCheck,
-  type AttemptLogAnchor,
-  attemptRecordSha256,
-  checkAttemptChain,
-} from '@chi/run';
 export { MemoryTaxonomyCounter, memoryTaxonomy } from './analysis/memory-taxonomy';
 export {
   type AnalyzeRunOptions,

@@ -1,4 +1,11 @@
-import { indexPlan, PLAN_SCHEMA_PARSERS, type PlanIndex } from '@chi/run';
+import {
+  FileWindow,
+  indexPlan,
+  lazyArray,
+  PLAN_SCHEMA_PARSERS,
+  type PlanIndex,
+  RUN_FILE_NAME,
+} from '@chi/run';
 import {
   InvalidArgumentError,
   type PlannedBlock,
@@ -7,10 +14,8 @@ import {
   type RunPlan,
   RunPlanSchema,
 } from '@chi/spec';
-import { FileWindow } from './file-window';
-import { lazyArray } from './lazy-array';
 
-const PLAN_FILE = 'plan.json';
+const PLAN_FILE = RUN_FILE_NAME.plan;
 
 /** The index behind each plan `readPlanView` gave (a plan built by hand has none). */
 const INDEXES = new WeakMap<RunPlan, PlanIndex>();

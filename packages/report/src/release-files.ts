@@ -1,5 +1,11 @@
 import type { AnyExperimentScorer } from '@chi/run';
-import { isPublishedRunFile, type RequestLayout, RUN_FILES } from '@chi/run';
+import {
+  isPublishedRunFile,
+  type RequestLayout,
+  RUN_FILE_NAME,
+  RUN_FILES,
+  releaseLayoutRow,
+} from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { HISTORY_IDS, type QualityAlphas, type RunManifest, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
@@ -388,14 +394,8 @@ function verifyInstructions(code: ReleaseCodeSection | null): string[] {
 /** The README rows that say where requests and worlds are (they moved in run-folder layout 0.2). */
 function requestRows(layout: RequestLayout): string[] {
   if (layout === '0.1')
-    return [
-      '| `prompts/`, `requests/` | prompt templates and every request exactly as sent |',
-      '| `worlds/` | generated worlds with their answer keys |',
-    ];
-  return [
-    '| `prompts/`, `requests.jsonl`, `payloads/` | prompt templates; one line per request (ID, template, `requestSha256`); each distinct request exactly as sent, stored once as `payloads/<requestSha256>.json.gz` (gzip of the canonical JSON of its messages: `zcat payloads/<sha256>.json.gz \\| jq .` shows it, `\\| sha256sum` prints its name) |',
-    '| `worlds/` | generated worlds with their answer keys, as gzip JSON (`zcat worlds/memory/w<seed>-n<load>.json.gz \\| jq .`) |',
-  ];
+    return [releaseLayoutRow('legacyRequests'), releaseLayoutRow('legacyWorlds')];
+  return [releaseLayoutRow('requests'), releaseLayoutRow('worlds')];
 }
 
 function releaseReadme(
@@ -413,7 +413,7 @@ function releaseReadme(
     ...verifyInstructions(code),
     '| Path | What |',
     '| --- | --- |',
-    '| `manifest.json`, `manifest.sha256` | the frozen run manifest (systems, seeds, prompts, caps, analysis seed) and its hash |',
+    releaseLayoutRow('manifest'),
     '| `release.json` | generators and toolkit versions, seeds, evidence class, the packed code with its hashes |',
     ...(code === null
       ? []
@@ -422,17 +422,17 @@ function releaseReadme(
         ]),
     '| `parameters/` | scoring and analysis parameters used for every number |',
     ...requestRows(layout),
-    '| `plan.json`, `blocks.json`, `status.json` | registered requests and blocks, block status as the run recorded it, run status |',
-    '| `attempts.jsonl`, `usage.csv` | redacted response records with usage and timestamps; one usage row per resolved attempt |',
-    '| `notebooks/` | every retained notebook state |',
-    '| `failures.jsonl`, `smoke.jsonl`, `ledger.jsonl` | failure/exclusion log, smoke checks (excluded data), budget ledger |',
-    '| `chis/` | CHIS sequences per system |',
+    releaseLayoutRow('plan'),
+    releaseLayoutRow('attempts'),
+    releaseLayoutRow('notebooks'),
+    releaseLayoutRow('logs'),
+    releaseLayoutRow('chis'),
     '| `scores/` | per system x block observations (incomplete blocks included, flagged) |',
     '| `traces/` | per-probe and per-item traces with the failure-taxonomy reason |',
     '| `chart-data/` | every displayed number as JSON and CSV with the worlds it uses (used / complete / planned), per-world results marking the worlds each curve and distance uses, and the case examples |',
     '| `figures/` | SVG figures |',
     '| `profiles/` | capacity profile p, features z, similarity h and CHI (with p beside it) as separate tables; h and CHI null with the reason without a calibration |',
-    '| `validity/`, `calibration.json` | with a calibration only: the frozen calibration and its checks (held-out humans, split-half reliability, subgroups, sensitivity, imitation) |',
+    releaseLayoutRow('calibration'),
     '| `report.md`, `report.html` | the report: summary, contents, figures, tables, glossary |',
     '| `report-cases.md`, `report-cases.html` | case examples: a passing and a failing probe per cell, with notebook excerpt and trace |',
     '| `SHA256SUMS` | SHA-256 of every other file |',
@@ -616,7 +616,7 @@ export async function produceDerivedRelease(
   writeJsonl(files, 'scores/memory.jsonl', scores.memory);
   writeJsonl(files, 'scores/history.jsonl', scores.history);
   writeJsonl(files, 'scores/behavior.jsonl', scores.behavior);
-  files.file('scores/blocks.json', canonicalJson(scores.blocks));
+  files.file(`scores/${RUN_FILE_NAME.blocks}`, canonicalJson(scores.blocks));
 
   files.file('chart-data/chart-data.json', canonicalJson(data));
   for (const [path, csv] of perWorldTables(scores, data)) files.file(path, csv);

@@ -1,3 +1,4 @@
+import { RUN_FILE_NAME } from '@chi/run';
 import type { CaseExample } from './case-examples';
 import {
   type ChartData,
@@ -476,8 +477,7 @@ function missingnessBlocks(input: ReportInput): ReportBlock[] {
     },
     {
       kind: 'table',
-      caption:
-        'Failure and exclusion log (failures.jsonl) counted by category and failure class. Model failures stay in their scored block; infrastructure failures make it incomplete.',
+      caption: `Failure and exclusion log (${RUN_FILE_NAME.failures}) counted by category and failure class. Model failures stay in their scored block; infrastructure failures make it incomplete.`,
       columns: ['Category', 'Failure', 'Entries'],
       rows: data.missingness.failures.map((f) => [f.category, f.failure ?? '—', String(f.count)]),
     },

@@ -1,3 +1,4 @@
+import { RUN_FOLDER_DIRECTORY } from '@chi/run';
 import type { ChartData } from './chart-data';
 import { runEvidenceBanner } from './evidence-label';
 import { intervalWords } from './interval-wording';
@@ -24,8 +25,7 @@ export function glossary(data: ChartData): GlossaryEntry[] {
     },
     {
       term: 'CHIS',
-      definition:
-        'Cognitive Humanlike Index Sequence: a time-ordered sequence of profiles, optional CHI values, state descriptors and resource records of one system (chis/ in the release).',
+      definition: `Cognitive Humanlike Index Sequence: a time-ordered sequence of profiles, optional CHI values, state descriptors and resource records of one system (${RUN_FOLDER_DIRECTORY.chis}/ in the release).`,
     },
     {
       term: 'CPLOM',

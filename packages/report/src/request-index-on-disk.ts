@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { fileLines, type RunFolder } from '@chi/run';
+import { fileLines, RUN_FILE_NAME, type RunFolder } from '@chi/run';
 import { parseWith, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
 
-const REQUEST_INDEX_FILE = 'requests.jsonl';
+const REQUEST_INDEX_FILE = RUN_FILE_NAME.requestIndex;
 const SHA256_BYTES = 32;
 
 /**

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RUN_FILE_NAME } from '@chi/run';
 import { assertCalibrationIntact } from '@chi/scoring';
 import {
   type HumanCalibration,
@@ -10,7 +11,7 @@ import {
 } from '@chi/spec';
 
 /** The calibration file of a run folder and of a release (raw: copied as is). */
-export const CALIBRATION_FILE = 'calibration.json';
+export const CALIBRATION_FILE = RUN_FILE_NAME.calibration;
 
 /**
  * The run's frozen calibration, or null when its manifest freezes no CHI comparison. The file must

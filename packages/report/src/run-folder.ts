@@ -8,7 +8,10 @@ import {
   openRunFolder,
   parseRunJsonl,
   type RequestLayout,
+  RUN_FILE_NAME,
+  RUN_FOLDER_DIRECTORY,
   type RunFolder,
+  readAttemptLogLean,
   requestFileOf,
   runFile,
 } from '@chi/run';
@@ -47,7 +50,6 @@ import {
   ValidationError,
 } from '@chi/spec';
 import { z } from 'zod';
-import { readAttemptLogLean } from './attempt-log-reader';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { readPlanView } from './plan-view';
 import { RequestIndexOnDisk, readRequestOnDisk } from './request-index-on-disk';
@@ -495,9 +497,13 @@ export async function readRunFolder(
 
 async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): Promise<RunRecords> {
   const onFileRead = options.onFileRead;
-  const manifest = await readJson(dir, 'manifest.json', RunManifestSchema);
+  const manifest = await readJson(dir, RUN_FILE_NAME.manifest, RunManifestSchema);
   // checked whole here; held as an index, each request read back from the file when reached
-  const plan = readPlanView(await readBytes(dir, 'plan.json'), join(dir, 'plan.json'), onFileRead);
+  const plan = readPlanView(
+    await readBytes(dir, RUN_FILE_NAME.plan),
+    join(dir, RUN_FILE_NAME.plan),
+    onFileRead,
+  );
 
   const prompts: Located<string>[] = [];
   for (const path of await listFiles(dir, 'prompts'))
@@ -506,10 +512,13 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
   // Large files (worlds, requests, notebooks) are validated here one at a time and dropped; what
   // is kept is where each one is, and they are read again when scored.
   const memoryWorldPaths = new Map<string, string>();
-  for (const path of await listFiles(dir, 'worlds/memory')) {
+  for (const path of await listFiles(dir, `${RUN_FOLDER_DIRECTORY.worlds}/memory`)) {
     const match = MEMORY_WORLD_FILE.exec(path);
     if (match === null)
-      throw new InvalidArgumentError(path, 'expected worlds/memory/w<seed>-n<load>.json.gz');
+      throw new InvalidArgumentError(
+        path,
+        `expected ${RUN_FOLDER_DIRECTORY.worlds}/memory/w<seed>-n<load>.json.gz`,
+      );
     const world = await readJson(dir, path, MemoryWorldSchema);
     if (String(world.seed) !== match[1] || String(world.load) !== match[2]) {
       throw new InvalidArgumentError(
@@ -521,15 +530,21 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
   }
   // history worlds and behavioral item sets likewise, keyed by the seed each file holds
   const historyWorldPaths = new Map<number, string>();
-  for (const path of await listFiles(dir, 'worlds/history')) {
+  for (const path of await listFiles(dir, `${RUN_FOLDER_DIRECTORY.worlds}/history`)) {
     if (!HISTORY_WORLD_FILE.test(path))
-      throw new InvalidArgumentError(path, 'expected worlds/history/w<seed>.json.gz');
+      throw new InvalidArgumentError(
+        path,
+        `expected ${RUN_FOLDER_DIRECTORY.worlds}/history/w<seed>.json.gz`,
+      );
     historyWorldPaths.set((await readJson(dir, path, HistoryWorldSchema)).seed, path);
   }
   const behaviorItemPaths = new Map<number, string>();
-  for (const path of await listFiles(dir, 'worlds/behavior')) {
+  for (const path of await listFiles(dir, `${RUN_FOLDER_DIRECTORY.worlds}/behavior`)) {
     if (!BEHAVIOR_WORLD_FILE.test(path))
-      throw new InvalidArgumentError(path, 'expected worlds/behavior/w<seed>.json.gz');
+      throw new InvalidArgumentError(
+        path,
+        `expected ${RUN_FOLDER_DIRECTORY.worlds}/behavior/w<seed>.json.gz`,
+      );
     behaviorItemPaths.set((await readJson(dir, path, BehavioralItemSetSchema)).seed, path);
   }
 
@@ -555,16 +570,20 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
   const chisPaths = new Map<string, string>();
   for (const path of await listFiles(dir, 'chis')) {
     await readJsonLines(dir, path, ChisEntrySchema);
-    chisPaths.set(path.slice('chis/'.length).replace(/\.jsonl$/, ''), path);
+    chisPaths.set(path.slice(`${RUN_FOLDER_DIRECTORY.chis}/`.length).replace(/\.jsonl$/, ''), path);
   }
 
-  const blocksText = await readOptionalText(dir, 'blocks.json');
-  const catalogText = await readOptionalText(dir, 'catalog.json');
-  const statusText = await readOptionalText(dir, 'status.json');
+  const blocksText = await readOptionalText(dir, RUN_FILE_NAME.blocks);
+  const catalogText = await readOptionalText(dir, RUN_FILE_NAME.catalog);
+  const statusText = await readOptionalText(dir, RUN_FILE_NAME.status);
   const status =
     statusText === null
       ? null
-      : parseWith(RunStatusSchema, parseJson(statusText, 'status.json'), 'status.json');
+      : parseWith(
+          RunStatusSchema,
+          parseJson(statusText, RUN_FILE_NAME.status),
+          RUN_FILE_NAME.status,
+        );
   const manifestSha256 = sha256Hex(canonicalJson(manifest));
   const attemptLog = await readAttemptLogLean(
     dir,
@@ -587,9 +606,9 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
     attempts: attemptLog.attempts,
     notebooks: lazyFiles(dir, notebookPaths, NotebookSnapshotSchema, onFileRead),
     notebookOfRequest,
-    failures: await readJsonLines(dir, 'failures.jsonl', FailureLogEntrySchema),
-    smoke: await readJsonLines(dir, 'smoke.jsonl', SmokeResultSchema),
-    ledger: await readJsonLines(dir, 'ledger.jsonl', LedgerEntrySchema),
+    failures: await readJsonLines(dir, RUN_FILE_NAME.failures, FailureLogEntrySchema),
+    smoke: await readJsonLines(dir, RUN_FILE_NAME.smoke, SmokeResultSchema),
+    ledger: await readJsonLines(dir, RUN_FILE_NAME.ledger, LedgerEntrySchema),
     chis: new LazyRunFiles(chisPaths, (path) => {
       onFileRead?.(path);
       return parseJsonLines(readFileSync(join(dir, path), 'utf8'), path, ChisEntrySchema);
@@ -599,14 +618,18 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
         ? null
         : parseWith(
             z.array(BlockStatusSchema),
-            parseJson(blocksText, 'blocks.json'),
-            'blocks.json',
+            parseJson(blocksText, RUN_FILE_NAME.blocks),
+            RUN_FILE_NAME.blocks,
           ),
     calibration: await readRunCalibration(dir, manifest),
     catalog:
       catalogText === null
         ? null
-        : parseWith(ModelCatalogSchema, parseJson(catalogText, 'catalog.json'), 'catalog.json'),
+        : parseWith(
+            ModelCatalogSchema,
+            parseJson(catalogText, RUN_FILE_NAME.catalog),
+            RUN_FILE_NAME.catalog,
+          ),
     status,
   };
   // The shared check (resume, score and verify alike): the chain and its anchors, the ledger,
@@ -636,5 +659,7 @@ export function requestRecordFile(
   records: Pick<RunRecords, 'requestLayout'>,
   requestId: string,
 ): string {
-  return records.requestLayout === '0.1' ? legacyRequestPath(requestId) : 'requests.jsonl';
+  return records.requestLayout === '0.1'
+    ? legacyRequestPath(requestId)
+    : RUN_FILE_NAME.requestIndex;
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AttemptChainCheck, checkAttemptChain } from '@chi/run';
+import { type AttemptChainCheck, checkAttemptChain, RUN_FILE_NAME } from '@chi/run';
 import { RunFolderDamagedError } from '@chi/spec';
 import { type RunRecords, requestRecordFile } from './run-folder';
 
@@ -36,11 +36,11 @@ export function integrityProblemsWith(
   const problems = new Map<string, string[]>();
   const add = (file: string, problem: string) =>
     problems.set(file, [...(problems.get(file) ?? []), problem]);
-  for (const problem of chain.problems) add('attempts.jsonl', problem);
+  for (const problem of chain.problems) add(RUN_FILE_NAME.attempts, problem);
   if (records.status !== null && records.status.manifestSha256 !== records.manifestSha256)
     add(
-      'status.json',
-      `it records manifest hash ${records.status.manifestSha256}, but manifest.json hashes to ${records.manifestSha256}: the manifest was changed after the run started`,
+      RUN_FILE_NAME.status,
+      `it records manifest hash ${records.status.manifestSha256}, but ${RUN_FILE_NAME.manifest} hashes to ${records.manifestSha256}: the manifest was changed after the run started`,
     );
   for (const attempt of records.attempts) {
     if (attempt.phase !== 'after_response') continue;
@@ -50,7 +50,7 @@ export function integrityProblemsWith(
     if (recorded === undefined)
       add(
         file,
-        `${records.requestLayout === '0.1' ? 'missing' : `no line for ${attempt.requestId}`}, but attempts.jsonl resolved ${attempt.attemptId}: scores need what was asked`,
+        `${records.requestLayout === '0.1' ? 'missing' : `no line for ${attempt.requestId}`}, but ${RUN_FILE_NAME.attempts} resolved ${attempt.attemptId}: scores need what was asked`,
       );
     else if (recorded !== attempt.requestSha256)
       add(
@@ -70,7 +70,7 @@ export function integrityProblemsWith(
 export async function assertRunFolderIntact(dir: string, records: RunRecords): Promise<void> {
   let attemptsText = '';
   try {
-    attemptsText = await readFile(join(dir, 'attempts.jsonl'), 'utf8');
+    attemptsText = await readFile(join(dir, RUN_FILE_NAME.attempts), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

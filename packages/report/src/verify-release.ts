@@ -3,6 +3,7 @@ import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run';
 import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
@@ -69,12 +70,12 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
   });
   if (
     manifestSha256File !== null &&
-    manifestSha256File !== `${records.manifestSha256}  manifest.json\n`
+    manifestSha256File !== `${records.manifestSha256}  ${RUN_FILE_NAME.manifest}\n`
   ) {
     out.push(
       raw(
-        'manifest.sha256',
-        `does not hold the SHA-256 of manifest.json (${records.manifestSha256})`,
+        RUN_FILE_NAME.manifestSha256,
+        `does not hold the SHA-256 of ${RUN_FILE_NAME.manifest} (${records.manifestSha256})`,
       ),
     );
   }
@@ -92,7 +93,7 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
     if (attempt.manifestSha256 !== records.manifestSha256)
       out.push(
         raw(
-          'attempts.jsonl',
+          RUN_FILE_NAME.attempts,
           `line ${index + 1} carries manifest hash ${attempt.manifestSha256}, the manifest hashes to ${records.manifestSha256}`,
         ),
       );
@@ -100,7 +101,7 @@ function rawConsistency(records: RunRecords, manifestSha256File: string | null):
     if (recorded !== undefined && attempt.requestSha256 !== recorded) {
       out.push(
         raw(
-          'attempts.jsonl',
+          RUN_FILE_NAME.attempts,
           `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, ${requestRecordFile(records, attempt.requestId)} has ${recorded}`,
         ),
       );
@@ -195,7 +196,9 @@ async function recomputeInto(
     return { paths: null, versionNote: null };
   }
   const versionNote = await releaseVersionNote(dir);
-  const manifestSha256File = await readFile(join(dir, 'manifest.sha256'), 'utf8').catch(() => null);
+  const manifestSha256File = await readFile(join(dir, RUN_FILE_NAME.manifestSha256), 'utf8').catch(
+    () => null,
+  );
   mismatches.push(...rawConsistency(records, manifestSha256File));
   const derived = new DerivedFilesOnDisk(spill, null);
   try {

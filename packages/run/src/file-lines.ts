@@ -1,7 +1,4 @@
-import { open } from 'node:fs/promises';
-
-const NEWLINE = 0x0a;
-const CHUNK_BYTES = 1 << 20;
+import { fileLineBytes } from '@chi/chis';
 
 /** One line of a file: its UTF-8 text (without the newline) and where its bytes are. */
 export interface FileLine {
@@ -15,46 +12,26 @@ export interface FileLine {
 }
 
 /**
- * The lines of a file, read in 1 MiB chunks: memory holds one chunk and the line being assembled,
+ * The lines of a run-folder file as text, read in 1 MiB chunks by the toolkit's one chunked line
+ * reader (`fileLineBytes` of `@chi/chis`): memory holds one chunk and the line being assembled,
  * whatever the file's size. Yields nothing for a file that does not exist.
+ *
+ * It judges no line. Every reader that does applies the run folder's one JSONL rule
+ * (`readRunJsonl`): a last line without its newline is a torn tail, skipped; a line that is
+ * not a valid record anywhere before it is damage, an error naming the file and line.
  */
 export async function* fileLines(path: string): AsyncGenerator<FileLine, void, undefined> {
-  let file: Awaited<ReturnType<typeof open>>;
+  const lines = fileLineBytes(path);
   try {
-    file = await open(path, 'r');
+    for await (const line of lines)
+      yield {
+        text: line.bytes.toString('utf8'),
+        start: line.start,
+        end: line.end,
+        terminated: line.terminated,
+      };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let pending: Buffer[] = [];
-    let lineStart = 0;
-    let position = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, position);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-        const text = Buffer.concat([...pending, chunk.subarray(start, nl)]).toString('utf8');
-        pending = [];
-        yield { text, start: lineStart, end: position + nl, terminated: true };
-        start = nl + 1;
-        lineStart = position + start;
-      }
-      // copied: `buffer` is reused by the next read
-      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
-      position += bytesRead;
-    }
-    if (pending.length > 0)
-      yield {
-        text: Buffer.concat(pending).toString('utf8'),
-        start: lineStart,
-        end: position,
-        terminated: false,
-      };
-  } finally {
-    await file.close();
   }
 }

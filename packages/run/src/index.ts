@@ -26,6 +26,8 @@ export {
   type RequestLogState,
   readAttemptLog,
 } from './attempt-log';
+export { type AttemptLogReading, type LineRanges, readAttemptLogLean } from './attempt-log-reader';
+export { attemptRecordsOnDisk } from './attempt-records-on-disk';
 export {
   type BlockRequestState,
   blockRequestState,
@@ -66,7 +68,15 @@ export {
   ROUTING_FAILURE_STATUSES,
 } from './failure-class';
 export { type FileLine, fileLines } from './file-lines';
+export { FileWindow } from './file-window';
 export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
+export {
+  createJsonlWriter,
+  type FsyncPolicy,
+  type JsonlWriter,
+  type JsonlWriterOptions,
+} from './jsonl-writer';
+export { lazyArray } from './lazy-array';
 export {
   ExpectationFold,
   type LedgerExpectation,
@@ -75,6 +85,7 @@ export {
   readLedgerEntries,
   reconcileLedger,
 } from './ledger-reconcile';
+export { type OpenedRun, openRun } from './open-run';
 export {
   indexPlan,
   PLAN_SCHEMA_PARSERS,
@@ -82,15 +93,28 @@ export {
   type PlanParsers,
   type PlanTextReader,
 } from './plan-index';
+export {
+  type LayoutName,
+  layoutName,
+  RELEASE_LAYOUT_ROWS,
+  type ReleaseLayoutRow,
+  type ReleaseLayoutRowId,
+  releaseLayoutRow,
+  renderLayoutRow,
+} from './release-layout';
 export { type RequestOutcome, type UsableReply, usableReply } from './request-outcome';
 export {
+  type FixedRunFileId,
   isPublishedRunFile,
   legacyRequestPath,
   payloadPath,
+  RUN_FILE_NAME,
   RUN_FILES,
+  RUN_FOLDER_DIRECTORY,
   type RunFile,
   type RunFileFormat,
   type RunFileRole,
+  type RunFolderDirectoryId,
   type RunPaths,
   renderRunFileTable,
   runFile,

@@ -293,6 +293,82 @@ export const RUN_FILES: readonly RunFile[] = [
   ),
 ];
 
+/** The IDs of the run files whose name is fixed (no variable part). */
+export type FixedRunFileId =
+  | 'manifest'
+  | 'manifestSha256'
+  | 'plan'
+  | 'catalog'
+  | 'calibration'
+  | 'lock'
+  | 'smoke'
+  | 'smokeLedger'
+  | 'requestIndex'
+  | 'attempts'
+  | 'attemptsHead'
+  | 'ledger'
+  | 'failures'
+  | 'blocks'
+  | 'status';
+
+const FIXED_RUN_FILE_IDS: readonly FixedRunFileId[] = [
+  'manifest',
+  'manifestSha256',
+  'plan',
+  'catalog',
+  'calibration',
+  'lock',
+  'smoke',
+  'smokeLedger',
+  'requestIndex',
+  'attempts',
+  'attemptsHead',
+  'ledger',
+  'failures',
+  'blocks',
+  'status',
+];
+
+/** The folders of a run folder that hold run files with a variable name. */
+export type RunFolderDirectoryId =
+  | 'prompts'
+  | 'worlds'
+  | 'payloads'
+  | 'legacyRequests'
+  | 'notebooks'
+  | 'chis'
+  | 'release';
+
+/**
+ * The name of every run file with a fixed name, read from {@link RUN_FILES}: the one way code
+ * outside `@chi/run` names one in a message or a relative path (`RUN_FILE_NAME.status` is
+ * `status.json`). A test fails on any such name spelled as a literal in another package's source.
+ */
+export const RUN_FILE_NAME: Readonly<Record<FixedRunFileId, string>> = Object.freeze(
+  Object.fromEntries(
+    FIXED_RUN_FILE_IDS.map((id) => [id, RUN_FILES.find((entry) => entry.id === id)?.path ?? '']),
+  ) as Record<FixedRunFileId, string>,
+);
+
+/**
+ * The name of every folder of a run folder whose files have variable names
+ * (`RUN_FOLDER_DIRECTORY.payloads` is `payloads`), read from {@link RUN_FILES}.
+ */
+export const RUN_FOLDER_DIRECTORY: Readonly<Record<RunFolderDirectoryId, string>> = Object.freeze({
+  prompts: directoryOf('prompt'),
+  worlds: directoryOf('memoryWorld'),
+  payloads: directoryOf('payload'),
+  legacyRequests: directoryOf('legacyRequest'),
+  notebooks: directoryOf('memoryNotebook'),
+  chis: directoryOf('chis'),
+  release: directoryOf('release'),
+});
+
+function directoryOf(id: string): string {
+  const path = RUN_FILES.find((entry) => entry.id === id)?.path ?? '';
+  return path.slice(0, path.indexOf('/'));
+}
+
 /**
  * The layout entry with this ID.
  *

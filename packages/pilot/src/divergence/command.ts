@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
+import { RUN_FILE_NAME } from '@chi/run';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
 import { loadPromptTemplates } from '../prompts';
 import { interruptedResumeHint } from '../resume-hint';
@@ -122,7 +123,7 @@ export async function divergencePilotCommand(
   if (existsSync(divergencePaths(runDir).manifest))
     throw new InvalidArgumentError(
       'out',
-      `${runDir} already holds a run (manifest.json): resume it with chi pilot --resume ${runDir}, or choose a new --out`,
+      `${runDir} already holds a run (${RUN_FILE_NAME.manifest}): resume it with chi pilot --resume ${runDir}, or choose a new --out`,
     );
   const live = settings.systems.some((system) => system.kind !== 'scripted');
   const perWorld = divergenceRequestsPerWorld();
@@ -256,7 +257,7 @@ export async function verifyDivergenceCommand(
   const mismatches = await compareDivergenceRelease(dir, await recomputeDivergence(dir));
   if (mismatches.length === 0) {
     io.stdout.write(
-      'OK: divergence release; every file matches SHA256SUMS; every derived file (analysis, per-world values, task accuracy, CHIS log) recomputed from attempts.jsonl, plan.json and manifest.json matches exactly.\n',
+      `OK: divergence release; every file matches SHA256SUMS; every derived file (analysis, per-world values, task accuracy, CHIS log) recomputed from ${RUN_FILE_NAME.attempts}, ${RUN_FILE_NAME.plan} and ${RUN_FILE_NAME.manifest} matches exactly.\n`,
     );
     return 0;
   }

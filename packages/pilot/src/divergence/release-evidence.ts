@@ -1,4 +1,4 @@
-import { runFolderPaths } from '@chi/run';
+import { RUN_FILE_NAME, RUN_FOLDER_DIRECTORY, runFolderPaths } from '@chi/run';
 import type { ChisEntry } from '@chi/spec';
 import {
   type DivergenceAnalysis,
@@ -115,16 +115,16 @@ export function divergenceReadme(analysis: DivergenceAnalysis): string {
     '',
     '```sh',
     'sha256sum -c SHA256SUMS          # every file is as published',
-    'node code/verify.mjs .           # recomputes every derived file from attempts.jsonl',
+    `node code/verify.mjs .           # recomputes every derived file from ${RUN_FILE_NAME.attempts}`,
     '```',
     '',
     '| Path | What |',
     '| --- | --- |',
-    '| `manifest.json`, `manifest.sha256` | the frozen manifest (systems, world seeds, arms, checkpoints, primary checkpoint, analysis seed) and its hash |',
-    '| `plan.json`, `attempts.jsonl` | every planned request and the hash-chained attempt log (replies, notebooks applied) |',
-    '| `prompts/`, `requests.jsonl`, `payloads/` | prompt templates; one line per request; each distinct request exactly as sent (`payloads/<requestSha256>.json.gz`, gzip of the canonical JSON of its messages) |',
+    `| \`${RUN_FILE_NAME.manifest}\`, \`${RUN_FILE_NAME.manifestSha256}\` | the frozen manifest (systems, world seeds, arms, checkpoints, primary checkpoint, analysis seed) and its hash |`,
+    `| \`${RUN_FILE_NAME.plan}\`, \`${RUN_FILE_NAME.attempts}\` | every planned request and the hash-chained attempt log (replies, notebooks applied) |`,
+    `| \`${RUN_FOLDER_DIRECTORY.prompts}/\`, \`${RUN_FILE_NAME.requestIndex}\`, \`${RUN_FOLDER_DIRECTORY.payloads}/\` | prompt templates; one line per request; each distinct request exactly as sent (\`${RUN_FOLDER_DIRECTORY.payloads}/<requestSha256>.json.gz\`, gzip of the canonical JSON of its messages) |`,
     '| `code/` | the packed `@chi/*` packages (npm tarballs) that made this release and the self-contained verifier `code/verify.mjs` |',
-    '| `chis/<system>.jsonl` | the CHIS log: one entry per probe of every instance (decision vector, task accuracy, state hash) |',
+    `| \`${RUN_FOLDER_DIRECTORY.chis}/<system>.jsonl\` | the CHIS log: one entry per probe of every instance (decision vector, task accuracy, state hash) |`,
     '| `divergence.json` | the analysis: every series, dynamic and task accuracy with its interval and world count |',
     '| `divergence-trajectory.csv`, `divergence-dynamics.csv` | the series and dynamics as tables |',
     `| \`${DIVERGENCE_ACCURACY_FILE}\` | task accuracy per system, arm and checkpoint: the task outcomes beside the dynamics |`,

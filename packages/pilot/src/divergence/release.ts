@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
-import { runFolderPaths as divergencePaths } from '@chi/run';
+import { runFolderPaths as divergencePaths, RUN_FILE_NAME, RUN_FOLDER_DIRECTORY } from '@chi/run';
 import { INTERVAL_METHOD_LABELS } from '@chi/stats';
 import {
   type DivergenceAnalysis,
@@ -33,7 +33,7 @@ export const DIVERGENCE_RELEASE_FILES = [
   'README.md',
   'divergence-accuracy.csv',
   'divergence-worlds.csv',
-  'chis/<systemId>.jsonl',
+  `${RUN_FOLDER_DIRECTORY.chis}/<systemId>.jsonl`,
 ] as const;
 
 /**
@@ -43,13 +43,13 @@ export const DIVERGENCE_RELEASE_FILES = [
  * sent, and the code that made the release.
  */
 export const DIVERGENCE_RELEASE_INPUTS = [
-  'manifest.json',
-  'manifest.sha256',
-  'plan.json',
-  'attempts.jsonl',
-  'prompts/',
-  'requests.jsonl',
-  'payloads/',
+  RUN_FILE_NAME.manifest,
+  RUN_FILE_NAME.manifestSha256,
+  RUN_FILE_NAME.plan,
+  RUN_FILE_NAME.attempts,
+  `${RUN_FOLDER_DIRECTORY.prompts}/`,
+  RUN_FILE_NAME.requestIndex,
+  `${RUN_FOLDER_DIRECTORY.payloads}/`,
   'code/',
 ] as const;
 
@@ -267,7 +267,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     `Intervals are pointwise 95% intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic), read by the ${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method.`,
     FAMILY_WISE_STATEMENT,
     '',
-    `Every number's per-world values and world list are in \`${DIVERGENCE_WORLDS_FILE}\` (the rows with \`in_world_set\` true); task accuracy per arm and checkpoint in \`${DIVERGENCE_ACCURACY_FILE}\`; the CHIS log of every instance in \`chis/\`.`,
+    `Every number's per-world values and world list are in \`${DIVERGENCE_WORLDS_FILE}\` (the rows with \`in_world_set\` true); task accuracy per arm and checkpoint in \`${DIVERGENCE_ACCURACY_FILE}\`; the CHIS log of every instance in \`${RUN_FOLDER_DIRECTORY.chis}/\`.`,
     '',
     '![Excess divergence by checkpoint](divergence-trajectory.svg)',
     '',

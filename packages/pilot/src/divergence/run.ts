@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRunJsonl, type RunPaths, runFolderPaths } from '@chi/run';
+import { parseRunJsonl, RUN_FILE_NAME, type RunPaths, runFolderPaths } from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -350,7 +350,7 @@ export function readAttemptRecords(
     if (record.manifestSha256 !== manifestSha256)
       throw new RunFolderDamagedError(
         path,
-        `line ${index + 1} carries manifest hash ${record.manifestSha256}, but manifest.json hashes to ${manifestSha256}`,
+        `line ${index + 1} carries manifest hash ${record.manifestSha256}, but ${RUN_FILE_NAME.manifest} hashes to ${manifestSha256}`,
       );
   });
   return records;
@@ -387,7 +387,7 @@ async function assertRunnerFolder(runDir: string): Promise<void> {
   throw new RunFolderDamagedError(
     paths.plan,
     kind === 'divergence-manifest'
-      ? 'missing: a divergence run of the sequential executor (calls.jsonl, no plan.json), which this version cannot resume or verify; start a new run'
+      ? `missing: a divergence run of the sequential executor (calls.jsonl, no ${RUN_FILE_NAME.plan}), which this version cannot resume or verify; start a new run`
       : 'missing: not a divergence run folder of the shared runner',
   );
 }

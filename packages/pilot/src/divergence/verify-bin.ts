@@ -5,7 +5,9 @@
  * bundles it with every runtime dependency (`tsup.config.ts`), so a copy of a release verifies on
  * a machine with Node.js alone, without a network or an install.
  */
+
 import { resolve } from 'node:path';
+import { RUN_FILE_NAME } from '@chi/run';
 import { InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
 import { isDivergenceRelease, verifyDivergenceCommand } from './command';
 
@@ -19,7 +21,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const dir = resolve(argv[0] as string);
   if (!isDivergenceRelease(dir)) {
     process.stderr.write(
-      `chi verify: ${dir} is not a divergence release (no divergence.json and plan.json)\n${USAGE}`,
+      `chi verify: ${dir} is not a divergence release (no divergence.json and ${RUN_FILE_NAME.plan})\n${USAGE}`,
     );
     return 2;
   }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RUN_FOLDER_DIRECTORY } from '@chi/run';
 import { HISTORY_IDS } from '@chi/spec';
 import { formatTrace } from '../case-examples';
 import { type ChartData, ChartDataSchema, type MemoryCondition } from '../chart-data';
@@ -116,7 +117,10 @@ export function jsonBlockElements(text: string, name: string): unknown[] | null 
 }
 
 async function readChartData(dir: string): Promise<ChartData | null> {
-  for (const path of ['chart-data/chart-data.json', 'release/chart-data/chart-data.json']) {
+  for (const path of [
+    'chart-data/chart-data.json',
+    `${RUN_FOLDER_DIRECTORY.release}/chart-data/chart-data.json`,
+  ]) {
     try {
       return ChartDataSchema.parse(JSON.parse(await readFile(join(dir, path), 'utf8')));
     } catch (error) {
@@ -196,7 +200,7 @@ function historyProbes(
         attempts[requestId] = log.get(requestId) ?? [];
       }
     }
-    const notebookPath = `notebooks/${line.systemId}/history/w${line.worldSeed}-${t.history}-c${t.checkpoint}.json`;
+    const notebookPath = `${RUN_FOLDER_DIRECTORY.notebooks}/${line.systemId}/history/w${line.worldSeed}-${t.history}-c${t.checkpoint}.json`;
     const notebook = records.notebooks.get(notebookPath)?.text;
     if (notebook !== undefined) notebooks[notebookPath] = notebook;
     const environment = (question as { id?: unknown } | null)?.id;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RUN_FILE_NAME } from '@chi/run';
 
 /** Progress of a run as the live page shows it. */
 export interface ViewProgress {
@@ -46,16 +47,18 @@ interface AttemptLine {
  * latest attempt line of a request decides its state.
  */
 export async function readViewProgress(dir: string): Promise<ViewProgress> {
-  const plan = JSON.parse((await readOptional(join(dir, 'plan.json'))) ?? '{"requests":[]}') as {
+  const plan = JSON.parse(
+    (await readOptional(join(dir, RUN_FILE_NAME.plan))) ?? '{"requests":[]}',
+  ) as {
     requests?: unknown[];
   };
-  const manifest = JSON.parse((await readOptional(join(dir, 'manifest.json'))) ?? '{}') as {
+  const manifest = JSON.parse((await readOptional(join(dir, RUN_FILE_NAME.manifest))) ?? '{}') as {
     ceilingUsd?: number;
   };
-  const status = JSON.parse((await readOptional(join(dir, 'status.json'))) ?? 'null') as {
+  const status = JSON.parse((await readOptional(join(dir, RUN_FILE_NAME.status))) ?? 'null') as {
     state?: string;
   } | null;
-  const log = (await readOptional(join(dir, 'attempts.jsonl'))) ?? '';
+  const log = (await readOptional(join(dir, RUN_FILE_NAME.attempts))) ?? '';
   const latest = new Map<string, AttemptLine>();
   const failuresByClass: Record<string, number> = {};
   let spentUsd = 0;

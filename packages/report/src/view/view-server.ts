@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { RUN_FILE_NAME } from '@chi/run';
 import { InvalidArgumentError } from '@chi/spec';
 import { viewPage } from './view-app';
 import { readViewData, type ViewData } from './view-data';
@@ -44,12 +45,15 @@ async function isFile(path: string): Promise<boolean> {
 
 /** Whether `dir` holds a run (a run folder or a release: manifest.json and plan.json). */
 export async function isRunFolder(dir: string): Promise<boolean> {
-  return (await isFile(join(dir, 'manifest.json'))) && (await isFile(join(dir, 'plan.json')));
+  return (
+    (await isFile(join(dir, RUN_FILE_NAME.manifest))) &&
+    (await isFile(join(dir, RUN_FILE_NAME.plan)))
+  );
 }
 
 /** Checks that `dir` holds a run (manifest.json and plan.json), else a typed error naming it. */
 export async function assertRunFolder(dir: string): Promise<void> {
-  for (const file of ['manifest.json', 'plan.json']) {
+  for (const file of [RUN_FILE_NAME.manifest, RUN_FILE_NAME.plan]) {
     if (!(await isFile(join(dir, file))))
       throw new InvalidArgumentError(
         'DIR',

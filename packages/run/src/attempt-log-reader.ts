@@ -1,15 +1,16 @@
 import { join } from 'node:path';
+import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
 import {
   type AttemptChainCheck,
   AttemptChainChecker,
   type AttemptLogAnchor,
-  fileLines,
-  streamRunJsonl,
-} from '@chi/run';
-import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
+} from './attempt-chain';
 import { attemptRecordsOnDisk } from './attempt-records-on-disk';
+import { fileLines } from './file-lines';
+import { RUN_FILE_NAME } from './run-files';
+import { streamRunJsonl } from './run-jsonl';
 
-const ATTEMPTS_FILE = 'attempts.jsonl';
+const ATTEMPTS_FILE = RUN_FILE_NAME.attempts;
 
 /** The attempt log as the report reads it: its records (read on demand) and its chain. */
 export interface AttemptLogReading {

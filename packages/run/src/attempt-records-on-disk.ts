@@ -3,8 +3,9 @@ import { type AttemptRecord, AttemptRecordSchema, parseWith } from '@chi/spec';
 import type { LineRanges } from './attempt-log-reader';
 import { FileWindow } from './file-window';
 import { lazyArray } from './lazy-array';
+import { RUN_FILE_NAME } from './run-files';
 
-const ATTEMPTS_FILE = 'attempts.jsonl';
+const ATTEMPTS_FILE = RUN_FILE_NAME.attempts;
 
 /** Reads one line of the log back and returns its reply text (the file was checked when read). */
 function readReplyText(path: string, start: number, end: number): string | null {
@@ -97,6 +98,6 @@ export function attemptRecordsOnDisk(
   return lazyArray(
     reader.length,
     (index) => reader.record(index),
-    'the attempt records read from attempts.jsonl are read-only',
+    `the attempt records read from ${RUN_FILE_NAME.attempts} are read-only`,
   );
 }

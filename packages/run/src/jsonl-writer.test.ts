@@ -4,13 +4,13 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJsonl } from '@chi/chis';
 import { ChiError, ChisEntrySchema, InvalidArgumentError, ValidationError } from '@chi/spec';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chisEntryArbitrary } from './__fixtures__/chis-entry-arbitrary';
-import { makeEntry } from './__fixtures__/entries';
-import { readJsonl } from './jsonl-reader';
+import { chisEntryArbitrary } from '../../chis/src/__fixtures__/chis-entry-arbitrary';
+import { makeEntry } from '../../chis/src/__fixtures__/entries';
 import { createJsonlWriter } from './jsonl-writer';
 
 const Sequence = z.strictObject({ n: z.int(), note: z.string() });

@@ -1,8 +1,8 @@
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { decodeForReport, decodeJsonLine, serializeJsonlLine, type TornTail } from '@chi/chis';
 import { ChiError, InvalidArgumentError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
-import { decodeForReport, decodeJsonLine, serializeJsonlLine, type TornTail } from './jsonl-lines';
 
 /**
  * When appended lines are made durable with `fdatasync`:
