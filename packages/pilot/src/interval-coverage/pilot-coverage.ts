@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { RUN_FILE_NAME } from '@chi/run';
 import { meanFactors, parseProbeReply, qualityScore, scoreMemoryProbes } from '@chi/scoring';
 import type { AttemptRecord, MemoryWorld, QualityFactors, RunPlan } from '@chi/spec';
 import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
@@ -30,12 +31,14 @@ export const PILOT_QM_TRUTH: Readonly<Record<string, number>> = {
 /** Per `system load`, the per-world memory factors of a finished run folder (notebook only). */
 function factorsPerWorld(runDir: string): Map<string, QualityFactors[]> {
   const results = new Map<string, string | null>();
-  for (const line of readFileSync(join(runDir, 'attempts.jsonl'), 'utf8').trim().split('\n')) {
+  for (const line of readFileSync(join(runDir, RUN_FILE_NAME.attempts), 'utf8')
+    .trim()
+    .split('\n')) {
     const record = JSON.parse(line) as AttemptRecord;
     if (record.phase === 'after_response')
       results.set(record.requestId, record.result?.text ?? null);
   }
-  const plan = JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')) as RunPlan;
+  const plan = JSON.parse(readFileSync(join(runDir, RUN_FILE_NAME.plan), 'utf8')) as RunPlan;
   const perKey = new Map<string, QualityFactors[]>();
   for (const request of plan.requests) {
     if (request.task !== 'memory_probe' || request.condition !== 'notebook') continue;

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type AnyExperimentScorer, outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
+import {
+  type AnyExperimentScorer,
+  outcomesFromAttemptLog,
+  type RequestOutcome,
+  RUN_FILE_NAME,
+} from '@chi/run';
 import type { RunManifest, SystemSpec } from '@chi/spec';
 import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';
@@ -89,7 +94,7 @@ function headerOf(
     tags: ['chi', experiment, system.evidenceClass],
     dataset: {
       name: `chi-${experiment}`,
-      location: 'plan.json',
+      location: RUN_FILE_NAME.plan,
       samples: samples.length,
       sample_ids: samples.map((sample) => sample.id as string),
       shuffled: false,
