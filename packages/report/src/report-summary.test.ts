@@ -34,3 +34,26 @@ describe('the summary reads the excess divergence at the manifest primary checkp
     for (const line of one) expect(line).toMatch(/at checkpoint 1 .*: 0\.100/);
   });
 });
+
+describe('the summary of a partial run', () => {
+  it('says partial with the complete worlds of planned before the table; a complete run does not', () => {
+    const data = sampleChartData();
+    // the sample run has an incomplete memory block in world 2
+    const blocks = summaryBlocks(data);
+    const banner = blocks.find((b) => b.kind === 'banner');
+    expect(banner?.kind === 'banner' && banner.text).toMatch(
+      /^Partial run — partial: 2 of 3 worlds complete \(\d+ of \d+ blocks\)/,
+    );
+    expect(blocks.findIndex((b) => b.kind === 'banner')).toBeLessThan(
+      blocks.findIndex((b) => b.kind === 'table'),
+    );
+    const complete: ChartData = {
+      ...data,
+      missingness: {
+        ...data.missingness,
+        blocks: data.missingness.blocks.map((b) => ({ ...b, status: 'complete', reasons: [] })),
+      },
+    };
+    expect(summaryBlocks(complete).some((b) => b.kind === 'banner')).toBe(false);
+  });
+});
