@@ -368,9 +368,10 @@ export function profileReportBlocks(
     });
   }
   if (figure !== undefined) blocks.push({ kind: 'figure', ...figure });
+  const tables: ReportBlock[] = [];
   for (const table of profileTables(data)) {
     if (data.comparison === null && NULL_WITHOUT_CALIBRATION.has(table.path)) continue;
-    blocks.push({
+    tables.push({
       kind: 'table',
       caption: `${table.caption} (${table.path})`,
       columns: table.columns.map(columnHeader),
@@ -379,5 +380,8 @@ export function profileReportBlocks(
       ),
     });
   }
+  // the figure is the profile's headline; its rows are a click away, as in the CSV files
+  if (tables.length > 0)
+    blocks.push({ kind: 'details', summary: 'The profile tables, row by row', blocks: tables });
   return blocks;
 }

@@ -324,6 +324,35 @@ function vectorTable(data: ChartData): ReportBlock {
   };
 }
 
+/** The history experiment's per-checkpoint table. */
+function historyCheckpointTable(data: ChartData): ReportBlock {
+  return {
+    kind: 'table',
+    caption:
+      'Per checkpoint: accuracy and explicit-unknown rate (world means, 95% CI), invalid decisions pooled.',
+    columns: [
+      'System',
+      'History',
+      'Checkpoint',
+      'Worlds used / complete / planned',
+      'Accuracy',
+      'Explicit-unknown rate',
+      'Invalid decisions',
+      'Worlds with a fully valid vector',
+    ],
+    rows: data.history.map((h) => [
+      systemLabel(data.run, h.systemId),
+      h.history,
+      String(h.checkpoint),
+      worldsCell(h.accuracy),
+      formatEstimate(h.accuracy),
+      formatEstimate(h.unknownRate),
+      formatRatio(h.invalid),
+      String(h.validVectors),
+    ]),
+  };
+}
+
 function historyBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (data.history.length === 0) {
@@ -340,29 +369,9 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
     ...figureBlocks(input, 'history-accuracy'),
     ...figureBlocks(input, 'history-unknown'),
     {
-      kind: 'table',
-      caption:
-        'Per checkpoint: accuracy and explicit-unknown rate (world means, 95% CI), invalid decisions pooled.',
-      columns: [
-        'System',
-        'History',
-        'Checkpoint',
-        'Worlds used / complete / planned',
-        'Accuracy',
-        'Explicit-unknown rate',
-        'Invalid decisions',
-        'Worlds with a fully valid vector',
-      ],
-      rows: data.history.map((h) => [
-        systemLabel(data.run, h.systemId),
-        h.history,
-        String(h.checkpoint),
-        worldsCell(h.accuracy),
-        formatEstimate(h.accuracy),
-        formatEstimate(h.unknownRate),
-        formatRatio(h.invalid),
-        String(h.validVectors),
-      ]),
+      kind: 'details',
+      summary: `Accuracy and explicit-unknown rate per checkpoint (${data.history.length} rows)`,
+      blocks: [historyCheckpointTable(data)],
     },
     {
       kind: 'details',
