@@ -21,38 +21,54 @@ const status = (overrides: Partial<RunStatus> = {}): RunStatus => ({
   ...overrides,
 });
 
-const eimc = (systemId: string, tau: number, value: number | null, kind: string) => ({
-  systemId,
-  tau,
-  value,
-  status: kind,
-});
+const eimc = (
+  systemId: string,
+  tau: number,
+  value: number | null,
+  kind: string,
+  worlds: number,
+) => ({ systemId, tau, value, status: kind, worlds });
+
+/** One block per world; the first `complete` worlds complete, the rest not started. */
+const blocks = (seeds: readonly number[], complete: number) =>
+  seeds.map((worldSeed, index) => ({
+    blockId: `memory.w${worldSeed}.n32`,
+    experiment: 'memory',
+    worldSeed,
+    load: 32,
+    status: index < complete ? 'complete' : 'not_started',
+    reasons: [],
+  }));
 
 // Only the fields formatHeadline reads; the rest of ChartData does not matter here.
-const chartData = (live: boolean) =>
-  ({
+const chartData = (live: boolean, worlds = 4, completeWorlds = worlds) => {
+  const seeds = Array.from({ length: worlds }, (_, i) => 100 + i);
+  return {
     run: {
       systems: [
         { id: 'keeper', evidenceClass: live ? 'live_model' : 'scripted_baseline' },
         { id: 'abstainer', evidenceClass: 'scripted_baseline' },
       ],
+      worldSeeds: seeds,
     },
+    missingness: { blocks: blocks(seeds, completeWorlds) },
     eimc: [
-      eimc('keeper', 0.9, 64, 'capacity'),
-      eimc('keeper', 0.7, 256, 'lower_bound'),
-      eimc('abstainer', 0.7, null, 'no_passing_load'),
-      eimc('abstainer', 0.9, null, 'no_passing_load'),
+      eimc('keeper', 0.9, 64, 'capacity', completeWorlds),
+      eimc('keeper', 0.7, 256, 'lower_bound', completeWorlds),
+      eimc('abstainer', 0.7, null, 'no_passing_load', completeWorlds),
+      eimc('abstainer', 0.9, null, 'no_passing_load', completeWorlds),
     ],
-  }) as unknown as ChartData;
+  } as unknown as ChartData;
+};
 
 describe('run summary', () => {
   it('prints EIMC per system and tau, the failures and the spend', () => {
     expect(formatHeadline(chartData(false), status())).toEqual([
       'EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load) — scripted baselines, not model measurements:',
-      '  system       tau 0.7   tau 0.9',
-      '  keeper         >=256        64',
-      '  abstainer       none      none',
-      'Requests: 38 of 40 resolved, 3 failed, 2 not sent; blocks: 7 complete, 1 incomplete; no spend (no paid request)',
+      '  system       tau 0.7   tau 0.9   worlds',
+      '  keeper         >=256        64      4/4',
+      '  abstainer       none      none      4/4',
+      'Requests: 38 of 40 resolved, 3 failed, 2 not sent; blocks: 7 complete, 1 incomplete, 2 not started; no spend (no paid request)',
     ]);
     const live = formatHeadline(
       chartData(true),
@@ -60,6 +76,15 @@ describe('run summary', () => {
     );
     expect(live[0]).not.toContain('scripted');
     expect(live[4]).toContain('spent 2.50 USD of a 25.00 USD ceiling');
+  });
+
+  it('says a stopped run is partial before any EIMC, with the worlds each EIMC rests on', () => {
+    const lines = formatHeadline(chartData(false, 8, 1), status());
+    expect(lines[1]).toContain('PARTIAL RUN — partial: 1 of 8 worlds complete (1 of 8 blocks)');
+    expect(lines.findIndex((line) => line.includes('>=256'))).toBeGreaterThan(1);
+    expect(lines.find((line) => line.includes('keeper'))).toMatch(/ 1\/8$/);
+    // a complete run prints no partial line
+    expect(formatHeadline(chartData(false), status()).join('\n')).not.toContain('partial');
   });
 
   it('prints the exact resume command with the counts of status.json', () => {

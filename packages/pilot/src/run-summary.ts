@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/report';
+import { type ChartData, partialRunText, runCompleteness } from '@chi/report';
 import { RUN_FILE_NAME } from '@chi/run';
 import type { RunStatus } from '@chi/spec';
 
@@ -12,18 +12,33 @@ function usd(amount: number): string {
   return `${amount.toFixed(amount < 1 ? 4 : 2)} USD`;
 }
 
+/** The worlds a system's EIMC rests on, of the planned worlds: `4/4`, or `1/8` in a partial run. */
+function worldsText(data: ChartData, systemId: string, plannedWorlds: number): string {
+  const entry = data.eimc.find((e) => e.systemId === systemId);
+  return entry === undefined ? '—' : `${entry.worlds}/${plannedWorlds}`;
+}
+
 /**
  * The few headline numbers `chi pilot` prints to stdout before the release path: EIMC per system
- * at each tau (`>=N` a lower bound: the largest tested load passed; `none`: no load passed),
- * the failed requests and the spend. Scripted results are labelled as such.
+ * at each tau (`>=N` a lower bound: the largest tested load passed; `none`: no load passed) with
+ * the worlds it rests on, the failed requests and the spend. A partial run (a block not complete)
+ * says so first, with its complete worlds of planned, so an EIMC of 1 of 8 worlds never reads as
+ * the run's. Scripted results are labelled as such.
  */
 export function formatHeadline(data: ChartData, status: RunStatus): string[] {
   const taus = [...new Set(data.eimc.map((entry) => entry.tau))].sort((a, b) => a - b);
   const systems = data.run.systems;
   const width = Math.max(6, ...systems.map((system) => system.id.length));
+  const completeness = runCompleteness(data);
+  const partial = partialRunText(completeness);
   const lines = [
     `EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load)${data.run.systems.every((system) => system.evidenceClass !== 'live_model') ? ' — scripted baselines, not model measurements' : ''}:`,
-    `  ${'system'.padEnd(width)}  ${taus.map((tau) => `tau ${tau}`.padStart(9)).join(' ')}`,
+    ...(partial === null
+      ? []
+      : [
+          `  PARTIAL RUN — ${partial}: every number below rests on the complete worlds only, not the ${completeness.plannedWorlds} planned; resume the run for the planned estimate.`,
+        ]),
+    `  ${'system'.padEnd(width)}  ${taus.map((tau) => `tau ${tau}`.padStart(9)).join(' ')}   worlds`,
   ];
   for (const system of systems) {
     const cells = taus.map((tau) =>
@@ -31,14 +46,15 @@ export function formatHeadline(data: ChartData, status: RunStatus): string[] {
         data.eimc.find((entry) => entry.systemId === system.id && entry.tau === tau),
       ).padStart(9),
     );
-    lines.push(`  ${system.id.padEnd(width)}  ${cells.join(' ')}`);
+    const worlds = worldsText(data, system.id, completeness.plannedWorlds).padStart(8);
+    lines.push(`  ${system.id.padEnd(width)}  ${cells.join(' ')} ${worlds}`);
   }
   const spend =
     status.spend.ceilingUsd === 0 && status.spend.chargedUsd === 0
       ? 'no spend (no paid request)'
       : `spent ${usd(status.spend.chargedUsd)} of a ${usd(status.spend.ceilingUsd)} ceiling`;
   lines.push(
-    `Requests: ${status.requests.resolved} of ${status.requests.total} resolved, ${status.requests.failed} failed, ${status.requests.notSent} not sent; blocks: ${status.blocks.complete} complete, ${status.blocks.incomplete} incomplete; ${spend}`,
+    `Requests: ${status.requests.resolved} of ${status.requests.total} resolved, ${status.requests.failed} failed, ${status.requests.notSent} not sent; blocks: ${status.blocks.complete} complete, ${status.blocks.incomplete} incomplete${status.blocks.notStarted > 0 ? `, ${status.blocks.notStarted} not started` : ''}; ${spend}`,
   );
   return lines;
 }

@@ -200,6 +200,7 @@ export {
   type ReportInput,
 } from './report-document';
 export { CALIBRATION_FILE, readRunCalibration } from './run-calibration';
+export { partialRunText, type RunCompleteness, runCompleteness } from './run-completeness';
 export {
   type Located,
   memoryWorldKey,

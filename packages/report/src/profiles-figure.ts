@@ -12,7 +12,19 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 export function profilesFigure(
   data: ProfilesData,
   systemLabels: ReadonlyMap<string, string>,
+  colorScale?: { readonly domain: readonly string[]; readonly range: readonly string[] },
 ): FigureDefinition {
+  // one colour per system, the release's palette (figures/system-colors), legend-free: the
+  // column header names the system
+  const color =
+    colorScale === undefined
+      ? { value: '#1f4e79' }
+      : {
+          field: 'system',
+          type: 'nominal',
+          scale: { domain: [...colorScale.domain], range: [...colorScale.range] },
+          legend: null,
+        };
   const label = (id: string) => systemLabels.get(id) ?? id;
   const synthetic = data.calibrationLabel === 'SYNTHETIC';
   const hRow = synthetic ? 'similarity h (SYNTHETIC calibration)' : 'similarity h';
@@ -81,7 +93,7 @@ export function profilesFigure(
         height: 110,
         layer: [
           {
-            mark: { type: 'bar', color: '#1f4e79' },
+            mark: { type: 'bar' },
             encoding: {
               x: { field: 'item', type: 'nominal', title: null, sort: null },
               y: {
@@ -90,6 +102,17 @@ export function profilesFigure(
                 title: 'Score or similarity (0–1)',
                 scale: { domain: [0, 1] },
               },
+              color,
+            },
+          },
+          // a thin mark at every estimate: a zero is drawn as zero, not as a missing bar
+          {
+            transform: [{ filter: 'isValid(datum.estimate)' }],
+            mark: { type: 'tick', orient: 'horizontal', thickness: 2, opacity: 1 },
+            encoding: {
+              x: { field: 'item', type: 'nominal', sort: null },
+              y: { field: 'estimate', type: 'quantitative' },
+              color,
             },
           },
           {

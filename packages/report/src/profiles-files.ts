@@ -286,11 +286,55 @@ export function profileFiles(data: ProfilesData): Map<string, string> {
   return files;
 }
 
-function cellText(value: CsvCell): string {
+/** Columns that count things (worlds, participants): integers, printed without decimals. */
+const COUNT_COLUMNS = new Set(['worlds', 'participants']);
+
+function cellText(value: CsvCell, column: string): string {
   if (value === null) return '—';
-  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'number')
+    return COUNT_COLUMNS.has(column) && Number.isInteger(value)
+      ? String(value)
+      : formatNumber(value);
   return String(value);
 }
+
+/** The report's header of a CSV column; the CSV keeps its machine names. */
+const COLUMN_HEADERS: Readonly<Record<string, string>> = {
+  system: 'System',
+  axis: 'Axis',
+  test: 'Test',
+  measure: 'Measure',
+  estimate: 'Estimate',
+  lower: 'Lower',
+  upper: 'Upper',
+  worlds: 'Worlds',
+  feature: 'Feature',
+  z: 'Feature value z',
+  calibration_label: 'Calibration label',
+  calibration_id: 'Calibration',
+  h: 'Similarity h',
+  chi: 'CHI',
+  world_lower: 'World interval lower',
+  world_upper: 'World interval upper',
+  calibration_lower: 'Calibration interval lower',
+  calibration_upper: 'Calibration interval upper',
+  combined_lower: 'Combined interval lower',
+  combined_upper: 'Combined interval upper',
+  reason: 'Reason',
+  world_seeds: 'World seeds',
+  capacity_p: 'Capacity p',
+  participants: 'Participants',
+  half_correlation: 'Split-half correlation',
+  spearman_brown: 'Spearman–Brown reliability',
+  difference: 'Difference',
+};
+
+function columnHeader(column: string): string {
+  return COLUMN_HEADERS[column] ?? column.replace(/_/g, ' ');
+}
+
+/** Tables of h and CHI: without a calibration every row is null, so the report states it once. */
+const NULL_WITHOUT_CALIBRATION = new Set(['profiles/similarity.csv', 'profiles/chi.csv']);
 
 /**
  * The report section of the two profiles: p and h side by side, never merged, with the synthetic
@@ -308,7 +352,10 @@ export function profileReportBlocks(
     },
   ];
   if (data.comparison === null) {
-    blocks.push({ kind: 'paragraph', text: `h and CHI: null. ${data.reason}` });
+    blocks.push({
+      kind: 'paragraph',
+      text: `h and CHI: null for every system and axis. ${data.reason} (their rows, all null, are in profiles/similarity.csv and profiles/chi.csv).`,
+    });
   } else {
     if (data.calibrationLabel === 'SYNTHETIC')
       blocks.push({
@@ -321,13 +368,20 @@ export function profileReportBlocks(
     });
   }
   if (figure !== undefined) blocks.push({ kind: 'figure', ...figure });
+  const tables: ReportBlock[] = [];
   for (const table of profileTables(data)) {
-    blocks.push({
+    if (data.comparison === null && NULL_WITHOUT_CALIBRATION.has(table.path)) continue;
+    tables.push({
       kind: 'table',
       caption: `${table.caption} (${table.path})`,
-      columns: table.columns,
-      rows: table.rows.map((row) => table.columns.map((column) => cellText(row[column] ?? null))),
+      columns: table.columns.map(columnHeader),
+      rows: table.rows.map((row) =>
+        table.columns.map((column) => cellText(row[column] ?? null, column)),
+      ),
     });
   }
+  // the figure is the profile's headline; its rows are a click away, as in the CSV files
+  if (tables.length > 0)
+    blocks.push({ kind: 'details', summary: 'The profile tables, row by row', blocks: tables });
   return blocks;
 }

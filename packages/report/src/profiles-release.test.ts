@@ -207,6 +207,22 @@ describe('a pilot release without a calibration', () => {
         expect(row.capacity_p).toMatch(/behavior\.R/);
       }
       expect(await table(outDir, 'profiles/capacity.csv')).not.toHaveLength(0);
+      // issue 37: the null h and CHI tables are one sentence in the report, not rows of "—";
+      // headers are words, not CSV names; world counts are integers
+      const report = await readFile(join(outDir, 'report.md'), 'utf8');
+      const section = report.slice(report.indexOf('## Capacity p and similarity h'));
+      const profiles = section.slice(0, section.indexOf('\n## ', 5));
+      expect(profiles).toContain('h and CHI: null for every system and axis. no human calibration');
+      expect(profiles).not.toContain('(profiles/similarity.csv)*');
+      expect(profiles).not.toContain('(profiles/chi.csv)*');
+      expect(profiles).not.toContain('calibration\\_label');
+      expect(profiles).toContain(
+        '| System | Axis | Test | Measure | Estimate | Lower | Upper | Worlds |',
+      );
+      expect(profiles).toMatch(
+        /\| perfect \| R \| behavior\.R \| accuracy \| 1\.000 \| 1\.000 \| 1\.000 \| 2 \|/,
+      );
+      expect(profiles).not.toMatch(/\| \d\.000 \|\n/);
       const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8'));
       expect(manifest.chiComparison).toBeUndefined();
     } finally {

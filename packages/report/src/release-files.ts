@@ -20,6 +20,7 @@ import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
 import { buildFigures } from './figures';
 import { figureFiles } from './figures/figure-files';
+import { systemColorScale } from './figures/system-colors';
 import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { PackedText } from './packed-text';
 import { plannedRequestOf } from './plan-view';
@@ -471,6 +472,7 @@ async function profileFigureSection(
   const figure = profilesFigure(
     profiles,
     new Map(data.run.systems.map((system) => [system.id, systemLabel(data.run, system.id)])),
+    systemColorScale(data.run),
   );
   const svg = await renderFigureSvg(figure);
   files.set(figure.svgPath, svg);

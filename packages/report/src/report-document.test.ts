@@ -66,16 +66,18 @@ const example: CaseExample = {
 };
 
 describe('buildReportDocument + renderers', () => {
-  it('repeats the scripted-baseline banner at the top of every section', () => {
-    const markdown = renderMarkdown(buildReportDocument(input()));
-    // every section but the table of contents, which is navigation
-    const sections = markdown
-      .split('\n## ')
-      .slice(1)
-      .filter((section) => !section.startsWith('Contents'));
-    expect(sections.length).toBeGreaterThanOrEqual(12);
-    for (const section of sections)
-      expect(section).toContain('> **Scripted baseline — not a measurement of any model**');
+  it('shows the scripted-baseline banner once, and its short label on every caption', () => {
+    const blocks = buildReportDocument(input());
+    const markdown = renderMarkdown(blocks);
+    expect(markdown.split('Scripted baseline — not a measurement of any model').length - 1).toBe(1);
+    expect(
+      markdown.indexOf('> **Scripted baseline — not a measurement of any model**'),
+    ).toBeLessThan(markdown.indexOf('## Summary'));
+    const captions = blocks.flatMap((b) =>
+      b.kind === 'table' ? [b.caption] : b.kind === 'figure' ? [b.figure.caption] : [],
+    );
+    expect(captions.length).toBeGreaterThan(10);
+    for (const caption of captions) expect(caption).toMatch(/^\[Scripted baseline\] [^[]/);
   });
 
   it('shows CHI as null with its reason, EIMC with its status and never as zero', () => {
@@ -188,10 +190,14 @@ describe('buildReportDocument + renderers', () => {
     expect(contents?.kind === 'links' && contents.items.map((i) => i.href)).toEqual(
       h2.slice(2).map((id) => `#${id}`),
     );
-    // the first table comes after the summary: no wall of numbers before the headline
-    const firstTable = blocks.findIndex((b) => b.kind === 'table');
+    // before the contents: the summary's one table and the one headline figure, nothing else
     const contentsAt = blocks.findIndex((b) => b.kind === 'heading' && b.id === 'contents');
-    expect(firstTable).toBeGreaterThan(contentsAt);
+    const before = blocks.slice(0, contentsAt);
+    expect(before.filter((b) => b.kind === 'table')).toHaveLength(1);
+    expect(before.flatMap((b) => (b.kind === 'figure' ? [b.figure.id] : []))).toEqual([
+      'memory-capacity',
+    ]);
+    expect(before.filter((b) => b.kind === 'list')).toEqual([]);
   });
 
   it('omits the sections of the pilot experiments the run leaves out, with their contents entries and figures', () => {
@@ -231,25 +237,20 @@ describe('buildReportDocument + renderers', () => {
     expect(figureNumbers).toEqual(figureNumbers.map((_, index) => index + 1));
   });
 
-  it('counts incomplete memory blocks in the summary only when the run includes memory', () => {
-    const failureLines = (overrides: Partial<ReportInput>) =>
-      renderMarkdown(buildReportDocument(input(overrides)))
-        .split('\n')
-        .filter((line) => line.startsWith('- Failures and cost:'));
-    const withMemory = failureLines({});
-    expect(withMemory.length).toBeGreaterThan(0);
-    for (const line of withMemory)
-      expect(line).toMatch(/; \d+ memory blocks incomplete or missing;/);
-    const optInOnly = failureLines({
+  it('gives the summary table memory columns only when the run includes memory', () => {
+    const summaryColumns = (overrides: Partial<ReportInput>) => {
+      const blocks = buildReportDocument(input(overrides));
+      const table = blocks.find((b) => b.kind === 'table');
+      return table?.kind === 'table' ? table.columns : [];
+    };
+    const withMemory = summaryColumns({});
+    expect(withMemory.some((c) => c.startsWith('EIMC at tau'))).toBe(true);
+    expect(withMemory.some((c) => c.startsWith('Q_M at N = '))).toBe(true);
+    const optInOnly = summaryColumns({
       experiments: { memory: false, history: false, behavior: false },
     });
-    expect(optInOnly.length).toBe(withMemory.length);
-    for (const line of optInOnly) {
-      expect(line).not.toContain('memory');
-      expect(line).toMatch(
-        /^- Failures and cost: \d+ of \d+ requests failed; cost \$\d\.\d{4} over \d+ requests\.$/,
-      );
-    }
+    expect(optInOnly.some((c) => c.startsWith('EIMC') || c.startsWith('Q_M'))).toBe(false);
+    expect(optInOnly).toContain('Failed requests');
   });
 
   it('numbers figures in reading order', () => {
@@ -269,41 +270,35 @@ describe('buildReportDocument + renderers', () => {
     ]);
   });
 
-  it('quotes per system EIMC with status, Q_M per load, divergence, behavior, failures and cost', () => {
+  it('tabulates per system EIMC with status, Q_M at the extreme loads, divergence, behavior, worlds and cost', () => {
     const markdown = renderMarkdown(buildReportDocument(input()));
     const summary = markdown.slice(markdown.indexOf('## Summary'), markdown.indexOf('## Contents'));
-    expect(summary).toContain('### capacity-keeper (scripted/capacity-keeper)');
     expect(summary).toContain(
-      '- EIMC (Effective Indexed Memory Capacity, in target keys): tau 0.7: N = 32 (capacity; no bootstrap range; 0 of 200 replicates without a passing load); tau 0.8: N = 32 (capacity; no bootstrap range; 0 of 200 replicates without a passing load); tau 0.9: none (no passing load (not zero); no bootstrap range; 200 of 200 replicates without a passing load).',
-    );
-    expect(summary).toContain(
-      "worlds used of planned, the curve's world set): N = 32: 0.850 (no interval: fewer than two complete worlds), 1/3 worlds; N = 64: 0.650 (no interval: fewer than two complete worlds), 1/3 worlds.",
+      '| System | EIMC at tau 0.7 \\[bootstrap range\\] | EIMC at tau 0.8 \\[bootstrap range\\] | EIMC at tau 0.9 \\[bootstrap range\\] | Q\\_M at N = 32 \\[95% CI\\] | Q\\_M at N = 64 \\[95% CI\\] | Excess divergence at checkpoint 3 \\[95% CI\\] | Behavior indicators (world means) | Worlds used of planned | Failed requests | Cost |',
     );
     expect(summary).toMatch(
-      /Excess divergence D\(A,B\) − D\(A,A2\) at checkpoint 3 \(the manifest.s preregistered primary checkpoint\): [^\n]*worlds with fully valid vectors\./,
-    );
-    expect(summary).toMatch(/Behavior indicators [^\n]*R reasoning [^\n]*I integration/);
-    expect(summary).toMatch(
-      /Failures and cost: \d+ of \d+ requests failed;[^\n]*cost \$\d\.\d{4} over \d+ requests\./,
+      /\| capacity-keeper \| 32 \(capacity\) \| 32 \(capacity\) \| none \(no passing load, not zero\) \| 0\.850 \(no interval: fewer than two complete worlds\) \| 0\.650 \(no interval: fewer than two complete worlds\) \| [^|]+ \| R [^|]*I [^|]+ \| 1 of 3 \| \d+ of \d+ \| \$\d\.\d{4} \|/,
     );
     // the uncapped reference comes after the evaluated systems, labelled
     expect(
-      summary.indexOf(
-        '### perfect (scripted/perfect) — reference condition, not an evaluated system',
-      ),
-    ).toBeGreaterThan(summary.indexOf('### capacity-keeper'));
+      summary.indexOf('| perfect (reference condition, not evaluated) | ≥ 64 (lower bound)'),
+    ).toBeGreaterThan(summary.indexOf('| capacity-keeper |'));
+    // one table, no per-system walls of bullets
+    expect(summary).not.toMatch(/^- /m);
   });
 
   it('lists the uncapped system as a reference condition with the cap in bytes, and defines every term', () => {
     const blocks = buildReportDocument(input());
     const tables = blocks.flatMap((b) => (b.kind === 'table' ? [b] : []));
-    const evaluated = tables.find((t) => t.caption === 'Evaluated systems.');
+    const evaluated = tables.find((t) => t.caption.endsWith('Evaluated systems.'));
     expect(evaluated?.rows.map((r) => [r[0], r[4]])).toEqual([
       ['capacity-keeper', 'capped at 6000 bytes'],
     ]);
-    const reference = tables.find((t) => t.caption.startsWith('Reference conditions'));
+    const reference = tables.find((t) => t.caption.includes('Reference conditions'));
     expect(reference?.rows.map((r) => r[0])).toEqual(['perfect']);
-    const glossary = tables.find((t) => t.caption === 'Every term and symbol of this report.');
+    const glossary = tables.find((t) =>
+      t.caption.endsWith('Every term and symbol of this report.'),
+    );
     const terms = glossary?.rows.map((r) => r[0]) ?? [];
     for (const term of ['CHI', 'CHIS', 'CPLOM', 'EIMC_tau', 'Q_M', 'f', 'tau', 'D(X,Y)'])
       expect(terms).toContain(term);

@@ -1,4 +1,5 @@
 import { RUN_FILE_NAME } from '@chi/run';
+import { labelCaptions } from './caption-labels';
 import type { CaseExample } from './case-examples';
 import {
   type ChartData,
@@ -94,6 +95,9 @@ function onlyWith(
   return (input) => (input.experiments?.[experiment] === false ? [] : section(input));
 }
 
+/** The one figure shown with the summary: the capacity curves (when the run has memory). */
+const HEADLINE_FIGURE = 'memory-capacity';
+
 const STATUS_TEXT: Record<EimcEntry['status'], string> = {
   capacity: 'capacity',
   lower_bound: 'lower bound (largest tested load passes: right-censored)',
@@ -117,12 +121,9 @@ function worldsCell(estimate: IntervalEstimate): string {
   return `${estimate.worlds} / ${estimate.completeWorlds} / ${estimate.plannedWorlds}`;
 }
 
-function systemSection(input: ReportInput, title: string, id: string): ReportBlock[] {
-  const banner = runEvidenceBanner(input.data.run);
-  return [
-    heading(2, title, id),
-    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
-  ];
+/** A section's heading. The evidence banner is shown once, at the top; captions carry its short label. */
+function systemSection(_input: ReportInput, title: string, id: string): ReportBlock[] {
+  return [heading(2, title, id)];
 }
 
 function figureBlocks(input: ReportInput, id: string): ReportBlock[] {
@@ -324,6 +325,35 @@ function vectorTable(data: ChartData): ReportBlock {
   };
 }
 
+/** The history experiment's per-checkpoint table. */
+function historyCheckpointTable(data: ChartData): ReportBlock {
+  return {
+    kind: 'table',
+    caption:
+      'Per checkpoint: accuracy and explicit-unknown rate (world means, 95% CI), invalid decisions pooled.',
+    columns: [
+      'System',
+      'History',
+      'Checkpoint',
+      'Worlds used / complete / planned',
+      'Accuracy',
+      'Explicit-unknown rate',
+      'Invalid decisions',
+      'Worlds with a fully valid vector',
+    ],
+    rows: data.history.map((h) => [
+      systemLabel(data.run, h.systemId),
+      h.history,
+      String(h.checkpoint),
+      worldsCell(h.accuracy),
+      formatEstimate(h.accuracy),
+      formatEstimate(h.unknownRate),
+      formatRatio(h.invalid),
+      String(h.validVectors),
+    ]),
+  };
+}
+
 function historyBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (data.history.length === 0) {
@@ -340,29 +370,9 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
     ...figureBlocks(input, 'history-accuracy'),
     ...figureBlocks(input, 'history-unknown'),
     {
-      kind: 'table',
-      caption:
-        'Per checkpoint: accuracy and explicit-unknown rate (world means, 95% CI), invalid decisions pooled.',
-      columns: [
-        'System',
-        'History',
-        'Checkpoint',
-        'Worlds used / complete / planned',
-        'Accuracy',
-        'Explicit-unknown rate',
-        'Invalid decisions',
-        'Worlds with a fully valid vector',
-      ],
-      rows: data.history.map((h) => [
-        systemLabel(data.run, h.systemId),
-        h.history,
-        String(h.checkpoint),
-        worldsCell(h.accuracy),
-        formatEstimate(h.accuracy),
-        formatEstimate(h.unknownRate),
-        formatRatio(h.invalid),
-        String(h.validVectors),
-      ]),
+      kind: 'details',
+      summary: `Accuracy and explicit-unknown rate per checkpoint (${data.history.length} rows)`,
+      blocks: [historyCheckpointTable(data)],
     },
     {
       kind: 'details',
@@ -524,7 +534,9 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
   const controlLoads = new Set(controls.map((p) => p.load));
   return [
     ...systemSection(input, 'Memory capacity', 'memory'),
-    ...figureBlocks(input, 'memory-capacity'),
+    ...(figureBlocks(input, HEADLINE_FIGURE).length === 0
+      ? []
+      : [paragraph('The capacity curves are the headline figure, under the Summary.')]),
     ...(notebook.length === 0
       ? [paragraph('The run has no memory experiment.')]
       : [
@@ -654,8 +666,10 @@ function numberFigures(blocks: readonly ReportBlock[]): ReportBlock[] {
 /**
  * The report as blocks: a pure function of the chart data, the rendered figures and the case
  * examples, so the Markdown and the HTML say the same thing and `chi verify` can rebuild both.
- * It opens with the title, the run facts and a quotable summary per system, then a table of
- * contents, then the sections in a fixed order; figures are numbered in reading order.
+ * It opens with the title, the evidence banner (once), the run facts, the summary table of every
+ * system's headline estimates and the headline figure, then a table of contents, then the
+ * sections in a fixed order; figures are numbered in reading order, and every figure and table
+ * caption of a run that is not all live carries the banner's short label.
  */
 export function buildReportDocument(input: ReportInput): ReportBlock[] {
   const { data } = input;
@@ -667,12 +681,8 @@ export function buildReportDocument(input: ReportInput): ReportBlock[] {
       `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
     ),
     ...summaryBlocks(data, input.experiments?.memory !== false),
+    ...(input.experiments?.memory === false ? [] : figureBlocks(input, HEADLINE_FIGURE)),
   ];
   const body = SECTIONS.flatMap((section) => section(input));
-  return numberFigures([
-    ...opening,
-    ...tableOfContents(body),
-    ...body,
-    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
-  ]);
+  return labelCaptions(numberFigures([...opening, ...tableOfContents(body), ...body]), data.run);
 }

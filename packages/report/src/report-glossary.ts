@@ -1,6 +1,5 @@
 import { RUN_FOLDER_DIRECTORY } from '@chi/run';
 import type { ChartData } from './chart-data';
-import { runEvidenceBanner } from './evidence-label';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
 
@@ -128,10 +127,8 @@ export function glossary(data: ChartData): GlossaryEntry[] {
 
 /** The glossary section of the report. */
 export function glossaryBlocks(data: ChartData): ReportBlock[] {
-  const banner = runEvidenceBanner(data.run);
   return [
     { kind: 'heading', level: 2, text: 'Glossary', id: 'glossary' },
-    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
     {
       kind: 'table',
       caption: 'Every term and symbol of this report.',

@@ -3,11 +3,12 @@ import { sampleChartData } from './__fixtures__/sample-chart-data';
 import type { ChartData } from './chart-data';
 import { summaryBlocks } from './report-summary';
 
-/** The summary's excess-divergence sentences, one per evaluated system. */
+/** The summary table's excess-divergence column: its header and one cell per system. */
 function divergenceLines(data: ChartData): string[] {
-  return summaryBlocks(data)
-    .flatMap((block) => (block.kind === 'list' ? block.items : []))
-    .filter((item) => item.startsWith('Excess divergence'));
+  const table = summaryBlocks(data).find((block) => block.kind === 'table');
+  if (table?.kind !== 'table') return [];
+  const column = table.columns.findIndex((c) => c.startsWith('Excess divergence'));
+  return table.rows.map((row) => `${table.columns[column]}: ${row[column]}`);
 }
 
 /** The sample chart data with its divergence at checkpoint `c` set to `c / 10` for every system. */
@@ -27,9 +28,32 @@ describe('the summary reads the excess divergence at the manifest primary checkp
   it('reads checkpoint 3 when the manifest says 3, and checkpoint 1 when it says 1', () => {
     const three = divergenceLines(withCheckpointValues(3));
     expect(three.length).toBeGreaterThan(0);
-    for (const line of three) expect(line).toMatch(/at checkpoint 3 .*: 0\.3/);
+    for (const line of three) expect(line).toMatch(/at checkpoint 3 .*: 0\.300/);
     const one = divergenceLines(withCheckpointValues(1));
     expect(one.length).toBe(three.length);
-    for (const line of one) expect(line).toMatch(/at checkpoint 1 .*: 0\.1/);
+    for (const line of one) expect(line).toMatch(/at checkpoint 1 .*: 0\.100/);
+  });
+});
+
+describe('the summary of a partial run', () => {
+  it('says partial with the complete worlds of planned before the table; a complete run does not', () => {
+    const data = sampleChartData();
+    // the sample run has an incomplete memory block in world 2
+    const blocks = summaryBlocks(data);
+    const banner = blocks.find((b) => b.kind === 'banner');
+    expect(banner?.kind === 'banner' && banner.text).toMatch(
+      /^Partial run — partial: 2 of 3 worlds complete \(\d+ of \d+ blocks\)/,
+    );
+    expect(blocks.findIndex((b) => b.kind === 'banner')).toBeLessThan(
+      blocks.findIndex((b) => b.kind === 'table'),
+    );
+    const complete: ChartData = {
+      ...data,
+      missingness: {
+        ...data.missingness,
+        blocks: data.missingness.blocks.map((b) => ({ ...b, status: 'complete', reasons: [] })),
+      },
+    };
+    expect(summaryBlocks(complete).some((b) => b.kind === 'banner')).toBe(false);
   });
 });

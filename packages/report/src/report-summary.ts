@@ -1,94 +1,121 @@
-import {
-  type ChartData,
-  type EimcEntry,
-  isControlCondition,
-  type ReportSystem,
-} from './chart-data';
-import { runEvidenceBanner, systemLabel } from './evidence-label';
-import { INDICATOR_LABELS } from './figures/behavior';
-import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
+import type { ChartData, EimcEntry, IntervalEstimate, ReportSystem } from './chart-data';
+import { systemLabel } from './evidence-label';
+import { formatEstimate, formatNumber, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
+import { partialRunText, runCompleteness } from './run-completeness';
 
 const EIMC_STATUS_SHORT: Record<EimcEntry['status'], string> = {
   capacity: 'capacity',
-  lower_bound: 'lower bound: the largest tested load passes',
-  no_passing_load: 'no passing load (not zero)',
+  lower_bound: 'lower bound',
+  no_passing_load: 'no passing load, not zero',
 };
 
-function eimcText(entry: EimcEntry | undefined): string {
-  if (entry === undefined) return 'not computed (a load without a complete world)';
-  const value = entry.value === null ? 'none' : `N = ${entry.value}`;
+/** `64 (capacity) [32, 64]`, `≥ 256 (lower bound) [256, 256]`, `none (no passing load, not zero)`. */
+function eimcCell(entry: EimcEntry | undefined): string {
+  if (entry === undefined) return 'not computed';
+  const value =
+    entry.value === null ? 'none' : `${entry.status === 'lower_bound' ? '≥ ' : ''}${entry.value}`;
   const range =
-    entry.lower === null || entry.upper === null
-      ? 'no bootstrap range'
-      : `bootstrap range [${entry.lower}, ${entry.upper}]`;
-  return `${value} (${EIMC_STATUS_SHORT[entry.status]}; ${range}; ${entry.noPassingReplicates} of ${entry.resamples} replicates without a passing load)`;
+    entry.lower === null || entry.upper === null ? '' : ` [${entry.lower}, ${entry.upper}]`;
+  return `${value} (${EIMC_STATUS_SHORT[entry.status]})${range}`;
 }
 
-/**
- * The failures-and-cost line: the memory blocks are counted only when the run includes the
- * memory experiment (a run of other experiments has none to be incomplete).
- */
-function failuresAndCost(
+/** An estimate with its interval, or `—` where the system has none. */
+function estimateCell(estimate: IntervalEstimate | undefined): string {
+  return estimate === undefined ? '—' : formatEstimate(estimate);
+}
+
+/** Which headline columns a run has: one per experiment it includes. */
+interface HeadlineColumns {
+  readonly taus: readonly number[];
+  /** The smallest and largest tested load of the notebook curve, or empty without memory. */
+  readonly loads: readonly number[];
+  /** The manifest's preregistered primary checkpoint, when the run has the history experiment. */
+  readonly checkpoint: number | null;
+  readonly behavior: boolean;
+}
+
+function headlineColumns(data: ChartData, includesMemory: boolean): HeadlineColumns {
+  const notebookLoads = data.memory.filter((p) => p.condition === 'notebook').map((p) => p.load);
+  const memory = includesMemory && notebookLoads.length > 0;
+  const loads = memory
+    ? [...new Set([Math.min(...notebookLoads), Math.max(...notebookLoads)])]
+    : [];
+  return {
+    taus: memory ? data.run.analysis.taus : [],
+    loads,
+    checkpoint: data.historyDistances.length > 0 ? data.run.analysis.primaryCheckpoint : null,
+    behavior: data.behavior.length > 0,
+  };
+}
+
+function columnNames(data: ChartData, columns: HeadlineColumns): string[] {
+  const pct = `${Math.round(data.run.analysis.level * 100)}% CI`;
+  return [
+    'System',
+    ...columns.taus.map((tau) => `EIMC at tau ${formatNumber(tau, 1)} [bootstrap range]`),
+    ...columns.loads.map((load) => `Q_M at N = ${load} [${pct}]`),
+    ...(columns.checkpoint === null
+      ? []
+      : [`Excess divergence at checkpoint ${columns.checkpoint} [${pct}]`]),
+    ...(columns.behavior ? ['Behavior indicators (world means)'] : []),
+    'Worlds used of planned',
+    'Failed requests',
+    'Cost',
+  ];
+}
+
+function behaviorCell(data: ChartData, systemId: string): string {
+  const rows = data.behavior.filter((b) => b.systemId === systemId);
+  if (rows.length === 0) return '—';
+  return rows
+    .map(
+      (b) =>
+        `${b.indicator} ${b.value.estimate === null ? 'undefined' : formatNumber(b.value.estimate)}`,
+    )
+    .join(' · ');
+}
+
+/** The worlds the system's headline numbers rest on: its capacity curve's, else its behavior's. */
+function worldsCell(data: ChartData, systemId: string): string {
+  const planned = data.run.worldSeeds.length;
+  const eimc = data.eimc.find((e) => e.systemId === systemId);
+  if (eimc !== undefined) return `${eimc.worlds} of ${planned}`;
+  const behavior = data.behavior.filter((b) => b.systemId === systemId);
+  if (behavior.length > 0)
+    return `${Math.max(...behavior.map((b) => b.value.worlds))} of ${planned}`;
+  return `— of ${planned}`;
+}
+
+function systemRow(
   data: ChartData,
   system: ReportSystem,
-  memory: readonly ChartData['memory'][number][],
-  includesMemory: boolean,
-): string {
-  const resources = data.resources.filter((r) => r.systemId === system.id);
+  columns: HeadlineColumns,
+  reference: boolean,
+): string[] {
+  const id = system.id;
+  const notebook = (load: number) =>
+    data.memory.find((p) => p.systemId === id && p.condition === 'notebook' && p.load === load);
+  const divergence = data.historyDistances.find(
+    (d) => d.systemId === id && d.checkpoint === columns.checkpoint,
+  );
+  const resources = data.resources.filter((r) => r.systemId === id);
   const requests = resources.reduce((sum, r) => sum + r.requests, 0);
   const failed = resources.reduce((sum, r) => sum + r.failedRequests, 0);
   const cost = resources.reduce((sum, r) => sum + r.costUsd, 0);
-  const blocks = memory.concat(
-    data.memory.filter((p) => p.systemId === system.id && isControlCondition(p.condition)),
-  );
-  const incomplete = blocks.reduce((sum, p) => sum + p.blocks.incomplete + p.blocks.missing, 0);
-  const memoryBlocks = includesMemory ? ` ${incomplete} memory blocks incomplete or missing;` : '';
-  return `Failures and cost: ${failed} of ${requests} requests failed;${memoryBlocks} cost ${formatUsd(cost)} over ${requests} requests.`;
-}
-
-function systemItems(data: ChartData, system: ReportSystem, includesMemory: boolean): string[] {
-  const items: string[] = [];
-  const eimc = data.eimc.filter((e) => e.systemId === system.id);
-  const memory = data.memory.filter((p) => p.systemId === system.id && p.condition === 'notebook');
-  if (memory.length > 0) {
-    const byTau = data.run.analysis.taus.map(
-      (tau) => `tau ${formatNumber(tau, 1)}: ${eimcText(eimc.find((e) => e.tau === tau))}`,
-    );
-    items.push(`EIMC (Effective Indexed Memory Capacity, in target keys): ${byTau.join('; ')}.`);
-    items.push(
-      `Q_M by load (Q_M of world-mean factors [${Math.round(data.run.analysis.level * 100)}% CI]; worlds used of planned, the curve's world set): ${memory
-        .map(
-          (p) =>
-            `N = ${p.load}: ${formatEstimate(p.qualityScore)}, ${p.qualityScore.worlds}/${p.qualityScore.plannedWorlds} worlds`,
-        )
-        .join('; ')}.`,
-    );
-  }
-  // The preregistered primary checkpoint, frozen in the manifest (never chosen here).
-  const primary = data.run.analysis.primaryCheckpoint;
-  const divergence = data.historyDistances.find(
-    (d) => d.systemId === system.id && d.checkpoint === primary,
-  );
-  if (divergence !== undefined) {
-    items.push(
-      `Excess divergence D(A,B) − D(A,A2) at checkpoint ${primary} (the manifest's preregistered primary checkpoint): ${formatEstimate(divergence.divergence)}, ${divergence.divergence.worlds} worlds with fully valid vectors.`,
-    );
-  }
-  const behavior = data.behavior.filter((b) => b.systemId === system.id);
-  if (behavior.length > 0) {
-    items.push(
-      `Behavior indicators (world mean [CI]; pooled correct items / items, for the frame-induced change: changed pairs / valid pairs): ${behavior
-        .map(
-          (b) =>
-            `${INDICATOR_LABELS[b.indicator]} ${formatEstimate(b.value)}, ${formatRatio(b.pooled)}`,
-        )
-        .join('; ')}.`,
-    );
-  }
-  items.push(failuresAndCost(data, system, memory, includesMemory));
-  return items;
+  return [
+    `${systemLabel(data.run, id)}${reference ? ' (reference condition, not evaluated)' : ''}`,
+    ...columns.taus.map((tau) =>
+      eimcCell(data.eimc.find((e) => e.systemId === id && e.tau === tau)),
+    ),
+    ...columns.loads.map((load) => estimateCell(notebook(load)?.qualityScore)),
+    ...(columns.checkpoint === null ? [] : [estimateCell(divergence?.divergence)]),
+    ...(columns.behavior ? [behaviorCell(data, id)] : []),
+    worldsCell(data, id),
+    `${failed} of ${requests}`,
+    formatUsd(cost),
+  ];
 }
 
 /** Capped systems are evaluated; an uncapped notebook is a declared reference, never evaluated. */
@@ -102,32 +129,48 @@ export function referenceSystems(data: ChartData): ReportSystem[] {
 }
 
 /**
- * The summary the report opens with: per system, each quotable result with its interval and
- * denominator: EIMC at every tau with its status, Q_M per load, the excess divergence at the
- * primary checkpoint, the behavior indicators, failures and cost (the incomplete memory blocks
- * only when `includesMemory`: the run has the memory experiment). Reference conditions follow
- * the evaluated systems, labelled as such.
+ * The headline table: one row per system (evaluated systems first, then the reference
+ * conditions, labelled) with EIMC at every tau and its status, Q_M at the smallest and largest
+ * tested load, the excess divergence at the manifest's preregistered primary checkpoint, the
+ * behavior indicators, the worlds the numbers rest on, failed requests and cost. A column exists
+ * only for an experiment the run includes.
+ */
+export function headlineTable(data: ChartData, includesMemory = true): ReportBlock {
+  const columns = headlineColumns(data, includesMemory);
+  return {
+    kind: 'table',
+    caption:
+      'Headline estimates per system. EIMC: the largest tested load whose Q_M is at least tau (≥: the largest tested load passes; none is not zero). Q_M of world-mean factors. Excess divergence D(A,B) − D(A,A2) at the preregistered primary checkpoint. Behavior: task indicators R, C, A, I and the frame-induced change rate, with their intervals in "Behavioral probes".',
+    columns: columnNames(data, columns),
+    rows: [
+      ...evaluatedSystems(data).map((s) => systemRow(data, s, columns, false)),
+      ...referenceSystems(data).map((s) => systemRow(data, s, columns, true)),
+    ],
+  };
+}
+
+/**
+ * The summary the report (and `chi view`) opens with: one paragraph of run facts, a partial
+ * run's completeness first, then one table of every system's headline estimates
+ * ({@link headlineTable}). Everything else (factors, denominators, intervals of the behavior
+ * indicators) is in the sections below.
  */
 export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlock[] {
-  const banner = runEvidenceBanner(data.run);
-  const blocks: ReportBlock[] = [
+  const partial = partialRunText(runCompleteness(data));
+  return [
     { kind: 'heading', level: 2, text: 'Summary', id: 'summary' },
-    ...(banner === null ? [] : [{ kind: 'banner' as const, text: banner }]),
+    ...(partial === null
+      ? []
+      : [
+          {
+            kind: 'banner' as const,
+            text: `Partial run — ${partial}: every estimate rests on the complete worlds only.`,
+          },
+        ]),
     {
       kind: 'paragraph',
       text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are ${intervalWords(data.run.analysis.level)}; every figure states its denominator. Terms are defined in the Glossary.`,
     },
+    headlineTable(data, includesMemory),
   ];
-  const section = (system: ReportSystem, reference: boolean): ReportBlock[] => [
-    {
-      kind: 'heading',
-      level: 3,
-      text: `${systemLabel(data.run, system.id)} (${system.model})${reference ? ' — reference condition, not an evaluated system' : ''}`,
-      id: `summary-${system.id}`,
-    },
-    { kind: 'list', items: systemItems(data, system, includesMemory) },
-  ];
-  for (const system of evaluatedSystems(data)) blocks.push(...section(system, false));
-  for (const system of referenceSystems(data)) blocks.push(...section(system, true));
-  return blocks;
 }

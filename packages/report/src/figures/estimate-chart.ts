@@ -341,6 +341,18 @@ export function barEstimateSpec(
           mark: { type: 'bar' },
           encoding: { x, y, color, opacity },
         },
+        // a thin mark at every estimate, so a zero is drawn as zero, not as a missing bar
+        {
+          transform: [{ filter: 'isValid(datum.estimate)' }],
+          mark: {
+            type: 'tick',
+            orient: 'horizontal',
+            thickness: 2,
+            opacity: 1,
+            bandSize: Math.max(6, Math.floor(bandPx * 0.6)),
+          },
+          encoding: { x, y, color },
+        },
         {
           transform: [{ filter: 'isValid(datum.lower) && isValid(datum.upper)' }],
           mark: {
