@@ -265,7 +265,7 @@ describe('chi view in headless Chromium', () => {
     expect(await text(page, 'resolved')).toBe(String(resolvedIn(firstPart)));
     expect(Number(await text(page, 'in-flight'))).toBeGreaterThan(0);
     expect(await text(page, 'total')).toBe(String(lines.length / 2));
-    expect(await text(page, 'progress')).toContain('running, live');
+    expect(await text(page, 'progress')).toContain('in progress, live');
     // the run writes the rest of its log: the page shows it without being reloaded
     await appendFile(join(live, 'attempts.jsonl'), `${lines.slice(101).join('\n')}\n`);
     await page
@@ -278,7 +278,7 @@ describe('chi view in headless Chromium', () => {
     await page.close();
   });
 
-  it('keeps live progress when the probe data cannot be read yet, and says so', async () => {
+  it('keeps live progress when a world cannot be read yet, and says so on its page', async () => {
     const broken = join(dir.path, 'unreadable-run');
     await cp(runDir, broken, { recursive: true });
     // a half-written world file, as a run being set up may leave for a moment
@@ -290,7 +290,8 @@ describe('chi view in headless Chromium', () => {
     const page = await context.newPage();
     await page.goto(server.url);
     await page.locator('body[data-ready="true"]').waitFor();
-    expect(await text(page, 'data-error')).toContain('Probe data could not be read yet');
+    await page.getByTestId('system-link').first().click();
+    expect(await text(page, 'data-error')).toContain('This page could not be read');
     expect(await text(page, 'resolved')).toBe(
       String(lines(await readFile(join(runDir, 'attempts.jsonl'), 'utf8')) / 2),
     );
