@@ -37,6 +37,10 @@ function required(params: URLSearchParams, name: string): string {
   return text;
 }
 
+function requiredInteger(params: URLSearchParams, name: string): number {
+  return integer(params, name) ?? (required(params, name) as never);
+}
+
 /**
  * Answers one call of the viewer's API (`api/<name>?...`): `summary`, `progress`, `worlds`,
  * `items`, `item`, `request`, `notebook`; undefined for a name it does not know.
@@ -60,24 +64,20 @@ export async function answerViewApi(
         integer(params, 'limit'),
       );
     case 'items': {
-      const world = integer(params, 'world');
-      const offset = integer(params, 'offset');
-      const limit = integer(params, 'limit');
       const start = integer(params, 'start');
+      const reason = params.get('reason');
       return run.items({
         systemId: required(params, 'system'),
-        ...(world === undefined ? {} : { world }),
-        ...(offset === undefined ? {} : { offset }),
-        ...(limit === undefined ? {} : { limit }),
+        world: requiredInteger(params, 'world'),
+        cellPath: required(params, 'cell'),
         ...(start === undefined ? {} : { start }),
-        ...(params.get('cell') === null ? {} : { cellPath: params.get('cell') as string }),
-        ...(params.get('reason') === null ? {} : { reason: params.get('reason') as string }),
+        ...(reason === null || reason === '' ? {} : { reason }),
       });
     }
     case 'item':
       return run.item(
         required(params, 'system'),
-        integer(params, 'world') ?? Number(required(params, 'world')),
+        requiredInteger(params, 'world'),
         required(params, 'key'),
       );
     case 'request':

@@ -86,23 +86,21 @@ function pager(total, start, size, href) {
   return '<p class="pager">' + (start + 1) + '–' + Math.min(total, start + size) + ' of ' + total + ' ' + links.join(' · ') + '</p>';
 }
 
-async function systemPage(systemId, offsetText, reason) {
+async function systemPage(systemId, offsetText) {
   const offset = Number(offsetText) || 0;
   const page = await api('worlds', { system: systemId, offset, limit: WORLD_PAGE });
   const cells = [...new Map(page.rows.flatMap((r) => r.cells).map((c) => [c.cellPath, c])).values()].sort((a, b) => a.cellOrder - b.cellOrder);
-  let html = crumbs([esc(systemId)]) + '<h2>' + esc(systemId) + '</h2>' +
+  let html = crumbs([esc(systemId)]) + '<h2>' + esc(systemId) + '</h2><p>Each cell: its requests resolved so far; open it for its items and verdicts.</p>' +
     pager(page.total, offset, WORLD_PAGE, (o) => '#/system/' + enc(systemId) + '/' + o) +
     '<table data-testid="grid"><tr><th>World</th>' + cells.map((c) => '<th>' + esc(c.cell) + '</th>').join('') + '</tr>';
   for (const row of page.rows) {
     html += '<tr><th data-testid="world-row">' + row.worldSeed + '</th>' + cells.map((c) => {
       const own = row.cells.find((x) => x.cellPath === c.cellPath);
       if (!own) return '<td>—</td>';
-      return '<td><a data-testid="cell-link" href="#/cell/' + enc(systemId) + '/' + row.worldSeed + '/' + c.cellPath + '">' + own.pass + '/' + own.total + ' pass</a>' + (own.complete ? '' : ' (incomplete)') + '</td>';
+      return '<td><a data-testid="cell-link" href="#/cell/' + enc(systemId) + '/' + row.worldSeed + '/' + c.cellPath + '">' + own.resolved + '/' + own.requests + ' resolved</a>' + (own.failed > 0 ? ' (' + own.failed + ' failed)' : '') + '</td>';
     }).join('') + '</tr>';
   }
-  html += '</table><h3>Items of these worlds by verdict reason</h3>' + reasonFilter(Object.entries(page.reasons), reason, '#/system/' + enc(systemId) + '/' + offset + '/');
-  if (reason) html += itemList((await api('items', { system: systemId, offset, limit: WORLD_PAGE, reason, start: 0 })).items);
-  return html;
+  return html + '</table>';
 }
 
 function itemList(items) {
@@ -112,14 +110,15 @@ function itemList(items) {
 
 async function cellPage(systemId, world, cellPath, reason, startText) {
   const start = Number(startText) || 0;
-  const all = await api('items', { system: systemId, world, cell: cellPath, start: 0 });
-  const shown = reason || start > 0 ? await api('items', { system: systemId, world, cell: cellPath, reason: reason || undefined, start }) : all;
+  const page = await api('items', { system: systemId, world, cell: cellPath, reason: reason || undefined, start });
   const base = '#/cell/' + enc(systemId) + '/' + world + '/' + cellPath + '/';
-  const cell = all.items[0] ? all.items[0].cell : cellPath;
-  const reasons = [...new Set(all.items.map((p) => p.reason))].sort().map((r) => [r]);
+  const cell = page.items[0] ? page.items[0].cell : cellPath;
+  const all = Object.values(page.reasons).reduce((a, b) => a + b, 0);
   return crumbs([systemLink(systemId), 'world ' + esc(world), esc(cell)]) +
-    '<h2>' + esc(systemId) + ', world ' + esc(world) + ', ' + esc(cell) + '</h2>' + reasonFilter(reasons, reason, base) +
-    pager(shown.total, start, 500, (s) => base + enc(reason || '') + '/' + s) + itemList(shown.items);
+    '<h2>' + esc(systemId) + ', world ' + esc(world) + ', ' + esc(cell) + '</h2>' +
+    '<p data-testid="cell-pass">' + page.pass + '/' + all + ' pass' + (page.items[0] && !page.items[0].blockComplete ? ' (block incomplete: excluded from comparisons)' : '') + '</p>' +
+    reasonFilter(Object.entries(page.reasons), reason, base) +
+    pager(page.total, start, 500, (s) => base + enc(reason || '') + '/' + s) + itemList(page.items);
 }
 
 function pre(text, id) { return '<pre data-testid="' + id + '">' + esc(text) + '</pre>'; }
@@ -151,29 +150,36 @@ async function probePage(key) {
     attempts.map((a) => '<tr><td>' + esc(a.attemptId) + '</td><td>' + esc(a.phase) + '</td><td>' + esc(a.at) + '</td><td>' + esc(a.failure ?? '') + (a.failureDetail ? ' (' + esc(a.failureDetail) + ')' : '') + '</td><td>' + a.tries.map((t) => '#' + t.tryIndex + ' ' + esc(t.status ?? '—') + ' ' + esc(t.failure) + (t.waitMs === null ? '' : ', waited ' + t.waitMs + ' ms')).join('; ') + '</td><td>' + esc(a.chargedUsd ?? '') + '</td><td>' + esc(a.latencyMs ?? '') + '</td></tr>').join('') + '</table>';
 }
 
-async function comparePage(a, b, world) {
-  const [left, right] = await Promise.all([a, b].map((system) => api('items', { system, world, start: 0 })));
-  const key = (p) => p.cellPath + '|' + p.probeId;
+async function comparePage(a, b, world, cellPath) {
+  const index = summary.worlds.findIndex((w) => String(w) === String(world));
+  const grid = await api('worlds', { system: a, offset: Math.max(0, index), limit: 1 });
+  const cells = grid.rows[0] ? grid.rows[0].cells : [];
+  const cell = cellPath || (cells[0] ? cells[0].cellPath : '');
+  const [left, right] = await Promise.all([a, b].map((system) => api('items', { system, world, cell, start: 0 })));
+  const key = (p) => p.probeId;
   const other = new Map(right.items.map((p) => [key(p), p]));
+  const base = '#/compare/' + enc(a) + '/' + enc(b) + '/';
   const worlds = summary.worlds.map((w) => '<option' + (String(w) === String(world) ? ' selected' : '') + '>' + w + '</option>').join('');
+  const cellOptions = cells.map((c) => '<option value="' + esc(c.cellPath) + '"' + (c.cellPath === cell ? ' selected' : '') + '>' + esc(c.cell) + '</option>').join('');
   let differ = 0;
   const rows = left.items.map((p) => {
     const q = other.get(key(p));
     const same = q && q.verdict === p.verdict;
     if (!same) differ++;
-    return '<tr data-testid="compare-row"' + (same ? '' : ' class="differs"') + '><td>' + esc(p.cell) + '</td><td>' + esc(p.probeId) + '</td><td><a href="#/probe/' + enc(p.key) + '">' + esc(p.verdict) + '</a> (' + esc(p.reason) + ')</td><td>' + (q ? '<a href="#/probe/' + enc(q.key) + '">' + esc(q.verdict) + '</a> (' + esc(q.reason) + ')' : '—') + '</td></tr>';
+    return '<tr data-testid="compare-row"' + (same ? '' : ' class="differs"') + '><td>' + esc(p.probeId) + '</td><td>' + esc(p.stratum) + '</td><td><a href="#/probe/' + enc(p.key) + '">' + esc(p.verdict) + '</a> (' + esc(p.reason) + ')</td><td>' + (q ? '<a href="#/probe/' + enc(q.key) + '">' + esc(q.verdict) + '</a> (' + esc(q.reason) + ')' : '—') + '</td></tr>';
   }).join('');
   return crumbs(['compare ' + systemLink(a) + ' and ' + systemLink(b)]) + '<h2>' + esc(a) + ' vs ' + esc(b) + ', world ' + esc(world) + '</h2>' +
-    '<label>World: <select data-testid="compare-world" onchange="location.hash=' + "'#/compare/" + enc(a) + '/' + enc(b) + "/'" + '+this.value">' + worlds + '</select></label>' +
-    '<p data-testid="compare-differ">' + differ + ' of ' + left.items.length + ' items differ in verdict (first page of each).</p>' +
-    '<table data-testid="compare"><tr><th>Cell</th><th>Item</th><th>' + esc(a) + '</th><th>' + esc(b) + '</th></tr>' + rows + '</table>';
+    '<label>World: <select data-testid="compare-world" onchange="location.hash=' + "'" + base + "'" + '+this.value">' + worlds + '</select></label> ' +
+    '<label>Cell: <select data-testid="compare-cell" onchange="location.hash=' + "'" + base + enc(world) + "/'" + '+this.value">' + cellOptions + '</select></label>' +
+    '<p data-testid="compare-summary">' + esc(a) + ' ' + left.pass + '/' + left.total + ' pass, ' + esc(b) + ' ' + right.pass + '/' + right.total + ' pass; <span data-testid="compare-differ">' + differ + '</span> of ' + left.items.length + ' items differ in verdict.</p>' +
+    '<table data-testid="compare"><tr><th>Item</th><th>Stratum</th><th>' + esc(a) + '</th><th>' + esc(b) + '</th></tr>' + rows + '</table>';
 }
 
 async function pageHtml(parts) {
-  if (parts[0] === 'system') return systemPage(parts[1], parts[2] || '0', parts[3] || '');
+  if (parts[0] === 'system') return systemPage(parts[1], parts[2] || '0');
   if (parts[0] === 'cell') return cellPage(parts[1], parts[2], parts[3], parts[4] || '', parts[5] || '0');
   if (parts[0] === 'probe') return probePage(parts.slice(1).join('/'));
-  if (parts[0] === 'compare') return comparePage(parts[1], parts[2], parts[3]);
+  if (parts[0] === 'compare') return comparePage(parts[1], parts[2], parts[3], parts[4] || '');
   return summaryPage();
 }
 

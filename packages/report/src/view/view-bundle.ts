@@ -1,45 +1,46 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type ViewApiParams, viewApiPath } from './view-api';
+import { viewApiPath } from './view-api';
 import { viewPage } from './view-app';
-import type { ViewItem } from './view-items';
-import { ITEM_PAGE, openViewRun, type ViewRun, WORLD_PAGE } from './view-run';
+import { ITEM_PAGE, openViewRun, type ViewItemPage, type ViewRun, WORLD_PAGE } from './view-run';
 import { assertRunFolder } from './view-server';
 
 /** The answers of a bundle, by canonical API path ({@link viewApiPath}). */
 type Answers = Record<string, unknown>;
 
-/** Every page of items a query has, from `start` 0 on, recorded under its path. */
+/** Every page of a cell's items (with `reason` when given), recorded under their paths. */
 async function itemPages(
   run: ViewRun,
   answers: Answers,
-  params: ViewApiParams & { readonly system: string },
-): Promise<ViewItem[]> {
-  const all: ViewItem[] = [];
+  params: { system: string; world: number; cell: string; reason?: string },
+): Promise<ViewItemPage[]> {
+  const pages: ViewItemPage[] = [];
   for (let start = 0; ; start += ITEM_PAGE) {
     const page = await run.items({
       systemId: params.system,
-      ...(params.world === undefined ? {} : { world: Number(params.world) }),
-      ...(params.offset === undefined ? {} : { offset: Number(params.offset), limit: WORLD_PAGE }),
-      ...(params.cell === undefined ? {} : { cellPath: String(params.cell) }),
-      ...(params.reason === undefined ? {} : { reason: String(params.reason) }),
+      world: params.world,
+      cellPath: params.cell,
+      ...(params.reason === undefined ? {} : { reason: params.reason }),
       start,
     });
     answers[viewApiPath('items', { ...params, start })] = page;
-    all.push(...page.items);
-    if (start + ITEM_PAGE >= page.total) return all;
+    pages.push(page);
+    if (start + ITEM_PAGE >= page.total) return pages;
   }
 }
 
-/** Records one world's cells, their reason filters, items, requests and notebooks. */
-async function bundleWorld(run: ViewRun, answers: Answers, system: string, world: number) {
-  const items = await itemPages(run, answers, { system, world });
-  for (const cell of new Set(items.map((i) => i.cellPath))) {
-    const inCell = await itemPages(run, answers, { system, world, cell });
-    for (const reason of new Set(inCell.map((i) => i.reason)))
-      await itemPages(run, answers, { system, world, cell, reason });
-  }
-  for (const item of items) {
+/** Records one cell: its items (by reason too), each item, its requests and notebooks. */
+async function bundleCell(
+  run: ViewRun,
+  answers: Answers,
+  system: string,
+  world: number,
+  cell: string,
+) {
+  const pages = await itemPages(run, answers, { system, world, cell });
+  for (const reason of Object.keys(pages[0]?.reasons ?? {}))
+    await itemPages(run, answers, { system, world, cell, reason });
+  for (const item of pages.flatMap((page) => page.items)) {
     answers[viewApiPath('item', { system, world, key: item.key })] = await run.item(
       system,
       world,
@@ -72,9 +73,9 @@ export async function writeViewBundle(dir: string, outDir: string): Promise<stri
     for (let offset = 0; offset < summary.worlds.length; offset += WORLD_PAGE) {
       const page = await run.worlds(system, offset, WORLD_PAGE);
       answers[viewApiPath('worlds', { system, offset, limit: WORLD_PAGE })] = page;
-      for (const reason of Object.keys(page.reasons))
-        await itemPages(run, answers, { system, offset, limit: WORLD_PAGE, reason });
-      for (const { worldSeed } of page.rows) await bundleWorld(run, answers, system, worldSeed);
+      for (const row of page.rows)
+        for (const { cellPath } of row.cells)
+          await bundleCell(run, answers, system, row.worldSeed, cellPath);
     }
   const out = resolve(outDir);
   await mkdir(out, { recursive: true });

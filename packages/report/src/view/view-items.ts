@@ -68,6 +68,54 @@ const RELATIVE = runFolderPaths('.');
 
 const CONDITION_RANK = { notebook: 0, blank: 1, oracle: 2, replay: 3 } as const;
 
+/** A cell of a world: a memory load and condition, a history checkpoint, a behavioral half. */
+export interface ViewCellRef {
+  readonly cell: string;
+  readonly cellPath: string;
+  readonly cellOrder: number;
+}
+
+function memoryCell(load: number, condition: MemoryCondition): ViewCellRef {
+  return {
+    cell: condition === 'notebook' ? `N=${load}` : `N=${load} ${condition}`,
+    cellPath: `${condition}-${load}`,
+    cellOrder: load * 10 + CONDITION_RANK[condition],
+  };
+}
+
+function historyCell(history: string, checkpoint: number): ViewCellRef {
+  return {
+    cell: `history ${history}, checkpoint ${checkpoint}`,
+    cellPath: `${history}-c${checkpoint}`,
+    cellOrder:
+      1_000_000 + HISTORY_IDS.indexOf(history as (typeof HISTORY_IDS)[number]) * 10 + checkpoint,
+  };
+}
+
+function behaviorCell(half: number): ViewCellRef {
+  return {
+    cell: `behavior, half ${half}`,
+    cellPath: `behavior-h${half}`,
+    cellOrder: 2_000_000 + half,
+  };
+}
+
+/**
+ * The cell whose items a planned request asks (a memory probe, a history probe, a behavioral
+ * half), or null for a request that asks none (an encode, an update).
+ */
+export function cellOfRequest(request: PlannedRequest): ViewCellRef | null {
+  if (
+    (request.task === 'memory_probe' || request.task === 'memory_probe_oracle') &&
+    request.load !== null
+  )
+    return memoryCell(request.load, request.condition ?? 'notebook');
+  if (request.task === 'history_probe' && request.history !== null && request.checkpoint !== null)
+    return historyCell(request.history, request.checkpoint);
+  if (request.task === 'behavior_half' && request.half !== null) return behaviorCell(request.half);
+  return null;
+}
+
 /** Where each planned request of the records is, by a key of its unit. */
 interface PlanLookup {
   /** The probe request that asked a memory probe. */
@@ -119,15 +167,13 @@ function memoryItem(records: RunRecords, plan: PlanLookup, line: MemoryTraceLine
     line.condition === 'notebook' && encode !== undefined
       ? (records.notebookOfRequest.get(encode) ?? null)
       : null;
-  const cellPath = `${line.condition}-${line.load}`;
+  const cell = memoryCell(line.load, line.condition);
   return {
-    key: `${line.systemId}|${line.worldSeed}|${cellPath}|${t.probeId}`,
+    key: `${line.systemId}|${line.worldSeed}|${cell.cellPath}|${t.probeId}`,
     experiment: 'memory',
     systemId: line.systemId,
     worldSeed: line.worldSeed,
-    cell: line.condition === 'notebook' ? `N=${line.load}` : `N=${line.load} ${line.condition}`,
-    cellPath,
-    cellOrder: line.load * 10 + CONDITION_RANK[line.condition],
+    ...cell,
     load: line.load,
     condition: line.condition,
     blockComplete: line.blockComplete,
@@ -158,15 +204,13 @@ function historyItem(records: RunRecords, plan: PlanLookup, line: HistoryTraceLi
   const path = records.notebooks.pathOf(
     RELATIVE.historyNotebook(line.systemId, line.worldSeed, t.history, t.checkpoint),
   );
-  const cellPath = `${t.history}-c${t.checkpoint}`;
+  const cell = historyCell(t.history, t.checkpoint);
   return {
-    key: `${line.systemId}|${line.worldSeed}|${cellPath}|${t.environmentIndex}`,
+    key: `${line.systemId}|${line.worldSeed}|${cell.cellPath}|${t.environmentIndex}`,
     experiment: 'history',
     systemId: line.systemId,
     worldSeed: line.worldSeed,
-    cell: `history ${t.history}, checkpoint ${t.checkpoint}`,
-    cellPath,
-    cellOrder: 1_000_000 + HISTORY_IDS.indexOf(t.history) * 10 + t.checkpoint,
+    ...cell,
     load: null,
     condition: null,
     blockComplete: line.blockComplete,
@@ -198,15 +242,13 @@ function behaviorItem(plan: PlanLookup, line: BehaviorTraceLine): ViewItem {
       r.worldSeed === line.worldSeed &&
       r.half === t.half,
   );
-  const cellPath = `behavior-h${t.half}`;
+  const cell = behaviorCell(t.half);
   return {
-    key: `${line.systemId}|${line.worldSeed}|${cellPath}|${t.itemId}`,
+    key: `${line.systemId}|${line.worldSeed}|${cell.cellPath}|${t.itemId}`,
     experiment: 'behavior',
     systemId: line.systemId,
     worldSeed: line.worldSeed,
-    cell: `behavior, half ${t.half}`,
-    cellPath,
-    cellOrder: 2_000_000 + t.half,
+    ...cell,
     load: null,
     condition: null,
     blockComplete: line.blockComplete,

@@ -82,15 +82,19 @@ async function readOptionalJson<T>(path: string): Promise<T | null> {
   }
 }
 
-/** The requests of a fold counted by state (the latest attempt of each decides). */
-function countRequests(states: ReadonlyMap<string, RequestLogState>, totalRequests: number) {
+/** Where a request with a record stands: the latest attempt decides. */
+export type ViewRequestState = 'inFlight' | 'resolved' | 'failed' | 'abandoned';
+
+function requestState(state: RequestLogState): ViewRequestState {
+  if (state.openAttemptId !== null) return 'inFlight';
+  if (state.result !== null) return state.result.failure === 'none' ? 'resolved' : 'failed';
+  return 'abandoned';
+}
+
+/** The requests of a fold counted by state. */
+function countRequests(states: ReadonlyMap<string, ViewRequestState>, totalRequests: number) {
   const count = { notStarted: 0, inFlight: 0, resolved: 0, failed: 0, abandoned: 0 };
-  for (const state of states.values()) {
-    if (state.openAttemptId !== null) count.inFlight++;
-    else if (state.result !== null)
-      state.result.failure === 'none' ? count.resolved++ : count.failed++;
-    else count.abandoned++;
-  }
+  for (const state of states.values()) count[state]++;
   count.notStarted = Math.max(0, totalRequests - states.size);
   return count;
 }
@@ -108,6 +112,17 @@ const EMPTY_FOLD: AttemptProgress = {
  * line anywhere else in the log makes the run `damaged`, naming the line.
  */
 export async function readViewProgress(dir: string): Promise<ViewProgress> {
+  return (await readViewProgressWithStates(dir)).progress;
+}
+
+/**
+ * {@link readViewProgress} and the state of every request with a record (a few bytes each: the
+ * viewer's grid shows each cell's requests without scoring it).
+ */
+export async function readViewProgressWithStates(dir: string): Promise<{
+  readonly progress: ViewProgress;
+  readonly states: ReadonlyMap<string, ViewRequestState>;
+}> {
   const paths = runFolderPaths(dir);
   const plan = await readOptionalJson<{ requests?: unknown[] }>(paths.plan);
   const manifest = await readOptionalJson<{
@@ -124,8 +139,10 @@ export async function readViewProgress(dir: string): Promise<ViewProgress> {
     damage = error.message.replace(/\n\s*/g, ' ');
   }
   const totalRequests = plan?.requests?.length ?? 0;
+  const states = new Map<string, ViewRequestState>();
+  for (const [id, state] of fold.states) states.set(id, requestState(state));
   const finalState = status?.state;
-  return {
+  const progress: ViewProgress = {
     state:
       damage !== null
         ? 'damaged'
@@ -134,7 +151,7 @@ export async function readViewProgress(dir: string): Promise<ViewProgress> {
           : 'in progress',
     damage,
     totalRequests,
-    requests: countRequests(fold.states, totalRequests),
+    requests: countRequests(states, totalRequests),
     spentUsd: fold.spentUsd,
     ceilingUsd: manifest?.ceilingUsd ?? 0,
     offline: !(manifest?.systems ?? []).some((s) => s.evidenceClass === 'live_model'),
@@ -143,4 +160,5 @@ export async function readViewProgress(dir: string): Promise<ViewProgress> {
     ),
     attemptLines: fold.lines,
   };
+  return { progress, states };
 }

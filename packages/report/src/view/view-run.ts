@@ -17,13 +17,17 @@ import {
 } from '@chi/spec';
 import { type ChartData, ChartDataSchema } from '../chart-data';
 import { evidenceBanner } from '../evidence-label';
+import { requestsAt } from '../plan-view';
 import { comparisonBlocks } from '../report-comparisons';
 import type { ReportBlock } from '../report-document';
 import { summaryBlocks } from '../report-summary';
 import { scoreRun } from '../score-run';
-import type { ViewItem } from './view-items';
-import { viewItemsOf } from './view-items';
-import { readViewProgress, type ViewProgress } from './view-progress';
+import { cellOfRequest, type ViewCellRef, type ViewItem, viewItemsOf } from './view-items';
+import {
+  readViewProgressWithStates,
+  type ViewProgress,
+  type ViewRequestState,
+} from './view-progress';
 import {
   attemptsOf,
   readViewRunIndex,
@@ -54,14 +58,14 @@ export interface ViewSummary {
   readonly worlds: readonly number[];
 }
 
-/** One cell of a world as the system page's grid shows it. */
-export interface ViewCell {
-  readonly cell: string;
-  readonly cellPath: string;
-  readonly cellOrder: number;
-  readonly pass: number;
-  readonly total: number;
-  readonly complete: boolean;
+/**
+ * One cell of a world as the system page's grid shows it: its requests and how many resolved
+ * (from the attempt log, without scoring; the cell's page scores it).
+ */
+export interface ViewCell extends ViewCellRef {
+  readonly requests: number;
+  readonly resolved: number;
+  readonly failed: number;
 }
 
 /** A page of worlds of one system (`api/worlds`). */
@@ -72,14 +76,16 @@ export interface ViewWorldPage {
   readonly offset: number;
   readonly limit: number;
   readonly rows: readonly { readonly worldSeed: number; readonly cells: readonly ViewCell[] }[];
-  /** Items of the page's worlds by verdict reason. */
-  readonly reasons: Readonly<Record<string, number>>;
 }
 
 /** A page of items (`api/items`). */
 export interface ViewItemPage {
   /** Items matching the query. */
   readonly total: number;
+  /** Items of the cell by verdict pass (all of them, not only this page's). */
+  readonly pass: number;
+  /** Items of the cell by verdict reason (all of them, not only this page's). */
+  readonly reasons: Readonly<Record<string, number>>;
   readonly start: number;
   readonly items: readonly ViewItem[];
 }
@@ -110,14 +116,11 @@ export interface ViewRequest {
   readonly attempts: readonly ViewAttempt[];
 }
 
-/** Query of {@link ViewRun.items}. */
+/** Query of {@link ViewRun.items}: one cell of one world of one system (its blocks are scored). */
 export interface ViewItemQuery {
   readonly systemId: string;
-  /** One world; without it, the worlds of the page `offset`, `limit` of {@link ViewRun.worlds}. */
-  readonly world?: number;
-  readonly offset?: number;
-  readonly limit?: number;
-  readonly cellPath?: string;
+  readonly world: number;
+  readonly cellPath: string;
   readonly reason?: string;
   /** Items to skip and to return (default 0 and {@link ITEM_PAGE}). */
   readonly start?: number;
@@ -130,9 +133,10 @@ export const WORLD_PAGE = 10;
 export const ITEM_PAGE = 500;
 
 /**
- * A run read on demand: every method reads only what it answers (a page of worlds, one world's
- * items, one request, one notebook), through `@chi/run`'s readers, and keeps only the plan's index
- * and the last page it scored.
+ * A run read on demand: every method reads only what it answers (a page of worlds from the plan
+ * and the attempt log, one cell's items scored from its blocks, one request, one notebook),
+ * through `@chi/run`'s readers, and keeps only the plan's index, the request states of the last
+ * progress and the last cell it scored.
  */
 export interface ViewRun {
   summary(): Promise<ViewSummary>;
@@ -199,12 +203,9 @@ function questionOf(text: string, item: ViewItem): unknown {
   return null;
 }
 
-/** The one scored page the viewer keeps: its worlds' items, valid while the log is unchanged. */
-interface ScoredPage {
-  readonly systemId: string;
-  /** The attempt log's {@link fileStamp} when scored. */
-  readonly stamp: string;
-  readonly seeds: readonly number[];
+/** The one scored cell the viewer keeps, valid while the attempt log is unchanged. */
+interface ScoredCell {
+  readonly key: string;
   readonly items: readonly ViewItem[];
   readonly attempts: ReadonlyMap<string, readonly AttemptRecord[]>;
 }
@@ -217,6 +218,118 @@ async function fileStamp(path: string): Promise<string> {
   );
 }
 
+/** The cells of one system's world from the plan, with their requests' states. */
+function planCells(
+  index: ViewRunIndex,
+  systemId: string,
+  worldSeed: number,
+  states: ReadonlyMap<string, ViewRequestState>,
+): ViewCell[] {
+  const cells = new Map<
+    string,
+    ViewCellRef & { requests: number; resolved: number; failed: number }
+  >();
+  for (const request of requestsAt(
+    index.plan,
+    index.requestOrdinals.get(`${systemId}|${worldSeed}`),
+  )) {
+    const ref = cellOfRequest(request);
+    if (ref === null) continue;
+    const cell = cells.get(ref.cellPath) ?? { ...ref, requests: 0, resolved: 0, failed: 0 };
+    cell.requests++;
+    const state = states.get(request.requestId);
+    if (state === 'resolved') cell.resolved++;
+    else if (state === 'failed' || state === 'abandoned') cell.failed++;
+    cells.set(ref.cellPath, cell);
+  }
+  return [...cells.values()].sort((a, b) => a.cellOrder - b.cellOrder);
+}
+
+/** The blocks of one system's world holding a request of the cell (scored whole). */
+function cellBlocks(index: ViewRunIndex, systemId: string, worldSeed: number, cellPath: string) {
+  const blocks = new Set<string>();
+  for (const request of requestsAt(
+    index.plan,
+    index.requestOrdinals.get(`${systemId}|${worldSeed}`),
+  ))
+    if (cellOfRequest(request)?.cellPath === cellPath) blocks.add(request.blockId);
+  return blocks;
+}
+
+/** The cell's items scored now (its blocks only), or the cell scored last while the log is unchanged. */
+function cellScorer(index: ViewRunIndex) {
+  let kept: ScoredCell | null = null;
+  return async (systemId: string, world: number, cellPath: string): Promise<ScoredCell> => {
+    const stamp = await fileStamp(runFolderPaths(index.dir).attempts);
+    const key = `${systemId}|${world}|${cellPath}|${stamp}`;
+    if (kept !== null && kept.key === key) return kept;
+    const blocks = cellBlocks(index, systemId, world, cellPath);
+    const records = await readWorldRecords(index, [systemId], [world], blocks);
+    const items = viewItemsOf(records, scoreRun(records)).filter((i) => i.cellPath === cellPath);
+    const attempts = new Map<string, AttemptRecord[]>();
+    for (const record of records.attempts)
+      attempts.set(record.requestId, [...(attempts.get(record.requestId) ?? []), record]);
+    kept = { key, items, attempts };
+    return kept;
+  };
+}
+
+function checkSystem(index: ViewRunIndex, systemId: string): void {
+  if (!index.manifest.systems.some((s) => s.id === systemId))
+    throw new InvalidArgumentError('system', `no system ${JSON.stringify(systemId)} in this run`);
+}
+
+async function readSummary(index: ViewRunIndex): Promise<ViewSummary> {
+  const paths = runFolderPaths(index.dir);
+  const chartData = await readChartData(index.dir);
+  const status = existsSync(paths.status)
+    ? (JSON.parse(await readFile(paths.status, 'utf8')) as { runId?: string })
+    : null;
+  const { manifest } = index;
+  return {
+    kind: 'chi-view-summary',
+    runId: status?.runId ?? chartData?.run.runId ?? index.manifestSha256.slice(0, 12),
+    protocol: manifest.protocol,
+    banner: evidenceBanner([
+      manifest.evidenceClass,
+      ...manifest.systems.map((s) => s.evidenceClass),
+    ]),
+    systems: manifest.systems.map((s) => ({
+      id: s.id,
+      model: s.model,
+      evidenceClass: s.evidenceClass,
+      reference: s.uncappedNotebook === true,
+    })),
+    summary:
+      chartData === null ? null : [...summaryBlocks(chartData), ...comparisonBlocks(chartData)],
+    worlds: index.worlds,
+  };
+}
+
+/** A page of matching items, with the cell's pass count and reasons over all its items. */
+function itemPage(items: readonly ViewItem[], query: ViewItemQuery): ViewItemPage {
+  const reasons: Record<string, number> = {};
+  let pass = 0;
+  for (const item of items) {
+    reasons[item.reason] = (reasons[item.reason] ?? 0) + 1;
+    if (item.verdict === 'pass') pass++;
+  }
+  const matching = items.filter((i) => query.reason === undefined || i.reason === query.reason);
+  const start = Math.max(0, query.start ?? 0);
+  return {
+    total: matching.length,
+    pass,
+    reasons: Object.fromEntries(Object.entries(reasons).sort(([a], [b]) => (a < b ? -1 : 1))),
+    start,
+    items: matching.slice(start, start + Math.max(1, query.count ?? ITEM_PAGE)),
+  };
+}
+
+/** The cell of an item key `<system>|<seed>|<cellPath>|<itemId>`. */
+function cellOfKey(key: string): string {
+  return key.split('|')[2] ?? '';
+}
+
 /**
  * Opens the run folder or release at `dir` for the viewer. Reads the manifest and indexes the
  * plan now; everything else when asked for.
@@ -224,122 +337,50 @@ async function fileStamp(path: string): Promise<string> {
 export async function openViewRun(dir: string): Promise<ViewRun> {
   const index: ViewRunIndex = await readViewRunIndex(dir);
   const paths = runFolderPaths(dir);
-  let page: ScoredPage | null = null;
-  let progress: { stamp: string; value: Promise<ViewProgress> } | null = null;
-
-  /** The items of `systemId` on `seeds`, scored now or taken from the page scored last. */
-  const scored = async (systemId: string, seeds: readonly number[]): Promise<ScoredPage> => {
-    const stamp = await fileStamp(paths.attempts);
-    const kept = page;
-    if (
-      kept !== null &&
-      kept.systemId === systemId &&
-      kept.stamp === stamp &&
-      seeds.every((seed) => kept.seeds.includes(seed))
-    )
-      return { ...kept, items: kept.items.filter((i) => seeds.includes(i.worldSeed)) };
-    const records = await readWorldRecords(index, [systemId], seeds);
-    const items = viewItemsOf(records, scoreRun(records));
-    const attempts = new Map<string, AttemptRecord[]>();
-    for (const record of records.attempts) {
-      const list = attempts.get(record.requestId);
-      if (list === undefined) attempts.set(record.requestId, [record]);
-      else list.push(record);
-    }
-    page = { systemId, stamp, seeds, items, attempts };
-    return page;
+  const scoreCell = cellScorer(index);
+  let last: ScoredCell | null = null;
+  const scored = async (systemId: string, world: number, cellPath: string) => {
+    last = await scoreCell(systemId, world, cellPath);
+    return last;
   };
-
-  // one request index while requests.jsonl is unchanged, and the last request's text
-  let folder: { stamp: string; value: RunFolder } | null = null;
-  const runFolder = async (): Promise<RunFolder> => {
-    const stamp = await fileStamp(paths.requestIndex);
-    if (folder === null || folder.stamp !== stamp) folder = { stamp, value: openRunFolder(dir) };
-    return folder.value;
+  let progress: {
+    stamp: string;
+    value: Promise<{ progress: ViewProgress; states: ReadonlyMap<string, ViewRequestState> }>;
+  } | null = null;
+  const progressNow = async () => {
+    // one fold at a time, and none while the log and status are unchanged
+    const stamp = `${await fileStamp(paths.attempts)}|${await fileStamp(paths.status)}`;
+    if (progress === null || progress.stamp !== stamp)
+      progress = { stamp, value: readViewProgressWithStates(dir) };
+    return progress.value;
   };
-  let lastRequest: { id: string; request: RenderedRequest | null } | null = null;
-  const readRequest = async (requestId: string): Promise<RenderedRequest | null> => {
-    if (lastRequest?.id !== requestId)
-      lastRequest = { id: requestId, request: await (await runFolder()).readRequest(requestId) };
-    return lastRequest.request;
-  };
-
-  const pageSeeds = (offset = 0, limit = WORLD_PAGE) =>
-    index.worlds.slice(Math.max(0, offset), Math.max(0, offset) + Math.max(1, limit));
-
-  const checkSystem = (systemId: string) => {
-    if (!index.manifest.systems.some((s) => s.id === systemId))
-      throw new InvalidArgumentError('system', `no system ${JSON.stringify(systemId)} in this run`);
-  };
-
+  const readRequest = requestReader(dir);
   return {
-    async summary() {
-      const chartData = await readChartData(dir);
-      const status = existsSync(paths.status)
-        ? (JSON.parse(await readFile(paths.status, 'utf8')) as { runId?: string })
-        : null;
-      const { manifest } = index;
-      return {
-        kind: 'chi-view-summary',
-        runId: status?.runId ?? chartData?.run.runId ?? index.manifestSha256.slice(0, 12),
-        protocol: manifest.protocol,
-        banner: evidenceBanner([
-          manifest.evidenceClass,
-          ...manifest.systems.map((s) => s.evidenceClass),
-        ]),
-        systems: manifest.systems.map((s) => ({
-          id: s.id,
-          model: s.model,
-          evidenceClass: s.evidenceClass,
-          reference: s.uncappedNotebook === true,
-        })),
-        summary:
-          chartData === null ? null : [...summaryBlocks(chartData), ...comparisonBlocks(chartData)],
-        worlds: index.worlds,
-      };
-    },
-    async progress() {
-      // one fold at a time, and none while the log and status are unchanged
-      const stamp = `${await fileStamp(paths.attempts)}|${await fileStamp(paths.status)}`;
-      if (progress === null || progress.stamp !== stamp)
-        progress = { stamp, value: readViewProgress(dir) };
-      return progress.value;
-    },
+    summary: () => readSummary(index),
+    progress: async () => (await progressNow()).progress,
     async worlds(systemId, offset = 0, limit = WORLD_PAGE) {
-      checkSystem(systemId);
-      const seeds = pageSeeds(offset, limit);
-      const { items } = await scored(systemId, seeds);
-      const reasons: Record<string, number> = {};
-      for (const item of items) reasons[item.reason] = (reasons[item.reason] ?? 0) + 1;
+      checkSystem(index, systemId);
+      const { states } = await progressNow();
+      const seeds = index.worlds.slice(offset, offset + Math.max(1, limit));
       return {
         systemId,
         total: index.worlds.length,
         offset,
         limit,
-        rows: seeds.map((worldSeed) => ({ worldSeed, cells: cellsOf(items, worldSeed) })),
-        reasons: Object.fromEntries(Object.entries(reasons).sort(([a], [b]) => (a < b ? -1 : 1))),
+        rows: seeds.map((worldSeed) => ({
+          worldSeed,
+          cells: planCells(index, systemId, worldSeed, states),
+        })),
       };
     },
     async items(query) {
-      checkSystem(query.systemId);
-      const seeds =
-        query.world === undefined ? pageSeeds(query.offset, query.limit) : [query.world];
-      const { items } = await scored(query.systemId, seeds);
-      const matching = items.filter(
-        (i) =>
-          (query.cellPath === undefined || i.cellPath === query.cellPath) &&
-          (query.reason === undefined || i.reason === query.reason),
-      );
-      const start = Math.max(0, query.start ?? 0);
-      return {
-        total: matching.length,
-        start,
-        items: matching.slice(start, start + Math.max(1, query.count ?? ITEM_PAGE)),
-      };
+      checkSystem(index, query.systemId);
+      const { items } = await scored(query.systemId, query.world, query.cellPath);
+      return itemPage(items, query);
     },
     async item(systemId, world, key) {
-      checkSystem(systemId);
-      const { items } = await scored(systemId, [world]);
+      checkSystem(index, systemId);
+      const { items } = await scored(systemId, world, cellOfKey(key));
       const item = items.find((i) => i.key === key);
       if (item === undefined) return null;
       if (item.requestId === null) return { item, question: null };
@@ -350,7 +391,7 @@ export async function openViewRun(dir: string): Promise<ViewRun> {
     async request(requestId) {
       const request = await readRequest(requestId);
       if (request === null) return null;
-      const cached = page?.attempts.get(requestId);
+      const cached = (last as ScoredCell | null)?.attempts.get(requestId);
       const attempts = cached ?? (await attemptsOf(dir, new Set([requestId])));
       const resolved = attempts.filter((a) => a.phase === 'after_response');
       return {
@@ -360,49 +401,38 @@ export async function openViewRun(dir: string): Promise<ViewRun> {
         attempts: attempts.map(viewAttempt),
       };
     },
-    async notebook(path) {
-      const id = runFileOf(path)?.id;
-      if (
-        !(id === 'memoryNotebook' || id === 'historyNotebook' || id === 'moduleNotebook') ||
-        path.includes('..')
-      )
-        throw new InvalidArgumentError(
-          'path',
-          `expected a notebook of the run folder, found ${JSON.stringify(path)}`,
-        );
-      const text = await readFile(join(dir, ...path.split('/')), 'utf8');
-      return { path, text: parseWith(NotebookSnapshotSchema, JSON.parse(text), path).text };
-    },
+    notebook: (path) => readNotebook(dir, path),
   };
 }
 
-/** The cells of one world's items, in cell order, with their pass counts. */
-function cellsOf(items: readonly ViewItem[], worldSeed: number): ViewCell[] {
-  const cells = new Map<
-    string,
-    { cell: ViewCell; pass: number; total: number; complete: boolean }
-  >();
-  for (const item of items) {
-    if (item.worldSeed !== worldSeed) continue;
-    const entry = cells.get(item.cellPath) ?? {
-      cell: {
-        cell: item.cell,
-        cellPath: item.cellPath,
-        cellOrder: item.cellOrder,
-        pass: 0,
-        total: 0,
-        complete: true,
-      },
-      pass: 0,
-      total: 0,
-      complete: true,
-    };
-    entry.total++;
-    if (item.verdict === 'pass') entry.pass++;
-    if (!item.blockComplete) entry.complete = false;
-    cells.set(item.cellPath, entry);
-  }
-  return [...cells.values()]
-    .map((e) => ({ ...e.cell, pass: e.pass, total: e.total, complete: e.complete }))
-    .sort((a, b) => a.cellOrder - b.cellOrder);
+/**
+ * Reads one rendered request through `@chi/run` (`openRunFolder`), keeping its request index while
+ * `requests.jsonl` is unchanged and the last request read (a cell's items share it).
+ */
+function requestReader(dir: string): (requestId: string) => Promise<RenderedRequest | null> {
+  const paths = runFolderPaths(dir);
+  let folder: { stamp: string; value: RunFolder } | null = null;
+  let last: { id: string; request: RenderedRequest | null } | null = null;
+  return async (requestId) => {
+    const stamp = await fileStamp(paths.requestIndex);
+    if (folder === null || folder.stamp !== stamp) folder = { stamp, value: openRunFolder(dir) };
+    if (last?.id !== requestId)
+      last = { id: requestId, request: await folder.value.readRequest(requestId) };
+    return last.request;
+  };
+}
+
+/** One notebook of the run folder by its relative path (a notebook file, nothing else). */
+async function readNotebook(dir: string, path: string): Promise<{ path: string; text: string }> {
+  const id = runFileOf(path)?.id;
+  if (
+    !(id === 'memoryNotebook' || id === 'historyNotebook' || id === 'moduleNotebook') ||
+    path.includes('..')
+  )
+    throw new InvalidArgumentError(
+      'path',
+      `expected a notebook of the run folder, found ${JSON.stringify(path)}`,
+    );
+  const text = await readFile(join(dir, ...path.split('/')), 'utf8');
+  return { path, text: parseWith(NotebookSnapshotSchema, JSON.parse(text), path).text };
 }

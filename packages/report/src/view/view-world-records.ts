@@ -143,7 +143,8 @@ export async function attemptsOf(
 }
 
 /**
- * The records of a run restricted to `systems` on `seeds`: their planned requests and blocks,
+ * The records of a run restricted to `systems` on `seeds` (and to the blocks `blockIds` when
+ * given): their planned requests and blocks,
  * attempt records, world files, rendered requests and notebooks, each read when asked for. What
  * `scoreRun` needs to score those worlds exactly as the release scores them, without reading the
  * rest of the run.
@@ -152,17 +153,20 @@ export async function readWorldRecords(
   index: ViewRunIndex,
   systems: readonly string[],
   seeds: readonly number[],
+  blockIds?: ReadonlySet<string>,
 ): Promise<RunRecords> {
   const { dir, plan } = index;
   const requests: PlannedRequest[] = [];
   for (const seed of seeds)
     for (const systemId of systems)
-      requests.push(...requestsAt(plan, index.requestOrdinals.get(`${systemId}|${seed}`)));
+      for (const request of requestsAt(plan, index.requestOrdinals.get(`${systemId}|${seed}`)))
+        if (blockIds === undefined || blockIds.has(request.blockId)) requests.push(request);
   const ids = new Set(requests.map((r) => r.requestId));
   const blocks = seeds
     .flatMap((seed) =>
       (index.blockOrdinals.get(seed) ?? []).map((o) => plan.blocks[o] as PlannedBlock),
     )
+    .filter((block) => blockIds === undefined || blockIds.has(block.blockId))
     .map((block) => ({ ...block, requestIds: block.requestIds.filter((id) => ids.has(id)) }));
   const files = worldFiles(dir, blocks);
   const folder = openRunFolder(dir);
