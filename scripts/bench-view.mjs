@@ -6,10 +6,10 @@
 //   first paint    GET /  +  GET api/summary          (the summary is drawn after these two)
 //   progress       GET api/progress                    (drawn when it arrives; polled after)
 //   world page     GET api/worlds?system=<first>&offset=0&limit=10
-//   world items    GET api/items?system=<first>&world=<first>&start=0
+//   cell items     GET api/items?system=<first>&world=<first>&cell=<first>&start=0 (scores it)
 //   item           GET api/item?... + api/request?id=... (the probe page of its first item)
 // and the server process's memory: live heap after a full GC and RSS after each step, and the
-// peak RSS. It prints a markdown table row per folder.
+// peak RSS. It prints a markdown table row per folder; times are wall ms (CPU ms of the process).
 //
 //   node scripts/bench-view.mjs DIR [DIR...]
 //
@@ -37,6 +37,7 @@ async function child(dir) {
   };
   const figures = { before: memory() };
   const started = performance.now();
+  const startedCpu = process.cpuUsage();
   const server = await startViewServer({ dir });
   const get = async (path) => {
     const response = await fetch(new URL(path, server.url));
@@ -44,21 +45,36 @@ async function child(dir) {
     if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
     return text;
   };
+  // CPU ms (user + system) as well as wall ms: on a loaded machine wall time is mostly waiting
+  const cpuMs = (since) => {
+    const used = process.cpuUsage(since);
+    return Math.round((used.user + used.system) / 1000);
+  };
   const timed = async (name, step) => {
     const at = performance.now();
+    const cpu = process.cpuUsage();
     const value = await step();
-    figures[name] = { ms: Math.round(performance.now() - at), memory: memory() };
+    figures[name] = {
+      ms: `${Math.round(performance.now() - at)} (${cpuMs(cpu)})`,
+      memory: memory(),
+    };
     return value;
   };
   await get('/');
   const summary = JSON.parse(await get('api/summary'));
-  figures.firstPaint = { ms: Math.round(performance.now() - started), memory: memory() };
+  figures.firstPaint = {
+    ms: `${Math.round(performance.now() - started)} (${cpuMs(startedCpu)})`,
+    memory: memory(),
+  };
   const progress = JSON.parse(await timed('progress', () => get('api/progress')));
   const system = encodeURIComponent(summary.systems[0].id);
-  await timed('worlds', () => get(`api/worlds?limit=10&offset=0&system=${system}`));
+  const grid = JSON.parse(
+    await timed('worlds', () => get(`api/worlds?limit=10&offset=0&system=${system}`)),
+  );
+  const cell = grid.rows[0].cells[0].cellPath;
   const items = JSON.parse(
     await timed('items', () =>
-      get(`api/items?start=0&system=${system}&world=${summary.worlds[0]}`),
+      get(`api/items?cell=${cell}&start=0&system=${system}&world=${summary.worlds[0]}`),
     ),
   );
   const first = items.items[0];
@@ -84,7 +100,7 @@ if (process.argv[2] === '--child') {
     process.exit(2);
   }
   console.log(
-    '| Worlds | Requests | First paint ms | Progress ms | World page ms | World items ms | Item + request ms | Heap / RSS MB after first paint | after item | Peak RSS MB |',
+    '| Worlds | Requests | First paint ms | Progress ms | World page ms | Cell items ms | Item + request ms | Heap / RSS MB after first paint | after item | Peak RSS MB |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const dir of dirs) {
