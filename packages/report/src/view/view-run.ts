@@ -335,6 +335,7 @@ function cellOfKey(key: string): string {
  * plan now; everything else when asked for.
  */
 export async function openViewRun(dir: string): Promise<ViewRun> {
+  // long-function: one closure holding the run's caches; each method is a few lines
   const index: ViewRunIndex = await readViewRunIndex(dir);
   const paths = runFolderPaths(dir);
   const scoreCell = cellScorer(index);
