@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { verifyRelease } from './verify-release';
-import { readViewData } from './view/view-data';
+import { openViewRun } from './view/view-run';
 import { writeRelease } from './write-release';
 
 describe('paired comparisons in a release', () => {
@@ -36,7 +36,7 @@ describe('paired comparisons in a release', () => {
     expect(report).toContain('## Paired comparisons');
     expect(report).toContain('Holm');
     expect(report).toContain('Exploratory: fewer than 30 paired worlds');
-    const view = await readViewData(release);
+    const view = await (await openViewRun(release)).summary();
     const tables = (view.summary ?? []).filter((block) => block.kind === 'table');
     expect(
       tables.some((t) => t.kind === 'table' && t.caption.startsWith('Paired differences')),

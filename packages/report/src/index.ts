@@ -248,16 +248,30 @@ export {
   type VerifyReport,
   verifyRelease,
 } from './verify-release';
+export { answerViewApi, type ViewApiParams, viewApiPath } from './view/view-api';
 export { writeViewBundle } from './view/view-bundle';
+export type { ViewItem } from './view/view-items';
 export {
-  readViewData,
+  type AttemptProgress,
+  foldAttemptProgress,
+  readViewProgress,
+  type ViewProgress,
+  type ViewRunState,
+} from './view/view-progress';
+export {
+  ITEM_PAGE,
+  openViewRun,
   type ViewAttempt,
-  type ViewData,
-  type ViewProbe,
+  type ViewCell,
+  type ViewItemPage,
+  type ViewItemQuery,
+  type ViewRequest,
+  type ViewRun,
+  type ViewSummary,
   type ViewSystem,
-  type ViewTry,
-} from './view/view-data';
-export { readViewProgress, type ViewProgress } from './view/view-progress';
+  type ViewWorldPage,
+  WORLD_PAGE,
+} from './view/view-run';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';
 export { type InspectExportSummary, writeInspectLogs } from './write-inspect-logs';
 export {

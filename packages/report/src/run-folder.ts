@@ -213,6 +213,14 @@ export interface RunFiles<K, V> {
   [Symbol.iterator](): IterableIterator<[K, V]>;
 }
 
+/** {@link RunFiles} over `paths`, each value made by `read(path, key)` when asked for. */
+export function runFilesOf<K, V>(
+  paths: ReadonlyMap<K, string>,
+  read: (path: string, key: K) => V,
+): RunFiles<K, V> {
+  return new LazyRunFiles(paths, read);
+}
+
 /** Called with the path of every file a {@link RunFiles} reads from disk (tests count them). */
 export type RunFileReadHook = (path: string) => void;
 
@@ -270,7 +278,12 @@ export interface ReadRunFolderOptions {
   readonly release?: boolean;
 }
 
-function lazyFiles<K, S extends z.ZodType>(
+/**
+ * Files of a run folder by key, each read and validated with `schema` when asked for (the last one
+ * read kept): the {@link RunFiles} of {@link readRunFolder}, for readers that build their own
+ * subset of a folder (the viewer reads one world at a time).
+ */
+export function lazyFiles<K, S extends z.ZodType>(
   dir: string,
   paths: ReadonlyMap<K, string>,
   schema: S,

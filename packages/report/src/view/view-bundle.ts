@@ -1,22 +1,86 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { viewApiPath } from './view-api';
 import { viewPage } from './view-app';
-import { readViewData } from './view-data';
+import { ITEM_PAGE, openViewRun, type ViewItemPage, type ViewRun, WORLD_PAGE } from './view-run';
 import { assertRunFolder } from './view-server';
+
+/** The answers of a bundle, by canonical API path ({@link viewApiPath}). */
+type Answers = Record<string, unknown>;
+
+/** Every page of a cell's items (with `reason` when given), recorded under their paths. */
+async function itemPages(
+  run: ViewRun,
+  answers: Answers,
+  params: { system: string; world: number; cell: string; reason?: string },
+): Promise<ViewItemPage[]> {
+  const pages: ViewItemPage[] = [];
+  for (let start = 0; ; start += ITEM_PAGE) {
+    const page = await run.items({
+      systemId: params.system,
+      world: params.world,
+      cellPath: params.cell,
+      ...(params.reason === undefined ? {} : { reason: params.reason }),
+      start,
+    });
+    answers[viewApiPath('items', { ...params, start })] = page;
+    pages.push(page);
+    if (start + ITEM_PAGE >= page.total) return pages;
+  }
+}
+
+/** Records one cell: its items (by reason too), each item, its requests and notebooks. */
+async function bundleCell(
+  run: ViewRun,
+  answers: Answers,
+  system: string,
+  world: number,
+  cell: string,
+) {
+  const pages = await itemPages(run, answers, { system, world, cell });
+  for (const reason of Object.keys(pages[0]?.reasons ?? {}))
+    await itemPages(run, answers, { system, world, cell, reason });
+  for (const item of pages.flatMap((page) => page.items)) {
+    answers[viewApiPath('item', { system, world, key: item.key })] = await run.item(
+      system,
+      world,
+      item.key,
+    );
+    const request = item.requestId;
+    if (request !== null && answers[viewApiPath('request', { id: request })] === undefined)
+      answers[viewApiPath('request', { id: request })] = await run.request(request);
+    const notebook = item.notebookPath;
+    if (notebook !== null && answers[viewApiPath('notebook', { path: notebook })] === undefined)
+      answers[viewApiPath('notebook', { path: notebook })] = await run.notebook(notebook);
+  }
+}
 
 /**
  * Writes a static copy of the viewer for a run folder or a release: `index.html` and `data.js`
- * (the data as `window.CHI_VIEW_DATA`), which open from the file system with no server. Progress
- * is the snapshot taken when the bundle was written.
+ * (`window.CHI_VIEW_DATA`: every API call the page can make, answered now, keyed by its path),
+ * which open from the file system with no server. Progress is the snapshot taken now.
  */
 export async function writeViewBundle(dir: string, outDir: string): Promise<string[]> {
   const source = resolve(dir);
   await assertRunFolder(source);
-  const data = await readViewData(source);
+  const run = await openViewRun(source);
+  const summary = await run.summary();
+  const answers: Answers = {
+    [viewApiPath('summary')]: summary,
+    [viewApiPath('progress')]: await run.progress(),
+  };
+  for (const { id: system } of summary.systems)
+    for (let offset = 0; offset < summary.worlds.length; offset += WORLD_PAGE) {
+      const page = await run.worlds(system, offset, WORLD_PAGE);
+      answers[viewApiPath('worlds', { system, offset, limit: WORLD_PAGE })] = page;
+      for (const row of page.rows)
+        for (const { cellPath } of row.cells)
+          await bundleCell(run, answers, system, row.worldSeed, cellPath);
+    }
   const out = resolve(outDir);
   await mkdir(out, { recursive: true });
   // `</` cannot end the script early: JSON never needs a raw `</`
-  const json = JSON.stringify(data).replace(/<\//g, '<\\/');
+  const json = JSON.stringify(answers).replace(/<\//g, '<\\/');
   await writeFile(join(out, 'data.js'), `window.CHI_VIEW_DATA = ${json};\n`);
   await writeFile(join(out, 'index.html'), viewPage('<script src="data.js"></script>'));
   return [join(out, 'index.html'), join(out, 'data.js')];

@@ -1,11 +1,19 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run';
+import { foldAttemptRecord, type RequestLogState, runFolderPaths, streamRunJsonl } from '@chi/run';
+import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
+
+/**
+ * What the viewer says a run is: `in progress` while it runs (no `status.json` yet, or one that
+ * says `running`), else `status.json`'s final state, or `damaged` when the attempt log is damaged
+ * anywhere but its last line (a torn last line is a run being written, never damage).
+ */
+export type ViewRunState = 'in progress' | 'completed' | 'stopped' | 'failed' | 'damaged';
 
 /** Progress of a run as the live page shows it. */
 export interface ViewProgress {
-  /** `status.json`'s state, or `running` when the run has written no status yet. */
-  readonly state: string;
+  readonly state: ViewRunState;
+  /** Why the run is `damaged` (the file and line), else null. */
+  readonly damage: string | null;
   /** Registered requests (plan.json). */
   readonly totalRequests: number;
   /** Requests by state: never sent, in flight (sent, no answer yet), resolved, failed, abandoned. */
@@ -20,83 +28,137 @@ export interface ViewProgress {
   readonly spentUsd: number;
   /** The manifest's USD ceiling. */
   readonly ceilingUsd: number;
+  /** No system is a live model: nothing is spent, and the page says so instead of `$0`. */
+  readonly offline: boolean;
   /** Failed attempts counted by failure class (e.g. `http_retryable`, `timeout`). */
   readonly failuresByClass: Readonly<Record<string, number>>;
-  /** Attempt-log lines read (a torn last line is skipped). */
+  /** Complete attempt-log lines read (a torn last line is not one). */
   readonly attemptLines: number;
 }
 
-async function readOptional(path: string): Promise<string | null> {
+/** The attempt log as progress reads it: every request's folded state, spend and failures. */
+export interface AttemptProgress {
+  /** The state of each request with a record (results without their reply text). */
+  readonly states: ReadonlyMap<string, RequestLogState>;
+  readonly spentUsd: number;
+  readonly failuresByClass: Readonly<Record<string, number>>;
+  readonly lines: number;
+}
+
+/** A record without its reply text and response body: the fold keeps only what progress counts. */
+function withoutText(record: AttemptRecord): AttemptRecord {
+  if (record.result === null) return record;
+  return { ...record, result: { ...record.result, text: null, redactedResponse: null, tries: [] } };
+}
+
+/**
+ * The viewer's one read of the attempt log: `@chi/run`'s reader (its one JSONL rule: a torn last
+ * line is skipped, a bad line anywhere else throws a `ValidationError` naming the line) and its
+ * fold (`foldAttemptRecord`), streamed in constant memory. Kept to this one function so the
+ * viewer can switch to `@chi/run`'s single attempt-log fold in one place.
+ */
+export async function foldAttemptProgress(path: string): Promise<AttemptProgress> {
+  const states = new Map<string, RequestLogState>();
+  const failuresByClass: Record<string, number> = {};
+  let spentUsd = 0;
+  let lines = 0;
+  for await (const record of streamRunJsonl(path, AttemptRecordSchema)) {
+    lines++;
+    foldAttemptRecord(states, withoutText(record));
+    const failure = record.result?.failure;
+    if (record.phase === 'after_response' && failure !== undefined && failure !== 'none')
+      failuresByClass[failure] = (failuresByClass[failure] ?? 0) + 1;
+    spentUsd += record.result?.chargedUsd ?? 0;
+  }
+  return { states, spentUsd, failuresByClass, lines };
+}
+
+async function readOptionalJson<T>(path: string): Promise<T | null> {
   try {
-    return await readFile(path, 'utf8');
+    return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
 }
 
-interface AttemptLine {
-  readonly requestId?: string;
-  readonly phase?: string;
-  readonly result?: { readonly failure?: string; readonly chargedUsd?: number } | null;
+/** Where a request with a record stands: the latest attempt decides. */
+export type ViewRequestState = 'inFlight' | 'resolved' | 'failed' | 'abandoned';
+
+function requestState(state: RequestLogState): ViewRequestState {
+  if (state.openAttemptId !== null) return 'inFlight';
+  if (state.result !== null) return state.result.failure === 'none' ? 'resolved' : 'failed';
+  return 'abandoned';
 }
+
+/** The requests of a fold counted by state. */
+function countRequests(states: ReadonlyMap<string, ViewRequestState>, totalRequests: number) {
+  const count = { notStarted: 0, inFlight: 0, resolved: 0, failed: 0, abandoned: 0 };
+  for (const state of states.values()) count[state]++;
+  count.notStarted = Math.max(0, totalRequests - states.size);
+  return count;
+}
+
+const EMPTY_FOLD: AttemptProgress = {
+  states: new Map(),
+  spentUsd: 0,
+  failuresByClass: {},
+  lines: 0,
+};
 
 /**
  * Reads the progress of a run folder (or a release) from its raw files, tolerating a run in
- * progress: the attempt log may end in a torn line and status.json may be absent or stale. The
- * latest attempt line of a request decides its state.
+ * progress: the attempt log may end in a torn line and status.json may be absent or stale. A bad
+ * line anywhere else in the log makes the run `damaged`, naming the line.
  */
 export async function readViewProgress(dir: string): Promise<ViewProgress> {
-  const plan = JSON.parse(
-    (await readOptional(join(dir, RUN_FILE_NAME.plan))) ?? '{"requests":[]}',
-  ) as {
-    requests?: unknown[];
-  };
-  const manifest = JSON.parse((await readOptional(join(dir, RUN_FILE_NAME.manifest))) ?? '{}') as {
+  return (await readViewProgressWithStates(dir)).progress;
+}
+
+/**
+ * {@link readViewProgress} and the state of every request with a record (a few bytes each: the
+ * viewer's grid shows each cell's requests without scoring it).
+ */
+export async function readViewProgressWithStates(dir: string): Promise<{
+  readonly progress: ViewProgress;
+  readonly states: ReadonlyMap<string, ViewRequestState>;
+}> {
+  const paths = runFolderPaths(dir);
+  const plan = await readOptionalJson<{ requests?: unknown[] }>(paths.plan);
+  const manifest = await readOptionalJson<{
     ceilingUsd?: number;
-  };
-  const status = JSON.parse((await readOptional(join(dir, RUN_FILE_NAME.status))) ?? 'null') as {
-    state?: string;
-  } | null;
-  const log = (await readOptional(join(dir, RUN_FILE_NAME.attempts))) ?? '';
-  const latest = new Map<string, AttemptLine>();
-  const failuresByClass: Record<string, number> = {};
-  let spentUsd = 0;
-  let lines = 0;
-  for (const text of log.split('\n')) {
-    if (text.trim() === '') continue;
-    let line: AttemptLine;
-    try {
-      line = JSON.parse(text) as AttemptLine;
-    } catch {
-      continue; // a torn last line of a run being written
-    }
-    lines++;
-    if (typeof line.requestId !== 'string') continue;
-    latest.set(line.requestId, line);
-    const failure = line.result?.failure;
-    if (line.phase === 'after_response' && failure !== undefined && failure !== 'none')
-      failuresByClass[failure] = (failuresByClass[failure] ?? 0) + 1;
-    spentUsd += line.result?.chargedUsd ?? 0;
+    systems?: { evidenceClass?: string }[];
+  }>(paths.manifest);
+  const status = await readOptionalJson<{ state?: string }>(paths.status);
+  let fold = EMPTY_FOLD;
+  let damage: string | null = null;
+  try {
+    fold = await foldAttemptProgress(paths.attempts);
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    damage = error.message.replace(/\n\s*/g, ' ');
   }
-  const count = { notStarted: 0, inFlight: 0, resolved: 0, failed: 0, abandoned: 0 };
-  for (const line of latest.values()) {
-    if (line.phase === 'before_send') count.inFlight++;
-    else if (line.phase === 'abandoned') count.abandoned++;
-    else if ((line.result?.failure ?? 'none') === 'none') count.resolved++;
-    else count.failed++;
-  }
-  const totalRequests = plan.requests?.length ?? 0;
-  count.notStarted = Math.max(0, totalRequests - latest.size);
-  return {
-    state: status?.state ?? 'running',
+  const totalRequests = plan?.requests?.length ?? 0;
+  const states = new Map<string, ViewRequestState>();
+  for (const [id, state] of fold.states) states.set(id, requestState(state));
+  const finalState = status?.state;
+  const progress: ViewProgress = {
+    state:
+      damage !== null
+        ? 'damaged'
+        : finalState === 'completed' || finalState === 'stopped' || finalState === 'failed'
+          ? finalState
+          : 'in progress',
+    damage,
     totalRequests,
-    requests: count,
-    spentUsd,
-    ceilingUsd: manifest.ceilingUsd ?? 0,
+    requests: countRequests(states, totalRequests),
+    spentUsd: fold.spentUsd,
+    ceilingUsd: manifest?.ceilingUsd ?? 0,
+    offline: !(manifest?.systems ?? []).some((s) => s.evidenceClass === 'live_model'),
     failuresByClass: Object.fromEntries(
-      Object.entries(failuresByClass).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      Object.entries(fold.failuresByClass).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     ),
-    attemptLines: lines,
+    attemptLines: fold.lines,
   };
+  return { progress, states };
 }

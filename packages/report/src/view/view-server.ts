@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run';
 import { InvalidArgumentError } from '@chi/spec';
-import { viewPage } from './view-app';
-import { readViewData, type ViewData } from './view-data';
-import { readViewProgress } from './view-progress';
+import { answerViewApi } from './view-api';
+import { VIEW_STYLE, viewPage } from './view-app';
+import { openViewRun, type ViewRun } from './view-run';
 
 /** Options of {@link startViewServer}. */
 export interface ViewServerOptions {
@@ -75,7 +75,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The page of a folder of runs: one link per run. */
+/** The page of a folder of runs: one link per run, styled like the viewer. */
 function runListPage(dir: string, runs: readonly string[]): string {
   const items = runs
     .map(
@@ -83,14 +83,21 @@ function runListPage(dir: string, runs: readonly string[]): string {
         `<li><a data-testid="run-link" href="run/${encodeURIComponent(r)}/">${escapeHtml(r)}</a></li>`,
     )
     .join('');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>chi view</title></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul>${items}</ul></main></body></html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul></main></body></html>\n`;
+}
+
+/** The HTTP status of an error answering an API call, and its one-line message. */
+function errorAnswer(error: unknown): { status: number; message: string } {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\n\s*/g, ' ');
+  if (InvalidArgumentError.isInstance(error)) return { status: 400, message };
+  return { status: 500, message };
 }
 
 /**
- * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/data` the
- * probes, summary and logs (re-read whenever the attempt log has grown), `/api/progress` the live
- * progress (read on every request). For a folder of runs, `/` lists them and each is served under
- * `/run/<name>/` the same way.
+ * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/<name>` the
+ * calls of {@link answerViewApi} (a summary for the first screen, a page of worlds, one world's
+ * items, one item, one request, one notebook), each read from the run when asked for, never the
+ * whole run. For a folder of runs, `/` lists them and each is served under `/run/<name>/`.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const dir = resolve(options.dir);
@@ -103,42 +110,42 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const single = await isRunFolder(dir);
   const runs = single ? [] : await childRuns(dir);
   if (!single && runs.length === 0) await assertRunFolder(dir); // throws, naming what is missing
-  const cache = new Map<string, { lines: number; data: ViewData }>();
+  const opened = new Map<string, Promise<ViewRun>>();
   const page = viewPage('');
-  /** Answers a path below one run's root (`/`, `/api/data`, `/api/progress`). */
-  const runAnswer = async (runDir: string, path: string, response: ServerResponse) => {
+  /** Answers a path below one run's root (`/`, `/api/<name>`). */
+  const runAnswer = async (runDir: string, url: URL, path: string, response: ServerResponse) => {
     if (path === '/' || path === '/index.html')
       return send(response, 200, 'text/html; charset=utf-8', page);
-    if (path === '/api/progress')
-      return send(
-        response,
-        200,
-        'application/json',
-        JSON.stringify(await readViewProgress(runDir)),
-      );
-    if (path === '/api/data') {
-      const progress = await readViewProgress(runDir);
-      let cached = cache.get(runDir);
-      if (cached === undefined || cached.lines !== progress.attemptLines) {
-        cached = { lines: progress.attemptLines, data: await readViewData(runDir) };
-        cache.set(runDir, cached);
-      }
-      return send(response, 200, 'application/json', JSON.stringify(cached.data));
+    const api = /^\/api\/([a-z]+)$/.exec(path);
+    if (api === null) return send(response, 404, 'text/plain', 'not found');
+    let run = opened.get(runDir);
+    if (run === undefined) {
+      run = openViewRun(runDir);
+      opened.set(runDir, run);
+      run.catch(() => opened.delete(runDir)); // a run being created: open it again next time
     }
-    return send(response, 404, 'text/plain', 'not found');
+    try {
+      const value = await answerViewApi(await run, api[1] as string, url.searchParams);
+      if (value === undefined) return send(response, 404, 'text/plain', 'not found');
+      return send(response, 200, 'application/json', JSON.stringify(value));
+    } catch (error) {
+      const { status, message } = errorAnswer(error);
+      return send(response, status, 'text/plain; charset=utf-8', message);
+    }
   };
   const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
-      if (single) return runAnswer(dir, path, response);
+      if (single) return runAnswer(dir, url, path, response);
       if (path === '/' || path === '/index.html')
         return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
       const match = /^\/run\/([^/]+)(\/.*)$/.exec(path);
       const name = match === null ? undefined : decodeURIComponent(match[1] as string);
       if (match === null || name === undefined || !runs.includes(name))
         return send(response, 404, 'text/plain', 'not found');
-      return runAnswer(join(dir, name), match[2] as string, response);
+      return runAnswer(join(dir, name), url, match[2] as string, response);
     };
     answer().catch((error: unknown) =>
       send(response, 500, 'text/plain', error instanceof Error ? error.message : String(error)),

@@ -139,6 +139,10 @@ describe('chi view in headless Chromium', () => {
     await page.goto(server.url);
     const runs = await page.getByTestId('run-link').allTextContents();
     expect(runs).toEqual(expect.arrayContaining(['release', 'run']));
+    // styled like the viewer, not the browser's default page
+    expect(await page.evaluate<string>('getComputedStyle(document.body).fontFamily')).toContain(
+      'system-ui',
+    );
     await page
       .getByTestId('run-link')
       .filter({ hasText: /^release$/ })
@@ -193,32 +197,83 @@ describe('chi view in headless Chromium', () => {
     await page.close();
   });
 
-  it('filters the probes of a system by verdict reason', async () => {
+  it('filters the items of a cell by verdict reason', async () => {
+    const cells: Record<string, string> = {
+      'memory-n32.jsonl': 'notebook-32',
+      'memory-n64.jsonl': 'notebook-64',
+      'memory-n32-blank.jsonl': 'blank-32',
+      'memory-n32-oracle.jsonl': 'oracle-32',
+    };
+    let target: { world: number; cell: string; expected: number } | undefined;
+    for (const [file, cell] of Object.entries(cells)) {
+      const traces = await jsonLines<TraceLine>(join(releaseDir, 'traces', 'latest-wins', file));
+      const trapped = traces.filter((t) => t.trace.reason === 'authority_trap');
+      const world = trapped[0]?.worldSeed;
+      if (world === undefined) continue;
+      target = { world, cell, expected: trapped.filter((t) => t.worldSeed === world).length };
+      break;
+    }
+    if (target === undefined) throw new Error('the release has no authority_trap of latest-wins');
+    const server = await startViewServer({ dir: releaseDir });
+    servers.push(server);
+    const page = await context.newPage();
+    await page.goto(`${server.url}#/cell/latest-wins/${target.world}/${target.cell}`);
+    await page.getByTestId('reason-filter').selectOption('authority_trap');
+    await page.locator('[data-testid="probe-list"] td:nth-child(6)').first().waitFor();
+    await page.waitForFunction('location.hash.endsWith("authority_trap")');
+    await page.getByTestId('cell-pass').waitFor();
+    const reasons = await page
+      .getByTestId('probe-list')
+      .locator('tr td:nth-child(6)')
+      .allTextContents();
+    expect(reasons).toEqual(Array(target.expected).fill('authority_trap'));
+    await page.close();
+  });
+
+  it('browses a behavioral item, and an offline run shows no spend', async () => {
     const server = await startViewServer({ dir: releaseDir });
     servers.push(server);
     const page = await context.newPage();
     await page.goto(server.url);
     await page.locator('body[data-ready="true"]').waitFor();
-    await page.getByTestId('system-link').filter({ hasText: 'latest-wins' }).click();
-    await page.getByTestId('reason-filter').selectOption('authority_trap');
-    await page.getByTestId('probe-list').waitFor();
-    const reasons = await page
-      .getByTestId('probe-list')
-      .locator('tr td:nth-child(6)')
-      .allTextContents();
-    const traces = (
-      await Promise.all(
-        [
-          'memory-n32.jsonl',
-          'memory-n64.jsonl',
-          'memory-n32-blank.jsonl',
-          'memory-n32-oracle.jsonl',
-        ].map((f) => jsonLines<TraceLine>(join(releaseDir, 'traces', 'latest-wins', f))),
-      )
-    ).flat();
-    const expected = traces.filter((t) => t.trace.reason === 'authority_trap').length;
-    expect(expected).toBeGreaterThan(0);
-    expect(reasons).toEqual(Array(expected).fill('authority_trap'));
+    expect(await text(page, 'spend')).toBe('offline: no spend');
+    await page.getByTestId('system-link').filter({ hasText: 'capacity-keeper' }).click();
+    await page.locator('[data-testid="cell-link"][href$="/behavior-h1"]').first().click();
+    await page.getByTestId('probe-link').first().click();
+    await page.getByTestId('verdict').waitFor();
+    const itemId = await text(page, 'probe-id');
+    const traces = await jsonLines<{
+      worldSeed: number;
+      trace: { itemId: string; verdict: string; reason: string; expected: string };
+    }>(join(releaseDir, 'traces', 'capacity-keeper', 'behavior.jsonl'));
+    const world = Math.min(...traces.map((t) => t.worldSeed));
+    const line = traces.find((t) => t.worldSeed === world && t.trace.itemId === itemId);
+    expect(line, itemId).toBeDefined();
+    expect(await text(page, 'verdict')).toBe(line?.trace.verdict);
+    expect(await text(page, 'reason')).toBe(line?.trace.reason);
+    expect(await text(page, 'expected')).toBe(line?.trace.expected);
+    expect(JSON.parse(await text(page, 'question'))).toMatchObject({ id: itemId });
+    await page.close();
+  });
+
+  it('sets two systems side by side on one world, item by item', async () => {
+    const server = await startViewServer({ dir: releaseDir });
+    servers.push(server);
+    const file = (system: string) => join(releaseDir, 'traces', system, 'memory-n32.jsonl');
+    const keeper = await jsonLines<TraceLine>(file('capacity-keeper'));
+    const latest = await jsonLines<TraceLine>(file('latest-wins'));
+    const world = Math.max(...keeper.map((t) => t.worldSeed));
+    const verdictOf = new Map(
+      latest.filter((t) => t.worldSeed === world).map((t) => [t.trace.probeId, t.trace.verdict]),
+    );
+    const own = keeper.filter((t) => t.worldSeed === world);
+    const differ = own.filter((t) => verdictOf.get(t.trace.probeId) !== t.trace.verdict).length;
+    const page = await context.newPage();
+    await page.goto(`${server.url}#/compare/capacity-keeper/latest-wins/${world}/notebook-32`);
+    await page.getByTestId('compare').waitFor();
+    expect(await page.getByTestId('compare-row').count()).toBe(own.length);
+    expect(await text(page, 'compare-differ')).toBe(String(differ));
+    expect(differ).toBeGreaterThan(0);
     await page.close();
   });
 
@@ -265,7 +320,7 @@ describe('chi view in headless Chromium', () => {
     expect(await text(page, 'resolved')).toBe(String(resolvedIn(firstPart)));
     expect(Number(await text(page, 'in-flight'))).toBeGreaterThan(0);
     expect(await text(page, 'total')).toBe(String(lines.length / 2));
-    expect(await text(page, 'progress')).toContain('running, live');
+    expect(await text(page, 'progress')).toContain('in progress, live');
     // the run writes the rest of its log: the page shows it without being reloaded
     await appendFile(join(live, 'attempts.jsonl'), `${lines.slice(101).join('\n')}\n`);
     await page
@@ -278,22 +333,68 @@ describe('chi view in headless Chromium', () => {
     await page.close();
   });
 
-  it('keeps live progress when the probe data cannot be read yet, and says so', async () => {
+  it('keeps live progress when a world cannot be read yet, and says so on its page', async () => {
     const broken = join(dir.path, 'unreadable-run');
     await cp(runDir, broken, { recursive: true });
     // a half-written world file, as a run being set up may leave for a moment
     const worlds = join(broken, 'worlds', 'memory');
     const [first] = (await readdir(worlds)).sort();
     await writeFile(join(worlds, first as string), '{"kind":');
+    const [, seed, load] = /^w(\d+)-n(\d+)/.exec(first as string) ?? [];
     const server = await startViewServer({ dir: broken });
+    servers.push(server);
+    const page = await context.newPage();
+    await page.goto(`${server.url}#/cell/capacity-keeper/${seed}/notebook-${load}`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    expect(await text(page, 'data-error')).toContain('This page could not be read');
+    expect(await text(page, 'resolved')).toBe(
+      String(lines(await readFile(join(runDir, 'attempts.jsonl'), 'utf8')) / 2),
+    );
+    await page.close();
+  });
+  it('reads a run whose attempt log ends in a half-written line as in progress, and browses it', async () => {
+    const live = join(dir.path, 'torn-run');
+    await cp(runDir, live, { recursive: true });
+    await rm(join(live, 'status.json'));
+    const all = (await readFile(join(runDir, 'attempts.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '');
+    // the runner is writing line 201: half of it is on disk, without its newline
+    await writeFile(
+      join(live, 'attempts.jsonl'),
+      `${all.slice(0, 200).join('\n')}\n${(all[200] as string).slice(0, 80)}`,
+    );
+    const server = await startViewServer({ dir: live });
     servers.push(server);
     const page = await context.newPage();
     await page.goto(server.url);
     await page.locator('body[data-ready="true"]').waitFor();
-    expect(await text(page, 'data-error')).toContain('Probe data could not be read yet');
-    expect(await text(page, 'resolved')).toBe(
-      String(lines(await readFile(join(runDir, 'attempts.jsonl'), 'utf8')) / 2),
-    );
+    await page.getByTestId('run-state').waitFor();
+    expect(await text(page, 'run-state')).toContain('in progress');
+    expect(await page.getByTestId('damage').count()).toBe(0);
+    expect(await page.getByTestId('data-error').count()).toBe(0);
+    await page.getByTestId('system-link').first().click();
+    await page.getByTestId('cell-link').first().click();
+    await page.getByTestId('cell-pass').waitFor();
+    expect(await page.getByTestId('data-error').count()).toBe(0);
+    await page.close();
+  });
+
+  it('names damage in the middle of the attempt log', async () => {
+    const damaged = join(dir.path, 'damaged-run');
+    await cp(runDir, damaged, { recursive: true });
+    const all = (await readFile(join(runDir, 'attempts.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '');
+    all[10] = '{"kind":"attempt","requ';
+    await writeFile(join(damaged, 'attempts.jsonl'), `${all.join('\n')}\n`);
+    const server = await startViewServer({ dir: damaged });
+    servers.push(server);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('damage').waitFor();
+    expect(await text(page, 'run-state')).toContain('damaged');
+    expect(await text(page, 'damage')).toContain('attempts.jsonl');
     await page.close();
   });
 });
