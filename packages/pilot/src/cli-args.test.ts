@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from './cli-args';
+import { COMMAND_USAGE } from './cli-help';
 
 describe('parseCli', () => {
   it('parses the offline pilot with defaults', () => {
@@ -184,6 +187,17 @@ describe('parseCli', () => {
 });
 
 describe('chi serve options', () => {
+  it('say in serve --help and the README that a scripted system answers only our prompts (422)', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    for (const text of [COMMAND_USAGE.serve, readme.replace(/\s+/g, ' ')]) {
+      expect(text).toMatch(/answers only this toolkit's\s+prompts/);
+      expect(text).toMatch(/422\s+`?unreadable_prompt/);
+    }
+    expect(COMMAND_USAGE.serve).toContain(
+      '--port P                 port, 0-65535 (default 0: a free port',
+    );
+  });
+
   it('defaults --port to 0 (a free port)', () => {
     expect(parseCli(['serve', '--system', 'perfect'])).toMatchObject({
       port: 0,

@@ -87,6 +87,11 @@ Usage:
 Endpoints: POST /v1/chat/completions (JSON or stream: true), GET /v1/models, GET /v1/models/{id}.
 The model name is scripted/NAME. stdout prints the base URL; Ctrl-C stops.
 
+A scripted system answers only this toolkit's prompts (the REQUEST block of the pilot's prompts):
+any other prompt, an ordinary chat message included, gets HTTP 422 unreadable_prompt. It is a
+reference endpoint for testing clients and the HTTP transport, not a chat model. max_tokens cuts
+the reply (finish_reason length); n > 1 is a 400 naming n.
+
 ${options('serve')}
 
 ${exitCodesText('serve')}`,
@@ -167,7 +172,8 @@ Usage:
   chi pilot --protocol divergence-v0.1 [--plan]   the longer divergence protocol (scripted baselines offline;
                                                   live with --live/--base-url --models and --ceiling-usd)
   chi smoke [options]              one small request per live model through the real transport (excluded data)
-  chi serve --system NAME --port P serve a scripted system as an OpenAI-compatible endpoint on 127.0.0.1
+  chi serve --system NAME [--port P] serve a scripted system (it answers only this toolkit's prompts)
+                                   as an OpenAI-compatible endpoint on 127.0.0.1
   chi score DIR                    score a run folder again and write its release
   chi verify RELEASE_DIR [--json]  recompute every number of a release
   chi init [FILE]                  write a starter configuration file (default chi.config.json)
