@@ -559,6 +559,7 @@ function serveHostOption(text: string | undefined): string {
 /** The `chi pilot` options a protocol other than the default pilot takes. */
 const PROTOCOL_OPTIONS: readonly string[] = [
   'protocol',
+  'config',
   'plan',
   'out',
   'replicates',

@@ -61,7 +61,7 @@ describe('one flag table per command', () => {
   it('maps every configuration key to exactly one pilot flag', () => {
     const keys = Object.keys(PilotOptionsSchema.shape).sort();
     const mapped = FLAG_TABLES.pilot.flatMap((flag) =>
-      flag.configKey === undefined || flag.configKey === 'protocol' ? [] : [flag.configKey],
+      flag.configKey === undefined ? [] : [flag.configKey],
     );
     expect([...mapped].sort()).toEqual(keys);
   });

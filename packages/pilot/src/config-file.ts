@@ -135,6 +135,7 @@ export function pilotConfigArgs(
     for (const field of ROSTER_FIELDS) delete config[field];
   const args: string[] = [];
   const option = (flag: string, value: string) => args.push(`--${flag}=${value}`);
+  if (config.protocol !== undefined) option('protocol', config.protocol);
   if (config.systems !== undefined) option('systems', config.systems.join(','));
   if (config.live === true) args.push('--live');
   if (config.models !== undefined) option('models', config.models.join(','));

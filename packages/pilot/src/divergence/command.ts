@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
+import { createProgressRenderer } from '../progress';
 import { loadPromptTemplates } from '../prompts';
 import { interruptedResumeHint } from '../resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
@@ -155,6 +156,8 @@ function sessionOptions(
   io: DivergenceCommandIo,
 ) {
   return {
+    // the default pilot's progress: the run folder line, request counts, scoring steps
+    onEvent: createProgressRenderer(io.stderr),
     ...(io.env === undefined ? {} : { env: io.env }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
