@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from './cli-args';
+import { COMMAND_USAGE } from './cli-help';
 
 describe('parseCli', () => {
   it('parses the offline pilot with defaults', () => {
@@ -105,7 +108,10 @@ describe('parseCli', () => {
       ['pilot', '--resume', 'd', '--replicates', '3'],
       "chi pilot --resume: the run's manifest is frozen; remove --replicates (only --concurrency and --no-release apply)",
     ],
-    [['pilot', '--bogus'], "chi pilot: Unknown option '--bogus'"],
+    [
+      ['pilot', '--bogus'],
+      'chi pilot: unknown option --bogus (chi pilot --help lists the options)',
+    ],
     [
       ['serve', '--port', '80'],
       'chi serve: --system NAME is required (perfect, capacity-keeper, latest-wins, confabulator, abstainer)',
@@ -177,5 +183,43 @@ describe('parseCli', () => {
     expect(() => parseCli(['view', '--port', '70000'])).toThrow(
       '--port: expected an integer in 0-65535',
     );
+  });
+});
+
+describe('chi serve options', () => {
+  it('say in serve --help and the README that a scripted system answers only our prompts (422)', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    for (const text of [COMMAND_USAGE.serve, readme.replace(/\s+/g, ' ')]) {
+      expect(text).toMatch(/answers only this toolkit's\s+prompts/);
+      expect(text).toMatch(/422\s+`?unreadable_prompt/);
+    }
+    expect(COMMAND_USAGE.serve).toContain(
+      '--port P                 port, 0-65535 (default 0: a free port',
+    );
+  });
+
+  it('defaults --port to 0 (a free port)', () => {
+    expect(parseCli(['serve', '--system', 'perfect'])).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+    });
+  });
+
+  it('gives a bad --system or --host its own message, never a port error', () => {
+    const messageOf = (argv: readonly string[]) => {
+      try {
+        parseCli(argv);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const system = messageOf(['serve', '--system', 'perfekt']);
+    expect(system).toMatch(
+      /^chi serve: --system: unknown scripted system "perfekt"; did you mean perfect\?/,
+    );
+    const host = messageOf(['serve', '--system', 'perfect', '--host', '0.0.0.0']);
+    expect(host).toMatch(/^chi serve: --host must be a loopback address/);
+    for (const message of [system, host]) expect(message).not.toContain('port');
   });
 });

@@ -1,17 +1,23 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
-import { asksForHelp, CLI_COMMANDS, type CliCommandName } from './cli-help';
+import { type CliFlag, findFlag, parseArgsOptions } from './cli-flags';
+import {
+  asksForHelp,
+  CLI_COMMANDS,
+  type CliCommandName,
+  FLAG_TABLES,
+  PILOT_EXPERIMENT_FLAGS,
+  USAGE,
+} from './cli-help';
 import { parsePriceArgument } from './declared-prices';
-import { exitCodesText } from './exit-codes';
+import { suggestionText } from './did-you-mean';
 import {
   type ExperimentFlagValue,
-  experimentFlagHelp,
-  experimentFlagOptions,
   experimentFlagRange,
-  experimentFlags,
   parseExperimentFlags,
 } from './experiment-flags';
 import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from './scripted-systems';
 
 const REGISTERED_IDS: readonly string[] = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
 
@@ -203,68 +209,7 @@ export type CliCommand =
   | TemplatesCommand
   | HelpCommand;
 
-/**
- * The flags the pilot's experiments declare on their parameter schemas (`--loads`, `--batch-size`,
- * `--no-controls`, `--no-history`, `--no-behavior`): parsed, documented and read from a
- * configuration file from these declarations, not from a hand-kept list.
- */
-export const PILOT_EXPERIMENT_FLAGS = experimentFlags(REGISTERED_EXPERIMENTS);
-
-/** The usage text printed by `chi help`. */
-export const USAGE = `chi — the CHI/CHIS longitudinal model pilot
-
-Usage:
-  chi pilot [options]              run the pilot (offline scripted roster by default) and write the release
-  chi pilot --plan [options]       print requests per system and the worst-case reserved USD; send nothing
-  chi pilot --resume DIR           resume an interrupted run (never re-sends a paid request)
-  chi pilot --protocol divergence-v0.1 [--plan]   the longer divergence protocol (scripted baselines offline;
-                                                  live with --live/--base-url --models and --ceiling-usd)
-  chi smoke [options]              one small request per live model through the real transport (excluded data)
-  chi serve --system NAME --port P serve a scripted system as an OpenAI-compatible endpoint on 127.0.0.1
-  chi score DIR                    score a run folder again and write its release
-  chi verify RELEASE_DIR [--json]  recompute every number of a release
-  chi init [FILE]                  write a starter configuration file (default chi.config.json)
-  chi export inspect RUN OUT       write a run as Inspect evaluation logs (inspect view --log-dir OUT)
-  chi view [DIR] [--port P]        browse a run folder, release or folder of them on 127.0.0.1, down
-                                   to each probe; live progress while a run is in progress
-  chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
-  chi <command> --help             the options of one command; chi --version prints the version
-  chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
-  chi templates                    the registered experiments by axis, and which of the panel's 30
-                                   tests they implement
-
-Pilot options:
-  --config FILE            options from a configuration file (see chi init); flags given here win
-  --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator,
-                           abstainer; imitator needs --calibration and joins the default set with it;
-                           wording-sensitive, for --probe-wordings, only when named)
-  --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
-  --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
-  --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
-  --evidence-class CLASS   what serves --base-url: live_model, or unverified_endpoint (default: an
-                           undeclared endpoint is never labelled a live model)
-  --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
-                           request); one per model of --models, live runs only. Used by --plan and
-                           every reservation
-  --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
-                           "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
-  --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
-                           the ceiling cannot protect it
-  --replicates N           worlds, 1-100 (default 4 offline, 1 live)
-${experimentFlagHelp(PILOT_EXPERIMENT_FLAGS)}
-  --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
-  --ceiling-usd X          USD ceiling, 0-100000, frozen in the manifest (required for live runs)
-  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks, 0-1000 (default 1)
-  --allow-failed-smoke     start a live run even if a smoke check failed
-  --concurrency N          requests in flight, 1-64 (default 8)
-  --out DIR                run folder (default ./chi-runs/<runId>)
-  --seed N                 root seed of the world seeds, 0-4294967295 (default 20260901)
-  --resamples N            bootstrap resamples, 1-100000 (default 2000)
-  --no-release             stop after scoring; do not write the release
-  --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
-
-${exitCodesText()}
-(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
+export { PILOT_EXPERIMENT_FLAGS, USAGE };
 
 /** The `--price` arguments, parsed; one per model (a second price for a model is ambiguous). */
 function priceOptions(
@@ -286,20 +231,28 @@ function priceOptions(
   return prices;
 }
 
+/** The range a command's flag table declares for a numeric flag. */
+function tableRange(command: CliCommandName, name: string): { min: number; max: number } {
+  const range = findFlag(FLAG_TABLES[command], name)?.range;
+  if (range === undefined) throw new ChiError(`chi ${command}: --${name} declares no range`);
+  return range;
+}
+
 /**
- * The accepted range of every numeric option (inclusive), as documented in {@link USAGE}, except
+ * The accepted range of every numeric option (inclusive), from the flag tables (`cli-flags.ts`)
+ * that {@link USAGE} is generated from, except
  * the experiments' own (their parameter schemas declare theirs, {@link PILOT_EXPERIMENT_FLAGS}). The
  * upper bounds keep every command fast and its memory bounded (`--replicates` multiplies the
  * worlds `--plan` generates; `--concurrency` the sockets held open).
  */
 export const OPTION_RANGES = {
-  replicates: { min: 1, max: 100 },
-  concurrency: { min: 1, max: 64 },
-  seed: { min: 0, max: 4_294_967_295 },
-  resamples: { min: 1, max: 100_000 },
-  port: { min: 0, max: 65_535 },
-  'ceiling-usd': { min: 0, max: 100_000 },
-  'smoke-ceiling-usd': { min: 0, max: 1_000 },
+  replicates: tableRange('pilot', 'replicates'),
+  concurrency: tableRange('pilot', 'concurrency'),
+  seed: tableRange('pilot', 'seed'),
+  resamples: tableRange('pilot', 'resamples'),
+  port: tableRange('serve', 'port'),
+  'ceiling-usd': tableRange('pilot', 'ceiling-usd'),
+  'smoke-ceiling-usd': tableRange('pilot', 'smoke-ceiling-usd'),
 } as const satisfies Record<string, { min: number; max: number }>;
 
 type RangedOption = keyof typeof OPTION_RANGES;
@@ -406,15 +359,34 @@ function urlOption(text: string | undefined): string | null {
   return text;
 }
 
-function parse(
-  args: readonly string[],
-  options: NonNullable<ParseArgsConfig['options']>,
-  command: string,
-) {
+/**
+ * An unknown option, with the closest option of the command's flag table when one is a likely
+ * typo (`--replicate`, `--sytems`).
+ */
+function unknownOption(command: CliCommandName, message: string): UsageError | null {
+  const unknown = /^Unknown option '(-{1,2})([^'=]*)'/.exec(message);
+  if (unknown === null) return null;
+  const [, dashes, name] = unknown as unknown as [string, string, string];
+  const names = FLAG_TABLES[command].map((flag: CliFlag) => flag.name);
+  const suggestion = suggestionText(name, names).replace(/mean (\S+)\?$/, 'mean --$1?');
+  return new UsageError(
+    `chi ${command}: unknown option ${dashes}${name}${suggestion === '' ? ` (chi ${command} --help lists the options)` : suggestion}`,
+  );
+}
+
+/** Parses a command's arguments against its flag table (`FLAG_TABLES`). */
+function parse(args: readonly string[], command: CliCommandName) {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: [...args],
+      options: parseArgsOptions(FLAG_TABLES[command]),
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? String(error);
+    const unknown = unknownOption(command, message);
+    if (unknown !== null) throw unknown;
     // parseArgs takes `--replicates -1` for a missing value followed by an option.
     const ambiguous = /^Option '--([a-z-]+)[^']*' argument is ambiguous/.exec(message);
     if (ambiguous !== null) {
@@ -454,16 +426,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     case 'pilot':
       return parsePilot(rest);
     case 'smoke': {
-      const { values, positionals } = parse(
-        rest,
-        {
-          models: { type: 'string' },
-          'base-url': { type: 'string' },
-          'ceiling-usd': { type: 'string' },
-          out: { type: 'string' },
-        },
-        'smoke',
-      );
+      const { values, positionals } = parse(rest, 'smoke');
       if (positionals.length > 0)
         throw new UsageError(`chi smoke: unexpected argument ${JSON.stringify(positionals[0])}`);
       const baseUrl = urlOption(values['base-url'] as string | undefined);
@@ -476,32 +439,12 @@ export function parseCli(argv: readonly string[]): CliCommand {
       };
     }
     case 'serve': {
-      const { values, positionals } = parse(
-        rest,
-        {
-          system: { type: 'string' },
-          port: { type: 'string' },
-          host: { type: 'string' },
-          seed: { type: 'string' },
-        },
-        'serve',
-      );
+      const { values, positionals } = parse(rest, 'serve');
       if (positionals.length > 0)
         throw new UsageError(`chi serve: unexpected argument ${JSON.stringify(positionals[0])}`);
-      const system = values.system as string | undefined;
-      if (system === undefined)
-        throw new UsageError(
-          'chi serve: --system NAME is required (perfect, capacity-keeper, latest-wins, confabulator, abstainer)',
-        );
-      const port = integerOption('port', values.port as string | undefined);
-      if (port === null)
-        throw new UsageError(`chi serve: --port expects ${rangeText('port')}, found none`);
-      const host = (values.host as string | undefined) ?? '127.0.0.1';
-      if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
-        throw new UsageError(
-          `chi serve: --host must be a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
-        );
-      }
+      const system = serveSystemOption(values.system as string | undefined);
+      const host = serveHostOption(values.host as string | undefined);
+      const port = integerOption('port', values.port as string | undefined) ?? 0;
       return {
         command: 'serve',
         system,
@@ -511,7 +454,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       };
     }
     case 'score': {
-      const { values, positionals } = parse(rest, { 'no-release': { type: 'boolean' } }, 'score');
+      const { values, positionals } = parse(rest, 'score');
       if (positionals.length !== 1)
         throw new UsageError(`chi score: expected one run folder, found ${positionals.length}`);
       return {
@@ -523,7 +466,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     case 'verify':
       return { command: 'verify', argv: rest };
     case 'export': {
-      const { positionals } = parse(rest, {}, 'export');
+      const { positionals } = parse(rest, 'export');
       if (positionals[0] !== 'inspect' || positionals.length !== 3)
         throw new UsageError(
           `chi export: expected "inspect RUN_DIR OUT_DIR", found ${JSON.stringify(positionals.join(' '))}`,
@@ -536,7 +479,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       };
     }
     case 'calibrate': {
-      const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'calibrate');
+      const { values, positionals } = parse(rest, 'calibrate');
       if (positionals.length !== 1)
         throw new UsageError(
           `chi calibrate: expected one human-data file, found ${positionals.length}`,
@@ -548,7 +491,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       };
     }
     case 'init': {
-      const { values, positionals } = parse(rest, { force: { type: 'boolean' } }, 'init');
+      const { values, positionals } = parse(rest, 'init');
       if (positionals.length > 1)
         throw new UsageError(`chi init: expected at most one file, found ${positionals.length}`);
       return {
@@ -558,7 +501,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       };
     }
     case 'templates': {
-      const { positionals } = parse(rest, {}, 'templates');
+      const { positionals } = parse(rest, 'templates');
       if (positionals.length > 0)
         throw new UsageError(
           `chi templates: unexpected argument ${JSON.stringify(positionals[0])}`,
@@ -566,11 +509,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       return { command: 'templates' };
     }
     case 'view': {
-      const { values, positionals } = parse(
-        rest,
-        { port: { type: 'string' }, bundle: { type: 'string' } },
-        'view',
-      );
+      const { values, positionals } = parse(rest, 'view');
       if (positionals.length > 1)
         throw new UsageError(`chi view: expected at most one DIR, found ${positionals.length}`);
       const port = integerOption('port', values.port as string | undefined) ?? 0;
@@ -583,14 +522,44 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help`,
+        `chi: unknown command ${JSON.stringify(command)}${suggestionText(command, CLI_COMMANDS)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help`,
       );
   }
+}
+
+/** The scripted systems `chi serve` can serve. */
+const SERVABLE_SYSTEMS: readonly string[] = [
+  ...SCRIPTED_SYSTEM_NAMES,
+  ...EXTRA_SCRIPTED_SYSTEM_NAMES,
+];
+
+/** `chi serve --system NAME`: required, one of the scripted systems (its own message, never a port error). */
+function serveSystemOption(text: string | undefined): string {
+  if (text === undefined)
+    throw new UsageError(
+      `chi serve: --system NAME is required (${SCRIPTED_SYSTEM_NAMES.join(', ')})`,
+    );
+  if (!SERVABLE_SYSTEMS.includes(text))
+    throw new UsageError(
+      `chi serve: --system: unknown scripted system ${JSON.stringify(text)}${suggestionText(text, SERVABLE_SYSTEMS)}; expected ${SERVABLE_SYSTEMS.join(', ')}`,
+    );
+  return text;
+}
+
+/** `chi serve --host H`: a loopback address only (default 127.0.0.1). */
+function serveHostOption(text: string | undefined): string {
+  const host = text ?? '127.0.0.1';
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
+    throw new UsageError(
+      `chi serve: --host must be a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
+    );
+  return host;
 }
 
 /** The `chi pilot` options a protocol other than the default pilot takes. */
 const PROTOCOL_OPTIONS: readonly string[] = [
   'protocol',
+  'config',
   'plan',
   'out',
   'replicates',
@@ -651,39 +620,7 @@ export function checkExperimentOptions(command: PilotCommand): void {
 }
 
 function parsePilot(args: readonly string[]): PilotCommand {
-  const { values, positionals } = parse(
-    args,
-    {
-      live: { type: 'boolean' },
-      plan: { type: 'boolean' },
-      protocol: { type: 'string' },
-      resume: { type: 'string' },
-      systems: { type: 'string' },
-      models: { type: 'string' },
-      'base-url': { type: 'string' },
-      'evidence-class': { type: 'string' },
-      replicates: { type: 'string' },
-      ...experimentFlagOptions(PILOT_EXPERIMENT_FLAGS),
-      templates: { type: 'string' },
-      'ceiling-usd': { type: 'string' },
-      'smoke-ceiling-usd': { type: 'string' },
-      'allow-failed-smoke': { type: 'boolean' },
-      concurrency: { type: 'string' },
-      out: { type: 'string' },
-      seed: { type: 'string' },
-      resamples: { type: 'string' },
-      'no-release': { type: 'boolean' },
-      config: { type: 'string' },
-      calibration: { type: 'string' },
-      price: { type: 'string', multiple: true },
-      prices: { type: 'string' },
-      'accept-unbounded-spend': { type: 'boolean' },
-      'target-half-width': { type: 'string' },
-      'compare-to': { type: 'string' },
-      'plan-from': { type: 'string' },
-    },
-    'pilot',
-  );
+  const { values, positionals } = parse(args, 'pilot');
   if (positionals.length > 0)
     throw new UsageError(`chi pilot: unexpected argument ${JSON.stringify(positionals[0])}`);
   const baseUrl = urlOption(values['base-url'] as string | undefined);

@@ -1,6 +1,6 @@
-import { RUN_FILE_NAME } from '@chi/run';
+import { type CliFlag, COMMAND_FLAG_TABLES, flagTableHelp, pilotFlagTable } from './cli-flags';
 import { exitCodesText } from './exit-codes';
-import { experimentFlagHelp, experimentFlags } from './experiment-flags';
+import { experimentFlags } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 
 /** The `chi` commands that have their own `--help` text. */
@@ -19,6 +19,27 @@ export const CLI_COMMANDS = [
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
 
+/**
+ * The flags the pilot's experiments declare on their parameter schemas (`--loads`, `--batch-size`,
+ * `--no-controls`, `--no-history`, `--no-behavior`): parsed, documented and read from a
+ * configuration file from these declarations, not from a hand-kept list.
+ */
+export const PILOT_EXPERIMENT_FLAGS = experimentFlags(REGISTERED_EXPERIMENTS);
+
+/**
+ * The flag table of every command (`cli-flags.ts`): what `parseCli` accepts and what every help
+ * text lists, from one declaration.
+ */
+export const FLAG_TABLES: Readonly<Record<CliCommandName, readonly CliFlag[]>> = {
+  pilot: pilotFlagTable(PILOT_EXPERIMENT_FLAGS),
+  ...COMMAND_FLAG_TABLES,
+};
+
+/** The options section of a command's help, generated from its flag table. */
+function options(command: CliCommandName): string {
+  return `Options:\n${flagTableHelp(FLAG_TABLES[command])}`;
+}
+
 /** `chi <command> --help`: what the command does, its arguments and options. */
 export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
   pilot: `chi pilot — run the pilot and write its release (offline scripted roster by default)
@@ -33,40 +54,7 @@ Usage:
                            the longer divergence protocol, offline with its scripted baselines
                            (docs/protocol.md, "The divergence protocol v0.1"); --replicates = worlds (default 8)
 
-Options:
-  --config FILE            a pilot configuration file (JSON; see \`chi init\` and pilot-config.schema.json)
-  --systems a,b,...        scripted systems (perfect, capacity-keeper, latest-wins, confabulator, abstainer;
-                           wording-sensitive only when named)
-  --live                   the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)
-  --models m@p,...         live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4
-  --base-url URL           an OpenAI-compatible endpoint; --models then lists its model names
-  --evidence-class CLASS   what serves --base-url: live_model, or unverified_endpoint (default: an
-                           undeclared endpoint is never labelled a live model)
-  --price M=IN,OUT[,REQ]   declared price of model M (USD per million input/output tokens, USD per
-                           request); one per model of --models, live runs only. Used by --plan and
-                           every reservation
-  --prices FILE            declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,
-                           "outputUsdPerMillionTokens":0.6,"requestUsd":0}}}
-  --accept-unbounded-spend run an endpoint model without a declared price: its spend is recorded but
-                           the ceiling cannot protect it
-  --replicates N           worlds (default 4 offline, 1 live)
-${experimentFlagHelp(experimentFlags(REGISTERED_EXPERIMENTS))}
-  --templates id,...       run only these registered experiments (default memory, history, behavior; opt-in goal-persistence, feedback-valence; see chi templates)
-  --ceiling-usd X          USD ceiling, frozen in the manifest (required for live runs)
-  --smoke-ceiling-usd X    separate USD ceiling of the smoke checks (default 1)
-  --allow-failed-smoke     start a live run even if a smoke check failed
-  --concurrency N          requests in flight (default 8)
-  --out DIR                run folder (default ./chi-runs/<runId>)
-  --seed N                 root seed of the world seeds (default 20260901)
-  --resamples N            bootstrap resamples (default 2000)
-  --no-release             stop after scoring; do not write the release
-  --compare-to SYSTEM      paired comparisons of every system against SYSTEM (default: every pair),
-                           frozen in the manifest
-  --plan-from DIR          with --plan: size the precision table from a previous release's per-world
-                           values instead of the binomial worst case
-  --target-half-width X    with --plan: the interval half-width (and paired difference) the precision
-                           table plans worlds for (default 0.1)
-  --calibration FILE       a calibration from \`chi calibrate\`: h and CHI against it (frozen in the manifest)
+${options('pilot')}
 
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
@@ -88,11 +76,7 @@ ${exitCodesText('templates')}`,
 Usage:
   chi smoke [--models m@p,...] [--base-url URL] [--ceiling-usd X] [--out DIR]
 
-Options:
-  --models m@p,...   live OpenRouter models with provider allowlists (default: the four protocol models)
-  --base-url URL     an OpenAI-compatible endpoint instead of OpenRouter; --models lists its model names
-  --ceiling-usd X    USD ceiling of the smoke checks (default 1)
-  --out DIR          folder of ${RUN_FILE_NAME.smoke} (default ./chi-runs/smoke-<time>)
+${options('smoke')}
 
 ${exitCodesText('smoke')}`,
   serve: `chi serve — serve a scripted reference system as an OpenAI-compatible endpoint (loopback only)
@@ -103,17 +87,20 @@ Usage:
 Endpoints: POST /v1/chat/completions (JSON or stream: true), GET /v1/models, GET /v1/models/{id}.
 The model name is scripted/NAME. stdout prints the base URL; Ctrl-C stops.
 
-Options:
-  --system NAME   perfect, capacity-keeper, latest-wins, confabulator or abstainer
-  --port P        0-65535 (default 0: a free port)
-  --host H        a loopback address (default 127.0.0.1)
-  --seed N        seed of the system's declared noise (default 20260901)
+A scripted system answers only this toolkit's prompts (the REQUEST block of the pilot's prompts):
+any other prompt, an ordinary chat message included, gets HTTP 422 unreadable_prompt. It is a
+reference endpoint for testing clients and the HTTP transport, not a chat model. max_tokens cuts
+the reply (finish_reason length); n > 1 is a 400 naming n.
+
+${options('serve')}
 
 ${exitCodesText('serve')}`,
   score: `chi score — score a run folder again and write its release
 
 Usage:
   chi score DIR [--no-release]
+
+${options('score')}
 
 ${exitCodesText('score')}`,
   verify: `chi verify — recompute every number of a release and compare
@@ -143,6 +130,8 @@ Writes FILE (default DATA without .jsonl plus .calibration.json): per feature mu
 (SD with n - 1), the participant sample, a content hash and an ID. Use it with
 chi pilot --calibration FILE. Bad data is a usage error naming every bad line.
 
+${options('calibrate')}
+
 ${exitCodesText('calibrate')}`,
   init: `chi init — write a starter pilot configuration file
 
@@ -151,7 +140,8 @@ Usage:
 
 Writes FILE (default chi.config.json) with every pilot option at its default, a "$schema" for
 editor completion and a "$comment" on each option. Edit it, then: chi pilot --config FILE.
---force replaces an existing file.
+
+${options('init')}
 
 ${exitCodesText('init')}`,
   view: `chi view — browse a run folder, a release or a folder of them, down to a single probe
@@ -167,13 +157,40 @@ verdict and reason, the notebook the model had and the attempt log of the reques
 by verdict reason. While a run is in progress the page shows its progress (requests by state,
 spend against the ceiling, failures by class) and updates without a reload.
 
-Options:
-  --port P       port on 127.0.0.1 (default 0: any free port)
-  --bundle OUT   write a static copy (OUT/index.html + OUT/data.js) that opens from the file
-                 system with no server, instead of serving (one run or release)
+${options('view')}
 
 ${exitCodesText('view')}`,
 };
+
+/** The usage text printed by `chi help`. */
+export const USAGE = `chi — the CHI/CHIS longitudinal model pilot
+
+Usage:
+  chi pilot [options]              run the pilot (offline scripted roster by default) and write the release
+  chi pilot --plan [options]       print requests per system and the worst-case reserved USD; send nothing
+  chi pilot --resume DIR           resume an interrupted run (never re-sends a paid request)
+  chi pilot --protocol divergence-v0.1 [--plan]   the longer divergence protocol (scripted baselines offline;
+                                                  live with --live/--base-url --models and --ceiling-usd)
+  chi smoke [options]              one small request per live model through the real transport (excluded data)
+  chi serve --system NAME [--port P] serve a scripted system (it answers only this toolkit's prompts)
+                                   as an OpenAI-compatible endpoint on 127.0.0.1
+  chi score DIR                    score a run folder again and write its release
+  chi verify RELEASE_DIR [--json]  recompute every number of a release
+  chi init [FILE]                  write a starter configuration file (default chi.config.json)
+  chi export inspect RUN OUT       write a run as Inspect evaluation logs (inspect view --log-dir OUT)
+  chi view [DIR] [--port P]        browse a run folder, release or folder of them on 127.0.0.1, down
+                                   to each probe; live progress while a run is in progress
+  chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
+  chi <command> --help             the options of one command; chi --version prints the version
+  chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
+  chi templates                    the registered experiments by axis, and which of the panel's 30
+                                   tests they implement
+
+Pilot options (chi pilot --help lists the same):
+${flagTableHelp(FLAG_TABLES.pilot)}
+
+${exitCodesText()}
+(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
 
 /** True when a command line asks for help (`--help` or `-h` anywhere after the command). */
 export function asksForHelp(args: readonly string[]): boolean {

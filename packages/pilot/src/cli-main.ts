@@ -40,7 +40,12 @@ import {
   UsageError,
 } from './cli-args';
 import { COMMAND_USAGE } from './cli-help';
-import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
+import {
+  configErrorWording,
+  pilotConfigArgs,
+  readPilotConfigFile,
+  runConfigurationOf,
+} from './config-file';
 import { readDeclaredPrices } from './declared-prices';
 import {
   divergencePilotCommand,
@@ -641,16 +646,22 @@ function oneLine(error: unknown): string {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: CliCommand;
   let configFileSha256: string | null = null;
+  // A message about an option the configuration file set names the file and its key.
+  let reword = (message: string) => message;
   try {
     command = parseCli(argv);
     if (command.command === 'pilot' && command.config !== null) {
-      const loaded = readPilotConfigFile(resolve(io.cwd ?? process.cwd(), command.config));
+      const loaded = readPilotConfigFile(
+        resolve(io.cwd ?? process.cwd(), command.config),
+        command.config,
+      );
       configFileSha256 = loaded.sha256;
       const commandLine = argv.slice(1);
+      reword = configErrorWording(loaded, command.config, commandLine);
       command = parseCli(['pilot', ...pilotConfigArgs(loaded, commandLine), ...commandLine]);
     }
   } catch (error) {
-    io.stderr.write(`${prefixed(oneLine(error))}\n`);
+    io.stderr.write(`${prefixed(reword(oneLine(error)))}\n`);
     return EXIT_CODES.usage;
   }
   try {
@@ -755,7 +766,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
     }
   } catch (error) {
-    io.stderr.write(`${prefixed(oneLine(error))}\n`);
+    io.stderr.write(`${prefixed(reword(oneLine(error)))}\n`);
     if (SmokeCheckFailedError.isInstance(error)) return EXIT_CODES.smokeFailed;
     if (RunFolderLockedError.isInstance(error)) return EXIT_CODES.locked;
     if (

@@ -150,7 +150,7 @@ describe('chi pilot --config', () => {
   it('refuses an unknown template in the file, naming the file and the field', () => {
     const path = configFile('typo.json', { templates: ['history', 'memroy'] });
     expect(() => readPilotConfigFile(path)).toThrow(
-      /^--config: .*typo\.json: templates: unknown template "memroy"; registered: memory, history, behavior, goal-persistence, feedback-valence \(chi templates lists them\)$/,
+      /^\/.*typo\.json: templates: unknown template "memroy"; did you mean memory\?; registered: memory, history, behavior, goal-persistence, feedback-valence \(chi templates lists them\)$/,
     );
     const empty = configFile('none.json', { templates: [] });
     expect(() => readPilotConfigFile(empty)).toThrow(/none\.json: templates: /);
@@ -159,11 +159,11 @@ describe('chi pilot --config', () => {
   it('names the file and every wrong field, and refuses what is not JSON or not there', () => {
     const bad = configFile('bad.json', { replicates: 0, loads: 'v9', colour: 'red' });
     expect(() => readPilotConfigFile(bad)).toThrow(
-      /^--config: .*bad\.json: replicates: expected replicates >= 1; loads: .*; \(top level\): Unrecognized key: "colour"$/,
+      /^\/.*bad\.json: replicates: expected replicates >= 1; loads: .*; colour: unknown key$/,
     );
     const comments = configFile('comments.json', '{ // no\n "replicates": 2 }');
     expect(() => readPilotConfigFile(comments)).toThrow(
-      /comments\.json is not valid JSON .*comments belong in "\$comment"/,
+      /comments\.json: not valid JSON .*comments belong in "\$comment"/,
     );
     expect(() => readPilotConfigFile(join(root, 'absent.json'))).toThrow(
       /^--config: cannot read .*absent\.json \(no such file\); `chi init` writes a starter file$/,
@@ -241,9 +241,53 @@ describe('experiment options from a configuration file, end to end (settings.exp
     const leftOut = await run('options-left-out', { goalSteps: 5 });
     expect(leftOut.code).toBe(2);
     expect(leftOut.err).toContain(
-      '--goal-steps sets the goal-persistence experiment, which the run leaves out (name it in --templates)',
+      'goalSteps (/', // the file's key, never a flag the user did not type
     );
+    expect(leftOut.err).toMatch(
+      /goalSteps \(.*options-left-out\.json\) sets the goal-persistence experiment, which the run leaves out \(name it in --templates\)/,
+    );
+    expect(leftOut.err).not.toContain('--goal-steps');
     expect(high.err + text.err + flag.err + leftOut.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('configuration errors name the file and the key, never a flag the user did not type', () => {
+  const run = async (name: string, config: unknown, extra: string[] = []) => {
+    configFile(`${name}.json`, config);
+    const cli = captureIo({ cwd: root });
+    const code = await runCli(['pilot', '--config', `${name}.json`, ...extra], cli.io);
+    return { code, err: cli.err() };
+  };
+
+  it('suggests the key for a misspelt one (exit 2)', async () => {
+    const typo = await run('key-typo', { sytems: ['perfect'], replicate: 2 });
+    expect(typo.code).toBe(2);
+    expect(typo.err).toBe(
+      'chi: key-typo.json: sytems: unknown key; did you mean systems?; replicate: unknown key; did you mean replicates?\n',
+    );
+  });
+
+  it('names the key and its array index as the file spells them', async () => {
+    const bad = await run('key-index', { models: ['a@b', 'bad model'] });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^chi: key-index\.json: models\[1\]: expected "model"/);
+  });
+
+  it('words a value the flag parser refuses as the file key', async () => {
+    const range = await run('key-range', { replicates: 1000 });
+    expect(range.code).toBe(2);
+    expect(range.err).toBe(
+      'chi: key-range.json: replicates: expected an integer in 1-100, found "1000"\n',
+    );
+    const system = await run('key-system', { systems: ['perfect', 'perfekt'], replicates: 1 });
+    expect(system.code).toBe(2);
+    expect(system.err).toMatch(
+      /^chi: key-system\.json: systems: unknown scripted system "perfekt"/,
+    );
+    // the command line's own flag keeps its name
+    const typed = await run('key-typed', { replicates: 2 }, ['--replicates', '1000']);
+    expect(typed.err).toContain('--replicates: expected an integer in 1-100');
+    for (const err of [range.err, system.err]) expect(err).not.toMatch(/--(replicates|systems)/);
   });
 });
 

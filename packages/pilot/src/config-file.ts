@@ -8,7 +8,10 @@ import {
   PilotOptionsSchema,
   type RunConfiguration,
 } from '@chi/spec';
+import type { z } from 'zod';
 import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, UsageError } from './cli-args';
+import { FLAG_TABLES } from './cli-help';
+import { suggestionText } from './did-you-mean';
 import { experimentFlagArgs } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import type { PilotSettings } from './settings';
@@ -22,12 +25,41 @@ export interface LoadedPilotConfig {
   readonly config: PilotConfig;
 }
 
+/** A configuration key's path as JSON reads it: `systems[1]`, `prices.m.requestUsd`. */
+function keyPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) =>
+      typeof key === 'number'
+        ? `${text}[${key}]`
+        : text === ''
+          ? String(key)
+          : `${text}.${String(key)}`,
+    '',
+  );
+}
+
+/** The keys a configuration file may set at the top level. */
+const CONFIG_KEYS: readonly string[] = Object.keys(PilotConfigSchema.shape);
+
+/** One schema problem as `key: message`; an unknown key with the closest known key. */
+function configProblems(issue: z.core.$ZodIssue): string[] {
+  const where = keyPath(issue.path);
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => {
+      const known = issue.path.length === 0 ? CONFIG_KEYS : [];
+      const full = where === '' ? key : `${where}.${key}`;
+      return `${full}: unknown key${suggestionText(key, known)}`;
+    });
+  return [`${where === '' ? '(top level)' : where}: ${issue.message}`];
+}
+
 /**
  * Reads a `chi pilot --config` file: JSON validated against `PilotConfigSchema` (published as
- * `@chi/spec/schemas/pilot-config.schema.json`). Throws a {@link UsageError} naming the file and
- * every field that is wrong.
+ * `@chi/spec/schemas/pilot-config.schema.json`). Throws a {@link UsageError} naming the file (as
+ * `shownAs`, the path the user typed) and every key that is wrong (`chi.config.json:
+ * systems[1]: ...`), with the closest known key for an unknown one.
  */
-export function readPilotConfigFile(path: string): LoadedPilotConfig {
+export function readPilotConfigFile(path: string, shownAs: string = path): LoadedPilotConfig {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -42,23 +74,20 @@ export function readPilotConfigFile(path: string): LoadedPilotConfig {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new UsageError(
-      `--config: ${path} is not valid JSON (${(error as Error).message}); comments belong in "$comment"`,
+      `${shownAs}: not valid JSON (${(error as Error).message}); comments belong in "$comment"`,
     );
   }
   const parsed = PilotConfigSchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const field = issue.path.length === 0 ? '(top level)' : issue.path.join('.');
-      return `${field}: ${issue.message}`;
-    });
-    throw new UsageError(`--config: ${path}: ${problems.join('; ')}`);
+    const problems = parsed.error.issues.flatMap(configProblems);
+    throw new UsageError(`${shownAs}: ${problems.join('; ')}`);
   }
   // the opt-in environments are registered too: a file may name them, as --templates may
   const registered = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
   const unknown = parsed.data.templates?.find((id) => !registered.includes(id));
   if (unknown !== undefined)
     throw new UsageError(
-      `--config: ${path}: templates: unknown template ${JSON.stringify(unknown)}; registered: ${registered.join(', ')} (chi templates lists them)`,
+      `${shownAs}: templates: unknown template ${JSON.stringify(unknown)}${suggestionText(unknown, registered)}; registered: ${registered.join(', ')} (chi templates lists them)`,
     );
   return {
     path,
@@ -106,6 +135,7 @@ export function pilotConfigArgs(
     for (const field of ROSTER_FIELDS) delete config[field];
   const args: string[] = [];
   const option = (flag: string, value: string) => args.push(`--${flag}=${value}`);
+  if (config.protocol !== undefined) option('protocol', config.protocol);
   if (config.systems !== undefined) option('systems', config.systems.join(','));
   if (config.live === true) args.push('--live');
   if (config.models !== undefined) option('models', config.models.join(','));
@@ -135,6 +165,46 @@ export function pilotConfigArgs(
       );
   if (config.acceptUnboundedSpend === true) args.push('--accept-unbounded-spend');
   return args;
+}
+
+/** The option names (without dashes) an argument list gives: `--seed=7` and `--live` give seed, live. */
+function flagNames(args: readonly string[]): Set<string> {
+  return new Set(
+    args.filter((arg) => arg.startsWith('--')).map((arg) => arg.slice(2).split('=')[0] as string),
+  );
+}
+
+/**
+ * Rewords a message about a flag that the configuration file set (not one the user typed) to
+ * name the file and its key instead: `--replicates: expected ...` becomes `chi.config.json:
+ * replicates: expected ...`, and `--goal-steps` elsewhere in a message `goalSteps
+ * (chi.config.json)`. A flag the command line gives is left as it is (the command line won).
+ */
+export function configErrorWording(
+  loaded: LoadedPilotConfig,
+  shownAs: string,
+  commandLine: readonly string[],
+): (message: string) => string {
+  const typed = flagNames(commandLine);
+  const fromFile = [...flagNames(pilotConfigArgs(loaded, commandLine))].filter(
+    (name) => !typed.has(name),
+  );
+  const keys = new Map(
+    FLAG_TABLES.pilot.flatMap((flag) =>
+      flag.configKey !== undefined && fromFile.includes(flag.name)
+        ? [[flag.name, flag.configKey] as const]
+        : [],
+    ),
+  );
+  return (message) => {
+    let text = message;
+    for (const [flag, key] of keys) {
+      const leading = new RegExp(`^(chi pilot: )?--${flag}: `);
+      if (leading.test(text)) text = text.replace(leading, `${shownAs}: ${key}: `);
+      text = text.replace(new RegExp(`--${flag}(?![a-z0-9-])`, 'g'), `${key} (${shownAs})`);
+    }
+    return text;
+  };
 }
 
 /**

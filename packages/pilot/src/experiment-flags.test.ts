@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PILOT_EXPERIMENT_FLAGS, parseCli, USAGE, UsageError } from './cli-args';
+import { experimentFlagRows, flagTableHelp, parseArgsOptions } from './cli-flags';
 import { COMMAND_USAGE } from './cli-help';
-import {
-  experimentFlagArgs,
-  experimentFlagHelp,
-  experimentFlagOptions,
-  experimentFlags,
-  parseExperimentFlags,
-} from './experiment-flags';
+import { experimentFlagArgs, experimentFlags, parseExperimentFlags } from './experiment-flags';
 import type { AnyExperiment } from './experiments/experiment';
 import { memoryExperiment } from './experiments/memory';
 
@@ -94,7 +89,7 @@ describe('experiment flags', () => {
       '                           report per-feature agreement between the wordings',
     ].join('\n');
     // after the other experiment flags, in both help texts
-    expect(experimentFlagHelp(PILOT_EXPERIMENT_FLAGS).endsWith(help)).toBe(true);
+    expect(flagTableHelp(experimentFlagRows(PILOT_EXPERIMENT_FLAGS)).endsWith(help)).toBe(true);
     expect(USAGE).toContain(`--valence-choices N${' '.repeat(6)}feedback-valence later choices`);
     expect(USAGE).toContain(`with --templates feedback-valence)\n${help}\n  --templates id,...`);
     expect(COMMAND_USAGE.pilot).toContain(help);
@@ -109,7 +104,7 @@ describe('experiment flags', () => {
   });
 
   it('give the pilot’s help lines, in both help texts', () => {
-    const lines = experimentFlagHelp(PILOT_EXPERIMENT_FLAGS);
+    const lines = flagTableHelp(experimentFlagRows(PILOT_EXPERIMENT_FLAGS));
     expect(lines.split('\n')[0]).toBe(
       '  --loads 32,64,...|v0.1   memory loads, each 1-10000 (default 32,64,128,256; v0.1 = 100,300,1000,3000,10000)',
     );
@@ -122,13 +117,13 @@ describe('experiment flags', () => {
 
   it('come from a new experiment’s schema: options, help, parsing and config arguments', () => {
     const flags = experimentFlags([echo]);
-    expect(experimentFlagOptions(flags)).toEqual({
+    expect(parseArgsOptions(experimentFlagRows(flags))).toEqual({
       rounds: { type: 'string' },
       delays: { type: 'string' },
       loud: { type: 'boolean' },
       'no-echo': { type: 'boolean' },
     });
-    expect(experimentFlagHelp(flags)).toBe(
+    expect(flagTableHelp(experimentFlagRows(flags))).toBe(
       [
         '  --rounds N               echo rounds per world, 1-9 (default 3)',
         '  --delays a,b,...|short   delays in turns',

@@ -11,9 +11,6 @@ export interface ExperimentFlag extends ParameterFlag {
   readonly experimentId: string;
 }
 
-/** The help column: `  --flag PLACEHOLDER` is padded to this width before its help. */
-const HELP_COLUMN = 27;
-
 /**
  * The command-line flags the experiments declare on their parameter schemas, in registry order
  * (see `ParameterFlag` in `@chi/run`). Throws when two experiments declare the same flag or set
@@ -36,39 +33,6 @@ export function experimentFlags(experiments: readonly AnyExperiment[]): Experime
       );
   }
   return flags;
-}
-
-/** A flag given bare, without a value: a negation or a switch. */
-function isBare(flag: ParameterFlag): boolean {
-  return flag.kind === 'negation' || flag.kind === 'switch';
-}
-
-/** The `node:util` `parseArgs` options of the flags. */
-export function experimentFlagOptions(
-  flags: readonly ParameterFlag[],
-): Record<string, { type: 'string' | 'boolean' }> {
-  return Object.fromEntries(
-    flags.map((flag) => [flag.flag, { type: isBare(flag) ? 'boolean' : 'string' }]),
-  );
-}
-
-/**
- * The help lines of the flags, aligned like the other options' lines: one entry per flag (a
- * help's continuation lines indented under its first), the switches (opt-in conditions) after
- * the others, each group in registry order.
- */
-export function experimentFlagHelp(flags: readonly ParameterFlag[]): string {
-  const ordered = [
-    ...flags.filter((flag) => flag.kind !== 'switch'),
-    ...flags.filter((flag) => flag.kind === 'switch'),
-  ];
-  return ordered
-    .map((flag) => {
-      const usage = `  --${flag.flag}${flag.placeholder === undefined ? '' : ` ${flag.placeholder}`}`;
-      const help = flag.help.split('\n').join(`\n${' '.repeat(HELP_COLUMN)}`);
-      return `${usage.length < HELP_COLUMN ? usage.padEnd(HELP_COLUMN) : `${usage} `}${help}`;
-    })
-    .join('\n');
 }
 
 function rangeText(flag: ParameterFlag): string {

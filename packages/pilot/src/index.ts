@@ -111,7 +111,6 @@ export {
   type ExperimentFlag,
   type ExperimentFlagValue,
   experimentFlagArgs,
-  experimentFlagHelp,
   experimentFlags,
   parseExperimentFlags,
 } from './experiment-flags';

@@ -45,6 +45,49 @@ export interface ChatCompletionRequest {
   readonly stream: boolean;
   /** `stream_options.include_usage`: a last chunk with the usage and no choices. */
   readonly includeUsage: boolean;
+  /**
+   * `max_tokens` or `max_completion_tokens` (the smaller when both are given): the reply is cut
+   * there and finishes with `length`; null when neither is given.
+   */
+  readonly maxTokens: number | null;
+}
+
+/** A positive integer field, absent (undefined or null), or the 400 naming it. */
+function countField(body: Record<string, unknown>, param: string): number | null | OpenAiError {
+  const value = body[param];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    return openAiError(400, `${param}: expected an integer >= 1, found ${JSON.stringify(value)}`, {
+      param,
+    });
+  return value;
+}
+
+/**
+ * The request fields a scripted system cannot honour, each a 400 naming the field rather than
+ * a silent answer that ignores it: `n` > 1 (one choice per request).
+ */
+function unsupportedField(body: Record<string, unknown>): OpenAiError | null {
+  const choices = countField(body, 'n');
+  if (typeof choices === 'object' && choices !== null) return choices;
+  if (choices !== null && choices > 1)
+    return openAiError(
+      400,
+      `n: this server returns one choice per request (n = 1), found n = ${choices}`,
+      { param: 'n', code: 'unsupported_parameter' },
+    );
+  return null;
+}
+
+/** `max_tokens` and `max_completion_tokens`: the smaller, null when neither, or the 400. */
+function maxTokensOf(body: Record<string, unknown>): number | null | OpenAiError {
+  const limits: number[] = [];
+  for (const param of ['max_tokens', 'max_completion_tokens']) {
+    const value = countField(body, param);
+    if (typeof value === 'object' && value !== null) return value;
+    if (value !== null) limits.push(value);
+  }
+  return limits.length === 0 ? null : Math.min(...limits);
 }
 
 const ROLES: Readonly<Record<string, ChatMessage['role']>> = {
@@ -118,10 +161,15 @@ export function readChatCompletionRequest(body: unknown): ChatCompletionRequest 
     return openAiError(400, 'stream_options is only allowed when stream is true', {
       param: 'stream_options',
     });
+  const unsupported = unsupportedField(body);
+  if (unsupported !== null) return unsupported;
+  const maxTokens = maxTokensOf(body);
+  if (typeof maxTokens === 'object' && maxTokens !== null) return maxTokens;
   return {
     model: body.model,
     messages,
     stream,
     includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
+    maxTokens,
   };
 }

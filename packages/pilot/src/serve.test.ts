@@ -178,6 +178,66 @@ describe('chi serve with the official openai client', () => {
     expect((error as APIError).param).toBe('messages[0].content[0]');
   });
 
+  it('honours max_tokens: the reply is cut there and finishes with length, streamed or not', async () => {
+    const server = served('capacity-keeper');
+    const openai = client(server);
+    const expected = (await inProcessText('capacity-keeper', SMOKE_PROMPT)) ?? '';
+    expect(Buffer.byteLength(expected)).toBeGreaterThan(8);
+    const cut = await openai.chat.completions.create({
+      model: server.model,
+      messages: [{ role: 'user', content: SMOKE_PROMPT }],
+      max_tokens: 2,
+    });
+    expect(cut.choices[0]?.message.content).toBe(expected.slice(0, 8));
+    expect(cut.choices[0]?.finish_reason).toBe('length');
+    expect(cut.usage?.completion_tokens).toBe(2);
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    const stream = await openai.chat.completions.create({
+      model: server.model,
+      messages: [{ role: 'user', content: SMOKE_PROMPT }],
+      max_completion_tokens: 2,
+      stream: true,
+    });
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe(
+      expected.slice(0, 8),
+    );
+    expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('length');
+    const whole = await openai.chat.completions.create({
+      model: server.model,
+      messages: [{ role: 'user', content: SMOKE_PROMPT }],
+      max_tokens: 4096,
+    });
+    expect(whole.choices[0]?.message.content).toBe(expected);
+    expect(whole.choices[0]?.finish_reason).toBe('stop');
+  });
+
+  it('refuses n > 1 (and a bad n or max_tokens) with a 400 naming the field', async () => {
+    const server = served('perfect');
+    const refused = async (extra: Record<string, unknown>) => {
+      const response = await fetch(`${server.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: server.model,
+          messages: [{ role: 'user', content: SMOKE_PROMPT }],
+          ...extra,
+        }),
+      });
+      return {
+        status: response.status,
+        error: ((await response.json()) as { error: { param: string; message: string } }).error,
+      };
+    };
+    const two = await refused({ n: 2 });
+    expect(two.status).toBe(400);
+    expect(two.error.param).toBe('n');
+    expect(two.error.message).toMatch(/^n: .*one choice per request.*found n = 2/);
+    expect((await refused({ n: 0 })).error.param).toBe('n');
+    expect((await refused({ max_tokens: 'many' })).error.param).toBe('max_tokens');
+    expect((await refused({ n: 1 })).status).toBe(200);
+  });
+
   it('answers an unreadable prompt with HTTP 422 and an OpenAI error body, never 200', async () => {
     const server = served('perfect');
     const error = await client(server)

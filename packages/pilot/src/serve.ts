@@ -96,8 +96,32 @@ async function readBody(request: IncomingMessage, maxBytes: number): Promise<str
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** UTF-8 bytes per token of the server's rough token count (usage and `max_tokens`). */
+const BYTES_PER_TOKEN = 4;
+
 function approximateTokens(texts: readonly string[]): number {
-  return Math.ceil(texts.reduce((sum, text) => sum + utf8ByteLength(text), 0) / 4);
+  return Math.ceil(texts.reduce((sum, text) => sum + utf8ByteLength(text), 0) / BYTES_PER_TOKEN);
+}
+
+/**
+ * A reply cut to `maxTokens` of the server's token count (`maxTokens * 4` UTF-8 bytes, whole code
+ * points), with the finish reason an OpenAI server gives: `length` when cut, `stop` otherwise.
+ */
+export function limitReply(
+  text: string,
+  maxTokens: number | null,
+): { readonly text: string; readonly finishReason: 'stop' | 'length' } {
+  if (maxTokens === null || approximateTokens([text]) <= maxTokens)
+    return { text, finishReason: 'stop' };
+  const budget = maxTokens * BYTES_PER_TOKEN;
+  let bytes = 0;
+  let kept = '';
+  for (const point of text) {
+    bytes += utf8ByteLength(point);
+    if (bytes > budget) break;
+    kept += point;
+  }
+  return { text: kept, finishReason: 'length' };
 }
 
 function usageOf(messages: readonly ChatMessage[], text: string) {
@@ -124,8 +148,9 @@ function sendStream(
   response: ServerResponse,
   head: { id: string; created: number; model: string },
   request: ChatCompletionRequest,
-  text: string,
+  reply: ReturnType<typeof limitReply>,
 ): void {
+  const { text, finishReason } = reply;
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -140,7 +165,7 @@ function sendStream(
   event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   for (const piece of codePointChunks(text, STREAM_CHUNK_CODE_POINTS))
     event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
-  event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+  event([{ index: 0, delta: {}, finish_reason: finishReason }]);
   if (request.includeUsage) event([], { usage: usageOf(request.messages, text) });
   response.end('data: [DONE]\n\n');
 }
@@ -170,7 +195,12 @@ function modelNotFound(model: string): OpenAiError {
  * `POST /v1/chat/completions` (JSON or, with `stream: true`, server-sent events with the final
  * usage chunk of `stream_options.include_usage`), `GET /v1/models` and `GET /v1/models/{id}`.
  * Errors are 4xx/5xx with OpenAI's `{ error: { message, type, param, code } }` body, never 200;
- * a model name other than `scripted/<system>` is `404 model_not_found`. Replies are the
+ * a model name other than `scripted/<system>` is `404 model_not_found`; a request field a
+ * scripted system cannot honour (`n` > 1) is a 400 naming it; `max_tokens` (or
+ * `max_completion_tokens`) cuts the reply at that many of the server's tokens (UTF-8 bytes / 4)
+ * with finish reason `length`, except for a system declared uncapped (`perfect`, a reference
+ * condition, whose model entry says so). A scripted system answers only this toolkit's prompts (its
+ * `REQUEST` JSON block); any other prompt is `422 unreadable_prompt`. Replies are the
  * in-process system's replies byte for byte (they depend only on the prompt and the seed), and
  * the model entry declares the system's manifest facts (see {@link ScriptedModelDeclaration}),
  * so a pilot run through the real HTTP transport scores exactly like an in-process run. Usage
@@ -249,14 +279,21 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
       created: Math.floor(Date.parse(result.finishedAt) / 1000),
       model: model.modelId,
     };
-    if (parsed.stream) return sendStream(response, head, parsed, result.text);
+    // `perfect` is a declared reference condition without an output limit (its model entry says
+    // `uncappedNotebook: true`): cut over HTTP, it would not be the in-process reference.
+    const reply = limitReply(result.text, definition.uncappedNotebook ? null : parsed.maxTokens);
+    if (parsed.stream) return sendStream(response, head, parsed, reply);
     sendJson(response, 200, {
       ...head,
       object: 'chat.completion',
       choices: [
-        { index: 0, message: { role: 'assistant', content: result.text }, finish_reason: 'stop' },
+        {
+          index: 0,
+          message: { role: 'assistant', content: reply.text },
+          finish_reason: reply.finishReason,
+        },
       ],
-      usage: usageOf(parsed.messages, result.text),
+      usage: usageOf(parsed.messages, reply.text),
     });
   };
 

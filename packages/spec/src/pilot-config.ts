@@ -30,6 +30,12 @@ export type DeclaredPrice = z.infer<typeof DeclaredPriceSchema>;
  * over the file. The same names as the flags, in camelCase (`--ceiling-usd` is `ceilingUsd`).
  */
 export const PilotOptionsSchema = z.strictObject({
+  protocol: z
+    .literal('divergence-v0.1')
+    .optional()
+    .describe(
+      'Run the divergence protocol instead of the default pilot (as --protocol): its options are live, models and baseUrl (its own scripted baselines when none), replicates (worlds, default 8), seed, resamples, out, ceilingUsd, smokeCeilingUsd, allowFailedSmoke, concurrency, prices and acceptUnboundedSpend.',
+    ),
   systems: z
     .array(z.string().min(1))
     .min(1)

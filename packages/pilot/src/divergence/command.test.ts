@@ -141,6 +141,31 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 });
 
+describe('chi pilot --config selecting the divergence protocol', () => {
+  it('runs it from the file, with progress and the run-folder line on stderr like the pilot', async () => {
+    const cwd = testFolder('chi-divergence-config-');
+    writeFileSync(
+      join(cwd, 'divergence.json'),
+      JSON.stringify({ protocol: 'divergence-v0.1', replicates: 1, resamples: 20, out: 'div' }),
+    );
+    const cli = captureIo({ cwd });
+    expect(await runCli(['pilot', '--config', 'divergence.json'], cli.io), cli.err()).toBe(0);
+    expect(cli.err()).toContain(`chi: run folder ${join(cwd, 'div')}`);
+    expect(cli.err()).toMatch(/requests \(100%\)/);
+    expect(cli.out().trim().split('\n').at(-1)).toBe(join(cwd, 'div', 'release'));
+    const manifest = JSON.parse(readFileSync(join(cwd, 'div', 'manifest.json'), 'utf8'));
+    expect(manifest.worldSeeds).toHaveLength(1);
+    // an option the protocol does not have is named as the file's key
+    writeFileSync(
+      join(cwd, 'bad.json'),
+      JSON.stringify({ protocol: 'divergence-v0.1', loads: [32] }),
+    );
+    const bad = captureIo({ cwd });
+    expect(await runCli(['pilot', '--config', 'bad.json'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('remove loads (bad.json)');
+  });
+});
+
 describe('chi verify on a damaged divergence release', () => {
   it('exits 5 naming the file when the manifest was edited or the log truncated', async () => {
     const cwd = testFolder('chi-divergence-damaged-');

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
 import { RUN_FILE_NAME } from '@chi/run';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
+import { createProgressRenderer } from '../progress';
 import { loadPromptTemplates } from '../prompts';
 import { interruptedResumeHint } from '../resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
@@ -156,6 +157,8 @@ function sessionOptions(
   io: DivergenceCommandIo,
 ) {
   return {
+    // the default pilot's progress: the run folder line, request counts, scoring steps
+    onEvent: createProgressRenderer(io.stderr),
     ...(io.env === undefined ? {} : { env: io.env }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),

@@ -14,6 +14,7 @@ import {
   type SmokeResult,
   type SystemSpec,
 } from '@chi/spec';
+import type { PilotEventSink } from '../events';
 import { divergenceExperiment } from '../experiments/divergence';
 import type { AnyExperiment } from '../experiments/experiment';
 import { readFrozenManifest } from '../manifest';
@@ -144,6 +145,8 @@ export interface DivergenceSessionOptions {
   /** Replaces the models of every instance (tests); default {@link divergenceModels}. */
   readonly modelFor?: InstanceModelFactory;
   readonly signal?: AbortSignal;
+  /** The shared runner's events (run created with its folder, requests finished, ...), for progress. */
+  readonly onEvent?: PilotEventSink;
 }
 
 /** What a session did. */
@@ -202,6 +205,7 @@ export async function runDivergenceSession(
       : { allowFailedSmoke: options.allowFailedSmoke }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
   return {
     runDir: outcome.runDir,

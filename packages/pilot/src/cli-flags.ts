@@ -1,0 +1,392 @@
+import type { ParseArgsConfig } from 'node:util';
+import { RUN_FILE_NAME } from '@chi/run';
+import type { ExperimentFlag } from './experiment-flags';
+
+/**
+ * One option of a `chi` command: the single declaration that the parser (`cli-args.ts`), the help
+ * texts (`cli-help.ts`), the did-you-mean suggestions and the configuration file's error wording
+ * (`config-file.ts`) all read, so no flag is parsed without being documented or documented
+ * differently in two places.
+ */
+export interface CliFlag {
+  /** The flag without its dashes: `replicates` for `--replicates`. */
+  readonly name: string;
+  /** How `node:util` `parseArgs` reads it: a value (`string`) or a bare switch (`boolean`). */
+  readonly type: 'string' | 'boolean';
+  /** The flag may be given several times (`--price`). */
+  readonly multiple?: true;
+  /** The value's placeholder in the help (`N`, `FILE`). */
+  readonly placeholder?: string;
+  /** The accepted range of a numeric value (inclusive), shown in the help and enforced by the parser. */
+  readonly range?: { readonly min: number; readonly max: number };
+  /** The default as the help states it (`8`, `4 offline, 1 live`); absent when there is none. */
+  readonly defaultText?: string;
+  /** What it does; `\n` starts a continuation line of the help. */
+  readonly help: string;
+  /**
+   * The `chi pilot --config` key that stands for the flag (`ceilingUsd` for `--ceiling-usd`);
+   * absent when a configuration file cannot set it.
+   */
+  readonly configKey?: string;
+}
+
+/** The help column: `  --flag PLACEHOLDER` is padded to this width before its help. */
+const HELP_COLUMN = 27;
+
+/** The options of `chi pilot` that precede the experiments' own flags, in help order. */
+const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
+  {
+    name: 'config',
+    type: 'string',
+    placeholder: 'FILE',
+    help: 'options from a configuration file (JSON; see chi init and pilot-config.schema.json);\nflags given here win',
+  },
+  {
+    name: 'plan',
+    type: 'boolean',
+    help: 'print requests, worst-case USD and the precision the planned worlds can reach;\nsend nothing',
+  },
+  {
+    name: 'resume',
+    type: 'string',
+    placeholder: 'DIR',
+    help: 'resume an interrupted run (never re-sends a paid request); only --concurrency,\n--no-release and --allow-failed-smoke apply',
+  },
+  {
+    name: 'protocol',
+    type: 'string',
+    placeholder: 'NAME',
+    help: 'divergence-v0.1: the longer divergence protocol (docs/protocol.md), offline with its\nscripted baselines or live with --live/--base-url --models and --ceiling-usd;\nits worlds are --replicates (default 8)',
+    configKey: 'protocol',
+  },
+  {
+    name: 'systems',
+    type: 'string',
+    placeholder: 'a,b,...',
+    help: 'scripted systems (perfect, capacity-keeper, latest-wins, confabulator,\nabstainer; imitator needs --calibration and joins the default set with it;\nwording-sensitive, for --probe-wordings, only when named)',
+    configKey: 'systems',
+  },
+  {
+    name: 'live',
+    type: 'boolean',
+    help: 'the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)',
+    configKey: 'live',
+  },
+  {
+    name: 'models',
+    type: 'string',
+    placeholder: 'm@p,...',
+    help: 'live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4',
+    configKey: 'models',
+  },
+  {
+    name: 'base-url',
+    type: 'string',
+    placeholder: 'URL',
+    help: 'an OpenAI-compatible endpoint; --models then lists its model names',
+    configKey: 'baseUrl',
+  },
+  {
+    name: 'evidence-class',
+    type: 'string',
+    placeholder: 'CLASS',
+    help: 'what serves --base-url: live_model, or unverified_endpoint (default: an\nundeclared endpoint is never labelled a live model)',
+  },
+  {
+    name: 'price',
+    type: 'string',
+    multiple: true,
+    placeholder: 'M=IN,OUT[,REQ]',
+    help: 'declared price of model M (USD per million input/output tokens, USD per\nrequest); one per model of --models, live runs only. Used by --plan and\nevery reservation',
+    configKey: 'prices',
+  },
+  {
+    name: 'prices',
+    type: 'string',
+    placeholder: 'FILE',
+    help: 'declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,\n"outputUsdPerMillionTokens":0.6,"requestUsd":0}}}',
+  },
+  {
+    name: 'accept-unbounded-spend',
+    type: 'boolean',
+    help: 'run an endpoint model without a declared price: its spend is recorded but\nthe ceiling cannot protect it',
+    configKey: 'acceptUnboundedSpend',
+  },
+  {
+    name: 'replicates',
+    type: 'string',
+    placeholder: 'N',
+    range: { min: 1, max: 100 },
+    defaultText: '4 offline, 1 live',
+    help: 'worlds',
+    configKey: 'replicates',
+  },
+];
+
+/** The options of `chi pilot` after the experiments' own flags, in help order. */
+const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
+  {
+    name: 'templates',
+    type: 'string',
+    placeholder: 'id,...',
+    help: 'run only these registered experiments (default memory, history, behavior;\nopt-in goal-persistence, feedback-valence; see chi templates)',
+    configKey: 'templates',
+  },
+  {
+    name: 'ceiling-usd',
+    type: 'string',
+    placeholder: 'X',
+    range: { min: 0, max: 100_000 },
+    help: 'USD ceiling, required for live runs and frozen in the manifest',
+    configKey: 'ceilingUsd',
+  },
+  {
+    name: 'smoke-ceiling-usd',
+    type: 'string',
+    placeholder: 'X',
+    range: { min: 0, max: 1_000 },
+    defaultText: '1',
+    help: 'separate USD ceiling of the smoke checks',
+    configKey: 'smokeCeilingUsd',
+  },
+  {
+    name: 'allow-failed-smoke',
+    type: 'boolean',
+    help: 'start a live run even if a smoke check failed',
+    configKey: 'allowFailedSmoke',
+  },
+  {
+    name: 'concurrency',
+    type: 'string',
+    placeholder: 'N',
+    range: { min: 1, max: 64 },
+    defaultText: '8',
+    help: 'requests in flight',
+    configKey: 'concurrency',
+  },
+  {
+    name: 'out',
+    type: 'string',
+    placeholder: 'DIR',
+    defaultText: './chi-runs/<runId>',
+    help: 'run folder',
+    configKey: 'out',
+  },
+  {
+    name: 'seed',
+    type: 'string',
+    placeholder: 'N',
+    range: { min: 0, max: 4_294_967_295 },
+    defaultText: '20260901',
+    help: 'root seed of the world seeds',
+    configKey: 'seed',
+  },
+  {
+    name: 'resamples',
+    type: 'string',
+    placeholder: 'N',
+    range: { min: 1, max: 100_000 },
+    defaultText: '2000',
+    help: 'bootstrap resamples',
+    configKey: 'resamples',
+  },
+  {
+    name: 'no-release',
+    type: 'boolean',
+    help: 'stop after scoring; do not write the release',
+    configKey: 'release',
+  },
+  {
+    name: 'compare-to',
+    type: 'string',
+    placeholder: 'SYSTEM',
+    defaultText: 'every pair',
+    help: 'paired comparisons of every system against SYSTEM, frozen in the manifest',
+  },
+  {
+    name: 'plan-from',
+    type: 'string',
+    placeholder: 'DIR',
+    help: "with --plan: size the precision table from a previous release's per-world\nvalues instead of the binomial worst case",
+  },
+  {
+    name: 'target-half-width',
+    type: 'string',
+    placeholder: 'X',
+    defaultText: '0.1',
+    help: 'with --plan: the interval half-width (and paired difference) the precision\ntable plans worlds for, in (0, 1]',
+  },
+  {
+    name: 'calibration',
+    type: 'string',
+    placeholder: 'FILE',
+    help: 'a calibration from `chi calibrate`: h and CHI against it (frozen in the manifest)',
+    configKey: 'calibration',
+  },
+];
+
+/** An experiment's own flag as a row of the table (its help already states range and default). */
+function experimentRow(flag: ExperimentFlag): CliFlag {
+  const bare = flag.kind === 'negation' || flag.kind === 'switch';
+  return {
+    name: flag.flag,
+    type: bare ? 'boolean' : 'string',
+    ...(flag.placeholder === undefined ? {} : { placeholder: flag.placeholder }),
+    help: flag.help,
+    configKey: flag.option,
+  };
+}
+
+/**
+ * The rows of the flags experiments declare on their parameter schemas: the switches (opt-in
+ * conditions) after the others, each group in registry order.
+ */
+export function experimentFlagRows(experimentFlags: readonly ExperimentFlag[]): CliFlag[] {
+  return [
+    ...experimentFlags.filter((flag) => flag.kind !== 'switch'),
+    ...experimentFlags.filter((flag) => flag.kind === 'switch'),
+  ].map(experimentRow);
+}
+
+/**
+ * The flag table of `chi pilot`: its own options around the flags the registered experiments
+ * declare on their parameter schemas.
+ */
+export function pilotFlagTable(experimentFlags: readonly ExperimentFlag[]): readonly CliFlag[] {
+  return [...PILOT_FLAGS_BEFORE, ...experimentFlagRows(experimentFlags), ...PILOT_FLAGS_AFTER];
+}
+
+/** The flag tables of the commands other than `chi pilot` (which depends on the registry). */
+export const COMMAND_FLAG_TABLES = {
+  smoke: [
+    {
+      name: 'models',
+      type: 'string',
+      placeholder: 'm@p,...',
+      defaultText: 'the four protocol models',
+      help: 'live OpenRouter models with provider allowlists',
+    },
+    {
+      name: 'base-url',
+      type: 'string',
+      placeholder: 'URL',
+      help: 'an OpenAI-compatible endpoint instead of OpenRouter; --models lists its model names',
+    },
+    {
+      name: 'ceiling-usd',
+      type: 'string',
+      placeholder: 'X',
+      range: { min: 0, max: 100_000 },
+      defaultText: '1',
+      help: 'USD ceiling of the smoke checks',
+    },
+    {
+      name: 'out',
+      type: 'string',
+      placeholder: 'DIR',
+      defaultText: './chi-runs/smoke-<time>',
+      help: `folder of ${RUN_FILE_NAME.smoke}`,
+    },
+  ],
+  serve: [
+    {
+      name: 'system',
+      type: 'string',
+      placeholder: 'NAME',
+      help: 'perfect, capacity-keeper, latest-wins, confabulator or abstainer (required)',
+    },
+    {
+      name: 'port',
+      type: 'string',
+      placeholder: 'P',
+      range: { min: 0, max: 65_535 },
+      defaultText: '0: a free port, printed in the URL',
+      help: 'port',
+    },
+    {
+      name: 'host',
+      type: 'string',
+      placeholder: 'H',
+      defaultText: '127.0.0.1',
+      help: 'a loopback address: 127.0.0.1, ::1 or localhost',
+    },
+    {
+      name: 'seed',
+      type: 'string',
+      placeholder: 'N',
+      range: { min: 0, max: 4_294_967_295 },
+      defaultText: '20260901',
+      help: "seed of the system's declared noise",
+    },
+  ],
+  score: [{ name: 'no-release', type: 'boolean', help: 'score only; do not write the release' }],
+  verify: [{ name: 'json', type: 'boolean', help: 'print the checks as JSON' }],
+  init: [{ name: 'force', type: 'boolean', help: 'replace an existing file' }],
+  export: [],
+  calibrate: [
+    {
+      name: 'out',
+      type: 'string',
+      placeholder: 'FILE',
+      defaultText: 'DATA without .jsonl plus .calibration.json',
+      help: 'where the calibration is written',
+    },
+  ],
+  view: [
+    {
+      name: 'port',
+      type: 'string',
+      placeholder: 'P',
+      range: { min: 0, max: 65_535 },
+      defaultText: '0: any free port',
+      help: 'port on 127.0.0.1',
+    },
+    {
+      name: 'bundle',
+      type: 'string',
+      placeholder: 'OUT',
+      help: 'write a static copy (OUT/index.html + OUT/data.js) that opens from the file\nsystem with no server, instead of serving (one run or release)',
+    },
+  ],
+  templates: [],
+} as const satisfies Record<string, readonly CliFlag[]>;
+
+/** The `node:util` `parseArgs` options of a flag table. */
+export function parseArgsOptions(
+  flags: readonly CliFlag[],
+): NonNullable<ParseArgsConfig['options']> {
+  return Object.fromEntries(
+    flags.map((flag) => [
+      flag.name,
+      flag.multiple === true ? { type: flag.type, multiple: true } : { type: flag.type },
+    ]),
+  );
+}
+
+/** The help text of one flag: its description, then its range and default. */
+function flagDescription(flag: CliFlag): string {
+  const range = flag.range === undefined ? '' : `, ${flag.range.min}-${flag.range.max}`;
+  const fallback = flag.defaultText === undefined ? '' : ` (default ${flag.defaultText})`;
+  return `${flag.help}${range}${fallback}`;
+}
+
+/**
+ * The help lines of a flag table, aligned: `  --flag PLACEHOLDER` padded to one column, its
+ * description's continuation lines indented under the first.
+ */
+export function flagTableHelp(flags: readonly CliFlag[]): string {
+  return flags
+    .map((flag) => {
+      const usage = `  --${flag.name}${flag.placeholder === undefined ? '' : ` ${flag.placeholder}`}`;
+      const help = flagDescription(flag)
+        .split('\n')
+        .join(`\n${' '.repeat(HELP_COLUMN)}`);
+      return `${usage.length < HELP_COLUMN ? usage.padEnd(HELP_COLUMN) : `${usage} `}${help}`;
+    })
+    .join('\n');
+}
+
+/** The flag of a table by name, or undefined. */
+export function findFlag(flags: readonly CliFlag[], name: string): CliFlag | undefined {
+  return flags.find((flag) => flag.name === name);
+}
