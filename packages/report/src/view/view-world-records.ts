@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { openRunFolder, runFolderPaths, streamRunJsonl } from '@chi/run';
+import { openRunFolder, RUN_FILE_NAME, runFolderPaths, streamRunJsonl } from '@chi/run';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -44,7 +44,7 @@ export interface ViewRunIndex {
 export async function readViewRunIndex(dir: string): Promise<ViewRunIndex> {
   const paths = runFolderPaths(dir);
   const manifestText = await readFile(paths.manifest, 'utf8');
-  const manifest = parseWith(RunManifestSchema, JSON.parse(manifestText), 'manifest.json');
+  const manifest = parseWith(RunManifestSchema, JSON.parse(manifestText), RUN_FILE_NAME.manifest);
   const plan = readPlanView(await readFile(paths.plan), paths.plan);
   const blockOrdinals = new Map<number, number[]>();
   plan.blocks.forEach((block, ordinal) => {
