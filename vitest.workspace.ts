@@ -17,7 +17,7 @@ const packages = [
 /**
  * Every project's test files share their worker's module cache instead of each loading vitest, zod
  * and the package graph afresh (Vitest's `isolate: false`): about a third less CPU for the seven
- * libraries, and about 1.1 CPU s less per pilot or report file (docs/benchmarks/ci.md). Each file
+ * libraries, about 40 CPU s less for the report (docs/benchmarks/ci.md, "Third pass"). Each file
  * still gets its own temporary folder and leak check (the setup file runs before every file).
  * A shared file mocks no module, stubs no global or environment variable, fakes no timer, adds no
  * process listener it does not remove, and changes no working directory (the audit is in
