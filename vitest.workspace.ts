@@ -15,17 +15,20 @@ const packages = [
 ];
 
 /**
- * The libraries' test files share their worker's module cache instead of each loading vitest, zod
+ * Every project's test files share their worker's module cache instead of each loading vitest, zod
  * and the package graph afresh (Vitest's `isolate: false`): about a third less CPU for the seven
- * (docs/benchmarks/ci.md), and these suites run twice in CI (Node 20 and 24). Each file still gets
- * its own temporary folder and leak check (the setup file runs before every file).
- * Their tests mock no module, stub no global or environment variable and fake no timer
- * (`grep -rn "vi\.mock\|vi\.stub\|useFakeTimers" packages/<name>` is empty): a test file that needs
- * any of these belongs to an isolated project, or its project comes off this list. The pilot's and
- * the report's suites stay isolated (two of the pilot's files mock modules; sharing the rest is
- * a candidate in docs/benchmarks/ci.md, not yet run whole).
+ * libraries, about 40 CPU s less for the report (docs/benchmarks/ci.md, "Third pass"). Each file
+ * still gets its own temporary folder and leak check (the setup file runs before every file).
+ * A shared file mocks no module, stubs no global or environment variable, fakes no timer, adds no
+ * process listener it does not remove, and changes no working directory (the audit is in
+ * docs/benchmarks/ci.md, "Third pass"). A test file that needs any of these is listed in
+ * {@link ISOLATED}: it runs in its package's `<name>-isolated` project, in a fresh module graph.
  */
-const SHARED_MODULES = new Set(['spec', 'worlds', 'scoring', 'stats', 'openrouter', 'chis', 'run']);
+const ISOLATED: Readonly<Record<string, readonly string[]>> = {
+  // vi.mock of @chi/worlds and of ./run-held-state: in a shared graph the mocks would reach every
+  // later file of the worker, and the real modules (already loaded) would not be replaced.
+  pilot: ['src/run-create-worlds.test.ts', 'src/run-held-state.test.ts'],
+};
 
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 
@@ -46,13 +49,23 @@ function excludedIn(name: string): string[] {
   );
 }
 
-export default packages.map((name) => ({
-  extends: true as const,
-  test: {
-    name,
-    root: `packages/${name}`,
-    include: INCLUDE,
-    exclude: ['**/node_modules/**', ...excludedIn(name)],
-    ...(SHARED_MODULES.has(name) ? { isolate: false } : {}),
-  },
-}));
+/** One project: `files` narrows it to those test files, `isolate` gives each file its own graph. */
+function project(name: string, files: readonly string[] | null, isolate: boolean) {
+  const isolated = ISOLATED[name] ?? [];
+  return {
+    extends: true as const,
+    test: {
+      name: isolate ? `${name}-isolated` : name,
+      root: `packages/${name}`,
+      include: files === null ? INCLUDE : [...files],
+      exclude: ['**/node_modules/**', ...excludedIn(name), ...(isolate ? [] : isolated)],
+      isolate,
+    },
+  };
+}
+
+export default packages.flatMap((name) => {
+  const isolated = ISOLATED[name] ?? [];
+  const shared = project(name, null, false);
+  return isolated.length === 0 ? [shared] : [shared, project(name, isolated, true)];
+});
