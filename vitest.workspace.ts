@@ -64,7 +64,24 @@ function project(name: string, files: readonly string[] | null, isolate: boolean
   };
 }
 
+/**
+ * Packages whose every file keeps its own module graph. The pilot's shared run was not proven
+ * whole: `divergence/known-dynamics.test.ts` hit its `beforeAll` limit twice in shared runs on a
+ * loaded machine and was not compared with an isolated run at the same load (docs/benchmarks/ci.md,
+ * "Third pass"); it stays isolated until a shared run is proven green twice in different orders.
+ */
+const ISOLATED_PACKAGES = new Set(['pilot']);
+
 export default packages.flatMap((name) => {
+  if (ISOLATED_PACKAGES.has(name)) {
+    const whole = project(name, null, true);
+    return [
+      {
+        ...whole,
+        test: { ...whole.test, name, exclude: ['**/node_modules/**', ...excludedIn(name)] },
+      },
+    ];
+  }
   const isolated = ISOLATED[name] ?? [];
   const shared = project(name, null, false);
   return isolated.length === 0 ? [shared] : [shared, project(name, isolated, true)];
