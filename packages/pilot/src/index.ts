@@ -69,9 +69,16 @@ export {
   type DivergenceSeries,
   type DivergenceSystemResult,
   DYNAMIC_DEFINITIONS,
+  divergenceIntervalMethod,
   type ExcludedInstance,
   SERIES_DEFINITIONS,
 } from './divergence/analyze';
+export {
+  DIVERGENCE_INTERVAL_METHOD,
+  DIVERGENCE_INTERVAL_METHOD_LABELS,
+  type DivergenceIntervalMethod,
+  LEGACY_DIVERGENCE_INTERVAL_METHOD,
+} from './divergence/interval-method';
 export {
   callRecordsOf,
   type DivergenceCallRecord,
