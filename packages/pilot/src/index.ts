@@ -74,12 +74,6 @@ export {
   SERIES_DEFINITIONS,
 } from './divergence/analyze';
 export {
-  DIVERGENCE_INTERVAL_METHOD,
-  DIVERGENCE_INTERVAL_METHOD_LABELS,
-  type DivergenceIntervalMethod,
-  LEGACY_DIVERGENCE_INTERVAL_METHOD,
-} from './divergence/interval-method';
-export {
   callRecordsOf,
   type DivergenceCallRecord,
   divergenceManifestOf,
@@ -87,6 +81,12 @@ export {
   incompleteInstances,
   type NotebookOperation,
 } from './divergence/calls';
+export {
+  DIVERGENCE_INTERVAL_METHOD,
+  DIVERGENCE_INTERVAL_METHOD_LABELS,
+  type DivergenceIntervalMethod,
+  LEGACY_DIVERGENCE_INTERVAL_METHOD,
+} from './divergence/interval-method';
 export type { DivergenceManifest } from './divergence/manifest';
 export {
   type ArmCall,
