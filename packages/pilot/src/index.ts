@@ -50,6 +50,7 @@ export {
   type DivergenceSeries,
   type DivergenceSystemResult,
   DYNAMIC_DEFINITIONS,
+  divergenceIntervalMethod,
   type ExcludedInstance,
   SERIES_DEFINITIONS,
 } from './divergence/analyze';
@@ -61,6 +62,12 @@ export {
   incompleteInstances,
   type NotebookOperation,
 } from './divergence/calls';
+export {
+  DIVERGENCE_INTERVAL_METHOD,
+  DIVERGENCE_INTERVAL_METHOD_LABELS,
+  type DivergenceIntervalMethod,
+  LEGACY_DIVERGENCE_INTERVAL_METHOD,
+} from './divergence/interval-method';
 export type { DivergenceManifest } from './divergence/manifest';
 export {
   type ArmCall,

@@ -46,6 +46,13 @@ export const DivergenceExperimentParamsSchema = z.strictObject({
   primaryCheckpoint: z.int().min(0),
   operations: DivergenceOperationsSchema,
   arms: z.array(DivergenceArmSchema).min(1),
+  /**
+   * How the analysis reads every pointwise interval (series cells, dynamics, task accuracy) from
+   * the bootstrap over worlds: `'studentized'` (bootstrap-t over worlds), `'expanded_percentile'`
+   * or `'percentile'`. Absent in manifests frozen before it was recorded: those read
+   * `'expanded_percentile'`, the method they were analysed with, so their releases still verify.
+   */
+  intervalMethod: z.enum(['studentized', 'expanded_percentile', 'percentile']).optional(),
 });
 /** The divergence protocol's parameters in `manifest.experiments.divergence`. */
 export type DivergenceExperimentParams = z.infer<typeof DivergenceExperimentParamsSchema>;

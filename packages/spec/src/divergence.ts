@@ -42,6 +42,11 @@ export const DivergenceManifestSchema = z.strictObject({
     seed: SeedSchema,
     resamples: z.int().min(1),
     level: z.number().gt(0).lt(1),
+    /**
+     * How every pointwise interval is read (`experiments.divergence.intervalMethod` of the run
+     * manifest). Absent in manifests frozen before it was recorded: `'expanded_percentile'`.
+     */
+    intervalMethod: z.enum(['studentized', 'expanded_percentile', 'percentile']).optional(),
   }),
 });
 /** The frozen manifest of a divergence run. */

@@ -12,13 +12,16 @@ import {
 } from '@chi/chis';
 import type { ChisEntry, EvidenceClass } from '@chi/spec';
 import {
-  BOOTSTRAP_DEFAULTS,
   type BootstrapEstimate,
   clusterBootstrap,
-  type IntervalMethod,
   type SimultaneousBand,
   simultaneousBands,
+  studentizedClusterMeans,
 } from '@chi/stats';
+import {
+  type DivergenceIntervalMethod,
+  LEGACY_DIVERGENCE_INTERVAL_METHOD,
+} from './interval-method';
 import type { DivergenceManifest } from './manifest';
 
 /** The distance-based series reported at every checkpoint, per system. */
@@ -248,7 +251,9 @@ export interface DivergenceAnalysis {
   /** Read from the manifest, never from code. */
   readonly primaryCheckpoint: number;
   /** The manifest's analysis settings and how every interval was read from the replicates. */
-  readonly analysis: DivergenceManifest['analysis'] & { readonly intervalMethod: IntervalMethod };
+  readonly analysis: DivergenceManifest['analysis'] & {
+    readonly intervalMethod: DivergenceIntervalMethod;
+  };
   readonly seriesDefinitions: typeof SERIES_DEFINITIONS;
   /**
    * Instances (system, world, arm) whose trajectory an infrastructure failure or an abandoned
@@ -559,9 +564,68 @@ function meanDefined(sample: readonly WorldCluster[], name: string): number | nu
 
 const round = (value: number | null) => (value === null ? null : Math.round(value * 1e9) / 1e9);
 
+/** One statistic's pointwise interval as the manifest's method reads it, or why it has none. */
+interface Pointwise {
+  readonly estimate: number | null;
+  readonly interval: { readonly lower: number; readonly upper: number } | null;
+  readonly omittedReason: string | null;
+}
+
+/** The method a manifest freezes; a manifest from before it was recorded keeps its method. */
+export function divergenceIntervalMethod(manifest: DivergenceManifest): DivergenceIntervalMethod {
+  return manifest.analysis.intervalMethod ?? LEGACY_DIVERGENCE_INTERVAL_METHOD;
+}
+
+/**
+ * The pointwise intervals of every statistic: the bootstrap's own (percentile or expanded
+ * percentile) or, for `'studentized'`, bootstrap-t over the same worlds, seed and resamples
+ * (`studentizedClusterMeans`: the same multisets as `clusterBootstrap`). The estimates are the
+ * bootstrap's either way.
+ */
+function pointwiseIntervals(
+  manifest: DivergenceManifest,
+  names: readonly string[],
+  boot: Readonly<Record<string, BootstrapEstimate>>,
+  clusters: readonly WorldCluster[],
+): Map<string, Pointwise> {
+  const fromBoot = (name: string): Pointwise => {
+    const found = boot[name] as BootstrapEstimate;
+    return {
+      estimate: found.estimate,
+      interval: found.interval,
+      omittedReason: found.intervalOmittedReason,
+    };
+  };
+  if (divergenceIntervalMethod(manifest) !== 'studentized' || names.length === 0)
+    return new Map(names.map((name) => [name, fromBoot(name)]));
+  const studentized = studentizedClusterMeans({
+    values: Object.fromEntries(
+      names.map((name) => [
+        name,
+        clusters.map((cluster) => cluster.values.get(name)?.value ?? null),
+      ]),
+    ),
+    seed: manifest.analysis.seed,
+    resamples: manifest.analysis.resamples,
+    level: manifest.analysis.level,
+  });
+  return new Map(
+    names.map((name): [string, Pointwise] => {
+      const own = studentized[name];
+      const { estimate } = fromBoot(name);
+      if (estimate === null || own?.interval == null)
+        return [
+          name,
+          { estimate, interval: null, omittedReason: 'fewer than two worlds define it' },
+        ];
+      return [name, { estimate, interval: own.interval, omittedReason: null }];
+    }),
+  );
+}
+
 function toEstimate(
   name: string,
-  estimate: BootstrapEstimate,
+  estimate: Pointwise,
   clusters: readonly WorldCluster[],
   band: SimultaneousBand | null,
 ): DivergenceEstimate {
@@ -580,7 +644,7 @@ function toEstimate(
       estimate.estimate === null
         ? (firstReason ?? 'undefined in every world')
         : estimate.interval === null
-          ? `no interval: ${estimate.intervalOmittedReason}`
+          ? `no interval: ${estimate.omittedReason}`
           : null,
     simultaneousLower: round(banded?.lower ?? null),
     simultaneousUpper: round(banded?.upper ?? null),
@@ -638,11 +702,14 @@ function analyzeSystem(
   const names = [...(clusters[0]?.values.keys() ?? [])];
   // Every call of the statistic, in order: the original sample, then each replicate.
   const outputs: Record<string, number | null>[] = [];
+  const method = divergenceIntervalMethod(manifest);
   const boot = clusterBootstrap({
     clusters,
     seed: manifest.analysis.seed,
     resamples: manifest.analysis.resamples,
     level: manifest.analysis.level,
+    // The bands read the replicates, never the pointwise method; 'studentized' is read below.
+    ...(method === 'studentized' ? {} : { method }),
     statistic: (sample) => {
       const output = Object.fromEntries(names.map((name) => [name, meanDefined(sample, name)]));
       outputs.push(output);
@@ -650,6 +717,7 @@ function analyzeSystem(
     },
   });
   const replicates = outputs.slice(1);
+  const pointwise = pointwiseIntervals(manifest, names, boot, clusters);
   const level = manifest.analysis.level;
   // The grid family is the divergence series at every checkpoint; task accuracy accompanies the
   // dynamics (pointwise) and is not part of the family.
@@ -661,7 +729,7 @@ function analyzeSystem(
   );
   const table = familyBands(DIVERGENCE_DYNAMICS, boot, replicates, level);
   const estimate = (name: string, bands: Map<string, SimultaneousBand | null>) =>
-    toEstimate(name, boot[name] as BootstrapEstimate, clusters, bands.get(name) ?? null);
+    toEstimate(name, pointwise.get(name) as Pointwise, clusters, bands.get(name) ?? null);
   return {
     systemId: system.id,
     evidenceClass: system.evidenceClass,
@@ -733,7 +801,8 @@ export function divergenceWorldValues(
 /**
  * Analyzes a divergence run's CHIS entries: per system, every series at every checkpoint of the
  * manifest and every dynamic, each the mean over the worlds where it is defined, with pointwise
- * intervals (`@chi/stats`' default method, named in `analysis.intervalMethod`) from one clustered
+ * intervals (the manifest's method, `analysis.intervalMethod`: studentized for new manifests,
+ * expanded percentile for manifests frozen before it was recorded) from one clustered
  * bootstrap over worlds per system (one multiset per replicate for every checkpoint, arm and
  * dynamic: pairing preserved), and simultaneous max-|t| bands over two families per system (the
  * grid of series x checkpoints, the dynamics table) from the same replicates. The primary
@@ -759,7 +828,7 @@ export function analyzeDivergence(
       seed: manifest.analysis.seed,
       resamples: manifest.analysis.resamples,
       level: manifest.analysis.level,
-      intervalMethod: BOOTSTRAP_DEFAULTS.method,
+      intervalMethod: divergenceIntervalMethod(manifest),
     },
     seriesDefinitions: SERIES_DEFINITIONS,
     excludedInstances: excluded.map((instance) => ({

@@ -19,6 +19,7 @@ import { divergenceCallOf } from '../experiments/divergence';
 import { applyNotebookCap } from '../notebook';
 import { corruptedNotebook } from '../run-notebook-source';
 import type { ExcludedInstance } from './analyze';
+import { LEGACY_DIVERGENCE_INTERVAL_METHOD } from './interval-method';
 import type { DivergenceManifest } from './manifest';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
 import { buildDivergenceWorld } from './world';
@@ -104,6 +105,7 @@ export function divergenceManifestOf(manifest: RunManifest): DivergenceManifest 
       seed: manifest.analysis.seed,
       resamples: manifest.analysis.resamples,
       level: manifest.analysis.level,
+      intervalMethod: params.intervalMethod ?? LEGACY_DIVERGENCE_INTERVAL_METHOD,
     },
   };
 }

@@ -13,7 +13,7 @@ import {
 } from './analyze';
 import type { DivergenceCallRecord } from './calls';
 import { EXPECTED_DYNAMICS, expectedSeries, FOLLOWER_DYNAMICS, type Known } from './known-truth';
-import { compareDivergenceRelease } from './release';
+import { compareDivergenceRelease, divergenceMarkdown } from './release';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
 import { divergenceEntries } from './score';
 import { DIVERGENCE_SYSTEM_NAMES, scriptedDivergenceInstance } from './scripted-divergence';
@@ -156,6 +156,32 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
     const plan = JSON.parse(readFileSync(divergencePaths(runDir).plan, 'utf8'));
     expect(calls.length).toBe(plan.requests.length);
     expect(calls.length).toBe(WORLDS * 3 * 287);
+  });
+
+  it('reads its intervals by the frozen method: studentized, and expanded percentile for a manifest without the field', async () => {
+    const { manifest, manifestSha256, entries, excluded } = await recomputeDivergence(runDir);
+    expect(manifest.analysis.intervalMethod).toBe('studentized');
+    expect(analysis.analysis.intervalMethod).toBe('studentized');
+    expect(divergenceMarkdown(analysis)).toContain('read by the studentized cluster bootstrap');
+    const { intervalMethod: _, ...legacyAnalysis } = manifest.analysis;
+    const legacy = analyzeDivergence(
+      { ...manifest, analysis: legacyAnalysis },
+      manifestSha256,
+      entries,
+      excluded,
+    );
+    expect(legacy.analysis.intervalMethod).toBe('expanded_percentile');
+    expect(divergenceMarkdown(legacy)).toContain(
+      'read by the expanded percentile cluster bootstrap',
+    );
+    const cells = (result: DivergenceAnalysis) =>
+      result.systems.flatMap((system) => system.dynamics.map((dynamic) => dynamic.value));
+    const [now, then] = [cells(analysis), cells(legacy)];
+    // The estimates and the simultaneous bands do not depend on the pointwise method.
+    expect(now.map((v) => [v.estimate, v.simultaneousLower, v.simultaneousUpper])).toEqual(
+      then.map((v) => [v.estimate, v.simultaneousLower, v.simultaneousUpper]),
+    );
+    expect(now.map((v) => [v.lower, v.upper])).not.toEqual(then.map((v) => [v.lower, v.upper]));
   });
 
   it('reads the primary checkpoint from the manifest, not from code', async () => {

@@ -2,7 +2,6 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
 import { runFolderPaths as divergencePaths, RUN_FILE_NAME, RUN_FOLDER_DIRECTORY } from '@chi/run';
-import { INTERVAL_METHOD_LABELS } from '@chi/stats';
 import {
   type DivergenceAnalysis,
   type DivergenceEstimate,
@@ -12,6 +11,7 @@ import {
   formatEstimate,
   formatFamilies,
 } from './analyze';
+import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
 import {
   DIVERGENCE_ACCURACY_FILE,
   DIVERGENCE_WORLDS_FILE,
@@ -247,7 +247,7 @@ export function trajectorySvg(analysis: DivergenceAnalysis): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="20" y="24" font-size="16" font-weight="bold">Excess divergence (different-history minus same-history distance) by checkpoint</text>`,
-    `<text x="20" y="42" font-size="12">Pointwise 95% intervals over world clusters (${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]}); not a claim: simultaneous bands in the tables. Scripted baselines are not measurements.</text>`,
+    `<text x="20" y="42" font-size="12">Pointwise 95% intervals over world clusters (${DIVERGENCE_INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]}); not a claim: simultaneous bands in the tables. Scripted baselines are not measurements.</text>`,
     ...panels,
     '</svg>',
   ].join('\n')}\n`;
@@ -264,7 +264,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     `# Divergence protocol ${analysis.protocol}`,
     '',
     `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): **${analysis.primaryCheckpoint}**.`,
-    `Intervals are pointwise 95% intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic), read by the ${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method.`,
+    `Intervals are pointwise 95% intervals from the clustered bootstrap over worlds (one multiset per replicate for every checkpoint, arm and dynamic), read by the ${DIVERGENCE_INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method.`,
     FAMILY_WISE_STATEMENT,
     '',
     `Every number's per-world values and world list are in \`${DIVERGENCE_WORLDS_FILE}\` (the rows with \`in_world_set\` true); task accuracy per arm and checkpoint in \`${DIVERGENCE_ACCURACY_FILE}\`; the CHIS log of every instance in \`${RUN_FOLDER_DIRECTORY.chis}/\`.`,

@@ -1,5 +1,4 @@
 import { type ReportBlock, renderHtml } from '@chi/report';
-import { INTERVAL_METHOD_LABELS } from '@chi/stats';
 import {
   type DivergenceAnalysis,
   type DivergenceSystemResult,
@@ -7,6 +6,7 @@ import {
   formatEstimate,
   formatFamilies,
 } from './analyze';
+import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
 import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
 /** The paragraph `report.html` replaces with the trajectory figure (the SVG inline). */
@@ -78,7 +78,7 @@ export function divergenceReportBlocks(analysis: DivergenceAnalysis): ReportBloc
     },
     {
       kind: 'paragraph',
-      text: `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): ${analysis.primaryCheckpoint}. Intervals are pointwise 95% intervals from the clustered bootstrap over worlds, read by the ${INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method. ${FAMILY_WISE_STATEMENT}`,
+      text: `Manifest SHA-256 \`${analysis.manifestSha256}\`. Primary checkpoint (read from the manifest): ${analysis.primaryCheckpoint}. Intervals are pointwise 95% intervals from the clustered bootstrap over worlds, read by the ${DIVERGENCE_INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod]} method. ${FAMILY_WISE_STATEMENT}`,
     },
     { kind: 'paragraph', text: FIGURE_SLOT },
     { kind: 'heading', level: 2, text: 'Series', id: 'series' },

@@ -6,6 +6,7 @@ import {
 } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { z } from 'zod';
+import { DIVERGENCE_INTERVAL_METHOD } from '../divergence/interval-method';
 import { divergenceNotebookKey, planDivergenceWorld } from '../divergence/plan';
 import {
   type ArmCall,
@@ -23,7 +24,10 @@ import { defineExperiment } from './experiment';
 /** The experiment ID of the divergence protocol, the key of its parameters in the manifest. */
 export const DIVERGENCE_EXPERIMENT_ID = 'divergence';
 
-/** The protocol's preregistered parameters (checkpoints, primary checkpoint, operations, arms). */
+/**
+ * The protocol's preregistered parameters (checkpoints, primary checkpoint, operations, arms, and
+ * the interval method).
+ */
 export function divergenceExperimentParams(): DivergenceExperimentParams {
   return {
     generator: generatorInfo(),
@@ -31,6 +35,7 @@ export function divergenceExperimentParams(): DivergenceExperimentParams {
     primaryCheckpoint: DIVERGENCE_PRIMARY_CHECKPOINT,
     operations: { ...DIVERGENCE_OPERATION_CHECKPOINTS },
     arms: DIVERGENCE_ARMS.map((arm) => ({ ...arm, exposure: [...arm.exposure] })),
+    intervalMethod: DIVERGENCE_INTERVAL_METHOD,
   };
 }
 
