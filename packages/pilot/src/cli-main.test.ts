@@ -420,9 +420,9 @@ describe('chi (in process)', () => {
     expect(lines[lines.length - 1]).toBe(join(out, 'release'));
     expect(lines.slice(0, -1)).toEqual([
       'EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load) — scripted baselines, not model measurements:',
-      '  system       tau 0.7   tau 0.8   tau 0.9',
-      '  perfect         >=64      >=64      >=64',
-      '  abstainer       none      none      none',
+      '  system       tau 0.7   tau 0.8   tau 0.9   worlds',
+      '  perfect         >=64      >=64      >=64      2/2',
+      '  abstainer       none      none      none      2/2',
       'Requests: 24 of 24 resolved, 0 failed, 0 not sent; blocks: 6 complete, 0 incomplete; no spend (no paid request)',
     ]);
     expect(cli.err()).not.toContain('ceiling');

@@ -123,9 +123,10 @@ describe('chi view in headless Chromium', () => {
     await page.goto(server.url);
     await page.locator('body[data-ready="true"]').waitFor();
     expect(await page.locator('#page h2').first().textContent()).toBe('Summary');
-    expect(await page.locator('#page').textContent()).toContain(
-      'EIMC (Effective Indexed Memory Capacity, in target keys)',
-    );
+    // The summary is the report's headline table (one row per system, EIMC first).
+    const summary = await page.locator('#page').textContent();
+    expect(summary).toContain('EIMC at tau 0.7 [bootstrap range]');
+    expect(summary).toContain('capacity-keeper32 (capacity) [32, 32]');
     await clickToProbe(page, 'capacity-keeper');
     await page.screenshot({ path: join(ARTIFACTS, 'view-probe.png'), fullPage: true });
     await expectProbeMatchesRelease(page, releaseDir, 'capacity-keeper');
