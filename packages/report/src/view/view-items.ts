@@ -122,19 +122,32 @@ interface PlanLookup {
   readonly memoryProbe: (line: MemoryTraceLine) => PlannedRequest | undefined;
   readonly encode: ReadonlyMap<string, string>;
   readonly byId: ReadonlyMap<string, PlannedRequest>;
+  /** The first behavior request of a `system|world|half`, in plan order. */
+  readonly behavior: ReadonlyMap<string, PlannedRequest>;
+}
+
+function behaviorKey(systemId: string, worldSeed: number, half: unknown): string {
+  return `${systemId}|${worldSeed}|${String(half)}`;
 }
 
 function planLookup(records: RunRecords): PlanLookup {
   const encode = new Map<string, string>();
   const byId = new Map<string, PlannedRequest>();
   const probes = new Map<string, PlannedRequest[]>();
+  const behavior = new Map<string, PlannedRequest>();
   for (const request of records.plan.requests) {
     byId.set(request.requestId, request);
+    if (request.experiment === 'behavior') {
+      const key = behaviorKey(request.systemId, request.worldSeed, request.half);
+      if (!behavior.has(key)) behavior.set(key, request);
+    }
     if (request.task === 'memory_encode')
       encode.set(`${request.systemId}|${request.worldSeed}|${request.load}`, request.requestId);
     if (request.task === 'memory_probe' || request.task === 'memory_probe_oracle') {
       const key = `${request.systemId}|${request.worldSeed}|${request.load}|${request.condition ?? 'notebook'}`;
-      probes.set(key, [...(probes.get(key) ?? []), request]);
+      const cell = probes.get(key);
+      if (cell === undefined) probes.set(key, [request]);
+      else cell.push(request);
     }
   }
   // a batched cell has several probe requests: which one asked a probe is read from their
@@ -156,7 +169,7 @@ function planLookup(records: RunRecords): PlanLookup {
     }
     return byProbe.get(line.trace.probeId);
   };
-  return { memoryProbe, encode, byId };
+  return { memoryProbe, encode, byId, behavior };
 }
 
 function memoryItem(records: RunRecords, plan: PlanLookup, line: MemoryTraceLine): ViewItem {
@@ -235,13 +248,7 @@ function historyItem(records: RunRecords, plan: PlanLookup, line: HistoryTraceLi
 
 function behaviorItem(plan: PlanLookup, line: BehaviorTraceLine): ViewItem {
   const t = line.trace;
-  const request = [...plan.byId.values()].find(
-    (r) =>
-      r.experiment === 'behavior' &&
-      r.systemId === line.systemId &&
-      r.worldSeed === line.worldSeed &&
-      r.half === t.half,
-  );
+  const request = plan.behavior.get(behaviorKey(line.systemId, line.worldSeed, t.half));
   const cell = behaviorCell(t.half);
   return {
     key: `${line.systemId}|${line.worldSeed}|${cell.cellPath}|${t.itemId}`,
