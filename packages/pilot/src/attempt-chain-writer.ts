@@ -1,3 +1,4 @@
+import { failpoint } from '@chi/report';
 import type { JsonlWriter } from '@chi/run';
 import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run';
 import type { AttemptRecord } from '@chi/spec';
@@ -19,25 +20,94 @@ export interface ChainedAttemptWriter {
   close(): Promise<void>;
 }
 
+/** The chain's end after some record: what `attempts.head.json` holds. */
+interface ChainEnd {
+  readonly records: number;
+  readonly headSha256: string | null;
+}
+
+/** Writes `attempts.head.json` (`writeAttemptAnchor` of `@chi/run`, or a test's stand-in). */
+export type AnchorWrite = (path: string, anchor: ChainEnd) => Promise<void>;
+
+/** An append waiting for an anchor that covers it. */
+interface AnchorWaiter {
+  readonly records: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * The anchor's group commit: each call of `durable(end)` says the log is durable up to `end` and
+ * resolves once an anchor covering it is written. One anchor is written at a time, always the
+ * newest durable end, so the appends that became durable while an anchor was being written share
+ * the next one (one write, one fsync, one rename for the group, not one per record).
+ */
+function anchorGroupCommit(path: string, write: AnchorWrite) {
+  let newest: ChainEnd | null = null;
+  let settled = 0;
+  const waiters: AnchorWaiter[] = [];
+  let running: Promise<void> | null = null;
+  const settleUpTo = (records: number, error: unknown): void => {
+    settled = records;
+    while (waiters.length > 0 && (waiters[0] as AnchorWaiter).records <= records) {
+      const waiter = waiters.shift() as AnchorWaiter;
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+  };
+  const drain = async (): Promise<void> => {
+    // `running` is set before the loop can end (and clear it), however the loop goes.
+    await null;
+    while (newest !== null && newest.records > settled) {
+      const end: ChainEnd = newest;
+      try {
+        // A kill here leaves the group's records durable and the anchor one group behind.
+        await failpoint('attempts:before-anchor');
+        await write(path, end);
+        settleUpTo(end.records, undefined);
+      } catch (error) {
+        // A failed anchor rejects the appends it covered only; the next group's anchor follows.
+        settleUpTo(end.records, error ?? new Error('anchor write failed'));
+      }
+    }
+    running = null;
+  };
+  return {
+    durable(end: ChainEnd): Promise<void> {
+      newest = end;
+      const covered = new Promise<void>((resolve, reject) =>
+        waiters.push({ records: end.records, resolve, reject }),
+      );
+      if (running === null) running = drain();
+      return covered;
+    },
+    idle: (): Promise<void> => running ?? Promise.resolve(),
+  };
+}
+
 /**
  * Wraps a JSONL writer so every appended attempt record carries the hash of the previous one.
  * The link is computed when `append` is called; the writer keeps call order, so links follow
  * file order even with concurrent requests.
  *
- * With `anchorPath` (`attempts.head.json`), the chain's head is written there now and again after
- * every append is durable, in call order, before `append` resolves: the last record is anchored
- * outside the log even when `status.json` (written at a session's end) is deleted. A crash
- * between an append and its anchor leaves the anchor one append behind, never ahead.
+ * With `anchorPath` (`attempts.head.json`), the chain's head is written there now, and `append`
+ * resolves only once its record is durable and an anchor covering it is written. Anchors are a
+ * group commit: the newest durable head is written, one anchor at a time, so the records that
+ * became durable while the previous anchor was written share one (`docs/run-folder-integrity.md`).
+ * A crash between a group's append and its anchor leaves the anchor behind the log, never ahead.
+ *
+ * @param writeAnchor - how the anchor is written (`writeAttemptAnchor`; tests count the writes)
  */
 export async function chainAttemptWriter(
   writer: JsonlWriter<AttemptRecord>,
   start: AttemptChainHead,
   anchorPath?: string,
+  writeAnchor: AnchorWrite = writeAttemptAnchor,
 ): Promise<ChainedAttemptWriter> {
   let records = start.records;
   let headSha256 = start.headSha256;
-  if (anchorPath !== undefined) await writeAttemptAnchor(anchorPath, { records, headSha256 });
-  let anchored: Promise<void> = Promise.resolve();
+  if (anchorPath !== undefined) await writeAnchor(anchorPath, { records, headSha256 });
+  const anchors = anchorPath === undefined ? null : anchorGroupCommit(anchorPath, writeAnchor);
   return {
     append(record) {
       const linked: AttemptRecord = start.chained
@@ -46,17 +116,15 @@ export async function chainAttemptWriter(
       headSha256 = attemptRecordSha256(linked);
       records += 1;
       const appended = writer.append(linked);
-      if (anchorPath === undefined) return appended;
-      const head = { records, headSha256 };
-      // Anchors are written one at a time in call order, each after its own append.
-      // A failed append or anchor rejects its own call only (the next anchor still follows it).
-      const mine = Promise.all([anchored.catch(() => {}), appended]).then(() =>
-        writeAttemptAnchor(anchorPath, head),
-      );
-      anchored = mine;
-      return mine;
+      if (anchors === null) return appended;
+      const end = { records, headSha256 };
+      // The writer resolves appends in file order, so each `durable` call is the newest end.
+      return appended.then(() => anchors.durable(end));
     },
     head: () => ({ records, headSha256 }),
-    close: () => writer.close(),
+    async close() {
+      await anchors?.idle();
+      await writer.close();
+    },
   };
 }
