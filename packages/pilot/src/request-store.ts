@@ -9,6 +9,9 @@ import {
 import { type RenderedRequest, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
 import { openRunLog, writeJsonFile } from './run-folder';
 
+/** How many recently written payload names the store remembers. */
+const RECENT_PAYLOADS = 16;
+
 /** Where the runner records each rendered request just before its `before_send`. */
 export interface RequestStore {
   /** The layout the folder is written in (a 0.1 folder keeps its layout when resumed). */
@@ -43,11 +46,18 @@ export async function openRequestStore(runDir: string): Promise<RequestStore> {
       fsync: 'on-flush',
     }),
   );
+  // The payloads this store wrote last: the systems of a block, sent the same prompt in a row,
+  // store it once without asking the file system again (a few names: memory stays flat).
+  const recent: string[] = [];
   return {
     layout: '0.2',
     async write(request, payload) {
       // The payload first: an index line always names a stored payload.
-      await folder.writeCanonicalPayload(payload);
+      if (!recent.includes(payload.sha256)) {
+        await folder.writeCanonicalPayload(payload);
+        recent.push(payload.sha256);
+        if (recent.length > RECENT_PAYLOADS) recent.shift();
+      }
       await index.append(requestIndexEntry(request));
     },
     close: () => index.close(),

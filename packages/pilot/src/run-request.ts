@@ -1,6 +1,11 @@
 import { requestInputBytes } from '@chi/openrouter';
 import { failpoint } from '@chi/report';
-import { canonicalPayload, failureCategory, isAccountFailure } from '@chi/run';
+import {
+  type CanonicalPayload,
+  canonicalPayload,
+  failureCategory,
+  isAccountFailure,
+} from '@chi/run';
 import {
   type ChatMessage,
   type ChatResult,
@@ -40,6 +45,28 @@ function retryWaits(result: ChatResult): number[] {
   return result.tries.flatMap((attempt) => (attempt.waitMs === null ? [] : [attempt.waitMs]));
 }
 
+/** Canonical payloads of shared renders (`sharedRender`), by their frozen message list. */
+const encodedShared = new WeakMap<
+  readonly ChatMessage[],
+  { payload: CanonicalPayload; inputBytes: number }
+>();
+
+/**
+ * The canonical payload (serialized and hashed once: the same text is the stored payload and its
+ * address) and input bytes of a request's messages; a frozen list, rendered once for every
+ * system of a block, is encoded once too.
+ */
+function encodedMessages(messages: readonly ChatMessage[]): {
+  payload: CanonicalPayload;
+  inputBytes: number;
+} {
+  const known = encodedShared.get(messages);
+  if (known !== undefined) return known;
+  const encoded = { payload: canonicalPayload(messages), inputBytes: requestInputBytes(messages) };
+  if (Object.isFrozen(messages)) encodedShared.set(messages, encoded);
+  return encoded;
+}
+
 /** Renders a request from the run's worlds, prompts and notebooks and stores what is sent. */
 async function renderAndStore(
   session: RunSession,
@@ -55,10 +82,8 @@ async function renderAndStore(
     notes: sourcedNotes(session, request, (systemId, key) => notebookText(session, systemId, key)),
     experiments: run.experiments,
   });
-  // Serialized and hashed once: the same text is the stored payload and its address.
-  const payload = canonicalPayload(rendered.messages);
+  const { payload, inputBytes } = encodedMessages(rendered.messages);
   const requestSha256 = payload.sha256;
-  const inputBytes = requestInputBytes(rendered.messages);
   const record: RenderedRequest = {
     kind: 'rendered-request',
     requestId: request.requestId,

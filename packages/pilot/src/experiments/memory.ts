@@ -11,12 +11,14 @@ import { blindView } from '@chi/worlds';
 import { z } from 'zod';
 import { plannedRequest, probeBatchCount, requestNonce } from '../plan-request';
 import {
+  type RenderedMessages,
   renderMemoryEncode,
   renderMemoryOracleProbe,
   renderMemoryProbe,
   renderMemoryReplayProbe,
 } from '../render-requests';
 import { memoryWorldKey } from '../run-worlds';
+import { sharedRender } from '../shared-renders';
 import { defineExperiment, type PlannedUnit, type RenderContext } from './experiment';
 
 type PlannedFields = Parameters<typeof plannedRequest>[0];
@@ -300,28 +302,44 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
         'worlds',
         `no memory world for seed ${request.worldSeed} load ${request.load}`,
       );
-    const view = blindView(world);
-    const probes = () => probeBatch(view.probes, plannedField(request, 'batch'), params.batchSize);
+    const view = () => blindView(world);
+    const probes = () =>
+      probeBatch(view().probes, plannedField(request, 'batch'), params.batchSize);
+    // What no system's state enters is rendered once for all the systems of the block.
+    const shared = (key: string, render: () => RenderedMessages) =>
+      sharedRender(
+        prompts,
+        world,
+        `${key}|${request.nonce}|${request.batch}|${params.batchSize}`,
+        render,
+      );
     if (request.task === 'memory_encode')
-      return renderMemoryEncode(prompts, {
-        records: view.records,
-        nonce: request.nonce,
-        notebookCapBytes: manifest.notebookCapBytes,
-      });
+      return shared(`encode|${manifest.notebookCapBytes}`, () =>
+        renderMemoryEncode(prompts, {
+          records: view().records,
+          nonce: request.nonce,
+          notebookCapBytes: manifest.notebookCapBytes,
+        }),
+      );
     if (request.task === 'memory_probe_oracle')
-      return renderMemoryOracleProbe(prompts, {
-        records: view.records,
-        probes: probes(),
-        nonce: request.nonce,
-      });
+      return shared('oracle', () =>
+        renderMemoryOracleProbe(prompts, {
+          records: view().records,
+          probes: probes(),
+          nonce: request.nonce,
+        }),
+      );
     if (request.condition === 'replay')
       return renderMemoryReplayProbe(prompts, {
         transcript: encodeTranscript(context),
         probes: probes(),
         nonce: request.nonce,
       });
-    const text =
-      request.condition === 'blank' ? '' : notes(request.systemId, memoryNotebookKey(request));
+    if (request.condition === 'blank')
+      return shared('blank', () =>
+        renderMemoryProbe(prompts, { notes: '', probes: probes(), nonce: request.nonce }),
+      );
+    const text = notes(request.systemId, memoryNotebookKey(request));
     return renderMemoryProbe(prompts, { notes: text, probes: probes(), nonce: request.nonce });
   },
   notebookKey: memoryNotebookKey,
