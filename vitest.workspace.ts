@@ -65,12 +65,13 @@ function project(name: string, files: readonly string[] | null, isolate: boolean
 }
 
 /**
- * Packages whose every file keeps its own module graph. The pilot's shared run was not proven
- * whole: `divergence/known-dynamics.test.ts` hit its `beforeAll` limit twice in shared runs on a
- * loaded machine and was not compared with an isolated run at the same load (docs/benchmarks/ci.md,
- * "Third pass"); it stays isolated until a shared run is proven green twice in different orders.
+ * Packages whose every file keeps its own module graph: none. The pilot shares its graph like the
+ * others since the fourth pass: its files pay about 5 s each for a fresh worker and graph otherwise
+ * (docs/benchmarks/ci.md, "Fourth pass", which also says how far shuffled shared runs got on a
+ * loaded machine); its two mocking files run in `pilot-isolated`. Should a pilot file fail in the
+ * whole run and pass alone, put 'pilot' back here.
  */
-const ISOLATED_PACKAGES = new Set(['pilot']);
+const ISOLATED_PACKAGES = new Set<string>([]);
 
 export default packages.flatMap((name) => {
   if (ISOLATED_PACKAGES.has(name)) {

@@ -6,12 +6,14 @@
  * process a test starts with the inherited environment, lands inside it. Each test file then gets
  * its own subfolder (`temp-dirs-file.ts`), which names the file that leaks. Teardown removes the
  * root and fails the run when anything but an empty per-file folder is left in it (an empty one is
- * what a file that failed to load leaves). Other processes' temporary folders never enter the
+ * what a file that failed to load leaves), or the run's shared folders (`shared-folder.ts`: runs
+ * made once and read by several files, which belong to the run, not to a file). Other processes' temporary folders never enter the
  * check: they are not inside this run's root.
  */
 import { mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SHARED_FOLDERS } from './shared-folder.ts';
 
 /** The environment variable that carries this run's temporary root to the workers. */
 export const TEMP_ROOT_VARIABLE = 'CHI_TEST_TEMP_ROOT';
@@ -44,10 +46,14 @@ export default function setup(): (() => void) | undefined {
   };
 }
 
-/** What is left in the root besides empty per-file folders `file-*` (which are removed here). */
+/**
+ * What is left in the root besides empty per-file folders `file-*` (which are removed here) and
+ * the shared folders (removed with the root).
+ */
 function leftovers(root: string): string[] {
   const left: string[] = [];
   for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.name === SHARED_FOLDERS && entry.isDirectory()) continue;
     const path = join(root, entry.name);
     const inside = entry.isDirectory() ? readdirSync(path) : [];
     if (entry.isDirectory() && entry.name.startsWith('file-') && inside.length === 0)

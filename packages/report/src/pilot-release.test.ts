@@ -15,7 +15,7 @@ import {
 } from '@chi/pilot';
 import type { ChatMessage } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from './__fixtures__/fixed-clock';
+import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { sha256Hex } from './canonical-json';
 import { listTreeFiles } from './sha256-sums';
@@ -31,18 +31,9 @@ describe('release of a real offline pilot run', () => {
   beforeAll(async () => {
     dir = await tempDir('pilot');
     runDir = join(dir.path, 'run');
-    const now = fixedClock('2026-09-01T00:00:00.000Z');
-    const settings = defaultOfflineSettings({ replicates: 2, loads: [32, 64], resamples: 200 });
-    const models = new Map(settings.systems.map((s) => [s.id, createScriptedModel(s.id, { now })]));
-    const outcome = await runPilot({
-      settings,
-      runDir,
-      models,
-      concurrency: 1,
-      release: false,
-      now,
-    });
-    expect(outcome.exitCode).toBe(0);
+    // 2 worlds, loads 32 and 64, 200 resamples, concurrency 1, the fixed clock: made once per
+    // vitest run and shared with view.browser.test.ts, copied here
+    await copySharedPilotRun(SHARED_PILOT_RUNS.twoWorlds, runDir);
   });
   afterAll(async () => dir.remove());
 

@@ -13,35 +13,19 @@ import { join, relative } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
+import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
 import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 import { worldSeedsFor } from '../run-worlds';
 
 /**
- * The file's one offline divergence run (`--replicates 2 --seed 7 --resamples 20 --out run`), made
- * once on first use: the end-to-end test checks its output, the --seed test its manifest, the
- * damage tests change copies of its release, and the integrity tests read it. Nothing writes into
- * it (every edit is on a copy).
+ * The offline divergence run `--replicates 2 --seed 7 --resamples 20 --out run`, made once per
+ * vitest run and shared with release-copy.test.ts and view.test.ts (`sharedDivergenceRun`): the
+ * end-to-end test checks its output, the --seed test its manifest, the resume test resumes a copy
+ * of it, the damage tests change copies of its release, and the integrity tests read it. Nothing
+ * writes into it (every edit is on a copy).
  */
-let shared: Promise<{ cwd: string; code: number; out: string; release: string }> | undefined;
-let sharedCwd: string | undefined;
-const sharedRun = () => {
-  shared ??= (async () => {
-    sharedCwd = mkdtempSync(join(tmpdir(), 'chi-divergence-run-'));
-    const cwd = sharedCwd;
-    const cli = captureIo({ cwd });
-    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
-    const code = await runCli(
-      [...argv, '--seed', '7', '--resamples', '20', '--out', 'run'],
-      cli.io,
-    );
-    return { cwd, code, out: cli.out(), release: join(cwd, 'run', 'release') };
-  })();
-  return shared;
-};
-afterAll(() => {
-  if (sharedCwd !== undefined) rmSync(sharedCwd, { recursive: true, force: true });
-});
+const sharedRun = sharedDivergenceRun;
 
 describe('chi pilot --protocol divergence-v0.1', () => {
   it('--plan prints the request count and worst-case cost and sends nothing', async () => {
@@ -61,13 +45,8 @@ describe('chi pilot --protocol divergence-v0.1', () => {
 
   it('refuses a resume option the protocol does not have instead of ignoring it (exit 2)', async () => {
     const cwd = testFolder('chi-divergence-resume-options-');
-    const created = captureIo({ cwd });
-    expect(
-      await runCli(
-        ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '1', '--out', 'run'],
-        created.io,
-      ),
-    ).toBe(0);
+    // a copy of the shared finished run (a run of its own before: the same command, one world)
+    cpSync((await sharedRun()).runDir, join(cwd, 'run'), { recursive: true });
     const resumed = captureIo({ cwd });
     expect(await runCli(['pilot', '--resume', 'run', '--no-release'], resumed.io)).toBe(2);
     expect(resumed.err()).toContain('--no-release: a divergence run folder');
@@ -124,7 +103,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
   });
 
   it('runs offline end to end and chi verify recomputes the release', async () => {
-    const { cwd, code, out } = await sharedRun();
+    const { cwd, code, out, runDir } = await sharedRun();
     const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
     expect(code).toBe(0);
     const release = out.trim().split('\n').at(-1) as string;
@@ -135,8 +114,11 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     const verify = captureIo({ cwd });
     expect(await runCli(['verify', release], verify.io)).toBe(0);
     expect(verify.out()).toContain('OK: divergence release');
-    // A second run into the same folder would mix two manifests: refused.
-    const again = captureIo({ cwd });
+    // A second run into the same folder would mix two manifests: refused (into a copy of it, so
+    // that a regression cannot write into the shared run).
+    const copy = testFolder('chi-divergence-again-');
+    cpSync(runDir, join(copy, 'run'), { recursive: true });
+    const again = captureIo({ cwd: copy });
     expect(await runCli([...argv, '--out', 'run'], again.io)).toBe(2);
   });
 });
@@ -169,7 +151,7 @@ describe('chi pilot --config selecting the divergence protocol', () => {
 describe('chi verify on a damaged divergence release', () => {
   it('exits 5 naming the file when the manifest was edited or the log truncated', async () => {
     const cwd = testFolder('chi-divergence-damaged-');
-    // a copy of the file's one offline run (sharedRun), damaged below
+    // a copy of the shared offline run (sharedRun), damaged below
     const release = join(cwd, 'run', 'release');
     cpSync((await sharedRun()).release, release, { recursive: true });
     const manifestPath = join(release, 'manifest.json');
@@ -224,7 +206,7 @@ describe('chi verify on a damaged divergence release', () => {
       const manifest = JSON.parse(readFileSync(join(cwd, out, 'manifest.json'), 'utf8'));
       return { manifest, release: join(cwd, out, 'release') };
     };
-    // seed 7: the file's shared run (same options as `run` below)
+    // seed 7: the shared run (same options as `run` below)
     const shared = await sharedRun();
     expect(shared.code).toBe(0);
     const seven = {
@@ -286,7 +268,7 @@ describe('divergence release integrity', () => {
 
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-integrity-'));
-    // the file's one offline run (sharedRun), verified and left intact by the tests above
+    // the shared offline run (sharedRun), verified and left intact by the tests above
     published = (await sharedRun()).release;
   });
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));

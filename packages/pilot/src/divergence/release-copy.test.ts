@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { writeSha256Sums } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
+import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
 import { runCli } from '../cli-main';
 
 const run = promisify(execFile);
@@ -22,22 +23,20 @@ async function nodeVerify(dir: string): Promise<{ code: number; out: string; err
 }
 
 describe('a divergence release meets the release clause and verifies from a copy', () => {
-  let cwd: string;
+  let runDir: string;
   let published: string;
   let elsewhere: string;
 
   beforeAll(async () => {
-    cwd = mkdtempSync(join(tmpdir(), 'chi-divergence-copy-'));
     elsewhere = mkdtempSync(join(tmpdir(), 'chi-divergence-elsewhere-'));
-    const cli = captureIo({ cwd });
-    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '2'];
-    expect(await runCli([...argv, '--resamples', '20', '--out', 'run'], cli.io)).toBe(0);
-    published = join(cwd, 'run', 'release');
+    // the offline run `--replicates 2 --seed 7 --resamples 20`, shared with command.test.ts and
+    // view.test.ts: read here, and every change is made on a copy in `elsewhere`
+    const shared = await sharedDivergenceRun();
+    expect(shared.code).toBe(0);
+    runDir = shared.runDir;
+    published = shared.release;
   });
-  afterAll(() => {
-    rmSync(cwd, { recursive: true, force: true });
-    rmSync(elsewhere, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(elsewhere, { recursive: true, force: true }));
 
   const copy = (name: string): string => {
     const target = join(elsewhere, name);
@@ -60,7 +59,7 @@ describe('a divergence release meets the release clause and verifies from a copy
     ])
       expect(existsSync(join(published, path)), path).toBe(true);
     // the run folder holds the same CHIS log (the pilot's layout), not an empty chis/
-    expect(readFileSync(join(cwd, 'run', 'chis', 'stateless.jsonl'), 'utf8')).toBe(
+    expect(readFileSync(join(runDir, 'chis', 'stateless.jsonl'), 'utf8')).toBe(
       readFileSync(join(published, 'chis', 'stateless.jsonl'), 'utf8'),
     );
     const chis = readFileSync(join(published, 'chis', 'notebook-follower.jsonl'), 'utf8')

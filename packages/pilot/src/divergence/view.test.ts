@@ -1,17 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
+import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
 import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 
 describe('chi view of a divergence run', () => {
   it('bundles and serves the release report.html, scripted baselines labelled', async () => {
     const cwd = testFolder('chi-divergence-view-');
-    const argv = ['pilot', '--protocol', 'divergence-v0.1', '--replicates', '1'];
-    expect(
-      await runCli([...argv, '--resamples', '20', '--out', 'run'], captureIo({ cwd }).io),
-    ).toBe(0);
+    // a copy of the offline run shared with command.test.ts (`--replicates 2 --seed 7 --resamples
+    // 20`; a one-world run of its own before, which nothing here depends on)
+    const shared = await sharedDivergenceRun();
+    expect(shared.code).toBe(0);
+    cpSync(shared.runDir, join(cwd, 'run'), { recursive: true });
     const report = readFileSync(join(cwd, 'run', 'release', 'report.html'), 'utf8');
     expect(report).toContain('stateless (SCRIPTED BASELINE, not a model)');
 

@@ -1,11 +1,11 @@
 import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
 import { openRunFolder } from '@chi/run';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
+import { copySharedPilotRun, SHARED_PILOT_RUNS } from '../__fixtures__/shared-pilot-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { writeRelease } from '../write-release';
 import { writeViewBundle } from './view-bundle';
@@ -102,9 +102,9 @@ describe('chi view in headless Chromium', () => {
     dir = await tempDir('view');
     runDir = join(dir.path, 'run');
     releaseDir = join(dir.path, 'release');
-    const settings = defaultOfflineSettings({ replicates: 2, loads: [32, 64], resamples: 200 });
-    const models = new Map(settings.systems.map((s) => [s.id, createScriptedModel(s.id)]));
-    expect((await runPilot({ settings, runDir, models, release: false })).exitCode).toBe(0);
+    // 2 worlds, loads 32 and 64, 200 resamples: the run pilot-release.test.ts reads (made once per
+    // vitest run; one request in flight and a fixed clock, which nothing here depends on)
+    await copySharedPilotRun(SHARED_PILOT_RUNS.twoWorlds, runDir);
     await writeRelease({ runDir, outDir: releaseDir });
     chromium = await launchChromium({ width: 1200, height: 900 });
     context = chromium.context;
