@@ -1,4 +1,5 @@
-import { computeBlockStatuses, jsonBlockIds, type ScorerRequest, usableReply } from '@chi/run';
+import type { ScorerRequest } from '@chi/experiment';
+import { computeBlockStatuses, jsonBlockIds, usableReply } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import {
   type ChatMessage,

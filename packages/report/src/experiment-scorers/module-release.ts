@@ -1,4 +1,5 @@
-import { type AnyExperimentScorer, outcomesFromAttemptLog } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
+import { outcomesFromAttemptLog } from '@chi/run';
 import { InvalidArgumentError, type RunManifest } from '@chi/spec';
 import { canonicalJson } from '../canonical-json';
 import type { BlockRow } from '../chart-data';

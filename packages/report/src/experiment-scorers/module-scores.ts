@@ -1,11 +1,5 @@
-import {
-  type AnyExperimentScorer,
-  outcomesFromAttemptLog,
-  type RequestOutcome,
-  type ScorerCell,
-  type ScorerRequest,
-  usableReply,
-} from '@chi/run';
+import type { AnyExperimentScorer, ScorerCell, ScorerRequest } from '@chi/experiment';
+import { outcomesFromAttemptLog, type RequestOutcome, usableReply } from '@chi/run';
 import type { PlannedRequest } from '@chi/spec';
 import type { BlockRow } from '../chart-data';
 import { requestsAt } from '../plan-view';
