@@ -6,6 +6,7 @@ import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';
 import { analyzeModule } from '../experiment-scorers/module-analysis';
 import { BUILT_IN_SCORERS, scoreModule } from '../experiment-scorers/module-scores';
+import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
 import { REPORT_VERSION } from '../release-files';
 import type { RunRecords } from '../run-folder';
 import { type RunScores, scoreRun } from '../score-run';
@@ -200,7 +201,7 @@ function experimentUnits(
     { scorer: AnyExperimentScorer; estimates: ReturnType<typeof analyzeModule> }
   >();
   for (const scorer of scorers) {
-    const scored = scoreModule(records, scores.blocks, scorer, outcomes);
+    const scored = scoreModule(records, scores.blocks, scorer, outcomeSourceOf(outcomes));
     if (scored === null) continue;
     modules.set(scorer.experimentId, {
       scorer,
