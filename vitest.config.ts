@@ -10,6 +10,7 @@ const packageNames = [
   'stats',
   'openrouter',
   'chis',
+  'experiment',
   'run',
   'pilot',
   'report',
@@ -17,12 +18,21 @@ const packageNames = [
 
 // Tests run against each package's TypeScript source, so a change in @chi/spec is seen by every
 // dependent test without a rebuild. The built `dist/` is exercised by the packaging check instead.
-const alias = Object.fromEntries(
-  packageNames.map((name) => [
+// A subpath entry comes before its package's (vite tries the aliases in order and a package's
+// alias also matches its subpaths).
+const subpathEntries: [string, string][] = [
+  ['@chi/experiment/test', 'experiment/src/test/index.ts'],
+];
+const alias = Object.fromEntries([
+  ...subpathEntries.map(([specifier, path]) => [
+    specifier,
+    fileURLToPath(new URL(`./packages/${path}`, import.meta.url)),
+  ]),
+  ...packageNames.map((name) => [
     `@chi/${name}`,
     fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
   ]),
-);
+]);
 
 export default defineConfig({
   resolve: { alias },

@@ -9,6 +9,7 @@ const packages = [
   'stats',
   'openrouter',
   'chis',
+  'experiment',
   'run',
   'pilot',
   'report',

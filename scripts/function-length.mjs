@@ -25,6 +25,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the rule is enforced: a directory (every .ts file below it) or a directory and a name pattern. */
 const SCOPES = [
   { dir: 'packages/openrouter/src', match: /\.ts$/ },
+  { dir: 'packages/experiment/src', match: /\.ts$/ },
   {
     dir: 'packages/pilot/src',
     match: /^run-[^/]*\.ts$/,

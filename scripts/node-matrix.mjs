@@ -20,7 +20,16 @@ const STEPS = ['unit', 'pack', 'pilot'];
 // CI past its 15-minute budget, and what they add on top of the libraries is exercised under each
 // version by the packaging check (every package imported from its tarball) and the offline pilot
 // with chi verify below. CHI_NODE_MATRIX_PROJECTS=all runs every project.
-const LIBRARY_PROJECTS = ['spec', 'worlds', 'scoring', 'stats', 'openrouter', 'chis', 'run'];
+const LIBRARY_PROJECTS = [
+  'spec',
+  'worlds',
+  'scoring',
+  'stats',
+  'openrouter',
+  'chis',
+  'experiment',
+  'run',
+];
 // Library test files left out under 22 and 24 (they run under Node 20 in `npm test`), each with
 // where its coverage under every version is kept (docs/benchmarks/ci.md):
 // - the openrouter soak (2 x 2,000 requests through the loopback server, a synced ledger record

@@ -5,7 +5,8 @@
  * (`scores/x-modular-sum.jsonl`, `traces/<system>/x-modular-sum.jsonl`,
  * `chart-data/x-modular-sum.json|.csv`, a report section) and `verifyRelease` recomputes it.
  */
-import { defineExperimentScorer, extractJsonBlock } from '@chi/run';
+import { defineExperimentScorer } from '@chi/experiment';
+import { extractJsonBlock } from '@chi/run';
 import { z } from 'zod';
 import { sumItems } from './modular-sum';
 

@@ -4,9 +4,8 @@
  * (`partial`); it exists to show the module interface end to end.
  */
 import { readFileSync } from 'node:fs';
+import { defineExperiment, type ExperimentPromptTemplate } from '@chi/experiment';
 import {
-  defineExperiment,
-  type ExperimentPromptTemplate,
   plannedRequest,
   promptSections,
   renderTemplate,

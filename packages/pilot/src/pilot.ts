@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
 import {
-  type AnyExperimentScorer,
   acquireRunLock,
   foldAttemptLog,
   RUN_FILE_NAME,

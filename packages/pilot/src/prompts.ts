@@ -1,22 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { PromptSet, PromptTemplate } from '@chi/experiment';
 import { sha256Hex } from '@chi/run';
 import { InvalidArgumentError, type PromptRef } from '@chi/spec';
 
-/** One prompt template file: `prompts/<name>@<version>.txt`, loaded byte for byte. */
-export interface PromptTemplate {
-  readonly name: string;
-  readonly version: string;
-  /** The template text exactly as in the file. */
-  readonly text: string;
-  /** SHA-256 of the file bytes; goes into the manifest. */
-  readonly sha256: string;
-  /** Placeholder names (`{{NAME}}`) in order of first appearance. */
-  readonly placeholders: readonly string[];
-}
-
-/** The templates a run uses, by name. */
-export type PromptSet = ReadonlyMap<string, PromptTemplate>;
+// The template types are the experiment SPI's (`@chi/experiment`); re-exported here because the
+// pilot's loaders produce them and `@chi/pilot` has always exported them.
+export type { PromptSet, PromptTemplate } from '@chi/experiment';
 
 /** Where the packaged templates live: `<package>/prompts/` (same path from `src/` and `dist/`). */
 export const DEFAULT_PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));

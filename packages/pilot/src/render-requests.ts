@@ -1,3 +1,4 @@
+import type { RenderedMessages } from '@chi/experiment';
 import { renderJsonBlock } from '@chi/run';
 import type {
   BehavioralItem,
@@ -12,12 +13,8 @@ import type {
 import { behaviorQuestionSections, itemView } from './behavior-questions';
 import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
 
-/** Messages of one request and the template they came from. */
-export interface RenderedMessages {
-  readonly task: RequestTask;
-  readonly template: { readonly name: string; readonly version: string };
-  readonly messages: readonly ChatMessage[];
-}
+// The experiment SPI's type (`@chi/experiment`), re-exported: `@chi/pilot` has always exported it.
+export type { RenderedMessages } from '@chi/experiment';
 
 /** The machine-readable REQUEST block every prompt carries. */
 export interface RequestHeader {

@@ -1,4 +1,4 @@
-import { AXES, type ExperimentDescriptor, PANEL_SLOTS, panelCoverage } from '@chi/run';
+import { AXES, type ExperimentDescriptor, PANEL_SLOTS, panelCoverage } from '@chi/experiment';
 
 /**
  * `chi templates`: what the seeds give (Specification v0.1's test counts per axis, without any

@@ -1,4 +1,4 @@
-import type { AnyExperimentScorer } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import {
   isPublishedRunFile,
   type RequestLayout,

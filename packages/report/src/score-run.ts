@@ -1,4 +1,5 @@
-import { computeBlockStatuses, jsonBlockIds, type ScorerRequest, usableReply } from '@chi/run';
+import type { ScorerRequest } from '@chi/experiment';
+import { computeBlockStatuses, jsonBlockIds } from '@chi/run';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import {
   type ChatMessage,
@@ -20,6 +21,7 @@ import {
   probeNotebooksOf,
 } from './experiment-scorers/memory-scorer';
 import { blockScorerOf } from './experiment-scorers/pilot-scorers';
+import { scorerRequestOf } from './experiment-scorers/scorer-request';
 import { PackedObservations } from './packed-observations';
 import { groupRequestOrdinals, requestsAt } from './plan-view';
 import { PlannedOutcomes } from './planned-outcomes';
@@ -185,15 +187,7 @@ function scorerRequests(
   context: BlockScoring,
   planned: readonly PlannedRequest[],
 ): ScorerRequest[] {
-  return planned.map((request) => {
-    const reply = usableReply(context.outcomes.outcome(request.requestId));
-    return {
-      request,
-      messages: context.records.requests.get(request.requestId)?.messages ?? null,
-      reply: reply.kind === 'reply' ? reply.text : null,
-      unusableReason: reply.kind === 'reply' ? null : reply.reason,
-    };
-  });
+  return planned.map((request) => scorerRequestOf(context.records, request, context.outcomes));
 }
 
 /** A scoring error naming the world file the block was scored against (a damaged file: its own). */

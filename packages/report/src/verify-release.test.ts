@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AnyExperimentScorer } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareFile } from './__fixtures__/compare-file-oracle';
 import { buildFixtureRun } from './__fixtures__/fixture-run';

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { AnyExperimentScorer } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import { RUN_FILE_NAME } from '@chi/run';
 import { type QualityAlphas, QualityAlphasSchema, RunFolderDamagedError } from '@chi/spec';
 import { z } from 'zod';

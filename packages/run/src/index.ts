@@ -36,29 +36,6 @@ export {
 } from './block-status';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
 export {
-  AXES,
-  type Axis,
-  type AxisCoverage,
-  type ExperimentDescriptor,
-  type FeatureDeclaration,
-  PANEL_SLOTS,
-  type ParameterFlag,
-  panelCoverage,
-  parameterFlags,
-  type SeedPassage,
-  type SlotClaim,
-} from './experiment-descriptor';
-export {
-  type AnyExperimentScorer,
-  defineExperimentScorer,
-  type ExperimentScorer,
-  type ScorerCell,
-  type ScorerEstimand,
-  type ScorerRequest,
-  type ScorerWorldInput,
-  type ScorerWorldResult,
-} from './experiment-scorer';
-export {
   ACCOUNT_FAILURE_STATUSES,
   type FailureCategory,
   failureCategory,

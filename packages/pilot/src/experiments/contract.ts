@@ -1,5 +1,6 @@
+import { experimentDeclarationProblems, experimentPlanProblems } from '@chi/experiment/test';
 import { extractJsonBlock } from '@chi/run';
-import { type PlannedRequest, PlannedRequestSchema, type RunManifest } from '@chi/spec';
+import type { PlannedRequest, RunManifest } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest } from '../manifest';
 import { buildRunPlan } from '../plan';
@@ -44,8 +45,6 @@ export interface ExperimentContractResult {
   readonly prompts: ReadonlyMap<string, string>;
 }
 
-const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
-
 function smallSettings(): PilotSettings {
   return defaultOfflineSettings({
     systems: [scriptedSystemSpec('perfect'), scriptedSystemSpec('abstainer')],
@@ -53,61 +52,6 @@ function smallSettings(): PilotSettings {
     loads: [32],
     controlsAtLoad: 32,
   });
-}
-
-/** The declarative part: what the framework asks every template to state. */
-function descriptorProblems(experiment: AnyExperiment): string[] {
-  const problems: string[] = [];
-  if (experiment.specificationVersion !== 'chi-experiment-v1')
-    problems.push(`specificationVersion is ${JSON.stringify(experiment.specificationVersion)}`);
-  if (!ID_PATTERN.test(experiment.id))
-    problems.push(`id ${JSON.stringify(experiment.id)} must match ${ID_PATTERN.source}`);
-  for (const field of ['title', 'procedure', 'taskScore', 'control'] as const)
-    if (experiment[field].trim() === '') problems.push(`${field} is empty`);
-  if (experiment.slots.length === 0) problems.push('slots: declares no axis');
-  if (experiment.seedPassages.length === 0 || experiment.seedPassages.some((p) => p.quote === ''))
-    problems.push('seedPassages: quote the seed passage it implements');
-  if (experiment.features.length === 0) problems.push('features: declares no feature vector');
-  const featureIds = experiment.features.map((feature) => feature.id);
-  if (new Set(featureIds).size !== featureIds.length) problems.push('features: duplicate IDs');
-  if (experiment.tasks.length === 0) problems.push('tasks: declares no request task');
-  if (experiment.kinds.length === 0) problems.push('kinds: declares no planned experiment kind');
-  return problems;
-}
-
-function planProblems(experiment: AnyExperiment, requests: readonly PlannedRequest[]): string[] {
-  const problems: string[] = [];
-  if (requests.length === 0) problems.push('plan: registers no request');
-  const seen = new Map<string, PlannedRequest>();
-  for (const request of requests) {
-    const parsed = PlannedRequestSchema.safeParse(request);
-    if (!parsed.success) problems.push(`plan: ${request.requestId} is not a PlannedRequest`);
-    if (seen.has(request.requestId)) problems.push(`plan: ${request.requestId} registered twice`);
-    if (!experiment.tasks.includes(request.task))
-      problems.push(`plan: ${request.requestId} has task ${request.task}, not declared in tasks`);
-    if (!experiment.kinds.includes(request.experiment))
-      problems.push(`plan: ${request.requestId} has kind ${request.experiment}, not in kinds`);
-    for (const dependency of request.dependsOn) {
-      const before = seen.get(dependency);
-      if (before === undefined)
-        problems.push(`plan: ${request.requestId} depends on ${dependency}, not planned before it`);
-      else if (before.systemId !== request.systemId || !before.writesNotebook)
-        problems.push(
-          `plan: ${request.requestId} depends on ${dependency}, which writes no notebook of its system`,
-        );
-    }
-    if (request.writesNotebook && experiment.notebookKey === undefined)
-      problems.push(`plan: ${request.requestId} writes a notebook but notebookKey is absent`);
-    seen.set(request.requestId, request);
-  }
-  const stepsOf = (systemId: string) =>
-    requests.filter((request) => request.systemId === systemId).map((request) => request.step);
-  const systems = [...new Set(requests.map((request) => request.systemId))];
-  const first = JSON.stringify(stepsOf(systems[0] ?? ''));
-  for (const systemId of systems.slice(1))
-    if (JSON.stringify(stepsOf(systemId)) !== first)
-      problems.push(`plan: ${systemId} does not get the same registered requests as ${systems[0]}`);
-  return problems;
 }
 
 function renderProblems(
@@ -168,7 +112,7 @@ export function checkExperimentContract(
   experiment: AnyExperiment,
   options: ExperimentContractOptions = {},
 ): ExperimentContractResult {
-  const problems = descriptorProblems(experiment);
+  const problems = experimentDeclarationProblems(experiment);
   const settings = { ...(options.settings ?? smallSettings()), templates: [experiment.id] };
   const params = experiment.parametersFrom(settings);
   if (params === null) {
@@ -200,7 +144,7 @@ export function checkExperimentContract(
   const plan = buildRunPlan(manifest, [experiment]);
   if (JSON.stringify(buildRunPlan(manifest, [experiment])) !== JSON.stringify(plan))
     problems.push('plan: not deterministic');
-  problems.push(...planProblems(experiment, plan.requests));
+  problems.push(...experimentPlanProblems(experiment, plan.requests));
 
   const worlds = generateRunWorlds(manifest);
   const perfect = scriptedDefinition('perfect');

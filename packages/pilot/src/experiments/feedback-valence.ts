@@ -1,4 +1,5 @@
-import { type ParameterFlag, renderJsonBlock } from '@chi/run';
+import type { ParameterFlag } from '@chi/experiment';
+import { renderJsonBlock } from '@chi/run';
 import {
   type FeedbackValenceParams,
   FeedbackValenceParamsSchema,

@@ -1,4 +1,5 @@
-import { type ParameterFlag, renderJsonBlock } from '@chi/run';
+import type { ParameterFlag } from '@chi/experiment';
+import { renderJsonBlock } from '@chi/run';
 import { GOAL_PERSISTENCE_FEATURES } from '@chi/scoring';
 import {
   type GoalPersistenceParams,

@@ -1,4 +1,4 @@
-import type { ParameterFlag } from '@chi/run';
+import type { ParameterFlag } from '@chi/experiment';
 import {
   HISTORY_IDS,
   type HistoryExperimentParams,

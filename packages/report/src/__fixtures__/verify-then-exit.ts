@@ -3,7 +3,7 @@
 // Ctrl-C does, with process.exit), after printing the temporary folders verify made so far.
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { AnyExperimentScorer } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/module-scores';
 import { verifyRelease } from '../verify-release';
 

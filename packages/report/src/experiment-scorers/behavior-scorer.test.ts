@@ -1,4 +1,4 @@
-import type { ScorerRequest } from '@chi/run';
+import type { ScorerRequest } from '@chi/experiment';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateBehavioralItems } from '@chi/worlds';

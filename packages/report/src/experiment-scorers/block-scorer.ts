@@ -1,4 +1,4 @@
-import type { ScorerRequest } from '@chi/run';
+import type { ScorerRequest } from '@chi/experiment';
 import type { PlannedBlock, QualityAlphas } from '@chi/spec';
 import type { ExperimentAnalysis } from '../analysis/analysis-context';
 import type { ChartData } from '../chart-data';

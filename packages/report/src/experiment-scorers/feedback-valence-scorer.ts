@@ -1,4 +1,4 @@
-import { defineExperimentScorer } from '@chi/run';
+import { defineExperimentScorer } from '@chi/experiment';
 import { scoreFeedbackValenceWorld } from '@chi/scoring';
 import { type FeedbackValenceParams, FeedbackValenceParamsSchema } from '@chi/spec';
 import { generateFeedbackValenceWorld } from '@chi/worlds';

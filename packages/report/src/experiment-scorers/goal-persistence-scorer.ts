@@ -1,4 +1,4 @@
-import { defineExperimentScorer, type ScorerRequest } from '@chi/run';
+import { defineExperimentScorer, type ScorerRequest } from '@chi/experiment';
 import { GOAL_PERSISTENCE_FEATURES, scoreGoalPersistenceWorld } from '@chi/scoring';
 import { type GoalPersistenceParams, GoalPersistenceParamsSchema } from '@chi/spec';
 import { generateGoalPersistenceWorld } from '@chi/worlds';

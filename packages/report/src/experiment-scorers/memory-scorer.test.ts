@@ -1,4 +1,4 @@
-import type { ScorerRequest } from '@chi/run';
+import type { ScorerRequest } from '@chi/experiment';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { MemoryWorld, PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateMemoryWorld } from '@chi/worlds';

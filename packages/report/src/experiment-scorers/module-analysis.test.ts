@@ -1,4 +1,4 @@
-import { defineExperimentScorer } from '@chi/run';
+import { defineExperimentScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import type { RunRecords } from '../run-folder';

@@ -1,4 +1,4 @@
-import { defineExperimentScorer } from '@chi/run';
+import { defineExperimentScorer } from '@chi/experiment';
 import { describe, expect, it } from 'vitest';
 import { sampleChartData } from '../__fixtures__/sample-chart-data';
 import { renderFigureSvg } from '../render-svg';

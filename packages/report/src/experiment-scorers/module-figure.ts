@@ -1,4 +1,4 @@
-import type { AnyExperimentScorer } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import type { ChartData } from '../chart-data';
 import { systemLabel } from '../evidence-label';
 import { barEstimateSpec } from '../figures/estimate-chart';

@@ -1,9 +1,10 @@
-import { type AnyExperimentScorer, outcomesFromAttemptLog } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
 import { InvalidArgumentError, type RunManifest } from '@chi/spec';
 import { canonicalJson } from '../canonical-json';
 import type { BlockRow } from '../chart-data';
 import { type CsvCell, toCsv } from '../csv';
 import { formatNumber } from '../format-number';
+import { PlannedOutcomes } from '../planned-outcomes';
 import type { ReportBlock } from '../report-document';
 import type { RunRecords } from '../run-folder';
 import { analyzeModule, type ModuleEstimate } from './module-analysis';
@@ -136,7 +137,7 @@ export function buildModuleRelease(
 ): ModuleRelease {
   const files = new Map<string, string>();
   const sections: ModuleSection[] = [];
-  const outcomes = outcomesFromAttemptLog(records.attempts);
+  const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
   const ids = scorers.map((scorer) => scorer.experimentId);
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
   if (twice !== undefined)

@@ -1,17 +1,11 @@
-import {
-  type AnyExperimentScorer,
-  outcomesFromAttemptLog,
-  type RequestOutcome,
-  type ScorerCell,
-  type ScorerRequest,
-  usableReply,
-} from '@chi/run';
-import type { PlannedRequest } from '@chi/spec';
+import type { AnyExperimentScorer, ScorerCell } from '@chi/experiment';
 import type { BlockRow } from '../chart-data';
 import { requestsAt } from '../plan-view';
+import { PlannedOutcomes } from '../planned-outcomes';
 import type { RunRecords } from '../run-folder';
 import { feedbackValenceScorer } from './feedback-valence-scorer';
 import { goalPersistenceScorer } from './goal-persistence-scorer';
+import { type OutcomeSource, scorerRequestOf } from './scorer-request';
 
 /**
  * The scorers of the toolkit's own opt-in environments. `writeRelease` and `verifyRelease` use
@@ -42,20 +36,6 @@ export interface ModuleScores {
   readonly traces: ReadonlyMap<string, readonly Readonly<Record<string, ScorerCell>>[]>;
 }
 
-function scorerRequest(
-  records: RunRecords,
-  request: PlannedRequest,
-  outcome: RequestOutcome | undefined,
-): ScorerRequest {
-  const reply = usableReply(outcome ?? { kind: 'not_sent', reason: 'no attempt recorded' });
-  return {
-    request,
-    messages: records.requests.get(request.requestId)?.messages ?? null,
-    reply: reply.kind === 'reply' ? reply.text : null,
-    unusableReason: reply.kind === 'reply' ? null : reply.reason,
-  };
-}
-
 /**
  * The ordinals of the plan's requests of one experiment, by world seed (ascending) then by
  * system: a world's requests are parsed when it is scored, not held for the whole experiment.
@@ -78,8 +58,10 @@ function requestsByWorld(
 
 /**
  * Scores one module experiment of a run, world by world: each system's requests on a world with
- * their usable replies (the runner's outcome fold) go to `scorer.scoreWorld`, and only the
- * small per-world result is kept, so the run's requests and replies never sit in memory at once.
+ * their usable replies go to `scorer.scoreWorld`, and only the small per-world result is kept.
+ * The outcomes are the attempt log's one fold that keeps line indexes (`PlannedOutcomes`, the
+ * same as `scoreRun`'s): a reply is read back from the log when its world is scored, so the run's
+ * requests and replies never sit in memory at once.
  * A world whose blocks never started is skipped; one with an incomplete block is scored and
  * flagged (`blockComplete: false`), and the analysis leaves it out. Null when the run does not
  * include the experiment.
@@ -88,7 +70,7 @@ export function scoreModule(
   records: RunRecords,
   blocks: readonly BlockRow[],
   scorer: AnyExperimentScorer,
-  outcomes: ReadonlyMap<string, RequestOutcome> = outcomesFromAttemptLog(records.attempts),
+  outcomes: OutcomeSource = PlannedOutcomes.fold(records.plan, records.attempts),
 ): ModuleScores | null {
   const params = scorer.parametersOf(records.manifest);
   if (params === null) return null;
@@ -103,7 +85,7 @@ export function scoreModule(
       const ordinals = systems.get(system.id);
       if (ordinals === undefined) continue;
       const requests = requestsAt(records.plan, ordinals).map((r) =>
-        scorerRequest(records, r, outcomes.get(r.requestId)),
+        scorerRequestOf(records, r, outcomes),
       );
       const result = scorer.scoreWorld({ params, worldSeed, systemId: system.id, requests });
       observations.push({

@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import {
-  type AnyExperimentScorer,
-  outcomesFromAttemptLog,
-  type RequestOutcome,
-  RUN_FILE_NAME,
-} from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/experiment';
+import { outcomesFromAttemptLog, type RequestOutcome, RUN_FILE_NAME } from '@chi/run';
 import type { RunManifest, SystemSpec } from '@chi/spec';
 import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';
 import { analyzeModule } from '../experiment-scorers/module-analysis';
 import { BUILT_IN_SCORERS, scoreModule } from '../experiment-scorers/module-scores';
+import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
 import { REPORT_VERSION } from '../release-files';
 import type { RunRecords } from '../run-folder';
 import { type RunScores, scoreRun } from '../score-run';
@@ -204,7 +201,7 @@ function experimentUnits(
     { scorer: AnyExperimentScorer; estimates: ReturnType<typeof analyzeModule> }
   >();
   for (const scorer of scorers) {
-    const scored = scoreModule(records, scores.blocks, scorer, outcomes);
+    const scored = scoreModule(records, scores.blocks, scorer, outcomeSourceOf(outcomes));
     if (scored === null) continue;
     modules.set(scorer.experimentId, {
       scorer,

@@ -1,0 +1,47 @@
+/**
+ * `@chi/experiment`: the experiment SPI (service provider interface), in the manner of
+ * `@ai-sdk/provider`: the small, versioned interface an experiment module implements and the
+ * report and runner call. It depends on `@chi/spec` (and zod) only. The contract suite is
+ * `@chi/experiment/test`.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  type AnyExperiment,
+  defineExperiment,
+  type Experiment,
+  type ExperimentHost,
+  type ExperimentPromptTemplate,
+  type ExperimentSettings,
+  type NotesLookup,
+  type PlanContext,
+  type PlannedUnit,
+  type PromptSet,
+  type PromptTemplate,
+  type RenderContext,
+  type RenderedMessages,
+} from './experiment';
+export {
+  AXES,
+  type Axis,
+  type AxisCoverage,
+  type ExperimentDescriptor,
+  type FeatureDeclaration,
+  PANEL_SLOTS,
+  type ParameterFlag,
+  panelCoverage,
+  parameterFlags,
+  type SeedPassage,
+  type SlotClaim,
+} from './experiment-descriptor';
+export {
+  type AnyExperimentScorer,
+  defineExperimentScorer,
+  type ExperimentScorer,
+  type ScorerCell,
+  type ScorerEstimand,
+  type ScorerRequest,
+  type ScorerWorldInput,
+  type ScorerWorldResult,
+} from './experiment-scorer';
