@@ -22,6 +22,29 @@ export interface ScriptedMemoryPolicy {
   readonly whenUnknown: 'abstain' | 'invent';
   /** Abstain on every question whatever the notes say. */
   readonly abstainAlways: boolean;
+  /**
+   * Fading recall (the opt-in `fading-recall` system, docs/protocol.md "A scripted system with a
+   * known, interior EIMC"): an answer the notes give is kept with probability
+   * q(N) = 2^(-N / recallHalfLoad), else the system abstains; N is the load read off the number of
+   * records (see {@link loadOfRecordCount}). Absent: every answer is kept.
+   */
+  readonly recallHalfLoad?: number;
+}
+
+/**
+ * The load N of a memory world with `records` records: a world of load N holds N targets, N
+ * distractors, floor(N/4) updates and floor(N/4) conflicts (docs/protocol.md, "Memory worlds"), so
+ * R = 2N + 2 floor(N/4), increasing in N; the smallest N with 2N + 2 floor(N/4) >= R.
+ */
+export function loadOfRecordCount(records: number): number {
+  let load = 1;
+  while (2 * load + 2 * Math.floor(load / 4) < records) load++;
+  return load;
+}
+
+/** The recall probability q(N) = 2^(-N / halfLoad) of the fading-recall policy. */
+export function fadingRecall(load: number, halfLoad: number): number {
+  return 2 ** (-load / halfLoad);
 }
 
 /** First line of every scripted memory notebook. */
@@ -159,6 +182,10 @@ export function answerMemoryQuestions(
   noise: ScriptedNoise,
 ): ScriptedAnswer[] {
   const groups = groupByKey(records);
+  const recall =
+    policy.recallHalfLoad === undefined
+      ? 1
+      : fadingRecall(loadOfRecordCount(records.length), policy.recallHalfLoad);
   return questions.map((question) => {
     if (policy.abstainAlways) return { id: question.id, value: null, source: null };
     const winner = resolveScripted(
@@ -166,6 +193,9 @@ export function answerMemoryQuestions(
       question.asOf,
       policy.precedence,
     );
+    // One draw per question from the instance's stream: kept with probability q(N).
+    if (winner !== null && recall < 1 && noise.uniform(`recall:${question.id}`) >= recall)
+      return { id: question.id, value: null, source: null };
     if (winner !== null) return { id: question.id, value: winner.value, source: winner.source };
     if (policy.whenUnknown === 'invent') {
       return {

@@ -34,6 +34,8 @@ export const SCRIPTED_OPT_IN_POLICIES: Readonly<
   abstainer: { goal: 'always-stop', valence: 'abstain' },
   // outside the default roster (the probe-wording baseline); behaves like the keeper here
   'wording-sensitive': { goal: 'owner-only', valence: 'insensitive' },
+  // outside the default roster (the interior-EIMC baseline of the coverage harness); like perfect
+  'fading-recall': { goal: 'owner-only', valence: 'insensitive' },
 };
 
 interface GoalNotes {

@@ -119,11 +119,11 @@ describe('createScriptedModel', () => {
 
   it('rejects an unknown system name with the valid names', () => {
     expect(() => createScriptedModel('oracle')).toThrow(
-      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, wording-sensitive, found "oracle"/,
+      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, wording-sensitive, fading-recall, found "oracle"/,
     );
   });
 
-  it('replies depend on the prompt and seed only, and only perfect has an uncapped notebook', () => {
+  it('replies depend on the prompt and seed only, and only the reference conditions have an uncapped notebook', () => {
     const prompt = `${renderJsonBlock('REQUEST', { task: 'history_probe', nonce: 'aaaaaaaaaaaaaaaa' })}\n${renderJsonBlock('NOTES', { notes: '' })}\n${renderJsonBlock('QUESTIONS', [{ id: 'e1', subject: 's', options: ['X', 'Y'] }])}`;
     const keeper = SCRIPTED_SYSTEMS['capacity-keeper'];
     expect(scriptedReply(keeper, 1, prompt)).toBe(scriptedReply(keeper, 1, prompt));
@@ -135,6 +135,7 @@ describe('createScriptedModel', () => {
       Object.values(SCRIPTED_SYSTEMS)
         .filter((system) => system.uncappedNotebook)
         .map((system) => system.name),
-    ).toEqual(['perfect']);
+      // perfect in the roster; fading-recall is the opt-in interior-EIMC reference (issue 31)
+    ).toEqual(['perfect', 'fading-recall']);
   });
 });

@@ -51,7 +51,7 @@ export const SCRIPTED_SYSTEM_NAMES = [
  * Scripted reference systems outside the default roster, for opt-in conditions
  * (`--systems wording-sensitive`): the default run and its release do not change with them.
  */
-export const EXTRA_SCRIPTED_SYSTEM_NAMES = ['wording-sensitive'] as const;
+export const EXTRA_SCRIPTED_SYSTEM_NAMES = ['wording-sensitive', 'fading-recall'] as const;
 
 /** The name of a scripted reference system. */
 export type ScriptedSystemName =
@@ -168,6 +168,21 @@ export const SCRIPTED_SYSTEMS: Readonly<Record<ScriptedSystemName, ScriptedSyste
     history: quietHistory,
     behavior: { errorRate: 0, framingBias: false, abstainAlways: false, wordingFlip: 0.5 },
   },
+  'fading-recall': {
+    name: 'fading-recall',
+    description:
+      'A reference condition with a known, interior EIMC (opt-in, for interval coverage): an UNCAPPED notebook like perfect, but each answer its notes give is kept with probability 2^(-N/256) at load N (read off the number of records) and abstained on otherwise, one draw per question from its own stream. Expected Q_M = (q^4 (1 + 3q) / 4)^(1/6): 0.934, 0.872, 0.762, 0.582 at loads 32, 64, 128, 256, so EIMC 32, 64 and 128 at tau 0.9, 0.8 and 0.7 (docs/protocol.md). History and behavior like perfect.',
+    uncappedNotebook: true,
+    memory: {
+      encode: 'all',
+      precedence: 'authority-then-time',
+      whenUnknown: 'abstain',
+      abstainAlways: false,
+      recallHalfLoad: 256,
+    },
+    history: quietHistory,
+    behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
+  },
 };
 
 /** Default seed of the scripted systems' noise. */
@@ -183,6 +198,10 @@ export function declaredNoise(definition: ScriptedSystemDefinition): Record<stri
     ...((definition.behavior.wordingFlip ?? 0) > 0
       ? { behaviorWordingFlip: definition.behavior.wordingFlip ?? 0 }
       : {}),
+    ...(definition.memory.recallHalfLoad === undefined
+      ? {}
+      : // declared as a probability: q(N) = 2^(-N / halfLoad) = (1 - fade)^N
+        { memoryFadePerLoadUnit: 1 - 2 ** (-1 / definition.memory.recallHalfLoad) }),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   isScriptedOrSynthetic,
   type ResourceRow,
 } from './chart-data';
+import { corpusPerLoad } from './corpus-per-load';
 import { estimandWorldSets } from './estimand-world-sets';
 import { PILOT_BLOCK_SCORERS } from './experiment-scorers/pilot-scorers';
 import { plannedRequestOf } from './plan-view';
@@ -191,6 +192,7 @@ export function analyzeRun(
     run: runFacts(records, context.exploratoryBelowWorlds),
     ...parts,
     resources: resources(records, context.systems),
+    corpus: corpusPerLoad(records),
     missingness: {
       blocks: [...scores.blocks],
       failures: failureCounts(records),

@@ -12,6 +12,7 @@ import {
 } from '@chi/spec';
 import { z } from 'zod';
 import { TranscriptReplayRowSchema } from './analysis/transcript-replay';
+import { CorpusRowSchema } from './corpus-per-load';
 
 /**
  * Why an interval is absent:
@@ -492,6 +493,11 @@ export const ChartDataSchema = z.strictObject({
   memory: z.array(MemoryPointSchema),
   eimc: z.array(EimcEntrySchema),
   resources: z.array(ResourceRowSchema),
+  /**
+   * Per memory load, the encode request's bytes and reported prompt tokens (issue 31). Optional:
+   * chart data written before it was recorded parses without it.
+   */
+  corpus: z.array(CorpusRowSchema).optional(),
   history: z.array(HistoryPointSchema),
   historyDistances: z.array(HistoryDistanceSchema),
   historyDynamics: z.array(HistoryDynamicsSchema),

@@ -316,4 +316,37 @@ describe('buildReportDocument + renderers', () => {
     expect(data.resources.every((r) => r.costUsd === 0)).toBe(true);
     expect(markdown).toContain('No resource figure: nothing to draw. Not drawn: Tokens');
   });
+
+  it('states corpus bytes and tokens per load beside the resource costs (issue 31)', () => {
+    const data = sampleChartData();
+    const withCorpus = {
+      ...data,
+      corpus: [
+        {
+          load: 32,
+          requests: 8,
+          bytesMin: 9000,
+          bytesMean: 9500,
+          bytesMax: 10000,
+          reportedPromptTokensMean: null,
+          requestsWithTokens: 0,
+        },
+        {
+          load: 64,
+          requests: 8,
+          bytesMin: 18000,
+          bytesMean: 19000.4,
+          bytesMax: 20000,
+          reportedPromptTokensMean: 4800,
+          requestsWithTokens: 4,
+        },
+      ],
+    };
+    const markdown = renderMarkdown(buildReportDocument(input({ data: withCorpus })));
+    expect(markdown).toContain('Corpus per memory load');
+    expect(markdown).toContain('| 32 | 8 | 9000 / 9500 / 10000 | 2375 | not reported |');
+    expect(markdown).toContain('| 64 | 8 | 18000 / 19000 / 20000 | 4750 | 4800 (4) |');
+    // Chart data written before the field existed renders without the table.
+    expect(renderMarkdown(buildReportDocument(input()))).not.toContain('Corpus per memory load');
+  });
 });

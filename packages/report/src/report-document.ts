@@ -580,6 +580,39 @@ function resourceBlocks(input: ReportInput): ReportBlock[] {
       ? [paragraph(`No resource figure: nothing to draw. ${omitted ?? ''}`.trim())]
       : figure),
     resourcesTable(data),
+    ...corpusBlocks(data),
+  ];
+}
+
+/**
+ * Corpus bytes and tokens per load (issue 31): what each memory load shows a system, so a reader
+ * can compare a load with a model's context. Bytes are measured on the encode request as sent;
+ * tokens only where the endpoint reported them.
+ */
+function corpusBlocks(data: ChartData): ReportBlock[] {
+  if (data.corpus === undefined || data.corpus.length === 0) return [];
+  return [
+    {
+      kind: 'table',
+      caption:
+        'Corpus per memory load: UTF-8 bytes of the encode request as sent (the records the encode prompt shows, with its instructions), over every system and world; prompt tokens as the endpoint reported them (none for scripted systems, which report no usage). A rough token count is bytes / 4.',
+      columns: [
+        'Load',
+        'Encode requests',
+        'Bytes (min / mean / max)',
+        'About bytes / 4 tokens',
+        'Reported prompt tokens (mean, requests)',
+      ],
+      rows: data.corpus.map((row) => [
+        String(row.load),
+        String(row.requests),
+        `${row.bytesMin} / ${Math.round(row.bytesMean)} / ${row.bytesMax}`,
+        String(Math.round(row.bytesMean / 4)),
+        row.reportedPromptTokensMean === null
+          ? 'not reported'
+          : `${Math.round(row.reportedPromptTokensMean)} (${row.requestsWithTokens})`,
+      ]),
+    },
   ];
 }
 

@@ -18,6 +18,7 @@ import {
   simultaneousBands,
   studentizedClusterMeans,
 } from '@chi/stats';
+import { notEstimableReason } from './estimable';
 import {
   type DivergenceIntervalMethod,
   LEGACY_DIVERGENCE_INTERVAL_METHOD,
@@ -633,18 +634,23 @@ function toEstimate(
   const firstReason = clusters
     .find((cluster) => cluster.values.get(name)?.value == null)
     ?.values.get(name)?.reason;
-  const banded = estimate.interval === null ? null : band;
+  // Too few defined worlds for an interval (docs/protocol.md): the estimate stays, the interval
+  // and the band go, and the reason says how many worlds would give one.
+  const tooFew = notEstimableReason(defined.length, clusters.length);
+  const interval = tooFew === null ? estimate.interval : null;
+  const omittedReason = tooFew ?? estimate.omittedReason;
+  const banded = interval === null ? null : band;
   return {
     estimate: round(estimate.estimate),
-    lower: round(estimate.interval?.lower ?? null),
-    upper: round(estimate.interval?.upper ?? null),
+    lower: round(interval?.lower ?? null),
+    upper: round(interval?.upper ?? null),
     worlds: defined.length,
     plannedWorlds: clusters.length,
     reason:
       estimate.estimate === null
         ? (firstReason ?? 'undefined in every world')
-        : estimate.interval === null
-          ? `no interval: ${estimate.omittedReason}`
+        : interval === null
+          ? `no interval: ${omittedReason}`
           : null,
     simultaneousLower: round(banded?.lower ?? null),
     simultaneousUpper: round(banded?.upper ?? null),
@@ -721,13 +727,18 @@ function analyzeSystem(
   const level = manifest.analysis.level;
   // The grid family is the divergence series at every checkpoint; task accuracy accompanies the
   // dynamics (pointwise) and is not part of the family.
+  // A cell without an interval (too few defined worlds) does not enter its family's maximum.
+  const estimable = (name: string) => {
+    const defined = clusters.filter((cluster) => cluster.values.get(name)?.value != null).length;
+    return notEstimableReason(defined, clusters.length) === null;
+  };
   const grid = familyBands(
-    names.filter((name) => name.includes('@') && !name.startsWith('accuracy:')),
+    names.filter((name) => name.includes('@') && !name.startsWith('accuracy:') && estimable(name)),
     boot,
     replicates,
     level,
   );
-  const table = familyBands(DIVERGENCE_DYNAMICS, boot, replicates, level);
+  const table = familyBands(DIVERGENCE_DYNAMICS.filter(estimable), boot, replicates, level);
   const estimate = (name: string, bands: Map<string, SimultaneousBand | null>) =>
     toEstimate(name, pointwise.get(name) as Pointwise, clusters, bands.get(name) ?? null);
   return {

@@ -1,5 +1,12 @@
 import { InvalidArgumentError } from '@chi/spec';
-import type { CellCoverage, GroupCoverage } from './coverage-table';
+import {
+  CELL_COVERAGE_FLOOR,
+  type CellCoverage,
+  coverageShortfall,
+  type GroupCoverage,
+  MIN_JUDGED_INTERVALS,
+  POOLED_COVERAGE_FLOOR,
+} from './coverage-table';
 import type { CoverageMethod } from './divergence-coverage';
 
 /** The flags of `npm run coverage` (docs/coverage.md). */
@@ -25,6 +32,18 @@ export interface CoverageArgs {
    * without rerunning the protocol. Null (the default): no cache.
    */
   readonly cache: string | null;
+  /**
+   * `--pilot-sets K`: run the pilot's memory experiment (Q_M and EIMC cells) for the first K seed
+   * sets only (default: every set). The pilot run of a seed set costs more than its divergence
+   * run; with `--cache` its observations are kept too (`DIR/pilot-<root seed>-<worlds>-<resamples>.json`).
+   */
+  readonly pilotSets: number | null;
+  /**
+   * `--cache-only DIR`: `--cache DIR`, but nothing is run: a seed set whose world values are not
+   * in DIR is skipped (and counted), and pilot cells are read from DIR only. Re-reads the
+   * intervals of runs done earlier (or on other machines) without a request.
+   */
+  readonly cacheOnly: boolean;
 }
 
 /** The values of `--method`. */
@@ -45,7 +64,12 @@ export function coverageMethods(flag: CoverageMethodFlag): CoverageMethod[] {
   return [flag === 'expanded' ? 'expanded_percentile' : flag];
 }
 
-const INTEGER_FLAGS = { '--sets': 'sets', '--worlds': 'worlds', '--resamples': 'resamples' };
+const INTEGER_FLAGS = {
+  '--sets': 'sets',
+  '--worlds': 'worlds',
+  '--resamples': 'resamples',
+  '--pilot-sets': 'pilotSets',
+};
 
 /**
  * Parses the coverage command's flags.
@@ -55,7 +79,7 @@ const INTEGER_FLAGS = { '--sets': 'sets', '--worlds': 'worlds', '--resamples': '
  *   unknown method.
  */
 export function parseCoverageArgs(args: readonly string[], defaultSeed: number): CoverageArgs {
-  const parsed: Record<string, number | string | null> = {
+  const parsed: Record<string, number | string | boolean | null> = {
     sets: 40,
     worlds: 8,
     resamples: 2000,
@@ -63,6 +87,8 @@ export function parseCoverageArgs(args: readonly string[], defaultSeed: number):
     seed: defaultSeed,
     out: 'coverage',
     cache: null,
+    pilotSets: null,
+    cacheOnly: false,
   };
   for (let index = 0; index < args.length; index += 2) {
     const flag = args[index] as string;
@@ -86,7 +112,10 @@ export function parseCoverageArgs(args: readonly string[], defaultSeed: number):
       parsed.method = value;
     } else if (flag === '--out') parsed.out = value;
     else if (flag === '--cache') parsed.cache = value;
-    else throw new InvalidArgumentError(flag, 'unknown flag');
+    else if (flag === '--cache-only') {
+      parsed.cache = value;
+      parsed.cacheOnly = true;
+    } else throw new InvalidArgumentError(flag, 'unknown flag');
   }
   return parsed as unknown as CoverageArgs;
 }
@@ -98,23 +127,29 @@ const figure = (value: number | null, digits = 3) => (value === null ? '-' : val
  * with both methods side by side (scripted systems: the figures measure the intervals).
  */
 export function renderCoverageMarkdown(
-  settings: CoverageArgs & { readonly methods: readonly string[] },
+  settings: CoverageArgs & {
+    readonly methods: readonly string[];
+    /** The root seeds read (with `--cache-only`, the cached ones); default seed..seed+sets-1. */
+    readonly rootSeeds?: readonly number[];
+  },
   groups: readonly GroupCoverage[],
   cells: readonly CellCoverage[],
 ): string {
   const lines = [
     '# Interval coverage (scripted systems with known dynamics)',
     '',
-    `Seed sets: ${settings.sets}; worlds per set: ${settings.worlds}; resamples: ${settings.resamples}; root seeds ${settings.seed}..${settings.seed + settings.sets - 1}; methods: ${settings.methods.join(', ')}. Nominal level 0.95.`,
+    `Seed sets: ${settings.sets}; worlds per set: ${settings.worlds}; resamples: ${settings.resamples}; root seeds ${settings.rootSeeds === undefined ? `${settings.seed}..${settings.seed + settings.sets - 1}` : settings.rootSeeds.join(', ')}; methods: ${settings.methods.join(', ')}. Nominal level 0.95.`,
     '',
-    '| group | method | cells | deterministic cells | pooled coverage | min cell coverage | cells < 0.92 | mean (estimate - truth) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    `Acceptance rule (docs/protocol.md): pooled coverage >= ${POOLED_COVERAGE_FLOOR} per group and no cell with ${MIN_JUDGED_INTERVALS}+ intervals at or below ${CELL_COVERAGE_FLOOR}; a seed set without an interval (the release says why) is counted under "no interval", never as covered.`,
+    '',
+    '| group | method | cells | deterministic cells | intervals | no interval | pooled coverage | min cell coverage | min judged cell | cells < 0.92 | mean (estimate - truth) | rule |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...groups.map(
       (g) =>
-        `| ${g.group} | ${g.method} | ${g.cells} | ${g.deterministicCells} | ${figure(g.coverage)} | ${figure(g.minCoverage)} | ${g.cellsBelow} | ${figure(g.meanError, 4)} |`,
+        `| ${g.group} | ${g.method} | ${g.cells} | ${g.deterministicCells} | ${g.intervals} | ${g.noInterval} | ${figure(g.coverage)} | ${figure(g.minCoverage)} | ${figure(g.minJudgedCoverage)} | ${g.cellsBelow} | ${figure(g.meanError, 4)} | ${coverageShortfall(g) ?? 'met'} |`,
     ),
     '',
-    `| cell | truth | ${settings.methods.map((m) => `${m} coverage`).join(' | ')} | degenerate at truth | missing | mean (estimate - truth) |`,
+    `| cell | truth | ${settings.methods.map((m) => `${m} coverage`).join(' | ')} | degenerate at truth | no interval | mean (estimate - truth) |`,
     `| --- | --- | ${settings.methods.map(() => '---').join(' | ')} | --- | --- | --- |`,
   ];
   const byCell = new Map<string, CellCoverage[]>();
@@ -125,7 +160,7 @@ export function renderCoverageMarkdown(
       figure(list.find((cell) => cell.method === method)?.coverage ?? null),
     );
     lines.push(
-      `| ${name} | ${figure(first.truth, 4)} | ${coverage.join(' | ')} | ${first.degenerateAtTruth}/${first.sets} | ${first.missing} | ${figure(first.meanError, 4)} |`,
+      `| ${name} | ${figure(first.truth, 4)} | ${coverage.join(' | ')} | ${first.degenerateAtTruth}/${first.sets} | ${first.noInterval} | ${figure(first.meanError, 4)} |`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -1,7 +1,13 @@
 import { InvalidArgumentError } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { coverageMethods, parseCoverageArgs, renderCoverageMarkdown } from './coverage-report';
-import { type CoverageObservation, coverageByCell, coverageByGroup } from './coverage-table';
+import {
+  type CoverageObservation,
+  coverageByCell,
+  coverageByGroup,
+  coverageShortfall,
+  type GroupCoverage,
+} from './coverage-table';
 import { divergenceObservations, divergenceTruths } from './divergence-coverage';
 
 const observation = (
@@ -22,8 +28,9 @@ const observation = (
 
 describe('coverage counting (npm run coverage), hand-worked', () => {
   // Cell a over 5 seed sets, truth 0.5: [0.4, 0.6] covers, [0.51, 0.7] misses, [0.5, 0.5] is
-  // degenerate at the truth (counted apart), no interval is missing (never covers), and
-  // [0.3, 0.5 + 5e-10] covers within the 1e-9 tolerance. Coverage = 2 / (5 - 1) = 0.5; mean error
+  // degenerate at the truth (counted apart), a seed set without an interval is "no interval"
+  // (counted apart, never covered), and [0.3, 0.5 + 5e-10] covers within the 1e-9 tolerance.
+  // Coverage = 2 / (5 - 1 - 1) = 2/3; mean error
   // over the 4 estimates = (0 + 0.1 + 0 - 0.1) / 4... with estimates 0.5, 0.6, 0.5, 0.4 -> 0.
   const a = [
     observation('a', 0.5, 0.4, 0.6),
@@ -37,22 +44,23 @@ describe('coverage counting (npm run coverage), hand-worked', () => {
   // Cell c: [0.2, 0.2] with truth 0.5 is degenerate but not at the truth: a miss.
   const c = [observation('c', 0.2, 0.2, 0.2), observation('c', 0.45, 0.4, 0.55)];
 
-  it('counts covered, degenerate-at-truth and missing intervals per cell', () => {
+  it('counts covered, degenerate-at-truth and no-interval seed sets per cell', () => {
     const cells = coverageByCell([...a, ...b, ...c]);
     expect(
-      cells.map(({ cell, sets, degenerateAtTruth, missing, covered }) => ({
+      cells.map(({ cell, sets, degenerateAtTruth, noInterval, covered, intervals }) => ({
         cell,
         sets,
         degenerateAtTruth,
-        missing,
+        noInterval,
         covered,
+        intervals,
       })),
     ).toEqual([
-      { cell: 'a', sets: 5, degenerateAtTruth: 1, missing: 1, covered: 2 },
-      { cell: 'b', sets: 2, degenerateAtTruth: 2, missing: 0, covered: 0 },
-      { cell: 'c', sets: 2, degenerateAtTruth: 0, missing: 0, covered: 1 },
+      { cell: 'a', sets: 5, degenerateAtTruth: 1, noInterval: 1, covered: 2, intervals: 3 },
+      { cell: 'b', sets: 2, degenerateAtTruth: 2, noInterval: 0, covered: 0, intervals: 0 },
+      { cell: 'c', sets: 2, degenerateAtTruth: 0, noInterval: 0, covered: 1, intervals: 2 },
     ]);
-    expect(cells[0]?.coverage).toBe(0.5);
+    expect(cells[0]?.coverage).toBe(2 / 3);
     expect(cells[0]?.meanError).toBeCloseTo(0, 12);
     expect(cells[1]?.coverage).toBeNull();
     expect(cells[1]?.meanError).toBe(0);
@@ -62,14 +70,43 @@ describe('coverage counting (npm run coverage), hand-worked', () => {
 
   it('pools a group over its non-degenerate intervals and counts deterministic cells apart', () => {
     const [group] = coverageByGroup(coverageByCell([...a, ...b, ...c]));
-    // a: 2 of 4 non-degenerate intervals, c: 1 of 2 -> 3 / 6; b is a deterministic cell.
+    // a: 2 of 3 intervals given (one seed set without), c: 1 of 2 -> 3 / 5; b is a
+    // deterministic cell. No cell has 20 intervals, so none is judged singly.
     expect(group).toMatchObject({
       cells: 2,
       deterministicCells: 1,
-      coverage: 0.5,
+      intervals: 5,
+      noInterval: 1,
+      coverage: 0.6,
       minCoverage: 0.5,
+      minJudgedCoverage: null,
       cellsBelow: 2,
     });
+    expect(coverageShortfall(group as GroupCoverage)).toBe('pooled coverage 0.600 < 0.92');
+  });
+
+  it('the acceptance rule: pooled >= 0.92, and no cell of 20+ intervals at or below 0.8', () => {
+    const cell = (name: string, covered: number, of: number, missingSets = 0) => [
+      ...Array.from({ length: covered }, () => observation(name, 0.5, 0.4, 0.6)),
+      ...Array.from({ length: of - covered }, () => observation(name, 0.9, 0.8, 1)),
+      ...Array.from({ length: missingSets }, () => observation(name, 0.5, null, null)),
+    ];
+    const rule = (...cells: CoverageObservation[][]) =>
+      coverageShortfall(coverageByGroup(coverageByCell(cells.flat()))[0] as GroupCoverage);
+    // 390 of 400 pooled (0.975); one judged cell at 32/40 = 0.8: fails on the cell.
+    expect(
+      rule(cell('x', 32, 40), ...Array.from({ length: 9 }, (_, i) => cell(`y${i}`, 40, 40))),
+    ).toBe('a cell with 20+ intervals at 0.800 <= 0.8');
+    // The same cell at 33/40 passes; a cell of 10 intervals at 0.7 is not judged singly.
+    expect(
+      rule(
+        cell('x', 33, 40),
+        cell('z', 7, 10, 30),
+        ...Array.from({ length: 9 }, (_, i) => cell(`y${i}`, 40, 40)),
+      ),
+    ).toBeNull();
+    // Seed sets without an interval never count as covered: 30 of them beside 10 misses fail.
+    expect(rule(cell('w', 0, 10, 30))).toBe('pooled coverage 0.000 < 0.92');
   });
 
   it('keeps methods apart', () => {
@@ -81,7 +118,7 @@ describe('coverage counting (npm run coverage), hand-worked', () => {
       coverageByGroup(cells),
       cells,
     );
-    expect(text).toContain('| a | 0.5000 | 0.500 | 0.500 | 1/5 | 1 | 0.0000 |');
+    expect(text).toContain('| a | 0.5000 | 0.667 | 0.667 | 1/5 | 1 | 0.0000 |');
   });
 });
 
@@ -117,6 +154,28 @@ describe('divergence cells read from world values', () => {
     expect(find('stateless excess@1', 'percentile')).toMatchObject({ lower: null, upper: null });
   });
 
+  it('a cell defined in 3 of 8 worlds gets no interval, as in the release; 4 of 8 gets one', () => {
+    const values = (defined: number) =>
+      Array.from({ length: 8 }, (_, world) => ({
+        systemId: 'hidden-state',
+        statistic: 'recovery',
+        worldSeed: world + 1,
+        value: world < defined ? world % 2 : null,
+        reason: world < defined ? null : 'no deviation to recover from',
+      }));
+    const read = (defined: number) =>
+      divergenceObservations(values(defined), {
+        checkpoints: [0],
+        seed: 7,
+        resamples: 200,
+        level: 0.95,
+        methods: ['expanded_percentile', 'studentized'],
+      }).filter((o) => o.cell === 'hidden-state recovery');
+    for (const observation of read(3))
+      expect(observation).toMatchObject({ estimate: 1 / 3, lower: null, upper: null });
+    for (const observation of read(4)) expect(observation.lower).not.toBeNull();
+  });
+
   it('takes every series at every checkpoint and every derived dynamic, per system', () => {
     const truths = divergenceTruths('notebook-follower', [0, 1, 2, 3, 4, 5, 6]);
     expect(truths.filter((t) => t.group === 'divergence series')).toHaveLength(49);
@@ -135,7 +194,14 @@ describe('coverage flags', () => {
       seed: 5,
       out: 'coverage',
       cache: null,
+      pilotSets: null,
+      cacheOnly: false,
     });
+    expect(parseCoverageArgs(['--cache-only', 'c'], 5)).toMatchObject({
+      cache: 'c',
+      cacheOnly: true,
+    });
+    expect(parseCoverageArgs(['--pilot-sets', '10'], 5).pilotSets).toBe(10);
     expect(coverageMethods('all')).toEqual(['percentile', 'expanded_percentile', 'studentized']);
     expect(coverageMethods('both')).toEqual(['percentile', 'expanded_percentile']);
     expect(coverageMethods('expanded')).toEqual(['expanded_percentile']);
@@ -147,6 +213,7 @@ describe('coverage flags', () => {
 
   it.each([
     [['--sets', '0'], '--sets'],
+    [['--pilot-sets', '0'], '--pilot-sets'],
     [['--worlds', 'x'], '--worlds'],
     [['--method', 'bca'], '--method'],
     [['--seed', '-1'], '--seed'],

@@ -8,6 +8,7 @@ import {
   type DivergenceWorldValue,
   divergenceWorldValues,
 } from '../divergence/analyze';
+import { notEstimableReason } from '../divergence/estimable';
 import { EXPECTED_DYNAMICS, expectedSeries } from '../divergence/known-truth';
 import { type DivergenceRecomputed, runDivergenceProtocol } from '../divergence/run';
 import type { CoverageObservation } from './coverage-table';
@@ -56,7 +57,8 @@ function meanDefined(sample: readonly Cluster[], name: string): number | null {
 /**
  * The observations of one seed set's world values: per system, the world-cluster bootstrap of
  * every cell with a derived truth (mean over the worlds where it is defined, as the analysis
- * does), read by each method from the same replicates' seed and draws.
+ * does), read by each method from the same replicates' seed and draws. A cell the release gives no
+ * interval (too few defined worlds, `notEstimableReason`) has none here either.
  */
 export function divergenceObservations(
   values: readonly DivergenceWorldValue[],
@@ -83,6 +85,9 @@ export function divergenceObservations(
       const read = method === 'studentized' ? studentizedCells : bootstrapCells;
       const intervals = read(clusters, truths, options, method);
       return truths.map(({ statistic, group, truth }) => {
+        // The release's rule: too few defined worlds, no interval (docs/protocol.md).
+        const defined = clusters.filter((cluster) => (cluster.get(statistic) ?? null) !== null);
+        const tooFew = notEstimableReason(defined.length, clusters.length) !== null;
         const found = intervals[statistic];
         return {
           cell: `${systemId} ${statistic}`,
@@ -90,8 +95,8 @@ export function divergenceObservations(
           method,
           truth,
           estimate: found?.estimate ?? null,
-          lower: found?.interval?.lower ?? null,
-          upper: found?.interval?.upper ?? null,
+          lower: tooFew ? null : (found?.interval?.lower ?? null),
+          upper: tooFew ? null : (found?.interval?.upper ?? null),
         };
       });
     });

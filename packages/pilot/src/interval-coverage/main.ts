@@ -5,12 +5,13 @@
  * Scripted systems only: the figures measure the intervals, never a model.
  *
  * Flags: `--sets K` (40), `--worlds N` (8, the protocol default), `--resamples R` (2000, the
- * release's), `--method expanded|percentile|studentized|both|all` (all), `--cache DIR` (world values per seed set, reused), `--seed S` (the protocol's root seed:
+ * release's), `--method expanded|percentile|studentized|both|all` (all), `--cache DIR` (world values and pilot cells per seed set, reused), `--pilot-sets K` (pilot cells for the first K sets; default all), `--seed S` (the protocol's root seed:
  * seed set k uses root seed S + k), `--out DIR` (coverage).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { argv, exit, stderr, stdout } from 'node:process';
+import type { IntervalMethod } from '@chi/stats';
 import { DIVERGENCE_ROOT_SEED } from '../divergence/run';
 import {
   type CoverageArgs,
@@ -27,7 +28,15 @@ async function main(): Promise<void> {
   const methods = coverageMethods(options.method);
   const observations: CoverageObservation[] = [];
   const started = Date.now();
+  const done: number[] = [];
   for (let set = 0; set < options.sets; set++) {
+    if (options.cacheOnly && !cachedSeedSet(options, set)) {
+      stderr.write(
+        `coverage: seed set ${set + 1} (root seed ${options.seed + set}) not cached: skipped\n`,
+      );
+      continue;
+    }
+    done.push(options.seed + set);
     observations.push(
       ...(await divergenceSeedSet({
         rootSeed: options.seed + set,
@@ -36,17 +45,12 @@ async function main(): Promise<void> {
         methods,
         cache: options.cache,
       })),
-      // The pilot's Q_M of the scripted systems with known values (deterministic cells). Q_M is
-      // not a mean over worlds, so the studentized interval does not apply to it.
-      ...(await pilotSeedSet({
-        rootSeed: options.seed + set,
-        worlds: options.worlds,
-        resamples: options.resamples,
-        methods: methods.filter((method) => method !== 'studentized'),
-      })),
+      // The pilot's Q_M and EIMC of the scripted systems with known values. Neither is a mean
+      // over worlds, so the studentized interval does not apply to them.
+      ...(set < (options.pilotSets ?? options.sets) ? await pilotCells(options, set, methods) : []),
     );
     // The tables are rewritten after every seed set: a run stopped early leaves the sets done.
-    write(options, methods, observations, set + 1);
+    write(options, methods, observations, done);
     stderr.write(
       `coverage: seed set ${set + 1}/${options.sets} done (${Math.round((Date.now() - started) / 1000)} s)\n`,
     );
@@ -54,11 +58,50 @@ async function main(): Promise<void> {
   stdout.write(`coverage: wrote ${join(options.out, 'interval-coverage.{json,md}')}\n`);
 }
 
+/** Whether seed set `set`'s divergence world values are in the cache. */
+function cachedSeedSet(options: CoverageArgs, set: number): boolean {
+  return (
+    options.cache !== null &&
+    existsSync(join(options.cache, `world-values-${options.seed + set}-${options.worlds}.json`))
+  );
+}
+
+/** One seed set's pilot cells, read from `--cache` when kept there, else run (and kept). */
+async function pilotCells(
+  options: CoverageArgs,
+  set: number,
+  methods: readonly CoverageMethod[],
+): Promise<CoverageObservation[]> {
+  const rootSeed = options.seed + set;
+  const wanted = methods.filter((method) => method !== 'studentized');
+  const file =
+    options.cache === null
+      ? null
+      : join(options.cache, `pilot-${rootSeed}-${options.worlds}-${options.resamples}.json`);
+  if (file !== null && existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as CoverageObservation[];
+    if (wanted.every((method) => kept.some((o) => o.method === method)))
+      return kept.filter((o) => (wanted as string[]).includes(o.method));
+  }
+  if (options.cacheOnly) return [];
+  const observations = await pilotSeedSet({
+    rootSeed,
+    worlds: options.worlds,
+    resamples: options.resamples,
+    methods: wanted as IntervalMethod[],
+  });
+  if (file !== null && options.cache !== null) {
+    mkdirSync(options.cache, { recursive: true });
+    writeFileSync(file, JSON.stringify(observations));
+  }
+  return observations;
+}
+
 function write(
   options: CoverageArgs,
   methods: readonly CoverageMethod[],
   observations: readonly CoverageObservation[],
-  setsDone: number,
+  rootSeeds: readonly number[],
 ): void {
   const cells = coverageByCell(observations);
   // Groups are per system ("divergence series (hidden-state)"); pooled strips the system.
@@ -66,7 +109,7 @@ function write(
   const pooled = coverageByGroup(
     cells.map((cell) => ({ ...cell, group: cell.group.replace(/ \(.*\)$/, '') })),
   );
-  const settings = { ...options, sets: setsDone, methods, scripted: true };
+  const settings = { ...options, sets: rootSeeds.length, rootSeeds, methods, scripted: true };
   mkdirSync(options.out, { recursive: true });
   writeFileSync(
     join(options.out, 'interval-coverage.json'),

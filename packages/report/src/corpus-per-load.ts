@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { plannedRequestOf } from './plan-view';
+import type { RunRecords } from './run-folder';
+
+/**
+ * What a memory load shows a system (issue 31, "claims no larger than the evidence"): per load,
+ * the UTF-8 bytes of the encode request's messages (the corpus as the encode prompt shows it,
+ * with the prompt's instructions) over every world and system, and the prompt tokens the
+ * endpoint reported for those requests (null when none reported: scripted systems report none).
+ */
+export const CorpusRowSchema = z.strictObject({
+  load: z.int().min(1),
+  /** Encode requests sent at this load (every system x world). */
+  requests: z.int().min(0),
+  bytesMin: z.int().min(0),
+  bytesMean: z.number().min(0),
+  bytesMax: z.int().min(0),
+  /** Mean prompt tokens over the encode requests whose usage reported them; null when none did. */
+  reportedPromptTokensMean: z.number().min(0).nullable(),
+  /** Encode requests whose usage reported prompt tokens. */
+  requestsWithTokens: z.int().min(0),
+});
+/** One load's corpus size. */
+export type CorpusRow = z.infer<typeof CorpusRowSchema>;
+
+/**
+ * The corpus rows of a run, by load: bytes from every `before_send` attempt of a
+ * `memory_encode` request (the latest attempt of each request counts once), tokens from the
+ * `after_response` usage of the same requests.
+ */
+export function corpusPerLoad(records: Pick<RunRecords, 'attempts' | 'plan'>): CorpusRow[] {
+  const plannedRequest = plannedRequestOf(records.plan);
+  const bytes = new Map<string, { load: number; bytes: number; tokens: number | null }>();
+  for (const attempt of records.attempts) {
+    const request = plannedRequest(attempt.requestId);
+    if (request?.task !== 'memory_encode' || request.load === null) continue;
+    const seen = bytes.get(attempt.requestId);
+    const tokens =
+      attempt.phase === 'after_response' ? (attempt.result?.usage.promptTokens ?? null) : null;
+    bytes.set(attempt.requestId, {
+      load: request.load,
+      bytes: attempt.inputBytes,
+      tokens: tokens ?? seen?.tokens ?? null,
+    });
+  }
+  const byLoad = new Map<number, { bytes: number[]; tokens: number[] }>();
+  for (const { load, bytes: size, tokens } of bytes.values()) {
+    const entry = byLoad.get(load) ?? { bytes: [], tokens: [] };
+    entry.bytes.push(size);
+    if (tokens !== null) entry.tokens.push(tokens);
+    byLoad.set(load, entry);
+  }
+  const mean = (values: readonly number[]) =>
+    values.reduce((sum, value) => sum + value, 0) / values.length;
+  return [...byLoad]
+    .sort(([a], [b]) => a - b)
+    .map(([load, entry]) => ({
+      load,
+      requests: entry.bytes.length,
+      bytesMin: Math.min(...entry.bytes),
+      bytesMean: mean(entry.bytes),
+      bytesMax: Math.max(...entry.bytes),
+      reportedPromptTokensMean: entry.tokens.length === 0 ? null : mean(entry.tokens),
+      requestsWithTokens: entry.tokens.length,
+    }));
+}
