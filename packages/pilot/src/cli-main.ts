@@ -514,6 +514,7 @@ async function pilotCommand(
       onEvent: render,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+      ...shardRunOptions({}, io.env),
     });
     return reportOutcome(outcome, command, started, io);
   }
@@ -559,7 +560,7 @@ async function pilotCommand(
     onEvent: render,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-    ...shardRunOptions(command),
+    ...shardRunOptions(command, io.env),
   });
   return reportOutcome(outcome, command, started, io);
 }

@@ -129,6 +129,11 @@ export interface RunPilotOptions {
   readonly shard?: ShardSpec;
   /** A new run's manifest `createdAt` (`createRun`'s `createdAt`; every shard gets the same). */
   readonly createdAt?: Date;
+  /**
+   * The clock of the models `runPilot` makes from the manifest (their timestamps and latencies;
+   * `CHI_TEST_CLOCK` in tests that compare published bytes across processes). Default: real time.
+   */
+  readonly modelClock?: () => Date;
 }
 
 /** What {@link runPilot} did. */
@@ -406,6 +411,7 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
       ...(ledger === undefined ? {} : { ledger }),
       ...(catalog === undefined ? {} : { catalog }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.modelClock === undefined ? {} : { now: options.modelClock }),
     };
     const execution = await executeRun({
       runDir,

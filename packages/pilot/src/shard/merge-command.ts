@@ -3,18 +3,27 @@ import type { MergeCommand, PilotCommand } from '../cli-args';
 import type { CliIo } from '../cli-main';
 import { finishRun } from '../pilot';
 import { createProgressRenderer } from '../progress';
+import { testClockFrom } from '../test-clock';
 import { mergeShards } from './merge-shards';
 
 /**
  * The `runPilot` options of `chi pilot --shard i/n --created-at ISO`: the shard, the manifest's
- * creation time, and no release (a shard's part is not a run's result: `chi merge` writes it).
+ * creation time, and no release (a shard's part is not a run's result: `chi merge` writes it);
+ * with `CHI_TEST_CLOCK` set (tests only), the frozen clock of the run and its models.
  */
-export function shardRunOptions(command: Pick<PilotCommand, 'shard' | 'createdAt'>): {
+export function shardRunOptions(
+  command: Pick<PilotCommand, 'shard' | 'createdAt'>,
+  env: Readonly<Record<string, string | undefined>> = {},
+): {
   shard?: PilotCommand['shard'];
   createdAt?: Date;
   release?: false;
+  now?: () => Date;
+  modelClock?: () => Date;
 } {
+  const clock = testClockFrom(env);
   return {
+    ...(clock === undefined ? {} : { now: clock, modelClock: clock }),
     ...(command.shard === undefined ? {} : { shard: command.shard, release: false }),
     ...(command.createdAt === undefined ? {} : { createdAt: command.createdAt }),
   };

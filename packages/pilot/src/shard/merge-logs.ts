@@ -53,7 +53,7 @@ export async function mergeAttemptLogs(
 ): Promise<{ records: number; headSha256: string | null; merged: AttemptRecord[] }> {
   const all: { record: AttemptRecord; index: number }[] = [];
   for (const source of sources)
-    for (const record of await readRunJsonl(source, AttemptRecordSchema))
+    for (const record of (await readRunJsonl(source, AttemptRecordSchema)).records)
       all.push({ record, index: all.length });
   all.sort(
     (a, b) =>
