@@ -5,6 +5,7 @@ import { finishRun } from '../pilot';
 import { createProgressRenderer } from '../progress';
 import { testClockFrom } from '../test-clock';
 import { mergeShards } from './merge-shards';
+import type { ShardSpec } from './shard-spec';
 
 /**
  * The `runPilot` options of `chi pilot --shard i/n --created-at ISO`: the shard, the manifest's
@@ -15,7 +16,7 @@ export function shardRunOptions(
   command: Pick<PilotCommand, 'shard' | 'createdAt'>,
   env: Readonly<Record<string, string | undefined>> = {},
 ): {
-  shard?: PilotCommand['shard'];
+  shard?: ShardSpec;
   createdAt?: Date;
   release?: false;
   now?: () => Date;
