@@ -18,6 +18,8 @@ import {
 } from './experiment-flags';
 import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from './scripted-systems';
+import { shardOptions } from './shard/shard-args';
+import type { ShardSpec } from './shard/shard-spec';
 
 const REGISTERED_IDS: readonly string[] = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
 
@@ -119,6 +121,17 @@ export interface PilotCommand {
   readonly pricesFile: string | null;
   /** `--accept-unbounded-spend`: run an endpoint without declared prices (the ceiling cannot bound it). */
   readonly acceptUnboundedSpend: boolean;
+  /** `--shard i/n`: run only this shard's part of the plan (docs/protocol.md, "Shards"). */
+  readonly shard?: ShardSpec;
+  /** `--created-at ISO`: the manifest's creation time (every shard of a run gets the same). */
+  readonly createdAt?: Date;
+}
+
+/** `chi merge SHARD_DIR... --out DIR`: one run folder and release from a sharded run's folders. */
+export interface MergeCommand {
+  readonly command: 'merge';
+  readonly shardDirs: readonly string[];
+  readonly out: string;
 }
 
 /** `chi calibrate DATA [--out FILE]`: a frozen calibration from a human-data JSONL file. */
@@ -207,6 +220,7 @@ export type CliCommand =
   | CalibrateCommand
   | ViewCommand
   | TemplatesCommand
+  | MergeCommand
   | HelpCommand;
 
 export { PILOT_EXPERIMENT_FLAGS, USAGE };
@@ -465,6 +479,12 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     case 'verify':
       return { command: 'verify', argv: rest };
+    case 'merge': {
+      const { values, positionals } = parse(rest, 'merge');
+      if (positionals.length === 0 || values.out === undefined)
+        throw new UsageError('chi merge: expected SHARD_DIR... --out DIR');
+      return { command: 'merge', shardDirs: positionals, out: values.out as string };
+    }
     case 'export': {
       const { positionals } = parse(rest, 'export');
       if (positionals[0] !== 'inspect' || positionals.length !== 3)
@@ -726,5 +746,6 @@ function parsePilot(args: readonly string[]): PilotCommand {
     prices: priceOptions(values.price as string[] | undefined),
     pricesFile: (values.prices as string | undefined) ?? null,
     acceptUnboundedSpend: values['accept-unbounded-spend'] === true,
+    ...shardOptions(values),
   };
 }

@@ -223,6 +223,18 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     help: 'a calibration from `chi calibrate`: h and CHI against it (frozen in the manifest)',
     configKey: 'calibration',
   },
+  {
+    name: 'shard',
+    type: 'string',
+    placeholder: 'i/n',
+    help: 'run shard i of n (1-based): whole (world seed, system) units, its share of the\nceiling; no release (chi merge writes it); needs --created-at',
+  },
+  {
+    name: 'created-at',
+    type: 'string',
+    placeholder: 'ISO',
+    help: "the manifest's creation time: give every shard of a run the same instant",
+  },
 ];
 
 /** An experiment's own flag as a row of the table (its help already states range and default). */
@@ -349,6 +361,14 @@ export const COMMAND_FLAG_TABLES = {
     },
   ],
   templates: [],
+  merge: [
+    {
+      name: 'out',
+      type: 'string',
+      placeholder: 'DIR',
+      help: 'the merged run folder (must not exist or be empty); its release is DIR/release',
+    },
+  ],
 } as const satisfies Record<string, readonly CliFlag[]>;
 
 /** The `node:util` `parseArgs` options of a flag table. */

@@ -15,6 +15,7 @@ export const CLI_COMMANDS = [
   'calibrate',
   'view',
   'templates',
+  'merge',
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
@@ -144,6 +145,20 @@ editor completion and a "$comment" on each option. Edit it, then: chi pilot --co
 ${options('init')}
 
 ${exitCodesText('init')}`,
+  merge: `chi merge — one run folder and release from the folders of a sharded run
+
+Usage:
+  chi merge SHARD_DIR... --out DIR
+
+Checks that the folders are the shards of one run (chi pilot --shard i/n with the same options
+and --created-at): one frozen manifest apart from its shard field, every shard 1..n exactly once,
+each folder intact. Writes DIR as the unsharded run's folder (its manifest, its whole plan, every
+shard's records) and DIR/release, whose derived files equal an unsharded run's byte for byte;
+chi verify DIR/release recomputes them. A missing, duplicated or foreign shard is refused, named.
+
+${options('merge')}
+
+${exitCodesText('merge')}`,
   view: `chi view — browse a run folder, a release or a folder of them, down to a single probe
 
 Usage:
@@ -182,6 +197,7 @@ Usage:
                                    to each probe; live progress while a run is in progress
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
   chi <command> --help             the options of one command; chi --version prints the version
+  chi merge SHARD_DIR... --out DIR one run folder and release from a sharded run (chi pilot --shard i/n)
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
   chi templates                    the registered experiments by axis, and which of the panel's 30
                                    tests they implement

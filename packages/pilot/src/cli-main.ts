@@ -95,6 +95,7 @@ import {
   openRouterSystemSpec,
   type PilotSettings,
 } from './settings';
+import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
 import { formatTemplates } from './templates-command';
 
@@ -513,6 +514,7 @@ async function pilotCommand(
       onEvent: render,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+      ...shardRunOptions({}, io.env),
     });
     return reportOutcome(outcome, command, started, io);
   }
@@ -558,6 +560,7 @@ async function pilotCommand(
     onEvent: render,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...shardRunOptions(command, io.env),
   });
   return reportOutcome(outcome, command, started, io);
 }
@@ -734,6 +737,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'templates':
         io.stdout.write(formatTemplates(REGISTERED_EXPERIMENTS, OPT_IN_EXPERIMENT_IDS));
         return EXIT_CODES.ok;
+      case 'merge':
+        return await mergeCommand(command, io);
       case 'view': {
         const dir = resolve(io.cwd ?? process.cwd(), command.dir);
         const divergence = divergenceViewRelease(dir);

@@ -40,6 +40,8 @@ import type { InstanceModelFactory } from './run-instance-models';
 import { assertRunIntact } from './run-open';
 import { readHistoryWorlds } from './run-worlds';
 import type { PilotSettings } from './settings';
+import { runCeilingUsd } from './shard/shard-manifest';
+import type { ShardSpec } from './shard/shard-spec';
 import { latestSmokeResults, runSmokeChecks } from './smoke';
 import { type LiveModelContext, modelsForManifest } from './system-models';
 
@@ -123,6 +125,15 @@ export interface RunPilotOptions {
    * CHIS entries and release); resolves to the release folder or null.
    */
   readonly finish?: (runDir: string, execution: ExecuteOutcome) => Promise<string | null>;
+  /** A new run runs only this shard of its plan (`createRun`'s `shard`). */
+  readonly shard?: ShardSpec;
+  /** A new run's manifest `createdAt` (`createRun`'s `createdAt`; every shard gets the same). */
+  readonly createdAt?: Date;
+  /**
+   * The clock of the models `runPilot` makes from the manifest (their timestamps and latencies;
+   * `CHI_TEST_CLOCK` in tests that compare published bytes across processes). Default: real time.
+   */
+  readonly modelClock?: () => Date;
 }
 
 /** What {@link runPilot} did. */
@@ -273,6 +284,8 @@ async function createdRunDir(options: RunPilotOptions, settings: PilotSettings):
     ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(options.createdAt === undefined ? {} : { createdAt: options.createdAt }),
   });
   return created.runDir;
 }
@@ -350,7 +363,7 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
         });
       ledger = await createFileLedger({
         path: paths.ledger,
-        ceilingUsd: manifest.ceilingUsd,
+        ceilingUsd: runCeilingUsd(manifest),
         repairTornTail: true,
       });
     }
@@ -398,6 +411,7 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
       ...(ledger === undefined ? {} : { ledger }),
       ...(catalog === undefined ? {} : { catalog }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.modelClock === undefined ? {} : { now: options.modelClock }),
     };
     const execution = await executeRun({
       runDir,

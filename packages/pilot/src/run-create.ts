@@ -29,6 +29,8 @@ import {
   writeGeneratedWorlds,
 } from './run-worlds';
 import { type PilotSettings, validateSettings } from './settings';
+import { freezeShard, runCeilingUsd } from './shard/shard-manifest';
+import type { ShardSpec } from './shard/shard-spec';
 
 /** Where runs go by default: `./chi-runs/<runId>/` (git-ignored). */
 export const DEFAULT_RUNS_ROOT = 'chi-runs';
@@ -58,6 +60,16 @@ export interface CreateRunOptions {
   readonly now?: () => Date;
   /** The experiments the run may include (default: the pilot's registry, `REGISTERED_EXPERIMENTS`). */
   readonly experiments?: readonly AnyExperiment[];
+  /**
+   * Run only this shard's part of the plan (`chi pilot --shard i/n`), under its share of the
+   * ceiling, both frozen in `manifest.shard` (docs/protocol.md, "Shards").
+   */
+  readonly shard?: ShardSpec;
+  /**
+   * The manifest's `createdAt` instead of `now()`: every shard of one run is given the same
+   * (`chi pilot --shard i/n --created-at ISO`), so their manifests agree.
+   */
+  readonly createdAt?: Date;
 }
 
 /** `yyyymmddThhmmssZ-<8 hex of the manifest hash>`. */
@@ -128,18 +140,22 @@ export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>):
     worldSeeds: worldSeedsFor(settings.rootSeed, settings.replicates),
     prompts: promptRefs(packaged),
     generators: [generatorInfo()],
-    createdAt: now(),
+    createdAt: options.createdAt ?? now(),
     ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
   });
   const prompts = usedPrompts(packaged, unfiltered, experiments);
   const draft = { ...unfiltered, prompts: promptRefs(prompts) };
-  const plan = buildRunPlan(draft, experiments);
-  const frozen = freezeManifest({
+  const whole = buildRunPlan(draft, experiments);
+  const unsharded = freezeManifest({
     ...draft,
-    planSha256: planSha256(plan),
+    planSha256: planSha256(whole),
     // Every price a reservation reads is frozen before the first request (absent offline).
     ...(options.catalog === undefined ? {} : { catalogSha256: catalogSha256(options.catalog) }),
   });
+  const { frozen, plan } =
+    options.shard === undefined
+      ? { frozen: unsharded, plan: whole }
+      : freezeShard(unsharded, whole, options.shard);
   return { frozen, plan, prompts, runId: runIdFor(frozen.manifest, frozen.sha256) };
 }
 
@@ -152,7 +168,8 @@ export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'
   return { ...planned, worlds: generateRunWorlds(planned.frozen.manifest) };
 }
 
-async function assertEmptyOrMissing(dir: string): Promise<void> {
+/** Refuses a run folder that exists and is not empty (a usage error naming it). */
+export async function assertEmptyOrMissing(dir: string): Promise<void> {
   try {
     const info = await stat(dir);
     if (!info.isDirectory() || (await readdir(dir)).length > 0) {
@@ -235,7 +252,7 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
     finishedAt: null,
     resumes: 0,
     requests: { total: plan.requests.length, resolved: 0, failed: 0, abandoned: 0, notSent: 0 },
-    spend: { ceilingUsd: frozen.manifest.ceilingUsd, committedUsd: 0, chargedUsd: 0 },
+    spend: { ceilingUsd: runCeilingUsd(frozen.manifest), committedUsd: 0, chargedUsd: 0 },
     stop: null,
     blocks: { complete: 0, incomplete: 0, notStarted: plan.blocks.length },
     elapsedMs: 0,

@@ -4,6 +4,7 @@ import type { PilotProgress } from './events';
 import type { ExecuteOutcome } from './run-execute';
 import { openRunLog, writeJsonFile } from './run-folder';
 import { type RunSession, type StopReason, sessionProgress } from './run-session';
+import { runCeilingUsd } from './shard/shard-manifest';
 
 /** Request IDs whose dependency failure is already in `failures.jsonl` (not logged twice on resume). */
 async function loggedDependencyFailures(path: string): Promise<Set<string>> {
@@ -88,7 +89,7 @@ function runStatusOf(
       notSent: counts.blocked + counts.notSent + counts.pending,
     },
     spend: {
-      ceilingUsd: run.manifest.ceilingUsd,
+      ceilingUsd: runCeilingUsd(run.manifest),
       committedUsd: progress.committedUsd,
       chargedUsd: session.chargedUsd,
     },

@@ -37,6 +37,7 @@ import {
   runPaths,
 } from './run-folder';
 import { checkWorldFiles } from './run-worlds';
+import { folderPlanSha256 } from './shard/shard-manifest';
 
 /** A run folder read and checked for execution: everything a session reads, nothing it changes. */
 export interface OpenedRun {
@@ -90,7 +91,8 @@ function checkPlanAndPrompts(
   plan: RunPlan,
   prompts: PromptSet,
 ): void {
-  if (manifest.planSha256 !== undefined && planSha256(plan) !== manifest.planSha256) {
+  const frozenPlanSha256 = folderPlanSha256(manifest);
+  if (frozenPlanSha256 !== undefined && planSha256(plan) !== frozenPlanSha256) {
     throw new ManifestIntegrityError(
       `${RUN_FILE_NAME.plan} in ${runDir} does not match the planSha256 frozen in the manifest`,
     );

@@ -8,6 +8,7 @@ import type { ExecuteRunOptions } from './run-execute';
 import type { HeldState } from './run-held-state';
 import type { OpenedRun } from './run-open';
 import type { OutcomeTable } from './run-outcomes';
+import { runCeilingUsd } from './shard/shard-manifest';
 
 /** Why a session stopped sending (interruption, account, ceiling, overcharge, manual). */
 export interface StopReason {
@@ -99,7 +100,7 @@ export async function recordedSpendUsd(session: RunSession): Promise<number> {
 export async function unreservedCeilingStop(session: RunSession): Promise<StopReason | null> {
   if (session.unreservedChargedUsd <= 0) return null;
   const spentUsd = await recordedSpendUsd(session);
-  const ceilingUsd = session.run.manifest.ceilingUsd;
+  const ceilingUsd = runCeilingUsd(session.run.manifest);
   return spentUsd >= ceilingUsd
     ? {
         kind: 'ceiling',
@@ -118,6 +119,6 @@ export async function sessionProgress(session: RunSession): Promise<PilotProgres
     failures: counts.failed,
     notSent: counts.abandoned + counts.blocked + counts.notSent,
     committedUsd,
-    ceilingUsd: session.run.manifest.ceilingUsd,
+    ceilingUsd: runCeilingUsd(session.run.manifest),
   };
 }

@@ -93,10 +93,10 @@ export function modelForSystem(
     );
   }
   if (system.kind === 'scripted') {
-    return createScriptedModel(
-      scriptedNameOf(system),
-      system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed },
-    );
+    return createScriptedModel(scriptedNameOf(system), {
+      ...(system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed }),
+      ...(context.now === undefined ? {} : { now: context.now }),
+    });
   }
   const common = {
     model: system.model,

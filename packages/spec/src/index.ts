@@ -280,6 +280,8 @@ export {
   RunManifestSchema,
   type RunPlan,
   RunPlanSchema,
+  type RunShard,
+  RunShardSchema,
   type RunStatus,
   RunStatusSchema,
   type SmokeResult,

@@ -134,6 +134,21 @@ export const FeedbackValenceParamsSchema = z.strictObject({
 export type FeedbackValenceParams = z.infer<typeof FeedbackValenceParamsSchema>;
 
 /**
+ * A shard's part of a run (docs/protocol.md, "Shards"): shard `index` of `count` (1-based) runs
+ * the (world seed, system) units whose position in the plan's order is congruent to `index - 1`
+ * modulo `count`, under `ceilingUsd` (its share of the run's ceiling, the shares summing to at
+ * most it), with `planSha256` the hash of its part of the plan (its `plan.json`).
+ */
+export const RunShardSchema = z.strictObject({
+  index: z.int().min(1),
+  count: z.int().min(1),
+  ceilingUsd: UsdSchema,
+  planSha256: Sha256Schema,
+});
+/** A shard's part of a run, frozen in its manifest. */
+export type RunShard = z.infer<typeof RunShardSchema>;
+
+/**
  * The frozen plan of a run, hashed before the first scored request. Every attempt record carries
  * its hash; nothing in it may change after scored inference starts.
  */
@@ -242,6 +257,13 @@ export const RunManifestSchema = z.strictObject({
     .optional(),
   /** The frozen CHI comparison (calibration ID and hash, weights, transform); absent = no calibration. */
   chiComparison: ChiComparisonSchema.optional(),
+  /**
+   * Set only in a shard's run folder (`chi pilot --shard i/n`): which part of the plan it runs
+   * and its preregistered share of the ceiling. The rest of the manifest is the unsharded run's,
+   * byte for byte once this field is removed (`chi merge` checks it); `ceilingUsd` stays the
+   * whole run's ceiling and `planSha256` the whole plan's.
+   */
+  shard: RunShardSchema.optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;
