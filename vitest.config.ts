@@ -15,14 +15,20 @@ const packageNames = [
   'report',
 ];
 
+/** The entries besides `.` a package may have (`@chi/<name>/internal`, `@chi/<name>/test`). */
+const SUBPATHS = ['internal', 'test'];
+
 // Tests run against each package's TypeScript source, so a change in @chi/spec is seen by every
 // dependent test without a rebuild. The built `dist/` is exercised by the packaging check instead.
-const alias = Object.fromEntries(
-  packageNames.map((name) => [
-    `@chi/${name}`,
-    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
-  ]),
-);
+// Exact matches: a bare `@chi/run` alias would otherwise also rewrite `@chi/run/internal`.
+const alias = packageNames
+  .flatMap((name) =>
+    ['index', ...SUBPATHS].map((entry) => ({
+      find: entry === 'index' ? `@chi/${name}` : `@chi/${name}/${entry}`,
+      replacement: fileURLToPath(new URL(`./packages/${name}/src/${entry}.ts`, import.meta.url)),
+    })),
+  )
+  .map(({ find, replacement }) => ({ find: new RegExp(`^${find}$`), replacement }));
 
 export default defineConfig({
   resolve: { alias },

@@ -1,4 +1,5 @@
-import { type ChisEntry, InvalidArgumentError, IsoTimeSchema } from '@chi/spec';
+import { type ChisEntry, InvalidArgumentError } from '@chi/spec';
+import { IsoTimeSchema } from '@chi/spec/internal';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 

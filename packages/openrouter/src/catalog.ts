@@ -1,14 +1,13 @@
 import {
   ApiCallError,
-  type CatalogEndpoint,
   type CatalogModel,
   ChiError,
   InvalidArgumentError,
   type ModelCatalog,
-  ModelCatalogSchema,
   type Price,
   parseWith,
 } from '@chi/spec';
+import { type CatalogEndpoint, ModelCatalogSchema } from '@chi/spec/internal';
 import ky from 'ky';
 import { scrubSecrets } from './redact';
 

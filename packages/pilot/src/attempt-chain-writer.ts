@@ -1,5 +1,5 @@
 import type { JsonlWriter } from '@chi/run';
-import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run';
+import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run/internal';
 import type { AttemptRecord } from '@chi/spec';
 
 /** Where an intact attempt log's chain ends. */

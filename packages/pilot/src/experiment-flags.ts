@@ -1,4 +1,4 @@
-import { type ParameterFlag, parameterFlags } from '@chi/run';
+import { type ParameterFlag, parameterFlags } from '@chi/run/internal';
 import { ChiError } from '@chi/spec';
 import type { AnyExperiment } from './experiments/experiment';
 

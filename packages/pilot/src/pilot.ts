@@ -2,16 +2,17 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
-import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
+import { type ReleaseStep, writeRelease } from '@chi/report';
+import { packReleaseCode } from '@chi/report/internal';
+import type { AnyExperimentScorer } from '@chi/run';
 import {
-  type AnyExperimentScorer,
   acquireRunLock,
   foldAttemptLog,
   RUN_FILE_NAME,
   type RunLock,
   reconcileLedger,
   streamRunJsonl,
-} from '@chi/run';
+} from '@chi/run/internal';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -22,10 +23,9 @@ import {
   type ModelCatalog,
   type RunManifest,
   type RunPlan,
-  RunPlanSchema,
-  RunStatusSchema,
   type SmokeResult,
 } from '@chi/spec';
+import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
 import { EXIT_CODES } from './exit-codes';

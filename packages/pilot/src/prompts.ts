@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '@chi/run';
-import { InvalidArgumentError, type PromptRef } from '@chi/spec';
+import { InvalidArgumentError } from '@chi/spec';
+import type { PromptRef } from '@chi/spec/internal';
 
 /** One prompt template file: `prompts/<name>@<version>.txt`, loaded byte for byte. */
 export interface PromptTemplate {

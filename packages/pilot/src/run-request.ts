@@ -1,6 +1,6 @@
 import { requestInputBytes } from '@chi/openrouter';
-import { failpoint } from '@chi/report';
-import { canonicalPayload, failureCategory, isAccountFailure } from '@chi/run';
+import { failpoint } from '@chi/report/internal';
+import { canonicalPayload, failureCategory, isAccountFailure } from '@chi/run/internal';
 import {
   type ChatMessage,
   type ChatResult,

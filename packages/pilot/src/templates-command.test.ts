@@ -1,4 +1,4 @@
-import { panelCoverage } from '@chi/run';
+import { panelCoverage } from '@chi/run/internal';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { parseCli } from './cli-args';

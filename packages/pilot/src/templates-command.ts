@@ -1,4 +1,5 @@
-import { AXES, type ExperimentDescriptor, PANEL_SLOTS, panelCoverage } from '@chi/run';
+import type { ExperimentDescriptor } from '@chi/run';
+import { AXES, PANEL_SLOTS, panelCoverage } from '@chi/run/internal';
 
 /**
  * `chi templates`: what the seeds give (Specification v0.1's test counts per axis, without any

@@ -1,4 +1,5 @@
-import { computeBlockStatuses, jsonBlockIds, type ScorerRequest, usableReply } from '@chi/run';
+import { computeBlockStatuses, type ScorerRequest } from '@chi/run';
+import { jsonBlockIds, usableReply } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import {
   type ChatMessage,

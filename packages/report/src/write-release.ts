@@ -12,7 +12,8 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { type AnyExperimentScorer, fileLines } from '@chi/run';
+import type { AnyExperimentScorer } from '@chi/run';
+import { fileLines } from '@chi/run/internal';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { DerivedFilesOnDisk, type WrittenDerivedFile } from './derived-output';

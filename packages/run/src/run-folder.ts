@@ -8,12 +8,11 @@ import {
   type ChatMessage,
   ChatMessageSchema,
   type RenderedRequest,
-  RenderedRequestSchema,
   type RequestIndexEntry,
-  RequestIndexEntrySchema,
   RunFolderDamagedError,
   ValidationError,
 } from '@chi/spec';
+import { RenderedRequestSchema, RequestIndexEntrySchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { legacyRequestPath, payloadPath, type RunPaths, runFolderPaths } from './run-files';

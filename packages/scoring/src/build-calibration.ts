@@ -1,11 +1,10 @@
 import {
-  type CalibrationBuild,
   type HumanCalibration,
   type HumanDataRow,
   InvalidArgumentError,
-  SCALE_ESTIMATOR,
   ValidationError,
 } from '@chi/spec';
+import { type CalibrationBuild, SCALE_ESTIMATOR } from '@chi/spec/internal';
 import { estimateCalibrationAxes } from './calibration-estimate';
 import { canonicalSha256 } from './content-hash';
 import { humanSampleFromRows } from './human-sample';

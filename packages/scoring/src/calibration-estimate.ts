@@ -1,4 +1,5 @@
-import type { AxisId, CalibrationParticipant, FeatureCalibration } from '@chi/spec';
+import type { AxisId, FeatureCalibration } from '@chi/spec';
+import type { CalibrationParticipant } from '@chi/spec/internal';
 import { AXIS_IDS } from './chi';
 
 /** mu and s of every feature, per axis. */

@@ -1,12 +1,12 @@
 import {
   type AxisId,
-  AxisIdSchema,
   type AxisProfile,
   type ChiResult,
   type FeatureCalibration,
   type HumanCalibration,
   InvalidArgumentError,
 } from '@chi/spec';
+import { AxisIdSchema } from '@chi/spec/internal';
 import {
   PRIMARY_TRANSFORM,
   type SimilarityTransform,

@@ -1,13 +1,12 @@
-import {
-  type BehavioralFacts,
-  type BehavioralItem,
-  type ConstrainedSelectionFacts,
-  type CounterfactualOperatorFacts,
-  type FramedChoiceFacts,
-  type InformationGapFacts,
-  InvalidArgumentError,
-  type SymbolRewriteFacts,
-} from '@chi/spec';
+import { type BehavioralItem, InvalidArgumentError } from '@chi/spec';
+import type {
+  BehavioralFacts,
+  ConstrainedSelectionFacts,
+  CounterfactualOperatorFacts,
+  FramedChoiceFacts,
+  InformationGapFacts,
+  SymbolRewriteFacts,
+} from '@chi/spec/internal';
 
 /** Parallel rewriting: every symbol replaced by its rule at once, `steps` times. */
 export function rewriteSymbols(

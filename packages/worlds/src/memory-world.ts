@@ -1,13 +1,11 @@
 import {
   type AnswerKeyEntry,
-  type Authority,
-  type BlindProbe,
   InvalidArgumentError,
   type MemoryRecord,
   type MemoryWorld,
-  type RecordRole,
   type Stratum,
 } from '@chi/spec';
+import type { Authority, BlindProbe, RecordRole } from '@chi/spec/internal';
 import { asOfBranchCounts } from './as-of-branches';
 import { CodeSet } from './code-set';
 import { formatMinute } from './event-time';

@@ -1,9 +1,6 @@
-import type { ParameterFlag } from '@chi/run';
-import {
-  type BehaviorExperimentParams,
-  BehaviorExperimentParamsSchema,
-  InvalidArgumentError,
-} from '@chi/spec';
+import type { ParameterFlag } from '@chi/run/internal';
+import { InvalidArgumentError } from '@chi/spec';
+import { type BehaviorExperimentParams, BehaviorExperimentParamsSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import { plannedRequest, requestNonce } from '../plan-request';
 import { renderBehaviorHalf } from '../render-requests';

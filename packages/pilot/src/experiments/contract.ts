@@ -1,5 +1,6 @@
 import { extractJsonBlock } from '@chi/run';
-import { type PlannedRequest, PlannedRequestSchema, type RunManifest } from '@chi/spec';
+import type { PlannedRequest, RunManifest } from '@chi/spec';
+import { PlannedRequestSchema } from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest } from '../manifest';
 import { buildRunPlan } from '../plan';

@@ -4,8 +4,8 @@ import {
   type RequestOutcome,
   type ScorerCell,
   type ScorerRequest,
-  usableReply,
 } from '@chi/run';
+import { usableReply } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import type { BlockRow } from '../chart-data';
 import { requestsAt } from '../plan-view';

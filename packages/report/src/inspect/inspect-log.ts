@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  type AnyExperimentScorer,
-  outcomesFromAttemptLog,
-  type RequestOutcome,
-  RUN_FILE_NAME,
-} from '@chi/run';
+import { type AnyExperimentScorer, outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { RunManifest, SystemSpec } from '@chi/spec';
 import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';

@@ -1,4 +1,5 @@
-import { type AnyExperimentScorer, type RequestOutcome, usableReply } from '@chi/run';
+import type { AnyExperimentScorer, RequestOutcome } from '@chi/run';
+import { usableReply } from '@chi/run/internal';
 import type { ChatResult } from '@chi/spec';
 import type { ModuleObservation } from '../experiment-scorers/module-scores';
 import { groupRequestOrdinals, requestsAt } from '../plan-view';

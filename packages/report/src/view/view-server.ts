@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { answerViewApi } from './view-api';
 import { VIEW_STYLE, viewPage } from './view-app';
