@@ -35,7 +35,7 @@ function entries() {
     for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
       if (subpath.includes('*') || typeof target !== 'object' || target.types === undefined)
         continue;
-      const short = subpath === '.' ? '' : `.${subpath.slice(1).replaceAll('/', '.')}`;
+      const short = subpath === '.' ? '' : `.${subpath.slice(2).replaceAll('/', '.')}`;
       found.push({
         pkg: manifest.name,
         subpath,
