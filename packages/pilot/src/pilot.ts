@@ -119,7 +119,7 @@ export interface RunPilotOptions {
     context: LiveModelContext,
   ) => InstanceModelFactory;
   /**
-   * Writes the derived files instead of the pilot's {@link finishRun} (the divergence protocol's
+   * Writes the derived files instead of the pilot's `finishRun` (the divergence protocol's
    * CHIS entries and release); resolves to the release folder or null.
    */
   readonly finish?: (runDir: string, execution: ExecuteOutcome) => Promise<string | null>;

@@ -143,7 +143,7 @@ export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>):
 }
 
 /**
- * {@link planRun} plus every world of the run, generated and held at once (for small runs and
+ * `planRun` plus every world of the run, generated and held at once (for small runs and
  * tests; `createRun` and `chi pilot --plan` generate them a world seed at a time).
  */
 export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {

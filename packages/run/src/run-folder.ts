@@ -182,7 +182,7 @@ export interface RunFolder {
    */
   writePayload(messages: readonly ChatMessage[]): Promise<string>;
   /**
-   * {@link RunFolder.writePayload} of messages already serialized by {@link canonicalPayload}
+   * {@link RunFolder.writePayload} of messages already serialized by `canonicalPayload`
    * (the runner hashes them for `requestSha256` anyway): nothing is serialized or hashed again.
    */
   writeCanonicalPayload(payload: CanonicalPayload): Promise<string>;

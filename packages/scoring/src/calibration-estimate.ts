@@ -12,7 +12,7 @@ export interface ZeroSpreadFeature {
   readonly value: number;
 }
 
-/** What {@link estimateCalibrationAxes} found. */
+/** What `estimateCalibrationAxes` found. */
 export interface CalibrationEstimate {
   /** mu and s of every feature with s > 0. */
   readonly axes: CalibrationAxes;

@@ -41,7 +41,7 @@ export const NO_CALIBRATION_REASON =
  *
  * @param field names the features in error messages, e.g. `profile.axes.R`.
  * @param transform the declared transform (default the article's Gaussian; see
- *   {@link similarityFromDistances} for the alternatives used in sensitivity analysis).
+ *   `similarityFromDistances` for the alternatives used in sensitivity analysis).
  * @throws InvalidArgumentError when the calibration has no features, a calibrated feature is
  *   absent from `features`, a value is not finite, or a scale s is not > 0.
  * @example

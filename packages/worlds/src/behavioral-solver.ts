@@ -162,7 +162,7 @@ export function solveFacts(facts: BehavioralFacts): string {
 }
 
 /**
- * The exact answer to one behavioral item (see {@link solveFacts}).
+ * The exact answer to one behavioral item (see `solveFacts`).
  *
  * @example
  * ```ts

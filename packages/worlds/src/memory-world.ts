@@ -415,7 +415,7 @@ function buildAnswerKey(
  * Generates one memory world: for load N, N target records, N near-miss distractors,
  * floor(N/4) authoritative updates and floor(N/4) conflicting lower-authority records in a
  * seeded random order; six strata (r, t, s, u, i, f) of `probesPerStratum` blind probes with
- * opaque IDs in shuffled order; and the answer key, computed with {@link resolveCurrent} and
+ * opaque IDs in shuffled order; and the answer key, computed with `resolveCurrent` and
  * {@link resolveAsOf}. A pure function of its options: records depend on (seed, load) only,
  * probes on (seed, load, probesPerStratum).
  *

@@ -95,7 +95,7 @@ function errorAnswer(error: unknown): { status: number; message: string } {
 
 /**
  * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/<name>` the
- * calls of {@link answerViewApi} (a summary for the first screen, a page of worlds, one world's
+ * calls of `answerViewApi` (a summary for the first screen, a page of worlds, one world's
  * items, one item, one request, one notebook), each read from the run when asked for, never the
  * whole run. For a folder of runs, `/` lists them and each is served under `/run/<name>/`.
  */
