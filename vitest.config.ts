@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -16,23 +17,28 @@ const packageNames = [
   'report',
 ];
 
+/** The entries besides `.` a package may have (`@chi/<name>/internal`, `@chi/<name>/test`). */
+const SUBPATHS = ['internal', 'test'];
+
 // Tests run against each package's TypeScript source, so a change in @chi/spec is seen by every
 // dependent test without a rebuild. The built `dist/` is exercised by the packaging check instead.
-// A subpath entry comes before its package's (vite tries the aliases in order and a package's
-// alias also matches its subpaths).
-const subpathEntries: [string, string][] = [
-  ['@chi/experiment/test', 'experiment/src/test/index.ts'],
-];
-const alias = Object.fromEntries([
-  ...subpathEntries.map(([specifier, path]) => [
-    specifier,
-    fileURLToPath(new URL(`./packages/${path}`, import.meta.url)),
-  ]),
-  ...packageNames.map((name) => [
-    `@chi/${name}`,
-    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
-  ]),
-]);
+// Exact matches: a bare `@chi/run` alias would otherwise also rewrite `@chi/run/internal`. An entry
+// is `src/<entry>.ts` or `src/<entry>/index.ts` (`@chi/experiment/test`); a package without it has
+// no alias for it.
+const alias = packageNames
+  .flatMap((name) =>
+    ['index', ...SUBPATHS].flatMap((entry) => {
+      const find = entry === 'index' ? `@chi/${name}` : `@chi/${name}/${entry}`;
+      const candidates = [
+        `./packages/${name}/src/${entry}.ts`,
+        `./packages/${name}/src/${entry}/index.ts`,
+      ]
+        .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+        .filter((path) => existsSync(path));
+      return candidates.slice(0, 1).map((replacement) => ({ find, replacement }));
+    }),
+  )
+  .map(({ find, replacement }) => ({ find: new RegExp(`^${find}$`), replacement }));
 
 export default defineConfig({
   resolve: { alias },

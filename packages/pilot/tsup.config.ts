@@ -6,6 +6,9 @@ import { packageBuild, verifierBuild } from '../../tooling/tsup.base';
  * verifier every divergence release carries (`verifier/verify.mjs`, `verifierBuild`).
  */
 export default [
-  packageBuild({ index: 'src/index.ts', cli: 'src/cli.ts' }),
+  packageBuild(
+    { index: 'src/index.ts', cli: 'src/cli.ts', internal: 'src/internal.ts' },
+    { splitting: true },
+  ),
   verifierBuild('src/divergence/verify-bin.ts'),
 ];

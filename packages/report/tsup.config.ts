@@ -5,4 +5,7 @@ import { packageBuild, verifierBuild } from '../../tooling/tsup.base';
  * (`verifier/verify.mjs`, `verifierBuild`: zod, vega, vega-lite, canonicalize and the `@chi/*`
  * packages it uses bundled in).
  */
-export default [packageBuild(), verifierBuild('src/verify-bin.ts')];
+export default [
+  packageBuild({ index: 'src/index.ts', internal: 'src/internal.ts' }, { splitting: true }),
+  verifierBuild('src/verify-bin.ts'),
+];

@@ -1,3 +1,6 @@
 import { packageBuild } from '../../tooling/tsup.base';
 
-export default packageBuild();
+export default packageBuild(
+  { index: 'src/index.ts', internal: 'src/internal.ts' },
+  { splitting: true },
+);

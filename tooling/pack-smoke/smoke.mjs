@@ -20,15 +20,19 @@ import {
   scriptedSystemSpec,
 } from '@chi/pilot';
 import {
-  canonicalJson,
   checkSha256Sums,
   formatSha256Sums,
   parseSha256Sums,
-  sha256Hex,
   verifyRelease,
   writeSha256Sums,
 } from '@chi/report';
-import { extractJsonBlock, parseRunJsonl, renderJsonBlock } from '@chi/run';
+import {
+  canonicalJson,
+  extractJsonBlock,
+  parseRunJsonl,
+  renderJsonBlock,
+  sha256Hex,
+} from '@chi/run';
 import {
   capacityCurve,
   chi,
@@ -38,12 +42,8 @@ import {
   qualityScore,
   scoreMemoryProbes,
 } from '@chi/scoring';
-import {
-  checkChatModelContract,
-  InvalidArgumentError,
-  MemoryWorldSchema,
-  parseWith,
-} from '@chi/spec';
+import { InvalidArgumentError, MemoryWorldSchema, parseWith } from '@chi/spec';
+import { checkChatModelContract } from '@chi/spec/test';
 import { clusterBootstrap, meanOverClusters } from '@chi/stats';
 import { deriveSeed, generateMemoryWorld } from '@chi/worlds';
 import { z } from 'zod';

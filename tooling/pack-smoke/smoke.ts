@@ -19,15 +19,19 @@ import {
   scriptedSystemSpec,
 } from '@chi/pilot';
 import {
-  canonicalJson,
   checkSha256Sums,
   formatSha256Sums,
   parseSha256Sums,
-  sha256Hex,
   verifyRelease,
   writeSha256Sums,
 } from '@chi/report';
-import { extractJsonBlock, parseRunJsonl, renderJsonBlock } from '@chi/run';
+import {
+  canonicalJson,
+  extractJsonBlock,
+  parseRunJsonl,
+  renderJsonBlock,
+  sha256Hex,
+} from '@chi/run';
 import {
   capacityCurve,
   chi,
@@ -41,7 +45,6 @@ import {
   type BudgetLedger,
   type ChatModel,
   type ChiResult,
-  checkChatModelContract,
   type EimcResult,
   InvalidArgumentError,
   type MemoryScore,
@@ -49,6 +52,7 @@ import {
   MemoryWorldSchema,
   parseWith,
 } from '@chi/spec';
+import { checkChatModelContract } from '@chi/spec/test';
 import { type BootstrapEstimate, clusterBootstrap, meanOverClusters } from '@chi/stats';
 import { deriveSeed, generateMemoryWorld } from '@chi/worlds';
 import { z } from 'zod';

@@ -14,12 +14,12 @@ import {
   continuity,
   drift,
   generateSyntheticTrajectories,
-  groupTrajectories,
   readJsonl,
-  serializeJsonlLine,
   stability,
   streamJsonl,
 } from '../src/index';
+import { serializeJsonlLine } from '../src/jsonl-lines';
+import { groupTrajectories } from '../src/trajectories';
 
 const directory = await mkdtemp(join(tmpdir(), 'chis-bench-'));
 

@@ -12,7 +12,7 @@ export interface ChisLogContents extends GroupedTrajectories {
 
 /**
  * Reads a CHIS JSONL log (one `ChisEntry` per line, validated) and groups it by trajectory with
- * {@link groupTrajectories}. Node only.
+ * `groupTrajectories`. Node only.
  *
  * @example
  * ```ts

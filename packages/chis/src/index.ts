@@ -10,14 +10,7 @@
  * @packageDocumentation
  */
 export { type ChisLogContents, readChisTrajectories } from './chis-log';
-export {
-  type FileLineBytes,
-  fileLineBytes,
-  type JsonlStream,
-  readJsonl,
-  type StreamJsonlOptions,
-  streamJsonl,
-} from './jsonl-reader';
+export { type JsonlStream, readJsonl, type StreamJsonlOptions, streamJsonl } from './jsonl-reader';
 // Everything that runs without Node is listed once, in `./pure` (explicit named exports there);
 // this entry adds only the file I/O above, so the two entries cannot drift apart.
 export * from './pure';

@@ -31,6 +31,7 @@ describe('@chi/chis/pure', () => {
     const external = new Set([...graph.values()].flat());
     expect([...external].sort()).toEqual([
       '@chi/spec',
+      '@chi/spec/internal',
       'pure-rand/generator/xoroshiro128plus',
       'pure-rand/types/RandomGenerator',
       'zod',
@@ -43,7 +44,7 @@ describe('@chi/chis/pure', () => {
   });
 
   it('is the main entry minus the Node-only file I/O', () => {
-    const nodeOnly = ['fileLineBytes', 'readChisTrajectories', 'readJsonl', 'streamJsonl'];
+    const nodeOnly = ['readChisTrajectories', 'readJsonl', 'streamJsonl'];
     expect(Object.keys(main).sort()).toEqual([...Object.keys(pure), ...nodeOnly].sort());
     const mainExports = new Map(Object.entries(main));
     for (const [name, value] of Object.entries(pure)) expect(mainExports.get(name)).toBe(value);

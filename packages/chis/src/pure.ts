@@ -16,24 +16,14 @@ export { type DriftOptions, type DriftPoint, type DriftResult, drift } from './d
 export type { DynamicResult } from './dynamic-result';
 export type { EntrySelector } from './entry-selector';
 export {
-  type CollectedTriples,
-  collectHistoryTriples,
   type ExperienceDivergenceOptions,
   type ExperienceDivergenceResult,
   experienceDivergence,
-  type HistoryLabels,
   type HistoryTriple,
   type PairDivergence,
 } from './experience-divergence';
 export { type HysteresisOptions, type HysteresisResult, hysteresis } from './hysteresis';
-export {
-  decodeForReport,
-  decodeJsonLine,
-  type JsonlReadResult,
-  parseJsonl,
-  serializeJsonlLine,
-  type TornTail,
-} from './jsonl-lines';
+export { type JsonlReadResult, parseJsonl, type TornTail } from './jsonl-lines';
 export {
   type AccumulationPoint,
   type MemoryAccumulationOptions,
@@ -42,19 +32,10 @@ export {
 } from './memory-accumulation';
 export { type PlasticityOptions, type PlasticityResult, plasticity } from './plasticity';
 export { type RecoveryOptions, type RecoveryResult, recovery } from './recovery';
-export { type ReplicateChangeOptions, replicateChange } from './replicate-change';
-export {
-  type ChisResponse,
-  type Distance,
-  meanAbsoluteDifference,
-  type ResponseCoordinates,
-  responseCoordinates,
-  responseDistance,
-} from './response-distance';
+export { type ChisResponse, type Distance, responseDistance } from './response-distance';
 export { type StabilityOptions, type StabilityResult, stability } from './stability';
 export {
   generateSyntheticTrajectories,
-  SYNTHETIC_ROLES,
   type SyntheticExpectedDynamics,
   type SyntheticFault,
   type SyntheticGroundTruth,
@@ -64,13 +45,10 @@ export {
   type SyntheticTrajectories,
   type SyntheticTrajectoryOptions,
 } from './synthetic-trajectories';
-export {
-  type ChisTrajectory,
-  compareEntries,
-  type EntryRef,
-  entryRef,
-  type GroupedTrajectories,
-  groupTrajectories,
-  type TrajectoryClock,
-  type TrajectoryProblem,
+export type {
+  ChisTrajectory,
+  EntryRef,
+  GroupedTrajectories,
+  TrajectoryClock,
+  TrajectoryProblem,
 } from './trajectories';

@@ -150,7 +150,7 @@ function distanceOfCoordinates(
 }
 
 /**
- * The distance between the responses of two entries: {@link meanAbsoluteDifference} of their
+ * The distance between the responses of two entries: `meanAbsoluteDifference` of their
  * coordinates under `response`. Null, with the reason, when either entry lacks the response or has
  * an invalid coordinate.
  *

@@ -1,4 +1,5 @@
-import { type ChisEntry, InvalidArgumentError, IsoTimeSchema } from '@chi/spec';
+import { type ChisEntry, InvalidArgumentError } from '@chi/spec';
+import { IsoTimeSchema } from '@chi/spec/internal';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 
@@ -309,7 +310,7 @@ function expectedDynamics(planted: SyntheticPlanted): SyntheticExpectedDynamics 
  * platform.
  *
  * Model: latent coordinate j of role R at checkpoint c is
- * `baseline[j] + driftRate * c * eventsPerCheckpoint + shift(R, c)` (see {@link SYNTHETIC_ROLES});
+ * `baseline[j] + driftRate * c * eventsPerCheckpoint + shift(R, c)` (see `SYNTHETIC_ROLES`);
  * the observed coordinate adds `noise * z` and is clamped into [0, 1] (counted in
  * `clampedObservations`). The profile holds `meanDecision` (mean observed coordinate) and
  * `usableItems = accumulationRate * eventCount + noise * z`.

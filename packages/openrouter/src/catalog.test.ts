@@ -1,4 +1,5 @@
-import { ApiCallError, type CatalogEndpoint } from '@chi/spec';
+import { ApiCallError } from '@chi/spec';
+import type { CatalogEndpoint } from '@chi/spec/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoopbackOpenRouter, startLoopbackOpenRouter } from '../test/loopback-openrouter';
 import {

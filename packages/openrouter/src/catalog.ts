@@ -1,14 +1,13 @@
 import {
   ApiCallError,
-  type CatalogEndpoint,
   type CatalogModel,
   ChiError,
   InvalidArgumentError,
   type ModelCatalog,
-  ModelCatalogSchema,
   type Price,
   parseWith,
 } from '@chi/spec';
+import { type CatalogEndpoint, ModelCatalogSchema } from '@chi/spec/internal';
 import ky from 'ky';
 import { scrubSecrets } from './redact';
 
@@ -201,7 +200,7 @@ function checkRequests(models: readonly CatalogModelRequest[]): void {
  * every allowlisted provider slug matches an endpoint, and some matched endpoint accepts the
  * output cap. Each model's `price` is an upper bound (the maximum over the listed price and every
  * allowlisted endpoint's base prices and overrides). The result is plain JSON: write it to the
- * run folder and read it back with {@link parseCatalog}. Only reads; never touches the account.
+ * run folder and read it back with `parseCatalog`. Only reads; never touches the account.
  *
  * @throws {@link CatalogError} listing every problem; `ApiCallError` when a call fails.
  *

@@ -1,4 +1,5 @@
-import type { FailureClass, Usage } from '@chi/spec';
+import type { FailureClass } from '@chi/spec';
+import type { Usage } from '@chi/spec/internal';
 
 /** What one 2xx chat-completions body says, read defensively (every field may be missing). @internal */
 export interface CompletionReading {

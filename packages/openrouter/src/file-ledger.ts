@@ -1,12 +1,7 @@
 import { type FileHandle, mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import {
-  ChiError,
-  formatIssues,
-  InvalidArgumentError,
-  type LedgerEntry,
-  LedgerEntrySchema,
-} from '@chi/spec';
+import { ChiError, formatIssues, InvalidArgumentError, type LedgerEntry } from '@chi/spec';
+import { LedgerEntrySchema } from '@chi/spec/internal';
 import { applyEntry, emptyBook, type LedgerBook, toNanos } from './ledger-book';
 import {
   createLedgerCore,

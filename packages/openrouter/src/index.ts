@@ -12,10 +12,6 @@ export {
   catalogEntry,
   type FetchCatalogOptions,
   fetchCatalog,
-  matchesProviderSlug,
-  OPENROUTER_BASE_URL,
-  parseCatalog,
-  providerSlugFor,
 } from './catalog';
 export { type ConcurrencyLimiter, createConcurrencyLimiter } from './concurrency-limiter';
 export {
@@ -25,34 +21,12 @@ export {
   LedgerFileError,
   type LedgerRecovery,
 } from './file-ledger';
-export { foldLedger } from './ledger-book';
 export type { InspectableLedger, LedgerOptions } from './ledger-core';
 export { createMemoryLedger, type MemoryLedgerOptions } from './memory-ledger';
 export {
   createOpenRouterModel,
-  NOT_BILLED_STATUSES,
-  NOT_SENT_ERROR_CODES,
   type OpenRouterChatModel,
   type OpenRouterModelSettings,
   type ReasoningEffort,
 } from './openrouter-model';
-export { REDACTED, redactResponseBody, scrubSecrets } from './redact';
-export {
-  REPLY_BYTES_PER_TOKEN,
-  REPLY_ENVELOPE_BYTES,
-  replyByteLimit,
-} from './reply-limit';
-export {
-  effectivePrice,
-  type ReservationInput,
-  requestInputBytes,
-  reservationUsd,
-} from './reservation';
-export {
-  DEFAULT_BACKOFF_MS,
-  isRetryableStatus,
-  parseRetryAfterMs,
-  planRetry,
-  type RetryPlanInput,
-  type RetryWait,
-} from './retry-policy';
+export { type ReservationInput, requestInputBytes, reservationUsd } from './reservation';

@@ -1,11 +1,5 @@
-import {
-  formatIssues,
-  type LedgerEntry,
-  LedgerEntrySchema,
-  type LedgerState,
-  type StopReason,
-  ValidationError,
-} from '@chi/spec';
+import { formatIssues, type LedgerEntry, type LedgerState, ValidationError } from '@chi/spec';
+import { LedgerEntrySchema, type StopReason } from '@chi/spec/internal';
 
 /**
  * The in-memory fold of ledger entries. Amounts are integer nano-dollars so that sums and the

@@ -1,14 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   type BudgetLedger,
-  type CatalogEndpoint,
   type CatalogModel,
   type EvidenceClass,
-  EvidenceClassSchema,
   InvalidArgumentError,
   type Price,
   parseWith,
 } from '@chi/spec';
+import { type CatalogEndpoint, EvidenceClassSchema } from '@chi/spec/internal';
 import { OPENROUTER_BASE_URL } from './catalog';
 import { effectivePrice } from './reservation';
 import { DEFAULT_BACKOFF_MS } from './retry-policy';

@@ -1,4 +1,5 @@
-import type { ChatMessage, FailureClass, TryRecord } from '@chi/spec';
+import type { ChatMessage, FailureClass } from '@chi/spec';
+import type { TryRecord } from '@chi/spec/internal';
 import type { KyInstance } from 'ky';
 import type { ResolvedModelSettings } from './model-settings';
 import type { TryOutcome } from './try-outcome';

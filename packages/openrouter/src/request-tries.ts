@@ -1,4 +1,4 @@
-import type { TryRecord } from '@chi/spec';
+import type { TryRecord } from '@chi/spec/internal';
 import { exchange } from './exchange';
 import { scrubSecrets } from './redact';
 import { replyByteLimit } from './reply-limit';

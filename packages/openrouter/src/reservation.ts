@@ -77,7 +77,7 @@ function checkCount(field: string, value: number, min: number): void {
  *
  * `(inputBytes x inputPrice + maxOutputTokens x outputPrice + requestPrice) x (1 + marginRatio)`
  *
- * where each price is the larger of the catalog and the safety price ({@link effectivePrice}).
+ * where each price is the larger of the catalog and the safety price (`effectivePrice`).
  * Pure: same inputs, same output.
  *
  * @example

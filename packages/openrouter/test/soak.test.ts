@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BudgetLedger, type ChatResult, checkChatResult, type LedgerState } from '@chi/spec';
+import type { BudgetLedger, ChatResult, LedgerState } from '@chi/spec';
+import { checkChatResult } from '@chi/spec/test';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConcurrencyLimiter } from '../src/concurrency-limiter';

@@ -1,10 +1,5 @@
-import {
-  type ChatRequest,
-  type ChatResult,
-  ChatResultSchema,
-  checkChatModelContract,
-  checkChatResult,
-} from '@chi/spec';
+import { type ChatRequest, type ChatResult, ChatResultSchema } from '@chi/spec';
+import { checkChatModelContract, checkChatResult } from '@chi/spec/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLedger } from '../src/memory-ledger';
 import { createOpenRouterModel, type OpenRouterModelSettings } from '../src/openrouter-model';

@@ -2,12 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type AttemptLogAnchor,
-  attemptRecordSha256,
-  createJsonlWriter,
-  type JsonlWriter,
-} from '@chi/run';
+import { createJsonlWriter, type JsonlWriter } from '@chi/run';
+import { type AttemptLogAnchor, attemptRecordSha256 } from '@chi/run/internal';
 import { type AttemptRecord, AttemptRecordSchema } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chainAttemptWriter } from './attempt-chain-writer';

@@ -1,6 +1,6 @@
-import { failpoint } from '@chi/report';
+import { failpoint } from '@chi/report/internal';
 import type { JsonlWriter } from '@chi/run';
-import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run';
+import { attemptRecordSha256, writeAttemptAnchor } from '@chi/run/internal';
 import type { AttemptRecord } from '@chi/spec';
 
 /** Where an intact attempt log's chain ends. */

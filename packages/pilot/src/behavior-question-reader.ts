@@ -1,4 +1,4 @@
-import type { BehavioralFacts, FramedChoiceFacts } from '@chi/spec';
+import type { BehavioralFacts, FramedChoiceFacts } from '@chi/spec/internal';
 import type { PromptTemplate } from './prompts';
 
 /**

@@ -1,4 +1,5 @@
-import { type BehavioralFacts, type BehavioralItem, InvalidArgumentError } from '@chi/spec';
+import { type BehavioralItem, InvalidArgumentError } from '@chi/spec';
+import type { BehavioralFacts } from '@chi/spec/internal';
 import { type PromptTemplate, promptSections, renderTemplate } from './prompts';
 
 /**

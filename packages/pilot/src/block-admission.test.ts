@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
-import { runFolderPaths } from '@chi/run';
+import { runFolderPaths } from '@chi/run/internal';
 import type { ChatMessage, LedgerEntry, Price, RunPlan } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { testFolder } from './__fixtures__/test-folder';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HumanCalibrationSchema, type HumanDataRow } from '@chi/spec';
-import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds';
+import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { runCli } from './cli-main';

@@ -1,5 +1,6 @@
 import { AXIS_IDS } from '@chi/scoring';
-import type { ChiComparison, HumanCalibration, NamedWeights } from '@chi/spec';
+import type { HumanCalibration } from '@chi/spec';
+import type { ChiComparison, NamedWeights } from '@chi/spec/internal';
 
 /** The primary weights: 1/5 per axis (the article's baseline). */
 export const PRIMARY_WEIGHTS: NamedWeights = {

@@ -1,18 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { readHistoryProbe } from '@chi/report';
-import { createJsonlWriter, usableReply } from '@chi/run';
-import { checkpointAccuracy, decisionVector } from '@chi/scoring';
+import { readHistoryProbe } from '@chi/report/internal';
+import { createJsonlWriter } from '@chi/run';
+import { usableReply } from '@chi/run/internal';
+import { checkpointAccuracy } from '@chi/scoring';
+import { decisionVector } from '@chi/scoring/internal';
 import {
   type ChatResult,
   type ChisEntry,
   ChisEntrySchema,
-  HISTORY_IDS,
   type HistoryWorld,
   type PlannedRequest,
   type RunManifest,
   type RunPlan,
 } from '@chi/spec';
+import { HISTORY_IDS } from '@chi/spec/internal';
 import { applyNotebookCap } from './notebook';
 import type { RunPaths } from './run-folder';
 

@@ -1,4 +1,4 @@
-import { PilotOptionsSchema } from '@chi/spec';
+import { PilotOptionsSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { parseCli } from './cli-args';

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { ExperimentFlag } from './experiment-flags';
 
 /**

@@ -7,14 +7,9 @@ import {
   LedgerFileError,
   MissingApiKeyError,
 } from '@chi/openrouter';
-import {
-  ChartDataSchema,
-  runVerifyCli,
-  startViewServer,
-  writeInspectLogs,
-  writeViewBundle,
-} from '@chi/report';
-import { acquireRunLock, RUN_FILE_NAME } from '@chi/run';
+import { ChartDataSchema, runVerifyCli, startViewServer, writeViewBundle } from '@chi/report';
+import { writeInspectLogs } from '@chi/report/internal';
+import { acquireRunLock, RUN_FILE_NAME } from '@chi/run/internal';
 import {
   ApiCallError,
   ChiError,
@@ -24,10 +19,10 @@ import {
   type Price,
   RunFolderDamagedError,
   RunFolderLockedError,
-  RunStatusSchema,
   type SystemSpec,
   ValidationError,
 } from '@chi/spec';
+import { RunStatusSchema } from '@chi/spec/internal';
 import { minimumMemoryLoad } from '@chi/worlds';
 import { calibrateCommand } from './calibrate-command';
 import {

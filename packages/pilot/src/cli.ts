@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { boundHeapGrowth } from '@chi/report';
+import { boundHeapGrowth } from '@chi/report/internal';
 import { runCli } from './cli-main';
 import { installStopSignals } from './stop-signals';
 

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  type PilotConfig,
-  PilotConfigSchema,
-  type PilotOptions,
-  PilotOptionsSchema,
-  type RunConfiguration,
-} from '@chi/spec';
+import { type PilotConfig, PilotConfigSchema, type RunConfiguration } from '@chi/spec';
+import { type PilotOptions, PilotOptionsSchema } from '@chi/spec/internal';
 import type { z } from 'zod';
 import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, UsageError } from './cli-args';
 import { FLAG_TABLES } from './cli-help';

@@ -1,11 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import {
-  type DeclaredPrice,
-  DeclaredPriceSchema,
-  type Price,
-  parseWith,
-  ValidationError,
-} from '@chi/spec';
+import { type Price, parseWith, ValidationError } from '@chi/spec';
+import { type DeclaredPrice, DeclaredPriceSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 
 /**

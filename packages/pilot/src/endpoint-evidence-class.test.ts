@@ -1,5 +1,5 @@
-import { evidenceBanner } from '@chi/report';
-import { EvidenceClassSchema } from '@chi/spec';
+import { evidenceBanner } from '@chi/report/internal';
+import { EvidenceClassSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { parseCli } from './cli-args';

@@ -1,4 +1,4 @@
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 /**
  * The exit codes of every `chi` command: the one table that `EXIT_CODES`, `chi help`, every
  * `chi <command> --help` and RUN-FOLDER.md's table are made from (a test keeps the document

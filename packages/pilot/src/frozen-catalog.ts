@@ -1,12 +1,7 @@
 import { existsSync } from 'node:fs';
 import { canonicalJsonSha256 } from '@chi/run';
-import {
-  type ModelCatalog,
-  ModelCatalogSchema,
-  parseWith,
-  RunFolderDamagedError,
-  type RunManifest,
-} from '@chi/spec';
+import { type ModelCatalog, parseWith, RunFolderDamagedError, type RunManifest } from '@chi/spec';
+import { ModelCatalogSchema } from '@chi/spec/internal';
 import { type RunPaths, readJsonFile } from './run-folder';
 
 /**

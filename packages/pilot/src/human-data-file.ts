@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { assertCalibrationIntact, buildCalibration } from '@chi/scoring';
+import { buildCalibration } from '@chi/scoring';
+import { assertCalibrationIntact } from '@chi/scoring/internal';
 import {
   type HumanCalibration,
   HumanCalibrationSchema,
@@ -8,10 +9,10 @@ import {
   type HumanDataRow,
   HumanDataRowSchema,
   InvalidArgumentError,
-  PILOT_FEATURES,
   ValidationError,
   type ValidationIssue,
 } from '@chi/spec';
+import { PILOT_FEATURES } from '@chi/spec/internal';
 
 /** A parsed human-data file: its header and rows with the line each came from. */
 export interface HumanDataFile {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ledgerContradictions, ledgerExpectation, reconcileLedger } from '@chi/run';
+import { ledgerContradictions, ledgerExpectation, reconcileLedger } from '@chi/run/internal';
 import type { AttemptRecord, ChatResult, LedgerEntry, SystemSpec } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';

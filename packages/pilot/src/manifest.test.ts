@@ -1,8 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCalibration } from '@chi/scoring';
-import { type ChisEntry, PILOT_FEATURE_SCHEMA, PILOT_FEATURES } from '@chi/spec';
-import { syntheticHumanData } from '@chi/worlds';
+import type { ChisEntry } from '@chi/spec';
+import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES } from '@chi/spec/internal';
+import { syntheticHumanData } from '@chi/worlds/test';
 import { describe, expect, it } from 'vitest';
 import { finishedOfflineRun } from './__fixtures__/offline-run';
 import { FEATURE_SCHEMAS, RUN_POLICIES } from './manifest';

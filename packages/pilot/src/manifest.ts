@@ -1,17 +1,16 @@
 import { join } from 'node:path';
-import { canonicalJson, RUN_FILE_NAME, sha256Hex } from '@chi/run';
+import { canonicalJson, sha256Hex } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
   ChiError,
   type GeneratorInfo,
   InvalidArgumentError,
-  PILOT_FEATURE_SCHEMA,
-  PILOT_FEATURES,
-  type PromptRef,
   parseWith,
   type RunManifest,
   RunManifestSchema,
   type RunPlan,
 } from '@chi/spec';
+import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES, type PromptRef } from '@chi/spec/internal';
 import { chiComparisonFor } from './chi-comparison';
 import { DIVERGENCE_PROTOCOL_ID } from './divergence/protocol';
 import { behaviorExperiment } from './experiments/behavior';

@@ -1,8 +1,10 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunFolder, scoreRun, verifyRelease } from '@chi/report';
-import { attemptRecordSha256, extractJsonBlock, readAttemptLog } from '@chi/run';
+import { verifyRelease } from '@chi/report';
+import { readRunFolder, scoreRun } from '@chi/report/internal';
+import { extractJsonBlock, readAttemptLog } from '@chi/run';
+import { attemptRecordSha256 } from '@chi/run/internal';
 import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLegacyLayout } from './__fixtures__/legacy-layout';

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
-import { packReleaseCode, type ReleaseStep, writeRelease } from '@chi/report';
+import { type ReleaseStep, writeRelease } from '@chi/report';
+import { packReleaseCode } from '@chi/report/internal';
 import {
   acquireRunLock,
   foldAttemptLog,
@@ -11,7 +12,7 @@ import {
   type RunLock,
   reconcileLedger,
   streamRunJsonl,
-} from '@chi/run';
+} from '@chi/run/internal';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -22,10 +23,9 @@ import {
   type ModelCatalog,
   type RunManifest,
   type RunPlan,
-  RunPlanSchema,
-  RunStatusSchema,
   type SmokeResult,
 } from '@chi/spec';
+import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import type { PilotEventSink } from './events';
 import { EXIT_CODES } from './exit-codes';
@@ -121,7 +121,7 @@ export interface RunPilotOptions {
     context: LiveModelContext,
   ) => InstanceModelFactory;
   /**
-   * Writes the derived files instead of the pilot's {@link finishRun} (the divergence protocol's
+   * Writes the derived files instead of the pilot's `finishRun` (the divergence protocol's
    * CHIS entries and release); resolves to the release folder or null.
    */
   readonly finish?: (runDir: string, execution: ExecuteOutcome) => Promise<string | null>;

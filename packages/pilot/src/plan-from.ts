@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseCsv } from '@chi/report';
+import { parseCsv } from '@chi/report/internal';
 import { UsageError } from './cli-args';
 import { binomialWorstCase, type QuantitySpread, type VarianceModel } from './plan-precision';
 

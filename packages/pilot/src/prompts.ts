@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PromptSet, PromptTemplate } from '@chi/experiment';
 import { sha256Hex } from '@chi/run';
-import { InvalidArgumentError, type PromptRef } from '@chi/spec';
+import { InvalidArgumentError } from '@chi/spec';
+import type { PromptRef } from '@chi/spec/internal';
 
 // The template types are the experiment SPI's (`@chi/experiment`); re-exported here because the
 // pilot's loaders produce them and `@chi/pilot` has always exported them.

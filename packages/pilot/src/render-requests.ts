@@ -1,15 +1,12 @@
 import type { RenderedMessages } from '@chi/experiment';
 import { renderJsonBlock } from '@chi/run';
+import type { BehavioralItem, ChatMessage, MemoryRecord, RequestTask } from '@chi/spec';
 import type {
-  BehavioralItem,
   BlindProbe,
-  ChatMessage,
   HistoryEnvironment,
   HistoryEvidence,
   HistoryStep,
-  MemoryRecord,
-  RequestTask,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { behaviorQuestionSections, itemView } from './behavior-questions';
 import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
 

@@ -1,12 +1,6 @@
 import { requestInputBytes } from '@chi/openrouter';
-import {
-  canonicalJson,
-  openRunFolder,
-  RUN_FILE_NAME,
-  type RunFolder,
-  sha256Hex,
-  streamRunJsonl,
-} from '@chi/run';
+import { canonicalJson, openRunFolder, type RunFolder, sha256Hex } from '@chi/run';
+import { RUN_FILE_NAME, streamRunJsonl } from '@chi/run/internal';
 import { AttemptRecordSchema, RunFolderDamagedError } from '@chi/spec';
 
 /** What the last answered attempt of a request recorded about what was sent. */

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { canonicalPayload, gzipText, openRunFolder, sha256Hex } from '@chi/run';
+import { openRunFolder, sha256Hex } from '@chi/run';
+import { canonicalPayload, gzipText } from '@chi/run/internal';
 import type { RenderedRequest } from '@chi/spec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRequestStore } from './request-store';

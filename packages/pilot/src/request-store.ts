@@ -4,9 +4,10 @@ import {
   type JsonlWriter,
   openRunFolder,
   type RequestLayout,
-  requestIndexEntry,
 } from '@chi/run';
-import { type RenderedRequest, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
+import { requestIndexEntry } from '@chi/run/internal';
+import type { RenderedRequest, RequestIndexEntry } from '@chi/spec';
+import { RequestIndexEntrySchema } from '@chi/spec/internal';
 import { openRunLog, writeJsonFile } from './run-folder';
 
 /** How many recently written payload names the store remembers. */

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { RUN_FILE_NAME, streamRunJsonl } from '@chi/run';
+import { RUN_FILE_NAME, streamRunJsonl } from '@chi/run/internal';
 import {
   AttemptRecordSchema,
   InvalidArgumentError,
   RunFolderDamagedError,
   type RunManifest,
-  RunStatusSchema,
 } from '@chi/spec';
+import { RunStatusSchema } from '@chi/spec/internal';
 import type { FrozenManifest } from './manifest';
 import { checkRequestRecords } from './request-records-check';
 import { type RunPaths, readJsonFile, writeJsonFile } from './run-folder';

@@ -1,4 +1,4 @@
-import { RunStatusSchema } from '@chi/spec';
+import { RunStatusSchema } from '@chi/spec/internal';
 import { readJsonFile, runPaths } from './run-folder';
 import { formatResumeHint } from './run-summary';
 

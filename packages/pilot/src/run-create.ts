@@ -1,15 +1,14 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
-  HISTORY_IDS,
   InvalidArgumentError,
   type ModelCatalog,
-  type NotebookSnapshot,
   type RunManifest,
   type RunPlan,
   type RunStatus,
 } from '@chi/spec';
+import { HISTORY_IDS, type NotebookSnapshot } from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
 import { withDeclaredTemplates } from './experiments/declared-templates';
 import type { AnyExperiment } from './experiments/experiment';
@@ -160,7 +159,7 @@ export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>):
 }
 
 /**
- * {@link planRun} plus every world of the run, generated and held at once (for small runs and
+ * `planRun` plus every world of the run, generated and held at once (for small runs and
  * tests; `createRun` and `chi pilot --plan` generate them a world seed at a time).
  */
 export function prepareRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PreparedRun {

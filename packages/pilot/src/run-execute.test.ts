@@ -9,9 +9,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunFolder, scoreRun } from '@chi/report';
+import { readRunFolder, scoreRun } from '@chi/report/internal';
 import { openRunFolder } from '@chi/run';
-import type { AttemptRecord, BlockStatus, ChatModel, FailureLogEntry, RunStatus } from '@chi/spec';
+import type { AttemptRecord, BlockStatus, ChatModel, RunStatus } from '@chi/spec';
+import type { FailureLogEntry } from '@chi/spec/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, paidSystemSpec, scriptedWith } from './__fixtures__/fake-models';
 import { toLegacyLayout } from './__fixtures__/legacy-layout';

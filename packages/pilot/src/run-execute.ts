@@ -1,16 +1,12 @@
-import {
-  createJsonlWriter,
-  foldAttemptRecord,
-  type RequestLogState,
-  streamRunJsonl,
-} from '@chi/run';
+import { createJsonlWriter } from '@chi/run';
+import { foldAttemptRecord, type RequestLogState, streamRunJsonl } from '@chi/run/internal';
 import {
   AttemptRecordSchema,
   type BudgetLedger,
   type ChatModel,
-  FailureLogEntrySchema,
   type ModelCatalog,
 } from '@chi/spec';
+import { FailureLogEntrySchema } from '@chi/spec/internal';
 import { chainAttemptWriter } from './attempt-chain-writer';
 import { createBlockAdmission } from './block-admission';
 import type { PilotEventSink, PilotProgress } from './events';

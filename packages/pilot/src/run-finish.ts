@@ -1,5 +1,6 @@
-import { blockStatusOf, readRunJsonl } from '@chi/run';
-import { type BlockStatus, FailureLogEntrySchema, type RunStatus } from '@chi/spec';
+import { blockStatusOf, readRunJsonl } from '@chi/run/internal';
+import type { BlockStatus, RunStatus } from '@chi/spec';
+import { FailureLogEntrySchema } from '@chi/spec/internal';
 import type { PilotProgress } from './events';
 import type { ExecuteOutcome } from './run-execute';
 import { openRunLog, writeJsonFile } from './run-folder';

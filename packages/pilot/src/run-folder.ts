@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { decodeGzipJson, encodeGzipJson, type RunPaths, runFolderPaths } from '@chi/run';
+import type { RunPaths } from '@chi/run';
+import { decodeGzipJson, encodeGzipJson, runFolderPaths } from '@chi/run/internal';
 import { InvalidArgumentError, parseWith, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
 

@@ -1,4 +1,5 @@
-import type { PlanIndex, RequestOutcome } from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import type { PlanIndex } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';

@@ -1,11 +1,6 @@
-import { isInfrastructureFailure } from '@chi/run';
-import {
-  type ChatResult,
-  InvalidArgumentError,
-  type NotebookSnapshot,
-  type PlannedRequest,
-  plannedField,
-} from '@chi/spec';
+import { isInfrastructureFailure } from '@chi/run/internal';
+import { type ChatResult, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
+import { type NotebookSnapshot, plannedField } from '@chi/spec/internal';
 import { REPLY_KEY_PREFIX } from './experiments/memory';
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { notebookKey } from './render-planned';

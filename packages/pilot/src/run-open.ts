@@ -1,22 +1,15 @@
 import { existsSync } from 'node:fs';
-import {
-  checkRunIntegrity,
-  indexPlan,
-  type PlanIndex,
-  RUN_FILE_NAME,
-  type RunIntegrity,
-  throwIfRunDamaged,
-} from '@chi/run';
+import { checkRunIntegrity, type RunIntegrity } from '@chi/run';
+import { indexPlan, type PlanIndex, RUN_FILE_NAME, throwIfRunDamaged } from '@chi/run/internal';
 import {
   InvalidArgumentError,
   RunFolderDamagedError,
   type RunManifest,
   type RunPlan,
-  RunPlanSchema,
   type RunStatus,
-  RunStatusSchema,
   type SystemSpec,
 } from '@chi/spec';
+import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import type { AttemptChainHead } from './attempt-chain-writer';
 import type { AnyExperiment } from './experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';

@@ -1,4 +1,5 @@
-import { blockRequestState, isInfrastructureFailure, type RequestOutcome } from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import { blockRequestState, isInfrastructureFailure } from '@chi/run/internal';
 import type { ChatResult } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

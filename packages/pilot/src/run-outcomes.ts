@@ -1,9 +1,9 @@
+import type { RequestOutcome } from '@chi/run';
 import {
   type BlockRequestState,
   infrastructureReason,
   isInfrastructureFailure,
-  type RequestOutcome,
-} from '@chi/run';
+} from '@chi/run/internal';
 
 /** The kind of each request's outcome, packed (0: none yet). */
 const KINDS = ['none', 'resolved', 'abandoned', 'blocked', 'not_sent', 'pending'] as const;

@@ -1,11 +1,7 @@
 import { requestInputBytes } from '@chi/openrouter';
-import { failpoint } from '@chi/report';
-import {
-  type CanonicalPayload,
-  canonicalPayload,
-  failureCategory,
-  isAccountFailure,
-} from '@chi/run';
+import { failpoint } from '@chi/report/internal';
+import type { CanonicalPayload } from '@chi/run';
+import { canonicalPayload, failureCategory, isAccountFailure } from '@chi/run/internal';
 import {
   type ChatMessage,
   type ChatResult,

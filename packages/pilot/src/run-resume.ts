@@ -1,4 +1,5 @@
-import { type RequestLogState, sha256Hex } from '@chi/run';
+import { sha256Hex } from '@chi/run';
+import type { RequestLogState } from '@chi/run/internal';
 import type { PlannedRequest, SystemSpec } from '@chi/spec';
 import { writeJsonFile } from './run-folder';
 import { recordOutcome } from './run-held-state';

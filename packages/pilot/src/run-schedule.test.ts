@@ -1,4 +1,5 @@
-import { isInfrastructureFailure, type RequestOutcome } from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import { isInfrastructureFailure } from '@chi/run/internal';
 import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

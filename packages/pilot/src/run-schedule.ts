@@ -1,4 +1,4 @@
-import type { PlanIndex } from '@chi/run';
+import type { PlanIndex } from '@chi/run/internal';
 import { type BlockAdmission, decideAdmission } from './block-admission';
 import { recordBlocked } from './run-held-state';
 import type { OutcomeTable } from './run-outcomes';

@@ -1,5 +1,6 @@
 import type { JsonlWriter } from '@chi/run';
-import type { ChatModel, FailureLogEntry, SystemSpec } from '@chi/spec';
+import type { ChatModel, SystemSpec } from '@chi/spec';
+import type { FailureLogEntry } from '@chi/spec/internal';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
 import type { NotebookContent } from './notebook';

@@ -1,5 +1,6 @@
-import { type ChartData, partialRunText, runCompleteness } from '@chi/report';
-import { RUN_FILE_NAME } from '@chi/run';
+import type { ChartData } from '@chi/report';
+import { partialRunText, runCompleteness } from '@chi/report/internal';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { RunStatus } from '@chi/spec';
 
 function eimcText(entry: ChartData['eimc'][number] | undefined): string {

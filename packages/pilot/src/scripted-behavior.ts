@@ -1,5 +1,5 @@
-import type { BehavioralFacts } from '@chi/spec';
-import { solveFacts } from '@chi/worlds';
+import type { BehavioralFacts } from '@chi/spec/internal';
+import { solveFacts } from '@chi/worlds/internal';
 import { readBehaviorQuestion } from './behavior-question-reader';
 import { behaviorQuestionSections } from './behavior-questions';
 import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';

@@ -6,18 +6,19 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IMITATOR_MODEL_ID, verifyRelease } from '@chi/report';
+import { verifyRelease } from '@chi/report';
+import { IMITATOR_MODEL_ID } from '@chi/report/internal';
 import { renderJsonBlock } from '@chi/run';
 import { buildCalibration } from '@chi/scoring';
-import { type BehavioralItem, checkChatModelContract, type HumanCalibration } from '@chi/spec';
+import type { BehavioralItem, HumanCalibration } from '@chi/spec';
+import { checkChatModelContract } from '@chi/spec/test';
+import { deriveSeed, generateBehavioralItems } from '@chi/worlds';
 import {
-  deriveSeed,
-  generateBehavioralItems,
   PILOT_SYNTHETIC_HUMAN_MODEL,
   SYNTHETIC_HUMAN_DATA_HEADER,
   type SyntheticFeatureModel,
   syntheticHumanData,
-} from '@chi/worlds';
+} from '@chi/worlds/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { behaviorQuestionSections, itemView } from './behavior-questions';
 import { type PilotCommand, parseCli, UsageError } from './cli-args';

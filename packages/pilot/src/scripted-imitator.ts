@@ -1,11 +1,11 @@
 import { extractJsonBlock } from '@chi/run';
 import {
-  type BehavioralAxis,
   type ChatModel,
   type HumanCalibration,
   InvalidArgumentError,
   type SystemSpec,
 } from '@chi/spec';
+import type { BehavioralAxis } from '@chi/spec/internal';
 import { matchTemplate } from './behavior-question-reader';
 import { behaviorQuestionSections } from './behavior-questions';
 import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';

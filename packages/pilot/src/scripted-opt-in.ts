@@ -6,7 +6,7 @@
  * pilot's release is unchanged.
  */
 import { extractJsonBlock } from '@chi/run';
-import { VALENCE_WRAPPERS } from '@chi/worlds';
+import { VALENCE_WRAPPERS } from '@chi/worlds/internal';
 import type { ScriptedSystemName } from './scripted-systems';
 
 /**

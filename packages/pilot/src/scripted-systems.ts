@@ -378,7 +378,7 @@ export function smokeReply(prompt: string): string {
 
 /** Options of {@link createScriptedModel}. */
 export interface ScriptedModelOptions {
-  /** Seed of the declared noise (default {@link DEFAULT_SCRIPTED_SEED}). */
+  /** Seed of the declared noise (default `DEFAULT_SCRIPTED_SEED`). */
   readonly seed?: number;
   /** Clock for result timestamps (default `() => new Date()`); timestamps never affect replies. */
   readonly now?: () => Date;

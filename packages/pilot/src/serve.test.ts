@@ -2,9 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenRouterModel } from '@chi/openrouter';
-import { isInfrastructureFailure, renderJsonBlock } from '@chi/run';
-import type { AttemptRecord, NotebookSnapshot, RunManifest } from '@chi/spec';
-import { checkChatModelContract } from '@chi/spec';
+import { renderJsonBlock } from '@chi/run';
+import { isInfrastructureFailure } from '@chi/run/internal';
+import type { AttemptRecord, RunManifest } from '@chi/spec';
+import type { NotebookSnapshot } from '@chi/spec/internal';
+import { checkChatModelContract } from '@chi/spec/test';
 import OpenAI, {
   type APIError,
   BadRequestError,

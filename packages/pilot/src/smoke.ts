@@ -7,18 +7,14 @@ import {
   createOpenRouterModel,
   fetchCatalog,
   type InspectableLedger,
-  matchesProviderSlug,
   type ReasoningEffort,
 } from '@chi/openrouter';
-import { createJsonlWriter, type JsonlWriter, readRunJsonl } from '@chi/run';
+import { matchesProviderSlug } from '@chi/openrouter/internal';
+import { createJsonlWriter, type JsonlWriter } from '@chi/run';
+import { readRunJsonl } from '@chi/run/internal';
 import { parseProbeReply } from '@chi/scoring';
-import {
-  type ChatModel,
-  type ModelCatalog,
-  type SmokeResult,
-  SmokeResultSchema,
-  type SystemSpec,
-} from '@chi/spec';
+import type { ChatModel, ModelCatalog, SmokeResult, SystemSpec } from '@chi/spec';
+import { SmokeResultSchema } from '@chi/spec/internal';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { renderSmoke } from './render-requests';
 import { apiKeyForSystem } from './system-models';

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { outcomesFromAttemptLog, readAttemptLogLean } from '@chi/run';
+import { outcomesFromAttemptLog } from '@chi/run';
+import { readAttemptLogLean } from '@chi/run/internal';
 import { type AttemptRecord, AttemptRecordSchema } from '@chi/spec';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { buildCalibration } from '@chi/scoring';
-import type { ChiComparison, HumanDataRow } from '@chi/spec';
+import type { HumanDataRow } from '@chi/spec';
+import type { ChiComparison } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { calibrationChecks, heldOutSplit, pearson } from './calibration-checks';
 

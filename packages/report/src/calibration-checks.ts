@@ -1,12 +1,8 @@
-import { AXIS_IDS, estimateCalibrationAxes } from '@chi/scoring';
-import type {
-  AxisId,
-  AxisProfile,
-  CalibrationParticipant,
-  ChiComparison,
-  HumanCalibration,
-} from '@chi/spec';
-import { quantileOfSorted } from '@chi/stats';
+import { AXIS_IDS } from '@chi/scoring';
+import { estimateCalibrationAxes } from '@chi/scoring/internal';
+import type { AxisId, AxisProfile, HumanCalibration } from '@chi/spec';
+import type { CalibrationParticipant, ChiComparison } from '@chi/spec/internal';
+import { quantileOfSorted } from '@chi/stats/internal';
 import type { z } from 'zod';
 import { sha256Hex } from './canonical-json';
 import type {

@@ -1,5 +1,6 @@
-import type { MemoryProbeTrace, Stratum, TracedRecord } from '@chi/spec';
+import type { MemoryProbeTrace, Stratum } from '@chi/spec';
 import { STRATA } from '@chi/spec';
+import type { TracedRecord } from '@chi/spec/internal';
 import { sha256Hex } from './canonical-json';
 import type { MemoryCondition } from './chart-data';
 

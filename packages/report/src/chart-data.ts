@@ -1,6 +1,6 @@
+import type { EvidenceClass } from '@chi/spec';
 import {
   EimcStatusSchema,
-  type EvidenceClass,
   EvidenceClassSchema,
   ExperimentKindSchema,
   HistoryIdSchema,
@@ -9,7 +9,7 @@ import {
   SeedSchema,
   Sha256Schema,
   StratumSchema,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { z } from 'zod';
 import { TranscriptReplayRowSchema } from './analysis/transcript-replay';
 import { CorpusRowSchema } from './corpus-per-load';

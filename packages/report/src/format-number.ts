@@ -1,4 +1,4 @@
-import type { Ratio } from '@chi/spec';
+import type { Ratio } from '@chi/spec/internal';
 import type { IntervalEstimate } from './chart-data';
 
 /**

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
  * again. For `chi score` and `chi verify` that headroom, not the data, was most of the peak RSS,
  * and it grew with the length of the run: the heap in use at 60 worlds of the v0.1 run is about
  * 36 MB (a heap snapshot in mid-analysis), but the heap reached 284 MB, against 236 MB at 10
- * worlds. With 50% the peak follows what is in use (docs/development.md, "Heap growth").
+ * worlds. With 50% the peak follows what is in use (docs/benchmarks/scale.md, "Heap growth").
  */
 export const CLI_HEAP_GROWING_PERCENT = 50;
 

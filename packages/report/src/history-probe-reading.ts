@@ -1,5 +1,6 @@
-import type { UsableReply } from '@chi/run';
-import { decisionOf, parseTaskReply } from '@chi/scoring';
+import type { UsableReply } from '@chi/run/internal';
+import { parseTaskReply } from '@chi/scoring';
+import { decisionOf } from '@chi/scoring/internal';
 import type { ClassifiedTaskAnswer, Decision, HistoryWorld } from '@chi/spec';
 
 /** One history probe as scored: a decision per environment, or why the reply was unusable. */

@@ -1,4 +1,5 @@
-import { BOOTSTRAP_DEFAULTS, INTERVAL_METHOD_LABELS, type IntervalMethod } from '@chi/stats';
+import { BOOTSTRAP_DEFAULTS, type IntervalMethod } from '@chi/stats';
+import { INTERVAL_METHOD_LABELS } from '@chi/stats/internal';
 
 /**
  * How every world-bootstrap interval of a release is read from its replicates: `@chi/stats`'

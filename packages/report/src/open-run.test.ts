@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, openRun, readAttemptLog, sha256Hex } from '@chi/run';
+import { canonicalJson, readAttemptLog, sha256Hex } from '@chi/run';
+import { openRun } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';

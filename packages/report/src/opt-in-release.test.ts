@@ -9,9 +9,9 @@ import {
   createScriptedModel,
   defaultOfflineSettings,
   runPilot,
-  SCRIPTED_SYSTEM_NAMES,
   scriptedSystemSpec,
 } from '@chi/pilot';
+import { SCRIPTED_SYSTEM_NAMES } from '@chi/pilot/internal';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from './__fixtures__/fixed-clock';

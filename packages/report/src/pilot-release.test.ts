@@ -11,8 +11,8 @@ import {
   defaultOfflineSettings,
   openAiCompatibleSystemSpec,
   runPilot,
-  SCRIPTED_SYSTEM_NAMES,
 } from '@chi/pilot';
+import { SCRIPTED_SYSTEM_NAMES } from '@chi/pilot/internal';
 import type { ChatMessage } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';

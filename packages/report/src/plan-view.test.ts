@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunPlan, RunPlanSchema } from '@chi/spec';
+import type { RunPlan } from '@chi/spec';
+import { RunPlanSchema } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir';

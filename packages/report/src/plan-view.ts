@@ -5,15 +5,15 @@ import {
   PLAN_SCHEMA_PARSERS,
   type PlanIndex,
   RUN_FILE_NAME,
-} from '@chi/run';
+} from '@chi/run/internal';
 import {
   InvalidArgumentError,
   type PlannedBlock,
   type PlannedRequest,
   parseWith,
   type RunPlan,
-  RunPlanSchema,
 } from '@chi/spec';
+import { RunPlanSchema } from '@chi/spec/internal';
 
 const PLAN_FILE = RUN_FILE_NAME.plan;
 

@@ -1,4 +1,4 @@
-import { foldAttemptLog, loggedOutcome } from '@chi/run';
+import { foldAttemptLog, loggedOutcome } from '@chi/run/internal';
 import type { AttemptRecord, RunPlan } from '@chi/spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,9 +1,5 @@
-import {
-  foldAttemptRecord,
-  loggedOutcome,
-  type RequestLogState,
-  type RequestOutcome,
-} from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import { foldAttemptRecord, loggedOutcome, type RequestLogState } from '@chi/run/internal';
 import type { AttemptRecord, ChatResult, RunPlan } from '@chi/spec';
 import { requestOrdinalOf } from './plan-view';
 

@@ -1,12 +1,12 @@
 import { meanFactors, qualityScore } from '@chi/scoring';
-import {
-  type AxisId,
-  type BehavioralItemSet,
-  type BehaviorScore,
-  PILOT_FEATURES,
-  type QualityAlphas,
-  type QualityFactors,
+import type {
+  AxisId,
+  BehavioralItemSet,
+  BehaviorScore,
+  QualityAlphas,
+  QualityFactors,
 } from '@chi/spec';
+import { PILOT_FEATURES } from '@chi/spec/internal';
 import type { RunScores } from './score-run';
 
 /** Feature values of one system on one world: `<axis>.<feature>` -> value (absent if unmeasured). */

@@ -1,4 +1,4 @@
-import { AxisIdSchema, ChiComparisonSchema } from '@chi/spec';
+import { AxisIdSchema, ChiComparisonSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 
 /** A pointwise percentile interval, or null when it could not be computed. */

@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
 import { buildCalibration } from '@chi/scoring';
-import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds';
+import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';

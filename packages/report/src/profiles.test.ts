@@ -1,6 +1,7 @@
 import { buildCalibration, EQUAL_ALPHAS } from '@chi/scoring';
-import type { AxisTaskScore, BehaviorScore, HumanDataRow, RunManifest } from '@chi/spec';
-import { drawResampleIndices } from '@chi/stats';
+import type { BehaviorScore, HumanDataRow, RunManifest } from '@chi/spec';
+import type { AxisTaskScore } from '@chi/spec/internal';
+import { drawResampleIndices } from '@chi/stats/internal';
 import { describe, expect, it } from 'vitest';
 import { analyzeProfiles, NO_RUN_CALIBRATION_REASON, participantSeed } from './profiles';
 import type { BehaviorObservation, RunScores } from './score-run';

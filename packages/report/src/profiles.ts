@@ -1,7 +1,9 @@
-import { AXIS_IDS, estimateCalibrationAxes } from '@chi/scoring';
+import { AXIS_IDS } from '@chi/scoring';
+import { estimateCalibrationAxes } from '@chi/scoring/internal';
 import type { AxisId, AxisProfile, HumanCalibration, QualityAlphas, RunManifest } from '@chi/spec';
-import { PILOT_FEATURES } from '@chi/spec';
-import { drawResampleIndices, percentileInterval } from '@chi/stats';
+import { PILOT_FEATURES } from '@chi/spec/internal';
+import { percentileInterval } from '@chi/stats';
+import { drawResampleIndices } from '@chi/stats/internal';
 import { calibrationChecks, isImitatorSpec } from './calibration-checks';
 import {
   featureKey,

@@ -1,13 +1,9 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
-import {
-  isPublishedRunFile,
-  type RequestLayout,
-  RUN_FILE_NAME,
-  RUN_FILES,
-  releaseLayoutRow,
-} from '@chi/run';
+import { type RequestLayout, RUN_FILES } from '@chi/run';
+import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
-import { HISTORY_IDS, type QualityAlphas, type RunManifest, STRATA } from '@chi/spec';
+import { type QualityAlphas, type RunManifest, STRATA } from '@chi/spec';
+import { HISTORY_IDS } from '@chi/spec/internal';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';

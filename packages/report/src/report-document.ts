@@ -1,4 +1,4 @@
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { labelCaptions } from './caption-labels';
 import type { CaseExample } from './case-examples';
 import {

@@ -1,4 +1,4 @@
-import { RUN_FOLDER_DIRECTORY } from '@chi/run';
+import { RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import type { ChartData } from './chart-data';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';

@@ -1,6 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { fileLines, RUN_FILE_NAME, type RunFolder } from '@chi/run';
-import { parseWith, type RequestIndexEntry, RequestIndexEntrySchema } from '@chi/spec';
+import type { RunFolder } from '@chi/run';
+import { fileLines, RUN_FILE_NAME } from '@chi/run/internal';
+import { parseWith, type RequestIndexEntry } from '@chi/spec';
+import { RequestIndexEntrySchema } from '@chi/spec/internal';
 
 const REQUEST_INDEX_FILE = RUN_FILE_NAME.requestIndex;
 const SHA256_BYTES = 32;

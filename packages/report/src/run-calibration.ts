@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run';
-import { assertCalibrationIntact } from '@chi/scoring';
+import { RUN_FILE_NAME } from '@chi/run/internal';
+import { assertCalibrationIntact } from '@chi/scoring/internal';
 import {
   type HumanCalibration,
   HumanCalibrationSchema,

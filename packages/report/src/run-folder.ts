@@ -3,40 +3,35 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   checkRunIntegrity,
-  decodeGzipJson,
-  legacyRequestPath,
   openRunFolder,
   parseRunJsonl,
   type RequestLayout,
+  type RunFolder,
+} from '@chi/run';
+import {
+  decodeGzipJson,
+  legacyRequestPath,
   RUN_FILE_NAME,
   RUN_FOLDER_DIRECTORY,
-  type RunFolder,
   readAttemptLogLean,
   requestFileOf,
   runFile,
-} from '@chi/run';
+} from '@chi/run/internal';
 import {
   type AttemptRecord,
   type BehavioralItemSet,
   BehavioralItemSetSchema,
   type BlockStatus,
-  BlockStatusSchema,
   type ChisEntry,
   ChisEntrySchema,
-  type FailureLogEntry,
-  FailureLogEntrySchema,
   type HistoryWorld,
   HistoryWorldSchema,
   type HumanCalibration,
   InvalidArgumentError,
   type LedgerEntry,
-  LedgerEntrySchema,
   type MemoryWorld,
   MemoryWorldSchema,
   type ModelCatalog,
-  ModelCatalogSchema,
-  type NotebookSnapshot,
-  NotebookSnapshotSchema,
   parseWith,
   type RenderedRequest,
   RunFolderDamagedError,
@@ -44,11 +39,20 @@ import {
   RunManifestSchema,
   type RunPlan,
   type RunStatus,
-  RunStatusSchema,
   type SmokeResult,
-  SmokeResultSchema,
   ValidationError,
 } from '@chi/spec';
+import {
+  BlockStatusSchema,
+  type FailureLogEntry,
+  FailureLogEntrySchema,
+  LedgerEntrySchema,
+  ModelCatalogSchema,
+  type NotebookSnapshot,
+  NotebookSnapshotSchema,
+  RunStatusSchema,
+  SmokeResultSchema,
+} from '@chi/spec/internal';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { readPlanView } from './plan-view';

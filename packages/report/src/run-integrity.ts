@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AttemptChainCheck, checkAttemptChain, RUN_FILE_NAME } from '@chi/run';
+import type { AttemptChainCheck } from '@chi/run';
+import { checkAttemptChain, RUN_FILE_NAME } from '@chi/run/internal';
 import { RunFolderDamagedError } from '@chi/spec';
 import { type RunRecords, requestRecordFile } from './run-folder';
 

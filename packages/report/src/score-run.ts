@@ -1,5 +1,6 @@
 import type { ScorerRequest } from '@chi/experiment';
-import { computeBlockStatuses, jsonBlockIds } from '@chi/run';
+import { computeBlockStatuses } from '@chi/run';
+import { jsonBlockIds } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import {
   type ChatMessage,

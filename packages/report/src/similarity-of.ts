@@ -1,5 +1,6 @@
 import { axisSimilarity, chi } from '@chi/scoring';
-import type { AxisId, AxisProfile, ChiComparison, HumanCalibration } from '@chi/spec';
+import type { AxisId, AxisProfile, HumanCalibration } from '@chi/spec';
+import type { ChiComparison } from '@chi/spec/internal';
 
 /** h of one axis, or null with the reason. */
 export function hOf(

@@ -13,7 +13,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { fileLines } from '@chi/run';
+import { fileLines } from '@chi/run/internal';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { DerivedFilesOnDisk, type WrittenDerivedFile } from './derived-output';

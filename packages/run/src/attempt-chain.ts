@@ -14,7 +14,7 @@ export interface AttemptChainCheck {
   readonly headSha256: string | null;
   /**
    * Hash of every record, in order (to check an anchor at any earlier count); empty when the
-   * checker was given its anchor up front ({@link AttemptChainChecker}), which keeps no hash but
+   * checker was given its anchor up front (`AttemptChainChecker`), which keeps no hash but
    * the anchored one.
    */
   readonly sha256s: readonly string[];
@@ -166,7 +166,7 @@ export class AttemptChainChecker {
   }
 }
 
-/** {@link checkAttemptChainFile}'s answer: the check, and whether the log is chained. */
+/** `checkAttemptChainFile`'s answer: the check, and whether the log is chained. */
 export interface AttemptChainFileCheck extends Omit<AttemptChainCheck, 'sha256s'> {
   /**
    * False for a log whose first record carries no `previousSha256` (written before the chain

@@ -112,7 +112,7 @@ function nextRequestLogState<R>(
  * unknown: a run killed and not yet resumed); `not_sent` for a request with no record.
  */
 export function loggedOutcome(state: RequestLogState | undefined): RequestOutcome;
-/** {@link loggedOutcome} of a state that keeps less than the result; `resultOf` reads it back. */
+/** `loggedOutcome` of a state that keeps less than the result; `resultOf` reads it back. */
 export function loggedOutcome<R>(
   state: RequestLogState<R> | undefined,
   resultOf: (kept: R) => ChatResult,
@@ -128,7 +128,7 @@ export function loggedOutcome<R>(
   return { kind: 'abandoned', reason: state.abandonedReason ?? 'abandoned' };
 }
 
-/** The outcome of every request that has a record in the attempt log (see {@link loggedOutcome}). */
+/** The outcome of every request that has a record in the attempt log (see `loggedOutcome`). */
 export function outcomesFromAttemptLog(
   records: readonly AttemptRecord[],
 ): Map<string, RequestOutcome> {
@@ -139,7 +139,7 @@ export function outcomesFromAttemptLog(
 }
 
 /**
- * Reads `attempts.jsonl` with the run folder's one JSONL rule ({@link readRunJsonl}): a missing
+ * Reads `attempts.jsonl` with the run folder's one JSONL rule (`readRunJsonl`): a missing
  * file has no records, a torn final line is skipped.
  */
 export async function readAttemptLog(path: string): Promise<AttemptRecord[]> {

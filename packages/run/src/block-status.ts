@@ -100,7 +100,7 @@ export function blockStatusOf(
 
 /**
  * The status of every block: complete when every request of every system resolved without an
- * infrastructure failure ({@link isInfrastructureFailure}); not started when none of its requests
+ * infrastructure failure (`isInfrastructureFailure`); not started when none of its requests
  * was attempted; incomplete otherwise, with one reason line per cause. The runner writes it to
  * `blocks.json` and the report recomputes it from the attempt log with the same function, so the
  * release and `chi verify` cannot disagree with the run about which blocks count.

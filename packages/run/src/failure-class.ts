@@ -1,4 +1,5 @@
-import { type ChatResult, INFRASTRUCTURE_FAILURES } from '@chi/spec';
+import type { ChatResult } from '@chi/spec';
+import { INFRASTRUCTURE_FAILURES } from '@chi/spec/internal';
 
 /** HTTP statuses that are account problems (key, credits), never the model's answer. */
 export const ACCOUNT_FAILURE_STATUSES: readonly number[] = [401, 402];

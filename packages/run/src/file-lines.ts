@@ -1,4 +1,4 @@
-import { fileLineBytes } from '@chi/chis';
+import { fileLineBytes } from '@chi/chis/internal';
 
 /** One line of a file: its UTF-8 text (without the newline) and where its bytes are. */
 export interface FileLine {

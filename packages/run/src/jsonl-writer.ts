@@ -1,6 +1,7 @@
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { decodeForReport, decodeJsonLine, serializeJsonlLine, type TornTail } from '@chi/chis';
+import type { TornTail } from '@chi/chis';
+import { decodeForReport, decodeJsonLine, serializeJsonlLine } from '@chi/chis/internal';
 import { ChiError, InvalidArgumentError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
 

@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import {
   type AttemptRecord,
   type LedgerEntry,
-  LedgerEntrySchema,
   RunFolderDamagedError,
   type SystemSpec,
 } from '@chi/spec';
+import { LedgerEntrySchema } from '@chi/spec/internal';
 
 /** Spend differences below this many USD are rounding (the ledger books in nano-USD). */
 const USD_TOLERANCE = 1e-9;

@@ -12,8 +12,8 @@ import {
   RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
-  RunPlanSchema,
 } from '@chi/spec';
+import { RunPlanSchema } from '@chi/spec/internal';
 import type { z } from 'zod';
 import { readAttemptAnchor } from './attempt-anchor';
 import type { AttemptLogAnchor } from './attempt-chain';

@@ -1,4 +1,5 @@
-import { type RunPlan, RunPlanSchema } from '@chi/spec';
+import type { RunPlan } from '@chi/spec';
+import { RunPlanSchema } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { indexPlan, type PlanIndex, type PlanParsers } from './plan-index';

@@ -1,12 +1,11 @@
 import {
   type PlannedBlock,
-  PlannedBlockSchema,
   type PlannedRequest,
-  PlannedRequestSchema,
   parseWith,
   RunFolderDamagedError,
   type RunPlan,
 } from '@chi/spec';
+import { PlannedBlockSchema, PlannedRequestSchema } from '@chi/spec/internal';
 
 /**
  * The plan of a run as the runner's session and the report hold it, in memory that does not

@@ -49,7 +49,7 @@ function file(
 /**
  * The run-folder layout (version 0.2, content-addressed payloads): every file a run folder can
  * hold, in the order of RUN-FOLDER.md's table, which is generated from it
- * ({@link renderRunFileTable}; a test keeps the two equal). {@link runFolderPaths} is the only
+ * (`renderRunFileTable`; a test keeps the two equal). `runFolderPaths` is the only
  * place paths are built.
  */
 export const RUN_FILES: readonly RunFile[] = [

@@ -8,12 +8,11 @@ import {
   type ChatMessage,
   ChatMessageSchema,
   type RenderedRequest,
-  RenderedRequestSchema,
   type RequestIndexEntry,
-  RequestIndexEntrySchema,
   RunFolderDamagedError,
   ValidationError,
 } from '@chi/spec';
+import { RenderedRequestSchema, RequestIndexEntrySchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { legacyRequestPath, payloadPath, type RunPaths, runFolderPaths } from './run-files';
@@ -183,7 +182,7 @@ export interface RunFolder {
    */
   writePayload(messages: readonly ChatMessage[]): Promise<string>;
   /**
-   * {@link RunFolder.writePayload} of messages already serialized by {@link canonicalPayload}
+   * {@link RunFolder.writePayload} of messages already serialized by `canonicalPayload`
    * (the runner hashes them for `requestSha256` anyway): nothing is serialized or hashed again.
    */
   writeCanonicalPayload(payload: CanonicalPayload): Promise<string>;

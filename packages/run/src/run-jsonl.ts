@@ -38,7 +38,7 @@ export async function readRunJsonl<S extends z.ZodType>(
 
 /**
  * Parses the text of a run-folder JSONL file already in memory with exactly the rules of
- * {@link readRunJsonl}; `source` names the file in errors.
+ * `readRunJsonl`; `source` names the file in errors.
  */
 export function parseRunJsonl<S extends z.ZodType>(
   text: string | Uint8Array,
@@ -50,7 +50,7 @@ export function parseRunJsonl<S extends z.ZodType>(
 
 /**
  * Streams one JSONL file of a run folder record by record, in constant memory, with exactly the
- * rules of {@link readRunJsonl} (`streamJsonl` of `@chi/chis`): for a log too large to hold, such
+ * rules of `readRunJsonl` (`streamJsonl` of `@chi/chis`): for a log too large to hold, such
  * as the attempt log of a confirmatory run. A file that does not exist has no records.
  */
 export async function* streamRunJsonl<S extends z.ZodType>(

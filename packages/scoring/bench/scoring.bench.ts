@@ -8,10 +8,10 @@ import { Bench } from 'tinybench';
 import {
   eimcFromScores,
   parseProbeReply,
-  qualityScoreOf,
   scoreMemoryProbes,
   traceMemoryProbes,
 } from '../src/index';
+import { qualityScoreOf } from '../src/quality-score';
 
 const STRATA: Stratum[] = ['r', 't', 's', 'u', 'i', 'f'];
 const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');

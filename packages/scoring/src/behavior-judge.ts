@@ -1,14 +1,16 @@
 import {
   type BehavioralItem,
   type BehavioralKey,
-  BehavioralKeySchema,
   type BehaviorItemTrace,
-  type BehaviorTraceReason,
   type ClassifiedTaskAnswer,
-  ClassifiedTaskAnswerSchema,
   InvalidArgumentError,
   parseWith,
 } from '@chi/spec';
+import {
+  BehavioralKeySchema,
+  type BehaviorTraceReason,
+  ClassifiedTaskAnswerSchema,
+} from '@chi/spec/internal';
 import { normalizeChoiceAnswer, normalizeExactAnswer } from './answer-normalization';
 import { isList } from './guards';
 

@@ -1,10 +1,9 @@
+import { BehaviorScoreSchema, type ClassifiedTaskAnswer } from '@chi/spec';
 import {
   BEHAVIOR_TRACE_REASONS,
   BehaviorItemTraceSchema,
-  BehaviorScoreSchema,
   type BehaviorTraceReason,
-  type ClassifiedTaskAnswer,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { ANSWERS, ITEM_SET, said, status } from './__fixtures__/behavior-set';
 import { scoreBehavior, traceBehaviorItems } from './behavior-score';

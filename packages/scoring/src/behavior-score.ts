@@ -1,11 +1,5 @@
-import type {
-  AxisTaskScore,
-  BehavioralAxis,
-  BehaviorItemTrace,
-  BehaviorScore,
-  ClassifiedTaskAnswer,
-  FramePair,
-} from '@chi/spec';
+import type { BehaviorItemTrace, BehaviorScore, ClassifiedTaskAnswer } from '@chi/spec';
+import type { AxisTaskScore, BehavioralAxis, FramePair } from '@chi/spec/internal';
 import {
   answersByItemId,
   type BehavioralItemsAndKey,

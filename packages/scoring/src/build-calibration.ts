@@ -1,11 +1,10 @@
 import {
-  type CalibrationBuild,
   type HumanCalibration,
   type HumanDataRow,
   InvalidArgumentError,
-  SCALE_ESTIMATOR,
   ValidationError,
 } from '@chi/spec';
+import { type CalibrationBuild, SCALE_ESTIMATOR } from '@chi/spec/internal';
 import { estimateCalibrationAxes } from './calibration-estimate';
 import { canonicalSha256 } from './content-hash';
 import { humanSampleFromRows } from './human-sample';
@@ -74,7 +73,7 @@ export function assertCalibrationIntact(
 /**
  * Builds a frozen human calibration from human-data rows (one per participant, test and
  * feature): per feature mu = mean and s = sample SD (n - 1) over participants (see
- * {@link estimateCalibrationAxes} for why), the participant count, the test of every feature, the
+ * `estimateCalibrationAxes` for why), the participant count, the test of every feature, the
  * participant sample (for bootstrap and held-out checks), a content hash and an ID derived from
  * it. The result is deeply frozen. Pure and deterministic.
  *

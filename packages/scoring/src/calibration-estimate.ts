@@ -1,4 +1,5 @@
-import type { AxisId, CalibrationParticipant, FeatureCalibration } from '@chi/spec';
+import type { AxisId, FeatureCalibration } from '@chi/spec';
+import type { CalibrationParticipant } from '@chi/spec/internal';
 import { AXIS_IDS } from './chi';
 
 /** mu and s of every feature, per axis. */
@@ -11,7 +12,7 @@ export interface ZeroSpreadFeature {
   readonly value: number;
 }
 
-/** What {@link estimateCalibrationAxes} found. */
+/** What `estimateCalibrationAxes` found. */
 export interface CalibrationEstimate {
   /** mu and s of every feature with s > 0. */
   readonly axes: CalibrationAxes;

@@ -1,9 +1,5 @@
-import {
-  CapacityCurveSchema,
-  type MemoryScore,
-  type QualityFactors,
-  WithinWorldQualityCurveSchema,
-} from '@chi/spec';
+import { CapacityCurveSchema, type MemoryScore, type QualityFactors } from '@chi/spec';
+import { WithinWorldQualityCurveSchema } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { capacityCurve, meanWithinWorldCurve } from './capacity-curve';

@@ -1,12 +1,12 @@
 import {
   type AxisId,
-  AxisIdSchema,
   type AxisProfile,
   type ChiResult,
   type FeatureCalibration,
   type HumanCalibration,
   InvalidArgumentError,
 } from '@chi/spec';
+import { AxisIdSchema } from '@chi/spec/internal';
 import {
   PRIMARY_TRANSFORM,
   type SimilarityTransform,
@@ -41,7 +41,7 @@ export const NO_CALIBRATION_REASON =
  *
  * @param field names the features in error messages, e.g. `profile.axes.R`.
  * @param transform the declared transform (default the article's Gaussian; see
- *   {@link similarityFromDistances} for the alternatives used in sensitivity analysis).
+ *   `similarityFromDistances` for the alternatives used in sensitivity analysis).
  * @throws InvalidArgumentError when the calibration has no features, a calibrated feature is
  *   absent from `features`, a value is not finite, or a scale s is not > 0.
  * @example

@@ -1,4 +1,4 @@
-import { ContinuitySchema, ExperienceDivergenceSchema } from '@chi/spec';
+import { ContinuitySchema, ExperienceDivergenceSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import {
   continuity,

@@ -1,11 +1,10 @@
-import {
-  type Continuity,
-  type Decision,
-  type DecisionDistance,
-  type DecisionVector,
-  type ExperienceDivergence,
-  InvalidArgumentError,
-} from '@chi/spec';
+import { type Decision, InvalidArgumentError } from '@chi/spec';
+import type {
+  Continuity,
+  DecisionDistance,
+  DecisionVector,
+  ExperienceDivergence,
+} from '@chi/spec/internal';
 import { isList } from './guards';
 
 const DECISIONS: readonly string[] = ['A', 'B', 'unknown', 'invalid'];

@@ -1,4 +1,4 @@
-import { FailureTaxonomySchema, MEMORY_TRACE_REASONS } from '@chi/spec';
+import { FailureTaxonomySchema, MEMORY_TRACE_REASONS } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_KEY, HAND_WORKED_ANSWERS, parsedOf, RECORDS } from './__fixtures__/tiny-world';
 import { failureTaxonomy } from './failure-taxonomy';

@@ -1,12 +1,11 @@
 import {
   type FailureTaxonomy,
   InvalidArgumentError,
-  MEMORY_TRACE_REASONS,
   type MemoryProbeTrace,
-  type MemoryTraceReason,
   STRATA,
   type Stratum,
 } from '@chi/spec';
+import { MEMORY_TRACE_REASONS, type MemoryTraceReason } from '@chi/spec/internal';
 import { isList } from './guards';
 
 function zeroCounts(): Record<MemoryTraceReason, number> {

@@ -1,14 +1,12 @@
 import {
   type CheckpointAccuracy,
-  type CorrectionResponse,
   type Decision,
-  HISTORY_IDS,
-  type HistoryContinuity,
   type HistoryId,
   type HistoryScore,
   InvalidArgumentError,
   type ValidAnswer,
 } from '@chi/spec';
+import { type CorrectionResponse, HISTORY_IDS, type HistoryContinuity } from '@chi/spec/internal';
 import { continuity, decisionVector, experienceDivergence } from './decision-distance';
 import { isList } from './guards';
 import { ratio } from './ratio';

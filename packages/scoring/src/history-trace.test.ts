@@ -1,4 +1,4 @@
-import { HistoryItemTraceSchema } from '@chi/spec';
+import { HistoryItemTraceSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { decisions, validAnswers } from './__fixtures__/history-grid';
 import { scoreHistory } from './history-score';

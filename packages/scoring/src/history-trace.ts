@@ -1,10 +1,5 @@
-import {
-  type Decision,
-  HISTORY_IDS,
-  type HistoryItemTrace,
-  type HistoryTraceReason,
-  type ValidAnswer,
-} from '@chi/spec';
+import type { Decision, HistoryItemTrace, ValidAnswer } from '@chi/spec';
+import { HISTORY_IDS, type HistoryTraceReason } from '@chi/spec/internal';
 import {
   CHECKPOINT_COUNT,
   checkHistoryObservations,

@@ -1,10 +1,5 @@
-import {
-  type AxisId,
-  type CalibrationParticipant,
-  type HumanDataRow,
-  ValidationError,
-  type ValidationIssue,
-} from '@chi/spec';
+import { type AxisId, type HumanDataRow, ValidationError, type ValidationIssue } from '@chi/spec';
+import type { CalibrationParticipant } from '@chi/spec/internal';
 import { AXIS_IDS } from './chi';
 
 /** A validated participant sample and the test of every feature. */

@@ -1,12 +1,14 @@
 import {
   type AnswerKeyEntry,
-  AnswerKeyEntrySchema,
-  type ClassifiedAnswer,
   InvalidArgumentError,
   type ParsedProbeReply,
-  ParsedProbeReplySchema,
   parseWith,
 } from '@chi/spec';
+import {
+  AnswerKeyEntrySchema,
+  type ClassifiedAnswer,
+  ParsedProbeReplySchema,
+} from '@chi/spec/internal';
 import { isList } from './guards';
 
 /** Validates an answer key: every entry by its schema, distinct IDs, and no expected value on a lure. */

@@ -1,10 +1,10 @@
 import {
   type AnswerKeyEntry,
-  type ClassifiedAnswer,
   InvalidArgumentError,
   MemoryScoreSchema,
   ValidationError,
 } from '@chi/spec';
+import type { ClassifiedAnswer } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

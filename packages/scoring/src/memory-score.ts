@@ -1,14 +1,13 @@
 import {
   type AnswerKeyEntry,
-  type LureBreakdown,
   type MemoryScore,
   type ParsedProbeReply,
   type QualityAlphas,
   type QualityFactors,
-  type Ratio,
   STRATA,
   type Stratum,
 } from '@chi/spec';
+import type { LureBreakdown, Ratio } from '@chi/spec/internal';
 import { answersByProbeId, checkAnswerKey } from './memory-inputs';
 import { probePasses } from './probe-verdict';
 import { checkAlphas, EQUAL_ALPHAS, qualityScoreOf } from './quality-score';

@@ -1,10 +1,10 @@
+import type { AnswerKeyEntry } from '@chi/spec';
 import {
-  type AnswerKeyEntry,
   type ClassifiedAnswer,
   MEMORY_TRACE_REASONS,
   MemoryProbeTraceSchema,
   type MemoryTraceReason,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,13 +1,11 @@
 import {
   type AnswerKeyEntry,
-  type ClassifiedAnswer,
   InvalidArgumentError,
   type MemoryProbeTrace,
   type MemoryRecord,
-  type MemoryTraceReason,
   type ParsedProbeReply,
-  type TracedRecord,
 } from '@chi/spec';
+import type { ClassifiedAnswer, MemoryTraceReason, TracedRecord } from '@chi/spec/internal';
 import { normalizeProbeSource, normalizeProbeValue } from './answer-normalization';
 import { answersByProbeId, checkAnswerKey } from './memory-inputs';
 import { probePasses } from './probe-verdict';

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, ParsedProbeReplySchema } from '@chi/spec';
+import { InvalidArgumentError } from '@chi/spec';
+import { ParsedProbeReplySchema } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProbeReply } from './probe-reply';

@@ -1,4 +1,5 @@
-import type { ClassifiedAnswer, ParsedProbeReply } from '@chi/spec';
+import type { ParsedProbeReply } from '@chi/spec';
+import type { ClassifiedAnswer } from '@chi/spec/internal';
 import { checkRequestedIds, jsonTypeName, locateAnswerSet, shapeProblems } from './answer-set';
 import type { RawReply } from './decode-reply';
 import { isJsonObject, type JsonValue } from './strict-json';

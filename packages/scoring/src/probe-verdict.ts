@@ -1,4 +1,5 @@
-import type { AnswerKeyEntry, ClassifiedAnswer } from '@chi/spec';
+import type { AnswerKeyEntry } from '@chi/spec';
+import type { ClassifiedAnswer } from '@chi/spec/internal';
 import { normalizeProbeSource, normalizeProbeValue } from './answer-normalization';
 
 /**

@@ -1,4 +1,4 @@
-import { RatioSchema } from '@chi/spec';
+import { RatioSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { ratio } from './ratio';
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Ratio } from '@chi/spec';
+import { InvalidArgumentError } from '@chi/spec';
+import type { Ratio } from '@chi/spec/internal';
 
 /**
  * A rate with the numbers it came from; `rate` is null when the denominator is 0.

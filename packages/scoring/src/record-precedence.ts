@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type MemoryRecord, MemoryRecordSchema, parseWith } from '@chi/spec';
+import { InvalidArgumentError, type MemoryRecord, parseWith } from '@chi/spec';
+import { MemoryRecordSchema } from '@chi/spec/internal';
 import { isList } from './guards';
 
 /**

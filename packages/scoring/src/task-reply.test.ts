@@ -1,4 +1,5 @@
-import { InvalidArgumentError, ParsedTaskReplySchema } from '@chi/spec';
+import { InvalidArgumentError } from '@chi/spec';
+import { ParsedTaskReplySchema } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkpointAccuracy } from './history-score';

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type AnswerStatus, ParsedProbeReplySchema, ParsedTaskReplySchema } from '@chi/spec';
+import {
+  type AnswerStatus,
+  ParsedProbeReplySchema,
+  ParsedTaskReplySchema,
+} from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
-import { parseProbeReply, parseTaskReply, scanBudgetChars } from '../src/index';
+import { scanBudgetChars } from '../src/answer-set';
+import { parseProbeReply, parseTaskReply } from '../src/index';
 
 interface CorpusCase {
   file: string;

@@ -402,7 +402,7 @@ export const PlannedRequestSchema = z.strictObject({
   writesNotebook: z.boolean(),
   /**
    * Where the notebook it reads comes from, when not its experiment's notebook key (see
-   * {@link NotebookSourceSchema}); a named request must be among its `dependsOn`. Absent: the key.
+   * `NotebookSourceSchema`); a named request must be among its `dependsOn`. Absent: the key.
    */
   notebookSource: NotebookSourceSchema.optional(),
   /** Opaque token in the REQUEST block, equal for every system; unique per registered request. */

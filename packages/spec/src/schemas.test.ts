@@ -6,22 +6,23 @@ import { createMemoryLedger, fetchCatalog } from '@chi/openrouter';
 import {
   createRun,
   createScriptedModel,
-  DIVERGENCE_REGISTRY,
   defaultOfflineSettings,
-  divergenceManifestOf,
-  divergenceSettings,
   executeRun,
-  finishRun,
   openRouterSystemSpec,
   prepareRun,
-  runSmokeChecks,
   scriptedSystemSpec,
 } from '@chi/pilot';
+import {
+  DIVERGENCE_REGISTRY,
+  divergenceManifestOf,
+  divergenceSettings,
+  finishRun,
+  runSmokeChecks,
+} from '@chi/pilot/internal';
 import {
   buildCalibration,
   capacityCurve,
   chi,
-  decisionOf,
   eimcSensitivity,
   failureTaxonomy,
   type LoadScores,
@@ -35,15 +36,15 @@ import {
   traceHistoryDecisions,
   traceMemoryProbes,
 } from '@chi/scoring';
+import { decisionOf } from '@chi/scoring/internal';
 import {
   blindView,
   generateBehavioralItems,
   generateHistoryWorld,
   generateMemoryWorld,
-  SYNTHETIC_HUMAN_DATA_HEADER,
   solveBehavioralItem,
-  syntheticHumanData,
 } from '@chi/worlds';
+import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { BehavioralItemSet } from './behavior';

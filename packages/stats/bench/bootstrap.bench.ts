@@ -7,12 +7,9 @@
  * Statistic: Q_M = (r * t * s * u * i * (1 - f))^(1/6) of world-mean factors for every system and
  * load, plus EIMC_0.8 per system (largest load with Q_M >= 0.8, undefined if none).
  */
-import {
-  clusterBootstrap,
-  meanVectorOverClusters,
-  packClusterVectors,
-  weightedMeansBootstrap,
-} from '../src/index.js';
+
+import { meanVectorOverClusters } from '../src/cluster-means.js';
+import { clusterBootstrap, packClusterVectors, weightedMeansBootstrap } from '../src/index.js';
 import {
   createPilotStatistic,
   generatePilotRows,

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clusterBootstrap,
-  meanVectorOverClusters,
-  packClusterVectors,
-  weightedMeansBootstrap,
-} from '../src/index.js';
+import { meanVectorOverClusters } from '../src/cluster-means.js';
+import { clusterBootstrap, packClusterVectors, weightedMeansBootstrap } from '../src/index.js';
 import {
   createPilotStatistic,
   generatePilotRows,

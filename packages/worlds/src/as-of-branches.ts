@@ -21,12 +21,12 @@ export const AS_OF_BRANCHES = [
   'later_wins',
 ] as const;
 
-/** One branch of the as-of rule, see {@link AS_OF_BRANCHES}. */
+/** One branch of the as-of rule, see `AS_OF_BRANCHES`. */
 export type AsOfBranch = (typeof AS_OF_BRANCHES)[number];
 
 /**
  * How many of the `probesPerStratum` t probes take each branch: a quarter each, and the
- * remainder (P mod 4) to the branches in {@link AS_OF_BRANCHES} order, so the never-eligible
+ * remainder (P mod 4) to the branches in `AS_OF_BRANCHES` order, so the never-eligible
  * branch is present whenever P >= 1 and every branch whenever P >= 4 (2 each in the pilot).
  *
  * @example

@@ -2,9 +2,9 @@ import {
   type BehavioralItem,
   type BehavioralItemSet,
   BehavioralItemSetSchema,
-  type FramedChoiceFacts,
   parseWith,
 } from '@chi/spec';
+import type { FramedChoiceFacts } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateBehavioralItems } from './behavioral-items';

@@ -1,9 +1,7 @@
+import type { BehavioralItem, BehavioralItemSet, BehavioralKey } from '@chi/spec';
 import type {
   BehavioralAxis,
   BehavioralFacts,
-  BehavioralItem,
-  BehavioralItemSet,
-  BehavioralKey,
   ConstrainedSelectionFacts,
   CounterfactualOperatorFacts,
   Frame,
@@ -11,7 +9,7 @@ import type {
   InformationGapFacts,
   SelectionConstraint,
   SymbolRewriteFacts,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { applyOperator, rewriteSymbols } from './behavioral-solver';
 import { createRandom, type SeededRandom } from './random';
 import { assertSeedArgument, deriveSeed } from './seed';

@@ -1,5 +1,9 @@
-import type { ConstrainedSelectionFacts, FramedChoiceFacts, InformationGapFacts } from '@chi/spec';
 import { InvalidArgumentError } from '@chi/spec';
+import type {
+  ConstrainedSelectionFacts,
+  FramedChoiceFacts,
+  InformationGapFacts,
+} from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { rewriteSymbols, solveFacts } from './behavioral-solver';
 

@@ -1,13 +1,12 @@
-import {
-  type BehavioralFacts,
-  type BehavioralItem,
-  type ConstrainedSelectionFacts,
-  type CounterfactualOperatorFacts,
-  type FramedChoiceFacts,
-  type InformationGapFacts,
-  InvalidArgumentError,
-  type SymbolRewriteFacts,
-} from '@chi/spec';
+import { type BehavioralItem, InvalidArgumentError } from '@chi/spec';
+import type {
+  BehavioralFacts,
+  ConstrainedSelectionFacts,
+  CounterfactualOperatorFacts,
+  FramedChoiceFacts,
+  InformationGapFacts,
+  SymbolRewriteFacts,
+} from '@chi/spec/internal';
 
 /** Parallel rewriting: every symbol replaced by its rule at once, `steps` times. */
 export function rewriteSymbols(
@@ -163,7 +162,7 @@ export function solveFacts(facts: BehavioralFacts): string {
 }
 
 /**
- * The exact answer to one behavioral item (see {@link solveFacts}).
+ * The exact answer to one behavioral item (see `solveFacts`).
  *
  * @example
  * ```ts

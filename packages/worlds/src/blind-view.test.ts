@@ -1,4 +1,5 @@
-import { BlindMemoryWorldSchema, parseWith } from '@chi/spec';
+import { parseWith } from '@chi/spec';
+import { BlindMemoryWorldSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { blindView } from './blind-view';
 import { generateMemoryWorld } from './memory-world';

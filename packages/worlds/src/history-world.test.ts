@@ -1,11 +1,5 @@
-import {
-  HISTORY_IDS,
-  type HistoryWorld,
-  HistoryWorldSchema,
-  type Option,
-  parseWith,
-  type ValidAnswer,
-} from '@chi/spec';
+import { type HistoryWorld, HistoryWorldSchema, parseWith, type ValidAnswer } from '@chi/spec';
+import { HISTORY_IDS, type Option } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateHistoryWorld } from './history-world';

@@ -1,11 +1,5 @@
-import type {
-  HistoryEnvironment,
-  HistoryEvidence,
-  HistoryStep,
-  HistoryWorld,
-  Option,
-  ValidAnswer,
-} from '@chi/spec';
+import type { HistoryWorld, ValidAnswer } from '@chi/spec';
+import type { HistoryEnvironment, HistoryEvidence, HistoryStep, Option } from '@chi/spec/internal';
 import { isoAtMinute } from './event-time';
 import { createRandom, type SeededRandom } from './random';
 import { assertSeedArgument, deriveSeed } from './seed';

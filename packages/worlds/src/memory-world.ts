@@ -1,13 +1,11 @@
 import {
   type AnswerKeyEntry,
-  type Authority,
-  type BlindProbe,
   InvalidArgumentError,
   type MemoryRecord,
   type MemoryWorld,
-  type RecordRole,
   type Stratum,
 } from '@chi/spec';
+import type { Authority, BlindProbe, RecordRole } from '@chi/spec/internal';
 import { asOfBranchCounts } from './as-of-branches';
 import { CodeSet } from './code-set';
 import { formatMinute } from './event-time';
@@ -417,7 +415,7 @@ function buildAnswerKey(
  * Generates one memory world: for load N, N target records, N near-miss distractors,
  * floor(N/4) authoritative updates and floor(N/4) conflicting lower-authority records in a
  * seeded random order; six strata (r, t, s, u, i, f) of `probesPerStratum` blind probes with
- * opaque IDs in shuffled order; and the answer key, computed with {@link resolveCurrent} and
+ * opaque IDs in shuffled order; and the answer key, computed with `resolveCurrent` and
  * {@link resolveAsOf}. A pure function of its options: records depend on (seed, load) only,
  * probes on (seed, load, probesPerStratum).
  *

@@ -91,7 +91,7 @@ export function resolveCurrent(records: readonly MemoryRecord[], key: string): R
 
 /**
  * The answer for `key` as of `cutoff`: first keep the records with eventTime <= cutoff, then
- * apply the precedence of {@link resolveCurrent}. No eligible record: unknown. Defines the truth
+ * apply the precedence of `resolveCurrent`. No eligible record: unknown. Defines the truth
  * of the historical stratum t.
  *
  * @example
@@ -113,11 +113,11 @@ export interface RecordIndex {
   readonly keyCount: number;
   /** Whether any record has this key. */
   has(key: string): boolean;
-  /** Same as {@link resolveCurrent} on the indexed records. */
+  /** Same as `resolveCurrent` on the indexed records. */
   resolveCurrent(key: string): Resolution;
   /** Same as {@link resolveAsOf} on the indexed records. */
   resolveAsOf(key: string, cutoff: string): Resolution;
-  /** {@link resolveCurrent} when `asOf` is null, else {@link resolveAsOf}: an answer-key probe. */
+  /** `resolveCurrent` when `asOf` is null, else {@link resolveAsOf}: an answer-key probe. */
   resolve(key: string, asOf: string | null): Resolution;
 }
 

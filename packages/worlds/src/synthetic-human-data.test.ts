@@ -1,4 +1,5 @@
-import { HumanDataRowSchema, PILOT_FEATURES } from '@chi/spec';
+import { HumanDataRowSchema } from '@chi/spec';
+import { PILOT_FEATURES } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import {
   PILOT_SYNTHETIC_HUMAN_MODEL,

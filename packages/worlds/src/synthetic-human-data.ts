@@ -3,8 +3,8 @@ import {
   type HumanDataHeader,
   type HumanDataRow,
   InvalidArgumentError,
-  PILOT_FEATURES,
 } from '@chi/spec';
+import { PILOT_FEATURES } from '@chi/spec/internal';
 import { createRandom, type SeededRandom } from './random';
 import { deriveSeed } from './seed';
 

@@ -1,4 +1,5 @@
-import { type PlannedRequest, PlannedRequestSchema } from '@chi/spec';
+import type { PlannedRequest } from '@chi/spec';
+import { PlannedRequestSchema } from '@chi/spec/internal';
 import type { AnyExperiment } from '../experiment';
 
 /**

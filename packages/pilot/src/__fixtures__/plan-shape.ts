@@ -1,5 +1,5 @@
 import type { RunPlan } from '@chi/spec';
-import { indexPlan, type PlanIndex } from '@chi/run';
+import { indexPlan, type PlanIndex } from '@chi/run/internal';
 import { emptyHeldState } from '../run-held-state';
 import type { OpenedRun } from '../run-open';
 import { OutcomeTable } from '../run-outcomes';

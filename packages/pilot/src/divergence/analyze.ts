@@ -6,10 +6,10 @@ import {
   memoryAccumulation,
   plasticity,
   recovery,
-  replicateChange,
   responseDistance,
   stability,
 } from '@chi/chis';
+import { replicateChange } from '@chi/chis/internal';
 import type { ChisEntry, EvidenceClass } from '@chi/spec';
 import {
   type BootstrapEstimate,

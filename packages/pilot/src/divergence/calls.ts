@@ -1,20 +1,14 @@
-import {
-  computeBlockStatuses,
-  foldAttemptLog,
-  isInfrastructureFailure,
-  loggedOutcome,
-  type RequestOutcome,
-  sha256Hex,
-} from '@chi/run';
+import { computeBlockStatuses, type RequestOutcome, sha256Hex } from '@chi/run';
+import { foldAttemptLog, isInfrastructureFailure, loggedOutcome } from '@chi/run/internal';
 import {
   type AttemptRecord,
   type ChatResult,
-  type NotebookSource,
   type PlannedRequest,
   RunFolderDamagedError,
   type RunManifest,
   type RunPlan,
 } from '@chi/spec';
+import type { NotebookSource } from '@chi/spec/internal';
 import { divergenceCallOf } from '../experiments/divergence';
 import { applyNotebookCap } from '../notebook';
 import { corruptedNotebook } from '../run-notebook-source';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
 import { createProgressRenderer } from '../progress';
 import { loadPromptTemplates } from '../prompts';

@@ -1,5 +1,5 @@
 import type { DivergenceManifest as SpecDivergenceManifest } from '@chi/spec';
-import { INTERVAL_METHOD_LABELS, STUDENTIZED_METHOD_LABEL } from '@chi/stats';
+import { INTERVAL_METHOD_LABELS, STUDENTIZED_METHOD_LABEL } from '@chi/stats/internal';
 
 /**
  * How the divergence analysis reads its pointwise intervals from the bootstrap over worlds:

@@ -1,4 +1,4 @@
-import { PlannedRequestSchema } from '@chi/spec';
+import { PlannedRequestSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../run-create';
 import { divergenceManifestOf } from './calls';

@@ -1,4 +1,5 @@
-import type { NotebookSource, PlannedRequest } from '@chi/spec';
+import type { PlannedRequest } from '@chi/spec';
+import type { NotebookSource } from '@chi/spec/internal';
 import type { PlannedUnit } from '../experiments/experiment';
 import { requestNonce } from '../plan-request';
 import type { DivergenceManifest } from './manifest';

@@ -1,4 +1,4 @@
-import { RUN_FILE_NAME, RUN_FOLDER_DIRECTORY, runFolderPaths } from '@chi/run';
+import { RUN_FILE_NAME, RUN_FOLDER_DIRECTORY, runFolderPaths } from '@chi/run/internal';
 import type { ChisEntry } from '@chi/spec';
 import {
   type DivergenceAnalysis,

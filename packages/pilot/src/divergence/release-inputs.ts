@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { packReleaseCode } from '@chi/report';
-import { runFolderPaths } from '@chi/run';
+import { packReleaseCode } from '@chi/report/internal';
+import { runFolderPaths } from '@chi/run/internal';
 import { PILOT_PACKAGE_DIR } from '../pilot';
 
 /**

@@ -1,7 +1,11 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
-import { runFolderPaths as divergencePaths, RUN_FILE_NAME, RUN_FOLDER_DIRECTORY } from '@chi/run';
+import {
+  runFolderPaths as divergencePaths,
+  RUN_FILE_NAME,
+  RUN_FOLDER_DIRECTORY,
+} from '@chi/run/internal';
 import {
   type DivergenceAnalysis,
   type DivergenceEstimate,

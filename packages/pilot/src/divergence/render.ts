@@ -1,4 +1,4 @@
-import type { HistoryEvidence, HistoryStep } from '@chi/spec';
+import type { HistoryEvidence, HistoryStep } from '@chi/spec/internal';
 import type { PromptSet } from '../prompts';
 import { type RenderedMessages, renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
 import type { ArmCall } from './protocol';

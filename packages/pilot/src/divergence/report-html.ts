@@ -1,4 +1,4 @@
-import { type ReportBlock, renderHtml } from '@chi/report';
+import { type ReportBlock, renderHtml } from '@chi/report/internal';
 import {
   type DivergenceAnalysis,
   type DivergenceSystemResult,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { readAttemptLog, runFolderPaths } from '@chi/run';
+import { readAttemptLog } from '@chi/run';
+import { runFolderPaths } from '@chi/run/internal';
 import type { ChatModel, SystemSpec } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { testFolder } from '../__fixtures__/test-folder';

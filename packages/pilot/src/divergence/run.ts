@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRunJsonl, RUN_FILE_NAME, type RunPaths, runFolderPaths } from '@chi/run';
+import { parseRunJsonl, type RunPaths } from '@chi/run';
+import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -10,10 +11,10 @@ import {
   type ModelCatalog,
   RunFolderDamagedError,
   type RunManifest,
-  RunPlanSchema,
   type SmokeResult,
   type SystemSpec,
 } from '@chi/spec';
+import { RunPlanSchema } from '@chi/spec/internal';
 import type { PilotEventSink } from '../events';
 import { divergenceExperiment } from '../experiments/divergence';
 import type { AnyExperiment } from '../experiments/experiment';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runFolderPaths } from '@chi/run';
+import { runFolderPaths } from '@chi/run/internal';
 import { RunManifestSchema } from '@chi/spec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { divergenceExperimentParams } from '../experiments/divergence';

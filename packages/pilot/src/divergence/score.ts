@@ -1,6 +1,7 @@
-import { readHistoryProbe } from '@chi/report';
-import { usableReply } from '@chi/run';
-import type { ChisEntry, Decision, Option } from '@chi/spec';
+import { readHistoryProbe } from '@chi/report/internal';
+import { usableReply } from '@chi/run/internal';
+import type { ChisEntry, Decision } from '@chi/spec';
+import type { Option } from '@chi/spec/internal';
 import type { DivergenceCallRecord } from './calls';
 import type { DivergenceManifest } from './manifest';
 import type { DivergenceArm } from './protocol';

@@ -7,7 +7,7 @@
  */
 
 import { resolve } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
 import { isDivergenceRelease, verifyDivergenceCommand } from './command';
 

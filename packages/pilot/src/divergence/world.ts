@@ -1,4 +1,4 @@
-import type { HistoryEnvironment, HistoryEvidence, HistoryStep, Option } from '@chi/spec';
+import type { HistoryEnvironment, HistoryEvidence, HistoryStep, Option } from '@chi/spec/internal';
 import { deriveSeed, generateHistoryWorld } from '@chi/worlds';
 import { WASHOUT_CHOICES } from './protocol';
 

@@ -1,9 +1,6 @@
 import type { ParameterFlag } from '@chi/experiment';
-import {
-  type BehaviorExperimentParams,
-  BehaviorExperimentParamsSchema,
-  InvalidArgumentError,
-} from '@chi/spec';
+import { InvalidArgumentError } from '@chi/spec';
+import { type BehaviorExperimentParams, BehaviorExperimentParamsSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import { plannedRequest, requestNonce } from '../plan-request';
 import { renderBehaviorHalf } from '../render-requests';

@@ -1,9 +1,8 @@
+import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import {
   type DivergenceExperimentParams,
   DivergenceExperimentParamsSchema,
-  InvalidArgumentError,
-  type PlannedRequest,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
 import { z } from 'zod';
 import { DIVERGENCE_INTERVAL_METHOD } from '../divergence/interval-method';

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blockScorerOf, type RunScores, readRunFolder, scoreRun, verifyRelease } from '@chi/report';
+import { verifyRelease } from '@chi/report';
+import { blockScorerOf, type RunScores, readRunFolder, scoreRun } from '@chi/report/internal';
 import { describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
 import { renderHistoryProbe } from '../render-requests';

@@ -1,19 +1,14 @@
 import type { ParameterFlag } from '@chi/experiment';
 import { renderJsonBlock } from '@chi/run';
+import { InvalidArgumentError, type PlannedRequest, type RequestTask } from '@chi/spec';
+import { type FeedbackValenceParams, FeedbackValenceParamsSchema } from '@chi/spec/internal';
 import {
-  type FeedbackValenceParams,
-  FeedbackValenceParamsSchema,
-  InvalidArgumentError,
-  type PlannedRequest,
-  type RequestTask,
-} from '@chi/spec';
-import {
-  FEEDBACK_VALENCE_GENERATOR,
   type FeedbackValenceWorld,
   generateFeedbackValenceWorld,
   type ValenceChoice,
   type ValenceTrial,
 } from '@chi/worlds';
+import { FEEDBACK_VALENCE_GENERATOR } from '@chi/worlds/internal';
 import { z } from 'zod';
 import { plannedRequest, requestNonce } from '../plan-request';
 import {

@@ -1,19 +1,14 @@
 import type { ParameterFlag } from '@chi/experiment';
 import { renderJsonBlock } from '@chi/run';
-import { GOAL_PERSISTENCE_FEATURES } from '@chi/scoring';
+import { GOAL_PERSISTENCE_FEATURES } from '@chi/scoring/internal';
+import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
+import { type GoalPersistenceParams, GoalPersistenceParamsSchema } from '@chi/spec/internal';
 import {
-  type GoalPersistenceParams,
-  GoalPersistenceParamsSchema,
-  InvalidArgumentError,
-  type PlannedRequest,
-} from '@chi/spec';
-import {
-  CANCELLATION_TEXT,
-  GOAL_PERSISTENCE_GENERATOR,
   type GoalPersistenceWorld,
   type GoalTrial,
   generateGoalPersistenceWorld,
 } from '@chi/worlds';
+import { CANCELLATION_TEXT, GOAL_PERSISTENCE_GENERATOR } from '@chi/worlds/internal';
 import { z } from 'zod';
 import { plannedRequest, requestNonce } from '../plan-request';
 import {

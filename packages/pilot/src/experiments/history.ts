@@ -1,12 +1,10 @@
 import type { ParameterFlag } from '@chi/experiment';
+import { type HistoryId, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import {
   HISTORY_IDS,
   type HistoryExperimentParams,
   HistoryExperimentParamsSchema,
-  type HistoryId,
-  InvalidArgumentError,
-  type PlannedRequest,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { z } from 'zod';
 import { nonceStep, plannedRequest, requestNonce } from '../plan-request';
 import { renderHistoryProbe, renderHistoryUpdate } from '../render-requests';

@@ -1,12 +1,10 @@
 import type { ParameterFlag } from '@chi/experiment';
+import { type ChatMessage, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import {
-  type ChatMessage,
-  InvalidArgumentError,
   type MemoryExperimentParams,
   MemoryExperimentParamsSchema,
-  type PlannedRequest,
   plannedField,
-} from '@chi/spec';
+} from '@chi/spec/internal';
 import { blindView } from '@chi/worlds';
 import { z } from 'zod';
 import { plannedRequest, probeBatchCount, requestNonce } from '../plan-request';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { attemptRecordSha256, createJsonlWriter, readRunJsonl } from '@chi/run';
+import { createJsonlWriter } from '@chi/run';
+import { attemptRecordSha256, readRunJsonl } from '@chi/run/internal';
 import { type AttemptRecord, AttemptRecordSchema, type RunPlan } from '@chi/spec';
 
 /** Each request's position in the whole plan. */

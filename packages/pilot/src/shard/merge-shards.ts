@@ -1,23 +1,21 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { computeBlockStatuses, outcomesFromAttemptLog } from '@chi/run';
 import {
   acquireRunLock,
-  computeBlockStatuses,
-  outcomesFromAttemptLog,
   RUN_FILE_NAME,
   RUN_FOLDER_DIRECTORY,
   type RunLock,
   writeAttemptAnchor,
-} from '@chi/run';
+} from '@chi/run/internal';
 import {
   type AttemptRecord,
   type BlockStatus,
   RunFolderDamagedError,
   type RunPlan,
-  RunPlanSchema,
   type RunStatus,
-  RunStatusSchema,
 } from '@chi/spec';
+import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { EXIT_CODES } from '../exit-codes';
 import { planSha256 } from '../manifest';
 import { buildRunPlan } from '../plan';

@@ -1,4 +1,4 @@
-import { HISTORY_IDS } from '@chi/spec';
+import { HISTORY_IDS } from '@chi/spec/internal';
 /**
  * Builds a small run folder that follows packages/pilot/RUN-FOLDER.md, without the pilot: worlds
  * from @chi/worlds, two scripted systems answering from the answer key, and optional failures.
@@ -6,22 +6,8 @@ import { HISTORY_IDS } from '@chi/spec';
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type {
-  AttemptRecord,
-  BehavioralItemSet,
-  ChatMessage,
-  ChatResult,
-  FailureClass,
-  FailureLogEntry,
-  HistoryWorld,
-  MemoryWorld,
-  NotebookSnapshot,
-  PlannedBlock,
-  PlannedRequest,
-  RenderedRequest,
-  RequestTask,
-  RunManifest,
-} from '@chi/spec';
+import type { AttemptRecord, BehavioralItemSet, ChatMessage, ChatResult, FailureClass, HistoryWorld, MemoryWorld, PlannedBlock, PlannedRequest, RenderedRequest, RequestTask, RunManifest } from '@chi/spec';
+import type { FailureLogEntry, NotebookSnapshot } from '@chi/spec/internal';
 import { generateBehavioralItems, generateHistoryWorld, generateMemoryWorld, generatorInfo } from '@chi/worlds';
 import { canonicalJson, sha256Hex } from '../canonical-json';
 

@@ -1,4 +1,4 @@
-import { HISTORY_IDS } from '@chi/spec';
+import { HISTORY_IDS } from '@chi/spec/internal';
 import type { ChartData, IntervalEstimate, MemoryPoint } from '../chart-data';
 
 /** An estimate over `worlds` used worlds, of `completeWorlds` complete in its cell and 3 planned. */

@@ -1,4 +1,5 @@
-import type { QualityAlphas, Ratio } from '@chi/spec';
+import type { QualityAlphas } from '@chi/spec';
+import type { Ratio } from '@chi/spec/internal';
 import type { BlockCounts, ChartData, MemoryCondition } from '../chart-data';
 import type { EstimandWorldSets } from '../estimand-world-sets';
 import type {

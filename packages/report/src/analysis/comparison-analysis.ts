@@ -1,5 +1,6 @@
 import { eimcFromScores, qualityScore } from '@chi/scoring';
-import { type EimcStatus, FACTOR_NAMES, type QualityFactors } from '@chi/spec';
+import { FACTOR_NAMES, type QualityFactors } from '@chi/spec';
+import type { EimcStatus } from '@chi/spec/internal';
 import { bootstrapPValue, holmAdjust } from '@chi/stats';
 import type { ComparisonCensoring, ComparisonRow, Comparisons } from '../chart-data';
 import type { BehaviorIndicator } from '../estimand-world-sets';

@@ -1,9 +1,5 @@
-import {
-  type CheckpointAccuracy,
-  type ExperienceDivergence,
-  HISTORY_IDS,
-  type HistoryId,
-} from '@chi/spec';
+import type { CheckpointAccuracy, HistoryId } from '@chi/spec';
+import { type ExperienceDivergence, HISTORY_IDS } from '@chi/spec/internal';
 import type { HistoryDistance, HistoryDynamics, HistoryPoint, HistoryVector } from '../chart-data';
 import type { HistoryObservation } from '../score-run';
 import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';

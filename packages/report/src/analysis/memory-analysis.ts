@@ -1,5 +1,6 @@
 import { eimcFromScores, eimcSensitivity, qualityScore } from '@chi/scoring';
-import { FACTOR_NAMES, type QualityFactors, type Ratio, type Stratum } from '@chi/spec';
+import { FACTOR_NAMES, type QualityFactors, type Stratum } from '@chi/spec';
+import type { Ratio } from '@chi/spec/internal';
 import {
   type EimcEntry,
   type IntervalEstimate,

@@ -1,4 +1,5 @@
-import { jsonBlockIds, outcomesFromAttemptLog, type RequestOutcome, usableReply } from '@chi/run';
+import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
+import { jsonBlockIds, usableReply } from '@chi/run/internal';
 import { parseTaskReply, scoreBehavior, traceBehaviorItems } from '@chi/scoring';
 import type {
   BehavioralItemSet,

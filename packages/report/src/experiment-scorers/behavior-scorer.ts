@@ -1,4 +1,4 @@
-import { runFolderPaths } from '@chi/run';
+import { runFolderPaths } from '@chi/run/internal';
 import { parseTaskReply, scoreBehavior, traceBehaviorItems } from '@chi/scoring';
 import type {
   BehavioralItemSet,

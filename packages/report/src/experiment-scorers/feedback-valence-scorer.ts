@@ -1,6 +1,6 @@
 import { defineExperimentScorer } from '@chi/experiment';
 import { scoreFeedbackValenceWorld } from '@chi/scoring';
-import { type FeedbackValenceParams, FeedbackValenceParamsSchema } from '@chi/spec';
+import { type FeedbackValenceParams, FeedbackValenceParamsSchema } from '@chi/spec/internal';
 import { generateFeedbackValenceWorld } from '@chi/worlds';
 
 /**

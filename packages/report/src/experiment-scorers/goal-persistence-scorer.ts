@@ -1,6 +1,7 @@
 import { defineExperimentScorer, type ScorerRequest } from '@chi/experiment';
-import { GOAL_PERSISTENCE_FEATURES, scoreGoalPersistenceWorld } from '@chi/scoring';
-import { type GoalPersistenceParams, GoalPersistenceParamsSchema } from '@chi/spec';
+import { scoreGoalPersistenceWorld } from '@chi/scoring';
+import { GOAL_PERSISTENCE_FEATURES } from '@chi/scoring/internal';
+import { type GoalPersistenceParams, GoalPersistenceParamsSchema } from '@chi/spec/internal';
 import { generateGoalPersistenceWorld } from '@chi/worlds';
 
 /** The trial a goal-persistence request belongs to: its step is `<trial>.s<k>`. */

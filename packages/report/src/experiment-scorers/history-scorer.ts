@@ -1,5 +1,5 @@
 import type { ScorerRequest } from '@chi/experiment';
-import { runFolderPaths, type UsableReply } from '@chi/run';
+import { runFolderPaths, type UsableReply } from '@chi/run/internal';
 import { scoreHistory, traceHistoryDecisions } from '@chi/scoring';
 import type { Decision, HistoryId, HistoryItemTrace, HistoryScore, HistoryWorld } from '@chi/spec';
 import { historyAnalysis } from '../analysis/history-analysis';

@@ -1,19 +1,19 @@
-import { runFolderPaths } from '@chi/run';
+import { runFolderPaths } from '@chi/run/internal';
 import {
-  indexRecords,
   parseProbeReply,
   type RecordIndex,
   scoreMemoryProbes,
   traceMemoryProbes,
 } from '@chi/scoring';
+import { indexRecords } from '@chi/scoring/internal';
 import type {
-  ClassifiedAnswer,
   MemoryProbeTrace,
   MemoryScore,
   MemoryWorld,
   ParsedProbeReply,
   PlannedRequest,
 } from '@chi/spec';
+import type { ClassifiedAnswer } from '@chi/spec/internal';
 import { memoryAnalysis } from '../analysis/memory-analysis';
 import type { MemoryCondition } from '../chart-data';
 import { memoryWorldKey, type RunRecords } from '../run-folder';

@@ -1,5 +1,6 @@
 import type { ScorerRequest } from '@chi/experiment';
-import { type RequestOutcome, usableReply } from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import { usableReply } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import type { RunRecords } from '../run-folder';
 

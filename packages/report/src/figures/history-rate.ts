@@ -1,4 +1,4 @@
-import { HISTORY_IDS } from '@chi/spec';
+import { HISTORY_IDS } from '@chi/spec/internal';
 import type { ChartData } from '../chart-data';
 import { systemLabel } from '../evidence-label';
 import { estimateFigure } from './estimate-chart';

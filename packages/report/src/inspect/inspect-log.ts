@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { outcomesFromAttemptLog, type RequestOutcome, RUN_FILE_NAME } from '@chi/run';
+import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { RunManifest, SystemSpec } from '@chi/spec';
 import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';

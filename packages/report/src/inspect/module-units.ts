@@ -1,5 +1,6 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { type RequestOutcome, usableReply } from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import { usableReply } from '@chi/run/internal';
 import type { ChatResult } from '@chi/spec';
 import type { ModuleObservation } from '../experiment-scorers/module-scores';
 import { groupRequestOrdinals, requestsAt } from '../plan-view';

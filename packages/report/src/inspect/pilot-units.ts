@@ -1,4 +1,5 @@
-import { jsonBlockIds, type RequestOutcome } from '@chi/run';
+import type { RequestOutcome } from '@chi/run';
+import { jsonBlockIds } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import type { RunRecords } from '../run-folder';
 import type { RunScores } from '../score-run';

@@ -9,9 +9,9 @@ import {
   createScriptedModel,
   defaultOfflineSettings,
   runPilot,
-  SCRIPTED_SYSTEM_NAMES,
   scriptedSystemSpec,
 } from '@chi/pilot';
+import { SCRIPTED_SYSTEM_NAMES } from '@chi/pilot/internal';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';

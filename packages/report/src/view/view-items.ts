@@ -1,5 +1,6 @@
-import { jsonBlockIds, runFolderPaths } from '@chi/run';
-import { HISTORY_IDS, type PlannedRequest } from '@chi/spec';
+import { jsonBlockIds, runFolderPaths } from '@chi/run/internal';
+import type { PlannedRequest } from '@chi/spec';
+import { HISTORY_IDS } from '@chi/spec/internal';
 import { formatTrace } from '../case-examples';
 import type { MemoryCondition } from '../chart-data';
 import type { RunRecords } from '../run-folder';

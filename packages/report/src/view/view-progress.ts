@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { foldAttemptRecord, type RequestLogState, runFolderPaths, streamRunJsonl } from '@chi/run';
+import {
+  foldAttemptRecord,
+  type RequestLogState,
+  runFolderPaths,
+  streamRunJsonl,
+} from '@chi/run/internal';
 import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
 
 /**

@@ -1,20 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  extractJsonBlock,
-  openRunFolder,
-  type RunFolder,
-  runFileOf,
-  runFolderPaths,
-} from '@chi/run';
+import { extractJsonBlock, openRunFolder, type RunFolder } from '@chi/run';
+import { runFileOf, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,
   InvalidArgumentError,
-  NotebookSnapshotSchema,
   parseWith,
   type RenderedRequest,
 } from '@chi/spec';
+import { NotebookSnapshotSchema } from '@chi/spec/internal';
 import { type ChartData, ChartDataSchema } from '../chart-data';
 import { evidenceBanner } from '../evidence-label';
 import { requestsAt } from '../plan-view';

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { answerViewApi } from './view-api';
 import { VIEW_STYLE, viewPage } from './view-app';
@@ -95,7 +95,7 @@ function errorAnswer(error: unknown): { status: number; message: string } {
 
 /**
  * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/<name>` the
- * calls of {@link answerViewApi} (a summary for the first screen, a page of worlds, one world's
+ * calls of `answerViewApi` (a summary for the first screen, a page of worlds, one world's
  * items, one item, one request, one notebook), each read from the run when asked for, never the
  * whole run. For a folder of runs, `/` lists them and each is served under `/run/<name>/`.
  */

@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { openRunFolder, RUN_FILE_NAME, runFolderPaths, streamRunJsonl } from '@chi/run';
+import { openRunFolder } from '@chi/run';
+import { RUN_FILE_NAME, runFolderPaths, streamRunJsonl } from '@chi/run/internal';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
   BehavioralItemSetSchema,
-  HISTORY_IDS,
   HistoryWorldSchema,
   MemoryWorldSchema,
-  NotebookSnapshotSchema,
   type PlannedBlock,
   type PlannedRequest,
   parseWith,
@@ -17,6 +16,7 @@ import {
   RunManifestSchema,
   type RunPlan,
 } from '@chi/spec';
+import { HISTORY_IDS, NotebookSnapshotSchema } from '@chi/spec/internal';
 import { canonicalJson, sha256Hex } from '../canonical-json';
 import { groupRequestOrdinals, readPlanView, requestsAt } from '../plan-view';
 import { lazyFiles, memoryWorldKey, type RunRecords, runFilesOf } from '../run-folder';

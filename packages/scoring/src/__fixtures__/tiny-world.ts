@@ -1,4 +1,5 @@
-import type { AnswerKeyEntry, ClassifiedAnswer, MemoryRecord, ParsedProbeReply } from '@chi/spec';
+import type { AnswerKeyEntry, MemoryRecord, ParsedProbeReply } from '@chi/spec';
+import type { ClassifiedAnswer } from '@chi/spec/internal';
 
 // A hand-built memory world small enough to check every expectation by eye. Fixture data, not a
 // measurement. Times: T1 < T2 < T3 < T4 < T5.

@@ -1,0 +1,22 @@
+/**
+ * `@chi/report/internal`: what the repository's own packages share with each other and their tests, but
+ * users do not need. No stability promise: names here may change in any release. The public API is
+ * `@chi/report` (see its README and api/report.api.txt).
+ *
+ * @packageDocumentation
+ */
+export { IMITATOR_MODEL_ID } from './calibration-checks';
+export { parseCsv } from './csv';
+export { evidenceBanner } from './evidence-label';
+export type { ModuleEstimate } from './experiment-scorers/module-analysis';
+export { blockScorerOf } from './experiment-scorers/pilot-scorers';
+export { failpoint } from './failpoint';
+export { boundHeapGrowth } from './heap-growth';
+export { readHistoryProbe } from './history-probe-reading';
+export { packReleaseCode } from './release-code';
+export { renderHtml } from './render-report';
+export type { ReportBlock } from './report-document';
+export { partialRunText, runCompleteness } from './run-completeness';
+export { readRunFolder } from './run-folder';
+export { type RunScores, scoreRun } from './score-run';
+export { writeInspectLogs } from './write-inspect-logs';
