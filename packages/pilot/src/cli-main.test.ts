@@ -444,6 +444,7 @@ describe('chi (in process)', () => {
       'chi_controls-perfect',
       'chi_memory-abstainer',
       'chi_memory-perfect',
+      'listing.json', // Inspect's listing of the folder, for its viewer served as static files
     ]);
     expect(exported.err()).toContain('inspect view --log-dir inspect-logs');
   }, 300_000);

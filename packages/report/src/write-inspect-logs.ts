@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { INSPECT_LISTING_FILE, inspectListing } from './inspect/inspect-listing';
 import { inspectLogs } from './inspect/inspect-log';
 import { readRunFolder } from './run-folder';
 
@@ -14,8 +15,9 @@ export interface InspectExportSummary {
 
 /**
  * Writes a run folder as Inspect evaluation logs (JSON log format, see {@link inspectLogs}) into
- * `outDir`, so that `inspect view --log-dir <outDir>` opens them. Files of the same name are
- * replaced; other files are left alone.
+ * `outDir`, so that `inspect view --log-dir <outDir>` opens them, with their `listing.json`
+ * ({@link inspectListing}) so that Inspect's viewer served over the folder as static files lists
+ * them all. Files of the same name are replaced; other files are left alone.
  *
  * @example
  * ```ts
@@ -34,5 +36,9 @@ export async function writeInspectLogs(options: {
     samples += Array.isArray(log.samples) ? log.samples.length : 0;
     await writeFile(join(outDir, name), `${JSON.stringify(log, null, 2)}\n`);
   }
+  await writeFile(
+    join(outDir, INSPECT_LISTING_FILE),
+    `${JSON.stringify(inspectListing(logs), null, 2)}\n`,
+  );
   return { outDir, files: [...logs.keys()], samples };
 }

@@ -57,7 +57,25 @@ afterAll(async () => {
 describe('chi export inspect', () => {
   it(`writes logs that validate against the EvalLog schema of ${INSPECT_LOG_SCHEMA_RELEASE}`, async () => {
     const summary = await writeInspectLogs({ runDir: run.path, outDir: out.path });
-    expect(readdirSync(out.path).sort()).toEqual([...summary.files]);
+    expect(readdirSync(out.path).sort()).toEqual([...summary.files, 'listing.json'].sort());
+    // Inspect's listing of the folder (what its viewer lists when served as static files)
+    const listing = JSON.parse(readFileSync(join(out.path, 'listing.json'), 'utf8')) as Record<
+      string,
+      { task_id: string; eval_id: string; status: string; model: string }
+    >;
+    expect(Object.keys(listing)).toEqual([...summary.files]);
+    for (const name of summary.files) {
+      const header = JSON.parse(readFileSync(join(out.path, name), 'utf8')) as {
+        eval: { task_id: string; eval_id: string; model: string };
+        status: string;
+      };
+      expect(listing[name]).toMatchObject({
+        task_id: header.eval.task_id,
+        eval_id: header.eval.eval_id,
+        model: header.eval.model,
+        status: header.status,
+      });
+    }
     const validate = evalLogValidator();
     for (const name of summary.files) {
       const log = JSON.parse(readFileSync(join(out.path, name), 'utf8')) as unknown;

@@ -3,7 +3,7 @@
  * test/fixtures/inspect-viewer, bundle mode as `inspect view bundle` writes it), in headless
  * Chromium: every log listed, and the log, sample, transcript and scoring views render.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createScriptedModel,
@@ -18,8 +18,7 @@ import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
 import { fixedClock } from '../__fixtures__/fixed-clock';
 import { serveStatic, writeInspectViewerBundle } from '../__fixtures__/inspect-viewer-bundle';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { readRunFolder } from '../run-folder';
-import { inspectLogs } from './inspect-log';
+import { writeInspectLogs } from '../write-inspect-logs';
 import type { InspectEvalLog } from './json';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
@@ -42,9 +41,13 @@ beforeAll(async () => {
   const models = new Map(settings.systems.map((s) => [s.id, createScriptedModel(s.id, { now })]));
   const outcome = await runPilot({ settings, runDir, models, concurrency: 1, release: false, now });
   expect(outcome.exitCode).toBe(0);
-  logs = inspectLogs(await readRunFolder(runDir));
+  // the viewer in bundle mode over what `chi export inspect` writes (logs and listing.json)
   const bundle = join(dir.path, 'bundle');
-  await writeInspectViewerBundle(logs, bundle);
+  const logDir = await writeInspectViewerBundle(bundle);
+  const exported = await writeInspectLogs({ runDir, outDir: logDir });
+  logs = new Map();
+  for (const name of exported.files)
+    logs.set(name, JSON.parse(await readFile(join(logDir, name), 'utf8')) as InspectEvalLog);
   server = await serveStatic(bundle);
   session = await launchChromium({ width: 1400, height: 1000 });
 }, 300_000);

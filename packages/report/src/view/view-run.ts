@@ -25,8 +25,11 @@ import {
 } from './view-progress';
 import {
   attemptsOf,
+  readViewRunHead,
   readViewRunIndex,
   readWorldRecords,
+  type ViewFileReader,
+  type ViewRunHead,
   type ViewRunIndex,
 } from './view-world-records';
 
@@ -148,12 +151,21 @@ export interface ViewRun {
   notebook(path: string): Promise<{ path: string; text: string }>;
 }
 
-async function readChartData(dir: string): Promise<ChartData | null> {
+/** Options of {@link openViewRun}. */
+export interface ViewRunOptions {
+  /**
+   * Reads the run's manifest, status, chart data and plan (`fs.readFile` by default): a test
+   * injects one to count the bytes the first screen reads.
+   */
+  readonly readFile?: ViewFileReader;
+}
+
+async function readChartData(dir: string, read: ViewFileReader): Promise<ChartData | null> {
   const paths = runFolderPaths(dir);
   // a release holds its chart data at its root, a run folder inside its release
   for (const root of [dir, paths.releaseDir]) {
     try {
-      const text = await readFile(join(root, 'chart-data', 'chart-data.json'), 'utf8');
+      const text = (await read(join(root, 'chart-data', 'chart-data.json'))).toString('utf8');
       return ChartDataSchema.parse(JSON.parse(text));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -252,9 +264,10 @@ function cellBlocks(index: ViewRunIndex, systemId: string, worldSeed: number, ce
 }
 
 /** The cell's items scored now (its blocks only), or the cell scored last while the log is unchanged. */
-function cellScorer(index: ViewRunIndex) {
+function cellScorer(indexed: () => Promise<ViewRunIndex>) {
   let kept: ScoredCell | null = null;
   return async (systemId: string, world: number, cellPath: string): Promise<ScoredCell> => {
+    const index = await indexed();
     const stamp = await fileStamp(runFolderPaths(index.dir).attempts);
     const key = `${systemId}|${world}|${cellPath}|${stamp}`;
     if (kept !== null && kept.key === key) return kept;
@@ -269,16 +282,20 @@ function cellScorer(index: ViewRunIndex) {
   };
 }
 
-function checkSystem(index: ViewRunIndex, systemId: string): void {
+function checkSystem(index: ViewRunHead, systemId: string): void {
   if (!index.manifest.systems.some((s) => s.id === systemId))
     throw new InvalidArgumentError('system', `no system ${JSON.stringify(systemId)} in this run`);
 }
 
-async function readSummary(index: ViewRunIndex): Promise<ViewSummary> {
+/**
+ * The first screen: the manifest (already read), the status and the release's chart data; never
+ * the plan, the attempt log or a request, so its cost does not grow with the plan's requests.
+ */
+async function readSummary(index: ViewRunHead, read: ViewFileReader): Promise<ViewSummary> {
   const paths = runFolderPaths(index.dir);
-  const chartData = await readChartData(index.dir);
+  const chartData = await readChartData(index.dir, read);
   const status = existsSync(paths.status)
-    ? (JSON.parse(await readFile(paths.status, 'utf8')) as { runId?: string })
+    ? (JSON.parse((await read(paths.status)).toString('utf8')) as { runId?: string })
     : null;
   const { manifest } = index;
   return {
@@ -297,7 +314,7 @@ async function readSummary(index: ViewRunIndex): Promise<ViewSummary> {
     })),
     summary:
       chartData === null ? null : [...summaryBlocks(chartData), ...comparisonBlocks(chartData)],
-    worlds: index.worlds,
+    worlds: [...manifest.worldSeeds].sort((a, b) => a - b),
   };
 }
 
@@ -326,14 +343,33 @@ function cellOfKey(key: string): string {
 }
 
 /**
- * Opens the run folder or release at `dir` for the viewer. Reads the manifest and indexes the
- * plan now; everything else when asked for.
+ * The plan's index, built by the first call that needs it and kept; a failed read (a run being
+ * created) is tried again by the next call.
  */
-export async function openViewRun(dir: string): Promise<ViewRun> {
+function planIndexer(head: ViewRunHead, read: ViewFileReader): () => Promise<ViewRunIndex> {
+  let index: Promise<ViewRunIndex> | null = null;
+  return () => {
+    if (index === null) {
+      index = readViewRunIndex(head, read);
+      index.catch(() => {
+        index = null;
+      });
+    }
+    return index;
+  };
+}
+
+/**
+ * Opens the run folder or release at `dir` for the viewer. Reads the manifest now, indexes the
+ * plan when a call first needs it (not the summary), and everything else when asked for.
+ */
+export async function openViewRun(dir: string, options: ViewRunOptions = {}): Promise<ViewRun> {
   // long-function: one closure holding the run's caches; each method is a few lines
-  const index: ViewRunIndex = await readViewRunIndex(dir);
+  const read: ViewFileReader = options.readFile ?? ((path) => readFile(path));
+  const head = await readViewRunHead(dir, read);
+  const indexed = planIndexer(head, read);
   const paths = runFolderPaths(dir);
-  const scoreCell = cellScorer(index);
+  const scoreCell = cellScorer(indexed);
   let last: ScoredCell | null = null;
   const scored = async (systemId: string, world: number, cellPath: string) => {
     last = await scoreCell(systemId, world, cellPath);
@@ -352,10 +388,11 @@ export async function openViewRun(dir: string): Promise<ViewRun> {
   };
   const readRequest = requestReader(dir);
   return {
-    summary: () => readSummary(index),
+    summary: () => readSummary(head, read),
     progress: async () => (await progressNow()).progress,
     async worlds(systemId, offset = 0, limit = WORLD_PAGE) {
-      checkSystem(index, systemId);
+      checkSystem(head, systemId);
+      const index = await indexed();
       const { states } = await progressNow();
       const seeds = index.worlds.slice(offset, offset + Math.max(1, limit));
       return {
@@ -370,12 +407,12 @@ export async function openViewRun(dir: string): Promise<ViewRun> {
       };
     },
     async items(query) {
-      checkSystem(index, query.systemId);
+      checkSystem(head, query.systemId);
       const { items } = await scored(query.systemId, query.world, query.cellPath);
       return itemPage(items, query);
     },
     async item(systemId, world, key) {
-      checkSystem(index, systemId);
+      checkSystem(head, systemId);
       const { items } = await scored(systemId, world, cellOfKey(key));
       const item = items.find((i) => i.key === key);
       if (item === undefined) return null;

@@ -40,12 +40,37 @@ export interface ViewRunIndex {
   readonly blockOrdinals: ReadonlyMap<number, readonly number[]>;
 }
 
-/** Reads the manifest and indexes the plan of the run folder or release at `dir`. */
-export async function readViewRunIndex(dir: string): Promise<ViewRunIndex> {
+/** Reads a file of the run whole: `fs.readFile` unless a test injects one to count what is read. */
+export type ViewFileReader = (path: string) => Promise<Buffer>;
+
+/** What the viewer reads of a run to open it: the manifest alone (a few kilobytes at any size). */
+export interface ViewRunHead {
+  readonly dir: string;
+  readonly manifest: RunManifest;
+  readonly manifestSha256: string;
+}
+
+/** Reads the manifest of the run folder or release at `dir`, and nothing else. */
+export async function readViewRunHead(
+  dir: string,
+  read: ViewFileReader = (path) => readFile(path),
+): Promise<ViewRunHead> {
   const paths = runFolderPaths(dir);
-  const manifestText = await readFile(paths.manifest, 'utf8');
+  const manifestText = (await read(paths.manifest)).toString('utf8');
   const manifest = parseWith(RunManifestSchema, JSON.parse(manifestText), RUN_FILE_NAME.manifest);
-  const plan = readPlanView(await readFile(paths.plan), paths.plan);
+  return { dir, manifest, manifestSha256: sha256Hex(canonicalJson(manifest)) };
+}
+
+/**
+ * Indexes the plan of the run whose head is `head` (the first call that needs the plan: a page of
+ * worlds, a cell; never the first screen, which needs the manifest alone).
+ */
+export async function readViewRunIndex(
+  head: ViewRunHead,
+  read: ViewFileReader = (path) => readFile(path),
+): Promise<ViewRunIndex> {
+  const paths = runFolderPaths(head.dir);
+  const plan = readPlanView(await read(paths.plan), paths.plan);
   const blockOrdinals = new Map<number, number[]>();
   plan.blocks.forEach((block, ordinal) => {
     const list = blockOrdinals.get(block.worldSeed);
@@ -53,9 +78,7 @@ export async function readViewRunIndex(dir: string): Promise<ViewRunIndex> {
     else list.push(ordinal);
   });
   return {
-    dir,
-    manifest,
-    manifestSha256: sha256Hex(canonicalJson(manifest)),
+    ...head,
     plan,
     worlds: [...blockOrdinals.keys()].sort((a, b) => a - b),
     requestOrdinals: groupRequestOrdinals(plan, (r) => `${r.systemId}|${r.worldSeed}`),
