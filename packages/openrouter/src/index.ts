@@ -25,6 +25,12 @@ export {
   LedgerFileError,
   type LedgerRecovery,
 } from './file-ledger';
+export {
+  INSTANCE_HEADER,
+  instanceFromHeaders,
+  instanceHeaders,
+  SESSION_HEADER,
+} from './instance-identity';
 export { foldLedger } from './ledger-book';
 export type { InspectableLedger, LedgerOptions } from './ledger-core';
 export { createMemoryLedger, type MemoryLedgerOptions } from './memory-ledger';

@@ -85,6 +85,7 @@ export {
   ModelCatalogSchema,
 } from './catalog';
 export {
+  type ChatInstance,
   type ChatMessage,
   ChatMessageSchema,
   type ChatModel,
