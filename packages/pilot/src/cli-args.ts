@@ -63,11 +63,12 @@ function evidenceClassOption(
   return text as DeclaredEndpointClass;
 }
 
-function memoryPolicyOption(text: string | undefined): MemoryPolicy | null {
-  if (text === undefined) return null;
+/** `--memory POLICY`: absent from the command when not given (its shape stays as before). */
+function memoryPolicyOption(text: string | undefined): { memory?: MemoryPolicy } {
+  if (text === undefined) return {};
   if (text !== 'notebook' && text !== 'system')
     throw new UsageError(`--memory: expected notebook or system, found ${JSON.stringify(text)}`);
-  return text;
+  return { memory: text };
 }
 
 /** `chi pilot` options, parsed and typed. */
@@ -711,7 +712,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     models,
     baseUrl,
     evidenceClass: evidenceClassOption(values['evidence-class'] as string | undefined, baseUrl),
-    memory: memoryPolicyOption(values.memory as string | undefined),
+    ...memoryPolicyOption(values.memory as string | undefined),
     replicates,
     loads: selected('memory') ? (experiment.loads as readonly number[] | null) : [],
     batchSize: experiment.batchSize as number | null,

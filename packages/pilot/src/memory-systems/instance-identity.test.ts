@@ -107,3 +107,20 @@ describe('instance headers', () => {
     );
   });
 });
+
+describe('chi pilot --memory', () => {
+  it('marks every system as keeping its own memory, and refuses another value naming the flag', async () => {
+    const { parseCli: parseCliArgs } = await import('../cli-args');
+    const { settingsFor } = await import('../cli-main');
+    const command = parseCliArgs(['pilot', '--memory', 'system', '--systems', 'capacity-keeper']);
+    const settings = settingsFor(command as Parameters<typeof settingsFor>[0]);
+    expect(settings.systems.map((system) => system.memory)).toEqual(['system']);
+    const plain = parseCliArgs(['pilot', '--systems', 'capacity-keeper,window']);
+    const defaults = settingsFor(plain as Parameters<typeof settingsFor>[0]);
+    // no flag: the notebook system's entry keeps its bytes; the reference is always system
+    expect(defaults.systems.map((system) => system.memory)).toEqual([undefined, 'system']);
+    expect(() => parseCliArgs(['pilot', '--memory', 'shared'])).toThrow(
+      /--memory: expected notebook or system/,
+    );
+  });
+});
