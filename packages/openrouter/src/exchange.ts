@@ -100,12 +100,17 @@ export async function exchange(
   callerSignal: AbortSignal | undefined,
   timeLeftMs: number,
   limitBytes: number = Number.POSITIVE_INFINITY,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<Exchange> {
   // One deadline per request: a try gets what is left of it (all of it on the first try).
   const deadline = tryDeadline(Math.max(1, Math.min(context.deadlineMs, timeLeftMs)), callerSignal);
   let response: Response | null = null;
   try {
-    response = await context.http.post('chat/completions', { body, signal: deadline.signal });
+    response = await context.http.post('chat/completions', {
+      body,
+      headers,
+      signal: deadline.signal,
+    });
     const read = await untilAborted(readBoundedBody(response, limitBytes), deadline.signal);
     if ('oversize' in read)
       return {

@@ -21,6 +21,12 @@ export {
   LedgerFileError,
   type LedgerRecovery,
 } from './file-ledger';
+export {
+  INSTANCE_HEADER,
+  instanceFromHeaders,
+  instanceHeaders,
+  SESSION_HEADER,
+} from './instance-identity';
 export type { InspectableLedger, LedgerOptions } from './ledger-core';
 export { createMemoryLedger, type MemoryLedgerOptions } from './memory-ledger';
 export {

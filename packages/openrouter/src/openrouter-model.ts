@@ -9,6 +9,7 @@ import {
 } from '@chi/spec';
 import { chatResultOf } from './chat-result';
 import { createHttpClient, transportHeaders } from './http-client';
+import { instanceHeaders } from './instance-identity';
 import {
   type OpenRouterModelSettings,
   requirePositiveInteger,
@@ -78,6 +79,7 @@ async function generate(context: TransportContext, request: ChatRequest): Promis
     deadlineAtMs: context.now().getTime() + context.deadlineMs,
     signal: request.signal,
     body: requestBody(context, messages, cap),
+    headers: instanceHeaders(request.instance),
     amountUsd: reservationFor(context, messages, cap),
     tries: [],
     notes: [],

@@ -23,6 +23,8 @@ export interface RequestState {
   readonly cap: number;
   /** The request body sent on every try. */
   readonly body: string;
+  /** Headers of this request only (its memory instance, `instance-identity.ts`). */
+  readonly headers: Readonly<Record<string, string>>;
   /** The USD reserved before each try. */
   readonly amountUsd: number;
   /** The caller's abort signal. */

@@ -142,6 +142,7 @@ async function runTry(
     state.signal,
     timeLeftMs(context, state),
     replyByteLimit(state.cap),
+    state.headers,
   );
   const outcome = classifyExchange(exchanged, { ...context, cap: state.cap });
   const previous = state.last;

@@ -17,6 +17,8 @@ import {
   parseExperimentFlags,
 } from './experiment-flags';
 import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
+import type { MemoryPolicy } from './memory-systems/instance-identity';
+import { MEMORY_REFERENCE_NAMES } from './memory-systems/reference-systems';
 import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from './scripted-systems';
 import { shardOptions } from './shard/shard-args';
 import type { ShardSpec } from './shard/shard-spec';
@@ -63,6 +65,14 @@ function evidenceClassOption(
   return text as DeclaredEndpointClass;
 }
 
+/** `--memory POLICY`: absent from the command when not given (its shape stays as before). */
+function memoryPolicyOption(text: string | undefined): { memory?: MemoryPolicy } {
+  if (text === undefined) return {};
+  if (text !== 'notebook' && text !== 'system')
+    throw new UsageError(`--memory: expected notebook or system, found ${JSON.stringify(text)}`);
+  return { memory: text };
+}
+
 /** `chi pilot` options, parsed and typed. */
 export interface PilotCommand {
   readonly command: 'pilot';
@@ -79,6 +89,8 @@ export interface PilotCommand {
    * (`live_model` or `unverified_endpoint`); null: undeclared, labelled `unverified_endpoint`.
    */
   readonly evidenceClass?: DeclaredEndpointClass | null;
+  /** `--memory POLICY`: who holds the memory of every system (null: each system's default). */
+  readonly memory?: MemoryPolicy | null;
   readonly replicates: number | null;
   readonly loads: readonly number[] | null;
   readonly batchSize: number | null;
@@ -551,6 +563,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
 const SERVABLE_SYSTEMS: readonly string[] = [
   ...SCRIPTED_SYSTEM_NAMES,
   ...EXTRA_SCRIPTED_SYSTEM_NAMES,
+  ...MEMORY_REFERENCE_NAMES,
 ];
 
 /** `chi serve --system NAME`: required, one of the scripted systems (its own message, never a port error). */
@@ -719,6 +732,7 @@ function parsePilot(args: readonly string[]): PilotCommand {
     models,
     baseUrl,
     evidenceClass: evidenceClassOption(values['evidence-class'] as string | undefined, baseUrl),
+    ...memoryPolicyOption(values.memory as string | undefined),
     replicates,
     loads: selected('memory') ? (experiment.loads as readonly number[] | null) : [],
     batchSize: experiment.batchSize as number | null,

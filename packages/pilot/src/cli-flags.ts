@@ -63,7 +63,7 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     name: 'systems',
     type: 'string',
     placeholder: 'a,b,...',
-    help: 'scripted systems (perfect, capacity-keeper, latest-wins, confabulator,\nabstainer; imitator needs --calibration and joins the default set with it;\nwording-sensitive, for --probe-wordings, only when named)',
+    help: 'scripted systems (perfect, capacity-keeper, latest-wins, confabulator,\nabstainer; imitator needs --calibration and joins the default set with it;\nwording-sensitive, for --probe-wordings, only when named; reference memory\nsystems window, keyword-store, leaky-store: memory policy system)',
     configKey: 'systems',
   },
   {
@@ -85,6 +85,14 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     placeholder: 'URL',
     help: 'an OpenAI-compatible endpoint; --models then lists its model names',
     configKey: 'baseUrl',
+  },
+  {
+    name: 'memory',
+    type: 'string',
+    placeholder: 'POLICY',
+    defaultText: 'notebook',
+    help: 'who holds the memory: notebook (the runner carries capped notes) or system\n(the system keeps its own; requests carry X-Chi-Instance / X-Chi-Session)',
+    configKey: 'memory',
   },
   {
     name: 'evidence-class',

@@ -64,6 +64,8 @@ import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
 import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
+import { withMemoryPolicy } from './memory-systems/memory-policy-option';
+import { isMemoryReference, memoryReferenceSpec } from './memory-systems/reference-systems';
 import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { varianceModelFromRelease } from './plan-from';
@@ -237,6 +239,7 @@ function offlineSystems(
         );
       return imitatorSystemSpec(calibration);
     }
+    if (isMemoryReference(name)) return memoryReferenceSpec(name);
     try {
       scriptedDefinition(name);
     } catch {
@@ -256,9 +259,10 @@ export function settingsFor(
 ): PilotSettings {
   checkExperimentOptions(command);
   const live = command.live || command.baseUrl !== null;
-  const systems = live
-    ? liveSystems(command, prices)
-    : offlineSystems(command.systems, calibration);
+  const systems = withMemoryPolicy(
+    live ? liveSystems(command, prices) : offlineSystems(command.systems, calibration),
+    command.memory ?? null,
+  );
   const base = defaultOfflineSettings({ systems });
   const loads = command.loads ?? base.loads;
   const smallest = minimumMemoryLoad(CLI_PROBES_PER_STRATUM);

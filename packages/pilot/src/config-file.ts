@@ -135,6 +135,7 @@ export function pilotConfigArgs(
   if (config.live === true) args.push('--live');
   if (config.models !== undefined) option('models', config.models.join(','));
   if (config.baseUrl !== undefined) option('base-url', config.baseUrl);
+  if (config.memory !== undefined) option('memory', config.memory);
   if (config.replicates !== undefined) option('replicates', String(config.replicates));
   // The experiments' own options, named by their parameter schemas (--loads ... --no-behavior).
   args.push(...experimentFlagArgs(PILOT_EXPERIMENT_FLAGS, config));

@@ -16,6 +16,7 @@ const ScriptedEntrySchema = z.object({
         declaredNoise: z.record(z.string().min(1), z.number().min(0).max(1)),
         description: z.string().min(1),
       }),
+      memory: z.literal('system').optional(),
     })
     .optional(),
 });
@@ -26,6 +27,8 @@ export interface ServedScriptedModel {
   /** The declared reference condition (only `perfect`); false when the endpoint says nothing. */
   readonly uncappedNotebook: boolean;
   readonly scripted: NonNullable<SystemSpec['scripted']> | null;
+  /** True when the endpoint declares it keeps its own memory (a reference memory system). */
+  readonly keepsMemory?: boolean;
 }
 
 /**
@@ -43,6 +46,7 @@ export function servedScriptedModels(body: unknown): Map<string, ServedScriptedM
       model: parsed.data.id,
       uncappedNotebook: parsed.data.chi?.uncappedNotebook ?? false,
       scripted: parsed.data.chi?.scripted ?? null,
+      ...(parsed.data.chi?.memory === 'system' ? { keepsMemory: true } : {}),
     });
   }
   return found;
@@ -67,6 +71,7 @@ export function withServedDeclarations(
       evidenceClass: 'scripted_baseline' as const,
       ...(declared.uncappedNotebook ? { uncappedNotebook: true } : {}),
       ...(declared.scripted === null ? {} : { scripted: declared.scripted }),
+      ...(declared.keepsMemory === true ? { memory: 'system' as const } : {}),
     };
   });
 }

@@ -6,6 +6,7 @@ import {
   RunFolderDamagedError,
   type SystemSpec,
 } from '@chi/spec';
+import { restoredModel } from './memory-systems/memory-restore';
 import type { RunSession } from './run-session';
 
 /**
@@ -88,7 +89,11 @@ export function modelOf(
 ): Promise<ChatModel> {
   const factory = session.options.modelFor;
   if (factory === undefined)
-    return Promise.resolve(session.options.models?.get(request.systemId) as ChatModel);
+    return restoredModel(
+      session,
+      system,
+      session.options.models?.get(request.systemId) as ChatModel,
+    );
   const key = `${system.id}|${request.blockId}`;
   let instance = session.instanceModels.get(key);
   if (instance === undefined) {

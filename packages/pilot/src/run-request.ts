@@ -11,6 +11,7 @@ import {
   type RenderedRequest,
   type SystemSpec,
 } from '@chi/spec';
+import { carriesNotes, instanceOf } from './memory-systems/request-identity';
 import { renderPlannedRequest } from './render-planned';
 import { recordOutcome, worldsFor } from './run-held-state';
 import { modelOf } from './run-instance-models';
@@ -75,7 +76,10 @@ async function renderAndStore(
     manifest: run.manifest,
     worlds: await worldsFor(session, request),
     prompts: run.prompts,
-    notes: sourcedNotes(session, request, (systemId, key) => notebookText(session, systemId, key)),
+    // Under the `system` memory policy the system holds its memory: no notes are carried.
+    notes: carriesNotes(system)
+      ? sourcedNotes(session, request, (systemId, key) => notebookText(session, systemId, key))
+      : () => '',
     experiments: run.experiments,
   });
   const { payload, inputBytes } = encodedMessages(rendered.messages);
@@ -186,6 +190,7 @@ export async function runRequest(session: RunSession, ordinal: number): Promise<
     requestId: request.requestId,
     messages: rendered.messages,
     maxOutputTokens: system.maxOutputTokens,
+    ...instanceOf(session, request, system),
   });
   const result = parseWith(
     ChatResultSchema,

@@ -1,6 +1,8 @@
 import { sha256Hex } from '@chi/run';
 import type { RequestLogState } from '@chi/run/internal';
 import type { PlannedRequest, SystemSpec } from '@chi/spec';
+import { memoryPolicyOf } from './memory-systems/instance-identity';
+import { resendsUncertain, uncertainAttemptText } from './memory-systems/resume-rule';
 import { writeJsonFile } from './run-folder';
 import { recordOutcome } from './run-held-state';
 import { keepNotebook } from './run-notebooks';
@@ -8,8 +10,9 @@ import type { RunSession } from './run-session';
 
 /** Whether a possibly-sent attempt of this system may be sent again on resume. */
 export function mayResendUncertain(system: SystemSpec): boolean {
-  // Free and deterministic: re-sending costs nothing and yields the same reply.
-  return system.evidenceClass === 'scripted_baseline';
+  // Free and deterministic: re-sending costs nothing and yields the same reply; never into a
+  // memory that outlived the interruption (`resume-rule.ts`).
+  return resendsUncertain(system);
 }
 
 /** What the resume found, for the `run-resumed` event. */
@@ -30,7 +33,7 @@ async function closeOpenAttempt(
   openAttemptId: string,
   system: SystemSpec,
 ): Promise<void> {
-  const resend = mayResendUncertain(system);
+  const text = uncertainAttemptText(system);
   await session.attemptWriter.append({
     kind: 'attempt',
     manifestSha256: session.run.frozen.sha256,
@@ -43,9 +46,7 @@ async function closeOpenAttempt(
     requestSha256: state.openRequestSha256 ?? sha256Hex(''),
     inputBytes: state.openInputBytes,
     result: null,
-    reason: resend
-      ? 'possibly sent before an interruption; re-sent because the system is scripted (free and deterministic)'
-      : 'possibly sent before an interruption; never re-sent (paid system), reservation retained',
+    reason: text.reason,
   });
   await session.failureWriter.append({
     kind: 'failure',
@@ -56,9 +57,7 @@ async function closeOpenAttempt(
     blockId: request.blockId,
     category: 'abandoned',
     failure: null,
-    detail: resend
-      ? 'attempt outcome unknown after an interruption; scripted system: sent again'
-      : 'attempt outcome unknown after an interruption; not sent again; block incomplete',
+    detail: text.detail,
     retryWaitsMs: [],
   });
   session.emit({
@@ -90,7 +89,10 @@ async function resumeRequest(
   } else {
     recordOutcome(session, ordinal, {
       kind: 'abandoned',
-      reason: 'possibly sent before an interruption; never re-sent (paid system)',
+      reason:
+        memoryPolicyOf(system) === 'system'
+          ? 'possibly sent before an interruption; never re-sent (stateful system)'
+          : 'possibly sent before an interruption; never re-sent (paid system)',
     });
     counts.abandoned += 1;
   }

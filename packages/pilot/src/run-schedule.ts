@@ -1,5 +1,6 @@
 import type { PlanIndex } from '@chi/run/internal';
 import { type BlockAdmission, decideAdmission } from './block-admission';
+import { waitsForInstance } from './memory-systems/instance-lanes';
 import { recordBlocked } from './run-held-state';
 import type { OutcomeTable } from './run-outcomes';
 import { noteStop, type RunSession } from './run-session';
@@ -110,7 +111,7 @@ function dispatch(
       }
     }
     const ready = readiness(session.run.plan, ordinal, session.outcomes);
-    if (ready === 'wait') continue;
+    if (ready === 'wait' || (ready === 'ready' && waitsForInstance(session, ordinal))) continue;
     pending[slot] = -1;
     if (ready !== 'ready') {
       recordBlocked(session, ordinal, ready.blockedBy);

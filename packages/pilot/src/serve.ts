@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ChatMessage, InvalidArgumentError } from '@chi/spec';
+import { instanceFromHeaders } from '@chi/openrouter';
+import { type ChatMessage, type ChatModel, InvalidArgumentError } from '@chi/spec';
+import {
+  createMemoryReferenceModel,
+  isMemoryReference,
+  memoryReferenceSpec,
+} from './memory-systems/reference-systems';
 import { utf8ByteLength } from './notebook';
 import {
   type ChatCompletionRequest,
@@ -52,6 +58,44 @@ export interface ScriptedModelDeclaration {
     readonly seed: number;
     readonly declaredNoise: Record<string, number>;
     readonly description: string;
+  };
+  /** `system` for a reference memory system (it keeps its own memory); absent otherwise. */
+  readonly memory?: 'system';
+}
+
+/**
+ * The model `chi serve` answers with and what it declares: a scripted system drawing by the
+ * prompt's nonce (HTTP carries only the prompt), or a reference memory system keyed by the
+ * request's `X-Chi-Instance` header, declared `memory: system`.
+ */
+function servedSystem(
+  name: string,
+  seed: number,
+): { model: ChatModel; chi: ScriptedModelDeclaration } {
+  if (isMemoryReference(name)) {
+    const spec = memoryReferenceSpec(name);
+    return {
+      model: createMemoryReferenceModel(name),
+      chi: {
+        evidenceClass: 'scripted_baseline',
+        uncappedNotebook: false,
+        scripted: spec.scripted as ScriptedModelDeclaration['scripted'],
+        memory: 'system',
+      },
+    };
+  }
+  const definition = scriptedDefinition(name);
+  return {
+    model: createScriptedModel(definition.name, { seed, noise: 'prompt' }),
+    chi: {
+      evidenceClass: 'scripted_baseline',
+      uncappedNotebook: definition.uncappedNotebook,
+      scripted: {
+        seed,
+        declaredNoise: declaredNoise(definition),
+        description: definition.description,
+      },
+    },
   };
 }
 
@@ -214,7 +258,6 @@ function modelNotFound(model: string): OpenAiError {
  * ```
  */
 export async function serveScriptedSystem(options: ServeOptions): Promise<ScriptedServer> {
-  const definition = scriptedDefinition(options.system);
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host))
     throw new InvalidArgumentError(
@@ -222,23 +265,15 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
   const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
-  // HTTP carries only the prompt, so a served system draws by the prompt's nonce.
-  const model = createScriptedModel(definition.name, { seed, noise: 'prompt' });
+  const { model, chi } = servedSystem(options.system, seed);
+  const uncapped = chi.uncappedNotebook;
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
   const entry: ScriptedModelEntry = {
     id: model.modelId,
     object: 'model',
     created: Math.floor(Date.now() / 1000),
     owned_by: 'chi-scripted',
-    chi: {
-      evidenceClass: 'scripted_baseline',
-      uncappedNotebook: definition.uncappedNotebook,
-      scripted: {
-        seed,
-        declaredNoise: declaredNoise(definition),
-        description: definition.description,
-      },
-    },
+    chi,
   };
   let served = 0;
 
@@ -258,9 +293,11 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
     if ('status' in parsed) return sendError(response, parsed);
     if (parsed.model !== model.modelId) return sendError(response, modelNotFound(parsed.model));
     served += 1;
+    const instance = instanceFromHeaders(request.headers);
     const result = await model.generate({
       requestId: `served-${served}`,
       messages: parsed.messages,
+      ...(instance === undefined ? {} : { instance }),
     });
     if (result.text === null) {
       // The system could not read this prompt (not one of the pilot's): a client error, 422.
@@ -281,7 +318,7 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
     };
     // `perfect` is a declared reference condition without an output limit (its model entry says
     // `uncappedNotebook: true`): cut over HTTP, it would not be the in-process reference.
-    const reply = limitReply(result.text, definition.uncappedNotebook ? null : parsed.maxTokens);
+    const reply = limitReply(result.text, uncapped ? null : parsed.maxTokens);
     if (parsed.stream) return sendStream(response, head, parsed, reply);
     sendJson(response, 200, {
       ...head,

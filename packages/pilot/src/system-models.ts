@@ -7,6 +7,7 @@ import {
   type RunManifest,
   type SystemSpec,
 } from '@chi/spec';
+import { createMemoryReferenceModel, isMemoryReference } from './memory-systems/reference-systems';
 import {
   createImitatorModel,
   imitatorTargetsFromDeclared,
@@ -92,6 +93,8 @@ export function modelForSystem(
       system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed },
     );
   }
+  if (system.kind === 'scripted' && isMemoryReference(scriptedNameOf(system)))
+    return createMemoryReferenceModel(scriptedNameOf(system));
   if (system.kind === 'scripted') {
     return createScriptedModel(scriptedNameOf(system), {
       ...(system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed }),

@@ -266,6 +266,7 @@ function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartDat
       kind: s.kind,
       evidenceClass: s.evidenceClass,
       uncappedNotebook: s.uncappedNotebook ?? false,
+      ...(s.memory === 'system' ? { memory: 'system' as const } : {}),
       providers: [...s.providers],
       ...quantizationOf(records, s.model),
       reasoningEffort: s.reasoningEffort,

@@ -327,6 +327,8 @@ export const ReportSystemSchema = z.strictObject({
   evidenceClass: EvidenceClassSchema,
   /** A declared reference condition whose notebook is not capped (never an evaluated model). */
   uncappedNotebook: z.boolean(),
+  /** Who held the memory (issue 36): `system`, or absent for the runner's notebook. */
+  memory: z.literal('system').optional(),
   /** Provider allowlist as frozen in the manifest (empty when the transport has none). */
   providers: z.array(z.string().min(1)),
   /**

@@ -45,7 +45,13 @@ export function systemLabel(run: RunFacts, systemId: string): string {
   const mixed =
     run.systems.some((s) => s.evidenceClass === 'live_model') &&
     run.systems.some((s) => s.evidenceClass !== 'live_model');
-  return system !== undefined && mixed && system.evidenceClass !== 'live_model'
-    ? `${systemId} †`
-    : systemId;
+  const label =
+    system !== undefined && mixed && system.evidenceClass !== 'live_model'
+      ? `${systemId} †`
+      : systemId;
+  // Results under different memory policies are not the same quantity: once any system held its
+  // own memory, every label says who held it (issue 36).
+  return run.systems.some((s) => s.memory === 'system')
+    ? `${label} [memory: ${system?.memory ?? 'notebook'}]`
+    : label;
 }

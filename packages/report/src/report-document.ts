@@ -14,6 +14,7 @@ import { cellLabel, compareText, type FigureDefinition } from './figures';
 import { omittedPanelsText, resourcePanels } from './figures/resources';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
+import { blankControlLeakText, systemBoundaryText } from './memory-boundary';
 import { REPORT_CASES_FILES } from './report-cases';
 import { comparisonBlocks } from './report-comparisons';
 import { tableOfContents } from './report-contents';
@@ -532,8 +533,12 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
   const notebook = data.memory.filter((p) => p.condition === 'notebook');
   const controls = data.memory.filter((p) => isControlCondition(p.condition));
   const controlLoads = new Set(controls.map((p) => p.load));
+  const boundary = [systemBoundaryText(data.run), blankControlLeakText(data)].flatMap((text) =>
+    text === null ? [] : [paragraph(text)],
+  );
   return [
     ...systemSection(input, 'Memory capacity', 'memory'),
+    ...boundary,
     ...(figureBlocks(input, HEADLINE_FIGURE).length === 0
       ? []
       : [paragraph('The capacity curves are the headline figure, under the Summary.')]),

@@ -122,6 +122,25 @@ export interface ChatRequest {
   readonly maxOutputTokens?: number;
   /** Cancels the request; a cancelled request keeps its reservation. */
   readonly signal?: AbortSignal;
+  /**
+   * The memory instance and session this request belongs to, for a system that keeps its own
+   * memory (memory policy `system`); absent under the notebook policy. Over HTTP it travels as the
+   * `X-Chi-Instance` and `X-Chi-Session` headers.
+   */
+  readonly instance?: ChatInstance;
+}
+
+/**
+ * The identity of a request under the `system` memory policy: requests with one `instanceId`
+ * share one memory (history A across its checkpoints, one memory block's encode and probes); a new
+ * `instanceId` is a reset. `sessionId` names the one session (request) within it, stable across
+ * resumes.
+ */
+export interface ChatInstance {
+  /** Stable ID of the memory instance; a new ID is a blank memory. */
+  readonly instanceId: string;
+  /** Stable ID of this session within the instance (the registered request's ID). */
+  readonly sessionId: string;
 }
 
 /**

@@ -27,6 +27,7 @@ export {
 } from './calibration';
 export type { CatalogModel, ModelCatalog } from './catalog';
 export {
+  type ChatInstance,
   type ChatMessage,
   ChatMessageSchema,
   type ChatModel,

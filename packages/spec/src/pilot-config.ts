@@ -43,6 +43,12 @@ export const PilotOptionsSchema = z.strictObject({
     .describe(
       'Scripted reference systems of an offline run: perfect, capacity-keeper, latest-wins, confabulator, abstainer. Not with live, models or baseUrl.',
     ),
+  memory: z
+    .enum(['notebook', 'system'])
+    .optional()
+    .describe(
+      'Who holds the memory (as --memory): notebook (default; the runner carries a capped notebook in every prompt) or system (the system keeps its own memory; sessions go without notes, each request names its instance and session in X-Chi-Instance / X-Chi-Session). The reference memory systems (window, keyword-store, leaky-store) are always system.',
+    ),
   live: z
     .boolean()
     .optional()

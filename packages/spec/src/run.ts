@@ -64,6 +64,12 @@ export const SystemSpecSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  /**
+   * Who holds the memory (issue 36): absent means `notebook` (the runner carries a capped notebook
+   * in every prompt); `system` means the system keeps its own memory: sessions are sent without
+   * notes and every request names its instance and session (see `ChatInstance`).
+   */
+  memory: z.enum(['notebook', 'system']).optional(),
 });
 /** One evaluated system as registered in a manifest. */
 export type SystemSpec = z.infer<typeof SystemSpecSchema>;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { MemoryPoint, RunFacts } from './chart-data';
+import { systemLabel } from './evidence-label';
+import { blankControlLeaks, blankControlLeakText, systemBoundaryText } from './memory-boundary';
+
+const ratio = (numerator: number, denominator = 8) => ({
+  numerator,
+  denominator,
+  rate: numerator / denominator,
+});
+
+const blank = (systemId: string, passing: number): MemoryPoint =>
+  ({
+    systemId,
+    condition: 'blank',
+    load: 32,
+    strata: {
+      r: ratio(passing),
+      t: ratio(2),
+      s: ratio(0),
+      u: ratio(0),
+      i: ratio(0),
+      f: ratio(0),
+    },
+  }) as unknown as MemoryPoint;
+
+const run = (memory: Record<string, 'system' | undefined>): RunFacts =>
+  ({
+    systems: Object.entries(memory).map(([id, policy]) => ({
+      id,
+      evidenceClass: 'scripted_baseline',
+      ...(policy === undefined ? {} : { memory: policy }),
+    })),
+  }) as unknown as RunFacts;
+
+describe('the report on who held the memory', () => {
+  it('flags a blank-memory control that passed a probe that expects a recorded value', () => {
+    // t passes by abstention where the answer is "unknown": never a leak
+    const points = [blank('window', 0), blank('leaky-store', 7)];
+    expect(blankControlLeaks(points)).toEqual([
+      { systemId: 'leaky-store', load: 32, passing: 7, probes: 32 },
+    ]);
+    const text = blankControlLeakText({
+      memory: points,
+      run: run({ window: 'system', 'leaky-store': 'system' }),
+    });
+    expect(text).toMatch(/^STATE LEAK/);
+    expect(text).toContain('leaky-store (memory policy system) at N = 32: 7 of 32');
+    expect(
+      blankControlLeakText({ memory: [blank('window', 0)], run: run({ window: 'system' }) }),
+    ).toBeNull();
+  });
+
+  it('states the boundary and labels every system with its policy once one held its own memory', () => {
+    const mixed = run({ window: 'system', keeper: undefined });
+    expect(systemBoundaryText(mixed)).toMatch(/System boundary: window held its own memory/);
+    expect(systemBoundaryText(mixed)).toContain('not the same quantity');
+    expect(systemLabel(mixed, 'window')).toBe('window [memory: system]');
+    expect(systemLabel(mixed, 'keeper')).toBe('keeper [memory: notebook]');
+    // a notebook-only run: nothing new is said and labels keep their bytes
+    const notebookOnly = run({ keeper: undefined });
+    expect(systemBoundaryText(notebookOnly)).toBeNull();
+    expect(systemLabel(notebookOnly, 'keeper')).toBe('keeper');
+  });
+});

@@ -1,0 +1,74 @@
+import type { ChartData, MemoryPoint, RunFacts } from './chart-data';
+
+/** Who held a system's memory: the runner's notebook, or the system itself (issue 36). */
+export function memoryPolicyOfSystem(run: RunFacts, systemId: string): 'notebook' | 'system' {
+  return run.systems.find((system) => system.id === systemId)?.memory ?? 'notebook';
+}
+
+/** Whether any system of the run kept its own memory (memory policy `system`). */
+export function hasSystemHeldMemory(run: RunFacts): boolean {
+  return run.systems.some((system) => system.memory === 'system');
+}
+
+/**
+ * The report's statement of the system boundary, or null for a run where the runner held every
+ * memory (the pilot's notebook policy: the report says nothing new, its bytes do not change).
+ */
+export function systemBoundaryText(run: RunFacts): string | null {
+  if (!hasSystemHeldMemory(run)) return null;
+  const held = run.systems
+    .filter((system) => system.memory === 'system')
+    .map((system) => system.id);
+  const notebook = run.systems.filter((system) => system.memory !== 'system').map((s) => s.id);
+  return [
+    `System boundary: ${held.join(', ')} held ${held.length === 1 ? 'its' : 'their'} own memory (memory policy system: each session was sent without notes and named its memory instance; bytes stored are the system's, unknown to the runner unless it reports them)`,
+    notebook.length === 0
+      ? '.'
+      : `; for ${notebook.join(', ')} the runner held the memory in a capped notebook carried in each prompt (memory policy notebook).`,
+    ' Results under different memory policies are not the same quantity: every system label carries its policy, and an EIMC under one policy is not ranked against an EIMC under the other.',
+  ].join('');
+}
+
+/** A blank-memory control that passed probes a blank memory cannot pass: state leaked into it. */
+export interface BlankControlLeak {
+  readonly systemId: string;
+  readonly load: number;
+  /** Passing r, s, u and i probes (each expects a recorded 8-hex value). */
+  readonly passing: number;
+  readonly probes: number;
+}
+
+/**
+ * The blank-memory controls that scored above chance. The r, s, u and i strata always expect a
+ * recorded value (8 random hex digits), which a memory that was shown nothing passes with
+ * probability 2^-32 per probe, guessing or abstaining; t and lures may expect "unknown". Any such
+ * pass means something reached the blank instance: for a system that keeps its own memory, state
+ * leaking across instances; under the notebook policy, information from outside the protocol.
+ */
+export function blankControlLeaks(points: readonly MemoryPoint[]): BlankControlLeak[] {
+  return points
+    .filter((point) => point.condition === 'blank')
+    .map((point) => {
+      const strata = [point.strata.r, point.strata.s, point.strata.u, point.strata.i];
+      return {
+        systemId: point.systemId,
+        load: point.load,
+        passing: strata.reduce((sum, ratio) => sum + ratio.numerator, 0),
+        probes: strata.reduce((sum, ratio) => sum + ratio.denominator, 0),
+      };
+    })
+    .filter((leak) => leak.passing > 0);
+}
+
+/** The report's warning about leaking blank controls, or null when none leaked. */
+export function blankControlLeakText(data: Pick<ChartData, 'memory' | 'run'>): string | null {
+  const leaks = blankControlLeaks(data.memory);
+  if (leaks.length === 0) return null;
+  const listed = leaks
+    .map(
+      (leak) =>
+        `${leak.systemId} (memory policy ${memoryPolicyOfSystem(data.run, leak.systemId)}) at N = ${leak.load}: ${leak.passing} of ${leak.probes} r/s/u/i probes passed`,
+    )
+    .join('; ');
+  return `STATE LEAK: a blank-memory control scored above chance (a memory that was shown nothing passes an r, s, u or i probe with probability 2^-32): ${listed}. Its capacity curve cannot be trusted as a measurement of memory held within one instance.`;
+}
