@@ -30,6 +30,7 @@ export {
   defineExperiment,
   type Experiment,
   type ExperimentPromptTemplate,
+  type PilotHost,
   type PlanContext,
   type PlannedUnit,
   type RenderContext,
