@@ -1,12 +1,11 @@
-import { openRunFolder } from '@chi/run';
 import {
   type ChatModel,
   InvalidArgumentError,
   type PlannedRequest,
-  RunFolderDamagedError,
   type SystemSpec,
 } from '@chi/spec';
 import { restoredModel } from './memory-systems/memory-restore';
+import { replayResolved } from './run-replay';
 import type { RunSession } from './run-session';
 
 /**
@@ -20,43 +19,6 @@ export type InstanceModelFactory = (system: SystemSpec, instanceKey: string) => 
 function replaysLocally(system: SystemSpec): boolean {
   // In process, free and deterministic: nothing leaves the process and nothing is recorded.
   return system.kind === 'scripted';
-}
-
-/**
- * Replays to a fresh scripted instance the requests of its block that earlier sessions resolved
- * (plan order, the messages exactly as stored), so its hidden state is the one it had.
- */
-async function replayResolved(
-  session: RunSession,
-  model: ChatModel,
-  system: SystemSpec,
-  block: number,
-): Promise<void> {
-  const { plan } = session.run;
-  const resolved: PlannedRequest[] = [];
-  for (let ordinal = 0; ordinal < plan.requestCount; ordinal += 1) {
-    if (plan.blockOf(ordinal) !== block || session.outcomes.kindOf(ordinal) !== 'resolved')
-      continue;
-    const request = plan.requestAt(ordinal);
-    if (request.systemId === system.id) resolved.push(request);
-  }
-  // A fresh run, or an instance not started before: nothing to read.
-  if (resolved.length === 0) return;
-  const folder = openRunFolder(session.options.runDir);
-  for (const request of resolved) {
-    const stored = await folder.readRequest(request.requestId);
-    // Stored before its before_send: a resolved request without it is a damaged folder.
-    if (stored === null)
-      throw new RunFolderDamagedError(
-        folder.paths.requestIndex,
-        `request ${request.requestId} resolved but was never stored: its instance cannot be replayed`,
-      );
-    await model.generate({
-      requestId: request.requestId,
-      messages: stored.messages,
-      maxOutputTokens: stored.maxOutputTokens,
-    });
-  }
 }
 
 async function startInstance(
