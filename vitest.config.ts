@@ -2,20 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import projects from './vitest.workspace.ts';
-
-const packageNames = [
-  'spec',
-  'worlds',
-  'scoring',
-  'stats',
-  'openrouter',
-  'chis',
-  'experiment',
-  'run',
-  'pilot',
-  'report',
-];
+import projects, { packages as packageNames } from './vitest.workspace.ts';
 
 /** The entries besides `.` a package may have (`@chi/<name>/internal`, `@chi/<name>/test`). */
 const SUBPATHS = ['internal', 'test'];

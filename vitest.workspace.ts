@@ -1,8 +1,9 @@
 /**
  * The list of test projects. Vitest 4 ignores a `vitest.workspace.ts` on its own, so the root
- * `vitest.config.ts` imports this array into `test.projects` (see docs/development.md).
+ * `vitest.config.ts` imports this array into `test.projects` (see docs/development.md), and the
+ * package names for its source aliases.
  */
-const packages = [
+export const packages = [
   'spec',
   'worlds',
   'scoring',

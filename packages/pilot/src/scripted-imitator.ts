@@ -16,6 +16,7 @@ import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 import {
   DEFAULT_SCRIPTED_SEED,
   type ScriptedModelOptions,
+  scriptedBaselineSpec,
   scriptedChatModel,
   smokeReply,
 } from './scripted-systems';
@@ -103,23 +104,14 @@ export function imitatorSystemSpec(
   seed: number = DEFAULT_SCRIPTED_SEED,
   maxOutputTokens = 4096,
 ): SystemSpec {
-  return {
-    id: IMITATOR_SYSTEM_NAME,
-    kind: 'scripted',
-    model: `scripted/${IMITATOR_SYSTEM_NAME}`,
-    providers: [],
-    baseUrl: null,
-    evidenceClass: 'scripted_baseline',
-    reasoningEffort: null,
+  return scriptedBaselineSpec({
+    name: IMITATOR_SYSTEM_NAME,
+    seed,
     maxOutputTokens,
-    safetyPrice: null,
     uncappedNotebook: false,
-    scripted: {
-      seed,
-      declaredNoise: { ...imitatorTargets(calibration) },
-      description: imitatorDescription(calibration.id),
-    },
-  };
+    declaredNoise: { ...imitatorTargets(calibration) },
+    description: imitatorDescription(calibration.id),
+  });
 }
 
 /** True for a manifest entry of the imitator. */

@@ -216,6 +216,44 @@ export function scriptedDefinition(name: string): ScriptedSystemDefinition {
   return SCRIPTED_SYSTEMS[name as ScriptedSystemName];
 }
 
+/** What distinguishes one scripted baseline's manifest entry from another's. */
+export interface ScriptedBaselineFields {
+  readonly name: string;
+  readonly seed: number;
+  readonly maxOutputTokens: number;
+  readonly uncappedNotebook: boolean;
+  readonly declaredNoise: NonNullable<SystemSpec['scripted']>['declaredNoise'];
+  readonly description: string;
+  /** The memory policy, when not the default notebook (the field is left out then). */
+  readonly memory?: SystemSpec['memory'];
+}
+
+/**
+ * The manifest entry of a scripted baseline (the scripted systems, the imitator and the reference
+ * memory systems): model `scripted/<name>`, evidence class `scripted_baseline`, no provider, no
+ * price.
+ */
+export function scriptedBaselineSpec(fields: ScriptedBaselineFields): SystemSpec {
+  return {
+    id: fields.name,
+    kind: 'scripted',
+    model: `scripted/${fields.name}`,
+    providers: [],
+    baseUrl: null,
+    evidenceClass: 'scripted_baseline',
+    reasoningEffort: null,
+    maxOutputTokens: fields.maxOutputTokens,
+    safetyPrice: null,
+    uncappedNotebook: fields.uncappedNotebook,
+    scripted: {
+      seed: fields.seed,
+      declaredNoise: fields.declaredNoise,
+      description: fields.description,
+    },
+    ...(fields.memory === undefined ? {} : { memory: fields.memory }),
+  };
+}
+
 /** The manifest entry of a scripted system. */
 export function scriptedSystemSpec(
   name: string,
@@ -223,23 +261,14 @@ export function scriptedSystemSpec(
   maxOutputTokens = 4096,
 ): SystemSpec {
   const definition = scriptedDefinition(name);
-  return {
-    id: definition.name,
-    kind: 'scripted',
-    model: `scripted/${definition.name}`,
-    providers: [],
-    baseUrl: null,
-    evidenceClass: 'scripted_baseline',
-    reasoningEffort: null,
+  return scriptedBaselineSpec({
+    name: definition.name,
+    seed,
     maxOutputTokens,
-    safetyPrice: null,
     uncappedNotebook: definition.uncappedNotebook,
-    scripted: {
-      seed,
-      declaredNoise: declaredNoise(definition),
-      description: definition.description,
-    },
-  };
+    declaredNoise: declaredNoise(definition),
+    description: definition.description,
+  });
 }
 
 interface RequestBlock {

@@ -10,6 +10,7 @@ import type { ScriptedQuestion, ScriptedRecord } from '../scripted-memory';
 import {
   DEFAULT_SCRIPTED_SEED,
   SCRIPTED_SYSTEMS,
+  scriptedBaselineSpec,
   scriptedChatModel,
   scriptedReply,
 } from '../scripted-systems';
@@ -77,24 +78,15 @@ export function memoryReferenceDefinition(name: string): MemoryReferenceDefiniti
 /** The manifest entry of a reference memory system: a scripted baseline under policy `system`. */
 export function memoryReferenceSpec(name: string, maxOutputTokens = 4096): SystemSpec {
   const definition = memoryReferenceDefinition(name);
-  return {
-    id: definition.name,
-    kind: 'scripted',
-    model: `scripted/${definition.name}`,
-    providers: [],
-    baseUrl: null,
-    evidenceClass: 'scripted_baseline',
-    reasoningEffort: null,
+  return scriptedBaselineSpec({
+    name: definition.name,
+    seed: DEFAULT_SCRIPTED_SEED,
     maxOutputTokens,
-    safetyPrice: null,
     uncappedNotebook: false,
-    scripted: {
-      seed: DEFAULT_SCRIPTED_SEED,
-      declaredNoise: {},
-      description: definition.description,
-    },
+    declaredNoise: {},
+    description: definition.description,
     memory: 'system',
-  };
+  });
 }
 
 function block<T>(prompt: string, name: string): T[] {
