@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AttemptRecord, RunStatus } from '@chi/spec';
+import type { RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answersPerRequest, attemptRecords, chiAtFailpoint } from './__fixtures__/failpoint-cli';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
@@ -12,8 +11,6 @@ import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 import { modelsForManifest } from './system-models';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 const SYSTEMS = ['capacity-keeper', 'abstainer'];
 const SEED = 4242;
 const ARGS = [
@@ -57,44 +54,9 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Runs `chi`; with a failpoint, kills it (SIGKILL) once it waits there and resolves 'killed'. */
-async function chi(args: readonly string[], failpoint?: string): Promise<number | 'killed'> {
-  const marker = join(root, `marker-${Math.random().toString(16).slice(2)}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: TSCONFIG,
-      CHI_FAILPOINT: failpoint ?? '',
-      CHI_FAILPOINT_MARKER: marker,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (failpoint === undefined) return (await done) ?? -1;
-  for (;;) {
-    const state = await Promise.race([
-      done.then(() => 'exit' as const),
-      new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), 10)),
-    ]);
-    if (state === 'exit')
-      throw new Error(`chi ${args.join(' ')} exited before reaching ${failpoint}: ${stderr}`);
-    if (existsSync(marker)) {
-      child.kill('SIGKILL');
-      await done;
-      return 'killed';
-    }
-  }
-}
-
-function attemptRecords(runDir: string): AttemptRecord[] {
-  return readFileSync(join(runDir, 'attempts.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as AttemptRecord);
+/** Runs `chi`, killed at `failpoint` when one is given (`chiAtFailpoint`). */
+function chi(args: readonly string[], failpoint?: string): Promise<number | 'killed'> {
+  return chiAtFailpoint(root, args, failpoint);
 }
 
 describe('killed after a group of attempt records is durable, before its anchor', () => {
@@ -112,11 +74,7 @@ describe('killed after a group of attempt records is durable, before its anchor'
     expect(anchor.records).toBeGreaterThan(0);
     expect(await chi(['pilot', '--resume', runDir])).toBe(0);
     expect(memoryScoresOf(runDir)).toEqual(memoryScoresOf(reference));
-    const answered = new Map<string, number>();
-    for (const record of attemptRecords(runDir))
-      if (record.phase === 'after_response')
-        answered.set(record.requestId, (answered.get(record.requestId) ?? 0) + 1);
-    expect([...answered.values()].every((count) => count === 1)).toBe(true);
+    expect(answersPerRequest(runDir).every((count) => count === 1)).toBe(true);
     const status = JSON.parse(readFileSync(join(runDir, 'status.json'), 'utf8')) as RunStatus;
     expect(status).toMatchObject({ state: 'completed', resumes: 1 });
     const head = JSON.parse(readFileSync(join(runDir, 'attempts.head.json'), 'utf8')) as {

@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AttemptRecord, RunStatus } from '@chi/spec';
+import type { RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answersPerRequest, chiAtFailpoint } from './__fixtures__/failpoint-cli';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { finishRun } from './pilot';
 import { createRun } from './run-create';
@@ -13,8 +12,6 @@ import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 import { modelsForManifest } from './system-models';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 const SYSTEMS = ['capacity-keeper', 'abstainer'];
 const SEED = 777;
 const ARGS = [
@@ -58,46 +55,9 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-/**
- * Runs `chi` in a child process. With a failpoint, the child stops at exactly that point (it
- * writes a marker file and waits), is killed there with SIGKILL, and this resolves to 'killed';
- * reaching no failpoint, it resolves to the exit code.
- */
-async function chi(args: readonly string[], failpoint?: string): Promise<number | 'killed'> {
-  const marker = join(root, `marker-${Math.random().toString(16).slice(2)}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: TSCONFIG,
-      CHI_FAILPOINT: failpoint ?? '',
-      CHI_FAILPOINT_MARKER: marker,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = exited(child);
-  if (failpoint === undefined) return (await done) ?? -1;
-  // Waits for the event "the child is at the failpoint" (or its exit, which fails the test).
-  for (;;) {
-    const state = await Promise.race([
-      done.then(() => 'exit' as const),
-      new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), 10)),
-    ]);
-    if (state === 'exit')
-      throw new Error(`chi ${args.join(' ')} exited before reaching ${failpoint}: ${stderr}`);
-    if (existsSync(marker)) {
-      child.kill('SIGKILL');
-      await done;
-      return 'killed';
-    }
-  }
+/** Runs `chi`, killed at `failpoint` when one is given (`chiAtFailpoint`). */
+function chi(args: readonly string[], failpoint?: string): Promise<number | 'killed'> {
+  return chiAtFailpoint(root, args, failpoint);
 }
 
 function scoreFiles(releaseDir: string): Record<string, string> {
@@ -135,14 +95,7 @@ describe('chi killed at chosen points, including while writing the release', () 
     expect(await chi(['verify', join(runDir, 'release')])).toBe(0);
     expect(scoreFiles(join(runDir, 'release'))).toEqual(scoreFiles(join(reference, 'release')));
     expect(memoryScoresOf(runDir)).toEqual(memoryScoresOf(reference));
-    const answered = new Map<string, number>();
-    for (const line of readFileSync(join(runDir, 'attempts.jsonl'), 'utf8').split('\n')) {
-      if (line === '') continue;
-      const record = JSON.parse(line) as AttemptRecord;
-      if (record.phase === 'after_response')
-        answered.set(record.requestId, (answered.get(record.requestId) ?? 0) + 1);
-    }
-    expect([...answered.values()].every((count) => count === 1)).toBe(true);
+    expect(answersPerRequest(runDir).every((count) => count === 1)).toBe(true);
     const status = JSON.parse(readFileSync(join(runDir, 'status.json'), 'utf8')) as RunStatus;
     // four resumes, three of them killed (chi score is not a resume)
     expect(status).toMatchObject({ state: 'completed', exitCode: 0, resumes: 4 });
