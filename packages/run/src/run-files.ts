@@ -208,7 +208,7 @@ export const RUN_FILES: readonly RunFile[] = [
     'json',
     'private',
     "`{ records, headSha256 }`: the attempt log's record count and last record's hash (its anchor; `@chi/run` `attempt-anchor.ts`)",
-    'at the start of every session, then after every append to `attempts.jsonl`',
+    'at the start of every session, then after every group of appends to `attempts.jsonl` made durable by one `fdatasync`',
   ),
   file(
     'ledger',
@@ -414,7 +414,7 @@ export interface RunPaths {
   /** `run.lock`: the exclusive write lock of the folder. */
   readonly lock: string;
   readonly attempts: string;
-  /** `attempts.head.json`: the attempt log's anchor, rewritten after every append. */
+  /** `attempts.head.json`: the attempt log's anchor, rewritten after every group of durable appends. */
   readonly attemptsHead: string;
   readonly ledger: string;
   readonly failures: string;
