@@ -10,9 +10,6 @@ import type { RenderedRequest, RequestIndexEntry } from '@chi/spec';
 import { RequestIndexEntrySchema } from '@chi/spec/internal';
 import { openRunLog, writeJsonFile } from './run-folder';
 
-/** How many recently written payload names the store remembers. */
-const RECENT_PAYLOADS = 16;
-
 /** Where the runner records each rendered request just before its `before_send`. */
 export interface RequestStore {
   /** The layout the folder is written in (a 0.1 folder keeps its layout when resumed). */
@@ -47,18 +44,11 @@ export async function openRequestStore(runDir: string): Promise<RequestStore> {
       fsync: 'on-flush',
     }),
   );
-  // The payloads this store wrote last: the systems of a block, sent the same prompt in a row,
-  // store it once without asking the file system again (a few names: memory stays flat).
-  const recent: string[] = [];
   return {
     layout: '0.2',
     async write(request, payload) {
       // The payload first: an index line always names a stored payload.
-      if (!recent.includes(payload.sha256)) {
-        await folder.writeCanonicalPayload(payload);
-        recent.push(payload.sha256);
-        if (recent.length > RECENT_PAYLOADS) recent.shift();
-      }
+      await folder.writeCanonicalPayload(payload);
       await index.append(requestIndexEntry(request));
     },
     close: () => index.close(),

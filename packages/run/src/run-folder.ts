@@ -144,6 +144,9 @@ export function decodePayload(bytes: Uint8Array, sha256: string, source: string)
 /** How many decoded payloads a run folder keeps (see `readPayloadSync` in {@link openRunFolder}). */
 const DECODED_PAYLOADS_KEPT = 4;
 
+/** How many payload names a run folder remembers writing (see `writeCanonicalPayload`). */
+const RECENT_PAYLOADS = 16;
+
 /** Freezes a decoded message list: it is shared by every reader of the payload, so none may edit it. */
 function freezeMessages(messages: ChatMessage[]): ChatMessage[] {
   for (const message of messages) Object.freeze(message);
@@ -348,10 +351,16 @@ export function openRunFolder(root: string): RunFolder {
     return { kind: 'rendered-request', ...rest, messages: readPayloadSync(entry.requestSha256) };
   };
 
+  // The payloads this folder object wrote last: the systems of a block, sent the same prompt in a
+  // row, store it once without asking the file system again (a few names: memory stays flat).
+  const recentPayloads: string[] = [];
   const writeCanonicalPayload = async ({ text, sha256 }: CanonicalPayload): Promise<string> => {
+    if (recentPayloads.includes(sha256)) return sha256;
     // hashed first: a prompt already stored (another system's identical prompt) is not compressed again
     const path = paths.payload(sha256);
     if (!(await isFile(path))) await writeAtomic(path, await gzipTextAsync(text));
+    recentPayloads.push(sha256);
+    if (recentPayloads.length > RECENT_PAYLOADS) recentPayloads.shift();
     return sha256;
   };
 
