@@ -87,6 +87,7 @@ describe('the code of a release', () => {
   it("follows @chi/pilot's @chi dependencies to every package of the toolkit", () => {
     expect(chiPackageDirs(pilotDir).map((path) => basename(path))).toEqual([
       'chis',
+      'experiment',
       'openrouter',
       'pilot',
       'report',

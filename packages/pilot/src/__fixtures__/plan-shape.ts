@@ -59,6 +59,7 @@ export function stubSession(
     plan: index,
     concurrency,
     manifest: { worldSeeds: [], systems: [], experiments: { memory: null } },
+    systems: new Map(),
   } as unknown as OpenedRun;
   const session = {
     run,
