@@ -250,6 +250,8 @@ export interface RunDivergenceOptions {
   /** The models of every instance; default the scripted divergence systems. */
   readonly modelFor?: InstanceModelFactory;
   readonly concurrency?: number;
+  /** The systems (default the three scripted divergence systems). */
+  readonly systems?: readonly SystemSpec[];
 }
 
 /**
@@ -267,6 +269,7 @@ export async function runDivergenceProtocol(options: RunDivergenceOptions): Prom
     settings: divergenceSettings(options.worlds ?? 8, {
       ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
       ...(options.rootSeed === undefined ? {} : { rootSeed: options.rootSeed }),
+      ...(options.systems === undefined ? {} : { systems: options.systems }),
     }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.modelFor === undefined ? {} : { modelFor: options.modelFor }),

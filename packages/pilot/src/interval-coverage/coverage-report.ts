@@ -20,6 +20,9 @@ export interface CoverageArgs {
   /**
    * `--method`: which interval methods to read, all from the same replicates' draws: one of them,
    * `both` (percentile and expanded) or `all` (the default: percentile, expanded, studentized).
+   * `simultaneous` reads the release's family-wise max-|t| band of each divergence cell (its
+   * family: the series grid or the dynamics table; docs/protocol.md, "The per-cell stateless
+   * criterion"); the pilot's cells have no family-wise band and are not read with it.
    */
   readonly method: CoverageMethodFlag;
   /** First root seed (`--seed`); seed set k uses `seed + k`. */
@@ -44,15 +47,29 @@ export interface CoverageArgs {
    * intervals of runs done earlier (or on other machines) without a request.
    */
   readonly cacheOnly: boolean;
+  /**
+   * `--only SYSTEM`: read one system's cells only. A pilot system (`fading-recall`, or one of the
+   * scripted systems of known Q_M) runs the pilot's memory experiment with that system alone and
+   * no divergence protocol; a divergence system (stateless, notebook-follower, hidden-state) runs
+   * the protocol and no pilot. Null (the default): every system.
+   */
+  readonly only: string | null;
 }
 
 /** The values of `--method`. */
-export type CoverageMethodFlag = 'expanded' | 'percentile' | 'studentized' | 'both' | 'all';
+export type CoverageMethodFlag =
+  | 'expanded'
+  | 'percentile'
+  | 'studentized'
+  | 'simultaneous'
+  | 'both'
+  | 'all';
 
 const METHOD_FLAGS: readonly CoverageMethodFlag[] = [
   'expanded',
   'percentile',
   'studentized',
+  'simultaneous',
   'both',
   'all',
 ];
@@ -89,6 +106,7 @@ export function parseCoverageArgs(args: readonly string[], defaultSeed: number):
     cache: null,
     pilotSets: null,
     cacheOnly: false,
+    only: null,
   };
   for (let index = 0; index < args.length; index += 2) {
     const flag = args[index] as string;
@@ -112,6 +130,7 @@ export function parseCoverageArgs(args: readonly string[], defaultSeed: number):
       parsed.method = value;
     } else if (flag === '--out') parsed.out = value;
     else if (flag === '--cache') parsed.cache = value;
+    else if (flag === '--only') parsed.only = value;
     else if (flag === '--cache-only') {
       parsed.cache = value;
       parsed.cacheOnly = true;

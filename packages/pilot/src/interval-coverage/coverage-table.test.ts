@@ -196,7 +196,10 @@ describe('coverage flags', () => {
       cache: null,
       pilotSets: null,
       cacheOnly: false,
+      only: null,
     });
+    expect(parseCoverageArgs(['--only', 'fading-recall'], 5).only).toBe('fading-recall');
+    expect(coverageMethods('simultaneous')).toEqual(['simultaneous']);
     expect(parseCoverageArgs(['--cache-only', 'c'], 5)).toMatchObject({
       cache: 'c',
       cacheOnly: true,

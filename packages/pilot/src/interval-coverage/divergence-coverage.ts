@@ -1,7 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clusterBootstrap, type IntervalMethod, studentizedClusterMeans } from '@chi/stats';
+import {
+  clusterBootstrap,
+  type IntervalMethod,
+  simultaneousBands,
+  studentizedClusterMeans,
+} from '@chi/stats';
 import {
   DIVERGENCE_DYNAMICS,
   DIVERGENCE_SERIES,
@@ -10,14 +15,21 @@ import {
 } from '../divergence/analyze';
 import { notEstimableReason } from '../divergence/estimable';
 import { EXPECTED_DYNAMICS, expectedSeries } from '../divergence/known-truth';
-import { type DivergenceRecomputed, runDivergenceProtocol } from '../divergence/run';
+import {
+  DIVERGENCE_SCRIPTED_SEED,
+  type DivergenceRecomputed,
+  runDivergenceProtocol,
+} from '../divergence/run';
+import { divergenceSystemSpec } from '../divergence/scripted-divergence';
 import type { CoverageObservation } from './coverage-table';
 
 /**
- * An interval method the harness reads: `clusterBootstrap`'s `IntervalMethod`s, or `'studentized'`
- * (`studentizedClusterMeans`, the bootstrap-t over worlds), all from the same seed's draws.
+ * An interval method the harness reads: `clusterBootstrap`'s `IntervalMethod`s, `'studentized'`
+ * (`studentizedClusterMeans`, the bootstrap-t over worlds), or `'simultaneous'` (the release's
+ * family-wise max-|t| band of the cell's family: the grid of every series at every checkpoint, or
+ * the dynamics table), all from the same seed's draws.
  */
-export type CoverageMethod = IntervalMethod | 'studentized';
+export type CoverageMethod = IntervalMethod | 'studentized' | 'simultaneous';
 
 /** The cells of one system with a derived true value: every series x checkpoint, every dynamic. */
 export function divergenceTruths(
@@ -82,7 +94,12 @@ export function divergenceObservations(
     }
     const clusters = [...worlds.values()];
     return options.methods.flatMap((method) => {
-      const read = method === 'studentized' ? studentizedCells : bootstrapCells;
+      const read =
+        method === 'studentized'
+          ? studentizedCells
+          : method === 'simultaneous'
+            ? simultaneousCells
+            : bootstrapCells;
       const intervals = read(clusters, truths, options, method);
       return truths.map(({ statistic, group, truth }) => {
         // The release's rule: too few defined worlds, no interval (docs/protocol.md).
@@ -134,6 +151,60 @@ function bootstrapCells(
   });
 }
 
+/**
+ * The release's simultaneous bands (`analyze.ts`, `familyBands`): one bootstrap of every statistic
+ * of the system (the same seed and multisets), then max-|t| over each family: every series at
+ * every checkpoint (task accuracy apart), and every dynamic, each family of the cells with enough
+ * defined worlds for an interval. Bands are per family, whatever subset of cells has a truth.
+ */
+function simultaneousCells(
+  clusters: readonly Cluster[],
+  _truths: Truths,
+  options: Settings,
+): CellIntervals {
+  const names = [...new Set(clusters.flatMap((cluster) => [...cluster.keys()]))];
+  const outputs: Record<string, number | null>[] = [];
+  const boot = clusterBootstrap({
+    clusters,
+    seed: options.seed,
+    resamples: options.resamples,
+    level: options.level,
+    statistic: (sample) => {
+      const output = Object.fromEntries(names.map((name) => [name, meanDefined(sample, name)]));
+      outputs.push(output);
+      return output;
+    },
+  });
+  const replicates = outputs.slice(1);
+  const estimable = (name: string) =>
+    notEstimableReason(
+      clusters.filter((cluster) => (cluster.get(name) ?? null) !== null).length,
+      clusters.length,
+    ) === null;
+  const grid = names.filter(
+    (name) => name.includes('@') && !name.startsWith('accuracy:') && estimable(name),
+  );
+  const table = (DIVERGENCE_DYNAMICS as readonly string[]).filter(
+    (name) => names.includes(name) && estimable(name),
+  );
+  const cells: Record<string, CellIntervals[string]> = {};
+  for (const family of [grid, table]) {
+    const result = simultaneousBands({
+      estimates: family.map((name) => boot[name]?.estimate ?? null),
+      replicates: replicates.map((row) => family.map((name) => row[name] ?? null)),
+      level: options.level,
+    });
+    family.forEach((name, index) => {
+      const band = result.bands[index] ?? null;
+      cells[name] = {
+        estimate: boot[name]?.estimate ?? null,
+        interval: band === null ? null : { lower: band.lower, upper: band.upper },
+      };
+    });
+  }
+  return cells;
+}
+
 function studentizedCells(
   clusters: readonly Cluster[],
   truths: Truths,
@@ -170,9 +241,19 @@ export async function divergenceSeedSetValues(options: {
   readonly rootSeed: number;
   readonly worlds: number;
   readonly cache?: string | null;
+  /**
+   * Only this scripted divergence system (`--only`; cached as
+   * `world-values-<system>-<rootSeed>-<worlds>.json`). Its instances draw from per-instance
+   * streams (system seed, world, arm), so its values do not depend on the roster.
+   */
+  readonly only?: string | null;
 }): Promise<DivergenceSeedSetValues> {
+  const only = options.only ?? null;
   const cached = options.cache
-    ? join(options.cache, `world-values-${options.rootSeed}-${options.worlds}.json`)
+    ? join(
+        options.cache,
+        `world-values-${only === null ? '' : `${only}-`}${options.rootSeed}-${options.worlds}.json`,
+      )
     : null;
   if (cached !== null && existsSync(cached)) {
     return JSON.parse(readFileSync(cached, 'utf8')) as DivergenceSeedSetValues;
@@ -186,6 +267,7 @@ export async function divergenceSeedSetValues(options: {
       rootSeed: options.rootSeed,
       resamples: 1,
       now: () => new Date('2026-09-01T00:00:00.000Z'),
+      ...(only === null ? {} : { systems: [divergenceSystemSpec(only, DIVERGENCE_SCRIPTED_SEED)] }),
     })) as DivergenceRecomputed;
     const result: DivergenceSeedSetValues = {
       checkpoints: run.manifest.checkpoints.map(({ checkpoint }) => checkpoint),
@@ -213,6 +295,7 @@ export async function divergenceSeedSet(options: {
   readonly resamples: number;
   readonly methods: readonly CoverageMethod[];
   readonly cache?: string | null;
+  readonly only?: string | null;
 }): Promise<CoverageObservation[]> {
   const run = await divergenceSeedSetValues(options);
   return divergenceObservations(run.values, {

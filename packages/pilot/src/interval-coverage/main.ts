@@ -5,8 +5,9 @@
  * Scripted systems only: the figures measure the intervals, never a model.
  *
  * Flags: `--sets K` (40), `--worlds N` (8, the protocol default), `--resamples R` (2000, the
- * release's), `--method expanded|percentile|studentized|both|all` (all), `--cache DIR` (world values and pilot cells per seed set, reused), `--pilot-sets K` (pilot cells for the first K sets; default all), `--seed S` (the protocol's root seed:
- * seed set k uses root seed S + k), `--out DIR` (coverage).
+ * release's), `--method expanded|percentile|studentized|simultaneous|both|all` (all), `--cache DIR` (world values and pilot cells per seed set, reused), `--pilot-sets K` (pilot cells for the first K sets; default all), `--seed S` (the protocol's root seed:
+ * seed set k uses root seed S + k), `--only SYSTEM` (one system's cells: a pilot system without the
+ * divergence protocol, a divergence system without the pilot), `--out DIR` (coverage).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ import {
 } from './coverage-report';
 import { type CoverageObservation, coverageByCell, coverageByGroup } from './coverage-table';
 import { type CoverageMethod, divergenceSeedSet } from './divergence-coverage';
-import { pilotSeedSet } from './pilot-coverage';
+import { isPilotCoverageSystem, pilotSeedSet } from './pilot-coverage';
 
 async function main(): Promise<void> {
   const options = parseCoverageArgs(argv.slice(2), DIVERGENCE_ROOT_SEED);
@@ -37,18 +38,7 @@ async function main(): Promise<void> {
       continue;
     }
     done.push(options.seed + set);
-    observations.push(
-      ...(await divergenceSeedSet({
-        rootSeed: options.seed + set,
-        worlds: options.worlds,
-        resamples: options.resamples,
-        methods,
-        cache: options.cache,
-      })),
-      // The pilot's Q_M and EIMC of the scripted systems with known values. Neither is a mean
-      // over worlds, so the studentized interval does not apply to them.
-      ...(set < (options.pilotSets ?? options.sets) ? await pilotCells(options, set, methods) : []),
-    );
+    observations.push(...(await seedSetCells(options, set, methods)));
     // The tables are rewritten after every seed set: a run stopped early leaves the sets done.
     write(options, methods, observations, done);
     stderr.write(
@@ -58,11 +48,55 @@ async function main(): Promise<void> {
   stdout.write(`coverage: wrote ${join(options.out, 'interval-coverage.{json,md}')}\n`);
 }
 
-/** Whether seed set `set`'s divergence world values are in the cache. */
+/**
+ * One seed set's cells: the divergence protocol's and the pilot's, or (`--only`) one system's:
+ * a pilot system's without running the divergence protocol, a divergence system's without the
+ * pilot.
+ */
+async function seedSetCells(
+  options: CoverageArgs,
+  set: number,
+  methods: readonly CoverageMethod[],
+): Promise<CoverageObservation[]> {
+  const pilotOnly = options.only !== null && isPilotCoverageSystem(options.only);
+  const divergence = pilotOnly
+    ? []
+    : (
+        await divergenceSeedSet({
+          rootSeed: options.seed + set,
+          worlds: options.worlds,
+          resamples: options.resamples,
+          methods,
+          cache: options.cache,
+          only: options.only,
+        })
+      ).filter((o) => options.only === null || o.cell.startsWith(`${options.only} `));
+  // The pilot's Q_M and EIMC of the scripted systems with known values. Neither is a mean
+  // over worlds, so the studentized interval does not apply to them; neither has a family-wise band.
+  const pilot =
+    (options.only === null || pilotOnly) && set < (options.pilotSets ?? options.sets)
+      ? await pilotCells(options, set, methods)
+      : [];
+  return [...divergence, ...pilot];
+}
+
+/** Whether seed set `set`'s cells (`--only` a pilot system: its pilot cells) are in the cache. */
 function cachedSeedSet(options: CoverageArgs, set: number): boolean {
-  return (
-    options.cache !== null &&
-    existsSync(join(options.cache, `world-values-${options.seed + set}-${options.worlds}.json`))
+  if (options.cache === null) return false;
+  if (options.only !== null && isPilotCoverageSystem(options.only))
+    return existsSync(pilotCacheFile(options, options.cache, set));
+  const only = options.only === null ? '' : `${options.only}-`;
+  return existsSync(
+    join(options.cache, `world-values-${only}${options.seed + set}-${options.worlds}.json`),
+  );
+}
+
+/** The cache file of one seed set's pilot cells (`--only` a pilot system: named after it). */
+function pilotCacheFile(options: CoverageArgs, cache: string, set: number): string {
+  const only = options.only === null ? '' : `${options.only}-`;
+  return join(
+    cache,
+    `pilot-${only}${options.seed + set}-${options.worlds}-${options.resamples}.json`,
   );
 }
 
@@ -73,11 +107,9 @@ async function pilotCells(
   methods: readonly CoverageMethod[],
 ): Promise<CoverageObservation[]> {
   const rootSeed = options.seed + set;
-  const wanted = methods.filter((method) => method !== 'studentized');
-  const file =
-    options.cache === null
-      ? null
-      : join(options.cache, `pilot-${rootSeed}-${options.worlds}-${options.resamples}.json`);
+  const wanted = methods.filter((method) => method !== 'studentized' && method !== 'simultaneous');
+  if (wanted.length === 0) return [];
+  const file = options.cache === null ? null : pilotCacheFile(options, options.cache, set);
   if (file !== null && existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as CoverageObservation[];
     if (wanted.every((method) => kept.some((o) => o.method === method)))
@@ -89,6 +121,7 @@ async function pilotCells(
     worlds: options.worlds,
     resamples: options.resamples,
     methods: wanted as IntervalMethod[],
+    ...(options.only === null ? {} : { only: options.only }),
   });
   if (file !== null && options.cache !== null) {
     mkdirSync(options.cache, { recursive: true });

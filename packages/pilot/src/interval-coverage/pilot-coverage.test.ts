@@ -36,4 +36,18 @@ describe('pilot Q_M and EIMC cells with known values in the coverage harness', (
       expect(Math.abs((o.estimate as number) - o.truth)).toBeLessThan(0.15);
     }
   });
+
+  it('--only runs that system alone, with the same cells as in the full roster', async () => {
+    const settings = {
+      rootSeed: 20260901,
+      worlds: 3,
+      resamples: 20,
+      methods: ['expanded_percentile'] as const,
+      loads: [32, 64],
+    };
+    const full = await pilotSeedSet(settings);
+    const alone = await pilotSeedSet({ ...settings, only: FADING_RECALL_SYSTEM });
+    expect(alone.length).toBe(3);
+    expect(alone).toEqual(full.filter((o) => o.cell.startsWith(`${FADING_RECALL_SYSTEM} `)));
+  });
 });

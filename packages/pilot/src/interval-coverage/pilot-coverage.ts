@@ -37,6 +37,11 @@ export const PILOT_QM_TRUTH: Readonly<Record<string, number>> = {
   confabulator: 0,
 };
 
+/** Whether `systemId` is a pilot system with known cells (`--only` runs the pilot for it). */
+export function isPilotCoverageSystem(systemId: string): boolean {
+  return systemId === FADING_RECALL_SYSTEM || systemId in PILOT_QM_TRUTH;
+}
+
 /** The opt-in scripted system with a known, interior Q_M and EIMC that the harness adds. */
 export const FADING_RECALL_SYSTEM = 'fading-recall';
 
@@ -127,12 +132,19 @@ export async function pilotSeedSet(options: {
   readonly methods: readonly IntervalMethod[];
   /** Memory loads (default: the pilot's). */
   readonly loads?: readonly number[];
+  /**
+   * Only this system (`--only`): the roster is that system alone. A scripted system draws from its
+   * own per-instance stream (world, system, instance), so its cells do not depend on the roster.
+   */
+  readonly only?: string;
 }): Promise<CoverageObservation[]> {
   const root = mkdtempSync(join(tmpdir(), 'chi-coverage-pilot-'));
   try {
     const base = defaultOfflineSettings();
+    const roster = [...base.systems, scriptedSystemSpec(FADING_RECALL_SYSTEM)];
     const settings = defaultOfflineSettings({
-      systems: [...base.systems, scriptedSystemSpec(FADING_RECALL_SYSTEM)],
+      systems:
+        options.only === undefined ? roster : roster.filter((system) => system.id === options.only),
       replicates: options.worlds,
       rootSeed: options.rootSeed,
       history: false,
