@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
-import type { RunManifest, SystemSpec } from '@chi/spec';
+import type { EvidenceClass, RunManifest, SystemSpec } from '@chi/spec';
 import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';
+import { evidenceBanner } from '../evidence-label';
 import { analyzeModule } from '../experiment-scorers/module-analysis';
 import { BUILT_IN_SCORERS, scoreModule } from '../experiment-scorers/module-scores';
 import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
@@ -45,6 +46,18 @@ interface LogScoring {
 }
 
 /** Inspect's model name of a system. */
+/**
+ * The label of a log's numbers by what served them: a live model only when the user declared
+ * one; an endpoint nobody declared (`--base-url` without `--evidence-class live_model`) is an
+ * unverified endpoint, never a live model nor a scripted baseline.
+ */
+export function inspectEvidenceLabel(evidenceClass: EvidenceClass): string {
+  if (evidenceClass === 'live_model') return 'live model measurement';
+  if (evidenceClass === 'scripted_baseline')
+    return 'scripted baseline — not a measurement of any model';
+  return evidenceBanner([evidenceClass]) as string;
+}
+
 function inspectModelName(system: SystemSpec): string {
   if (system.kind === 'openrouter') return `openrouter/${system.model}`;
   if (system.kind === 'openai-compatible') return `openai-api/chi/${system.model}`;
@@ -109,10 +122,7 @@ function headerOf(
         manifestSha256: records.manifestSha256,
         systemId: system.id,
         evidenceClass: system.evidenceClass,
-        label:
-          system.evidenceClass === 'live_model'
-            ? 'live model measurement'
-            : 'scripted baseline — not a measurement of any model',
+        label: inspectEvidenceLabel(system.evidenceClass),
         uncappedNotebook: system.uncappedNotebook === true,
         experiment,
         scorer: scoring.description,
