@@ -19,8 +19,8 @@ import { type CoverageMethod, divergenceObservations } from './divergence-covera
 const SETS = 40;
 const WORLDS = 8;
 
-/** One seed set's stateless world values (the declared law) and its analysis seed. */
 const drawn = new Map<number, { values: DivergenceWorldValue[]; seed: number }>();
+/** One seed set's stateless world values (the declared law) and its analysis seed, drawn once. */
 function seedSet(set: number): { values: DivergenceWorldValue[]; seed: number } {
   const kept = drawn.get(set);
   if (kept !== undefined) return kept;
@@ -105,9 +105,12 @@ describe(`the per-cell stateless criterion over ${SETS} seed sets of ${WORLDS} w
   it('fails for an estimator that is not centred under the null (every excess biased by +0.1)', () => {
     const biased = (value: DivergenceWorldValue) =>
       value.value === null ? value : { ...value, value: value.value + 0.1 };
-    const failures = criterionFailures(coverageByCell(observations('simultaneous', biased)));
-    // Every judged cell's mean is 0.1 off, and the bands no longer hold 0 often enough.
-    expect(failures.length).toBe(5 * 7 + 6);
+    const cells = coverageByCell(observations('simultaneous', biased));
+    // Every judged cell's mean is 0.1 off (measured: 9 of the 41 bands also hold 0 in fewer than
+    // 90 % of the sets, down to none).
+    expect(criterionFailures(cells).length).toBe(5 * 7 + 6);
+    const lowBands = cells.filter((cell) => cell.truth === 0 && (cell.coverage ?? 0) < 0.9);
+    expect(lowBands.length).toBeGreaterThan(0);
   });
 
   it('the pointwise studentized interval misses it in single cells by chance (why the band is judged)', () => {
