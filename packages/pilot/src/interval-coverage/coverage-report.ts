@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@chi/spec';
+import { DIVERGENCE_SYSTEM_NAMES } from '../divergence/scripted-divergence';
 import {
   CELL_COVERAGE_FLOOR,
   type CellCoverage,
@@ -8,6 +9,14 @@ import {
   POOLED_COVERAGE_FLOOR,
 } from './coverage-table';
 import type { CoverageMethod } from './divergence-coverage';
+import { FADING_RECALL_SYSTEM, PILOT_QM_TRUTH } from './pilot-coverage';
+
+/** The systems `--only` takes: the divergence systems and the pilot systems with known cells. */
+const COVERAGE_SYSTEMS: readonly string[] = [
+  ...DIVERGENCE_SYSTEM_NAMES,
+  FADING_RECALL_SYSTEM,
+  ...Object.keys(PILOT_QM_TRUTH),
+];
 
 /** The flags of `npm run coverage` (docs/coverage.md). */
 export interface CoverageArgs {
@@ -92,8 +101,8 @@ const INTEGER_FLAGS = {
  * Parses the coverage command's flags.
  *
  * @throws InvalidArgumentError naming the flag (exit 2, usage) on an unknown flag, a missing value,
- *   a count that is not a positive integer, a seed that is not a non-negative integer, or an
- *   unknown method.
+ *   a count that is not a positive integer, a seed that is not a non-negative integer, an
+ *   unknown method, or an `--only` system without known cells.
  */
 export function parseCoverageArgs(args: readonly string[], defaultSeed: number): CoverageArgs {
   const parsed: Record<string, number | string | boolean | null> = {
@@ -130,8 +139,14 @@ export function parseCoverageArgs(args: readonly string[], defaultSeed: number):
       parsed.method = value;
     } else if (flag === '--out') parsed.out = value;
     else if (flag === '--cache') parsed.cache = value;
-    else if (flag === '--only') parsed.only = value;
-    else if (flag === '--cache-only') {
+    else if (flag === '--only') {
+      if (!COVERAGE_SYSTEMS.includes(value))
+        throw new InvalidArgumentError(
+          flag,
+          `expected one of ${COVERAGE_SYSTEMS.join(', ')}, found "${value}"`,
+        );
+      parsed.only = value;
+    } else if (flag === '--cache-only') {
       parsed.cache = value;
       parsed.cacheOnly = true;
     } else throw new InvalidArgumentError(flag, 'unknown flag');

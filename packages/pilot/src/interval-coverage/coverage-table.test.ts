@@ -222,6 +222,7 @@ describe('coverage flags', () => {
     [['--seed', '-1'], '--seed'],
     [['--resamples'], '--resamples'],
     [['--bogus', '1'], '--bogus'],
+    [['--only', 'keeper'], '--only'],
   ])('rejects %j naming %s', (args, flag) => {
     let thrown: unknown;
     try {
