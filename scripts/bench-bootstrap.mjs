@@ -17,7 +17,10 @@ const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : process.argv[at + 1];
 };
-const stats = await import(resolve(option('stats', join(root, 'packages/stats/dist/index.js'))));
+const statsEntry = resolve(option('stats', join(root, 'packages/stats/dist/index.js')));
+const stats = await import(statsEntry);
+// drawResampleIndices moved to the internal entry; older builds export it from the index.
+const internal = await import(statsEntry.replace(/index\.js$/, 'internal.js')).catch(() => stats);
 const calls = Number(option('calls', '30'));
 const clusters = 50;
 const cells = 16;
@@ -49,7 +52,7 @@ const tsMs = (used.user + used.system) / 1e3 / calls;
 console.log(`weightedMeansBootstrap: ${tsMs.toFixed(2)} ms CPU a call`);
 
 const scratch = mkdtempSync(join(tmpdir(), 'chi-bench-bootstrap-'));
-const draws = stats.drawResampleIndices({ clusterCount: clusters, resamples, seed });
+const draws = (internal.drawResampleIndices ?? stats.drawResampleIndices)({ clusterCount: clusters, resamples, seed });
 writeFileSync(join(scratch, 'draws.bin'), Buffer.from(draws.buffer));
 const python = spawnSync(
   'python3',
