@@ -15,7 +15,8 @@
 ;;
 ;; Memory layout (byte offsets chosen by the caller, `configure`): data (clusters x width f64,
 ;; row-major), counts (clusters i32), rowOffsets (clusters i32, byte offsets of the drawn rows),
-;; rowWeights (clusters f64, their counts), means (width f64).
+;; rowWeights (clusters f64, their counts), means (width f64), drawn (clusters i32, the draws of
+;; the current replicate).
 (module
   (import "env" "memory" (memory 1))
   (global $clusters (mut i32) (i32.const 0))
@@ -25,6 +26,7 @@
   (global $rowOffsets (mut i32) (i32.const 0))
   (global $rowWeights (mut i32) (i32.const 0))
   (global $means (mut i32) (i32.const 0))
+  (global $drawn (mut i32) (i32.const 0))
   ;; largest accepted 32-bit output (pure-rand's maxAllowed - 1, as unsigned)
   (global $limit (mut i32) (i32.const 0))
   (global $s01 (mut i32) (i32.const 0))
@@ -34,7 +36,8 @@
 
   (func (export "configure")
     (param $clusters i32) (param $width i32) (param $data i32) (param $counts i32)
-    (param $rowOffsets i32) (param $rowWeights i32) (param $means i32) (param $limit i32)
+    (param $rowOffsets i32) (param $rowWeights i32) (param $means i32) (param $drawn i32)
+    (param $limit i32)
     (global.set $clusters (local.get $clusters))
     (global.set $width (local.get $width))
     (global.set $data (local.get $data))
@@ -42,6 +45,7 @@
     (global.set $rowOffsets (local.get $rowOffsets))
     (global.set $rowWeights (local.get $rowWeights))
     (global.set $means (local.get $means))
+    (global.set $drawn (local.get $drawn))
     (global.set $limit (local.get $limit)))
 
   ;; The generator's state, as ClusterDrawStream holds it (s01, s00, s11, s10).
@@ -64,30 +68,22 @@
         (br $next)))
     (call $weightedMeans))
 
-  ;; One bootstrap replicate: `clusters` draws counted into `counts`, then the weighted means.
-  (func (export "resample")
+  ;; Fills drawn[0 .. n) with the next n draws of a cluster index in [0, range), continuing the
+  ;; stream; outputs above `limit` (unsigned) are redrawn. `resample` calls it with the configured
+  ;; clusters and limit; the tests call it with ranges whose rejections are frequent.
+  (func $draw (export "draw") (param $n i32) (param $range i32) (param $limit i32)
     (local $s01 i32) (local $s00 i32) (local $s11 i32) (local $s10 i32)
     (local $a0 i32) (local $a1 i32) (local $old00 i32) (local $delta i32)
-    (local $draw i32) (local $at i32) (local $end i32) (local $range i32) (local $limit i32)
-    (local.set $range (global.get $clusters))
-    (local.set $limit (global.get $limit))
-    ;; counts.fill(0)
-    (local.set $at (global.get $counts))
-    (local.set $end (i32.add (local.get $at) (i32.shl (local.get $range) (i32.const 2))))
-    (block $zeroed
-      (loop $zero
-        (br_if $zeroed (i32.ge_u (local.get $at) (local.get $end)))
-        (i32.store (local.get $at) (i32.const 0))
-        (local.set $at (i32.add (local.get $at) (i32.const 4)))
-        (br $zero)))
+    (local $at i32) (local $end i32)
     (local.set $s01 (global.get $s01))
     (local.set $s00 (global.get $s00))
     (local.set $s11 (global.get $s11))
     (local.set $s10 (global.get $s10))
-    (local.set $draw (i32.const 0))
-    (block $drawn
-      (loop $draws
-        (br_if $drawn (i32.ge_u (local.get $draw) (local.get $range)))
+    (local.set $at (global.get $drawn))
+    (local.set $end (i32.add (local.get $at) (i32.shl (local.get $n) (i32.const 2))))
+    (block $filled
+      (loop $fill
+        (br_if $filled (i32.ge_u (local.get $at) (local.get $end)))
         (loop $retry
           ;; delta = ((s00 + s10) | 0) + 2^31, as an unsigned 32-bit word
           (local.set $delta
@@ -116,18 +112,37 @@
           (local.set $s11
             (i32.xor (i32.shl (local.get $a0) (i32.const 5)) (i32.shr_u (local.get $a1) (i32.const 27))))
           (br_if $retry (i32.gt_u (local.get $delta) (local.get $limit))))
-        ;; counts[delta % range] += 1
-        (local.set $at
-          (i32.add
-            (global.get $counts)
-            (i32.shl (i32.rem_u (local.get $delta) (local.get $range)) (i32.const 2))))
-        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
-        (local.set $draw (i32.add (local.get $draw) (i32.const 1)))
-        (br $draws)))
+        (i32.store (local.get $at) (i32.rem_u (local.get $delta) (local.get $range)))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $fill)))
     (global.set $s01 (local.get $s01))
     (global.set $s00 (local.get $s00))
     (global.set $s11 (local.get $s11))
-    (global.set $s10 (local.get $s10))
+    (global.set $s10 (local.get $s10)))
+
+  ;; One bootstrap replicate: `clusters` draws counted into `counts`, then the weighted means.
+  (func (export "resample")
+    (local $at i32) (local $end i32) (local $slot i32)
+    (call $draw (global.get $clusters) (global.get $clusters) (global.get $limit))
+    ;; counts.fill(0), then one count per draw
+    (local.set $at (global.get $counts))
+    (local.set $end (i32.add (local.get $at) (i32.shl (global.get $clusters) (i32.const 2))))
+    (block $zeroed
+      (loop $zero
+        (br_if $zeroed (i32.ge_u (local.get $at) (local.get $end)))
+        (i32.store (local.get $at) (i32.const 0))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $zero)))
+    (local.set $slot (global.get $drawn))
+    (local.set $end (i32.add (local.get $slot) (i32.shl (global.get $clusters) (i32.const 2))))
+    (block $counted
+      (loop $count
+        (br_if $counted (i32.ge_u (local.get $slot) (local.get $end)))
+        (local.set $at
+          (i32.add (global.get $counts) (i32.shl (i32.load (local.get $slot)) (i32.const 2))))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+        (local.set $slot (i32.add (local.get $slot) (i32.const 4)))
+        (br $count)))
     (call $weightedMeans))
 
   ;; means = sum over drawn rows of count x row, / clusters, in the JavaScript path's order.

@@ -28,9 +28,11 @@ interface KernelExports {
     rowOffsets: number,
     rowWeights: number,
     means: number,
+    drawn: number,
     limit: number,
   ): void;
   seed(s01: number, s00: number, s11: number, s10: number): void;
+  draw(n: number, range: number, limit: number): void;
   original(): void;
   resample(): void;
 }
@@ -114,7 +116,8 @@ export function openWeightedMeansKernel(
   const rowOffsets = counts + clusters * 4;
   const rowWeights = align(rowOffsets + clusters * 4, 8);
   const meansAt = align(rowWeights + clusters * 8, 16);
-  const bytes = meansAt + width * 8;
+  const drawn = meansAt + width * 8;
+  const bytes = drawn + clusters * 4;
   if (bytes > KERNEL_MAX_BYTES) return null;
   const kernel = idle ?? instantiate(module);
   idle = undefined;
@@ -125,7 +128,7 @@ export function openWeightedMeansKernel(
   const { exports } = kernel;
   // ToInt32 of the limit wraps 2^32 - 1 to -1: the same 32 bits, read unsigned by the kernel.
   const limit = clusterDrawLimit(clusters) - 1;
-  exports.configure(clusters, width, 0, counts, rowOffsets, rowWeights, meansAt, limit);
+  exports.configure(clusters, width, 0, counts, rowOffsets, rowWeights, meansAt, drawn, limit);
   const [s01, s00, s11, s10] = resampleStateWords(seed);
   exports.seed(s01, s00, s11, s10);
   return {
@@ -136,4 +139,29 @@ export function openWeightedMeansKernel(
       idle = kernel;
     },
   };
+}
+
+/**
+ * The kernel's draw loop alone, for the tests: `n` cluster indices in `[0, range)` from `seed`'s
+ * stream with the rejection limit `limit` (ClusterDrawStream's rule for `range` unless given), or
+ * null where the kernel cannot run. Any range up to 2^31 - 1 works here, so rejections can be made
+ * frequent.
+ * @internal
+ */
+export function kernelDraws(
+  seed: number,
+  range: number,
+  n: number,
+  limit = clusterDrawLimit(range),
+): Uint32Array | null {
+  const module = kernelModule();
+  if (module === null) return null;
+  const kernel = instantiate(module);
+  const pages = Math.ceil((n * 4) / PAGE_BYTES);
+  if (pages > 1) kernel.memory.grow(pages - 1);
+  kernel.exports.configure(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const [s01, s00, s11, s10] = resampleStateWords(seed);
+  kernel.exports.seed(s01, s00, s11, s10);
+  kernel.exports.draw(n, range, limit - 1);
+  return new Uint32Array(kernel.memory.buffer, 0, n).slice();
 }
