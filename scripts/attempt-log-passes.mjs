@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// How many times one `chi score` reads a run's attempt log, and from where (issue 38: the report
+// How many times one `chi score` reads a run's attempt log (the run folder's `attempts` file), and from where (issue 38: the report
 // folds the log several times). Measures only; changes nothing in the command.
 //
 // Two counters over one `chi score DIR` process:
 // - strace (openat, read, pread64 with -y, so every read names its file): how many times
-//   attempts.jsonl is opened and how many bytes are read from it; bytes / file size = passes;
+//   the log is opened and how many bytes are read from it; bytes / file size = passes;
 // - a preload (--import) that wraps node:fs's open functions and records the JavaScript call
-//   site (the first frames inside packages/) of every open of attempts.jsonl.
+//   site (the first frames inside packages/) of every open of the log.
 //
 //   node scripts/attempt-log-passes.mjs RUN_DIR [--chi packages/pilot/dist/cli.js] [--no-release]
 //
@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
@@ -29,7 +29,12 @@ if (runDir === undefined) {
   process.exit(2);
 }
 const chi = resolve(option('chi', join(root, 'packages/pilot/dist/cli.js')));
-const logPath = join(runDir, 'attempts.jsonl');
+// The log's name comes from @chi/run, the only place run-file names are spelled (build first).
+const { runFolderPaths } = await import(
+  pathToFileURL(join(root, 'packages/run/dist/internal.js')).href
+);
+const logPath = runFolderPaths(runDir).attempts;
+const logName = basename(logPath);
 const logBytes = statSync(logPath).size;
 const scratch = mkdtempSync(join(tmpdir(), 'chi-attempt-passes-'));
 const sites = join(scratch, 'sites.jsonl');
@@ -41,7 +46,7 @@ import { syncBuiltinESMExports } from 'node:module';
 const out = ${JSON.stringify(sites)};
 const site = (kind, path) => {
   if (typeof path !== 'string' && !(path instanceof URL)) return;
-  if (!String(path).endsWith('attempts.jsonl')) return;
+  if (!String(path).endsWith(${JSON.stringify(logName)})) return;
   const frames = (new Error().stack ?? '').split('\\n').slice(2)
     .filter((line) => line.includes('/packages/')).slice(0, 4)
     .map((line) => line.trim().replace(/^at /, '').replace(/\\(?file:\\/\\/.*?\\/packages\\//, '(packages/'));
@@ -64,7 +69,7 @@ if (args.includes('--no-release')) command.push('--no-release');
 const started = process.hrtime.bigint();
 const result = spawnSync(
   'strace',
-  ['-f', '-qq', '-y', '-e', 'trace=openat,read,pread64', '-o', trace, ...command],
+  ['-f', '-qq', '-y', '-e', 'trace=openat,read,pread64,close', '-o', trace, ...command],
   { stdio: ['ignore', 'ignore', 'inherit'] },
 );
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -74,11 +79,26 @@ if (result.status !== 0) {
 }
 let opens = 0;
 const bytesByPath = new Map();
+// Bytes read through each open of the log (fd -> bytes so far), closed opens in `perOpen`.
+const openFds = new Map();
+const perOpen = [];
 for (const line of readFileSync(trace, 'utf8').split('\n')) {
-  if (line.includes('openat(') && line.includes(`${logPath}"`) && !/= -1/.test(line)) opens++;
-  const read = /(?:read|pread64)\(\d+<([^>]*)>.*\)\s+=\s+(\d+)/.exec(line);
-  if (read?.[1]?.endsWith('/attempts.jsonl'))
-    bytesByPath.set(read[1], (bytesByPath.get(read[1]) ?? 0) + Number(read[2]));
+  const opened = /openat\(.*"([^"]+)".*\)\s+=\s+(\d+)</.exec(line);
+  if (opened && opened[1] === logPath) {
+    opens++;
+    openFds.set(opened[2], 0);
+  }
+  const read = /(?:read|pread64)\((\d+)<([^>]*)>.*\)\s+=\s+(\d+)/.exec(line);
+  if (read?.[2]?.endsWith(`/${logName}`)) {
+    bytesByPath.set(read[2], (bytesByPath.get(read[2]) ?? 0) + Number(read[3]));
+    if (read[2] === logPath && openFds.has(read[1]))
+      openFds.set(read[1], openFds.get(read[1]) + Number(read[3]));
+  }
+  const closed = /close\((\d+)<([^>]*)>\)/.exec(line);
+  if (closed && closed[2] === logPath && openFds.has(closed[1])) {
+    perOpen.push(openFds.get(closed[1]));
+    openFds.delete(closed[1]);
+  }
 }
 const bytes = bytesByPath.get(logPath) ?? 0;
 const bySite = new Map();
@@ -88,12 +108,18 @@ for (const line of readFileSync(sites, 'utf8').split('\n').filter(Boolean)) {
   bySite.set(key, (bySite.get(key) ?? 0) + 1);
 }
 rmSync(scratch, { recursive: true, force: true });
+console.log(`${logName}: ${logBytes} bytes; chi score took ${seconds.toFixed(1)} s (under strace)`);
 console.log(
-  `attempts.jsonl: ${logBytes} bytes; chi score took ${seconds.toFixed(1)} s (under strace)`,
+  `opened ${opens} times (openat); read ${bytes} bytes = ${(bytes / logBytes).toFixed(2)} times its size`,
 );
+const whole = perOpen.filter((read) => read >= logBytes);
+const partial = perOpen.filter((read) => read < logBytes);
+const sum = (values) => values.reduce((a, b) => a + b, 0);
 console.log(
-  `opened ${opens} times (openat); read ${bytes} bytes = ${(bytes / logBytes).toFixed(2)} passes over the whole log`,
+  `opens that read the whole log: ${whole.length} (${sum(whole)} bytes); opens that read part of it: ${partial.length} (${sum(partial)} bytes, largest ${Math.max(0, ...partial)}, ${partial.filter((read) => read === 0).length} read nothing)`,
 );
+for (const [path, read] of bytesByPath)
+  if (path !== logPath) console.log(`also read: ${path}, ${read} bytes`);
 console.log('opens by JavaScript call site (count, then fs function <- frames inside packages/):');
 for (const [key, count] of [...bySite].sort((a, b) => b[1] - a[1]))
   console.log(`${String(count).padStart(4)}  ${key}`);
