@@ -82,7 +82,25 @@ const bytesByPath = new Map();
 // Bytes read through each open of the log (fd -> bytes so far), closed opens in `perOpen`.
 const openFds = new Map();
 const perOpen = [];
-for (const line of readFileSync(trace, 'utf8').split('\n')) {
+// With -f, a call that another thread interrupts is split into `<unfinished ...>` and
+// `<... read resumed>` lines of the same PID: join them before reading the call.
+const pending = new Map();
+const calls = [];
+for (const raw of readFileSync(trace, 'utf8').split('\n')) {
+  const prefixed = /^(\d+)\s+(.*)$/.exec(raw);
+  if (!prefixed) continue;
+  const [, pid, text] = prefixed;
+  if (text.endsWith('<unfinished ...>')) {
+    pending.set(pid, text.slice(0, -'<unfinished ...>'.length));
+    continue;
+  }
+  const resumed = /^<\.\.\. \w+ resumed>(.*)$/.exec(text);
+  if (resumed) {
+    calls.push((pending.get(pid) ?? '') + resumed[1]);
+    pending.delete(pid);
+  } else calls.push(text);
+}
+for (const line of calls) {
   const opened = /openat\(.*"([^"]+)".*\)\s+=\s+(\d+)</.exec(line);
   if (opened && opened[1] === logPath) {
     opens++;
