@@ -1,11 +1,16 @@
 import { InvalidArgumentError } from '@chi/spec';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   assertStatisticNames,
   estimateWithoutResampling,
+  type RunFacts,
   resolveQuantiles,
+  runFacts,
   summarizeReplicates,
 } from './bootstrap-estimate.js';
+import { intervalTailProbability } from './interval-method.js';
+import { percentileIntervalAtTail, type QuantileDefinition } from './quantile.js';
 
 function fieldOf(run: () => unknown): string | undefined {
   try {
@@ -103,5 +108,58 @@ describe('assertStatisticNames', () => {
     expect(fieldOf(() => assertStatisticNames('a', 'names'))).toBe('names');
     expect(fieldOf(() => assertStatisticNames(['a', 3], 'names'))).toBe('names[1]');
     expect(fieldOf(() => assertStatisticNames(['a', 'a'], 'names'))).toBe('names[1]');
+  });
+});
+
+describe('summarizeReplicates by selection equals the sorting summary it replaced', () => {
+  /** The summary as it was before selection: sort a copy (NaN last), read the defined prefix. */
+  function sortingSummary(replicates: Float64Array, quantile: QuantileDefinition, facts: RunFacts) {
+    const sorted = replicates.slice().sort();
+    let defined = sorted.length;
+    while (defined > 0 && Number.isNaN(sorted[defined - 1])) defined--;
+    if (defined === 0) return { defined, interval: null };
+    const tail = intervalTailProbability(facts.method, facts.level, facts.clusters);
+    const interval = percentileIntervalAtTail(
+      Array.from(sorted.subarray(0, defined)),
+      tail,
+      quantile,
+    );
+    return { defined, interval };
+  }
+
+  const value = fc.oneof(
+    { weight: 6, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+    { weight: 3, arbitrary: fc.integer({ min: -2, max: 2 }) },
+    { weight: 1, arbitrary: fc.constantFrom(Number.NaN, 0, -0, 0.5) },
+  );
+
+  it('same interval bits and counts, with NaN, ties, -0 and +0, any level and method (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 700 }),
+        fc.constantFrom('linear' as const, 'inverted_cdf' as const),
+        fc.constantFrom('percentile' as const, 'expanded_percentile' as const),
+        fc.double({ min: 0.05, max: 0.999, noNaN: true }),
+        fc.integer({ min: 2, max: 60 }),
+        (values, quantile, method, level, clusters) => {
+          const replicates = Float64Array.from(values);
+          const facts = runFacts(level, method, clusters, 1);
+          const summary = summarizeReplicates(0, replicates, quantile, facts);
+          const reference = sortingSummary(replicates, quantile, facts);
+          expect(summary.definedReplicates).toBe(reference.defined);
+          // toStrictEqual tells -0 from +0.
+          expect(summary.interval).toStrictEqual(reference.interval);
+          expect(Array.from(replicates)).toStrictEqual(values);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('puts -0 below +0 as the sort did, at the very position the interval reads', () => {
+    // 2 values: the lower end of a 0.5 percentile interval (type 7) reads index 0.25 -> x0, x1.
+    const replicates = Float64Array.from([0, -0, 0, 0]);
+    const summary = summarizeReplicates(0, replicates, 'inverted_cdf', run);
+    expect(Object.is(summary.interval?.lower, -0)).toBe(true);
   });
 });

@@ -1,10 +1,12 @@
 import { InvalidArgumentError } from '@chi/spec';
 import { type IntervalMethod, intervalTailProbability } from './interval-method.js';
+import { placeOrderStatistics } from './order-statistics.js';
 import {
   assertQuantileDefinition,
   type PercentileInterval,
   percentileIntervalAtTail,
   type QuantileDefinition,
+  quantileReadPositions,
 } from './quantile.js';
 import { describeValue } from './validation.js';
 
@@ -93,22 +95,45 @@ export interface RunFacts {
   readonly method: IntervalMethod;
   readonly clusters: number;
   readonly seed: number;
+  /**
+   * `intervalTailProbability(method, level, clusters)`, when the caller computed it once for all
+   * statistics of the run; computed per call otherwise.
+   */
+  readonly tail?: number;
+}
+
+/** The {@link RunFacts} of a run, with its interval's tail probability computed once. */
+export function runFacts(
+  level: number,
+  method: IntervalMethod,
+  clusters: number,
+  seed: number,
+): RunFacts {
+  return { level, method, clusters, seed, tail: intervalTailProbability(method, level, clusters) };
 }
 
 /**
- * Summarises one statistic's replicates (NaN marks an undefined replicate). Sorts a copy;
- * `replicates` is left as it was.
+ * Summarises one statistic's replicates (NaN marks an undefined replicate); `replicates` is left
+ * as it was. The interval is read from the order statistics it needs, placed by selection in a
+ * copy of the defined replicates (`scratch`, when given, is that copy's storage: at least
+ * `replicates.length` long), not from a full sort: the same numbers, since a quantile reads only
+ * those positions (a property test holds the two together).
  */
 export function summarizeReplicates(
   estimate: number | null,
   replicates: Float64Array,
   quantile: QuantileDefinition,
   run: RunFacts,
+  scratch: Float64Array = new Float64Array(replicates.length),
 ): BootstrapEstimate {
-  // Typed-array sort is numeric and puts every NaN last, so the defined replicates are a prefix.
-  const sorted = replicates.slice().sort();
-  let defined = sorted.length;
-  while (defined > 0 && Number.isNaN(sorted[defined - 1])) defined--;
+  let defined = 0;
+  let negativeZero = false;
+  for (let index = 0; index < replicates.length; index++) {
+    const value = replicates[index] as number;
+    if (Number.isNaN(value)) continue;
+    if (value === 0 && 1 / value < 0) negativeZero = true;
+    scratch[defined++] = value;
+  }
   const fields = {
     estimate,
     level: run.level,
@@ -123,9 +148,20 @@ export function summarizeReplicates(
   if (defined === 0) {
     return { ...fields, interval: null, intervalOmittedReason: 'no_defined_replicates' };
   }
-  const definedSorted = Array.from(sorted.subarray(0, defined));
-  const tail = intervalTailProbability(run.method, run.level, run.clusters);
-  const interval = percentileIntervalAtTail(definedSorted, tail, quantile);
+  const tail = run.tail ?? intervalTailProbability(run.method, run.level, run.clusters);
+  const values = scratch.subarray(0, defined);
+  if (negativeZero) {
+    // Selection does not tell -0 from +0; the sort puts -0 first, as the interval always did.
+    values.sort();
+  } else {
+    const positions = [
+      ...quantileReadPositions(defined, tail, quantile),
+      ...quantileReadPositions(defined, 1 - tail, quantile),
+    ];
+    placeOrderStatistics(values, defined, positions);
+  }
+  // Only the placed positions are read (quantileOfSorted indexes and takes the length).
+  const interval = percentileIntervalAtTail(values as unknown as number[], tail, quantile);
   return { ...fields, interval, intervalOmittedReason: null };
 }
 

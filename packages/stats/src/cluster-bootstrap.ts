@@ -6,6 +6,7 @@ import {
   type QuantileChoice,
   type RunFacts,
   resolveQuantiles,
+  runFacts,
   summarizeReplicates,
 } from './bootstrap-estimate.js';
 import { assertIntervalMethod, type IntervalMethod } from './interval-method.js';
@@ -213,7 +214,7 @@ export function clusterBootstrap<C>(
     return Number.isNaN(value) ? null : value;
   });
 
-  const run: RunFacts = { level, method, clusters: clusters.length, seed };
+  const run: RunFacts = runFacts(level, method, clusters.length, seed);
   let estimates: BootstrapEstimate[];
   if (clusters.length < 2) {
     estimates = names.map((_, i) =>
@@ -233,8 +234,9 @@ export function clusterBootstrap<C>(
       }
       record(statistic(sample), shape, columns, replicate);
     }
+    const scratch = new Float64Array(resamples);
     estimates = names.map((_, i) =>
-      summarizeReplicates(point[i] ?? null, columns[i]!, quantiles[i]!, run),
+      summarizeReplicates(point[i] ?? null, columns[i]!, quantiles[i]!, run, scratch),
     );
   }
 

@@ -76,10 +76,34 @@ export function quantileOfSorted(
     // rounding of `x0 + f * (x1 - x0)` from stepping past x1 and breaking monotonicity in p.
     return Math.min(Math.max(quantileSorted(sorted, probability), below), above);
   }
+  return sorted[invertedCdfIndex(n, probability)] as number;
+}
+
+/** The index `'inverted_cdf'` reads among `n` sorted values at `probability`. */
+function invertedCdfIndex(n: number, probability: number): number {
   const position = n * probability;
   const nearest = Math.round(position);
   const rank = Math.abs(position - nearest) <= SNAP_TOLERANCE ? nearest : Math.ceil(position);
-  return sorted[Math.min(Math.max(rank, 1), n) - 1] as number;
+  return Math.min(Math.max(rank, 1), n) - 1;
+}
+
+/**
+ * The indices {@link quantileOfSorted} reads among `n` sorted values at `probability` (ascending;
+ * one or two): the two order statistics `'linear'` interpolates between, or the one
+ * `'inverted_cdf'` returns. A caller that places just these (order-statistics.ts) gets the same
+ * quantile as from a full sort.
+ */
+export function quantileReadPositions(
+  n: number,
+  probability: number,
+  definition: QuantileDefinition,
+): number[] {
+  if (definition === 'linear') {
+    // simple-statistics' quantileSorted reads the same two indices of (n - 1) * p (or one of them).
+    const position = (n - 1) * probability;
+    return [Math.floor(position), Math.ceil(position)];
+  }
+  return [invertedCdfIndex(n, probability)];
 }
 
 /**

@@ -29,6 +29,29 @@ export function drawClusterIndex(rng: RandomGenerator, clusterCount: number): nu
 }
 
 /**
+ * The four 32-bit words of {@link createResampleGenerator}'s state for `seed`, in the order
+ * pure-rand's `getState()` gives them (s01, s00, s11, s10): where {@link ClusterDrawStream} and
+ * the WebAssembly kernel start.
+ * @internal
+ */
+export function resampleStateWords(seed: number): [number, number, number, number] {
+  const [s01, s00, s11, s10] = createResampleGenerator(seed).getState() as number[];
+  return [s01 as number, s00 as number, s11 as number, s10 as number];
+}
+
+/**
+ * pure-rand's `uniformIntInternal` rule for a range of `clusterCount` values: 32-bit outputs at
+ * or above this (the largest multiple of the range, or 2^32 when every output is accepted) are
+ * redrawn.
+ * @internal
+ */
+export function clusterDrawLimit(clusterCount: number): number {
+  if (!(clusterCount >= 1 && clusterCount <= 2 ** 32))
+    throw new RangeError(`clusterCount ${clusterCount} is outside 1 .. 2^32`);
+  return clusterCount > 2 ? Math.floor(4294967296 / clusterCount) * clusterCount : 4294967296;
+}
+
+/**
  * The draws of {@link drawClusterIndex} over {@link createResampleGenerator}'s stream, computed
  * inline: the same xoroshiro128plus step and the same rejection rule as pure-rand 8.4.2, on four
  * local 32-bit words instead of a method call and four property reads per draw. Every draw equals
@@ -45,17 +68,13 @@ export class ClusterDrawStream {
   readonly #maxAllowed: number;
 
   constructor(seed: number, clusterCount: number) {
-    if (!(clusterCount >= 1 && clusterCount <= 2 ** 32))
-      throw new RangeError(`clusterCount ${clusterCount} is outside 1 .. 2^32`);
-    const [s01, s00, s11, s10] = createResampleGenerator(seed).getState() as number[];
-    this.#s01 = s01 as number;
-    this.#s00 = s00 as number;
-    this.#s11 = s11 as number;
-    this.#s10 = s10 as number;
+    const [s01, s00, s11, s10] = resampleStateWords(seed);
+    this.#s01 = s01;
+    this.#s00 = s00;
+    this.#s11 = s11;
+    this.#s10 = s10;
     this.#range = clusterCount;
-    // pure-rand's uniformIntInternal: outputs at or above the largest multiple of the range are redrawn.
-    this.#maxAllowed =
-      clusterCount > 2 ? Math.floor(4294967296 / clusterCount) * clusterCount : 4294967296;
+    this.#maxAllowed = clusterDrawLimit(clusterCount);
   }
 
   /** Fills `out` with the next `out.length` cluster indices, in draw order. */

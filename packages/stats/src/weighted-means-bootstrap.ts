@@ -4,12 +4,13 @@ import {
   type BootstrapEstimates,
   estimateWithoutResampling,
   type QuantileChoice,
-  type RunFacts,
   resolveQuantiles,
+  runFacts,
   summarizeReplicates,
 } from './bootstrap-estimate.js';
 import { BOOTSTRAP_DEFAULTS } from './cluster-bootstrap.js';
 import { assertIntervalMethod, type IntervalMethod } from './interval-method.js';
+import type { QuantileDefinition } from './quantile.js';
 import { ClusterDrawStream } from './resample-draws.js';
 import {
   assertFunction,
@@ -19,6 +20,7 @@ import {
   assertSeed,
   describeValue,
 } from './validation.js';
+import { openWeightedMeansKernel } from './weighted-means-kernel.js';
 
 /**
  * A fast-path statistic: reads the `width` cluster-weighted means and writes one value per name
@@ -127,37 +129,12 @@ function weightedColumnMeans(
   for (let column = 0; column < width; column++) means[column] = (means[column] as number) / total;
 }
 
-/**
- * Fast path of {@link clusterBootstrap} for the common case "statistic = f(equally weighted
- * means over clusters of per-cluster vectors)", such as Q_M of world-mean factors and EIMC.
- *
- * A replicate is the same multiset of clusters `clusterBootstrap` draws for the same seed (the
- * draws are identical, in the same order), but it is held as a count per cluster (multinomial
- * weights) in an `Int32Array`; the means are `sum_i count_i * row_i / clusters`, over the drawn
- * rows only. Nothing is allocated per replicate. The point estimate uses every count = 1.
- *
- * Results agree with `clusterBootstrap` over the same rows up to floating-point summation order
- * (exactly, when the sums are exact, e.g. factors that are multiples of 1/8).
- *
- * @throws InvalidArgumentError on bad dimensions, a `data` length other than `clusters * width`,
- * NaN or infinite data, bad names, resamples < 1, level outside (0, 1), a bad seed, or a statistic
- * writing an infinity.
- *
- * @example
- * ```ts
- * // 3 worlds x 2 factors; statistic: geometric mean of the two world-mean factors.
- * const { data, clusters, width } = packClusterVectors([[1, 0.75], [0.5, 0.5], [0.75, 1]]);
- * const result = weightedMeansBootstrap({
- *   data, clusters, width, seed: 20260901,
- *   names: ['quality'],
- *   statistic: (means, out) => { out[0] = Math.sqrt(means[0]! * means[1]!); },
- * });
- * result.quality.estimate; // 0.75
- * ```
- */
-export function weightedMeansBootstrap<const K extends string>(
+// long-function: argument checks in the order of the fields, each with its own message
+function validateOptions<K extends string>(
   options: WeightedMeansBootstrapOptions<K>,
-): BootstrapEstimates<K> {
+): Required<Omit<WeightedMeansBootstrapOptions<K>, 'quantile'>> & {
+  readonly quantiles: QuantileDefinition[];
+} {
   const {
     data,
     clusters,
@@ -199,19 +176,64 @@ export function weightedMeansBootstrap<const K extends string>(
   assertLevel(level);
   assertIntervalMethod(method);
   const quantiles = resolveQuantiles(options.quantile as QuantileChoice | undefined, names);
+  return { data, clusters, width, names, statistic, seed, resamples, level, method, quantiles };
+}
 
+/** Where a replicate's means come from: the WebAssembly kernel or the JavaScript loop. */
+interface MeansSource {
+  readonly means: Float64Array;
+  original(): void;
+  resample(): void;
+  release(): void;
+}
+
+/** The JavaScript replicate loop: the reference the kernel is held to. */
+function javascriptMeans(
+  data: Float64Array,
+  clusters: number,
+  width: number,
+  seed: number,
+): MeansSource {
   const scratch: WeightedMeansScratch = {
     counts: new Int32Array(clusters),
     rowOffsets: new Int32Array(clusters),
     rowWeights: new Float64Array(clusters),
     means: new Float64Array(width),
   };
-  const { counts, means } = scratch;
-  const out = new Float64Array(names.length);
-  // `replicate` is -1 for the original sample; the message is built only when something is wrong,
-  // so the hot loop allocates nothing.
-  const evaluate = (replicate: number): void => {
-    weightedColumnMeans(data, width, clusters, scratch);
+  const { counts } = scratch;
+  // The same draws as `drawClusterIndex` over `createResampleGenerator(seed)`, inlined.
+  const stream = new ClusterDrawStream(seed, clusters);
+  const drawn = new Uint32Array(clusters);
+  return {
+    means: scratch.means,
+    original: () => {
+      counts.fill(1);
+      weightedColumnMeans(data, width, clusters, scratch);
+    },
+    resample: () => {
+      counts.fill(0);
+      stream.fill(drawn);
+      for (let draw = 0; draw < clusters; draw++) {
+        const row = drawn[draw] as number;
+        counts[row] = (counts[row] as number) + 1;
+      }
+      weightedColumnMeans(data, width, clusters, scratch);
+    },
+    release: () => {},
+  };
+}
+
+/**
+ * Calls `statistic` on `means` into `out` (reset to NaN first) and rejects an infinity. The
+ * message is built only when something is wrong, so the hot loop allocates nothing.
+ */
+function statisticEvaluator(
+  statistic: WeightedMeansStatistic,
+  names: readonly string[],
+  means: Float64Array,
+  out: Float64Array,
+): (replicate: number) => void {
+  return (replicate) => {
     out.fill(Number.NaN);
     statistic(means, out, replicate);
     for (let index = 0; index < out.length; index++) {
@@ -224,41 +246,93 @@ export function weightedMeansBootstrap<const K extends string>(
       }
     }
   };
+}
 
-  counts.fill(1);
-  evaluate(-1);
-  const point = Array.from(out, (value) => (Number.isNaN(value) ? null : value));
-  const run: RunFacts = { level, method, clusters, seed };
+/**
+ * Fast path of {@link clusterBootstrap} for the common case "statistic = f(equally weighted
+ * means over clusters of per-cluster vectors)", such as Q_M of world-mean factors and EIMC.
+ *
+ * A replicate is the same multiset of clusters `clusterBootstrap` draws for the same seed (the
+ * draws are identical, in the same order), but it is held as a count per cluster (multinomial
+ * weights) in an `Int32Array`; the means are `sum_i count_i * row_i / clusters`, over the drawn
+ * rows only. Nothing is allocated per replicate. The point estimate uses every count = 1.
+ *
+ * Results agree with `clusterBootstrap` over the same rows up to floating-point summation order
+ * (exactly, when the sums are exact, e.g. factors that are multiples of 1/8).
+ *
+ * The replicate loop (draws, counts, means) runs in a small WebAssembly SIMD kernel shipped inside
+ * the package, with the same draws and the same summation order as the JavaScript loop it
+ * replaces, so results are bit for bit the same; where WebAssembly is unavailable the JavaScript
+ * loop runs instead. The statistic is called once per replicate either way.
+ *
+ * @throws InvalidArgumentError on bad dimensions, a `data` length other than `clusters * width`,
+ * NaN or infinite data, bad names, resamples < 1, level outside (0, 1), a bad seed, or a statistic
+ * writing an infinity.
+ *
+ * @example
+ * ```ts
+ * // 3 worlds x 2 factors; statistic: geometric mean of the two world-mean factors.
+ * const { data, clusters, width } = packClusterVectors([[1, 0.75], [0.5, 0.5], [0.75, 1]]);
+ * const result = weightedMeansBootstrap({
+ *   data, clusters, width, seed: 20260901,
+ *   names: ['quality'],
+ *   statistic: (means, out) => { out[0] = Math.sqrt(means[0]! * means[1]!); },
+ * });
+ * result.quality.estimate; // 0.75
+ * ```
+ */
+export function weightedMeansBootstrap<const K extends string>(
+  options: WeightedMeansBootstrapOptions<K>,
+): BootstrapEstimates<K> {
+  return runWeightedMeansBootstrap(options, true);
+}
 
-  if (clusters < 2) {
+/**
+ * {@link weightedMeansBootstrap}, with the WebAssembly kernel (`useKernel`, where it can run) or
+ * the JavaScript replicate loop: the two give the same results, which the tests check.
+ * @internal
+ */
+export function runWeightedMeansBootstrap<const K extends string>(
+  options: WeightedMeansBootstrapOptions<K>,
+  useKernel: boolean,
+): BootstrapEstimates<K> {
+  const input = validateOptions(options);
+  const { data, clusters, width, names, statistic, seed, resamples, quantiles } = input;
+  const run = runFacts(input.level, input.method, clusters, seed);
+  const source: MeansSource =
+    (useKernel && clusters >= 2 ? openWeightedMeansKernel(data, clusters, width, seed) : null) ??
+    javascriptMeans(data, clusters, width, seed);
+  try {
+    const out = new Float64Array(names.length);
+    const evaluate = statisticEvaluator(statistic, names, source.means, out);
+    source.original();
+    evaluate(-1);
+    const point = Array.from(out, (value) => (Number.isNaN(value) ? null : value));
+    if (clusters < 2) {
+      return Object.fromEntries(
+        names.map((name, i) => [
+          name,
+          estimateWithoutResampling(point[i] ?? null, quantiles[i]!, run),
+        ]),
+      ) as BootstrapEstimates<K>;
+    }
+    // Replicates by statistic: statistic i's are replicates[i * resamples .. (i + 1) * resamples).
+    const replicates = new Float64Array(names.length * resamples);
+    for (let replicate = 0; replicate < resamples; replicate++) {
+      source.resample();
+      evaluate(replicate);
+      for (let index = 0; index < out.length; index++) {
+        replicates[index * resamples + replicate] = out[index] as number;
+      }
+    }
+    const scratch = new Float64Array(resamples);
     return Object.fromEntries(
-      names.map((name, i) => [
-        name,
-        estimateWithoutResampling(point[i] ?? null, quantiles[i]!, run),
-      ]),
+      names.map((name, i) => {
+        const column = replicates.subarray(i * resamples, (i + 1) * resamples);
+        return [name, summarizeReplicates(point[i] ?? null, column, quantiles[i]!, run, scratch)];
+      }),
     ) as BootstrapEstimates<K>;
+  } finally {
+    source.release();
   }
-
-  const columns = names.map(() => new Float64Array(resamples));
-  // The same draws as `drawClusterIndex` over `createResampleGenerator(seed)`, inlined.
-  const stream = new ClusterDrawStream(seed, clusters);
-  const drawn = new Uint32Array(clusters);
-  for (let replicate = 0; replicate < resamples; replicate++) {
-    counts.fill(0);
-    stream.fill(drawn);
-    for (let draw = 0; draw < clusters; draw++) {
-      const row = drawn[draw] as number;
-      counts[row] = (counts[row] as number) + 1;
-    }
-    evaluate(replicate);
-    for (let index = 0; index < out.length; index++) {
-      (columns[index] as Float64Array)[replicate] = out[index] as number;
-    }
-  }
-  return Object.fromEntries(
-    names.map((name, i) => [
-      name,
-      summarizeReplicates(point[i] ?? null, columns[i]!, quantiles[i]!, run),
-    ]),
-  ) as BootstrapEstimates<K>;
 }
