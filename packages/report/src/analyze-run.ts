@@ -178,10 +178,7 @@ export function analyzeRun(
   // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
   // every estimand keeps the drawn worlds of its own world set, so the draws never depend on
   // which blocks happen to be complete.
-  const seeds = plannedWorlds(
-    records.manifest.worldSeeds,
-    analysedObservations(scores),
-  );
+  const seeds = plannedWorlds(records.manifest.worldSeeds, analysedObservations(scores));
   const { context, release } = analysisContext(records, scores, seeds, options);
   const { comparisons, ...parts } = experimentParts(
     context,

@@ -40,12 +40,7 @@ import {
   type ReportBlock,
 } from './report-document';
 import type { RunRecords } from './run-folder';
-import {
-  type MemoryTraceLine,
-  type RunScores,
-  scoreRun,
-  type TraceSink,
-} from './score-run';
+import { type MemoryTraceLine, type RunScores, scoreRun, type TraceSink } from './score-run';
 import { compareUtf8 } from './sha256-sums';
 
 /** The version of this package, written into every release (kept equal to package.json by a test). */

@@ -17,8 +17,8 @@ import type { HistoryObservation, HistoryTraceLine } from './experiment-scorers/
 import {
   type MemoryObservation,
   type MemoryTraceLine,
-  type ProbeNotebooks,
   memoryScorer,
+  type ProbeNotebooks,
   probeNotebooksOf,
 } from './experiment-scorers/memory-scorer';
 import { type ModuleScores, scoreModule } from './experiment-scorers/module-scores';

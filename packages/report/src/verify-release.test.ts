@@ -222,7 +222,9 @@ describe('verifyRelease', () => {
 
   it('recomputes into a temporary folder it removes, also when the recomputation fails', async () => {
     const failing: AnyExperimentScorer = {
-      ...(BUILT_IN_SCORERS.find((s) => s.experimentId === 'goal-persistence') as AnyExperimentScorer),
+      ...(BUILT_IN_SCORERS.find(
+        (s) => s.experimentId === 'goal-persistence',
+      ) as AnyExperimentScorer),
       experimentId: 'x-failing',
       parametersOf: () => {
         throw new Error('the scorer failed');

@@ -157,7 +157,9 @@ describe('writeRelease', () => {
     // a module scorer runs after the run is scored: the trace files must be on disk by then
     let staged: string[] = [];
     const failing: AnyExperimentScorer = {
-      ...(BUILT_IN_SCORERS.find((s) => s.experimentId === 'goal-persistence') as AnyExperimentScorer),
+      ...(BUILT_IN_SCORERS.find(
+        (s) => s.experimentId === 'goal-persistence',
+      ) as AnyExperimentScorer),
       experimentId: 'x-failing',
       parametersOf: () => {
         const staging = readdirSync(parent).filter((name) => name.startsWith('.release.partial-'));

@@ -108,12 +108,17 @@ export const historyScorer = defineReportScorer({
   title: 'History experiment',
   parametersOf: (manifest) => manifest.experiments.history ?? null,
   notes: [
-    'Decisions per history (A, B, A2) and checkpoint against the world\'s valid answers: accuracy, divergence, continuity and correction response with world-cluster bootstrap intervals (chart-data.json).',
+    "Decisions per history (A, B, A2) and checkpoint against the world's valid answers: accuracy, divergence, continuity and correction response with world-cluster bootstrap intervals (chart-data.json).",
   ],
   blocks: {
     blockExperiments: ['history'],
     world: (records: RunRecords, block): HistoryWorld =>
-      blockWorld(records.historyWorlds, block.worldSeed, block, `history world w${block.worldSeed}`),
+      blockWorld(
+        records.historyWorlds,
+        block.worldSeed,
+        block,
+        `history world w${block.worldSeed}`,
+      ),
     worldFile: (_records: RunRecords, block) => CURRENT_LAYOUT.historyWorld(block.worldSeed),
     scoreBlock: scoreHistoryBlock,
     traceFile: (line: HistoryTraceLine) => `traces/${line.systemId}/history.jsonl`,

@@ -50,7 +50,10 @@ function keyReply(ids: readonly string[]): string {
 
 function scoreBlock(requests: readonly ScorerRequest[]) {
   return memoryScorer.blocks.scoreBlock({
-    world: memoryScorer.blocks.world({ memoryWorlds: new Map([['w7-n32', WORLD]]) } as never, BLOCK),
+    world: memoryScorer.blocks.world(
+      { memoryWorlds: new Map([['w7-n32', WORLD]]) } as never,
+      BLOCK,
+    ),
     block: BLOCK,
     systemId: 's',
     blockComplete: true,

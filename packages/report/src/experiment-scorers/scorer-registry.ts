@@ -35,7 +35,10 @@ export function checkedScorers(scorers: readonly AnyExperimentScorer[]): readonl
   const blockKinds = new Set<string>();
   for (const scorer of scorers) {
     if (seen.has(scorer.experimentId))
-      throw new InvalidArgumentError('scorers', `two scorers score experiment ${scorer.experimentId}`);
+      throw new InvalidArgumentError(
+        'scorers',
+        `two scorers score experiment ${scorer.experimentId}`,
+      );
     seen.add(scorer.experimentId);
     for (const kind of scorer.blocks?.blockExperiments ?? []) {
       if (blockKinds.has(kind))
