@@ -1,13 +1,18 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineExperimentScorer } from '@chi/experiment';
+import { fileURLToPath } from 'node:url';
 import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
 import { renderJsonBlock } from '@chi/run';
-import type { ChatModel, ChatRequest, ChatResult } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  ONE_FOLDER_ID,
+  okModel,
+  oneFolderExperiment,
+  oneFolderScorer,
+} from '../__fixtures__/one-folder-experiment';
 import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { buildManifest } from '../manifest';
 import { runPilot } from '../pilot';
@@ -93,117 +98,20 @@ describe('an experiment added from outside the pilot', () => {
   });
 });
 
-/** A model that answers every request `ok` (the echo's task has no scripted reply). */
-function okModel(id: string): ChatModel {
-  const at = '2026-09-01T00:00:00.000Z';
-  return {
-    specificationVersion: 'chi-chat-v1',
-    provider: 'scripted',
-    modelId: `test/${id}`,
-    evidenceClass: 'scripted_baseline',
-    async generate(request: ChatRequest): Promise<ChatResult> {
-      return {
-        requestId: request.requestId,
-        evidenceClass: 'scripted_baseline',
-        text: 'ok',
-        failure: 'none',
-        failureDetail: null,
-        finishReason: 'stop',
-        truncated: false,
-        requestedModel: `test/${id}`,
-        returnedModel: `test/${id}`,
-        returnedProvider: 'scripted',
-        generationId: null,
-        usage: {
-          promptTokens: null,
-          completionTokens: null,
-          reasoningTokens: null,
-          totalTokens: null,
-          costUsd: 0,
-        },
-        startedAt: at,
-        finishedAt: at,
-        latencyMs: 0,
-        tries: [
-          {
-            tryIndex: 0,
-            startedAt: at,
-            status: null,
-            failure: 'none',
-            detail: null,
-            waitMs: null,
-            waitSource: null,
-          },
-        ],
-        reservedUsd: 0,
-        chargedUsd: 0,
-        redactedResponse: null,
-      };
-    },
-  };
-}
-
-/**
- * The echo's scorer with both capabilities: per block (what the pilot's memory, history and
- * behavior use) and per world (what the opt-in environments use). It records the blocks it
- * receives, so the test sees that `scoreRun` fed it in the same pass as the built-in scorers.
- */
-function echoScorer(received: string[]) {
-  return defineExperimentScorer<{ words: number }>({
-    specificationVersion: 'chi-scorer-v1',
-    experimentId: 'x-echo',
-    title: 'Echo (test module)',
-    parametersOf: (manifest) =>
-      (manifest.experiments.added?.['x-echo'] as { words: number } | undefined) ?? null,
-    notes: ['A test module: the share of replies that are exactly ok.'],
-    columns: ['ok'],
-    estimands: [{ column: 'ok', label: 'replies that are ok' }],
-    scoreWorld: ({ requests }) => ({
-      values: { ok: requests.filter((r) => r.reply === 'ok').length / requests.length },
-      traces: [],
-    }),
-    blocks: {
-      blockExperiments: ['x-echo'],
-      world: (_records, block) => block.worldSeed,
-      worldFile: (_records, block) => `worlds/x-echo-w${block.worldSeed}`,
-      scoreBlock: ({ block, systemId, blockComplete, requests }) => {
-        received.push(`${systemId}|${block.blockId}`);
-        const where = { systemId, worldSeed: block.worldSeed, blockComplete };
-        return {
-          observations: [
-            {
-              ...where,
-              blockId: block.blockId,
-              unusableRequests: [],
-              replies: requests.map((r) => r.reply),
-            },
-          ],
-          traces: requests.map((r) => ({
-            ...where,
-            requestId: r.request.requestId,
-            reply: r.reply,
-          })),
-        };
-      },
-      traceFile: (line: { systemId: string }) => `traces/${line.systemId}/x-echo-blocks.jsonl`,
-    },
-  });
-}
-
 describe('an added experiment is scored through the same path as the built-in ones', () => {
   it('its scorer receives its blocks in the one scoring pass, beside the built-ins, and its files verify', async () => {
     const root = mkdtempSync(join(tmpdir(), 'chi-added-scored-'));
     try {
       const received: string[] = [];
-      const scorers = [...BUILT_IN_SCORERS, echoScorer(received)];
+      const scorers = [...BUILT_IN_SCORERS, oneFolderScorer(received)];
       const outcome = await runPilot({
         settings: defaultOfflineSettings({
           systems: [scriptedSystemSpec('perfect'), scriptedSystemSpec('abstainer')],
           replicates: 2,
           resamples: 20,
-          templates: ['x-echo'],
+          templates: [ONE_FOLDER_ID],
         }),
-        experiments: registry,
+        experiments: [...PILOT_EXPERIMENTS, oneFolderExperiment],
         models: new Map(['perfect', 'abstainer'].map((id) => [id, okModel(id)])),
         scorers,
         runDir: join(root, 'run'),
@@ -212,8 +120,10 @@ describe('an added experiment is scored through the same path as the built-in on
       expect(outcome.exitCode).toBe(0);
       // the release (written and verified with the same list) holds both capabilities' files
       const releaseDir = outcome.releaseDir ?? '';
-      expect(existsSync(join(releaseDir, 'traces', 'perfect', 'x-echo-blocks.jsonl'))).toBe(true);
-      expect(existsSync(join(releaseDir, 'chart-data', 'x-echo.json'))).toBe(true);
+      expect(
+        existsSync(join(releaseDir, 'traces', 'perfect', `${ONE_FOLDER_ID}-blocks.jsonl`)),
+      ).toBe(true);
+      expect(existsSync(join(releaseDir, 'chart-data', `${ONE_FOLDER_ID}.json`))).toBe(true);
       expect((await verifyRelease(releaseDir, { scorers })).mismatches).toEqual([]);
 
       received.length = 0;
@@ -221,9 +131,11 @@ describe('an added experiment is scored through the same path as the built-in on
       const scores = scoreRun(records, { scorers });
       const worlds = records.manifest.worldSeeds;
       expect(received).toEqual(
-        worlds.flatMap((seed) => ['perfect', 'abstainer'].map((id) => `${id}|x-echo.w${seed}`)),
+        worlds.flatMap((seed) =>
+          ['perfect', 'abstainer'].map((id) => `${id}|${ONE_FOLDER_ID}.w${seed}`),
+        ),
       );
-      const echo = scores.modules.get('x-echo');
+      const echo = scores.modules.get(ONE_FOLDER_ID);
       expect(echo?.observations).toHaveLength(4);
       expect(echo?.traces).toHaveLength(4);
       expect(echo?.worlds?.observations.map((o) => o.values.ok)).toEqual([1, 1, 1, 1]);
@@ -235,3 +147,28 @@ describe('an added experiment is scored through the same path as the built-in on
     }
   }, 300_000);
 });
+
+describe('an experiment added in one folder', () => {
+  it('touched one place outside its folder: the test that registers it (no core file, registry or schema)', () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const folder = 'packages/pilot/src/__fixtures__/one-folder-experiment/';
+    const naming = sourceFiles(root).filter((file) => {
+      const text = readFileSync(join(root, file), 'utf8');
+      return text.includes(ONE_FOLDER_ID) || text.includes('one-folder-experiment');
+    });
+    expect(naming.filter((file) => !file.startsWith(folder))).toEqual([
+      'packages/pilot/src/experiments/added-experiment.test.ts',
+    ]);
+    expect(naming.filter((file) => file.startsWith(folder)).length).toBeGreaterThan(0);
+  });
+});
+
+/** Every code and configuration file of the repository (relative paths), without builds; docs may point at it. */
+function sourceFiles(root: string, dir = ''): string[] {
+  const skip = new Set(['node_modules', 'dist', '.git', 'verifier', '.turbo', 'api']);
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return skip.has(entry.name) ? [] : sourceFiles(root, path);
+    return /\.(ts|mjs|json)$/.test(entry.name) ? [path] : [];
+  });
+}
