@@ -107,8 +107,8 @@ export interface RunPilotOptions {
    */
   readonly experiments?: readonly AnyExperiment[];
   /**
-   * Scorers of module experiments for the release (default: `@chi/report`'s `BUILT_IN_SCORERS`,
-   * which score the opt-in environments). An added experiment passes its scorer here, beside
+   * Scorers of the release (default: `@chi/report`'s `BUILT_IN_SCORERS`, which score the pilot's
+   * experiments and the opt-in environments). An added experiment passes its scorer here, beside
    * them, so its scores reach the release; `verifyRelease` then needs the same list.
    */
   readonly scorers?: readonly AnyExperimentScorer[];

@@ -23,7 +23,7 @@ import {
 } from './chart-data';
 import { corpusPerLoad } from './corpus-per-load';
 import { estimandWorldSets } from './estimand-world-sets';
-import { PILOT_BLOCK_SCORERS } from './experiment-scorers/pilot-scorers';
+import { asReportScorer } from './experiment-scorers/scorer-host';
 import { plannedRequestOf } from './plan-view';
 import type { RunRecords } from './run-folder';
 import type { RunScores } from './score-run';
@@ -57,12 +57,23 @@ type ExperimentParts = Omit<
 >;
 
 /**
- * Every experiment's analysis, in the order its estimands join the one bootstrap (the order of
- * the replicates' statistic, so it never changes): the block scorers' in registry order (memory,
- * history, behavior).
+ * The analyses of the scorers the run was scored with, in scorer order: the order their
+ * estimands join the one bootstrap (the order of the replicates' statistic, so it never changes;
+ * `BUILT_IN_SCORERS`: memory, history, behavior).
  */
-const ANALYSES: readonly ExperimentAnalysis<unknown, Partial<ChartData>>[] =
-  PILOT_BLOCK_SCORERS.map((scorer) => scorer.analysis);
+function analysesOf(scores: RunScores): ExperimentAnalysis<unknown, Partial<ChartData>>[] {
+  return [...scores.modules.values()].flatMap(({ scorer }) => {
+    const analysis = asReportScorer(scorer).analysis;
+    return analysis === undefined ? [] : [analysis];
+  });
+}
+
+/** The block observations of every scorer with an analysis (the worlds they cover). */
+function analysedObservations(scores: RunScores): { worldSeed: number }[] {
+  return [...scores.modules.values()].flatMap(({ scorer, observations }) =>
+    asReportScorer(scorer).analysis === undefined ? [] : observations,
+  );
+}
 
 /**
  * Runs every experiment's analysis around one bootstrap and joins their parts of the chart data.
@@ -75,7 +86,7 @@ function experimentParts(
   registry: BootstrapRegistry,
   settings: BootstrapSettings & { readonly comparisons: ComparisonSettings },
 ): ExperimentParts & { readonly comparisons: Comparisons } {
-  const registered = ANALYSES.map((analysis) => ({
+  const registered = analysesOf(context.scores).map((analysis) => ({
     analysis,
     estimands: analysis.estimands(context, registry),
   }));
@@ -153,9 +164,9 @@ function analysisContext(
  * cluster bootstrap over worlds (the recorded analysis seed and resample count) recomputes every
  * nonlinear aggregate in each replicate, so model, load, history and checkpoint stay paired.
  *
- * Each experiment's part is the `ExperimentAnalysis` of its block scorer (`PILOT_BLOCK_SCORERS`:
- * memory, history, behavior): each registers its estimands on the one bootstrap, in that
- * order, then reads its results.
+ * Each experiment's part is the `analysis` of its scorer (`scores.modules`, in the order of the
+ * scorers the run was scored with; `BUILT_IN_SCORERS`: memory, history, behavior): each registers
+ * its estimands on the one bootstrap, in that order, then reads its results.
  */
 export function analyzeRun(
   records: RunRecords,
@@ -167,12 +178,7 @@ export function analyzeRun(
   // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
   // every estimand keeps the drawn worlds of its own world set, so the draws never depend on
   // which blocks happen to be complete.
-  const seeds = plannedWorlds(
-    records.manifest.worldSeeds,
-    PILOT_BLOCK_SCORERS.flatMap(
-      (scorer): readonly { worldSeed: number }[] => scores[scorer.scoreKey],
-    ),
-  );
+  const seeds = plannedWorlds(records.manifest.worldSeeds, analysedObservations(scores));
   const { context, release } = analysisContext(records, scores, seeds, options);
   const { comparisons, ...parts } = experimentParts(
     context,

@@ -19,7 +19,7 @@ export {
   type RunFacts,
 } from './chart-data';
 export { runEvidenceBanner } from './evidence-label';
-export { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
+export { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 export { formatEstimate } from './format-number';
 export type { ReleaseCode } from './release-code';
 export type { ReleaseParameters } from './release-files';

@@ -9,7 +9,7 @@ export { IMITATOR_MODEL_ID } from './calibration-checks';
 export { parseCsv } from './csv';
 export { evidenceBanner } from './evidence-label';
 export type { ModuleEstimate } from './experiment-scorers/module-analysis';
-export { blockScorerOf } from './experiment-scorers/pilot-scorers';
+export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
 export { readHistoryProbe } from './history-probe-reading';

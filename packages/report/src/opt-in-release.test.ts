@@ -18,7 +18,7 @@ import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
 import { sha256Hex } from './canonical-json';
 import type { ModuleEstimate } from './experiment-scorers/module-analysis';
-import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
+import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { inspectLogs } from './inspect/inspect-log';
 import { readRunFolder } from './run-folder';
 import { verifyRelease } from './verify-release';

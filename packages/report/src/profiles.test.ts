@@ -47,6 +47,7 @@ const scores: RunScores = {
   behaviorTraces: [],
   blocks: [],
   probeNotebooks: new Map(),
+  modules: new Map(),
 };
 // SYNTHETIC calibration of R.accuracy only: participants 0.6, 0.8, 1.0 -> mu 0.8, s 0.2.
 const rows: HumanDataRow[] = [0.6, 0.8, 1].map((value, i) => ({

@@ -13,7 +13,8 @@ import type { DerivedOutput } from './derived-output';
 import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
-import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
+import type { TraceLineBase } from './experiment-scorers/scorer-host';
+import { BUILT_IN_SCORERS, scorerOfBlock } from './experiment-scorers/scorer-registry';
 import { buildFigures } from './figures';
 import { figureFiles } from './figures/figure-files';
 import { systemColorScale } from './figures/system-colors';
@@ -39,14 +40,7 @@ import {
   type ReportBlock,
 } from './report-document';
 import type { RunRecords } from './run-folder';
-import {
-  type BehaviorTraceLine,
-  type HistoryTraceLine,
-  type MemoryTraceLine,
-  type RunScores,
-  scoreRun,
-  type TraceSink,
-} from './score-run';
+import { type MemoryTraceLine, type RunScores, scoreRun, type TraceSink } from './score-run';
 import { compareUtf8 } from './sha256-sums';
 
 /** The version of this package, written into every release (kept equal to package.json by a test). */
@@ -145,46 +139,35 @@ class DerivedFilesInMemory implements DerivedOutput {
   }
 }
 
-function tracePath(kind: 'memory' | 'history' | 'behavior', line: TraceLine): string {
-  if (kind !== 'memory') return `traces/${line.systemId}/${kind}.jsonl`;
-  const { load, condition } = line as MemoryTraceLine;
-  return `traces/${line.systemId}/memory-n${load}${condition === 'notebook' ? '' : `-${condition}`}.jsonl`;
-}
-
-type TraceLine = MemoryTraceLine | HistoryTraceLine | BehaviorTraceLine;
-
 /**
- * Where the release's traces go while the run is scored: each line straight into its trace file
- * of the derived output (deflated in memory, or written to disk), and each memory probe of a
- * complete block offered to the case-example selection. Nothing keeps a run's worth of trace
- * objects.
+ * Where the release's traces go while the run is scored: each line straight into the trace file
+ * its scorer names (`blocks.traceFile`) in the derived output (deflated in memory, or written to
+ * disk), and each memory probe of a complete block offered to the case-example selection.
+ * Nothing keeps a run's worth of trace objects.
  */
 class ReleaseTraceSink implements TraceSink {
   readonly #output: DerivedOutput;
+  readonly #scorers: readonly AnyExperimentScorer[];
   readonly cases: CaseExampleSelector<CaseCandidate>;
 
-  constructor(output: DerivedOutput, perVerdict: number, systems: readonly string[]) {
+  constructor(
+    output: DerivedOutput,
+    perVerdict: number,
+    systems: readonly string[],
+    scorers: readonly AnyExperimentScorer[],
+  ) {
     this.#output = output;
+    this.#scorers = scorers;
     this.cases = new CaseExampleSelector(perVerdict, systems);
   }
 
-  #append(path: string, line: TraceLine): void {
-    this.#output.appendLine(path, `${canonicalJson(line)}\n`);
-  }
-
-  memory(line: MemoryTraceLine): void {
-    this.#append(tracePath('memory', line), line);
-    if (!line.blockComplete) return;
-    const { systemId, condition, load, worldSeed, trace } = line;
+  trace(experimentId: string, line: TraceLineBase): void {
+    const file = scorerOfBlock(experimentId, this.#scorers)?.blocks?.traceFile(line);
+    if (file === undefined) throw new Error(`no trace file for experiment ${experimentId}`);
+    this.#output.appendLine(file, `${canonicalJson(line)}\n`);
+    if (experimentId !== 'memory' || !line.blockComplete) return;
+    const { systemId, condition, load, worldSeed, trace } = line as MemoryTraceLine;
     this.cases.add({ systemId, condition, load, worldSeed, trace });
-  }
-
-  history(line: HistoryTraceLine): void {
-    this.#append(tracePath('history', line), line);
-  }
-
-  behavior(line: BehaviorTraceLine): void {
-    this.#append(tracePath('behavior', line), line);
   }
 }
 
@@ -482,8 +465,8 @@ async function profileFigureSection(
  * parameters give the same bytes. `writeRelease` writes these files and `verifyRelease` compares a
  * release's files against them. `code` is the release's `code/` folder (packed packages and the
  * verifier); `release.json` lists it with its hashes and the README's verify command runs it.
- * `scorers` score the run's module experiments (default: the toolkit's own, `BUILT_IN_SCORERS`;
- * an added experiment passes its scorer beside them).
+ * `scorers` score the run (default: the toolkit's own, `BUILT_IN_SCORERS`; an added experiment
+ * passes its scorer beside them).
  *
  * The files are held in memory (the trace files and long texts deflated); `writeRelease` and
  * `verifyRelease` write them to disk as they are produced instead (`produceDerivedRelease`).
@@ -527,8 +510,10 @@ export async function produceDerivedRelease(
     files,
     parameters.caseExamplesPerVerdict,
     records.manifest.systems.map((s) => s.id),
+    scorers,
   );
-  const scores = scoreRun(records, { alphas: parameters.alphas, traces });
+  // one pass over the attempt log feeds every scorer (docs/architecture.md, "Scoring and analysis")
+  const scores = scoreRun(records, { alphas: parameters.alphas, traces, scorers });
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,
@@ -625,8 +610,8 @@ export async function produceDerivedRelease(
     rendered.push({ definition, svg });
     for (const [path, text] of figureFiles(definition, svg)) files.file(path, text);
   }
-  // experiments scored through their modules' scorers (docs/architecture.md, "Scoring and analysis")
-  const modules = buildModuleRelease(records, scores.blocks, scorers);
+  // the per-world scorers' files and sections (docs/architecture.md, "Scoring and analysis")
+  const modules = buildModuleRelease(records, scores);
   for (const [path, text] of modules.files) files.file(path, text);
   const moduleFigures = await buildModuleFigures(data, modules);
   for (const [path, text] of moduleFigures.files) files.file(path, text);

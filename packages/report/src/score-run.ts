@@ -1,4 +1,4 @@
-import type { ScorerRequest } from '@chi/experiment';
+import type { AnyExperimentScorer, ScorerRequest } from '@chi/experiment';
 import { computeBlockStatuses } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
@@ -13,15 +13,21 @@ import {
 import { MemoryTaxonomyCounter } from './analysis/memory-taxonomy';
 import type { BlockRow } from './chart-data';
 import type { BehaviorObservation, BehaviorTraceLine } from './experiment-scorers/behavior-scorer';
-import type { AnyBlockScorer, ObservationBase, ScoreKey } from './experiment-scorers/block-scorer';
 import type { HistoryObservation, HistoryTraceLine } from './experiment-scorers/history-scorer';
 import {
   type MemoryObservation,
   type MemoryTraceLine,
+  memoryScorer,
   type ProbeNotebooks,
   probeNotebooksOf,
 } from './experiment-scorers/memory-scorer';
-import { blockScorerOf } from './experiment-scorers/pilot-scorers';
+import { type ModuleScores, scoreModule } from './experiment-scorers/module-scores';
+import type {
+  ObservationBase,
+  ReportScorer,
+  TraceLineBase,
+} from './experiment-scorers/scorer-host';
+import { BUILT_IN_SCORERS, checkedScorers } from './experiment-scorers/scorer-registry';
 import { scorerRequestOf } from './experiment-scorers/scorer-request';
 import { PackedObservations } from './packed-observations';
 import { groupRequestOrdinals, requestsAt } from './plan-view';
@@ -38,15 +44,33 @@ export type {
   MemoryTraceLine,
   ObservationBase,
   ProbeNotebooks,
+  TraceLineBase,
 };
 
 /**
- * Everything scored from a run: each pilot experiment's observations and traces (the part of it
- * named by its block scorer's `scoreKey`) and the status of every block.
+ * What one scorer of a run gave, in the one scoring pass: its per-block observations and traces
+ * (empty without that capability) and its per-world scores (null without that capability or when
+ * the run does not include the experiment).
+ */
+export interface ExperimentScores {
+  readonly scorer: AnyExperimentScorer;
+  /** Per-block observations, packed: each read materialises a new array (read it once). */
+  readonly observations: readonly ObservationBase[];
+  /** Per-block trace lines (empty when `scoreRun` was given a trace sink). */
+  readonly traces: readonly TraceLineBase[];
+  /** Per-world scores (`scoreWorld`). */
+  readonly worlds: ModuleScores | null;
+}
+
+/**
+ * Everything scored from a run: every scorer's scores by experiment ID (`modules`, in scorer
+ * order), the status of every block, and, read from there under the names the pilot's fixed
+ * release files and analyses use, the memory, history and behavior observations and traces.
  *
  * The scores {@link scoreRun} returns hold the observations packed: each read of `memory`,
- * `history` or `behavior` materialises a new array of new objects (equal every time), so read a
- * list once into a variable and drop it when done rather than reading it in a loop.
+ * `history`, `behavior` or a module's `observations` materialises a new array of new objects
+ * (equal every time), so read a list once into a variable and drop it when done rather than
+ * reading it in a loop.
  */
 export interface RunScores {
   readonly memory: readonly MemoryObservation[];
@@ -67,17 +91,18 @@ export interface RunScores {
    * the trace lists are empty, so the analysis reads this instead). Absent: count the lists.
    */
   readonly memoryTaxonomy?: MemoryTaxonomyCounter;
+  /** Every scorer's scores by experiment ID, in the order of the scorers `scoreRun` was given. */
+  readonly modules: ReadonlyMap<string, ExperimentScores>;
 }
 
 /**
  * Receives the trace lines of {@link scoreRun} as they are produced, in the order the returned
- * lists would hold them. With a sink the returned trace lists are empty: a caller that writes
- * traces to files (the release) never holds a whole run's traces.
+ * lists would hold them, with the experiment whose scorer produced them. With a sink the returned
+ * trace lists are empty: a caller that writes traces to files (the release) never holds a whole
+ * run's traces.
  */
 export interface TraceSink {
-  memory(line: MemoryTraceLine): void;
-  history(line: HistoryTraceLine): void;
-  behavior(line: BehaviorTraceLine): void;
+  trace(experimentId: string, line: TraceLineBase): void;
 }
 
 /** Options of {@link scoreRun}. */
@@ -86,6 +111,11 @@ export interface ScoreRunOptions {
   readonly alphas?: QualityAlphas;
   /** Where trace lines go as they are produced; into the returned lists without one. */
   readonly traces?: TraceSink;
+  /**
+   * The scorers fed in the pass (default `BUILT_IN_SCORERS`); an added experiment passes its own
+   * beside them. Two scorers of one experiment or one block kind: `InvalidArgumentError`.
+   */
+  readonly scorers?: readonly AnyExperimentScorer[];
 }
 
 /**
@@ -147,39 +177,50 @@ interface SystemRequests {
   readonly planned: readonly PlannedRequest[];
 }
 
-/** Collects observations (packed as they come), and hands traces to the sink (or a list). */
+/** Collects observations (packed as they come) by experiment, and hands traces to the sink (or a list). */
 class ScoreCollector {
-  readonly memory = new PackedObservations<MemoryObservation>();
-  readonly history = new PackedObservations<HistoryObservation>();
-  readonly behavior = new PackedObservations<BehaviorObservation>();
-  readonly memoryTraces: MemoryTraceLine[] = [];
-  readonly historyTraces: HistoryTraceLine[] = [];
-  readonly behaviorTraces: BehaviorTraceLine[] = [];
+  readonly #observations = new Map<string, PackedObservations<ObservationBase>>();
+  readonly #traces = new Map<string, TraceLineBase[]>();
   readonly taxonomy = new MemoryTaxonomyCounter();
-  readonly traces: TraceSink;
+  readonly #sink: TraceSink | undefined;
 
-  constructor(sink: TraceSink | undefined) {
-    const memory =
-      sink === undefined
-        ? (line: MemoryTraceLine) => this.memoryTraces.push(line)
-        : sink.memory.bind(sink);
-    this.traces = {
-      memory: (line) => {
-        this.taxonomy.add(line);
-        memory(line);
-      },
-      history:
-        sink === undefined ? (line) => this.historyTraces.push(line) : sink.history.bind(sink),
-      behavior:
-        sink === undefined ? (line) => this.behaviorTraces.push(line) : sink.behavior.bind(sink),
-    };
+  constructor(scorers: readonly ReportScorer[], sink: TraceSink | undefined) {
+    this.#sink = sink;
+    for (const scorer of scorers) {
+      this.#observations.set(scorer.experimentId, new PackedObservations<ObservationBase>());
+      this.#traces.set(scorer.experimentId, []);
+    }
   }
 
-  /** A block scorer's observations into its part of the scores, its traces to the sink. */
-  add(key: ScoreKey, observations: readonly ObservationBase[], traces: readonly unknown[]): void {
-    (this[key] as PackedObservations<ObservationBase>).push(observations);
-    const sink = this.traces[key] as (line: unknown) => void;
-    for (const line of traces) sink(line);
+  /** A scorer's block observations into its part of the scores, its traces to the sink. */
+  add(
+    experimentId: string,
+    observations: readonly ObservationBase[],
+    traces: readonly TraceLineBase[],
+  ): void {
+    this.#observations.get(experimentId)?.push(observations);
+    const list = this.#traces.get(experimentId) ?? [];
+    for (const line of traces) {
+      // the memory traces' failure taxonomy, counted as they pass (the sink keeps no list)
+      if (experimentId === memoryScorer.experimentId) this.taxonomy.add(line as MemoryTraceLine);
+      if (this.#sink === undefined) list.push(line);
+      else this.#sink.trace(experimentId, line);
+    }
+  }
+
+  /** Packs what is left of every list. */
+  flush(): void {
+    for (const list of this.#observations.values()) list.flush();
+  }
+
+  /** An experiment's observations, materialised now ([] for one without a per-block scorer). */
+  observations<T extends ObservationBase>(experimentId: string): T[] {
+    return (this.#observations.get(experimentId)?.toArray() ?? []) as T[];
+  }
+
+  /** An experiment's trace lines ([] with a sink). */
+  traces<T extends TraceLineBase>(experimentId: string): T[] {
+    return (this.#traces.get(experimentId) ?? []) as T[];
   }
 }
 
@@ -194,7 +235,7 @@ function scorerRequests(
 /** A scoring error naming the world file the block was scored against (a damaged file: its own). */
 function scoringError(
   context: BlockScoring,
-  scorer: AnyBlockScorer,
+  scorer: ReportScorer,
   block: PlannedBlock,
   systemId: string,
   error: unknown,
@@ -206,7 +247,7 @@ function scoringError(
     });
   if (RunFolderDamagedError.isInstance(error)) return error;
   return new RunFolderDamagedError(
-    scorer.worldFile(context.records, block),
+    scorer.blocks?.worldFile(context.records, block) ?? block.blockId,
     `cannot score block ${block.blockId} for system ${systemId}: ${(error as Error).message}`,
     { cause: error },
   );
@@ -215,13 +256,15 @@ function scoringError(
 /** Scores one system's requests in one block against the block's world. */
 function scoreSystem(
   context: BlockScoring,
-  scorer: AnyBlockScorer,
+  scorer: ReportScorer,
   block: PlannedBlock,
   world: unknown,
   unit: SystemRequests & { readonly blockComplete: boolean },
 ): void {
   const { records } = context;
-  const result = scorer.scoreBlock({
+  const scoring = scorer.blocks;
+  if (scoring === undefined) return;
+  const result = scoring.scoreBlock({
     world,
     block,
     systemId: unit.systemId,
@@ -233,7 +276,11 @@ function scoreSystem(
         ? null
         : idsAsked(records, request.request.requestId, request.messages, blockName),
   });
-  context.out.add(scorer.scoreKey, result.observations, result.traces);
+  context.out.add(
+    scorer.experimentId,
+    result.observations as readonly ObservationBase[],
+    result.traces as readonly TraceLineBase[],
+  );
 }
 
 /**
@@ -242,7 +289,7 @@ function scoreSystem(
  */
 function scoreBlock(
   context: BlockScoring,
-  scorer: AnyBlockScorer,
+  scorer: ReportScorer,
   block: PlannedBlock,
   units: readonly SystemRequests[],
   blockComplete: boolean,
@@ -251,7 +298,7 @@ function scoreBlock(
   if (first === undefined) return;
   let world: unknown;
   try {
-    world = scorer.world(context.records, block);
+    world = scorer.blocks?.world(context.records, block);
   } catch (error) {
     throw scoringError(context, scorer, block, first.systemId, error);
   }
@@ -274,27 +321,64 @@ function plannedBySystemBlock(records: RunRecords): Map<string, number[]> {
 
 /**
  * Scores a run from its raw records alone: the attempt log's final replies, the rendered
- * requests (what was asked) and the worlds' answer keys, using `@chi/scoring`. Pure: the same
- * records give the same scores, which is what `chi verify` relies on. Blocks are scored in plan
- * order, world by world; traces go to `options.traces` as they are produced when given.
+ * requests (what was asked) and the worlds (read from the run folder or regenerated from the
+ * seed), through every scorer of `options.scorers` (default `BUILT_IN_SCORERS`). Pure: the same
+ * records give the same scores, which is what `chi verify` relies on.
+ *
+ * One pass: the attempt log is folded once (`PlannedOutcomes`, a line index per request) and
+ * every scorer reads its replies back from that fold. Blocks are scored in plan order by the
+ * scorer whose per-block capability claims their kind, traces going to `options.traces` as they
+ * are produced; then every per-world scorer scores its experiment world by world.
  *
  * A request without a usable reply (a model failure, an infrastructure failure, abandoned, not
  * sent) contributes a `missing` answer for every ID it should have asked about, so each probe is
  * scored exactly once. Whether the observation counts is decided by its block's completeness.
  */
 export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): RunScores {
+  const scorers = checkedScorers(options.scorers ?? BUILT_IN_SCORERS);
   // the log folded to line indexes; each outcome is read back from the log when scored
   const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
   const blocks = blockStatuses(records, outcomes);
+  const out = new ScoreCollector(scorers, options.traces);
+  const context: BlockScoring = { records, outcomes, alphas: options.alphas ?? EQUAL_ALPHAS, out };
+  scoreBlocks(context, scorers, blocks);
+  out.flush();
+  const modules = new Map<string, ExperimentScores>();
+  for (const scorer of scorers)
+    modules.set(scorer.experimentId, {
+      scorer,
+      get observations() {
+        return out.observations(scorer.experimentId);
+      },
+      traces: out.traces(scorer.experimentId),
+      worlds: scoreModule(records, blocks, scorer, outcomes),
+    });
+  return packedRunScores(out, {
+    blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
+    probeNotebooks: probeNotebooksOf(records, out.observations<MemoryObservation>('memory')),
+    modules,
+  });
+}
+
+/**
+ * Every started block of the plan through the scorer whose per-block capability claims its kind
+ * (a block no scorer claims, such as one of a per-world experiment, is skipped here).
+ */
+function scoreBlocks(
+  context: BlockScoring,
+  scorers: readonly ReportScorer[],
+  blocks: readonly BlockRow[],
+): void {
+  const { records } = context;
   const complete = new Set(blocks.filter((b) => b.status === 'complete').map((b) => b.blockId));
   const started = new Set(blocks.filter((b) => b.status !== 'not_started').map((b) => b.blockId));
-  const out = new ScoreCollector(options.traces);
-  const context: BlockScoring = { records, outcomes, alphas: options.alphas ?? EQUAL_ALPHAS, out };
+  const byKind = new Map<string, ReportScorer>();
+  for (const scorer of scorers)
+    for (const kind of scorer.blocks?.blockExperiments ?? []) byKind.set(kind, scorer);
   const planned = plannedBySystemBlock(records);
   const systems = records.manifest.systems.map((s) => s.id);
   for (const block of records.plan.blocks) {
-    // an experiment added from outside the pilot (`x-...`) is scored by its own ExperimentScorer
-    const scorer = blockScorerOf(block.experiment);
+    const scorer = byKind.get(block.experiment);
     if (scorer === undefined || !started.has(block.blockId)) continue;
     const units = systems
       .map((systemId) => ({
@@ -304,11 +388,6 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
       .filter((unit) => unit.planned.length > 0);
     scoreBlock(context, scorer, block, units, complete.has(block.blockId));
   }
-  for (const list of [out.memory, out.history, out.behavior]) list.flush();
-  return packedRunScores(out, {
-    blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
-    probeNotebooks: probeNotebooksOf(records, out.memory),
-  });
 }
 
 /**
@@ -317,23 +396,24 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
  */
 function packedRunScores(
   out: ScoreCollector,
-  rest: Pick<RunScores, 'blocks' | 'probeNotebooks'>,
+  rest: Pick<RunScores, 'blocks' | 'probeNotebooks' | 'modules'>,
 ): RunScores {
   return {
     get memory() {
-      return out.memory.toArray();
+      return out.observations<MemoryObservation>('memory');
     },
     get history() {
-      return out.history.toArray();
+      return out.observations<HistoryObservation>('history');
     },
     get behavior() {
-      return out.behavior.toArray();
+      return out.observations<BehaviorObservation>('behavior');
     },
-    memoryTraces: out.memoryTraces,
-    historyTraces: out.historyTraces,
-    behaviorTraces: out.behaviorTraces,
+    memoryTraces: out.traces<MemoryTraceLine>('memory'),
+    historyTraces: out.traces<HistoryTraceLine>('history'),
+    behaviorTraces: out.traces<BehaviorTraceLine>('behavior'),
     blocks: rest.blocks,
     probeNotebooks: rest.probeNotebooks,
     memoryTaxonomy: out.taxonomy,
+    modules: rest.modules,
   };
 }

@@ -8,7 +8,7 @@ import { compareFile } from './__fixtures__/compare-file-oracle';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson } from './canonical-json';
-import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
+import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { writeSha256Sums } from './sha256-sums';
 import { runVerifyCli } from './verify-cli';
 import { diffJson, verifyRelease } from './verify-release';
@@ -222,7 +222,9 @@ describe('verifyRelease', () => {
 
   it('recomputes into a temporary folder it removes, also when the recomputation fails', async () => {
     const failing: AnyExperimentScorer = {
-      ...(BUILT_IN_SCORERS[0] as AnyExperimentScorer),
+      ...(BUILT_IN_SCORERS.find(
+        (s) => s.experimentId === 'goal-persistence',
+      ) as AnyExperimentScorer),
       experimentId: 'x-failing',
       parametersOf: () => {
         throw new Error('the scorer failed');

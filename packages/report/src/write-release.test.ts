@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson, sha256Hex } from './canonical-json';
-import { BUILT_IN_SCORERS } from './experiment-scorers/module-scores';
+import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { REPORT_VERSION } from './release-files';
 import { listTreeFiles } from './sha256-sums';
 import { SecretLeakError, writeRelease } from './write-release';
@@ -157,7 +157,9 @@ describe('writeRelease', () => {
     // a module scorer runs after the run is scored: the trace files must be on disk by then
     let staged: string[] = [];
     const failing: AnyExperimentScorer = {
-      ...(BUILT_IN_SCORERS[0] as AnyExperimentScorer),
+      ...(BUILT_IN_SCORERS.find(
+        (s) => s.experimentId === 'goal-persistence',
+      ) as AnyExperimentScorer),
       experimentId: 'x-failing',
       parametersOf: () => {
         const staging = readdirSync(parent).filter((name) => name.startsWith('.release.partial-'));

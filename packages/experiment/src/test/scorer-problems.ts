@@ -1,14 +1,18 @@
-import type {
-  AnyExperimentScorer,
-  ScorerWorldInput,
-  ScorerWorldResult,
+import {
+  type AnyExperimentScorer,
+  type ScorerWorldInput,
+  type ScorerWorldResult,
+  scoresWorlds,
+  type WorldScorer,
 } from '../experiment-scorer';
 
 const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
 
 /**
  * The scorer part of the experiment contract. Declarations: the version marker, a kebab-case
- * experiment ID, a title, unique columns, estimands over declared columns, notes. Then, for each
+ * experiment ID, a title, notes, and at least one scoring capability: per world (unique columns,
+ * estimands over declared columns, `scoreWorld`, all three or none) or per block (`blocks`
+ * scoring at least the experiment's own blocks). Then, for a per-world scorer and each
  * sample world (one system's requests on one world, as the report builds them): `scoreWorld`
  * returns exactly the declared columns with finite numbers or null, gives the same result twice
  * (pure), and does not throw when every reply is missing (`reply: null`) or is not the format
@@ -24,6 +28,10 @@ export function experimentScorerProblems(
   samples: readonly ScorerWorldInput<unknown>[] = [],
 ): string[] {
   const problems = scorerDeclarationProblems(scorer);
+  if (!scoresWorlds(scorer)) {
+    if (samples.length > 0) problems.push('samples given, but it has no scoreWorld');
+    return problems;
+  }
   for (const [index, sample] of samples.entries()) {
     const label = `scoreWorld (sample ${index}, world ${sample.worldSeed}, ${sample.systemId})`;
     const variants: [string, ScorerWorldInput<unknown>][] = [
@@ -46,12 +54,35 @@ function scorerDeclarationProblems(scorer: AnyExperimentScorer): string[] {
       `experimentId ${JSON.stringify(scorer.experimentId)} must match ${ID_PATTERN.source}`,
     );
   if (scorer.title.trim() === '') problems.push('title is empty');
+  if (scorer.notes.length === 0) problems.push('notes: say what the numbers are and are not');
+  problems.push(...capabilityProblems(scorer));
+  return problems;
+}
+
+/** The per-world and per-block capabilities: at least one, each whole. */
+function capabilityProblems(scorer: AnyExperimentScorer): string[] {
+  const problems: string[] = [];
+  const worldParts = [scorer.columns, scorer.estimands, scorer.scoreWorld].filter(
+    (part) => part !== undefined,
+  ).length;
+  if (worldParts === 0 && scorer.blocks === undefined)
+    problems.push('scores nothing: give scoreWorld (with columns and estimands) or blocks');
+  if (worldParts > 0 && !scoresWorlds(scorer))
+    problems.push('per world: columns, estimands and scoreWorld go together');
+  if (scoresWorlds(scorer)) problems.push(...columnProblems(scorer));
+  const blocks = scorer.blocks;
+  if (blocks !== undefined && !blocks.blockExperiments.includes(scorer.experimentId))
+    problems.push(`blocks: blockExperiments does not include ${scorer.experimentId}`);
+  return problems;
+}
+
+function columnProblems(scorer: WorldScorer): string[] {
+  const problems: string[] = [];
   if (scorer.columns.length === 0) problems.push('columns: declares no column');
   if (new Set(scorer.columns).size !== scorer.columns.length) problems.push('columns: duplicates');
   for (const estimand of scorer.estimands)
     if (!scorer.columns.includes(estimand.column))
       problems.push(`estimands: ${estimand.column} is not a declared column`);
-  if (scorer.notes.length === 0) problems.push('notes: say what the numbers are and are not');
   return problems;
 }
 
@@ -70,7 +101,7 @@ function withReplies(
 }
 
 function scoreProblems(
-  scorer: AnyExperimentScorer,
+  scorer: WorldScorer,
   input: ScorerWorldInput<unknown>,
   label: string,
 ): string[] {

@@ -1,11 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
+import { readRunFolder, scoreRun } from '@chi/report/internal';
 import { renderJsonBlock } from '@chi/run';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  ONE_FOLDER_ID,
+  okModel,
+  oneFolderExperiment,
+  oneFolderScorer,
+} from '../__fixtures__/one-folder-experiment';
 import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { buildManifest } from '../manifest';
+import { runPilot } from '../pilot';
 import { buildRunPlan } from '../plan';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
@@ -87,3 +97,78 @@ describe('an experiment added from outside the pilot', () => {
     }
   });
 });
+
+describe('an added experiment is scored through the same path as the built-in ones', () => {
+  it('its scorer receives its blocks in the one scoring pass, beside the built-ins, and its files verify', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'chi-added-scored-'));
+    try {
+      const received: string[] = [];
+      const scorers = [...BUILT_IN_SCORERS, oneFolderScorer(received)];
+      const outcome = await runPilot({
+        settings: defaultOfflineSettings({
+          systems: [scriptedSystemSpec('perfect'), scriptedSystemSpec('abstainer')],
+          replicates: 2,
+          resamples: 20,
+          templates: [ONE_FOLDER_ID],
+        }),
+        experiments: [...PILOT_EXPERIMENTS, oneFolderExperiment],
+        models: new Map(['perfect', 'abstainer'].map((id) => [id, okModel(id)])),
+        scorers,
+        runDir: join(root, 'run'),
+        now: () => new Date('2026-09-01T00:00:00.000Z'),
+      });
+      expect(outcome.exitCode).toBe(0);
+      // the release (written and verified with the same list) holds both capabilities' files
+      const releaseDir = outcome.releaseDir ?? '';
+      expect(
+        existsSync(join(releaseDir, 'traces', 'perfect', `${ONE_FOLDER_ID}-blocks.jsonl`)),
+      ).toBe(true);
+      expect(existsSync(join(releaseDir, 'chart-data', `${ONE_FOLDER_ID}.json`))).toBe(true);
+      expect((await verifyRelease(releaseDir, { scorers })).mismatches).toEqual([]);
+
+      received.length = 0;
+      const records = await readRunFolder(outcome.runDir);
+      const scores = scoreRun(records, { scorers });
+      const worlds = records.manifest.worldSeeds;
+      expect(received).toEqual(
+        worlds.flatMap((seed) =>
+          ['perfect', 'abstainer'].map((id) => `${id}|${ONE_FOLDER_ID}.w${seed}`),
+        ),
+      );
+      const echo = scores.modules.get(ONE_FOLDER_ID);
+      expect(echo?.observations).toHaveLength(4);
+      expect(echo?.traces).toHaveLength(4);
+      expect(echo?.worlds?.observations.map((o) => o.values.ok)).toEqual([1, 1, 1, 1]);
+      // the built-ins were fed in the same pass: the run has none of their blocks
+      expect([...scores.modules.keys()]).toEqual(scorers.map((s) => s.experimentId));
+      expect(scores.memory).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+describe('an experiment added in one folder', () => {
+  it('touched one place outside its folder: the test that registers it (no core file, registry or schema)', () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const folder = 'packages/pilot/src/__fixtures__/one-folder-experiment/';
+    const naming = sourceFiles(root).filter((file) => {
+      const text = readFileSync(join(root, file), 'utf8');
+      return text.includes(ONE_FOLDER_ID) || text.includes('one-folder-experiment');
+    });
+    expect(naming.filter((file) => !file.startsWith(folder))).toEqual([
+      'packages/pilot/src/experiments/added-experiment.test.ts',
+    ]);
+    expect(naming.filter((file) => file.startsWith(folder)).length).toBeGreaterThan(0);
+  });
+});
+
+/** Every code and configuration file of the repository (relative paths), without builds; docs may point at it. */
+function sourceFiles(root: string, dir = ''): string[] {
+  const skip = new Set(['node_modules', 'dist', '.git', 'verifier', '.turbo', 'api']);
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return skip.has(entry.name) ? [] : sourceFiles(root, path);
+    return /\.(ts|mjs|json)$/.test(entry.name) ? [path] : [];
+  });
+}

@@ -1,7 +1,6 @@
 import { experimentDeclarationProblems, experimentPlanProblems } from '@chi/experiment/test';
 import { extractJsonBlock } from '@chi/run';
 import type { PlannedRequest, RunManifest } from '@chi/spec';
-import { PlannedRequestSchema } from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest } from '../manifest';
 import { buildRunPlan } from '../plan';

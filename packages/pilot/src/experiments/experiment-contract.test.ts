@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyRelease } from '@chi/report';
-import { blockScorerOf, type RunScores, readRunFolder, scoreRun } from '@chi/report/internal';
+import { type RunScores, readRunFolder, scoreRun, scorerOfBlock } from '@chi/report/internal';
 import { describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
 import { renderHistoryProbe } from '../render-requests';
@@ -14,12 +14,10 @@ import type { AnyExperiment } from './experiment';
 import { historyExperiment } from './history';
 import { PILOT_EXPERIMENTS } from './registry';
 
-const OBSERVATION_KEYS = ['memory', 'history', 'behavior'] as const;
-
-function observationsOf(scores: RunScores, key: string): readonly { blockComplete: boolean }[] {
-  const found = OBSERVATION_KEYS.find((candidate) => candidate === key);
-  if (found === undefined) throw new Error(`RunScores has no observations ${key}`);
-  return scores[found];
+function observationsOf(scores: RunScores, id: string): readonly { blockComplete: boolean }[] {
+  const scored = scores.modules.get(id);
+  if (scored === undefined) throw new Error(`RunScores has no scores of ${id}`);
+  return scored.observations;
 }
 
 describe.each(PILOT_EXPERIMENTS.map((experiment) => [experiment.id, experiment] as const))(
@@ -32,13 +30,10 @@ describe.each(PILOT_EXPERIMENTS.map((experiment) => [experiment.id, experiment] 
       expect(result.replies.size).toBe(result.requests.length);
     });
 
-    it('is scored by the block scorer the report registers for it, every kind into its scoreKeys', () => {
-      // docs/architecture.md, "Scoring and analysis": scoreRun and analyzeRun loop over these
-      for (const kind of experiment.kinds) {
-        const scorer = blockScorerOf(kind);
-        expect(scorer?.experimentId).toBe(experiment.id);
-        expect(scorer?.scoreKey).toBe(experiment.scoreKeys.observations);
-      }
+    it('is scored by the scorer the report registers for it, every kind of its blocks', () => {
+      // docs/architecture.md, "Scoring and analysis": scoreRun feeds BUILT_IN_SCORERS in one pass
+      for (const kind of experiment.kinds)
+        expect(scorerOfBlock(kind)?.experimentId).toBe(experiment.id);
     });
 
     it('runs alone through runPilot: scored, analysed, released and verified', async () => {
@@ -63,12 +58,12 @@ describe.each(PILOT_EXPERIMENTS.map((experiment) => [experiment.id, experiment] 
           new Set(experiment.tasks),
         );
         const scores = scoreRun(records);
-        const own = observationsOf(scores, experiment.scoreKeys.observations);
+        const own = observationsOf(scores, experiment.id);
         // two worlds x two systems x (one block per world, memory: load 32 and its controls)
         expect(own.length).toBeGreaterThanOrEqual(4);
         expect(own.every((observation) => observation.blockComplete)).toBe(true);
-        for (const other of OBSERVATION_KEYS.filter((k) => k !== experiment.scoreKeys.observations))
-          expect(observationsOf(scores, other)).toEqual([]);
+        for (const other of PILOT_EXPERIMENTS.filter((e) => e.id !== experiment.id))
+          expect(observationsOf(scores, other.id)).toEqual([]);
         const report = await verifyRelease(outcome.releaseDir ?? '');
         expect(report.mismatches).toEqual([]);
       } finally {

@@ -4,13 +4,13 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { BUILT_IN_SCORERS } from '../experiment-scorers/module-scores';
+import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
 import { verifyRelease } from '../verify-release';
 
 const release = process.argv[2];
 if (release === undefined) throw new Error('usage: verify-then-exit <release>');
 const exiting: AnyExperimentScorer = {
-  ...(BUILT_IN_SCORERS[0] as AnyExperimentScorer),
+  ...(BUILT_IN_SCORERS.find((s) => s.experimentId === 'goal-persistence') as AnyExperimentScorer),
   experimentId: 'x-exiting',
   parametersOf: () => {
     const spills = readdirSync(tmpdir()).filter((name) => name.startsWith('chi-verify-'));

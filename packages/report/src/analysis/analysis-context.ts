@@ -169,6 +169,10 @@ export class HeldScores implements RunScores {
     return this.#scores.probeNotebooks;
   }
 
+  get modules(): RunScores['modules'] {
+    return this.#scores.modules;
+  }
+
   /** Drops the lists read so far (the next read reads them again). */
   release(): void {
     this.#memory = undefined;

@@ -4,7 +4,7 @@ import type { PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
 import { behaviorScorer } from './behavior-scorer';
-import { blockScorerOf, PILOT_BLOCK_SCORERS } from './pilot-scorers';
+import { scorerOfBlock } from './scorer-registry';
 
 const WORLD = generateBehavioralItems({ seed: 3 });
 const BLOCK: PlannedBlock = {
@@ -32,7 +32,7 @@ function halfRequest(half: 1 | 2, reply: string | null, unusableReason: string |
 }
 
 function scoreBlock(requests: readonly ScorerRequest[], asks = true) {
-  return behaviorScorer.scoreBlock({
+  return behaviorScorer.blocks.scoreBlock({
     world: WORLD,
     block: BLOCK,
     systemId: 's',
@@ -44,15 +44,8 @@ function scoreBlock(requests: readonly ScorerRequest[], asks = true) {
 }
 
 describe('behaviorScorer', () => {
-  it('is the registered block scorer of the behavior experiment, keyed to its part of RunScores', () => {
-    expect(blockScorerOf('behavior')).toBe(behaviorScorer);
-    expect(behaviorScorer.scoreKey).toBe('behavior');
-    // the order of the bootstrap's estimands (docs/architecture.md, "Scoring and analysis")
-    expect(PILOT_BLOCK_SCORERS.map((scorer) => scorer.experimentId)).toEqual([
-      'memory',
-      'history',
-      'behavior',
-    ]);
+  it('is the registered scorer of the behavior blocks', () => {
+    expect(scorerOfBlock('behavior')).toBe(behaviorScorer);
   });
 
   it('scores every item once: a half without a usable reply gives missing answers naming why', () => {

@@ -7,13 +7,14 @@ import type {
   ClassifiedTaskAnswer,
 } from '@chi/spec';
 import { behaviorAnalysis } from '../analysis/behavior-analysis';
+import type { RunRecords } from '../run-folder';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
   blockWorld,
-  defineBlockScorer,
+  defineReportScorer,
   type ObservationBase,
-} from './block-scorer';
+} from './scorer-host';
 
 /** One system's behavioral scores on one world. */
 export interface BehaviorObservation extends ObservationBase {
@@ -92,26 +93,30 @@ function scoreBehaviorBlock(
 const CURRENT_LAYOUT = runFolderPaths('');
 
 /**
- * Scores the behavioral probes: each world's two halves of items (answers read from the ITEMS
- * block the request asked) against the world's item set, per axis accuracy and frame-induced
- * change; its analysis is `behaviorAnalysis` (`src/analysis/`).
+ * Scores the behavioral probes, block by block: each world's two halves of items (answers read
+ * from the ITEMS block the request asked) against the world's item set, per axis accuracy and
+ * frame-induced change; its analysis is `behaviorAnalysis` (`src/analysis/`).
  */
-export const behaviorScorer = defineBlockScorer<
-  BehavioralItemSet,
-  BehaviorObservation,
-  BehaviorTraceLine
->({
+export const behaviorScorer = defineReportScorer({
+  specificationVersion: 'chi-scorer-v1',
   experimentId: 'behavior',
-  blockExperiments: ['behavior'],
-  scoreKey: 'behavior',
-  world: (records, block) =>
-    blockWorld(
-      records.behaviorItems,
-      block.worldSeed,
-      block,
-      `behavioral items w${block.worldSeed}`,
-    ),
-  worldFile: (_records, block) => CURRENT_LAYOUT.behaviorWorld(block.worldSeed),
-  scoreBlock: scoreBehaviorBlock,
+  title: 'Behavioral probes',
+  parametersOf: (manifest) => manifest.experiments.behavior ?? null,
+  notes: [
+    'Per world, the two halves of items against the item set: accuracy per axis and frame-induced change with world-cluster bootstrap intervals (chart-data.json).',
+  ],
+  blocks: {
+    blockExperiments: ['behavior'],
+    world: (records: RunRecords, block): BehavioralItemSet =>
+      blockWorld(
+        records.behaviorItems,
+        block.worldSeed,
+        block,
+        `behavioral items w${block.worldSeed}`,
+      ),
+    worldFile: (_records: RunRecords, block) => CURRENT_LAYOUT.behaviorWorld(block.worldSeed),
+    scoreBlock: scoreBehaviorBlock,
+    traceFile: (line: BehaviorTraceLine) => `traces/${line.systemId}/behavior.jsonl`,
+  },
   analysis: behaviorAnalysis,
 });

@@ -4,7 +4,7 @@ import type { HistoryId, PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateHistoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
 import { historyScorer } from './history-scorer';
-import { blockScorerOf } from './pilot-scorers';
+import { scorerOfBlock } from './scorer-registry';
 
 const WORLD = generateHistoryWorld({ seed: 5 });
 const BLOCK: PlannedBlock = {
@@ -33,7 +33,7 @@ function probe(history: HistoryId, checkpoint: number, reply: string | null): Sc
 const ALL_A = JSON.stringify(WORLD.environments.map((e) => ({ id: e.id, answer: e.labels.A })));
 
 function scoreBlock(requests: readonly ScorerRequest[]) {
-  return historyScorer.scoreBlock({
+  return historyScorer.blocks.scoreBlock({
     world: WORLD,
     block: BLOCK,
     systemId: 's',
@@ -45,9 +45,8 @@ function scoreBlock(requests: readonly ScorerRequest[]) {
 }
 
 describe('historyScorer', () => {
-  it('is the registered block scorer of the history experiment', () => {
-    expect(blockScorerOf('history')).toBe(historyScorer);
-    expect(historyScorer.scoreKey).toBe('history');
+  it('is the registered scorer of the history blocks', () => {
+    expect(scorerOfBlock('history')).toBe(historyScorer);
   });
 
   it('reads each probe into decisions; a probe without a usable reply, or not planned, is invalid everywhere', () => {

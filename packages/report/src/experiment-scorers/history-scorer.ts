@@ -4,13 +4,14 @@ import { scoreHistory, traceHistoryDecisions } from '@chi/scoring';
 import type { Decision, HistoryId, HistoryItemTrace, HistoryScore, HistoryWorld } from '@chi/spec';
 import { historyAnalysis } from '../analysis/history-analysis';
 import { readHistoryProbe } from '../history-probe-reading';
+import type { RunRecords } from '../run-folder';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
   blockWorld,
-  defineBlockScorer,
+  defineReportScorer,
   type ObservationBase,
-} from './block-scorer';
+} from './scorer-host';
 
 /** One system's history scores on one world (histories A, B, A2 x checkpoints 0-4). */
 export interface HistoryObservation extends ObservationBase {
@@ -96,17 +97,31 @@ function scoreHistoryBlock(
 const CURRENT_LAYOUT = runFolderPaths('');
 
 /**
- * Scores the history experiment: each world's probes of histories A, B and A2 at checkpoints
- * 0-4 read into decisions against the world's valid answers, with accuracy, divergence,
- * continuity and correction response; its analysis is `historyAnalysis` (`src/analysis/`).
+ * Scores the history experiment, block by block: each world's probes of histories A, B and A2 at
+ * checkpoints 0-4 read into decisions against the world's valid answers, with accuracy,
+ * divergence, continuity and correction response; its analysis is `historyAnalysis`
+ * (`src/analysis/`).
  */
-export const historyScorer = defineBlockScorer<HistoryWorld, HistoryObservation, HistoryTraceLine>({
+export const historyScorer = defineReportScorer({
+  specificationVersion: 'chi-scorer-v1',
   experimentId: 'history',
-  blockExperiments: ['history'],
-  scoreKey: 'history',
-  world: (records, block) =>
-    blockWorld(records.historyWorlds, block.worldSeed, block, `history world w${block.worldSeed}`),
-  worldFile: (_records, block) => CURRENT_LAYOUT.historyWorld(block.worldSeed),
-  scoreBlock: scoreHistoryBlock,
+  title: 'History experiment',
+  parametersOf: (manifest) => manifest.experiments.history ?? null,
+  notes: [
+    "Decisions per history (A, B, A2) and checkpoint against the world's valid answers: accuracy, divergence, continuity and correction response with world-cluster bootstrap intervals (chart-data.json).",
+  ],
+  blocks: {
+    blockExperiments: ['history'],
+    world: (records: RunRecords, block): HistoryWorld =>
+      blockWorld(
+        records.historyWorlds,
+        block.worldSeed,
+        block,
+        `history world w${block.worldSeed}`,
+      ),
+    worldFile: (_records: RunRecords, block) => CURRENT_LAYOUT.historyWorld(block.worldSeed),
+    scoreBlock: scoreHistoryBlock,
+    traceFile: (line: HistoryTraceLine) => `traces/${line.systemId}/history.jsonl`,
+  },
   analysis: historyAnalysis,
 });

@@ -4,7 +4,7 @@ import type { MemoryWorld, PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateMemoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
 import { memoryScorer } from './memory-scorer';
-import { blockScorerOf } from './pilot-scorers';
+import { scorerOfBlock } from './scorer-registry';
 
 const WORLD: MemoryWorld = generateMemoryWorld({ seed: 7, load: 32 });
 const BLOCK: PlannedBlock = {
@@ -49,8 +49,11 @@ function keyReply(ids: readonly string[]): string {
 }
 
 function scoreBlock(requests: readonly ScorerRequest[]) {
-  return memoryScorer.scoreBlock({
-    world: memoryScorer.world({ memoryWorlds: new Map([['w7-n32', WORLD]]) } as never, BLOCK),
+  return memoryScorer.blocks.scoreBlock({
+    world: memoryScorer.blocks.world(
+      { memoryWorlds: new Map([['w7-n32', WORLD]]) } as never,
+      BLOCK,
+    ),
     block: BLOCK,
     systemId: 's',
     blockComplete: true,
@@ -62,8 +65,8 @@ function scoreBlock(requests: readonly ScorerRequest[]) {
 
 describe('memoryScorer', () => {
   it('scores memory and controls blocks', () => {
-    expect(blockScorerOf('memory')).toBe(memoryScorer);
-    expect(blockScorerOf('controls')).toBe(memoryScorer);
+    expect(scorerOfBlock('memory')).toBe(memoryScorer);
+    expect(scorerOfBlock('controls')).toBe(memoryScorer);
   });
 
   it('merges the batches of a condition, one observation per condition; a batch without a reply is missing', () => {

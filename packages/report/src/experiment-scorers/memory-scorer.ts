@@ -21,9 +21,9 @@ import {
   type BlockScorerInput,
   type BlockScorerResult,
   blockWorld,
-  defineBlockScorer,
+  defineReportScorer,
   type ObservationBase,
-} from './block-scorer';
+} from './scorer-host';
 
 /** One system's memory score on one world, load and condition. */
 export interface MemoryObservation extends ObservationBase {
@@ -157,32 +157,42 @@ function scoreMemoryBlock(
 /** The current layout's relative paths (for naming a file the folder does not hold). */
 const CURRENT_LAYOUT = runFolderPaths('');
 
+/** The trace file of a memory probe: one per system, load and condition. */
+function memoryTraceFile(line: MemoryTraceLine): string {
+  const suffix = line.condition === 'notebook' ? '' : `-${line.condition}`;
+  return `traces/${line.systemId}/memory-n${line.load}${suffix}.jsonl`;
+}
+
 /**
- * Scores the memory experiment and its controls: per block (world and load) and condition, the
- * probe replies merged over batches and scored against the answer key (Q_M and its factors),
- * with one trace per probe; its analysis is `memoryAnalysis` (`src/analysis/`).
+ * Scores the memory experiment and its controls, block by block: per block (world and load) and
+ * condition, the probe replies merged over batches and scored against the answer key (Q_M and its
+ * factors), with one trace per probe; its analysis is `memoryAnalysis` (`src/analysis/`).
  */
-export const memoryScorer = defineBlockScorer<
-  IndexedMemoryWorld,
-  MemoryObservation,
-  MemoryTraceLine
->({
+export const memoryScorer = defineReportScorer({
+  specificationVersion: 'chi-scorer-v1',
   experimentId: 'memory',
-  blockExperiments: ['memory', 'controls'],
-  scoreKey: 'memory',
-  world: (records, block) => {
-    const world = blockWorld(
-      records.memoryWorlds,
-      memoryWorldKey(block.worldSeed, block.load ?? 0),
-      block,
-      `memory world w${block.worldSeed}-n${block.load}`,
-    );
-    return { world, index: indexRecords(world.records) };
+  title: 'Memory capacity',
+  parametersOf: (manifest) => manifest.experiments.memory ?? null,
+  notes: [
+    'Q_M per world, load and condition from the probe replies against the answer key; capacity curves and EIMC with world-cluster bootstrap intervals (chart-data.json).',
+  ],
+  blocks: {
+    blockExperiments: ['memory', 'controls'],
+    world: (records: RunRecords, block): IndexedMemoryWorld => {
+      const world = blockWorld(
+        records.memoryWorlds,
+        memoryWorldKey(block.worldSeed, block.load ?? 0),
+        block,
+        `memory world w${block.worldSeed}-n${block.load}`,
+      );
+      return { world, index: indexRecords(world.records) };
+    },
+    worldFile: (records: RunRecords, block) =>
+      records.memoryWorlds.pathOf(memoryWorldKey(block.worldSeed, block.load ?? 0)) ??
+      CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0),
+    scoreBlock: scoreMemoryBlock,
+    traceFile: memoryTraceFile,
   },
-  worldFile: (records, block) =>
-    records.memoryWorlds.pathOf(memoryWorldKey(block.worldSeed, block.load ?? 0)) ??
-    CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0),
-  scoreBlock: scoreMemoryBlock,
   analysis: memoryAnalysis,
 });
 

@@ -1,10 +1,12 @@
-import { defineExperimentScorer } from '@chi/experiment';
+import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import type { RunRecords } from '../run-folder';
+import { scoreRun } from '../score-run';
 import { analyzeModule } from './module-analysis';
 import { buildModuleRelease } from './module-release';
-import { BUILT_IN_SCORERS, type ModuleObservation, type ModuleScores } from './module-scores';
+import type { ModuleObservation, ModuleScores } from './module-scores';
+import { BUILT_IN_SCORERS } from './scorer-registry';
 
 const SEEDS = [11, 22, 33, 44, 55, 66];
 
@@ -26,7 +28,7 @@ const scorer = defineExperimentScorer<null>({
   estimands: [{ column: 'value', label: 'value' }],
   scoreWorld: () => ({ values: { value: null }, traces: [] }),
   notes: [],
-});
+}) as WorldScorer;
 
 function observation(
   systemId: string,
@@ -93,13 +95,13 @@ describe('buildModuleRelease', () => {
   } as unknown as RunRecords;
 
   it('adds nothing for a run that includes no module experiment (the default pilot)', () => {
-    const release = buildModuleRelease(records, [], BUILT_IN_SCORERS);
+    const release = buildModuleRelease(records, scoreRun(records, { scorers: BUILT_IN_SCORERS }));
     expect(release.files.size).toBe(0);
     expect(release.reportBlocks).toEqual([]);
   });
 
   it('refuses two scorers of one experiment', () => {
-    expect(() => buildModuleRelease(records, [], [scorer, scorer])).toThrow(
+    expect(() => scoreRun(records, { scorers: [scorer, scorer] })).toThrow(
       'two scorers score experiment x-test',
     );
   });

@@ -1,4 +1,4 @@
-import { defineExperimentScorer } from '@chi/experiment';
+import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import { describe, expect, it } from 'vitest';
 import { sampleChartData } from '../__fixtures__/sample-chart-data';
 import { renderFigureSvg } from '../render-svg';
@@ -18,7 +18,7 @@ const outside = defineExperimentScorer<{ items: number }>({
   ],
   scoreWorld: () => ({ values: { accuracy: 1, shift: 0 }, traces: [] }),
   notes: [],
-});
+}) as WorldScorer;
 
 function estimate(systemId: string, column: string, value: number | null): ModuleEstimate {
   return {

@@ -1,4 +1,4 @@
-import type { AnyExperimentScorer } from '@chi/experiment';
+import type { WorldScorer } from '@chi/experiment';
 import type { ChartData } from '../chart-data';
 import { systemLabel } from '../evidence-label';
 import { barEstimateSpec } from '../figures/estimate-chart';
@@ -81,7 +81,7 @@ function moduleFigureRows(data: ChartData, estimates: readonly ModuleEstimate[])
  */
 export function moduleFigure(
   data: ChartData,
-  scorer: AnyExperimentScorer,
+  scorer: WorldScorer,
   estimates: readonly ModuleEstimate[],
 ): FigureDefinition | null {
   if (estimates.length === 0) return null;

@@ -1,18 +1,17 @@
-import type { AnyExperimentScorer } from '@chi/experiment';
-import { InvalidArgumentError, type RunManifest } from '@chi/spec';
+import type { WorldScorer } from '@chi/experiment';
+import type { RunManifest } from '@chi/spec';
 import { canonicalJson } from '../canonical-json';
-import type { BlockRow } from '../chart-data';
 import { type CsvCell, toCsv } from '../csv';
 import { formatNumber } from '../format-number';
-import { PlannedOutcomes } from '../planned-outcomes';
 import type { ReportBlock } from '../report-document';
 import type { RunRecords } from '../run-folder';
+import type { RunScores } from '../score-run';
 import { analyzeModule, type ModuleEstimate } from './module-analysis';
-import { type ModuleScores, scoreModule } from './module-scores';
+import type { ModuleScores } from './module-scores';
 
 /** One scored module experiment of a run: its scorer, estimates and report section. */
 export interface ModuleSection {
-  readonly scorer: AnyExperimentScorer;
+  readonly scorer: WorldScorer;
   readonly estimates: readonly ModuleEstimate[];
   /** Its report section (heading, banner, notes, table). */
   readonly blocks: readonly ReportBlock[];
@@ -124,33 +123,23 @@ function moduleSection(
 }
 
 /**
- * Scores and analyses every module experiment of a run that has a scorer in `scorers`, world by
- * world, and returns its release files (`scores/<id>.jsonl`, `traces/<system>/<id>.jsonl`,
- * `chart-data/<id>.json|.csv`, `chart-data/per-world-<id>.csv`) and report sections. A run
- * without such an experiment gets nothing (the default pilot release is unchanged). Pure in the
- * records: `verifyRelease` recomputes the same bytes.
+ * Analyses every experiment of a run that `scoreRun` scored through a per-world capability
+ * (`scores.modules`, in scorer order) and returns its release files (`scores/<id>.jsonl`,
+ * `traces/<system>/<id>.jsonl`, `chart-data/<id>.json|.csv`, `chart-data/per-world-<id>.csv`) and
+ * report sections. A run without such an experiment gets nothing (the default pilot release is
+ * unchanged). Pure in the records: `verifyRelease` recomputes the same bytes.
  */
-export function buildModuleRelease(
-  records: RunRecords,
-  blocks: readonly BlockRow[],
-  scorers: readonly AnyExperimentScorer[],
-): ModuleRelease {
+export function buildModuleRelease(records: RunRecords, scores: RunScores): ModuleRelease {
   const files = new Map<string, string>();
   const sections: ModuleSection[] = [];
-  const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
-  const ids = scorers.map((scorer) => scorer.experimentId);
-  const twice = ids.find((id, index) => ids.indexOf(id) !== index);
-  if (twice !== undefined)
-    throw new InvalidArgumentError('scorers', `two scorers score experiment ${twice}`);
-  for (const scorer of scorers) {
-    const scores = scoreModule(records, blocks, scorer, outcomes);
-    if (scores === null) continue;
-    const estimates = analyzeModule(records.manifest, scores);
-    for (const [path, text] of moduleFiles(scores, estimates)) files.set(path, text);
+  for (const { worlds } of scores.modules.values()) {
+    if (worlds === null) continue;
+    const estimates = analyzeModule(records.manifest, worlds);
+    for (const [path, text] of moduleFiles(worlds, estimates)) files.set(path, text);
     sections.push({
-      scorer,
+      scorer: worlds.scorer,
       estimates,
-      blocks: moduleSection(records.manifest, scores, estimates),
+      blocks: moduleSection(records.manifest, worlds, estimates),
     });
   }
   return { files, reportBlocks: sections.flatMap((section) => section.blocks), sections };

@@ -67,7 +67,7 @@ describe('scoreModule', () => {
       ...goalPersistenceScorer,
       scoreWorld: (input: ScorerWorldInput<unknown>) => {
         readsAtWorld.push(counter.reads);
-        return goalPersistenceScorer.scoreWorld(input as never);
+        return goalPersistenceScorer.scoreWorld?.(input as never) ?? { values: {}, traces: [] };
       },
     };
     const streamed = scoreModule({ ...records, attempts: list }, blocks, counting);

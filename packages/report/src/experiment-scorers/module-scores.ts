@@ -1,20 +1,14 @@
-import type { AnyExperimentScorer, ScorerCell } from '@chi/experiment';
+import {
+  type AnyExperimentScorer,
+  type ScorerCell,
+  scoresWorlds,
+  type WorldScorer,
+} from '@chi/experiment';
 import type { BlockRow } from '../chart-data';
 import { requestsAt } from '../plan-view';
 import { PlannedOutcomes } from '../planned-outcomes';
 import type { RunRecords } from '../run-folder';
-import { feedbackValenceScorer } from './feedback-valence-scorer';
-import { goalPersistenceScorer } from './goal-persistence-scorer';
 import { type OutcomeSource, scorerRequestOf } from './scorer-request';
-
-/**
- * The scorers of the toolkit's own opt-in environments. `writeRelease` and `verifyRelease` use
- * them unless given others; a scorer of an added experiment (`x-...`) is passed beside them.
- */
-export const BUILT_IN_SCORERS: readonly AnyExperimentScorer[] = [
-  goalPersistenceScorer,
-  feedbackValenceScorer,
-];
 
 /** One system's scored world of a module experiment (a line of `scores/<experiment>.jsonl`). */
 export interface ModuleObservation {
@@ -30,7 +24,7 @@ export interface ModuleObservation {
 
 /** What {@link scoreModule} returns: the observations and trace lines of one experiment. */
 export interface ModuleScores {
-  readonly scorer: AnyExperimentScorer;
+  readonly scorer: WorldScorer;
   readonly observations: readonly ModuleObservation[];
   /** Trace lines by system ID, each with its world seed. */
   readonly traces: ReadonlyMap<string, readonly Readonly<Record<string, ScorerCell>>[]>;
@@ -57,14 +51,15 @@ function requestsByWorld(
 }
 
 /**
- * Scores one module experiment of a run, world by world: each system's requests on a world with
+ * Scores one experiment of a run through its scorer's per-world capability, world by world: each system's requests on a world with
  * their usable replies go to `scorer.scoreWorld`, and only the small per-world result is kept.
  * The outcomes are the attempt log's one fold that keeps line indexes (`PlannedOutcomes`, the
  * same as `scoreRun`'s): a reply is read back from the log when its world is scored, so the run's
  * requests and replies never sit in memory at once.
  * A world whose blocks never started is skipped; one with an incomplete block is scored and
  * flagged (`blockComplete: false`), and the analysis leaves it out. Null when the run does not
- * include the experiment.
+ * include the experiment or the scorer has no per-world capability. `scoreRun` calls it for every
+ * such scorer over its one fold of the log.
  */
 export function scoreModule(
   records: RunRecords,
@@ -72,6 +67,7 @@ export function scoreModule(
   scorer: AnyExperimentScorer,
   outcomes: OutcomeSource = PlannedOutcomes.fold(records.plan, records.attempts),
 ): ModuleScores | null {
+  if (!scoresWorlds(scorer)) return null;
   const params = scorer.parametersOf(records.manifest);
   if (params === null) return null;
   const own = blocks.filter((block) => block.experiment === scorer.experimentId);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AnyExperimentScorer } from '@chi/experiment';
+import type { AnyExperimentScorer, WorldScorer } from '@chi/experiment';
 import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { EvidenceClass, RunManifest, SystemSpec } from '@chi/spec';
@@ -7,7 +7,8 @@ import { analyzeRun } from '../analyze-run';
 import type { ChartData } from '../chart-data';
 import { evidenceBanner } from '../evidence-label';
 import { analyzeModule } from '../experiment-scorers/module-analysis';
-import { BUILT_IN_SCORERS, scoreModule } from '../experiment-scorers/module-scores';
+import { scoreModule } from '../experiment-scorers/module-scores';
+import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
 import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
 import { REPORT_VERSION } from '../release-files';
 import type { RunRecords } from '../run-folder';
@@ -209,13 +210,13 @@ function experimentUnits(
   const units = pilotUnits(records, scores, outcomes);
   const modules = new Map<
     string,
-    { scorer: AnyExperimentScorer; estimates: ReturnType<typeof analyzeModule> }
+    { scorer: WorldScorer; estimates: ReturnType<typeof analyzeModule> }
   >();
   for (const scorer of scorers) {
     const scored = scoreModule(records, scores.blocks, scorer, outcomeSourceOf(outcomes));
     if (scored === null) continue;
     modules.set(scorer.experimentId, {
-      scorer,
+      scorer: scored.scorer,
       estimates: analyzeModule(records.manifest, scored),
     });
     units.push(...moduleUnits(records, scored.observations, outcomes));

@@ -1,0 +1,104 @@
+import type {
+  AnyExperimentScorer,
+  ExperimentScorer,
+  ScorerBlockInput,
+  ScorerBlockResult,
+  ScorerBlocks,
+} from '@chi/experiment';
+import type { PlannedBlock } from '@chi/spec';
+import type { ExperimentAnalysis } from '../analysis/analysis-context';
+import type { ChartData } from '../chart-data';
+import type { RunRecords } from '../run-folder';
+
+/** Where an observation comes from: one system in one matched block. */
+export interface ObservationBase {
+  readonly systemId: string;
+  readonly blockId: string;
+  readonly worldSeed: number;
+  /** Comparisons use complete blocks only; incomplete observations are kept and published. */
+  readonly blockComplete: boolean;
+  /** Requests of this system in the block that did not give a usable reply, with the reason. */
+  readonly unusableRequests: readonly { readonly requestId: string; readonly reason: string }[];
+}
+
+/** Where a trace line comes from: what a trace sink routes it by. */
+export interface TraceLineBase {
+  readonly systemId: string;
+  readonly worldSeed: number;
+  readonly blockComplete: boolean;
+}
+
+/**
+ * What `@chi/report` gives a scorer's optional capabilities (`ScorerHost` of `@chi/experiment`):
+ * a per-block scorer looks its world up in the run's records, and an analysis hook registers
+ * estimands on the run's one bootstrap and returns its part of `chart-data.json`.
+ */
+export interface ReportScorerHost {
+  readonly records: RunRecords;
+  readonly analysis: ExperimentAnalysis<unknown, Partial<ChartData>>;
+}
+
+/** An experiment scorer as the report runs it: its capabilities bound to the report's types. */
+export type ReportScorer<Params = unknown> = ExperimentScorer<Params, ReportScorerHost>;
+
+/** The input of a per-block scorer of the report. */
+export type BlockScorerInput<World> = ScorerBlockInput<World>;
+
+/** The result of a per-block scorer of the report. */
+export type BlockScorerResult<Observation, Trace> = ScorerBlockResult<Observation, Trace>;
+
+/**
+ * The per-block capability over the report's run records with its own world, observation and
+ * trace types (`ScorerBlocks` of `@chi/experiment`).
+ */
+export interface ReportScorerBlocks<World, Observation, Trace>
+  extends ScorerBlocks<RunRecords, World, Observation, Trace> {}
+
+/** A scorer of the report with a typed per-block capability (the pilot's three). */
+export type ReportBlockScorer<Params, World, Observation, Trace> = Omit<
+  ReportScorer<Params>,
+  'blocks'
+> & {
+  readonly blocks: ReportScorerBlocks<World, Observation, Trace>;
+};
+
+/**
+ * Defines a scorer with a per-block capability over the report's run records, checked with its
+ * own world, observation and trace types (the list that holds it sees them as unknown).
+ */
+export function defineReportScorer<
+  Params,
+  World,
+  Observation extends ObservationBase,
+  Trace extends TraceLineBase,
+>(
+  scorer: ReportBlockScorer<Params, World, Observation, Trace>,
+): ReportBlockScorer<Params, World, Observation, Trace> {
+  return scorer;
+}
+
+/**
+ * A scorer of any experiment as the report runs it. A scorer given from outside (`writeRelease`,
+ * `verifyRelease`, `runPilot` `scorers`) is typed for the default host; its capabilities receive
+ * the report's records and are read as the report's types, which is what the SPI promises
+ * (`ScorerHost`).
+ */
+export function asReportScorer(scorer: AnyExperimentScorer): ReportScorer {
+  return scorer as ReportScorer;
+}
+
+/**
+ * The world a block is scored against, looked up in the run's files by `key` (a world seed, or
+ * memory's seed and load), or an error naming the block and the missing `what` (`history world
+ * w3`). The one lookup of every per-block scorer's `world`.
+ */
+export function blockWorld<Key, World>(
+  files: { get(key: Key): World | undefined },
+  key: Key,
+  block: Pick<PlannedBlock, 'blockId'>,
+  what: string,
+): World {
+  const world = files.get(key);
+  if (world === undefined) throw new Error(`block ${block.blockId}: no ${what}`);
+  return world;
+}
