@@ -108,7 +108,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     expect(code).toBe(0);
     const release = out.trim().split('\n').at(-1) as string;
     expect(release).toBe(join(cwd, 'run', 'release'));
-    expect(readFileSync(join(release, 'divergence.md'), 'utf8')).toContain(
+    expect(readFileSync(join(release, 'report.md'), 'utf8')).toContain(
       'SCRIPTED BASELINE, not a model',
     );
     const verify = captureIo({ cwd });
@@ -287,14 +287,16 @@ describe('divergence release integrity', () => {
       'divergence-accuracy.csv',
       'divergence-dynamics.csv',
       'divergence-trajectory.csv',
-      'divergence-trajectory.svg',
       'divergence-worlds.csv',
       'divergence.json',
-      'divergence.md',
+      'figures/divergence-accuracy.svg',
+      'figures/divergence-dynamics.svg',
+      'figures/divergence-trajectory.svg',
       'manifest.json',
       'manifest.sha256',
       'plan.json',
       'report.html',
+      'report.md',
       'requests.jsonl',
     ]);
     expect(files).toContain('code/verify.mjs');
@@ -317,10 +319,10 @@ describe('divergence release integrity', () => {
     expect(intact.out).toContain('every file matches SHA256SUMS');
 
     const altered = copy('altered');
-    writeFileSync(join(altered, 'divergence.md'), '# edited\n');
+    writeFileSync(join(altered, 'report.md'), '# edited\n');
     const a = await verify(altered);
     expect(a.code).toBe(1);
-    expect(a.err).toMatch(/^MISMATCH divergence\.md: SHA-256 is [0-9a-f]{64}, SHA256SUMS lists/m);
+    expect(a.err).toMatch(/^MISMATCH report\.md: SHA-256 is [0-9a-f]{64}, SHA256SUMS lists/m);
 
     const missing = copy('missing');
     rmSync(join(missing, 'divergence-trajectory.csv'));
