@@ -134,6 +134,9 @@ describe('chi pilot --config selecting the divergence protocol', () => {
     expect(await runCli(['pilot', '--config', 'divergence.json'], cli.io), cli.err()).toBe(0);
     expect(cli.err()).toContain(`chi: run folder ${join(cwd, 'div')}`);
     expect(cli.err()).toMatch(/requests \(100%\)/);
+    // the release steps and the release line, as the default pilot prints them
+    expect(cli.err()).toMatch(/chi: writing the release \(tables, figures, report, README\)/);
+    expect(cli.err()).toContain(`chi: release written to ${join(cwd, 'div', 'release')}`);
     expect(cli.out().trim().split('\n').at(-1)).toBe(join(cwd, 'div', 'release'));
     const manifest = JSON.parse(readFileSync(join(cwd, 'div', 'manifest.json'), 'utf8'));
     expect(manifest.worldSeeds).toHaveLength(1);
