@@ -3,6 +3,7 @@ import {
   type LayoutName,
   type ReleaseLayoutRow,
   RUN_FILE_NAME,
+  RUN_FOLDER_DIRECTORY,
   renderLayoutRow,
   runFolderPaths,
 } from '@chi/run/internal';
@@ -128,7 +129,7 @@ export const DIVERGENCE_LAYOUT_ROWS: readonly ReleaseLayoutRow[] = [
   },
   {
     names: runFiles('prompt', 'requestIndex', 'payload'),
-    what: 'prompt templates; one line per request; each distinct request exactly as sent (`payloads/<requestSha256>.json.gz`, gzip of the canonical JSON of its messages)',
+    what: `prompt templates; one line per request; each distinct request exactly as sent (\`${RUN_FOLDER_DIRECTORY.payloads}/<requestSha256>.json.gz\`, gzip of the canonical JSON of its messages)`,
   },
   {
     names: releaseFiles('code/'),
