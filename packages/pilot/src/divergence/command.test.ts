@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -314,6 +315,19 @@ describe('divergence release integrity', () => {
       )
       .join('');
     expect(readFileSync(join(published, 'SHA256SUMS'), 'utf8')).toBe(expected);
+  });
+
+  it('verify names the layout of a release written before report.md instead of listing missing files', async () => {
+    const old = copy('old-layout');
+    // the layout before issue 37: divergence.md at the root, no report.md; SHA256SUMS consistent
+    renameSync(join(old, 'report.md'), join(old, 'divergence.md'));
+    rmSync(join(old, 'SHA256SUMS'));
+    await writeSha256Sums(old);
+    const result = await verify(old);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('the layout before figures/ and report.md (divergence.md)');
+    expect(result.err).toContain('node code/verify.mjs . inside it');
+    expect(result.err).not.toContain('missing');
   });
 
   it('verify names an altered, a missing and an unlisted file before recomputing (exit 1)', async () => {
