@@ -73,7 +73,9 @@ function escapeXml(text: string): string {
 }
 
 function text(x: number, y: number, body: string, attributes = ''): string {
-  return `<text x="${fixed(x)}" y="${fixed(y)}" font-size="11"${attributes}>${escapeXml(body)}</text>`;
+  // one font-size per element: a repeated attribute is not well-formed XML
+  const size = attributes.includes('font-size=') ? '' : ' font-size="11"';
+  return `<text x="${fixed(x)}" y="${fixed(y)}"${size}${attributes}>${escapeXml(body)}</text>`;
 }
 
 function line(x1: number, y1: number, x2: number, y2: number, attributes: string): string {
@@ -142,21 +144,34 @@ function seriesPath(points: readonly { x: number; y: number }[], color: string, 
   return [`<path d="${d}" fill="none" stroke="${color}" stroke-width="2"${dashOf(dash)}/>`];
 }
 
-/** The SVG frame: white background, a title and a subtitle carrying the banner. */
-function frame(width: number, height: number, title: string, subtitle: string, body: string[]) {
+/** Where the panels of a figure start: below the title, the subtitle and the banner. */
+const TOP = 66;
+
+/** A figure's subtitle and the release's banner (on its own line), or null without one. */
+interface Subtitle {
+  readonly what: string;
+  readonly banner: string | null;
+}
+
+/** The SVG frame: white background, a title, a subtitle and the banner on its own line. */
+function frame(width: number, height: number, title: string, subtitle: Subtitle, body: string[]) {
   return `${[
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" role="img" aria-label="${escapeXml(title)}">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="20" y="24" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
-    `<text x="20" y="42" font-size="12">${escapeXml(subtitle)}</text>`,
+    `<text x="20" y="40" font-size="12">${escapeXml(subtitle.what)}</text>`,
+    ...(subtitle.banner === null
+      ? []
+      : [
+          `<text x="20" y="56" font-size="12" font-weight="bold" fill="#8a5a00">${escapeXml(subtitle.banner)}</text>`,
+        ]),
     ...body,
     '</svg>',
   ].join('\n')}\n`;
 }
 
-function subtitleOf(analysis: DivergenceAnalysis, what: string): string {
-  const banner = divergenceBanner(analysis);
-  return `${what}${banner === null ? '' : ` ${banner}.`}`;
+function subtitleOf(analysis: DivergenceAnalysis, what: string): Subtitle {
+  return { what, banner: divergenceBanner(analysis) };
 }
 
 /** A checkpoint axis: x of a checkpoint (plus an offset) inside [left, right]. */
@@ -236,7 +251,7 @@ function trajectoryPanel(
  * checkpoint is the manifest's.
  */
 export function trajectoryFigure(analysis: DivergenceAnalysis): DivergenceFigure {
-  const height = 60 + PANEL * analysis.systems.length;
+  const height = TOP + 10 + PANEL * analysis.systems.length;
   const method = DIVERGENCE_INTERVAL_METHOD_LABELS[analysis.analysis.intervalMethod];
   return {
     id: 'divergence-trajectory',
@@ -252,7 +267,7 @@ export function trajectoryFigure(analysis: DivergenceAnalysis): DivergenceFigure
         `Whiskers: pointwise 95% intervals (${method}); pale bars: simultaneous 95% bands.`,
       ),
       analysis.systems.flatMap((system, index) =>
-        trajectoryPanel(analysis, system, 50 + index * PANEL),
+        trajectoryPanel(analysis, system, TOP + index * PANEL),
       ),
     ),
   };
@@ -311,7 +326,7 @@ function dynamicsPanel(system: DivergenceSystemResult, top: number, rowHeight: n
 export function dynamicsFigure(analysis: DivergenceAnalysis): DivergenceFigure {
   const rowHeight = 18;
   const panels: string[] = [];
-  let top = 50;
+  let top = TOP;
   for (const system of analysis.systems) {
     panels.push(...dynamicsPanel(system, top, rowHeight));
     top += 60 + rowHeight * system.dynamics.length;
@@ -389,10 +404,10 @@ export function accuracyFigure(analysis: DivergenceAnalysis): DivergenceFigure {
       'Task accuracy (share of the primary choices answered as the arm’s history warrants) of every arm by checkpoint, per system, arms offset on the checkpoint axis; whiskers: pointwise 95% intervals. The task outcomes that accompany the dynamics.',
     svg: frame(
       WIDTH,
-      60 + PANEL * analysis.systems.length,
+      TOP + 10 + PANEL * analysis.systems.length,
       title,
       subtitleOf(analysis, 'Whiskers: pointwise 95% intervals over world clusters.'),
-      analysis.systems.flatMap((system, index) => accuracyPanel(system, 50 + index * PANEL)),
+      analysis.systems.flatMap((system, index) => accuracyPanel(system, TOP + index * PANEL)),
     ),
   };
 }

@@ -181,6 +181,14 @@ describe('divergence release text', () => {
     ).not.toContain('fill-opacity');
     expect(files.get('figures/divergence-dynamics.svg')).toContain('>plasticity</text>');
     expect(files.get('figures/divergence-accuracy.svg')).toContain('>A</text>');
+    // well-formed: no element repeats an attribute (a browser refuses to draw such an SVG)
+    for (const figure of ['trajectory', 'dynamics', 'accuracy'])
+      for (const tag of (files.get(`figures/divergence-${figure}.svg`) ?? '').match(
+        /<[a-z]+ [^>]*>/g,
+      ) ?? []) {
+        const names = [...tag.matchAll(/ ([a-z-]+)="/g)].map((match) => match[1]);
+        expect(new Set(names).size, tag).toBe(names.length);
+      }
     expect(renderDivergenceRelease(banded)).toEqual(files);
     // report.md references each figure by its release path
     for (const name of ['trajectory', 'dynamics', 'accuracy'])
