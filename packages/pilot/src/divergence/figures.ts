@@ -58,8 +58,6 @@ export const FIGURE_SERIES: readonly {
   },
 ];
 
-const ARM_COLORS = ['#222222', '#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b', '#e377c2'];
-
 function fixed(value: number): string {
   return value.toFixed(1);
 }
@@ -348,66 +346,87 @@ export function dynamicsFigure(analysis: DivergenceAnalysis): DivergenceFigure {
   };
 }
 
+/** A cell's fill: white at 0 to dark blue at 1 (the text on it switches to white past 0.6). */
+function accuracyFill(value: number): string {
+  const channel = (from: number, to: number) =>
+    Math.round(from + (to - from) * Math.min(1, Math.max(0, value)))
+      .toString(16)
+      .padStart(2, '0');
+  return `#${channel(255, 8)}${channel(255, 48)}${channel(255, 107)}`;
+}
+
+const CELL_HEIGHT = 16;
+
+/** One system's accuracy grid: a row per arm, a column per checkpoint, the value in each cell. */
 function accuracyPanel(system: DivergenceSystemResult, top: number): string[] {
-  const left = 70;
-  const right = WIDTH - 200;
+  const left = 160;
   const checkpoints = [...new Set(system.taskAccuracy.map((cell) => cell.checkpoint))];
   const arms = [...new Set(system.taskAccuracy.map((cell) => cell.arm))];
-  const x = checkpointScale(checkpoints, left, right);
-  const y = (value: number) => top + 30 + (1 - value) * PLOT;
-  const styles = arms.map((arm, index) => ({
-    label: arm,
-    color: ARM_COLORS[index % ARM_COLORS.length] as string,
-    dash: index < ARM_COLORS.length ? '' : '4 3',
-    offset: arms.length <= 1 ? 0 : -0.3 + (0.6 * index) / (arms.length - 1),
-  }));
+  const width = Math.min(110, (WIDTH - left - 40) / Math.max(1, checkpoints.length));
   const parts = [
-    text(left, top + 18, divergenceSystemLabel(system), ' font-size="14" font-weight="bold"'),
-    ...checkpoints.map((checkpoint) =>
-      text(x(checkpoint), y(0) + 16, String(checkpoint), ' text-anchor="middle"'),
+    text(20, top + 18, divergenceSystemLabel(system), ' font-size="14" font-weight="bold"'),
+    ...checkpoints.map((checkpoint, column) =>
+      text(
+        left + width * (column + 0.5),
+        top + 38,
+        `checkpoint ${checkpoint}`,
+        ' text-anchor="middle"',
+      ),
     ),
-    ...yAxis(left, right, y, [0, 0.25, 0.5, 0.75, 1]),
   ];
-  arms.forEach((arm, index) => {
-    const style = styles[index] as (typeof styles)[number];
-    const cells = system.taskAccuracy.filter(
-      (cell) => cell.arm === arm && cell.value.estimate !== null,
-    );
-    parts.push(
-      ...seriesPath(
-        cells.map((cell) => ({
-          x: x(cell.checkpoint + style.offset),
-          y: y(cell.value.estimate as number),
-        })),
-        style.color,
-        style.dash,
-      ),
-      ...cells.flatMap((cell) =>
-        estimateMark(x(cell.checkpoint + style.offset), y, cell.value, style.color),
-      ),
-    );
+  arms.forEach((arm, row) => {
+    const y = top + 44 + row * CELL_HEIGHT;
+    parts.push(text(left - 8, y + 12, arm, ' text-anchor="end"'));
+    checkpoints.forEach((checkpoint, column) => {
+      const cell = system.taskAccuracy.find(
+        (candidate) => candidate.arm === arm && candidate.checkpoint === checkpoint,
+      );
+      const value = cell?.value.estimate ?? null;
+      const x = left + width * column;
+      parts.push(
+        `<rect x="${fixed(x)}" y="${fixed(y)}" width="${fixed(width - 1)}" height="${CELL_HEIGHT - 1}" fill="${value === null ? '#eeeeee' : accuracyFill(value)}"/>`,
+        text(
+          x + width / 2,
+          y + 12,
+          value === null ? 'null' : value.toFixed(2),
+          ` text-anchor="middle"${value !== null && value > 0.6 ? ' fill="#fff"' : ''}`,
+        ),
+      );
+    });
   });
-  return [...parts, ...legend(right + 20, top + 50, styles)];
+  return parts;
+}
+
+/** The height of one system's accuracy grid. */
+function accuracyPanelHeight(system: DivergenceSystemResult): number {
+  return 64 + CELL_HEIGHT * new Set(system.taskAccuracy.map((cell) => cell.arm)).size;
 }
 
 /**
- * `figures/divergence-accuracy.svg`: per system, task accuracy of every arm by checkpoint with its
- * pointwise 95% interval: the task outcomes that accompany the dynamics.
+ * `figures/divergence-accuracy.svg`: per system, task accuracy of every arm at every checkpoint
+ * as a grid (darker is higher, the value printed in each cell; null cells grey): the task
+ * outcomes that accompany the dynamics. Intervals are in the report's tables.
  */
 export function accuracyFigure(analysis: DivergenceAnalysis): DivergenceFigure {
   const title = 'Task accuracy per arm and checkpoint';
+  const panels: string[] = [];
+  let top = TOP;
+  for (const system of analysis.systems) {
+    panels.push(...accuracyPanel(system, top));
+    top += accuracyPanelHeight(system);
+  }
   return {
     id: 'divergence-accuracy',
     svgPath: 'figures/divergence-accuracy.svg',
     title,
     caption:
-      'Task accuracy (share of the primary choices answered as the arm’s history warrants) of every arm by checkpoint, per system, arms offset on the checkpoint axis; whiskers: pointwise 95% intervals. The task outcomes that accompany the dynamics.',
+      'Task accuracy (share of the primary choices answered as the arm’s history warrants) of every arm at every checkpoint, per system: darker is higher, the world-mean value in each cell, null cells grey. The task outcomes that accompany the dynamics; pointwise intervals are in the task-accuracy tables and divergence-accuracy.csv.',
     svg: frame(
       WIDTH,
-      TOP + 10 + PANEL * analysis.systems.length,
+      top + 10,
       title,
-      subtitleOf(analysis, 'Whiskers: pointwise 95% intervals over world clusters.'),
-      analysis.systems.flatMap((system, index) => accuracyPanel(system, TOP + index * PANEL)),
+      subtitleOf(analysis, 'World means; intervals in the report tables.'),
+      panels,
     ),
   };
 }

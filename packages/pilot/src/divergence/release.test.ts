@@ -181,6 +181,7 @@ describe('divergence release text', () => {
     ).not.toContain('fill-opacity');
     expect(files.get('figures/divergence-dynamics.svg')).toContain('>plasticity</text>');
     expect(files.get('figures/divergence-accuracy.svg')).toContain('>A</text>');
+    expect(files.get('figures/divergence-accuracy.svg')).toContain('>0.50</text>');
     // well-formed: no element repeats an attribute (a browser refuses to draw such an SVG)
     for (const figure of ['trajectory', 'dynamics', 'accuracy'])
       for (const tag of (files.get(`figures/divergence-${figure}.svg`) ?? '').match(
