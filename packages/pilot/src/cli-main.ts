@@ -445,7 +445,10 @@ async function divergenceCommand(command: PilotCommand, io: CliIo): Promise<numb
   );
 }
 
-/** `chi view` of a divergence release: its self-contained `report.html`, bundled or served. */
+/**
+ * `chi view` of a divergence release: served, a drill-down (systems, grids, dynamics, per-world
+ * values); bundled, its self-contained `report.html`.
+ */
 async function viewDivergence(
   release: string,
   command: { readonly bundle: string | null; readonly port: number },
@@ -462,7 +465,7 @@ async function viewDivergence(
   }
   const server = await startDivergenceViewServer(release, command.port);
   io.stderr.write(
-    `chi: viewing the divergence report of ${release} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`,
+    `chi: viewing the divergence release ${release} at ${server.url} (127.0.0.1 only): systems, grids by checkpoint, dynamics, per-world values; Ctrl-C stops\n`,
   );
   io.stdout.write(`${server.url}\n`);
   await (io.untilStopped ?? new Promise<void>(() => {}));

@@ -24,6 +24,12 @@ import { summaryBlocks } from './report-summary';
 import { wordingAgreementBlocks } from './report-wording';
 import { systemsBlocks } from './systems-section';
 
+/**
+ * What a figure block shows of its figure: its id, title, caption and release path. A vega
+ * figure (`FigureDefinition`) is one; the divergence release's hand-drawn SVGs are others.
+ */
+export type ReportFigure = Pick<FigureDefinition, 'id' | 'title' | 'caption' | 'svgPath'>;
+
 /** A block of the report, rendered to Markdown and to HTML by the same walk. */
 export type ReportBlock =
   | {
@@ -43,7 +49,7 @@ export type ReportBlock =
     }
   | {
       readonly kind: 'figure';
-      readonly figure: FigureDefinition;
+      readonly figure: ReportFigure;
       readonly svg: string;
       readonly number: number;
     }

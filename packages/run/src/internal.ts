@@ -28,7 +28,12 @@ export { lazyArray } from './lazy-array';
 export { ledgerContradictions, ledgerExpectation, reconcileLedger } from './ledger-reconcile';
 export { openRun } from './open-run';
 export { indexPlan, PLAN_SCHEMA_PARSERS, type PlanIndex } from './plan-index';
-export { releaseLayoutRow } from './release-layout';
+export {
+  type LayoutName,
+  type ReleaseLayoutRow,
+  releaseLayoutRow,
+  renderLayoutRow,
+} from './release-layout';
 export { type UsableReply, usableReply } from './request-outcome';
 export {
   isPublishedRunFile,

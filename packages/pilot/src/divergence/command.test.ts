@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -108,7 +109,7 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     expect(code).toBe(0);
     const release = out.trim().split('\n').at(-1) as string;
     expect(release).toBe(join(cwd, 'run', 'release'));
-    expect(readFileSync(join(release, 'divergence.md'), 'utf8')).toContain(
+    expect(readFileSync(join(release, 'report.md'), 'utf8')).toContain(
       'SCRIPTED BASELINE, not a model',
     );
     const verify = captureIo({ cwd });
@@ -134,6 +135,9 @@ describe('chi pilot --config selecting the divergence protocol', () => {
     expect(await runCli(['pilot', '--config', 'divergence.json'], cli.io), cli.err()).toBe(0);
     expect(cli.err()).toContain(`chi: run folder ${join(cwd, 'div')}`);
     expect(cli.err()).toMatch(/requests \(100%\)/);
+    // the release steps and the release line, as the default pilot prints them
+    expect(cli.err()).toMatch(/chi: writing the release \(tables, figures, report, README\)/);
+    expect(cli.err()).toContain(`chi: release written to ${join(cwd, 'div', 'release')}`);
     expect(cli.out().trim().split('\n').at(-1)).toBe(join(cwd, 'div', 'release'));
     const manifest = JSON.parse(readFileSync(join(cwd, 'div', 'manifest.json'), 'utf8'));
     expect(manifest.worldSeeds).toHaveLength(1);
@@ -287,14 +291,16 @@ describe('divergence release integrity', () => {
       'divergence-accuracy.csv',
       'divergence-dynamics.csv',
       'divergence-trajectory.csv',
-      'divergence-trajectory.svg',
       'divergence-worlds.csv',
       'divergence.json',
-      'divergence.md',
+      'figures/divergence-accuracy.svg',
+      'figures/divergence-dynamics.svg',
+      'figures/divergence-trajectory.svg',
       'manifest.json',
       'manifest.sha256',
       'plan.json',
       'report.html',
+      'report.md',
       'requests.jsonl',
     ]);
     expect(files).toContain('code/verify.mjs');
@@ -311,16 +317,29 @@ describe('divergence release integrity', () => {
     expect(readFileSync(join(published, 'SHA256SUMS'), 'utf8')).toBe(expected);
   });
 
+  it('verify names the layout of a release written before report.md instead of listing missing files', async () => {
+    const old = copy('old-layout');
+    // the layout before issue 37: divergence.md at the root, no report.md; SHA256SUMS consistent
+    renameSync(join(old, 'report.md'), join(old, 'divergence.md'));
+    rmSync(join(old, 'SHA256SUMS'));
+    await writeSha256Sums(old);
+    const result = await verify(old);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('the layout before figures/ and report.md (divergence.md)');
+    expect(result.err).toContain('node code/verify.mjs . inside it');
+    expect(result.err).not.toContain('missing');
+  });
+
   it('verify names an altered, a missing and an unlisted file before recomputing (exit 1)', async () => {
     const intact = await verify(published);
     expect(intact.code).toBe(0);
     expect(intact.out).toContain('every file matches SHA256SUMS');
 
     const altered = copy('altered');
-    writeFileSync(join(altered, 'divergence.md'), '# edited\n');
+    writeFileSync(join(altered, 'report.md'), '# edited\n');
     const a = await verify(altered);
     expect(a.code).toBe(1);
-    expect(a.err).toMatch(/^MISMATCH divergence\.md: SHA-256 is [0-9a-f]{64}, SHA256SUMS lists/m);
+    expect(a.err).toMatch(/^MISMATCH report\.md: SHA-256 is [0-9a-f]{64}, SHA256SUMS lists/m);
 
     const missing = copy('missing');
     rmSync(join(missing, 'divergence-trajectory.csv'));

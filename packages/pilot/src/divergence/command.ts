@@ -257,6 +257,13 @@ export async function verifyDivergenceCommand(
     );
     return 1;
   }
+  if (existsSync(join(dir, 'divergence.md')) && !existsSync(join(dir, 'report.md'))) {
+    // Written before the release took the pilot's layout (issue 37): its own verifier knows it.
+    io.stderr.write(
+      'FAILED: this divergence release has the layout before figures/ and report.md (divergence.md): verify it with the verifier it carries, node code/verify.mjs . inside it\n',
+    );
+    return 1;
+  }
   const mismatches = await compareDivergenceRelease(dir, await recomputeDivergence(dir));
   if (mismatches.length === 0) {
     io.stdout.write(

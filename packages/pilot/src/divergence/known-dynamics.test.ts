@@ -13,7 +13,8 @@ import {
 } from './analyze';
 import type { DivergenceCallRecord } from './calls';
 import { EXPECTED_DYNAMICS, expectedSeries, FOLLOWER_DYNAMICS, type Known } from './known-truth';
-import { compareDivergenceRelease, divergenceMarkdown } from './release';
+import { compareDivergenceRelease } from './release';
+import { divergenceReportMarkdown } from './report';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
 import { divergenceEntries } from './score';
 import { DIVERGENCE_SYSTEM_NAMES, scriptedDivergenceInstance } from './scripted-divergence';
@@ -162,7 +163,9 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
     const { manifest, manifestSha256, entries, excluded } = await recomputeDivergence(runDir);
     expect(manifest.analysis.intervalMethod).toBe('studentized');
     expect(analysis.analysis.intervalMethod).toBe('studentized');
-    expect(divergenceMarkdown(analysis)).toContain('read by the studentized cluster bootstrap');
+    expect(divergenceReportMarkdown(analysis)).toContain(
+      'read by the studentized cluster bootstrap',
+    );
     const { intervalMethod: _, ...legacyAnalysis } = manifest.analysis;
     const legacy = analyzeDivergence(
       { ...manifest, analysis: legacyAnalysis },
@@ -171,7 +174,7 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
       excluded,
     );
     expect(legacy.analysis.intervalMethod).toBe('expanded_percentile');
-    expect(divergenceMarkdown(legacy)).toContain(
+    expect(divergenceReportMarkdown(legacy)).toContain(
       'read by the expanded percentile cluster bootstrap',
     );
     const cells = (result: DivergenceAnalysis) =>

@@ -90,7 +90,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
       evidenceClass: 'scripted_baseline',
     });
     const release = join(run, 'release');
-    expect(readFileSync(join(release, 'divergence.md'), 'utf8')).toContain(
+    expect(readFileSync(join(release, 'report.md'), 'utf8')).toContain(
       'SCRIPTED BASELINE, not a model',
     );
     const verify = captureIo({ cwd });
@@ -137,7 +137,7 @@ describe('chi pilot --protocol divergence-v0.1 against a live (loopback) endpoin
     const excess = analysis.systems[0].trajectory[0].series.excess;
     expect(excess.estimate).toBeNull();
     expect(excess.reason).toBe(`A excluded: 1 x infrastructure failure: no_route; 12 x ${BLOCKED}`);
-    expect(readFileSync(join(run, 'release', 'divergence.md'), 'utf8')).toContain(
+    expect(readFileSync(join(run, 'release', 'report.html'), 'utf8')).toContain(
       'infrastructure failure: no_route',
     );
     expect(cli.err()).toContain('incomplete instance');

@@ -78,7 +78,7 @@ describe('a divergence release meets the release clause and verifies from a copy
     // at checkpoint 0 the warranted answer is unknown, which the follower gives
     expect(accuracy).toContain('notebook-follower,scripted_baseline,A,0,1,1,1,2,2,');
     expect(accuracy.filter((row) => row.startsWith('stateless,')).length).toBe(21 * 7);
-    const markdown = readFileSync(join(published, 'divergence.md'), 'utf8');
+    const markdown = readFileSync(join(published, 'report.md'), 'utf8');
     expect(markdown).toContain('| arm | checkpoint 0 | checkpoint 1 |');
     expect(readFileSync(join(published, 'README.md'), 'utf8')).toContain('node code/verify.mjs .');
   });

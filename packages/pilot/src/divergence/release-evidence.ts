@@ -1,4 +1,12 @@
-import { RUN_FILE_NAME, RUN_FOLDER_DIRECTORY, runFolderPaths } from '@chi/run/internal';
+import { evidenceBanner } from '@chi/report/internal';
+import {
+  type LayoutName,
+  type ReleaseLayoutRow,
+  RUN_FILE_NAME,
+  RUN_FOLDER_DIRECTORY,
+  renderLayoutRow,
+  runFolderPaths,
+} from '@chi/run/internal';
 import type { ChisEntry } from '@chi/spec';
 import {
   type DivergenceAnalysis,
@@ -7,6 +15,7 @@ import {
   divergenceWorldValues,
   type ExcludedInstance,
 } from './analyze';
+import { divergenceSystemLabel } from './figures';
 import type { DivergenceManifest } from './manifest';
 
 /** What the evidence files of a divergence release are computed from (`recomputeDivergence`). */
@@ -101,17 +110,77 @@ export function chisLogFiles(
   return files;
 }
 
-/** The release README: the evidence label, what each file is and the two ways to verify. */
+const runFiles = (...ids: string[]): LayoutName[] => ids.map((runFile) => ({ runFile }));
+const releaseFiles = (...names: string[]): LayoutName[] =>
+  names.map((releaseFile) => ({ releaseFile }));
+
+/**
+ * The layout table of the divergence release README: the run files' names come from `RUN_FILES`
+ * (`@chi/run`, the pilot README's rows where they mean the same), the release files' from here.
+ */
+export const DIVERGENCE_LAYOUT_ROWS: readonly ReleaseLayoutRow[] = [
+  {
+    names: runFiles('manifest', 'manifestSha256'),
+    what: 'the frozen manifest (systems, world seeds, arms, checkpoints, primary checkpoint, analysis seed) and its hash',
+  },
+  {
+    names: runFiles('plan', 'attempts'),
+    what: 'every planned request and the hash-chained attempt log (replies, notebooks applied)',
+  },
+  {
+    names: runFiles('prompt', 'requestIndex', 'payload'),
+    what: `prompt templates; one line per request; each distinct request exactly as sent (\`${RUN_FOLDER_DIRECTORY.payloads}/<requestSha256>.json.gz\`, gzip of the canonical JSON of its messages)`,
+  },
+  {
+    names: releaseFiles('code/'),
+    what: 'the packed `@chi/*` packages (npm tarballs) that made this release and the self-contained verifier `code/verify.mjs`',
+  },
+  {
+    names: runFiles('chis'),
+    what: 'the CHIS log: one entry per probe of every instance (decision vector, task accuracy, state hash)',
+  },
+  {
+    names: releaseFiles('divergence.json'),
+    what: 'the analysis: every series, dynamic and task accuracy with its interval, simultaneous band and world count',
+  },
+  {
+    names: releaseFiles('divergence-trajectory.csv', 'divergence-dynamics.csv'),
+    what: 'the series and dynamics as tables',
+  },
+  {
+    names: releaseFiles(DIVERGENCE_ACCURACY_FILE),
+    what: 'task accuracy per system, arm and checkpoint: the task outcomes beside the dynamics',
+  },
+  {
+    names: releaseFiles(DIVERGENCE_WORLDS_FILE),
+    what: 'every per-world value behind every number; rows with `in_world_set` true are the worlds that number used',
+  },
+  {
+    names: releaseFiles('figures/'),
+    what: 'SVG figures: the divergence series with simultaneous bands, the dynamics, task accuracy per arm',
+  },
+  {
+    names: releaseFiles('report.md', 'report.html'),
+    what: 'the report: summary, figures, series, excluded instances, per-system tables',
+  },
+  { names: releaseFiles('SHA256SUMS'), what: 'SHA-256 of every other file' },
+];
+
+/**
+ * The release README: what the release is, its evidence label (scripted, synthetic or an
+ * endpoint nobody declared: never called a live model), how to verify it, and its layout table.
+ */
 export function divergenceReadme(analysis: DivergenceAnalysis): string {
-  const scripted = analysis.systems.every((system) => system.evidenceClass === 'scripted_baseline');
+  const banner = evidenceBanner(analysis.systems.map((system) => system.evidenceClass));
   return [
     `# Divergence release (${analysis.protocol})`,
     '',
-    ...(scripted ? ['> **Scripted baselines — not a measurement of any model.**', ''] : []),
-    `Manifest SHA-256: ${analysis.manifestSha256}.`,
+    ...(banner === null ? [] : [`> **${banner}**`, '']),
+    `Protocol: ${analysis.protocol}, the divergence protocol (different histories, same-history controls, erasure, sham and swap arms). Manifest SHA-256: ${analysis.manifestSha256}. Systems: ${analysis.systems.map(divergenceSystemLabel).join('; ')}.`,
     '',
-    'Check and recompute every derived file from inside this folder; only Node.js (>= 20.19) is',
-    'needed, no network and no other files:',
+    'Read `report.html` (self-contained) or `report.md`. Check and recompute every derived file',
+    'from inside this folder; only Node.js (>= 20.19) is needed, no network and no other files',
+    '(`chi verify .` does the same with the `chi` command):',
     '',
     '```sh',
     'sha256sum -c SHA256SUMS          # every file is as published',
@@ -120,16 +189,9 @@ export function divergenceReadme(analysis: DivergenceAnalysis): string {
     '',
     '| Path | What |',
     '| --- | --- |',
-    `| \`${RUN_FILE_NAME.manifest}\`, \`${RUN_FILE_NAME.manifestSha256}\` | the frozen manifest (systems, world seeds, arms, checkpoints, primary checkpoint, analysis seed) and its hash |`,
-    `| \`${RUN_FILE_NAME.plan}\`, \`${RUN_FILE_NAME.attempts}\` | every planned request and the hash-chained attempt log (replies, notebooks applied) |`,
-    `| \`${RUN_FOLDER_DIRECTORY.prompts}/\`, \`${RUN_FILE_NAME.requestIndex}\`, \`${RUN_FOLDER_DIRECTORY.payloads}/\` | prompt templates; one line per request; each distinct request exactly as sent (\`${RUN_FOLDER_DIRECTORY.payloads}/<requestSha256>.json.gz\`, gzip of the canonical JSON of its messages) |`,
-    '| `code/` | the packed `@chi/*` packages (npm tarballs) that made this release and the self-contained verifier `code/verify.mjs` |',
-    `| \`${RUN_FOLDER_DIRECTORY.chis}/<system>.jsonl\` | the CHIS log: one entry per probe of every instance (decision vector, task accuracy, state hash) |`,
-    '| `divergence.json` | the analysis: every series, dynamic and task accuracy with its interval and world count |',
-    '| `divergence-trajectory.csv`, `divergence-dynamics.csv` | the series and dynamics as tables |',
-    `| \`${DIVERGENCE_ACCURACY_FILE}\` | task accuracy per system, arm and checkpoint: the task outcomes beside the dynamics |`,
-    `| \`${DIVERGENCE_WORLDS_FILE}\` | every per-world value behind every number; rows with \`in_world_set\` true are the worlds that number used |`,
-    '| `divergence.md`, `report.html`, `divergence-trajectory.svg` | the report and its figure |',
+    ...DIVERGENCE_LAYOUT_ROWS.map(renderLayoutRow),
+    '',
+    'No API key, authorization header or account balance is included.',
     '',
   ].join('\n');
 }

@@ -192,9 +192,9 @@ export async function runDivergenceSession(
       }),
     finish: async (runDir, execution) => {
       if (execution.state !== 'completed') return null;
-      const recomputed = await finishDivergenceRun(runDir);
-      analysis = recomputed.analysis;
-      return writeDivergenceRelease(runDir, recomputed);
+      const written = await writeReleaseWithProgress(runDir, options.onEvent ?? (() => {}));
+      analysis = written.analysis;
+      return written.releaseDir;
     },
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
@@ -216,6 +216,31 @@ export async function runDivergenceSession(
     analysis,
     exitCode: outcome.exitCode,
   };
+}
+
+/**
+ * Recomputes the analysis and writes the release of a run whose requests all ended, telling the
+ * progress sink each step as the default pilot does (`finishing`, then `release-written`).
+ */
+async function writeReleaseWithProgress(
+  runDir: string,
+  emit: PilotEventSink,
+): Promise<{ readonly analysis: DivergenceAnalysis; readonly releaseDir: string }> {
+  emit({
+    type: 'finishing',
+    step: 'analyze',
+    detail:
+      'reading the attempt log, writing the CHIS log and computing the clustered-bootstrap intervals',
+  });
+  const recomputed = await finishDivergenceRun(runDir);
+  emit({
+    type: 'finishing',
+    step: 'write',
+    detail: 'writing the release (tables, figures, report, README) and SHA256SUMS',
+  });
+  const releaseDir = await writeDivergenceRelease(runDir, recomputed);
+  emit({ type: 'release-written', releaseDir });
+  return { analysis: recomputed.analysis, releaseDir };
 }
 
 /**

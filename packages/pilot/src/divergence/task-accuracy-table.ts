@@ -8,7 +8,7 @@ function accuracyCell(value: DivergenceEstimate): string {
 }
 
 /**
- * The task-accuracy table of one system, printed beside its dynamics in `divergence.md` and
+ * The task-accuracy table of one system, printed beside its dynamics in `report.md` and
  * `report.html`: one row per arm, one column per checkpoint (world counts are in
  * `divergence-accuracy.csv`).
  */

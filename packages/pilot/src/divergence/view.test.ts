@@ -7,7 +7,7 @@ import { testFolder } from '../__fixtures__/test-folder';
 import { runCli } from '../cli-main';
 
 describe('chi view of a divergence run', () => {
-  it('bundles and serves the release report.html, scripted baselines labelled', async () => {
+  it('bundles the report.html and serves a drill-down: systems, grids, dynamics, per-world values', async () => {
     const cwd = testFolder('chi-divergence-view-');
     // a copy of the offline run shared with command.test.ts (`--replicates 2 --seed 7 --resamples
     // 20`; a one-world run of its own before, which nothing here depends on)
@@ -39,9 +39,56 @@ describe('chi view of a divergence run', () => {
       stdout: { write: (text: string) => announced(text.trim()) },
     };
     const exit = runCli(['view', join('run', 'release'), '--port', '0'], io);
-    const page = await (await fetch(await url)).text();
-    stop();
+    const base = await url;
+    const get = async (path: string) => {
+      const response = await fetch(new URL(path, base));
+      return { status: response.status, text: await response.text() };
+    };
+    try {
+      // the first page: every system's headline, linked to its grid; the banner once
+      const overview = await get('/');
+      expect(overview.status).toBe(200);
+      expect(overview.text).toContain(
+        '<p class="banner" role="note">Scripted baseline — not a measurement of any model</p>',
+      );
+      expect(overview.text).toContain('<a href="/system/stateless">stateless (SCRIPTED BASELINE');
+      expect(overview.text).toContain('href="/report.html"');
+      expect((await get('/report.html')).text).toBe(report);
+      expect((await get('/figures/divergence-trajectory.svg')).text).toBe(
+        readFileSync(join(cwd, 'run', 'release', 'figures', 'divergence-trajectory.svg'), 'utf8'),
+      );
+
+      // a system: the series and arm grids by checkpoint, and the dynamics with the method
+      const system = await get('/system/notebook-follower');
+      expect(system.status).toBe(200);
+      expect(system.text).toContain('<table id="series-grid">');
+      expect(system.text).toContain('<table id="arm-grid">');
+      expect(system.text).toContain('<table id="dynamics">');
+      expect(system.text).toContain('studentized');
+      expect(system.text).toContain('href="/cell/notebook-follower/excess%406"');
+      expect(system.text).toContain('href="/cell/notebook-follower/accuracy%3AA%400"');
+      expect(system.text).toContain('href="/cell/notebook-follower/plasticity"');
+
+      // a cell: its per-world values, exactly the rows of divergence-worlds.csv
+      const cell = await get('/cell/notebook-follower/excess%406');
+      expect(cell.status).toBe(200);
+      const csv = readFileSync(join(cwd, 'run', 'release', 'divergence-worlds.csv'), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('notebook-follower,excess@6,'));
+      expect(csv).toHaveLength(2);
+      for (const line of csv) {
+        const [, , seed, value] = line.split(',');
+        expect(cell.text).toContain(`<tr><td>${seed}</td><td>${value}</td><td>yes</td>`);
+      }
+      const accuracy = await get('/cell/notebook-follower/accuracy%3AA%400');
+      expect(accuracy.text).toContain('task accuracy of arm A at checkpoint 0');
+
+      expect((await get('/system/nobody')).status).toBe(404);
+      expect((await get('/cell/notebook-follower/excess%4099')).status).toBe(404);
+      expect((await get('/api/data')).status).toBe(404);
+    } finally {
+      stop();
+    }
     expect(await exit).toBe(0);
-    expect(page).toBe(report);
   });
 });

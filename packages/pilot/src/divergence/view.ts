@@ -5,6 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { RunFolderDamagedError } from '@chi/spec';
 import { divergencePaths } from './run';
+import { divergenceCell, readDivergenceViewAnalysis, readDivergenceWorldRows } from './view-data';
+import {
+  divergenceCellPage,
+  divergenceNotFoundPage,
+  divergenceOverviewPage,
+  divergenceSystemPage,
+} from './view-pages';
 
 /**
  * The divergence release a `chi view` target names: the release itself, or the `release/` of a
@@ -45,31 +52,75 @@ export async function writeDivergenceViewBundle(release: string, outDir: string)
   return index;
 }
 
+type Answer = { readonly status: number; readonly type: string; readonly body: string };
+
+const HTML = 'text/html; charset=utf-8';
+
+/** Answers one GET of the divergence viewer: each page read from the release on demand. */
+async function answer(release: string, path: string): Promise<Answer> {
+  if (path === '/report.html') return { status: 200, type: HTML, body: await reportHtml(release) };
+  const figure = /^\/figures\/([a-z0-9-]+\.svg)$/.exec(path);
+  if (figure !== null)
+    return {
+      status: 200,
+      type: 'image/svg+xml',
+      body: await readFile(join(release, 'figures', figure[1] as string), 'utf8'),
+    };
+  const analysis = await readDivergenceViewAnalysis(release);
+  const notFound = (what: string): Answer => ({
+    status: 404,
+    type: HTML,
+    body: divergenceNotFoundPage(analysis, what),
+  });
+  if (path === '/' || path === '/index.html')
+    return { status: 200, type: HTML, body: divergenceOverviewPage(analysis) };
+  const parts = path.split('/').slice(1).map(decodeURIComponent);
+  if (parts[0] === 'system' && parts.length === 2) {
+    const system = analysis.systems.find((candidate) => candidate.systemId === parts[1]);
+    return system === undefined
+      ? notFound(`no system ${parts[1]} in this release`)
+      : { status: 200, type: HTML, body: divergenceSystemPage(analysis, system) };
+  }
+  if (parts[0] === 'cell' && parts.length === 3) {
+    const [, systemId, statistic] = parts as [string, string, string];
+    const cell = divergenceCell(analysis, systemId, statistic);
+    if (cell === null) return notFound(`no cell ${statistic} of system ${systemId}`);
+    const rows = await readDivergenceWorldRows(release, systemId, statistic);
+    return { status: 200, type: HTML, body: divergenceCellPage(analysis, cell, rows) };
+  }
+  return notFound(`no page ${path}`);
+}
+
 /**
- * `chi view` for a divergence release: serves its `report.html` on 127.0.0.1 (`port` 0 picks a
- * free one), re-read on every request so a resumed run's new release shows on reload.
+ * `chi view` for a divergence release: a drill-down served on 127.0.0.1 (`port` 0 picks a free
+ * one): the systems' headline, per system the grid of series and of arms by checkpoint and the
+ * dynamics table with intervals and method, per cell its per-world values, and the release's
+ * `report.html` and figures. Every page is read from the release on request (a resumed run's new
+ * release shows on reload); no page ships the run whole.
  */
 export async function startDivergenceViewServer(
   release: string,
   port = 0,
 ): Promise<{ readonly url: string; close(): Promise<void> }> {
-  await reportHtml(release);
+  await readDivergenceViewAnalysis(release);
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (request.method !== 'GET' || (path !== '/' && path !== '/index.html')) {
-      response.writeHead(404, { 'content-type': 'text/plain' });
-      response.end('not found');
+    const reply = (status: number, type: string, body: string) => {
+      response.writeHead(status, {
+        'content-type': type,
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+      });
+      response.end(body);
+    };
+    if (request.method !== 'GET') {
+      reply(405, 'text/plain', 'only GET');
       return;
     }
-    reportHtml(release).then(
-      (html) => {
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        response.end(html);
-      },
-      (error: unknown) => {
-        response.writeHead(500, { 'content-type': 'text/plain' });
-        response.end(error instanceof Error ? error.message : String(error));
-      },
+    answer(release, path).then(
+      (page) => reply(page.status, page.type, page.body),
+      (error: unknown) =>
+        reply(500, 'text/plain', error instanceof Error ? error.message : String(error)),
     );
   });
   await new Promise<void>((done, fail) => {
