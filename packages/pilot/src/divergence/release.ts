@@ -262,6 +262,28 @@ function cell(text: string): string {
   return text.replaceAll('|', '\\|');
 }
 
+/**
+ * The arms not run on a system (memory policy system without the state control they need), with
+ * the reason, as a section of the divergence report; nothing when every arm ran (the release then
+ * keeps its bytes). Kept apart so the section can move with the report's rendering.
+ */
+export function notApplicableArmsMarkdown(
+  analysis: Pick<DivergenceAnalysis, 'notApplicableArms'>,
+): string[] {
+  const arms = analysis.notApplicableArms ?? [];
+  if (arms.length === 0) return [];
+  return [
+    '',
+    '## Arms not applicable',
+    '',
+    'Not run, never faked: every series and dynamic that reads one of these arms is null with its reason.',
+    '',
+    '| system | arm | reason |',
+    '| --- | --- | --- |',
+    ...arms.map((arm) => `| ${cell(arm.systemId)} | ${cell(arm.arm)} | ${cell(arm.reason)} |`),
+  ];
+}
+
 /** The report section: trajectory tables and every dynamic with its definition. */
 export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
   const lines: string[] = [
@@ -293,6 +315,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
               `| ${cell(instance.systemId)} | ${instance.worldSeed} | ${cell(instance.arm)} | ${cell(instance.requestId)} | ${cell(instance.reason)} |`,
           ),
         ]),
+    ...notApplicableArmsMarkdown(analysis),
   ];
   for (const system of analysis.systems) {
     lines.push('', `## ${labelOf(system)}`, '', formatFamilies(system), '');
