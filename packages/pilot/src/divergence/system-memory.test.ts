@@ -9,7 +9,10 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from '../__fixtures__/cli-io';
+import { runCli } from '../cli-main';
 import { applyNotebookCap } from '../notebook';
+import { serveScriptedSystem } from '../serve';
 import type { DivergenceAnalysis } from './analyze';
 import { divergenceSettings, runDivergenceSession } from './run';
 import { divergenceSystemSpec, scriptedDivergenceInstance } from './scripted-divergence';
@@ -142,4 +145,43 @@ describe('the divergence protocol under memory policy system', () => {
     expect(at(held.analysis)).toEqual(at(notebook.analysis));
     for (const [, value] of at(held.analysis)) expect(value).not.toBeNull();
   }, 300_000);
+});
+
+describe('chi pilot --protocol divergence-v0.1 --base-url URL --memory system', () => {
+  it('runs against a stateful endpoint with one flag: state arms by its declared instance control, or marked not applicable', async () => {
+    const runs = new Map<string, DivergenceAnalysis>();
+    for (const name of ['keyword-store', 'leaky-store']) {
+      const server = await serveScriptedSystem({ system: name });
+      try {
+        const cli = captureIo({ cwd: root });
+        const out = join(root, `cli-${name}`);
+        const code = await runCli(
+          [
+            ...['pilot', '--protocol', 'divergence-v0.1', '--base-url', server.baseUrl],
+            ...['--models', server.model, '--memory', 'system', '--replicates', '1'],
+            ...['--resamples', '20', '--ceiling-usd', '0', '--out', out],
+          ],
+          cli.io,
+        );
+        expect(code, cli.err()).toBe(0);
+        const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
+        expect(manifest.systems[0].memory).toBe('system');
+        runs.set(name, JSON.parse(await readFile(join(out, 'release', 'divergence.json'), 'utf8')));
+      } finally {
+        await server.close();
+      }
+    }
+    const armsOf = (name: string) =>
+      (runs.get(name)?.notApplicableArms ?? []).map((arm) => arm.arm).sort();
+    expect(armsOf('keyword-store')).toEqual(['A.fault']);
+    expect(armsOf('leaky-store')).toEqual([...STATE_ARMS, 'A.fault'].sort());
+  }, 300_000);
+
+  it('refuses --memory system for the offline scripted divergence baselines (exit 2)', async () => {
+    const cli = captureIo({ cwd: root });
+    expect(
+      await runCli(['pilot', '--protocol', 'divergence-v0.1', '--memory', 'system'], cli.io),
+    ).toBe(2);
+    expect(cli.err()).toContain('keep no memory of their own');
+  });
 });
