@@ -284,6 +284,26 @@ export function notApplicableArmsMarkdown(
   ];
 }
 
+/** The excluded-instances section of the divergence report. */
+function excludedInstancesMarkdown(analysis: DivergenceAnalysis): string[] {
+  return [
+    '## Excluded instances',
+    '',
+    ...(analysis.excludedInstances.length === 0
+      ? ['None: every instance ran every call of its arm.']
+      : [
+          'Incomplete instances (an infrastructure failure or an abandoned request ended the trajectory): left out of every series and dynamic, never scored.',
+          '',
+          '| system | world | arm | request | reason |',
+          '| --- | --- | --- | --- | --- |',
+          ...analysis.excludedInstances.map(
+            (instance) =>
+              `| ${cell(instance.systemId)} | ${instance.worldSeed} | ${cell(instance.arm)} | ${cell(instance.requestId)} | ${cell(instance.reason)} |`,
+          ),
+        ]),
+  ];
+}
+
 /** The report section: trajectory tables and every dynamic with its definition. */
 export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
   const lines: string[] = [
@@ -301,20 +321,7 @@ export function divergenceMarkdown(analysis: DivergenceAnalysis): string {
     '',
     ...Object.entries(analysis.seriesDefinitions).map(([name, text]) => `- \`${name}\`: ${text}`),
     '',
-    '## Excluded instances',
-    '',
-    ...(analysis.excludedInstances.length === 0
-      ? ['None: every instance ran every call of its arm.']
-      : [
-          'Incomplete instances (an infrastructure failure or an abandoned request ended the trajectory): left out of every series and dynamic, never scored.',
-          '',
-          '| system | world | arm | request | reason |',
-          '| --- | --- | --- | --- | --- |',
-          ...analysis.excludedInstances.map(
-            (instance) =>
-              `| ${cell(instance.systemId)} | ${instance.worldSeed} | ${cell(instance.arm)} | ${cell(instance.requestId)} | ${cell(instance.reason)} |`,
-          ),
-        ]),
+    ...excludedInstancesMarkdown(analysis),
     ...notApplicableArmsMarkdown(analysis),
   ];
   for (const system of analysis.systems) {

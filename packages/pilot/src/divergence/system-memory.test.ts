@@ -101,9 +101,8 @@ function primary(analysis: DivergenceAnalysis, series: string) {
   const point = analysis.systems[0]?.trajectory.find(
     (entry) => entry.checkpoint === analysis.primaryCheckpoint,
   );
-  return (point?.series as Record<string, { estimate: number | null; reason?: string | null }>)[
-    series
-  ];
+  const all = (point?.series ?? {}) as Record<string, { estimate: number | null }>;
+  return all[series];
 }
 
 describe('the divergence protocol under memory policy system', () => {
