@@ -22,6 +22,13 @@ export {
   type LedgerRecovery,
 } from './file-ledger';
 export {
+  createHttpInstanceControl,
+  type HttpInstanceControlOptions,
+  type InstanceControlOperation,
+  instanceControlUrl,
+  parseInstanceControlPath,
+} from './instance-control';
+export {
   INSTANCE_HEADER,
   instanceFromHeaders,
   instanceHeaders,

@@ -608,6 +608,7 @@ const PROTOCOL_OPTIONS: readonly string[] = [
   'price',
   'prices',
   'accept-unbounded-spend',
+  'memory',
   'concurrency',
 ];
 

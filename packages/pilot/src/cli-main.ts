@@ -423,10 +423,18 @@ async function divergenceCommand(command: PilotCommand, io: CliIo): Promise<numb
     smokeCeilingUsd: command.smokeCeilingUsd,
     allowFailedSmoke: command.allowFailedSmoke,
   };
-  if (!command.live && command.baseUrl === null)
+  if (!command.live && command.baseUrl === null) {
+    if (command.memory === 'system')
+      throw new UsageError(
+        '--memory system: the scripted divergence baselines keep no memory of their own; give --base-url (your stateful endpoint) or --live',
+      );
     return divergencePilotCommand({ ...options, systems: null }, io);
+  }
   const cwd = io.cwd ?? process.cwd();
-  const systems = liveSystems(command, await declaredPrices(command, cwd));
+  const systems = withMemoryPolicy(
+    liveSystems(command, await declaredPrices(command, cwd)),
+    command.memory ?? null,
+  );
   if (command.plan) {
     const catalog = await planCatalog(systems, io);
     return divergencePilotCommand(

@@ -12,6 +12,7 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { carriesNotes, instanceOf } from './memory-systems/request-identity';
+import { applyStateOperation, exportIfNamed } from './memory-systems/state-operations';
 import { renderPlannedRequest } from './render-planned';
 import { recordOutcome, worldsFor } from './run-held-state';
 import { modelOf } from './run-instance-models';
@@ -174,6 +175,8 @@ export async function runRequest(session: RunSession, ordinal: number): Promise<
   const system = session.run.systems.get(request.systemId) as SystemSpec;
   const model = await modelOf(session, ordinal, request, system);
   const rendered = await renderAndStore(session, request, system);
+  // Under memory policy system: the erasure, sham erasure or swap this request follows.
+  await applyStateOperation(session, request, system, model);
   const base = nextAttempt(session, ordinal, request, rendered);
   await session.attemptWriter.append({
     ...base,
@@ -207,6 +210,7 @@ export async function runRequest(session: RunSession, ordinal: number): Promise<
   if (reservesNothing(system)) session.unreservedChargedUsd += result.chargedUsd;
   await logFailure(session, request, base.attemptId, result);
   await keepNotebook(session, ordinal, request, result);
+  await exportIfNamed(session, ordinal, request, system, model);
   // Resolved only now: a request that reads this one's notebook may be dispatched from here on.
   recordOutcome(session, ordinal, { kind: 'resolved', result });
   await noteResultStops(session, result);

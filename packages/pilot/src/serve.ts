@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { instanceFromHeaders } from '@chi/openrouter';
-import { type ChatMessage, type ChatModel, InvalidArgumentError } from '@chi/spec';
+import { instanceFromHeaders, parseInstanceControlPath } from '@chi/openrouter';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type InstanceControl,
+  InvalidArgumentError,
+} from '@chi/spec';
 import {
   createMemoryReferenceModel,
   isMemoryReference,
@@ -61,6 +66,11 @@ export interface ScriptedModelDeclaration {
   };
   /** `system` for a reference memory system (it keeps its own memory); absent otherwise. */
   readonly memory?: 'system';
+  /**
+   * `chi-instance-control-v1` when the server answers `POST /v1/chi/instances/{id}/export|import|erase`
+   * (the reference memory systems `window` and `keyword-store`); absent otherwise.
+   */
+  readonly instanceControl?: 'chi-instance-control-v1';
 }
 
 /**
@@ -81,6 +91,7 @@ function servedSystem(
         uncappedNotebook: false,
         scripted: spec.scripted as ScriptedModelDeclaration['scripted'],
         memory: 'system',
+        ...(spec.instanceControl === undefined ? {} : { instanceControl: spec.instanceControl }),
       },
     };
   }
@@ -235,6 +246,41 @@ function modelNotFound(model: string): OpenAiError {
 }
 
 /**
+ * Answers one instance-control request (`POST /v1/chi/instances/{id}/export|import|erase`):
+ * export answers `{ state, bytesStored }`, import reads that body back, erase answers `{}`. A body
+ * that is not an exported state is a 400 naming it.
+ */
+async function controlInstance(
+  control: InstanceControl,
+  target: NonNullable<ReturnType<typeof parseInstanceControlPath>>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBodyBytes: number,
+): Promise<void> {
+  const text = await readBody(request, maxBodyBytes);
+  if (typeof text !== 'string') return sendError(response, text);
+  if (target.operation === 'export')
+    return sendJson(response, 200, await control.exportState(target.instanceId));
+  if (target.operation === 'erase') {
+    await control.erase(target.instanceId);
+    return sendJson(response, 200, {});
+  }
+  try {
+    const body = JSON.parse(text) as { state?: unknown; bytesStored?: unknown };
+    await control.importState(target.instanceId, {
+      state: body.state,
+      bytesStored: Number(body.bytesStored ?? 0),
+    });
+  } catch (error) {
+    return sendError(
+      response,
+      openAiError(400, `import: ${(error as Error).message}`, { param: 'state' }),
+    );
+  }
+  sendJson(response, 200, {});
+}
+
+/**
  * Serves a scripted reference system as an OpenAI-compatible endpoint on loopback:
  * `POST /v1/chat/completions` (JSON or, with `stream: true`, server-sent events with the final
  * usage chunk of `stream_options.include_usage`), `GET /v1/models` and `GET /v1/models/{id}`.
@@ -248,7 +294,9 @@ function modelNotFound(model: string): OpenAiError {
  * in-process system's replies byte for byte (they depend only on the prompt and the seed), and
  * the model entry declares the system's manifest facts (see {@link ScriptedModelDeclaration}),
  * so a pilot run through the real HTTP transport scores exactly like an in-process run. Usage
- * reports a rough token count (UTF-8 bytes / 4) and a cost of 0.
+ * reports a rough token count (UTF-8 bytes / 4) and a cost of 0. A reference memory system that
+ * offers the instance-control extension (`window`, `keyword-store`) also answers
+ * `POST /v1/chi/instances/{id}/export|import|erase` and declares it in its model entry.
  *
  * @example
  * ```ts
@@ -336,6 +384,15 @@ export async function serveScriptedSystem(options: ServeOptions): Promise<Script
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const control = parseInstanceControlPath(path);
+    if (control !== null && model.instanceControl !== undefined) {
+      if (request.method !== 'POST')
+        return sendError(
+          response,
+          openAiError(405, `${path}: use POST`, { code: 'method_not_allowed' }),
+        );
+      return controlInstance(model.instanceControl, control, request, response, maxBodyBytes);
+    }
     if (request.method === 'GET' && (path === '/v1/models' || path === '/models'))
       return sendJson(response, 200, { object: 'list', data: [entry] });
     const id = request.method === 'GET' ? modelPath(path) : null;

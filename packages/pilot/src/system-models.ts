@@ -1,4 +1,9 @@
-import { catalogEntry, createOpenRouterModel, type ReasoningEffort } from '@chi/openrouter';
+import {
+  catalogEntry,
+  createHttpInstanceControl,
+  createOpenRouterModel,
+  type ReasoningEffort,
+} from '@chi/openrouter';
 import {
   type BudgetLedger,
   type ChatModel,
@@ -143,7 +148,7 @@ export function modelForSystem(
       `system ${system.id} is openai-compatible but has no base URL`,
     );
   const { ledger: _unbounded, ...withoutLedger } = common;
-  return createOpenRouterModel({
+  const model = createOpenRouterModel({
     ...(unpriced ? withoutLedger : common),
     mode: 'openai-compatible',
     baseURL: system.baseUrl,
@@ -152,4 +157,12 @@ export function modelForSystem(
       ? {}
       : { reasoningEffort: system.reasoningEffort as ReasoningEffort }),
   });
+  if (system.instanceControl === undefined) return model;
+  // Declared by the endpoint and frozen in the manifest: its export / import / erase over HTTP.
+  const instanceControl = createHttpInstanceControl({
+    baseUrl: system.baseUrl,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(context.fetch === undefined ? {} : { fetch: context.fetch }),
+  });
+  return { ...model, generate: (request) => model.generate(request), instanceControl };
 }

@@ -273,6 +273,7 @@ function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartDat
       evidenceClass: s.evidenceClass,
       uncappedNotebook: s.uncappedNotebook ?? false,
       ...(s.memory === 'system' ? { memory: 'system' as const } : {}),
+      ...(s.instanceControl === undefined ? {} : { instanceControl: s.instanceControl }),
       providers: [...s.providers],
       ...quantizationOf(records, s.model),
       reasoningEffort: s.reasoningEffort,

@@ -329,6 +329,11 @@ export const ReportSystemSchema = z.strictObject({
   uncappedNotebook: z.boolean(),
   /** Who held the memory (issue 36): `system`, or absent for the runner's notebook. */
   memory: z.literal('system').optional(),
+  /**
+   * The instance-control extension the system declared (`chi-instance-control-v1`): its export
+   * reports the bytes it stores. Absent: none (bytes stored unknown).
+   */
+  instanceControl: z.literal('chi-instance-control-v1').optional(),
   /** Provider allowlist as frozen in the manifest (empty when the transport has none). */
   providers: z.array(z.string().min(1)),
   /**

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryPoint, RunFacts } from './chart-data';
 import { systemLabel } from './evidence-label';
-import { blankControlLeaks, blankControlLeakText, systemBoundaryText } from './memory-boundary';
+import {
+  blankControlLeaks,
+  blankControlLeakText,
+  memorySystemMethodText,
+  systemBoundaryText,
+} from './memory-boundary';
 
 const ratio = (numerator: number, denominator = 8) => ({
   numerator,
@@ -61,5 +66,47 @@ describe('the report on who held the memory', () => {
     const notebookOnly = run({ keeper: undefined });
     expect(systemBoundaryText(notebookOnly)).toBeNull();
     expect(systemLabel(notebookOnly, 'keeper')).toBe('keeper');
+  });
+});
+
+describe('bytes stored and the method sentence under each memory policy', () => {
+  const facts = (systems: Record<string, object>) =>
+    ({
+      notebookCapBytes: 6000,
+      systems: Object.entries(systems).map(([id, extra]) => ({
+        id,
+        evidenceClass: 'scripted_baseline',
+        ...extra,
+      })),
+    }) as unknown as RunFacts;
+
+  it('says bytes stored come from the export when declared, and are unknown otherwise', () => {
+    const text = systemBoundaryText(
+      facts({
+        window: { memory: 'system', instanceControl: 'chi-instance-control-v1' },
+        acme: { memory: 'system' },
+      }),
+    );
+    expect(text).toContain(
+      'Bytes stored: reported by window through its instance-control export (chi-instance-control-v1)',
+    );
+    expect(text).toContain(
+      'Bytes stored: unknown for acme (no instance-control extension declared)',
+    );
+    expect(text).toContain('Tokens replayed by the runner: none');
+  });
+
+  it('describes the notebook only for notebook systems, and the notebook default word for word', () => {
+    const notebookOnly = memorySystemMethodText(facts({ kimi: {} }));
+    expect(notebookOnly).toBe(
+      "The evaluated memory system is the named model plus a common 6000-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.",
+    );
+    const held = memorySystemMethodText(facts({ acme: { memory: 'system' } }));
+    expect(held).toContain('acme is the named system with the memory it keeps itself');
+    expect(held).not.toContain('notebook;');
+    const mixed = memorySystemMethodText(facts({ acme: { memory: 'system' }, kimi: {} }));
+    expect(mixed).toContain(
+      'For kimi it is the named model plus a common 6000-byte external notebook',
+    );
   });
 });

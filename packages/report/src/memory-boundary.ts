@@ -21,11 +21,52 @@ export function systemBoundaryText(run: RunFacts): string | null {
     .map((system) => system.id);
   const notebook = run.systems.filter((system) => system.memory !== 'system').map((s) => s.id);
   return [
-    `System boundary: ${held.join(', ')} held ${held.length === 1 ? 'its' : 'their'} own memory (memory policy system: each session was sent without notes and named its memory instance; bytes stored are the system's, unknown to the runner unless it reports them)`,
+    `System boundary: ${held.join(', ')} held ${held.length === 1 ? 'its' : 'their'} own memory (memory policy system: each session was sent without notes and named its memory instance; bytes stored are the system's, unknown to the runner unless it reports them). ${bytesStoredText(run)}`,
     notebook.length === 0
       ? '.'
       : `; for ${notebook.join(', ')} the runner held the memory in a capped notebook carried in each prompt (memory policy notebook).`,
     ' Results under different memory policies are not the same quantity: every system label carries its policy, and an EIMC under one policy is not ranked against an EIMC under the other.',
+  ].join('');
+}
+
+/**
+ * What the report can say about the bytes each system-held memory stores: a system that declared
+ * the instance-control extension reports them through its export; any other's are unknown (said
+ * so, never estimated). No tokens are replayed under memory policy system: the runner carries no
+ * state (the transcript-replay baseline, where run, counts its own).
+ */
+function bytesStoredText(run: RunFacts): string {
+  const held = run.systems.filter((system) => system.memory === 'system');
+  const reporting = held.filter((system) => system.instanceControl !== undefined).map((s) => s.id);
+  const unknown = held.filter((system) => system.instanceControl === undefined).map((s) => s.id);
+  return [
+    reporting.length === 0
+      ? ''
+      : `Bytes stored: reported by ${reporting.join(', ')} through ${reporting.length === 1 ? 'its' : 'their'} instance-control export (chi-instance-control-v1), not recorded by this run. `,
+    unknown.length === 0
+      ? ''
+      : `Bytes stored: unknown for ${unknown.join(', ')} (no instance-control extension declared). `,
+    'Tokens replayed by the runner: none (it carries no state under this policy)',
+  ].join('');
+}
+
+/**
+ * The method sentence on the evaluated memory system: under the notebook policy (every system of
+ * the pilot so far) the pilot's sentence, unchanged; for systems that held their own memory it
+ * names them and their boundary instead of describing a notebook they did not have.
+ */
+export function memorySystemMethodText(
+  run: RunFacts & { readonly notebookCapBytes: number },
+): string {
+  const notebookSentence = `The evaluated memory system is the named model plus a common ${run.notebookCapBytes}-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.`;
+  if (!hasSystemHeldMemory(run)) return notebookSentence;
+  const held = run.systems.filter((system) => system.memory === 'system').map((s) => s.id);
+  const notebook = run.systems.filter((system) => system.memory !== 'system').map((s) => s.id);
+  return [
+    `The evaluated memory system of ${held.join(', ')} is the named system with the memory it keeps itself (memory policy system); the runner carried no notebook for it.`,
+    notebook.length === 0
+      ? ''
+      : ` For ${notebook.join(', ')} it is the named model plus a common ${run.notebookCapBytes}-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.`,
   ].join('');
 }
 

@@ -14,7 +14,11 @@ import { cellLabel, compareText, type FigureDefinition } from './figures';
 import { omittedPanelsText, resourcePanels } from './figures/resources';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
-import { blankControlLeakText, systemBoundaryText } from './memory-boundary';
+import {
+  blankControlLeakText,
+  memorySystemMethodText,
+  systemBoundaryText,
+} from './memory-boundary';
 import { REPORT_CASES_FILES } from './report-cases';
 import { comparisonBlocks } from './report-comparisons';
 import { tableOfContents } from './report-contents';
@@ -528,7 +532,7 @@ function methodBlocks(input: ReportInput): ReportBlock[] {
         `CHI: null. ${data.chi.reason}`,
         'Zero observed error is not proof of zero true error.',
         'Nothing here measures consciousness, subjective feelings or moral status.',
-        `The evaluated memory system is the named model plus a common ${data.run.notebookCapBytes}-byte external notebook; this is not the provider's native memory, CPLOM production architecture, or context-window size.`,
+        memorySystemMethodText(data.run),
       ],
     },
   ];

@@ -159,4 +159,38 @@ export interface ChatModel {
   readonly evidenceClass: z.infer<typeof EvidenceClassSchema>;
   /** Send one request; resolves with the result (failures included), never rejects for them. */
   generate(request: ChatRequest): Promise<ChatResult>;
+  /**
+   * The optional instance-control extension of a system that keeps its own memory: export, import
+   * and erase one instance's state. Absent: the system offers none (interventions that need it are
+   * marked not applicable, never faked).
+   */
+  readonly instanceControl?: InstanceControl;
+}
+
+/** The version of the instance-control extension (frozen as `SystemSpec.instanceControl`). */
+export const INSTANCE_CONTROL_VERSION = 'chi-instance-control-v1' as const;
+
+/**
+ * An instance's state as the system exports it: opaque to the runner (only ever imported back,
+ * into the same or another instance of the same system), with the size the system reports.
+ */
+export interface InstanceState {
+  /** The system's own serialization; the runner never reads it. */
+  readonly state: unknown;
+  /** UTF-8 bytes the instance holds, as the system counts them (the report's bytes stored). */
+  readonly bytesStored: number;
+}
+
+/**
+ * State control over one memory instance (`chi-instance-control-v1`). Over HTTP:
+ * `POST <base>/chi/instances/{instanceId}/export` (answers an {@link InstanceState}),
+ * `.../import` (body: an exported {@link InstanceState}; replaces the instance's state) and
+ * `.../erase` (the instance becomes a blank memory), the instance ID percent-encoded. Each
+ * rejects (throws) when the operation failed: a state operation is never silently skipped.
+ */
+export interface InstanceControl {
+  readonly version: typeof INSTANCE_CONTROL_VERSION;
+  exportState(instanceId: string): Promise<InstanceState>;
+  importState(instanceId: string, state: InstanceState): Promise<void>;
+  erase(instanceId: string): Promise<void>;
 }

@@ -35,6 +35,9 @@ export {
   type ChatResult,
   ChatResultSchema,
   type FailureClass,
+  INSTANCE_CONTROL_VERSION,
+  type InstanceControl,
+  type InstanceState,
 } from './chat-model';
 export {
   type AxisId,

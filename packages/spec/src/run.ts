@@ -70,6 +70,14 @@ export const SystemSpecSchema = z.strictObject({
    * notes and every request names its instance and session (see `ChatInstance`).
    */
   memory: z.enum(['notebook', 'system']).optional(),
+  /**
+   * The instance-control extension the system declared (issue 36): `chi-instance-control-v1`
+   * means it can export, import and erase one instance's state (in process `ChatModel.instanceControl`,
+   * over HTTP `POST <base>/chi/instances/{id}/export|import|erase`). Absent: none, so the
+   * divergence protocol's swap, erasure, sham erasure and fault arms are not applicable to it under
+   * the `system` memory policy, and its bytes stored are unknown.
+   */
+  instanceControl: z.literal('chi-instance-control-v1').optional(),
 });
 /** One evaluated system as registered in a manifest. */
 export type SystemSpec = z.infer<typeof SystemSpecSchema>;

@@ -24,6 +24,7 @@ import {
   LEGACY_DIVERGENCE_INTERVAL_METHOD,
 } from './interval-method';
 import type { DivergenceManifest } from './manifest';
+import { type NotApplicableArm, notApplicableArms } from './not-applicable';
 
 /** The distance-based series reported at every checkpoint, per system. */
 export const DIVERGENCE_SERIES = [
@@ -262,6 +263,12 @@ export interface DivergenceAnalysis {
    */
   readonly excludedInstances: readonly ExcludedInstance[];
   readonly systems: readonly DivergenceSystemResult[];
+  /**
+   * Arms not run on a system (memory policy `system` without the state control they need), each
+   * with the reason; every series and dynamic reading one is null with that reason. Absent when
+   * every arm ran.
+   */
+  readonly notApplicableArms?: readonly NotApplicableArm[];
 }
 
 /** An instance left out of the analysis, and why. */
@@ -681,10 +688,15 @@ function clustersOf(
   entries: readonly ChisEntry[],
   excluded: readonly ExcludedInstance[],
 ): WorldCluster[] {
+  const system = manifest.systems.find((candidate) => candidate.id === systemId);
+  const inapplicable = system === undefined ? [] : notApplicableArms([system], manifest.arms);
   return manifest.worldSeeds.map((seed) => {
-    const mine = excluded.filter(
-      (instance) => instance.systemId === systemId && instance.worldSeed === seed,
-    );
+    const mine = [
+      ...excluded.filter(
+        (instance) => instance.systemId === systemId && instance.worldSeed === seed,
+      ),
+      ...inapplicable.map((arm) => ({ arm: arm.arm, reason: arm.reason })),
+    ];
     return clusterOf(
       manifest,
       seed,
@@ -850,7 +862,16 @@ export function analyzeDivergence(
       reason: instance.reason,
     })),
     systems,
+    // Absent when every arm ran on every system, so such a release keeps its bytes.
+    ...notApplicableField(manifest),
   };
+}
+
+function notApplicableField(manifest: DivergenceManifest): {
+  notApplicableArms?: NotApplicableArm[];
+} {
+  const arms = notApplicableArms(manifest.systems, manifest.arms);
+  return arms.length === 0 ? {} : { notApplicableArms: arms };
 }
 
 /**

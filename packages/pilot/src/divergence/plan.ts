@@ -3,6 +3,7 @@ import type { NotebookSource } from '@chi/spec/internal';
 import type { PlannedUnit } from '../experiments/experiment';
 import { requestNonce } from '../plan-request';
 import type { DivergenceManifest } from './manifest';
+import { notApplicableReason } from './not-applicable';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
 
 /**
@@ -138,17 +139,20 @@ export function planDivergenceWorld(
   worldSeed: number,
 ): PlannedUnit[] {
   return manifest.arms.flatMap((arm) =>
-    manifest.systems.map(
-      (system): PlannedUnit => ({
-        block: {
-          blockId: divergenceBlockId(worldSeed, arm.id, system.id),
-          experiment: 'divergence',
-          worldSeed,
-          load: null,
-        },
-        requestsFor: (systemId) =>
-          systemId === system.id ? instanceRequests(manifest, systemId, worldSeed, arm) : [],
-      }),
-    ),
+    // An arm not applicable to a system (memory policy system, no state control) is not planned.
+    manifest.systems
+      .filter((system) => notApplicableReason(system, arm) === null)
+      .map(
+        (system): PlannedUnit => ({
+          block: {
+            blockId: divergenceBlockId(worldSeed, arm.id, system.id),
+            experiment: 'divergence',
+            worldSeed,
+            load: null,
+          },
+          requestsFor: (systemId) =>
+            systemId === system.id ? instanceRequests(manifest, systemId, worldSeed, arm) : [],
+        }),
+      ),
   );
 }

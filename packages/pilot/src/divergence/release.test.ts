@@ -130,11 +130,17 @@ describe('divergence release text', () => {
     const markdown = divergenceReportMarkdown({
       ...analysis,
       notApplicableArms: [
-        { arm: 'swap', reason: 'no instance control: the notebook cannot be exchanged' },
+        {
+          systemId: 'notebook-follower',
+          arm: 'swap',
+          reason: 'no instance control: the notebook cannot be exchanged',
+        },
       ],
     });
     expect(markdown).toContain('## Arms not applicable');
-    expect(markdown).toContain('| swap | no instance control: the notebook cannot be exchanged |');
+    expect(markdown).toContain(
+      '| notebook-follower | swap | no instance control: the notebook cannot be exchanged |',
+    );
     expect(divergenceReportMarkdown(analysis)).not.toContain('Arms not applicable');
   });
 

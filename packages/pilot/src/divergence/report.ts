@@ -14,24 +14,17 @@ import {
   divergenceSystemLabel,
 } from './figures';
 import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
+import type { NotApplicableArm } from './not-applicable';
 import { DIVERGENCE_ACCURACY_FILE, DIVERGENCE_WORLDS_FILE } from './release-evidence';
 import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
-/** An arm the protocol could not run on a system, and why (issue 36: stateful systems). */
-export interface NotApplicableArm {
-  readonly arm: string;
-  readonly reason: string;
-  /** The system it applies to, when the analysis names one. */
-  readonly systemId?: string;
-}
+export type { NotApplicableArm } from './not-applicable';
 
 /**
- * What the divergence report reads: the analysis, and optionally the arms not applicable to a
- * system without instance control (`divergence.json`'s `notApplicableArms`, when present).
+ * What the divergence report reads: the analysis, whose `notApplicableArms` (present only when a
+ * system under memory policy `system` could not run an arm) becomes the "Arms not applicable" table.
  */
-export type DivergenceReportInput = DivergenceAnalysis & {
-  readonly notApplicableArms?: readonly NotApplicableArm[];
-};
+export type DivergenceReportInput = DivergenceAnalysis;
 
 function systemBlocks(analysis: DivergenceAnalysis, system: DivergenceSystemResult): ReportBlock[] {
   const id = `system-${system.systemId.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}`;
@@ -98,18 +91,15 @@ function figureBlock(figure: DivergenceFigure, number: number): ReportBlock {
 }
 
 function notApplicableBlocks(arms: readonly NotApplicableArm[] | undefined): ReportBlock[] {
-  if (arms === undefined) return [];
-  const withSystem = arms.some((arm) => arm.systemId !== undefined);
+  if (arms === undefined || arms.length === 0) return [];
   return [
     { kind: 'heading', level: 2, text: 'Arms not applicable', id: 'not-applicable-arms' },
     {
       kind: 'table',
       caption:
-        'Arms the protocol could not run on a system (a stateful system without instance control): no series or dynamic uses them',
-      columns: withSystem ? ['system', 'arm', 'reason'] : ['arm', 'reason'],
-      rows: arms.map((arm) =>
-        withSystem ? [arm.systemId ?? '', arm.arm, arm.reason] : [arm.arm, arm.reason],
-      ),
+        'Arms the protocol could not run on a system (a stateful system without instance control): not run, never faked; every series and dynamic that reads one is null with its reason',
+      columns: ['system', 'arm', 'reason'],
+      rows: arms.map((arm) => [arm.systemId, arm.arm, arm.reason]),
     },
   ];
 }

@@ -5,8 +5,8 @@ import { createInterface } from 'node:readline';
 import { parseCsv } from '@chi/report/internal';
 import { RunFolderDamagedError } from '@chi/spec';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSystemResult } from './analyze';
+import type { NotApplicableArm } from './not-applicable';
 import { DIVERGENCE_WORLDS_FILE } from './release-evidence';
-import type { NotApplicableArm } from './report';
 
 /**
  * What `chi view` reads of a divergence release, on demand: the analysis (`divergence.json`,

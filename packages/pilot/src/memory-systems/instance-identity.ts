@@ -22,14 +22,18 @@ export type InstanceFields = Pick<
  * - each control of a controls block in its own instance, never written to (`.../blank`,
  *   `.../oracle`): the blank control asks a memory that was shown nothing;
  * - each history arm of a world across its checkpoints (`history.w<seed>/A`, `/B`, `/A2`);
- * - every other request (behavioral halves, opt-in experiments, the divergence protocol) a fresh
- *   instance of its own, named by its request ID: nothing is meant to carry over.
+ * - each divergence instance (system, world, arm) across its checkpoints (its block,
+ *   `divergence.w<seed>.<arm>.<systemId>`): its erasure, sham erasure and swap are state
+ *   operations on that instance (`state-operations.ts`);
+ * - every other request (behavioral halves, opt-in experiments) a fresh instance of its own, named
+ *   by its request ID: nothing is meant to carry over.
  */
 export function instanceScope(request: InstanceFields): string {
   if (request.experiment === 'memory')
     return request.condition === 'replay' ? `${request.blockId}/replay` : request.blockId;
   if (request.experiment === 'controls') return `${request.blockId}/${request.condition}`;
   if (request.experiment === 'history') return `${request.blockId}/${request.history}`;
+  if (request.experiment === 'divergence') return request.blockId;
   return request.requestId;
 }
 

@@ -59,5 +59,6 @@ export function createKeywordStore(topK: number = DEFAULT_TOP_K): MemoryStore {
     answer: (questions) => questions.map(answerOne),
     recordCount: () => records.length,
     bytesStored: () => bytes,
+    records: () => records.map(({ id: _id, ...record }) => record),
   };
 }

@@ -13,6 +13,11 @@ export interface MemoryStore {
   recordCount(): number;
   /** UTF-8 bytes of the records held, as canonical JSON (what the report calls bytes stored). */
   bytesStored(): number;
+  /**
+   * The records held, in the order written (the instance-control export): writing them into a
+   * fresh store of the same kind rebuilds this one exactly.
+   */
+  records(): readonly ScriptedRecord[];
 }
 
 /** UTF-8 bytes of one record as JSON: a store's unit of storage. */

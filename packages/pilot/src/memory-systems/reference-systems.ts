@@ -3,6 +3,7 @@ import {
   type ChatModel,
   type ChatRequest,
   type ChatResult,
+  INSTANCE_CONTROL_VERSION,
   InvalidArgumentError,
   type SystemSpec,
 } from '@chi/spec';
@@ -16,6 +17,7 @@ import {
 } from '../scripted-systems';
 import { createKeywordStore, DEFAULT_TOP_K } from './keyword-store';
 import type { MemoryStore } from './memory-store';
+import { storeInstanceControl } from './store-control';
 import { createWindowStore, DEFAULT_WINDOW_RECORDS } from './window-store';
 
 /**
@@ -78,7 +80,7 @@ export function memoryReferenceDefinition(name: string): MemoryReferenceDefiniti
 /** The manifest entry of a reference memory system: a scripted baseline under policy `system`. */
 export function memoryReferenceSpec(name: string, maxOutputTokens = 4096): SystemSpec {
   const definition = memoryReferenceDefinition(name);
-  return scriptedBaselineSpec({
+  const spec = scriptedBaselineSpec({
     name: definition.name,
     seed: DEFAULT_SCRIPTED_SEED,
     maxOutputTokens,
@@ -87,6 +89,9 @@ export function memoryReferenceSpec(name: string, maxOutputTokens = 4096): Syste
     description: definition.description,
     memory: 'system',
   });
+  return definition.sharesAcrossInstances
+    ? spec
+    : { ...spec, instanceControl: INSTANCE_CONTROL_VERSION };
 }
 
 function block<T>(prompt: string, name: string): T[] {
@@ -201,6 +206,10 @@ export function createMemoryReferenceModel(
       );
       return inner.generate(request);
     },
+    // The deliberately broken reference holds one memory behind every ID: it offers no control.
+    ...(definition.sharesAcrossInstances
+      ? {}
+      : { instanceControl: storeInstanceControl(stores, definition.createStore) }),
     instances() {
       const held = new Map<string, { records: number; bytes: number }>();
       for (const [id, store] of stores)

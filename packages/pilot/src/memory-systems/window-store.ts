@@ -34,5 +34,6 @@ export function createWindowStore(windowRecords: number = DEFAULT_WINDOW_RECORDS
     },
     recordCount: () => kept.length,
     bytesStored: () => kept.reduce((sum, record) => sum + recordBytes(record), 0),
+    records: () => [...kept],
   };
 }
