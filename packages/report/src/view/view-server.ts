@@ -6,6 +6,8 @@ import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { answerViewApi } from './view-api';
 import { VIEW_STYLE, viewPage } from './view-app';
+import { compareForm } from './view-compare-page';
+import { answerCompare } from './view-compare-route';
 import { openViewRun, type ViewRun } from './view-run';
 
 /** Options of {@link startViewServer}. */
@@ -83,7 +85,7 @@ function runListPage(dir: string, runs: readonly string[]): string {
         `<li><a data-testid="run-link" href="run/${encodeURIComponent(r)}/">${escapeHtml(r)}</a></li>`,
     )
     .join('');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul></main></body></html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs) : ''}</main></body></html>\n`;
 }
 
 /** The HTTP status of an error answering an API call, and its one-line message. */
@@ -138,6 +140,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const path = url.pathname;
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
+      if (await answerCompare(path, url, { dir, single, runs }, response, send, VIEW_STYLE)) return;
       if (single) return runAnswer(dir, url, path, response);
       if (path === '/' || path === '/index.html')
         return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
