@@ -47,6 +47,9 @@ export function comparisonPage(comparison: ViewComparison, style: string, level:
     .join('');
   const body = [
     `<p><a href="./">back</a></p><h1>Compare, paired by world</h1>`,
+    comparison.banner === null
+      ? ''
+      : `<p class="banner" data-testid="compare-banner">${escapeHtml(comparison.banner)}</p>`,
     `<ul>${side('A', a)}${side('B', b)}</ul>`,
     notes,
     `<p data-testid="compare-paired">${comparison.pairedWorlds.length} world seeds in both runs are paired${unpaired.a + unpaired.b === 0 ? '' : ` (${unpaired.a} only in A and ${unpaired.b} only in B are left out)`}. Each row: the mean over paired worlds of B − A, with a ${Math.round(level * 100)}% cluster-bootstrap interval over worlds (expanded percentile). Q_M and EIMC are each world's own (EIMC 0: no tested load passes); they are not the report's curve estimates.</p>`,

@@ -46,6 +46,7 @@ describe('chi view compare (server)', () => {
     expect(status, text).toBe(200);
     const comparison = JSON.parse(text) as ViewComparison;
     expect(comparison.pairedWorlds).toEqual([12, 13]);
+    expect(comparison.banner).toBe('Scripted baseline — not a measurement of any model');
     expect(comparison.unpairedWorlds).toEqual({ a: 1, b: 1 });
     expect(comparison.a.system).toBe('keeper');
     expect(comparison.b.system).toBe('forgetful');

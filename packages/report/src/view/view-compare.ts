@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
-import { InvalidArgumentError } from '@chi/spec';
+import { type EvidenceClass, InvalidArgumentError } from '@chi/spec';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
 import { canonicalJson } from '../canonical-json';
 import { parseCsv } from '../csv';
+import { evidenceBanner } from '../evidence-label';
 
 /**
  * `chi view`'s comparison of two runs (or two systems), paired by world: for every world seed both
@@ -46,6 +47,8 @@ export interface CompareMetric {
 /** The comparison `api/compare` answers and `/compare` draws. */
 export interface ViewComparison {
   readonly kind: 'chi-view-comparison';
+  /** The evidence banner of the two compared systems (scripted baselines), or null if both live. */
+  readonly banner: string | null;
   readonly a: { readonly label: string; readonly system: string; readonly model: string };
   readonly b: { readonly label: string; readonly system: string; readonly model: string };
   /** World seeds both runs planned, ascending; only these are paired. */
@@ -59,7 +62,11 @@ export interface ViewComparison {
 
 interface ManifestFacts {
   readonly worldSeeds: readonly number[];
-  readonly systems: readonly { readonly id: string; readonly model: string }[];
+  readonly systems: readonly {
+    readonly id: string;
+    readonly model: string;
+    readonly evidenceClass: EvidenceClass;
+  }[];
   readonly analysis: { readonly taus: readonly number[] };
   readonly evidenceClass: string;
   readonly raw: Readonly<Record<string, unknown>>;
@@ -228,6 +235,7 @@ export async function compareRuns(a: CompareSide, b: CompareSide): Promise<ViewC
     .filter((m) => m.worlds.length > 0);
   return {
     kind: 'chi-view-comparison',
+    banner: evidenceBanner([sa.evidenceClass, sb.evidenceClass]),
     a: { label: a.label, system: sa.id, model: sa.model },
     b: { label: b.label, system: sb.id, model: sb.model },
     pairedWorlds: paired,
