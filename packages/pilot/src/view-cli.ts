@@ -37,6 +37,7 @@ async function viewDivergence(release: string, command: ViewCommand, io: CliIo):
 
 /** `chi view [DIR] [--port P] [--bundle OUT]`: serves (or bundles) a run folder or release. */
 export async function viewCommand(command: ViewCommand, io: CliIo): Promise<number> {
+  if (command.compare !== null) return await viewComparison(command, command.compare, io);
   const dir = resolve(io.cwd ?? process.cwd(), command.dir);
   const divergence = divergenceViewRelease(dir);
   if (divergence !== null) return await viewDivergence(divergence, command, io);
@@ -49,6 +50,24 @@ export async function viewCommand(command: ViewCommand, io: CliIo): Promise<numb
   const server = await startViewServer({ dir, port: command.port });
   io.stderr.write(`chi: viewing ${dir} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`);
   io.stdout.write(`${server.url}\n`);
+  await (io.untilStopped ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT_CODES.ok;
+}
+
+/** `chi view RUN_A RUN_B`: both runs served side by side, the comparison page's URL printed. */
+async function viewComparison(command: ViewCommand, other: string, io: CliIo): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const server = await startViewServer({
+    dir: cwd,
+    runs: [command.dir, other],
+    port: command.port,
+  });
+  const url = `${server.url}compare`;
+  io.stderr.write(
+    `chi: comparing ${command.dir} and ${other} at ${url} (127.0.0.1 only); Ctrl-C stops\n`,
+  );
+  io.stdout.write(`${url}\n`);
   await (io.untilStopped ?? new Promise<void>(() => {}));
   await server.close();
   return EXIT_CODES.ok;

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { InvalidArgumentError } from '@chi/spec';
 import { BOOTSTRAP_DEFAULTS } from '@chi/stats';
 import { type CompareSide, compareRuns } from './view-compare';
@@ -9,7 +8,8 @@ import { comparisonPage, comparisonRefusedPage } from './view-compare-page';
 export interface CompareRoots {
   readonly dir: string;
   readonly single: boolean;
-  readonly runs: readonly string[];
+  /** The folder's runs: name -> path. */
+  readonly runs: ReadonlyMap<string, string>;
 }
 
 type Send = (response: ServerResponse, status: number, type: string, body: string) => void;
@@ -20,7 +20,10 @@ function param(url: URL, name: string): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
 
-/** The two sides a `/compare` URL names: `a`, `b` (runs of the folder) and `sa`, `sb` (systems). */
+/**
+ * The two sides a `/compare` URL names: `a`, `b` (runs of the folder; default the two runs of a
+ * folder of two) and `sa`, `sb` (systems).
+ */
 function sidesOf(url: URL, roots: CompareRoots): [CompareSide, CompareSide] {
   const side = (field: 'a' | 'b', systemField: 'sa' | 'sb'): CompareSide => {
     const system = param(url, systemField);
@@ -30,13 +33,17 @@ function sidesOf(url: URL, roots: CompareRoots): [CompareSide, CompareSide] {
         dir: roots.dir,
         ...(system === undefined ? {} : { system }),
       };
-    const name = param(url, field);
-    if (name === undefined || !roots.runs.includes(name))
+    // a folder of exactly two runs (`chi view RUN_A RUN_B`) compares them without naming them
+    const names = [...roots.runs.keys()];
+    const name =
+      param(url, field) ?? (names.length === 2 ? names[field === 'a' ? 0 : 1] : undefined);
+    const path = name === undefined ? undefined : roots.runs.get(name);
+    if (name === undefined || path === undefined)
       throw new InvalidArgumentError(
         field,
-        `expected one of the folder's runs (${roots.runs.join(', ')}), found ${JSON.stringify(name ?? '')}`,
+        `expected one of the folder's runs (${[...roots.runs.keys()].join(', ')}), found ${JSON.stringify(name ?? '')}`,
       );
-    return { label: name, dir: join(roots.dir, name), ...(system === undefined ? {} : { system }) };
+    return { label: name, dir: path, ...(system === undefined ? {} : { system }) };
   };
   return [side('a', 'sa'), side('b', 'sb')];
 }
