@@ -20,10 +20,12 @@ function interval(estimate: BootstrapEstimate): string {
 }
 
 function metricDetails(metric: CompareMetric, index: number): string {
+  // an EIMC is a load: a whole number of records
+  const value = metric.name.startsWith('EIMC') ? String : (v: number) => formatNumber(v);
   const rows = metric.worlds
     .map(
       (w) =>
-        `<tr><td>${w.worldSeed}</td><td>${formatNumber(w.a)}</td><td>${formatNumber(w.b)}</td><td>${formatNumber(w.difference)}</td></tr>`,
+        `<tr><td>${w.worldSeed}</td><td>${value(w.a)}</td><td>${value(w.b)}</td><td>${value(w.difference)}</td></tr>`,
     )
     .join('');
   return `<details data-testid="compare-worlds-${index}"><summary>${escapeHtml(metric.name)}: ${metric.worlds.length} paired worlds</summary><table><thead><tr><th>World seed</th><th>A</th><th>B</th><th>B − A</th></tr></thead><tbody>${rows}</tbody></table></details>`;
