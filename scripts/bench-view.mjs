@@ -13,10 +13,18 @@
 //
 //   node scripts/bench-view.mjs DIR [DIR...]
 //
+// With --chi CLI (a built `chi` executable, e.g. packages/pilot/dist/cli.js) it measures the
+// whole `chi view DIR` process instead, as a user starts it: from spawning `node CLI view DIR` to
+// the first screen (its URL printed, then GET / and GET api/summary answered), the process's CPU
+// ms (user + system from /proc/PID/stat, 10 ms ticks) and wall ms, --repeat N times (default 5):
+//
+//   node scripts/bench-view.mjs --chi packages/pilot/dist/cli.js [--repeat N] DIR
+//
 // Build first (`npx -y pnpm@12.4.2 run build`). Make the folders with
 // `node packages/pilot/dist/cli.js pilot --loads v0.1 --replicates N --out DIR` (an offline
 // scripted run; N worlds).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -91,7 +99,61 @@ async function child(dir) {
   process.stdout.write(JSON.stringify(figures));
 }
 
-if (process.argv[2] === '--child') {
+/** CPU ms (user + system) of a running process so far, from /proc (Linux). */
+function processCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // fields[11] and [12] are utime and stime (fields 14 and 15 of stat) in clock ticks (100 Hz)
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** One `chi view DIR` process to its first screen: { cpuMs, wallMs }. */
+async function chiViewOnce(cli, dir) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, 'view', dir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('http://'));
+      if (line !== undefined) resolveUrl(line.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`chi view exited ${code}: ${stderr}`)));
+  });
+  for (const path of ['/', 'api/summary']) {
+    const response = await fetch(new URL(path, url));
+    await response.text();
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  }
+  const wallMs = Math.round(performance.now() - started);
+  const cpuMs = processCpuMs(child.pid);
+  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+  child.kill('SIGINT');
+  await exited;
+  return { cpuMs, wallMs };
+}
+
+async function chiView(args) {
+  const cli = resolve(args[args.indexOf('--chi') + 1]);
+  const repeatAt = args.indexOf('--repeat');
+  const repeat = repeatAt === -1 ? 5 : Number(args[repeatAt + 1]);
+  const dir = resolve(args.at(-1));
+  const runs = [];
+  for (let i = 0; i < repeat; i++) runs.push(await chiViewOnce(cli, dir));
+  const cpu = runs.map((r) => r.cpuMs).sort((a, b) => a - b);
+  console.log(`chi view ${dir} (${cli})`);
+  console.log(`first screen CPU ms: ${cpu.join(', ')} (median ${cpu[Math.floor(repeat / 2)]})`);
+  console.log(`first screen wall ms: ${runs.map((r) => r.wallMs).join(', ')}`);
+}
+
+if (process.argv.includes('--chi')) {
+  await chiView(process.argv.slice(2));
+} else if (process.argv[2] === '--child') {
   await child(process.argv[3]);
 } else {
   const dirs = process.argv.slice(2);

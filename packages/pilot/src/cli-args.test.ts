@@ -170,15 +170,27 @@ describe('parseCli', () => {
   });
 
   it('parses chi view with its defaults, a port and a bundle', () => {
-    expect(parseCli(['view'])).toEqual({ command: 'view', dir: '.', port: 0, bundle: null });
+    expect(parseCli(['view'])).toEqual({
+      command: 'view',
+      dir: '.',
+      compare: null,
+      port: 0,
+      bundle: null,
+    });
     expect(parseCli(['view', 'run', '--port', '8123', '--bundle', 'out'])).toEqual({
       command: 'view',
       dir: 'run',
+      compare: null,
       port: 8123,
       bundle: 'out',
     });
-    expect(() => parseCli(['view', 'a', 'b'])).toThrow(
-      'chi view: expected at most one DIR, found 2',
+    // two runs: compared side by side, paired by world
+    expect(parseCli(['view', 'a', 'b'])).toMatchObject({ dir: 'a', compare: 'b' });
+    expect(() => parseCli(['view', 'a', 'b', 'c'])).toThrow(
+      'chi view: expected one DIR, or two runs to compare, found 3 arguments',
+    );
+    expect(() => parseCli(['view', 'a', 'b', '--bundle', 'out'])).toThrow(
+      'chi view: --bundle takes one DIR, not two runs to compare',
     );
     expect(() => parseCli(['view', '--port', '70000'])).toThrow(
       '--port: expected an integer in 0-65535',

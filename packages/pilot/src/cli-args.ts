@@ -178,11 +178,16 @@ export interface ScoreCommand {
   readonly release: boolean;
 }
 
-/** `chi view [DIR] [--port P] [--bundle OUT]`: browse a run folder or release. */
+/**
+ * `chi view [DIR] [--port P] [--bundle OUT]`: browse a run folder or release;
+ * `chi view RUN_A RUN_B`: compare two runs, paired by world.
+ */
 export interface ViewCommand {
   readonly command: 'view';
   /** A run folder or release; `.` when omitted. */
   readonly dir: string;
+  /** A second run to compare with `dir` (`chi view RUN_A RUN_B`), or null. */
+  readonly compare: string | null;
   readonly port: number;
   /** Write a static copy here instead of serving. */
   readonly bundle: string | null;
@@ -542,12 +547,17 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     case 'view': {
       const { values, positionals } = parse(rest, 'view');
-      if (positionals.length > 1)
-        throw new UsageError(`chi view: expected at most one DIR, found ${positionals.length}`);
+      if (positionals.length > 2)
+        throw new UsageError(
+          `chi view: expected one DIR, or two runs to compare, found ${positionals.length} arguments`,
+        );
+      if (positionals.length === 2 && values.bundle !== undefined)
+        throw new UsageError('chi view: --bundle takes one DIR, not two runs to compare');
       const port = integerOption('port', values.port as string | undefined) ?? 0;
       return {
         command: 'view',
         dir: positionals[0] ?? '.',
+        compare: positionals[1] ?? null,
         port,
         bundle: (values.bundle as string | undefined) ?? null,
       };

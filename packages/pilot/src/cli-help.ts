@@ -164,6 +164,7 @@ ${exitCodesText('merge')}`,
 Usage:
   chi view [DIR] [--port P]
   chi view [DIR] --bundle OUT
+  chi view RUN_A RUN_B [--port P]
 
 Serves a local web app on 127.0.0.1 (port 0, the default, picks a free one; the URL is printed on
 stdout) until Ctrl-C: the summary; system -> world -> load, condition or history checkpoint ->
@@ -171,6 +172,12 @@ probe, with the question as sent, the expected answer and its trace, the model's
 verdict and reason, the notebook the model had and the attempt log of the request; probes filter
 by verdict reason. While a run is in progress the page shows its progress (requests by state,
 spend against the ceiling, failures by class) and updates without a reload.
+
+With two released runs (or from a folder's index, "Compare two runs"), the comparison page pairs
+them by world seed: per world each run's Q_M per load, EIMC and behavior indicators, B − A, and the
+mean difference with a 95% cluster-bootstrap interval over the paired worlds; it refuses runs
+that share no world seed and says when their configurations or models differ. /compare?sa=X&sb=Y
+compares two systems of one run the same way.
 
 ${options('view')}
 
@@ -196,6 +203,7 @@ Usage:
   chi view [DIR] [--port P]        browse a run folder, release or folder of them on 127.0.0.1, down
                                    to each probe; live progress while a run is in progress
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
+  chi view RUN_A RUN_B             compare two released runs side by side, paired by world
   chi <command> --help             the options of one command; chi --version prints the version
   chi merge SHARD_DIR... --out DIR one run folder and release from a sharded run (chi pilot --shard i/n)
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file

@@ -636,6 +636,28 @@ describe('chi (in process)', () => {
     expect(readFileSync(join(root, 'viewer', 'data.js'), 'utf8')).toMatch(
       /^window\.CHI_VIEW_DATA = /,
     );
+
+    // chi view RUN_A RUN_B: the two side by side, paired by world (here a run with itself)
+    let stopCompare = () => {};
+    const compareStopped = new Promise<void>((done) => {
+      stopCompare = done;
+    });
+    let announceCompare: (url: string) => void = () => {};
+    const compareUrl = new Promise<string>((done) => {
+      announceCompare = done;
+    });
+    const compare = io({
+      untilStopped: compareStopped,
+      stdout: { write: (text: string) => announceCompare(text.trim()) },
+    });
+    const compared = runCli(['view', 'run', 'run'], compare.io);
+    const pageUrl = await compareUrl;
+    expect(pageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/compare$/);
+    const page = await (await fetch(pageUrl)).text();
+    expect(page).toContain('data-testid="compare-table"');
+    expect(page).toContain('Same configuration and model on both sides.');
+    stopCompare();
+    expect(await compared).toBe(0);
   });
 
   it('chi view on a folder that is no run exits 2 naming what is missing', async () => {

@@ -7,7 +7,7 @@ import {
   LedgerFileError,
   MissingApiKeyError,
 } from '@chi/openrouter';
-import { ChartDataSchema, runVerifyCli, startViewServer, writeViewBundle } from '@chi/report';
+import { ChartDataSchema, runVerifyCli } from '@chi/report';
 import { writeInspectLogs } from '@chi/report/internal';
 import { acquireRunLock, RUN_FILE_NAME } from '@chi/run/internal';
 import {
@@ -50,11 +50,6 @@ import {
 } from './divergence/command';
 import { isDivergenceRunFolder } from './divergence/run';
 import {
-  divergenceViewRelease,
-  startDivergenceViewServer,
-  writeDivergenceViewBundle,
-} from './divergence/view';
-import {
   type ServedScriptedModel,
   servedScriptedModels,
   withServedDeclarations,
@@ -95,6 +90,7 @@ import {
 import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
 import { formatTemplates } from './templates-command';
+import { viewCommand } from './view-cli';
 
 /** What the CLI needs from its process; injectable so tests run it in process. */
 export interface CliIo {
@@ -454,34 +450,6 @@ async function divergenceCommand(command: PilotCommand, io: CliIo): Promise<numb
 }
 
 /**
- * `chi view` of a divergence release: served, a drill-down (systems, grids, dynamics, per-world
- * values); bundled, its self-contained `report.html`.
- */
-async function viewDivergence(
-  release: string,
-  command: { readonly bundle: string | null; readonly port: number },
-  io: CliIo,
-): Promise<number> {
-  if (command.bundle !== null) {
-    const index = await writeDivergenceViewBundle(
-      release,
-      resolve(io.cwd ?? process.cwd(), command.bundle),
-    );
-    io.stderr.write('chi: divergence report bundled; open it in a browser, no server needed\n');
-    io.stdout.write(`${index}\n`);
-    return EXIT_CODES.ok;
-  }
-  const server = await startDivergenceViewServer(release, command.port);
-  io.stderr.write(
-    `chi: viewing the divergence release ${release} at ${server.url} (127.0.0.1 only): systems, grids by checkpoint, dynamics, per-world values; Ctrl-C stops\n`,
-  );
-  io.stdout.write(`${server.url}\n`);
-  await (io.untilStopped ?? new Promise<void>(() => {}));
-  await server.close();
-  return EXIT_CODES.ok;
-}
-
-/**
  * A resume option the divergence protocol does not have is refused rather than ignored: it
  * always publishes its release when every request has ended.
  */
@@ -749,26 +717,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       case 'merge':
         return await mergeCommand(command, io);
-      case 'view': {
-        const dir = resolve(io.cwd ?? process.cwd(), command.dir);
-        const divergence = divergenceViewRelease(dir);
-        if (divergence !== null) return await viewDivergence(divergence, command, io);
-        if (command.bundle !== null) {
-          const [index] = await writeViewBundle(
-            dir,
-            resolve(io.cwd ?? process.cwd(), command.bundle),
-          );
-          io.stderr.write('chi: viewer bundle written; open it in a browser, no server needed\n');
-          io.stdout.write(`${index}\n`);
-          return EXIT_CODES.ok;
-        }
-        const server = await startViewServer({ dir, port: command.port });
-        io.stderr.write(`chi: viewing ${dir} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`);
-        io.stdout.write(`${server.url}\n`);
-        await (io.untilStopped ?? new Promise<void>(() => {}));
-        await server.close();
-        return EXIT_CODES.ok;
-      }
+      case 'view':
+        return await viewCommand(command, io);
       case 'verify': {
         const target = command.argv.filter((arg) => !arg.startsWith('-'));
         const dir = resolve(io.cwd ?? process.cwd(), target[0] ?? '.');

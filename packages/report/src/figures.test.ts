@@ -3,6 +3,7 @@ import { sampleChartData } from './__fixtures__/sample-chart-data';
 import { fiveSystemChartData } from './__fixtures__/wide-chart-data';
 import type { ChartData } from './chart-data';
 import { buildFigures, denominatorSummary, systemColors } from './figures';
+import { OKABE_ITO } from './figures/system-colors';
 import { renderFigureSvg } from './render-svg';
 
 describe('buildFigures', () => {
@@ -115,9 +116,11 @@ describe('every figure', () => {
   });
 
   it('colours perfect the same in every figure of every run', () => {
-    expect(systemColors(sampleChartData().run).get('perfect')).toBe('#4e79a7');
+    expect(systemColors(sampleChartData().run).get('perfect')).toBe(OKABE_ITO.blue);
     // a mixed run marks scripted systems with †; the colour stays
-    expect(systemColors(fiveSystemChartData({ live: true }).run).get('perfect †')).toBe('#4e79a7');
+    expect(systemColors(fiveSystemChartData({ live: true }).run).get('perfect †')).toBe(
+      OKABE_ITO.blue,
+    );
   });
 
   it('fits a 1000-px column, with x axis titles no wider than their panel', async () => {

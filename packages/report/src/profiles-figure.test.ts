@@ -23,7 +23,7 @@ const labels = new Map([
   ['perfect', 'perfect'],
   ['abstainer', 'abstainer'],
 ]);
-const colors = { domain: ['perfect', 'abstainer'], range: ['#4e79a7', '#59a14f'] };
+const colors = { domain: ['perfect', 'abstainer'], range: ['#0072b2', '#009e73'] };
 
 describe('the profiles figure (figure 9)', () => {
   it("colours each system with the release's palette and draws the abstainer's zeros", async () => {
@@ -33,8 +33,8 @@ describe('the profiles figure (figure 9)', () => {
       [...svg.matchAll(/<path [^>]*d="M[^"]*v([\d.]+)[^"]*"[^>]*fill="([^"]+)"/g)].filter(
         (m) => m[2] === color && Number(m[1]) > 0,
       ).length;
-    expect(visible('#4e79a7')).toBeGreaterThan(0);
-    expect(visible('#59a14f')).toBe(2);
+    expect(visible('#0072b2')).toBeGreaterThan(0);
+    expect(visible('#009e73')).toBe(2);
     expect(svg).not.toContain('#1f4e79');
   });
 });

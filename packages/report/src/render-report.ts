@@ -101,7 +101,8 @@ function htmlBlock(block: ReportBlock): string {
         block.rows.length === 0
           ? `<tbody><tr><td colspan="${block.columns.length}">(none)</td></tr></tbody>`
           : `<tbody>\n${block.rows.map((r) => `<tr>${r.map((c) => `<td>${htmlInline(c)}</td>`).join('')}</tr>`).join('\n')}\n</tbody>`;
-      return `<div class="table-wrap"><table>\n<caption>${htmlInline(block.caption)}</caption>\n${head}\n${body}\n</table></div>`;
+      const id = block.id === undefined ? '' : ` id="${escapeHtml(block.id)}"`;
+      return `<div class="table-wrap"${id}><table>\n<caption>${htmlInline(block.caption)}</caption>\n${head}\n${body}\n</table></div>`;
     }
     case 'figure':
       return `<figure id="figure-${escapeHtml(block.figure.id)}" class="chart">\n${block.svg.trimEnd()}\n<figcaption>Figure ${block.number}. ${htmlInline(block.figure.caption)}</figcaption>\n</figure>`;
@@ -122,6 +123,8 @@ table{border-collapse:collapse;font-size:.85rem}
 caption{text-align:left;font-style:italic;padding:.3rem 0}
 th,td{border:1px solid #ccc;padding:.25rem .45rem;vertical-align:top;text-align:left}
 th{background:#f3f3f3}
+#headline-table table{font-size:.8rem;line-height:1.3}
+#headline-table th,#headline-table td{padding:.2rem .35rem}
 figure.chart{margin:1.5rem 0}
 figure.chart svg{display:block;max-width:none;height:auto}
 figcaption{font-size:.9rem;max-width:60rem}

@@ -47,6 +47,8 @@ export type ReportBlock =
   | { readonly kind: 'list'; readonly items: readonly string[] }
   | {
       readonly kind: 'table';
+      /** The HTML id of the table's wrapper (the summary's headline table). */
+      readonly id?: string;
       readonly caption: string;
       readonly columns: readonly string[];
       readonly rows: readonly (readonly string[])[];

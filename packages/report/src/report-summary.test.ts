@@ -28,10 +28,10 @@ describe('the summary reads the excess divergence at the manifest primary checkp
   it('reads checkpoint 3 when the manifest says 3, and checkpoint 1 when it says 1', () => {
     const three = divergenceLines(withCheckpointValues(3));
     expect(three.length).toBeGreaterThan(0);
-    for (const line of three) expect(line).toMatch(/at checkpoint 3 .*: 0\.300/);
+    for (const line of three) expect(line).toMatch(/, checkpoint 3 .*: 0\.300/);
     const one = divergenceLines(withCheckpointValues(1));
     expect(one.length).toBe(three.length);
-    for (const line of one) expect(line).toMatch(/at checkpoint 1 .*: 0\.100/);
+    for (const line of one) expect(line).toMatch(/, checkpoint 1 .*: 0\.100/);
   });
 });
 

@@ -5,20 +5,17 @@ import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
 import { partialRunText, runCompleteness } from './run-completeness';
 
-const EIMC_STATUS_SHORT: Record<EimcEntry['status'], string> = {
-  capacity: 'capacity',
-  lower_bound: 'lower bound',
-  no_passing_load: 'no passing load, not zero',
-};
-
-/** `64 (capacity) [32, 64]`, `≥ 256 (lower bound) [256, 256]`, `none (no passing load, not zero)`. */
+/**
+ * `64 [32, 64]` (a capacity), `≥ 256 [256, 256]` (a lower bound: the largest tested load passes),
+ * `none` (no tested load passes; not zero). The status is the cell's form, which the table's
+ * caption states once: the words in every cell made the table three screens tall (issue 37).
+ */
 function eimcCell(entry: EimcEntry | undefined): string {
   if (entry === undefined) return 'not computed';
-  const value =
-    entry.value === null ? 'none' : `${entry.status === 'lower_bound' ? '≥ ' : ''}${entry.value}`;
+  if (entry.value === null) return 'none';
   const range =
     entry.lower === null || entry.upper === null ? '' : ` [${entry.lower}, ${entry.upper}]`;
-  return `${value} (${EIMC_STATUS_SHORT[entry.status]})${range}`;
+  return `${entry.status === 'lower_bound' ? '≥ ' : ''}${entry.value}${range}`;
 }
 
 /** An estimate with its interval, or `—` where the system has none. */
@@ -33,8 +30,13 @@ interface HeadlineColumns {
   readonly loads: readonly number[];
   /** The manifest's preregistered primary checkpoint, when the run has the history experiment. */
   readonly checkpoint: number | null;
-  readonly behavior: boolean;
+  /** The behavior indicators the run has (R, C, A, I, A-frame-change), one column each. */
+  readonly behavior: readonly BehaviorIndicator[];
 }
+
+type BehaviorIndicator = ChartData['behavior'][number]['indicator'];
+
+const BEHAVIOR_ORDER: readonly BehaviorIndicator[] = ['R', 'C', 'A', 'I', 'A-frame-change'];
 
 function headlineColumns(data: ChartData, includesMemory: boolean): HeadlineColumns {
   const notebookLoads = data.memory.filter((p) => p.condition === 'notebook').map((p) => p.load);
@@ -46,7 +48,7 @@ function headlineColumns(data: ChartData, includesMemory: boolean): HeadlineColu
     taus: memory ? data.run.analysis.taus : [],
     loads,
     checkpoint: data.historyDistances.length > 0 ? data.run.analysis.primaryCheckpoint : null,
-    behavior: data.behavior.length > 0,
+    behavior: BEHAVIOR_ORDER.filter((i) => data.behavior.some((b) => b.indicator === i)),
   };
 }
 
@@ -54,27 +56,23 @@ function columnNames(data: ChartData, columns: HeadlineColumns): string[] {
   const pct = `${Math.round(data.run.analysis.level * 100)}% CI`;
   return [
     'System',
-    ...columns.taus.map((tau) => `EIMC at tau ${formatNumber(tau, 1)} [bootstrap range]`),
-    ...columns.loads.map((load) => `Q_M at N = ${load} [${pct}]`),
+    ...columns.taus.map((tau) => `EIMC τ ${formatNumber(tau, 1)} [range]`),
+    ...columns.loads.map((load) => `Q_M N = ${load} [${pct}]`),
     ...(columns.checkpoint === null
       ? []
-      : [`Excess divergence at checkpoint ${columns.checkpoint} [${pct}]`]),
-    ...(columns.behavior ? ['Behavior indicators (world means)'] : []),
-    'Worlds used of planned',
-    'Failed requests',
+      : [`Excess divergence, checkpoint ${columns.checkpoint} [${pct}]`]),
+    ...columns.behavior.map((i) => (i === 'A-frame-change' ? 'Frame change' : i)),
+    'Worlds',
+    'Failed',
     'Cost',
   ];
 }
 
-function behaviorCell(data: ChartData, systemId: string): string {
-  const rows = data.behavior.filter((b) => b.systemId === systemId);
-  if (rows.length === 0) return '—';
-  return rows
-    .map(
-      (b) =>
-        `${b.indicator} ${b.value.estimate === null ? 'undefined' : formatNumber(b.value.estimate)}`,
-    )
-    .join(' · ');
+/** A behavior indicator's world mean (its interval is in "Behavioral probes"). */
+function behaviorCell(data: ChartData, systemId: string, indicator: BehaviorIndicator): string {
+  const row = data.behavior.find((b) => b.systemId === systemId && b.indicator === indicator);
+  if (row === undefined) return '—';
+  return row.value.estimate === null ? 'undefined' : formatNumber(row.value.estimate);
 }
 
 /** The worlds the system's headline numbers rest on: its capacity curve's, else its behavior's. */
@@ -105,13 +103,13 @@ function systemRow(
   const failed = resources.reduce((sum, r) => sum + r.failedRequests, 0);
   const cost = resources.reduce((sum, r) => sum + r.costUsd, 0);
   return [
-    `${systemLabel(data.run, id)}${reference ? ' (reference condition, not evaluated)' : ''}`,
+    `${systemLabel(data.run, id)}${reference ? ' (reference)' : ''}`,
     ...columns.taus.map((tau) =>
       eimcCell(data.eimc.find((e) => e.systemId === id && e.tau === tau)),
     ),
     ...columns.loads.map((load) => estimateCell(notebook(load)?.qualityScore)),
     ...(columns.checkpoint === null ? [] : [estimateCell(divergence?.divergence)]),
-    ...(columns.behavior ? [behaviorCell(data, id)] : []),
+    ...columns.behavior.map((indicator) => behaviorCell(data, id, indicator)),
     worldsCell(data, id),
     `${failed} of ${requests}`,
     formatUsd(cost),
@@ -128,6 +126,9 @@ export function referenceSystems(data: ChartData): ReportSystem[] {
   return data.run.systems.filter((s) => s.uncappedNotebook);
 }
 
+/** The headline table's HTML id (its wrapper's): compact styling, and what tests measure. */
+export const HEADLINE_TABLE_ID = 'headline-table';
+
 /**
  * The headline table: one row per system (evaluated systems first, then the reference
  * conditions, labelled) with EIMC at every tau and its status, Q_M at the smallest and largest
@@ -139,8 +140,9 @@ export function headlineTable(data: ChartData, includesMemory = true): ReportBlo
   const columns = headlineColumns(data, includesMemory);
   return {
     kind: 'table',
+    id: HEADLINE_TABLE_ID,
     caption:
-      'Headline estimates per system. EIMC: the largest tested load whose Q_M is at least tau (≥: the largest tested load passes; none is not zero). Q_M of world-mean factors. Excess divergence D(A,B) − D(A,A2) at the preregistered primary checkpoint. Behavior: task indicators R, C, A, I and the frame-induced change rate, with their intervals in "Behavioral probes".',
+      'Headline estimates per system. EIMC: the largest tested load whose Q_M (of world-mean factors) is at least tau; ≥: a lower bound (the largest load passes); none: no load passes, not zero. Excess divergence: D(A,B) − D(A,A2) at the preregistered checkpoint. R, C, A, I, frame change: behavior world means (intervals under "Behavioral probes"). A reference condition is not evaluated.',
     columns: columnNames(data, columns),
     rows: [
       ...evaluatedSystems(data).map((s) => systemRow(data, s, columns, false)),

@@ -3,8 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { runFolderPaths } from '@chi/run/internal';
 import { RunFolderDamagedError } from '@chi/spec';
-import { divergencePaths } from './run';
 import { divergenceCell, readDivergenceViewAnalysis, readDivergenceWorldRows } from './view-data';
 import {
   divergenceCellPage,
@@ -20,8 +20,8 @@ import {
 export function divergenceViewRelease(dir: string): string | null {
   const root = resolve(dir);
   if (existsSync(join(root, 'divergence.json'))) return root;
-  const release = divergencePaths(root).releaseDir;
-  if (existsSync(divergencePaths(root).plan) && existsSync(join(release, 'divergence.json')))
+  const release = runFolderPaths(root).releaseDir;
+  if (existsSync(runFolderPaths(root).plan) && existsSync(join(release, 'divergence.json')))
     return release;
   return null;
 }

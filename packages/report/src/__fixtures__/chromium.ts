@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type BrowserContext, chromium } from 'playwright-core';
@@ -16,6 +15,8 @@ export interface ChromiumSession {
   readonly context: BrowserContext;
   /** The browser's profile folder, removed by {@link close}. */
   readonly profile: string;
+  /** Chromium's own `TMPDIR` (a short folder under {@link SHORT_TEMP_ROOT}), removed by {@link close}. */
+  readonly temp: string;
   /**
    * Closes the browser, waits until every Chromium process of this session has exited, then
    * removes what Chromium left in `$TMPDIR` and the profile. Safe to call twice.
@@ -25,6 +26,14 @@ export interface ChromiumSession {
 
 /** The environment variable that marks a session's processes (its value: the profile folder). */
 export const SESSION_MARK = 'CHI_CHROMIUM_SESSION';
+
+/**
+ * Where each session's Chromium gets its own `TMPDIR`: Chromium's singleton socket lives there
+ * (`<TMPDIR>/org.chromium.Chromium.XXXXXX/SingletonSocket`), and a Unix socket path has at most
+ * 107 bytes. The test's own `TMPDIR` (a per-file folder inside the run's folder) left exactly 107
+ * bytes for one test file's name with the default `/tmp`, and none for a longer `TMPDIR`.
+ */
+export const SHORT_TEMP_ROOT = '/tmp';
 
 /** The names of Chromium's own temporary files and folders in `$TMPDIR`. */
 const CHROMIUM_TEMP = /^\.?org\.chromium\.Chromium\./;
@@ -41,9 +50,8 @@ const EXIT_GUARD_MS = 120_000;
  * writing, for a while after the browser process has exited, which is all `context.close()` waits
  * for. So every process of the session carries {@link SESSION_MARK} in its environment, and
  * {@link ChromiumSession.close} returns only after {@link settleChromium}: however loaded the
- * machine is, nothing of Chromium's reaches the test file's leak check. (`$TMPDIR` itself stays
- * the test's: Chromium's singleton socket lives there, and a Unix socket path has at most 107
- * bytes.)
+ * machine is, nothing of Chromium's reaches the test file's leak check. Chromium's `$TMPDIR` is a
+ * short folder of the session's own ({@link SHORT_TEMP_ROOT}), whatever the test's is.
  */
 export async function launchChromium(viewport: {
   width: number;
@@ -53,35 +61,43 @@ export async function launchChromium(viewport: {
     existsSync(CHROMIUM),
     `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests`,
   ).toBe(true);
-  const temp = tmpdir();
-  const before = new Set(await chromiumTemp(temp));
+  const temp = await mkdtemp(join(SHORT_TEMP_ROOT, 'chi-cr-'));
   const profileDir = await tempDir('chromium');
   const profile = profileDir.path;
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport,
-    env: { ...process.env, [SESSION_MARK]: profile },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport,
+      env: { ...process.env, TMPDIR: temp, [SESSION_MARK]: profile },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    await profileDir.remove();
+    throw error;
+  }
   let closed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     await context.close();
-    await settleChromium(profile, temp, before);
+    await settleChromium(profile, temp, new Set());
+    await rm(temp, { recursive: true, force: true });
     await profileDir.remove();
   };
   return {
     context,
     profile,
+    temp,
     close: () => {
       closed ??= close();
       return closed;

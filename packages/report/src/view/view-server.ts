@@ -1,17 +1,24 @@
 import { readdir, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { answerViewApi } from './view-api';
 import { VIEW_STYLE, viewPage } from './view-app';
+import { compareForm } from './view-compare-page';
+import { answerCompare } from './view-compare-route';
 import { openViewRun, type ViewRun } from './view-run';
 
 /** Options of {@link startViewServer}. */
 export interface ViewServerOptions {
-  /** A run folder or a release. */
+  /** A run folder or a release, or a folder of them. */
   readonly dir: string;
+  /**
+   * Serve these runs (folders or releases) as a folder of runs instead, each named by its folder
+   * name: `chi view RUN_A RUN_B` (`dir` is then only where relative names resolve).
+   */
+  readonly runs?: readonly string[];
   /** Loopback only: `127.0.0.1` by default. */
   readonly host?: string;
   /** 0 (the default) picks a free port. */
@@ -62,13 +69,31 @@ export async function assertRunFolder(dir: string): Promise<void> {
   }
 }
 
-/** The runs of a folder of runs: its sub-folders that are run folders or releases, sorted. */
-async function childRuns(dir: string): Promise<string[]> {
+/** The runs of a folder of runs: its sub-folders that are run folders or releases, by name. */
+async function childRuns(dir: string): Promise<Map<string, string>> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const runs: string[] = [];
   for (const entry of entries)
     if (entry.isDirectory() && (await isRunFolder(join(dir, entry.name)))) runs.push(entry.name);
-  return runs.sort();
+  return new Map(runs.sort().map((name) => [name, join(dir, name)]));
+}
+
+/** Runs named one by one (`runs`), by folder name (a repeated name gets `-2`, `-3`), or null. */
+async function listedRuns(
+  dir: string,
+  runs: readonly string[] | undefined,
+): Promise<Map<string, string> | null> {
+  if (runs === undefined) return null;
+  const named = new Map<string, string>();
+  for (const run of runs) {
+    const path = resolve(dir, run);
+    await assertRunFolder(path);
+    const base = basename(path);
+    let name = base;
+    for (let n = 2; named.has(name); n++) name = `${base}-${n}`;
+    named.set(name, path);
+  }
+  return named;
 }
 
 function escapeHtml(text: string): string {
@@ -83,7 +108,7 @@ function runListPage(dir: string, runs: readonly string[]): string {
         `<li><a data-testid="run-link" href="run/${encodeURIComponent(r)}/">${escapeHtml(r)}</a></li>`,
     )
     .join('');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul></main></body></html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs) : ''}</main></body></html>\n`;
 }
 
 /** The HTTP status of an error answering an API call, and its one-line message. */
@@ -107,8 +132,10 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       'host',
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
-  const single = await isRunFolder(dir);
-  const runs = single ? [] : await childRuns(dir);
+  const listed = await listedRuns(dir, options.runs);
+  const single = listed === null && (await isRunFolder(dir));
+  const paths = listed ?? (single ? new Map<string, string>() : await childRuns(dir));
+  const runs = [...paths.keys()];
   if (!single && runs.length === 0) await assertRunFolder(dir); // throws, naming what is missing
   const opened = new Map<string, Promise<ViewRun>>();
   const page = viewPage('');
@@ -138,6 +165,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const path = url.pathname;
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
+      if (await answerCompare(path, url, { dir, single, runs: paths }, response, send, VIEW_STYLE))
+        return;
       if (single) return runAnswer(dir, url, path, response);
       if (path === '/' || path === '/index.html')
         return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
@@ -145,7 +174,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       const name = match === null ? undefined : decodeURIComponent(match[1] as string);
       if (match === null || name === undefined || !runs.includes(name))
         return send(response, 404, 'text/plain', 'not found');
-      return runAnswer(join(dir, name), url, match[2] as string, response);
+      return runAnswer(paths.get(name) ?? join(dir, name), url, match[2] as string, response);
     };
     answer().catch((error: unknown) =>
       send(response, 500, 'text/plain', error instanceof Error ? error.message : String(error)),

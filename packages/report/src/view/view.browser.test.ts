@@ -125,8 +125,8 @@ describe('chi view in headless Chromium', () => {
     expect(await page.locator('#page h2').first().textContent()).toBe('Summary');
     // The summary is the report's headline table (one row per system, EIMC first).
     const summary = await page.locator('#page').textContent();
-    expect(summary).toContain('EIMC at tau 0.7 [bootstrap range]');
-    expect(summary).toContain('capacity-keeper32 (capacity) [32, 32]');
+    expect(summary).toContain('EIMC τ 0.7 [range]');
+    expect(summary).toContain('capacity-keeper32 [32, 32]');
     await clickToProbe(page, 'capacity-keeper');
     await page.screenshot({ path: join(ARTIFACTS, 'view-probe.png'), fullPage: true });
     await expectProbeMatchesRelease(page, releaseDir, 'capacity-keeper');

@@ -1,0 +1,110 @@
+import { resolve } from 'node:path';
+import { startViewServer, writeViewBundle } from '@chi/report/viewer';
+import { ChiError, InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
+import { parseCli, UsageError, type ViewCommand } from './cli-args';
+import type { CliIo } from './cli-main';
+import {
+  divergenceViewRelease,
+  startDivergenceViewServer,
+  writeDivergenceViewBundle,
+} from './divergence/view';
+import { EXIT_CODES } from './exit-codes';
+
+// `chi view` on its own module graph: the `chi` executable imports this file, not cli-main, for
+// `chi view`, so browsing a run never loads the release writer's chart libraries (vega, about a
+// third of the first paint; docs/benchmarks/view.md). view-imports.test.ts keeps it that way.
+
+/**
+ * `chi view` of a divergence release: served, a drill-down (systems, grids, dynamics, per-world
+ * values); bundled, its self-contained `report.html`.
+ */
+async function viewDivergence(release: string, command: ViewCommand, io: CliIo): Promise<number> {
+  if (command.bundle !== null) {
+    const index = await writeDivergenceViewBundle(
+      release,
+      resolve(io.cwd ?? process.cwd(), command.bundle),
+    );
+    io.stderr.write('chi: divergence report bundled; open it in a browser, no server needed\n');
+    io.stdout.write(`${index}\n`);
+    return EXIT_CODES.ok;
+  }
+  const server = await startDivergenceViewServer(release, command.port);
+  io.stderr.write(
+    `chi: viewing the divergence release ${release} at ${server.url} (127.0.0.1 only): systems, grids by checkpoint, dynamics, per-world values; Ctrl-C stops\n`,
+  );
+  io.stdout.write(`${server.url}\n`);
+  await (io.untilStopped ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT_CODES.ok;
+}
+
+/** `chi view [DIR] [--port P] [--bundle OUT]`: serves (or bundles) a run folder or release. */
+export async function viewCommand(command: ViewCommand, io: CliIo): Promise<number> {
+  if (command.compare !== null) return await viewComparison(command, command.compare, io);
+  const dir = resolve(io.cwd ?? process.cwd(), command.dir);
+  const divergence = divergenceViewRelease(dir);
+  if (divergence !== null) return await viewDivergence(divergence, command, io);
+  if (command.bundle !== null) {
+    const [index] = await writeViewBundle(dir, resolve(io.cwd ?? process.cwd(), command.bundle));
+    io.stderr.write('chi: viewer bundle written; open it in a browser, no server needed\n');
+    io.stdout.write(`${index}\n`);
+    return EXIT_CODES.ok;
+  }
+  const server = await startViewServer({ dir, port: command.port });
+  io.stderr.write(`chi: viewing ${dir} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`);
+  io.stdout.write(`${server.url}\n`);
+  await (io.untilStopped ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT_CODES.ok;
+}
+
+/** `chi view RUN_A RUN_B`: both runs served side by side, the comparison page's URL printed. */
+async function viewComparison(command: ViewCommand, other: string, io: CliIo): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const server = await startViewServer({
+    dir: cwd,
+    runs: [command.dir, other],
+    port: command.port,
+  });
+  const url = `${server.url}compare`;
+  io.stderr.write(
+    `chi: comparing ${command.dir} and ${other} at ${url} (127.0.0.1 only); Ctrl-C stops\n`,
+  );
+  io.stdout.write(`${url}\n`);
+  await (io.untilStopped ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT_CODES.ok;
+}
+
+function exitCodeOf(error: unknown): number {
+  if (RunFolderDamagedError.isInstance(error)) return EXIT_CODES.damagedRun;
+  if (UsageError.isInstance(error) || InvalidArgumentError.isInstance(error))
+    return EXIT_CODES.usage;
+  return EXIT_CODES.runtimeFailure;
+}
+
+/**
+ * The `chi` executable's entry for `chi view ...`: the same exit codes and messages as
+ * `runCli`, which it hands anything but a well-formed view command (help, a usage error).
+ */
+export async function runViewCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: ReturnType<typeof parseCli> | null = null;
+  try {
+    command = parseCli(argv);
+  } catch {
+    command = null;
+  }
+  if (command?.command !== 'view') return (await import('./cli-main')).runCli(argv, io);
+  try {
+    return await viewCommand(command, io);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(
+      /\s*\n\s*/g,
+      ' ',
+    );
+    io.stderr.write(`${/^chi[ :]/.test(message) ? message : `chi: ${message}`}\n`);
+    if (!ChiError.isInstance(error) && error instanceof Error && io.env.CHI_DEBUG === '1')
+      io.stderr.write(`${error.stack ?? ''}\n`);
+    return exitCodeOf(error);
+  }
+}

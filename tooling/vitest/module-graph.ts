@@ -1,0 +1,59 @@
+/**
+ * The static module graph of a TypeScript entry in this repository, as the build would load it:
+ * relative imports and re-exports, and `@chi/<package>[/<entry>]` followed into that package's
+ * source (`src/<entry>.ts` or `src/<entry>/index.ts`). Type-only imports are skipped (they are
+ * erased); dynamic `import()` is skipped (it loads on demand, which is the point of it). Anything
+ * else is a bare dependency, recorded with the file that imports it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gms;
+
+/** A bare dependency reached from the entry, with the chain of files that reaches it. */
+export interface BareImport {
+  readonly specifier: string;
+  /** Repository-relative files from the entry to the importer. */
+  readonly chain: readonly string[];
+}
+
+function sourceOf(base: string): string | null {
+  for (const path of [`${base}.ts`, join(base, 'index.ts'), base])
+    if (existsSync(path) && path.endsWith('.ts')) return path;
+  return null;
+}
+
+function workspaceSource(specifier: string): string | null {
+  const match = /^@chi\/([^/]+)(?:\/(.+))?$/.exec(specifier);
+  if (match === null) return null;
+  return sourceOf(join(REPO, 'packages', match[1] as string, 'src', match[2] ?? 'index'));
+}
+
+function chainTo(file: string, parents: ReadonlyMap<string, string | null>): string[] {
+  const chain: string[] = [];
+  for (let at: string | null | undefined = file; at; at = parents.get(at))
+    chain.unshift(at.slice(REPO.length + 1));
+  return chain;
+}
+
+/** Every bare (non-workspace, non-`node:`) import statically reachable from `entry`. */
+export function bareImportsOf(entry: string): BareImport[] {
+  const parents = new Map<string, string | null>();
+  const queue: [string, string | null][] = [[resolve(entry), null]];
+  const found: BareImport[] = [];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const [file, parent] = next;
+    if (parents.has(file)) continue;
+    parents.set(file, parent);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      if (specifier === undefined || specifier.startsWith('node:')) continue;
+      const target = specifier.startsWith('.')
+        ? sourceOf(resolve(dirname(file), specifier))
+        : workspaceSource(specifier);
+      if (target !== null) queue.push([target, file]);
+      else found.push({ specifier, chain: chainTo(file, parents) });
+    }
+  }
+  return found;
+}
