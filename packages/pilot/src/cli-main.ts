@@ -94,6 +94,7 @@ import {
 } from './settings';
 import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
+import { studyCommand } from './study/study-command';
 import { formatTemplates } from './templates-command';
 
 /** What the CLI needs from its process; injectable so tests run it in process. */
@@ -738,6 +739,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       case 'merge':
         return await mergeCommand(command, io);
+      case 'study':
+        return await studyCommand(command, io);
       case 'view': {
         const dir = resolve(io.cwd ?? process.cwd(), command.dir);
         const divergence = divergenceViewRelease(dir);

@@ -79,6 +79,22 @@ export {
   type Stratum,
 } from './memory';
 export { type PilotConfig, PilotConfigSchema, type RunConfiguration } from './pilot-config';
+export {
+  type RunStudyLink,
+  RunStudyLinkSchema,
+  type StudyChisEntry,
+  StudyChisEntrySchema,
+  type StudyDeclaration,
+  StudyDeclarationSchema,
+  type StudyFile,
+  StudyFileSchema,
+  type StudySessionModel,
+  type StudySessionRecord,
+  StudySessionRecordSchema,
+  type StudySessionSchedule,
+  type StudyState,
+  StudyStateSchema,
+} from './study';
 export type { EvidenceClass } from './primitives';
 export {
   type AttemptRecord,

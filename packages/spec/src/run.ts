@@ -5,6 +5,7 @@ import { DivergenceExperimentParamsSchema } from './divergence-params';
 import { InvalidArgumentError } from './errors';
 import { HistoryIdSchema } from './history';
 import { GeneratorInfoSchema } from './memory';
+import { RunStudyLinkSchema } from './study';
 import { RunConfigurationSchema } from './pilot-config';
 import {
   CountSchema,
@@ -270,6 +271,12 @@ export const RunManifestSchema = z.strictObject({
    * whole run's ceiling and `planSha256` the whole plan's.
    */
   shard: RunShardSchema.optional(),
+  /**
+   * Set only in a study session's run folder (`chi study run`): the study manifest's hash, the
+   * session index and the hash of the state the session continues from (docs/protocol.md,
+   * "Studies").
+   */
+  study: RunStudyLinkSchema.optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;
