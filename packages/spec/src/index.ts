@@ -79,22 +79,6 @@ export {
   type Stratum,
 } from './memory';
 export { type PilotConfig, PilotConfigSchema, type RunConfiguration } from './pilot-config';
-export {
-  type RunStudyLink,
-  RunStudyLinkSchema,
-  type StudyChisEntry,
-  StudyChisEntrySchema,
-  type StudyDeclaration,
-  StudyDeclarationSchema,
-  type StudyFile,
-  StudyFileSchema,
-  type StudySessionModel,
-  type StudySessionRecord,
-  StudySessionRecordSchema,
-  type StudySessionSchedule,
-  type StudyState,
-  StudyStateSchema,
-} from './study';
 export type { EvidenceClass } from './primitives';
 export {
   type AttemptRecord,
@@ -127,6 +111,22 @@ export {
   type QualityAlphas,
   type QualityFactors,
 } from './scores';
+export {
+  type RunStudyLink,
+  RunStudyLinkSchema,
+  type StudyChisEntry,
+  StudyChisEntrySchema,
+  type StudyDeclaration,
+  StudyDeclarationSchema,
+  type StudyFile,
+  StudyFileSchema,
+  type StudySessionModel,
+  type StudySessionRecord,
+  StudySessionRecordSchema,
+  type StudySessionSchedule,
+  type StudyState,
+  StudyStateSchema,
+} from './study';
 export type { ClassifiedTaskAnswer, ParsedTaskReply } from './task-replies';
 export type {
   BehaviorItemTrace,

@@ -5,7 +5,6 @@ import { DivergenceExperimentParamsSchema } from './divergence-params';
 import { InvalidArgumentError } from './errors';
 import { HistoryIdSchema } from './history';
 import { GeneratorInfoSchema } from './memory';
-import { RunStudyLinkSchema } from './study';
 import { RunConfigurationSchema } from './pilot-config';
 import {
   CountSchema,
@@ -15,6 +14,7 @@ import {
   Sha256Schema,
   UsdSchema,
 } from './primitives';
+import { RunStudyLinkSchema } from './study';
 
 /** A per-token and per-request USD price. */
 export const PriceSchema = z.strictObject({

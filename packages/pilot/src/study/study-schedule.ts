@@ -26,7 +26,8 @@ export function studyCalendar(
   const session = schedule[index];
   if (session === undefined) return { kind: 'complete' };
   const previous = index === 0 ? studyStart : (finishedAt[index - 1] as Date);
-  const dueAt = new Date(previous.getTime() + session.afterPreviousDays * DAY_MS);
+  // whole milliseconds: a Date holds no less
+  const dueAt = new Date(previous.getTime() + Math.round(session.afterPreviousDays * DAY_MS));
   return dueAt.getTime() <= now.getTime()
     ? { kind: 'due', index, dueAt }
     : { kind: 'waiting', index, dueAt };
