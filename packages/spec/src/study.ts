@@ -245,6 +245,8 @@ export const StudyChisEntrySchema = z.strictObject({
   worldSeed: z.int().min(0),
   load: z.int().min(1),
   qualityScore: z.number().min(0).max(1).nullable(),
+  /** Retrieval accuracy r (current value of a recorded key): the factor a decay reads directly. */
+  retrieval: z.number().min(0).max(1).nullable(),
   blockComplete: z.boolean(),
 });
 /** One CHIS entry of a study. */

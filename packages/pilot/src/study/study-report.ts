@@ -23,6 +23,11 @@ export interface StudyReportRow {
   readonly qualityScore: BootstrapEstimate;
   /** Retention: world-mean Q_M here / world-mean Q_M at session 0 (paired by world). */
   readonly retention: BootstrapEstimate;
+  /**
+   * Retention of retrieval accuracy r: world-mean r here / world-mean r at session 0 (paired by
+   * world). What a decay in time moves one for one (docs/study-decay.md).
+   */
+  readonly retrievalRetention: BootstrapEstimate;
   /** Drift: world-mean Q_M here - at the previous session (paired by world). */
   readonly drift: BootstrapEstimate | null;
   /** Worlds complete in every session this row combines. */
@@ -56,12 +61,17 @@ const mean = (values: readonly number[]) =>
   values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** Q_M per world and session for one system and load, keeping worlds complete in `sessions`. */
-function worldSeries(entries: readonly StudyChisEntry[], sessions: readonly number[]): number[][] {
+function worldSeries(
+  entries: readonly StudyChisEntry[],
+  sessions: readonly number[],
+  value: (entry: StudyChisEntry) => number | null = (entry) => entry.qualityScore,
+): number[][] {
   const byWorld = new Map<number, Map<number, number>>();
   for (const entry of entries) {
-    if (!entry.blockComplete || entry.qualityScore === null) continue;
+    const score = value(entry);
+    if (!entry.blockComplete || score === null) continue;
     const world = byWorld.get(entry.worldSeed) ?? new Map<number, number>();
-    world.set(entry.sessionIndex, entry.qualityScore);
+    world.set(entry.sessionIndex, score);
     byWorld.set(entry.worldSeed, world);
   }
   return [...byWorld]
@@ -91,6 +101,7 @@ function rowFor(
   const own = entries.filter((entry) => entry.systemId === systemId && entry.load === load);
   const sessions = k === 0 ? [0] : [0, k - 1, k];
   const clusters = worldSeries(own, sessions);
+  const retrieval = worldSeries(own, sessions, (entry) => entry.retrieval);
   const at = (index: number) => (sample: readonly number[][]) =>
     mean(sample.map((world) => world[index] as number));
   const last = sessions.length - 1;
@@ -102,6 +113,10 @@ function rowFor(
     delayDays: delays.length === 0 ? 0 : mean(delays),
     qualityScore: bootstrap(clusters, at(last)),
     retention: bootstrap(clusters, (sample) => {
+      const base = at(0)(sample);
+      return base === 0 ? null : at(last)(sample) / base;
+    }),
+    retrievalRetention: bootstrap(retrieval, (sample) => {
       const base = at(0)(sample);
       return base === 0 ? null : at(last)(sample) / base;
     }),
@@ -152,11 +167,11 @@ export function studyReportMarkdown(report: StudyReport): string {
     '',
     `Primary (preregistered): retention at session s${report.primary.session}, memory load ${report.primary.load}. Intervals: 95% cluster-bootstrap percentile over worlds (${RESAMPLES} resamples, seed ${ANALYSIS_SEED}), pointwise.`,
     '',
-    '| system | load | session | delay (days) | Q_M | retention vs s0 | drift vs previous | worlds |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| system | load | session | delay (days) | Q_M | retention vs s0 | r retention vs s0 | drift vs previous | worlds |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...report.rows.map(
       (row) =>
-        `| ${row.systemId} | ${row.load} | s${row.sessionIndex} | ${row.delayDays.toFixed(2)} | ${cell(row.qualityScore)} | ${cell(row.retention)} | ${cell(row.drift)} | ${row.worlds} |`,
+        `| ${row.systemId} | ${row.load} | s${row.sessionIndex} | ${row.delayDays.toFixed(2)} | ${cell(row.qualityScore)} | ${cell(row.retention)} | ${cell(row.retrievalRetention)} | ${cell(row.drift)} | ${row.worlds} |`,
     ),
     '',
     report.modelChanges.length === 0

@@ -127,7 +127,7 @@ function chisEntries(
       load: number;
       condition: string;
       blockComplete: boolean;
-      score: { qualityScore: number | null } | null;
+      score: { qualityScore: number | null; factors: { r: number } | null } | null;
     };
     if (observation.condition !== 'notebook') return [];
     return [
@@ -142,6 +142,7 @@ function chisEntries(
         worldSeed: observation.worldSeed,
         load: observation.load,
         qualityScore: observation.score?.qualityScore ?? null,
+        retrieval: observation.score?.factors?.r ?? null,
         blockComplete: observation.blockComplete,
       },
     ];
