@@ -126,6 +126,19 @@ describe('chi study (three sessions on days 0, 1 and 7 under a frozen clock)', (
     expect(existsSync(paths().sessionRun(1))).toBe(false);
   });
 
+  it('refuses a previous session whose attempt log was edited (exit 5), naming the log', async () => {
+    await initStudy();
+    expect((await chi(['study', 'run', 'st'], DAY0)).code).toBe(0);
+    const log = join(paths().sessionRun(0), 'attempts.jsonl');
+    const text = readFileSync(log, 'utf8');
+    // a notebook rewritten inside the log: the state would still match a recomputed state file
+    writeFileSync(log, text.replace('#scripted-memory-notes v1', '#scripted-memory-notes v2'));
+    expect(readFileSync(log, 'utf8')).not.toBe(text);
+    const refused = await chi(['study', 'run', 'st'], at(1));
+    expect(refused.code).toBe(5);
+    expect(refused.err).toContain('attempts.jsonl');
+  });
+
   it('refuses a study file edited after it was frozen (exit 5)', async () => {
     await initStudy();
     expect((await chi(['study', 'run', 'st'], DAY0)).code).toBe(0);

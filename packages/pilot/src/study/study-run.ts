@@ -94,8 +94,8 @@ async function returnedModels(runDir: string): Promise<StudySessionModel[]> {
   }));
 }
 
-/** Systems whose returned models or providers differ from the previous session's. */
-function modelChanges(
+/** Systems whose returned model IDs or providers differ from the previous session's (a possible provider-side change). */
+export function modelChanges(
   models: readonly StudySessionModel[],
   previous: StudySessionRecord | undefined,
 ): string[] {
