@@ -22,6 +22,7 @@ import { MEMORY_REFERENCE_NAMES } from './memory-systems/reference-systems';
 import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from './scripted-systems';
 import { shardOptions } from './shard/shard-args';
 import type { ShardSpec } from './shard/shard-spec';
+import { parseStudy, type StudyCommand } from './study/study-args';
 
 const REGISTERED_IDS: readonly string[] = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
 
@@ -238,6 +239,7 @@ export type CliCommand =
   | ViewCommand
   | TemplatesCommand
   | MergeCommand
+  | StudyCommand
   | HelpCommand;
 
 export { PILOT_EXPERIMENT_FLAGS, USAGE };
@@ -496,6 +498,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     case 'verify':
       return { command: 'verify', argv: rest };
+    case 'study':
+      return parseStudy(rest);
     case 'merge': {
       const { values, positionals } = parse(rest, 'merge');
       if (positionals.length === 0 || values.out === undefined)

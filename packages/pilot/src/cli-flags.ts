@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { ExperimentFlag } from './experiment-flags';
+import { STUDY_FLAGS } from './study/study-flags';
 
 /**
  * One option of a `chi` command: the single declaration that the parser (`cli-args.ts`), the help
@@ -377,6 +378,7 @@ export const COMMAND_FLAG_TABLES = {
       help: 'the merged run folder (must not exist or be empty); its release is DIR/release',
     },
   ],
+  study: STUDY_FLAGS,
 } as const satisfies Record<string, readonly CliFlag[]>;
 
 /** The `node:util` `parseArgs` options of a flag table. */

@@ -16,6 +16,7 @@ export const CLI_COMMANDS = [
   'view',
   'templates',
   'merge',
+  'study',
 ] as const;
 /** A `chi` command name. */
 export type CliCommandName = (typeof CLI_COMMANDS)[number];
@@ -123,6 +124,7 @@ ${exitCodesText('export')}`,
   calibrate: `chi calibrate — build a frozen human calibration from a human-data file
 
 Usage:
+  chi study init|run|status|report DIR  a study of sessions over days or weeks (chi study --help)
   chi calibrate DATA [--out FILE]
 
 DATA is JSONL: a header line {"kind":"chi-human-data","schemaVersion":1,"synthetic":...,
@@ -159,6 +161,23 @@ chi verify DIR/release recomputes them. A missing, duplicated or foreign shard i
 ${options('merge')}
 
 ${exitCodesText('merge')}`,
+  study: `chi study — a study: sessions days or weeks apart that continue the same instances
+
+Usage:
+  chi study init DIR [options]   write DIR/study.json (edit it before the first session)
+  chi study run DIR [--now]      run the next due session as DIR/sessions/s<k> (or resume it);
+                                 nothing due: exit 0 and a line saying when the next one is
+  chi study status DIR           sessions done and due, spend against the ceilings
+  chi study report DIR           retention against delay and drift across sessions
+
+Safe to call from cron, a systemd timer, a GitHub Actions schedule or a Kubernetes CronJob:
+one runner at a time holds the study's lock (exit 6). Every later session asks the first
+session's memory probes from the notebooks the previous session ended with, hash-linked to
+them: an edited or swapped state is refused (exit 5). See docs/protocol.md, "Studies".
+
+${options('study')}
+
+${exitCodesText('study')}`,
   view: `chi view — browse a run folder, a release or a folder of them, down to a single probe
 
 Usage:

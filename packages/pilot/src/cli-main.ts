@@ -89,6 +89,7 @@ import {
 } from './settings';
 import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
+import { studyCommand } from './study/study-command';
 import { formatTemplates } from './templates-command';
 import { viewCommand } from './view-cli';
 
@@ -717,6 +718,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT_CODES.ok;
       case 'merge':
         return await mergeCommand(command, io);
+      case 'study':
+        return await studyCommand(command, io);
       case 'view':
         return await viewCommand(command, io);
       case 'verify': {

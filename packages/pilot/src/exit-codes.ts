@@ -68,6 +68,7 @@ export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly number[]>> = {
   view: [0, 1, 2],
   templates: [0, 1, 2],
   merge: [0, 1, 2, 3, 5, 6],
+  study: [0, 1, 2, 3, 5, 6],
 };
 
 /** The exit codes of one command (or of every command) as help text lines. */

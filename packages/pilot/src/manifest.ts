@@ -229,6 +229,7 @@ export function buildManifest(args: {
     ...(settings.calibration == null
       ? {}
       : { chiComparison: chiComparisonFor(settings.calibration) }),
+    ...(settings.study === undefined ? {} : { study: settings.study }),
   };
   return parseWith(RunManifestSchema, manifest, 'run manifest');
 }

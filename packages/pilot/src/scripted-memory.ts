@@ -29,6 +29,49 @@ export interface ScriptedMemoryPolicy {
    * records (see {@link loadOfRecordCount}). Absent: every answer is kept.
    */
   readonly recallHalfLoad?: number;
+  /**
+   * Decay with wall-clock time (the opt-in `fading-notebook` system, docs/study-decay.md): the
+   * notes carry the instant they were written, and at a question each key's records are kept with
+   * probability 2^(-days since written / halfLifeDays), one draw per key from the instance's
+   * stream (the same draw at every session, so what is forgotten stays forgotten); a forgotten
+   * key has no answer. Absent: no decay.
+   */
+  readonly halfLifeDays?: number;
+}
+
+/** The note line that records when scripted notes were written (`# written-at <ISO>`). */
+const WRITTEN_AT_PREFIX = '# written-at ';
+
+/** Scripted notes with the instant they were written appended (a comment line readers skip). */
+export function withWrittenAt(notes: string, now: Date): string {
+  return `${notes}\n${WRITTEN_AT_PREFIX}${now.toISOString()}`;
+}
+
+/** The instant scripted notes say they were written, or null. */
+export function writtenAtOf(notes: string): Date | null {
+  const line = notes.split('\n').find((entry) => entry.startsWith(WRITTEN_AT_PREFIX));
+  const instant =
+    line === undefined ? Number.NaN : Date.parse(line.slice(WRITTEN_AT_PREFIX.length));
+  return Number.isNaN(instant) ? null : new Date(instant);
+}
+
+/** The probability a key survives `days` under a half-life of `halfLifeDays`: 2^(-days/h). */
+export function decayedRecall(days: number, halfLifeDays: number): number {
+  return 2 ** (-Math.max(0, days) / halfLifeDays);
+}
+
+/**
+ * The records a decaying memory still holds `days` after writing: each key's whole group kept
+ * with probability {@link decayedRecall}, one draw per key.
+ */
+export function decayedRecords(
+  records: readonly ScriptedRecord[],
+  days: number,
+  halfLifeDays: number,
+  noise: ScriptedNoise,
+): ScriptedRecord[] {
+  const recall = decayedRecall(days, halfLifeDays);
+  return records.filter((record) => noise.uniform(`decay:${record.key}`) < recall);
 }
 
 /**

@@ -36,6 +36,8 @@ export const SCRIPTED_OPT_IN_POLICIES: Readonly<
   'wording-sensitive': { goal: 'owner-only', valence: 'insensitive' },
   // outside the default roster (the interior-EIMC baseline of the coverage harness); like perfect
   'fading-recall': { goal: 'owner-only', valence: 'insensitive' },
+  // outside the default roster (the decay-in-time baseline of studies); like perfect
+  'fading-notebook': { goal: 'owner-only', valence: 'insensitive' },
 };
 
 interface GoalNotes {

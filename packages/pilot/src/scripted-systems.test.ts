@@ -119,7 +119,7 @@ describe('createScriptedModel', () => {
 
   it('rejects an unknown system name with the valid names', () => {
     expect(() => createScriptedModel('oracle')).toThrow(
-      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, wording-sensitive, fading-recall, found "oracle"/,
+      /system: expected one of perfect, capacity-keeper, latest-wins, confabulator, abstainer, wording-sensitive, fading-recall, fading-notebook, found "oracle"/,
     );
   });
 
@@ -136,6 +136,6 @@ describe('createScriptedModel', () => {
         .filter((system) => system.uncappedNotebook)
         .map((system) => system.name),
       // perfect in the roster; fading-recall is the opt-in interior-EIMC reference (issue 31)
-    ).toEqual(['perfect', 'fading-recall']);
+    ).toEqual(['perfect', 'fading-recall', 'fading-notebook']);
   });
 });

@@ -24,11 +24,14 @@ import {
 } from './scripted-history';
 import {
   answerMemoryQuestions,
+  decayedRecords,
   readMemoryNotes,
   type ScriptedMemoryPolicy,
   type ScriptedQuestion,
   type ScriptedRecord,
+  withWrittenAt,
   writeMemoryNotes,
+  writtenAtOf,
 } from './scripted-memory';
 import {
   createInstanceNoise,
@@ -51,7 +54,11 @@ export const SCRIPTED_SYSTEM_NAMES = [
  * Scripted reference systems outside the default roster, for opt-in conditions
  * (`--systems wording-sensitive`): the default run and its release do not change with them.
  */
-export const EXTRA_SCRIPTED_SYSTEM_NAMES = ['wording-sensitive', 'fading-recall'] as const;
+export const EXTRA_SCRIPTED_SYSTEM_NAMES = [
+  'wording-sensitive',
+  'fading-recall',
+  'fading-notebook',
+] as const;
 
 /** The name of a scripted reference system. */
 export type ScriptedSystemName =
@@ -183,6 +190,21 @@ export const SCRIPTED_SYSTEMS: Readonly<Record<ScriptedSystemName, ScriptedSyste
     history: quietHistory,
     behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
   },
+  'fading-notebook': {
+    name: 'fading-notebook',
+    description:
+      'A reference condition for studies with a known decay in wall-clock time (opt-in): an UNCAPPED notebook like perfect that records when it was written; at a question each key is still known with probability 2^(-d/7), d the days since writing (one draw per key, the same at every session), and abstained on otherwise. Expected retrieval accuracy r at delay d: 2^(-d/7) (docs/study-decay.md). History and behavior like perfect.',
+    uncappedNotebook: true,
+    memory: {
+      encode: 'all',
+      precedence: 'authority-then-time',
+      whenUnknown: 'abstain',
+      abstainAlways: false,
+      halfLifeDays: 7,
+    },
+    history: quietHistory,
+    behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
+  },
 };
 
 /** Default seed of the scripted systems' noise. */
@@ -202,6 +224,10 @@ export function declaredNoise(definition: ScriptedSystemDefinition): Record<stri
       ? {}
       : // declared as a probability: q(N) = 2^(-N / halfLoad) = (1 - fade)^N
         { memoryFadePerLoadUnit: 1 - 2 ** (-1 / definition.memory.recallHalfLoad) }),
+    ...(definition.memory.halfLifeDays === undefined
+      ? {}
+      : // declared as a probability: a key survives d days with (1 - decay)^d = 2^(-d / h)
+        { memoryDecayPerDay: 1 - 2 ** (-1 / definition.memory.halfLifeDays) }),
   };
 }
 
@@ -308,6 +334,21 @@ function transcriptRecords(transcript: unknown): ScriptedRecord[] {
   });
 }
 
+/** The records a decaying system still holds now (all of them without a half-life). */
+function decayedMemory(
+  definition: ScriptedSystemDefinition,
+  records: ScriptedRecord[],
+  notes: string,
+  now: Date,
+  noise: ScriptedNoise,
+): ScriptedRecord[] {
+  const halfLifeDays = definition.memory.halfLifeDays;
+  const writtenAt = writtenAtOf(notes);
+  if (halfLifeDays === undefined || writtenAt === null) return records;
+  const days = (now.getTime() - writtenAt.getTime()) / 86_400_000;
+  return decayedRecords(records, days, halfLifeDays, noise);
+}
+
 /**
  * Produces the reply text of a scripted system to one rendered prompt (the user message). It
  * reads only the machine-readable blocks of our own prompts, never an answer key. Throws when the
@@ -318,6 +359,7 @@ export function scriptedReply(
   seed: number,
   prompt: string,
   requestId?: string,
+  now: () => Date = () => new Date(),
 ): string {
   const header = asObject(
     extractJsonBlock(prompt, 'REQUEST'),
@@ -335,7 +377,8 @@ export function scriptedReply(
   switch (header.task) {
     case 'memory_encode': {
       const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
-      return writeMemoryNotes(records, definition.memory, capBytes, noise);
+      const notes = writeMemoryNotes(records, definition.memory, capBytes, noise);
+      return definition.memory.halfLifeDays === undefined ? notes : withWrittenAt(notes, now());
     }
     case 'memory_probe': {
       const questions = asArray(
@@ -345,7 +388,14 @@ export function scriptedReply(
       const transcript = extractJsonBlock(prompt, 'TRANSCRIPT');
       const records =
         transcript === undefined ? readMemoryNotes(notesOf(prompt)) : transcriptRecords(transcript);
-      return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
+      return JSON.stringify(
+        answerMemoryQuestions(
+          decayedMemory(definition, records, notesOf(prompt), now(), noise),
+          questions,
+          definition.memory,
+          noise,
+        ),
+      );
     }
     case 'memory_probe_oracle': {
       const questions = asArray(
@@ -430,11 +480,13 @@ export function createScriptedModel(name: string, options: ScriptedModelOptions 
   const definition = scriptedDefinition(name);
   const seed = options.seed ?? DEFAULT_SCRIPTED_SEED;
   const byInstance = (options.noise ?? 'instance') === 'instance';
+  // Only a decaying system's replies read the clock (fading-notebook); others never do.
+  const clock = options.now ?? (() => new Date());
   return scriptedChatModel(
     `scripted/${definition.name}`,
     (prompt, requestId) =>
-      scriptedReply(definition, seed, prompt, byInstance ? requestId : undefined),
-    options.now ?? (() => new Date()),
+      scriptedReply(definition, seed, prompt, byInstance ? requestId : undefined, clock),
+    clock,
   );
 }
 

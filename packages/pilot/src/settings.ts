@@ -3,6 +3,7 @@ import {
   InvalidArgumentError,
   type Price,
   type RunConfiguration,
+  type RunStudyLink,
   type SystemSpec,
 } from '@chi/spec';
 import { PILOT_EXPERIMENTS } from './experiments/registry';
@@ -69,6 +70,8 @@ export interface PilotSettings {
   readonly compareTo?: string;
   /** Refuse to start a run with live systems unless each passed a smoke check. */
   readonly requireSmoke: boolean;
+  /** A study session's link to its study, frozen in `manifest.study` (`chi study run`). */
+  readonly study?: RunStudyLink;
   /** The `chi pilot` options the run was started with, frozen in the manifest (CLI runs). */
   readonly configuration?: RunConfiguration;
   /**

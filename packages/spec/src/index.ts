@@ -114,6 +114,22 @@ export {
   type QualityAlphas,
   type QualityFactors,
 } from './scores';
+export {
+  type RunStudyLink,
+  RunStudyLinkSchema,
+  type StudyChisEntry,
+  StudyChisEntrySchema,
+  type StudyDeclaration,
+  StudyDeclarationSchema,
+  type StudyFile,
+  StudyFileSchema,
+  type StudySessionModel,
+  type StudySessionRecord,
+  StudySessionRecordSchema,
+  type StudySessionSchedule,
+  type StudyState,
+  StudyStateSchema,
+} from './study';
 export type { ClassifiedTaskAnswer, ParsedTaskReply } from './task-replies';
 export type {
   BehaviorItemTrace,

@@ -35,6 +35,7 @@ import {
   MemoryScoreSchema,
   ParsedProbeReplySchema,
 } from './scores';
+import { StudyFileSchema } from './study';
 import { ParsedTaskReplySchema } from './task-replies';
 import {
   BehaviorItemTraceSchema,
@@ -89,6 +90,7 @@ export const JSON_SCHEMA_REGISTRY = {
   'history-item-trace': HistoryItemTraceSchema,
   'behavior-item-trace': BehaviorItemTraceSchema,
   'pilot-config': PilotConfigSchema,
+  study: StudyFileSchema,
 } as const;
 
 /**

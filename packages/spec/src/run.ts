@@ -14,6 +14,7 @@ import {
   Sha256Schema,
   UsdSchema,
 } from './primitives';
+import { RunStudyLinkSchema } from './study';
 
 /** A per-token and per-request USD price. */
 export const PriceSchema = z.strictObject({
@@ -278,6 +279,12 @@ export const RunManifestSchema = z.strictObject({
    * whole run's ceiling and `planSha256` the whole plan's.
    */
   shard: RunShardSchema.optional(),
+  /**
+   * Set only in a study session's run folder (`chi study run`): the study manifest's hash, the
+   * session index and the hash of the state the session continues from (docs/protocol.md,
+   * "Studies").
+   */
+  study: RunStudyLinkSchema.optional(),
 });
 /** The frozen plan of a run. */
 export type RunManifest = z.infer<typeof RunManifestSchema>;

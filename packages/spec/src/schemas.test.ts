@@ -1467,6 +1467,32 @@ const examples: readonly Example[] = [
     }),
     invalid: { at: ['loads'], to: 'v0.2' },
   }),
+  // Studies -----------------------------------------------------------------------------------
+  ...(['schedule', 'checkpoint'] as const).map((defect) =>
+    example({
+      key: 'study',
+      name:
+        defect === 'schedule'
+          ? 'a study.json of three sessions; a first session that waits'
+          : 'a study.json of three sessions; a primary checkpoint at a load it never asks',
+      valid: () => ({
+        $schema: './node_modules/@chi/spec/schemas/study.schema.json',
+        studyId: 'four-weeks',
+        protocol: 'chi-pilot',
+        systems: ['perfect', 'latest-wins'],
+        experiments: { memory: { loads: [32, 64] } },
+        worldSeeds: { rootSeed: 20260901, replicates: 4 },
+        schedule: [{ afterPreviousDays: 0 }, { afterPreviousDays: 1 }, { afterPreviousDays: 6 }],
+        ceilings: { perSessionUsd: 5, totalUsd: 15 },
+        primary: { session: 2, checkpoint: { experiment: 'memory', load: 32 } },
+      }),
+      invalid:
+        defect === 'schedule'
+          ? { at: ['schedule', 0, 'afterPreviousDays'], to: 2 }
+          : { at: ['primary', 'checkpoint', 'load'], to: 128 },
+      message: defect === 'schedule' ? 'expected 0' : 'expected one of the memory loads 32, 64',
+    }),
+  ),
 ];
 
 for (const { key, name, build, message } of examples) {

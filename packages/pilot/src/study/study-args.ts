@@ -1,0 +1,99 @@
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../cli-args';
+import { parseArgsOptions } from '../cli-flags';
+import { STUDY_INIT_DEFAULTS, type StudyInitOptions } from './study-file';
+import { STUDY_FLAGS } from './study-flags';
+
+/** `chi study init|run|status|report DIR`. */
+export type StudyCommand =
+  | {
+      readonly command: 'study';
+      readonly action: 'init';
+      readonly dir: string;
+      readonly init: StudyInitOptions;
+      readonly force: boolean;
+    }
+  | {
+      readonly command: 'study';
+      readonly action: 'run';
+      readonly dir: string;
+      readonly early: boolean;
+    }
+  | { readonly command: 'study'; readonly action: 'status' | 'report'; readonly dir: string };
+
+const ACTIONS = ['init', 'run', 'status', 'report'] as const;
+
+function numberList(flag: string, text: string | undefined, fallback: readonly number[]): number[] {
+  if (text === undefined) return [...fallback];
+  const values = text.split(',').map((part) => Number(part.trim()));
+  if (text.trim() === '' || values.some((value) => !Number.isFinite(value)))
+    throw new UsageError(
+      `--${flag}: expected comma-separated numbers, found ${JSON.stringify(text)}`,
+    );
+  return values;
+}
+
+function oneNumber(flag: string, text: string | undefined, fallback: number): number {
+  return numberList(flag, text, [fallback])[0] as number;
+}
+
+/** The study options of `chi study init` (checked against the study schema when written). */
+function initOptions(values: Record<string, unknown>, dir: string): StudyInitOptions {
+  const text = (name: string) => values[name] as string | undefined;
+  const delaysDays = numberList('delays-days', text('delays-days'), STUDY_INIT_DEFAULTS.delaysDays);
+  return {
+    studyId:
+      text('study-id') ??
+      basename(dir)
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-'),
+    systems: text('systems')
+      ?.split(',')
+      .map((name) => name.trim()) ?? [...STUDY_INIT_DEFAULTS.systems],
+    loads: numberList('loads', text('loads'), STUDY_INIT_DEFAULTS.loads),
+    replicates: oneNumber('replicates', text('replicates'), STUDY_INIT_DEFAULTS.replicates),
+    seed: oneNumber('seed', text('seed'), STUDY_INIT_DEFAULTS.seed),
+    delaysDays,
+    perSessionUsd: oneNumber('session-ceiling-usd', text('session-ceiling-usd'), 0),
+    totalUsd: oneNumber('ceiling-usd', text('ceiling-usd'), 0),
+    primarySession: oneNumber('primary-session', text('primary-session'), delaysDays.length - 1),
+  };
+}
+
+/** Parses `chi study ACTION DIR [options]` (a usage error naming the flag or the action). */
+export function parseStudy(args: readonly string[]): StudyCommand {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: parseArgsOptions(STUDY_FLAGS),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(
+      `chi study: ${(error as Error).message} (chi study --help lists the options)`,
+    );
+  }
+  const [action, dir, extra] = parsed.positionals;
+  if (
+    !(ACTIONS as readonly (string | undefined)[]).includes(action) ||
+    dir === undefined ||
+    extra !== undefined
+  )
+    throw new UsageError(
+      `chi study: expected "init|run|status|report DIR", found ${JSON.stringify(parsed.positionals.join(' '))}`,
+    );
+  const values = parsed.values as Record<string, unknown>;
+  if (action === 'init')
+    return {
+      command: 'study',
+      action,
+      dir,
+      init: initOptions(values, dir),
+      force: values.force === true,
+    };
+  if (action === 'run') return { command: 'study', action, dir, early: values.now === true };
+  return { command: 'study', action: action as 'status' | 'report', dir };
+}

@@ -1,0 +1,191 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { canonicalJson } from '@chi/run';
+import { type StudyChisEntry, StudyChisEntrySchema } from '@chi/spec';
+import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
+import { writeFileAtomic } from '../run-folder';
+import { finishedSessions } from './study-chain';
+import { readStudyFile } from './study-file';
+import { studyPaths } from './study-folder';
+import { readFrozenStudy } from './study-manifest';
+
+/** The fixed analysis seed and resamples of a study report (as the pilot's defaults). */
+const ANALYSIS_SEED = 20260901;
+const RESAMPLES = 2000;
+
+/** One system's retention and drift at one session and load. */
+export interface StudyReportRow {
+  readonly systemId: string;
+  readonly load: number;
+  readonly sessionIndex: number;
+  /** Mean delay (days) between the state being written (session 0) and this session. */
+  readonly delayDays: number;
+  /** World-mean Q_M at this session. */
+  readonly qualityScore: BootstrapEstimate;
+  /** Retention: world-mean Q_M here / world-mean Q_M at session 0 (paired by world). */
+  readonly retention: BootstrapEstimate;
+  /**
+   * Retention of retrieval accuracy r: world-mean r here / world-mean r at session 0 (paired by
+   * world). What a decay in time moves one for one (docs/study-decay.md).
+   */
+  readonly retrievalRetention: BootstrapEstimate;
+  /** Drift: world-mean Q_M here - at the previous session (paired by world). */
+  readonly drift: BootstrapEstimate | null;
+  /** Worlds complete in every session this row combines. */
+  readonly worlds: number;
+}
+
+/** The study report (`study-report.json`). */
+export interface StudyReport {
+  readonly kind: 'chi-study-report';
+  readonly studyId: string;
+  readonly studyManifestSha256: string | null;
+  readonly evidence: 'scripted_baseline';
+  readonly primary: { readonly session: number; readonly load: number };
+  readonly rows: readonly StudyReportRow[];
+  /** Sessions whose returned model IDs or providers changed: never pooled silently. */
+  readonly modelChanges: readonly {
+    readonly sessionIndex: number;
+    readonly systems: readonly string[];
+  }[];
+}
+
+function readEntries(path: string): StudyChisEntry[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => StudyChisEntrySchema.parse(JSON.parse(line)));
+}
+
+const mean = (values: readonly number[]) =>
+  values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** Q_M per world and session for one system and load, keeping worlds complete in `sessions`. */
+function worldSeries(
+  entries: readonly StudyChisEntry[],
+  sessions: readonly number[],
+  value: (entry: StudyChisEntry) => number | null = (entry) => entry.qualityScore,
+): number[][] {
+  const byWorld = new Map<number, Map<number, number>>();
+  for (const entry of entries) {
+    const score = value(entry);
+    if (!entry.blockComplete || score === null) continue;
+    const world = byWorld.get(entry.worldSeed) ?? new Map<number, number>();
+    world.set(entry.sessionIndex, score);
+    byWorld.set(entry.worldSeed, world);
+  }
+  return [...byWorld]
+    .sort(([a], [b]) => a - b)
+    .filter(([, scores]) => sessions.every((k) => scores.has(k)))
+    .map(([, scores]) => sessions.map((k) => scores.get(k) as number));
+}
+
+function bootstrap(
+  clusters: readonly number[][],
+  statistic: (sample: readonly number[][]) => number | null,
+): BootstrapEstimate {
+  return clusterBootstrap({
+    clusters: clusters.length === 0 ? [[Number.NaN]] : [...clusters],
+    statistic: (sample: readonly number[][]) => (clusters.length === 0 ? null : statistic(sample)),
+    seed: ANALYSIS_SEED,
+    resamples: RESAMPLES,
+  });
+}
+
+function rowFor(
+  entries: readonly StudyChisEntry[],
+  systemId: string,
+  load: number,
+  k: number,
+): StudyReportRow {
+  const own = entries.filter((entry) => entry.systemId === systemId && entry.load === load);
+  const sessions = k === 0 ? [0] : [0, k - 1, k];
+  const clusters = worldSeries(own, sessions);
+  const retrieval = worldSeries(own, sessions, (entry) => entry.retrieval);
+  const at = (index: number) => (sample: readonly number[][]) =>
+    mean(sample.map((world) => world[index] as number));
+  const last = sessions.length - 1;
+  const delays = own.filter((entry) => entry.sessionIndex === k).map((entry) => entry.delayDays);
+  return {
+    systemId,
+    load,
+    sessionIndex: k,
+    delayDays: delays.length === 0 ? 0 : mean(delays),
+    qualityScore: bootstrap(clusters, at(last)),
+    retention: bootstrap(clusters, (sample) => {
+      const base = at(0)(sample);
+      return base === 0 ? null : at(last)(sample) / base;
+    }),
+    retrievalRetention: bootstrap(retrieval, (sample) => {
+      const base = at(0)(sample);
+      return base === 0 ? null : at(last)(sample) / base;
+    }),
+    drift: k === 0 ? null : bootstrap(clusters, (sample) => at(last)(sample) - at(1)(sample)),
+    worlds: clusters.length,
+  };
+}
+
+/** The study report of a study folder (pure apart from reading the folder). */
+export function studyReport(dir: string): StudyReport {
+  const paths = studyPaths(dir);
+  const file = readStudyFile(paths.study);
+  const records = finishedSessions(paths, file.schedule.length);
+  const entries = readEntries(paths.chis);
+  const rows: StudyReportRow[] = [];
+  for (const systemId of [...new Set(entries.map((entry) => entry.systemId))].sort())
+    for (const load of file.experiments.memory.loads)
+      for (const record of records) rows.push(rowFor(entries, systemId, load, record.sessionIndex));
+  return {
+    kind: 'chi-study-report',
+    studyId: file.studyId,
+    studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
+    evidence: 'scripted_baseline',
+    primary: { session: file.primary.session, load: file.primary.checkpoint.load },
+    rows,
+    modelChanges: records
+      .filter((record) => record.modelChanges.length > 0)
+      .map((record) => ({ sessionIndex: record.sessionIndex, systems: record.modelChanges })),
+  };
+}
+
+const fixed = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
+function cell(estimate: BootstrapEstimate | null): string {
+  if (estimate === null) return '—';
+  const interval =
+    estimate.interval === null
+      ? 'no interval'
+      : `[${fixed(estimate.interval.lower)}, ${fixed(estimate.interval.upper)}]`;
+  return `${fixed(estimate.estimate)} ${interval}`;
+}
+
+/** The study report as Markdown. */
+export function studyReportMarkdown(report: StudyReport): string {
+  const lines = [
+    `# Study ${report.studyId}`,
+    '',
+    'SCRIPTED BASELINE: scripted systems, not measurements of a model.',
+    '',
+    `Primary (preregistered): retention at session s${report.primary.session}, memory load ${report.primary.load}. Intervals: 95% cluster-bootstrap percentile over worlds (${RESAMPLES} resamples, seed ${ANALYSIS_SEED}), pointwise.`,
+    '',
+    '| system | load | session | delay (days) | Q_M | retention vs s0 | r retention vs s0 | drift vs previous | worlds |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...report.rows.map(
+      (row) =>
+        `| ${row.systemId} | ${row.load} | s${row.sessionIndex} | ${row.delayDays.toFixed(2)} | ${cell(row.qualityScore)} | ${cell(row.retention)} | ${cell(row.retrievalRetention)} | ${cell(row.drift)} | ${row.worlds} |`,
+    ),
+    '',
+    report.modelChanges.length === 0
+      ? 'Returned model IDs and providers: unchanged across sessions.'
+      : `POSSIBLE PROVIDER-SIDE CHANGE: ${report.modelChanges.map((change) => `s${change.sessionIndex} (${change.systems.join(', ')})`).join('; ')}: returned model IDs or providers differ from the previous session.`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes `study-report.json` and `study-report.md`; returns the Markdown path. */
+export async function writeStudyReport(dir: string): Promise<string> {
+  const paths = studyPaths(dir);
+  const report = studyReport(dir);
+  await writeFileAtomic(paths.report, `${canonicalJson(report)}\n`);
+  await writeFileAtomic(paths.reportMarkdown, studyReportMarkdown(report));
+  return paths.reportMarkdown;
+}
