@@ -32,6 +32,9 @@ import {
 import { builtinModules } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, join, relative, resolve } from 'node:path';
+import { pnpmCommand } from './pnpm-command.mjs';
+
+const pnpm = pnpmCommand();
 
 const root = resolve(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
@@ -194,7 +197,11 @@ try {
     const source = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
     if (source.private === true) continue;
     const packed = JSON.parse(
-      run('pnpm', ['pack', '--json', '--pack-destination', tarballs], packageDir),
+      run(
+        pnpm.command,
+        [...pnpm.prefix, 'pack', '--json', '--pack-destination', tarballs],
+        packageDir,
+      ),
     );
     if (typeof packed.filename !== 'string' || !existsSync(packed.filename)) {
       throw new Error(`pnpm pack produced no tarball for ${source.name}`);

@@ -8,6 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pnpmCommand } from './pnpm-command.mjs';
+
+const pnpm = pnpmCommand();
 
 const root = resolve(import.meta.dirname, '..');
 const examplesDir = join(root, 'examples');
@@ -31,7 +34,7 @@ for (const name of examples) {
   const scratch = mkdtempSync(join(tmpdir(), `chi-example-${name}-`));
   const startedMs = Date.now();
   console.log(`\n=== examples/${name}: pnpm run start`);
-  const run = spawnSync('pnpm', ['run', '--silent', 'start'], {
+  const run = spawnSync(pnpm.command, [...pnpm.prefix, 'run', '--silent', 'start'], {
     cwd: dir,
     stdio: 'inherit',
     timeout: PER_EXAMPLE_TIMEOUT_MS,
