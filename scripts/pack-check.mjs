@@ -151,10 +151,11 @@ function packageOf(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-// `(?<![-\w.])`: an option name such as `'plan-from'` or a property `.from` is not an import.
+// `(?<![-\w.])`: an option name such as `'plan-from'` or a property `.from` is not an import;
+// `(?<!["'])`: neither is a string that spells the word (`call(id, 'import', state)`).
 const IMPORT_PATTERNS = [
   /(?<![-\w.])from\s*["']([^"']+)["']/g,
-  /\bimport\s*["']([^"']+)["']/g,
+  /(?<![-\w.'"])import\s*["']([^"']+)["']/g,
   /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
   /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
 ];
