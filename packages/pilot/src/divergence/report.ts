@@ -15,7 +15,7 @@ import {
 } from './figures';
 import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
 import type { NotApplicableArm } from './not-applicable';
-import { DIVERGENCE_ACCURACY_FILE, DIVERGENCE_WORLDS_FILE } from './release-evidence';
+import { DIVERGENCE_ACCURACY_FILE, DIVERGENCE_WORLDS_FILE } from './release-file-names';
 import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
 export type { NotApplicableArm } from './not-applicable';
