@@ -338,12 +338,12 @@ function transcriptRecords(transcript: unknown): ScriptedRecord[] {
 function decayedMemory(
   definition: ScriptedSystemDefinition,
   records: ScriptedRecord[],
-  notes: string,
+  notes: string | null,
   now: Date,
   noise: ScriptedNoise,
 ): ScriptedRecord[] {
   const halfLifeDays = definition.memory.halfLifeDays;
-  const writtenAt = writtenAtOf(notes);
+  const writtenAt = notes === null ? null : writtenAtOf(notes);
   if (halfLifeDays === undefined || writtenAt === null) return records;
   const days = (now.getTime() - writtenAt.getTime()) / 86_400_000;
   return decayedRecords(records, days, halfLifeDays, noise);
@@ -386,11 +386,12 @@ export function scriptedReply(
         'QUESTIONS',
       ) as ScriptedQuestion[];
       const transcript = extractJsonBlock(prompt, 'TRANSCRIPT');
-      const records =
-        transcript === undefined ? readMemoryNotes(notesOf(prompt)) : transcriptRecords(transcript);
+      // a replayed transcript has no NOTES block (and no written-at stamp: nothing decays)
+      const notes = transcript === undefined ? notesOf(prompt) : null;
+      const records = notes === null ? transcriptRecords(transcript) : readMemoryNotes(notes);
       return JSON.stringify(
         answerMemoryQuestions(
-          decayedMemory(definition, records, notesOf(prompt), now(), noise),
+          decayedMemory(definition, records, notes, now(), noise),
           questions,
           definition.memory,
           noise,
