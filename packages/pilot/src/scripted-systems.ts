@@ -339,13 +339,15 @@ function decayedMemory(
   definition: ScriptedSystemDefinition,
   records: ScriptedRecord[],
   notes: string | null,
-  now: Date,
+  now: () => Date,
   noise: ScriptedNoise,
 ): ScriptedRecord[] {
   const halfLifeDays = definition.memory.halfLifeDays;
   const writtenAt = notes === null ? null : writtenAtOf(notes);
   if (halfLifeDays === undefined || writtenAt === null) return records;
-  const days = (now.getTime() - writtenAt.getTime()) / 86_400_000;
+  // the clock is read only by a decaying system: a run's fixed test clock steps on every read,
+  // so reading it for the others would move their recorded latencies
+  const days = (now().getTime() - writtenAt.getTime()) / 86_400_000;
   return decayedRecords(records, days, halfLifeDays, noise);
 }
 
@@ -391,7 +393,7 @@ export function scriptedReply(
       const records = notes === null ? transcriptRecords(transcript) : readMemoryNotes(notes);
       return JSON.stringify(
         answerMemoryQuestions(
-          decayedMemory(definition, records, notes, now(), noise),
+          decayedMemory(definition, records, notes, now, noise),
           questions,
           definition.memory,
           noise,
