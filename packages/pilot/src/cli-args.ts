@@ -181,7 +181,7 @@ export interface ScoreCommand {
 
 /**
  * `chi view [DIR] [--port P] [--bundle OUT]`: browse a run folder or release;
- * `chi view RUN_A RUN_B`: compare two runs, paired by world.
+ * `chi view RUN_A RUN_B [--port P] [--bundle OUT]`: compare two runs, paired by world.
  */
 export interface ViewCommand {
   readonly command: 'view';
@@ -555,8 +555,6 @@ export function parseCli(argv: readonly string[]): CliCommand {
         throw new UsageError(
           `chi view: expected one DIR, or two runs to compare, found ${positionals.length} arguments`,
         );
-      if (positionals.length === 2 && values.bundle !== undefined)
-        throw new UsageError('chi view: --bundle takes one DIR, not two runs to compare');
       const port = integerOption('port', values.port as string | undefined) ?? 0;
       return {
         command: 'view',

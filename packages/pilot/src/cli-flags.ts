@@ -366,7 +366,7 @@ export const COMMAND_FLAG_TABLES = {
       name: 'bundle',
       type: 'string',
       placeholder: 'OUT',
-      help: 'write a static copy (OUT/index.html + OUT/data.js) that opens from the file\nsystem with no server, instead of serving (one run or release)',
+      help: 'write a static copy that opens from the file system with no server, instead of\nserving: of one run, OUT/index.html + OUT/data.js (+ compare-I-J.html per pair of\nsystems); of RUN_A RUN_B, OUT/index.html (+ compare-K.html per further system)',
     },
   ],
   templates: [],

@@ -184,6 +184,7 @@ Usage:
   chi view [DIR] [--port P]
   chi view [DIR] --bundle OUT
   chi view RUN_A RUN_B [--port P]
+  chi view RUN_A RUN_B --bundle OUT
 
 Serves a local web app on 127.0.0.1 (port 0, the default, picks a free one; the URL is printed on
 stdout) until Ctrl-C: the summary; system -> world -> load, condition or history checkpoint ->
@@ -195,8 +196,10 @@ spend against the ceiling, failures by class) and updates without a reload.
 With two released runs (or from a folder's index, "Compare two runs"), the comparison page pairs
 them by world seed: per world each run's Q_M per load, EIMC and behavior indicators, B − A, and the
 mean difference with a 95% cluster-bootstrap interval over the paired worlds; it refuses runs
-that share no world seed and says when their configurations or models differ. /compare?sa=X&sb=Y
-compares two systems of one run the same way.
+that share no world seed and says when their configurations or models differ. Two systems of one
+run compare the same way: the summary's "Compare two systems" form (or compare?sa=X&sb=Y).
+With --bundle, the same pages are written as static files (a run's bundle holds a page per pair
+of its systems; RUN_A RUN_B one page per system both runs have).
 
 ${options('view')}
 
@@ -222,7 +225,7 @@ Usage:
   chi view [DIR] [--port P]        browse a run folder, release or folder of them on 127.0.0.1, down
                                    to each probe; live progress while a run is in progress
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
-  chi view RUN_A RUN_B             compare two released runs side by side, paired by world
+  chi view RUN_A RUN_B [--bundle OUT]   compare two released runs side by side, paired by world
   chi <command> --help             the options of one command; chi --version prints the version
   chi merge SHARD_DIR... --out DIR one run folder and release from a sharded run (chi pilot --shard i/n)
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file

@@ -658,6 +658,19 @@ describe('chi (in process)', () => {
     expect(page).toContain('Same configuration and model on both sides.');
     stopCompare();
     expect(await compared).toBe(0);
+
+    // chi view RUN_A RUN_B --bundle OUT: the same comparison as static pages, no server
+    const compareBundle = io();
+    expect(await runCli(['view', 'run', 'run', '--bundle', 'cmp'], compareBundle.io)).toBe(0);
+    expect(compareBundle.out().trim()).toBe(join(root, 'cmp', 'index.html'));
+    const bundled = readFileSync(join(root, 'cmp', 'index.html'), 'utf8');
+    expect(bundled).toContain('data-testid="compare-table"');
+    expect(bundled).toContain('Same configuration and model on both sides.');
+    // a folder that is no run is refused, naming it (exit 2), and nothing is written
+    const noRun = io();
+    expect(await runCli(['view', 'run', '.', '--bundle', 'cmp2'], noRun.io)).toBe(2);
+    expect(noRun.err()).toContain('expected a run folder or a release holding manifest.json');
+    expect(existsSync(join(root, 'cmp2'))).toBe(false);
   });
 
   it('chi view on a folder that is no run exits 2 naming what is missing', async () => {

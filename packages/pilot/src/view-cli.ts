@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { startViewServer, writeViewBundle } from '@chi/report/viewer';
+import { startViewServer, writeCompareBundle, writeViewBundle } from '@chi/report/viewer';
 import { ChiError, InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
 import { parseCli, UsageError, type ViewCommand } from './cli-args';
 import type { CliIo } from './cli-main';
@@ -58,9 +58,22 @@ export async function viewCommand(command: ViewCommand, io: CliIo): Promise<numb
   return EXIT_CODES.ok;
 }
 
-/** `chi view RUN_A RUN_B`: both runs served side by side, the comparison page's URL printed. */
+/**
+ * `chi view RUN_A RUN_B`: both runs served side by side, the comparison page's URL printed; with
+ * `--bundle OUT`, the comparison written as static pages, `OUT/index.html` printed.
+ */
 async function viewComparison(command: ViewCommand, other: string, io: CliIo): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
+  if (command.bundle !== null) {
+    const [index] = await writeCompareBundle(
+      resolve(cwd, command.dir),
+      resolve(cwd, other),
+      resolve(cwd, command.bundle),
+    );
+    io.stderr.write('chi: comparison bundle written; open it in a browser, no server needed\n');
+    io.stdout.write(`${index}\n`);
+    return EXIT_CODES.ok;
+  }
   const server = await startViewServer({
     dir: cwd,
     runs: [command.dir, other],

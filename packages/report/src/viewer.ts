@@ -16,4 +16,5 @@
  */
 export { boundHeapGrowth } from './heap-growth';
 export { writeViewBundle } from './view/view-bundle';
+export { writeCompareBundle } from './view/view-compare-bundle';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';

@@ -122,7 +122,8 @@ function errorAnswer(error: unknown): { status: number; message: string } {
  * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/<name>` the
  * calls of `answerViewApi` (a summary for the first screen, a page of worlds, one world's
  * items, one item, one request, one notebook), each read from the run when asked for, never the
- * whole run. For a folder of runs, `/` lists them and each is served under `/run/<name>/`.
+ * whole run, and `/compare` two of its systems paired by world. For a folder of runs, `/` lists
+ * them, `/compare` pairs two of them, and each is served under `/run/<name>/`.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const dir = resolve(options.dir);
@@ -141,6 +142,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const page = viewPage('');
   /** Answers a path below one run's root (`/`, `/api/<name>`). */
   const runAnswer = async (runDir: string, url: URL, path: string, response: ServerResponse) => {
+    // two systems of this run, paired by world (`compare?sa=..&sb=..`, the summary's form)
+    const oneRun = { dir: runDir, single: true, runs: new Map<string, string>() };
+    if (await answerCompare(path, url, oneRun, response, send, VIEW_STYLE)) return;
     if (path === '/' || path === '/index.html')
       return send(response, 200, 'text/html; charset=utf-8', page);
     const api = /^\/api\/([a-z]+)$/.exec(path);
@@ -165,9 +169,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const path = url.pathname;
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
+      if (single) return runAnswer(dir, url, path, response);
       if (await answerCompare(path, url, { dir, single, runs: paths }, response, send, VIEW_STYLE))
         return;
-      if (single) return runAnswer(dir, url, path, response);
       if (path === '/' || path === '/index.html')
         return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
       const match = /^\/run\/([^/]+)(\/.*)$/.exec(path);
