@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
-import { type CliFlag, findFlag, parseArgsOptions } from './cli-flags';
+import { type CliFlag, divergenceFlags, findFlag, parseArgsOptions } from './cli-flags';
 import {
   asksForHelp,
   CLI_COMMANDS,
@@ -601,28 +601,13 @@ function serveHostOption(text: string | undefined): string {
   return host;
 }
 
-/** The `chi pilot` options a protocol other than the default pilot takes. */
-const PROTOCOL_OPTIONS: readonly string[] = [
-  'protocol',
-  'config',
-  'plan',
-  'out',
-  'replicates',
-  'resamples',
-  'seed',
-  'live',
-  'models',
-  'base-url',
-  'evidence-class',
-  'ceiling-usd',
-  'smoke-ceiling-usd',
-  'allow-failed-smoke',
-  'price',
-  'prices',
-  'accept-unbounded-spend',
-  'memory',
-  'concurrency',
-];
+/**
+ * The `chi pilot` options a protocol other than the default pilot takes: the flags whose table
+ * row has a `divergence` field (cli-flags.ts), which the help's table of them is made from too.
+ */
+const PROTOCOL_OPTIONS: readonly string[] = divergenceFlags(FLAG_TABLES.pilot).map(
+  (flag) => flag.name,
+);
 
 /** The pilot command's own fields among the experiment options; the rest are passed on as a record. */
 const COMMAND_FIELDS: readonly string[] = [

@@ -1,4 +1,10 @@
-import { type CliFlag, COMMAND_FLAG_TABLES, flagTableHelp, pilotFlagTable } from './cli-flags';
+import {
+  type CliFlag,
+  COMMAND_FLAG_TABLES,
+  divergenceFlagHelp,
+  flagTableHelp,
+  pilotFlagTable,
+} from './cli-flags';
 import { exitCodesText } from './exit-codes';
 import { experimentFlags } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
@@ -42,6 +48,16 @@ function options(command: CliCommandName): string {
   return `Options:\n${flagTableHelp(FLAG_TABLES[command])}`;
 }
 
+/**
+ * The table of `--protocol divergence-v0.1`'s options, in `chi --help` and `chi pilot --help`
+ * alike, generated from the pilot's flag table (the flags with a `divergence` field: the ones the
+ * parser lets through with `--protocol`; a configuration file selecting the protocol takes their
+ * keys).
+ */
+const DIVERGENCE_OPTIONS = `Options of --protocol divergence-v0.1 (as above unless noted; any other is refused, as is a
+configuration file's key for one):
+${divergenceFlagHelp(FLAG_TABLES.pilot)}`;
+
 /** `chi <command> --help`: what the command does, its arguments and options. */
 export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
   pilot: `chi pilot — run the pilot and write its release (offline scripted roster by default)
@@ -52,11 +68,13 @@ Usage:
   chi pilot --plan [options]                     print requests, worst-case USD and the precision
                                                  the planned worlds can reach; send nothing
   chi pilot --resume DIR [--concurrency N] [--no-release] [--allow-failed-smoke]
-  chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--seed N] [--resamples N]
+  chi pilot --protocol divergence-v0.1 [its options, below]
                            the longer divergence protocol, offline with its scripted baselines
-                           (docs/protocol.md, "The divergence protocol v0.1"); --replicates = worlds (default 8)
+                           (docs/protocol.md, "The divergence protocol v0.1")
 
 ${options('pilot')}
+
+${DIVERGENCE_OPTIONS}
 
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
@@ -234,6 +252,8 @@ Usage:
 
 Pilot options (chi pilot --help lists the same):
 ${flagTableHelp(FLAG_TABLES.pilot)}
+
+${DIVERGENCE_OPTIONS}
 
 ${exitCodesText()}
 (chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
