@@ -65,7 +65,7 @@ export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly number[]>> = {
   init: [0, 1, 2],
   export: [0, 1, 2, 5],
   calibrate: [0, 1, 2],
-  view: [0, 1, 2],
+  view: [0, 1, 2, 5],
   templates: [0, 1, 2],
   merge: [0, 1, 2, 3, 5, 6],
   study: [0, 1, 2, 3, 5, 6],

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { startViewServer, writeCompareBundle, writeViewBundle } from '@chi/report/viewer';
-import { ChiError, InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
+import { ChiError, InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import { parseCli, UsageError, type ViewCommand } from './cli-args';
 import type { CliIo } from './cli-main';
 import {
@@ -89,8 +89,15 @@ async function viewComparison(command: ViewCommand, other: string, io: CliIo): P
   return EXIT_CODES.ok;
 }
 
+/**
+ * The exit code of a failed `chi view`. The viewer validates nothing but the run's own files (a
+ * bad query is an HTTP 400, never an exit), so a `ValidationError` (a manifest that breaks its
+ * schema, a torn line inside the attempt log while bundling) is a damaged run folder, as
+ * `RunFolderDamagedError` is: exit 5 with the file named, not a runtime failure.
+ */
 function exitCodeOf(error: unknown): number {
-  if (RunFolderDamagedError.isInstance(error)) return EXIT_CODES.damagedRun;
+  if (RunFolderDamagedError.isInstance(error) || ValidationError.isInstance(error))
+    return EXIT_CODES.damagedRun;
   if (UsageError.isInstance(error) || InvalidArgumentError.isInstance(error))
     return EXIT_CODES.usage;
   return EXIT_CODES.runtimeFailure;
