@@ -88,8 +88,11 @@ export function comparisonRefusedPage(message: string, style: string): string {
   );
 }
 
-/** The form of the folder index: two runs (or two systems) to compare. */
-export function compareForm(runs: readonly string[]): string {
+/**
+ * The form of the folder index: two runs (or two systems of one run: the same run twice) to
+ * compare; the system fields offer `systems`, the system ids of the folder's runs.
+ */
+export function compareForm(runs: readonly string[], systems: readonly string[] = []): string {
   const options = (selected: number) =>
     runs
       .map(
@@ -97,5 +100,6 @@ export function compareForm(runs: readonly string[]): string {
           `<option value="${escapeHtml(r)}"${i === selected ? ' selected' : ''}>${escapeHtml(r)}</option>`,
       )
       .join('');
-  return `<h2>Compare two runs, paired by world</h2><form action="compare" method="get" data-testid="compare-form"><label>A <select name="a">${options(0)}</select></label> <label>system <input name="sa" size="14" placeholder="first shared"></label><br><label>B <select name="b">${options(Math.min(1, runs.length - 1))}</select></label> <label>system <input name="sb" size="14" placeholder="same as A"></label> <button type="submit">Compare</button></form>`;
+  const list = `<datalist id="compare-systems">${systems.map((id) => `<option value="${escapeHtml(id)}">`).join('')}</datalist>`;
+  return `<h2>Compare two runs, paired by world</h2><p>Or two systems of one run: choose it as A and B and name the systems.</p><form action="compare" method="get" data-testid="compare-form"><label>A <select name="a">${options(0)}</select></label> <label>system <input name="sa" size="14" list="compare-systems" placeholder="first shared"></label><br><label>B <select name="b">${options(Math.min(1, runs.length - 1))}</select></label> <label>system <input name="sb" size="14" list="compare-systems" placeholder="same as A"></label> <button type="submit">Compare</button>${list}</form>`;
 }

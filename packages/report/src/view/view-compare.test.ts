@@ -93,6 +93,10 @@ describe('chi view compare (server)', () => {
   it('lists a compare form on the folder index', async () => {
     const index = await get('');
     expect(index.text).toContain('data-testid="compare-form"');
+    // the system fields offer the folder's system ids
+    expect(index.text).toContain(
+      '<datalist id="compare-systems"><option value="keeper"><option value="forgetful"></datalist>',
+    );
   });
 
   it('compares two systems of one run of the folder, paired by world, under the run', async () => {

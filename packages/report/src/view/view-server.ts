@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
@@ -100,15 +100,31 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The system ids of the folder's runs, in run order, each once (a manifest that cannot be read gives none). */
+async function systemsOfRuns(paths: ReadonlyMap<string, string>): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const path of paths.values()) {
+    const text = await readFile(join(path, RUN_FILE_NAME.manifest), 'utf8').catch(() => '{}');
+    try {
+      const manifest = JSON.parse(text) as { systems?: { id?: unknown }[] };
+      for (const system of manifest.systems ?? [])
+        if (typeof system.id === 'string') ids.add(system.id);
+    } catch {
+      // a damaged manifest: its run's page says so; the form just offers no system of it
+    }
+  }
+  return [...ids];
+}
+
 /** The page of a folder of runs: one link per run, styled like the viewer. */
-function runListPage(dir: string, runs: readonly string[]): string {
+function runListPage(dir: string, runs: readonly string[], systems: readonly string[]): string {
   const items = runs
     .map(
       (r) =>
         `<li><a data-testid="run-link" href="run/${encodeURIComponent(r)}/">${escapeHtml(r)}</a></li>`,
     )
     .join('');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs) : ''}</main></body></html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs, systems) : ''}</main></body></html>\n`;
 }
 
 /** The HTTP status of an error answering an API call, and its one-line message. */
@@ -173,7 +189,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       if (await answerCompare(path, url, { dir, single, runs: paths }, response, send, VIEW_STYLE))
         return;
       if (path === '/' || path === '/index.html')
-        return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
+        return send(
+          response,
+          200,
+          'text/html; charset=utf-8',
+          runListPage(dir, runs, await systemsOfRuns(paths)),
+        );
       const match = /^\/run\/([^/]+)(\/.*)$/.exec(path);
       const name = match === null ? undefined : decodeURIComponent(match[1] as string);
       if (match === null || name === undefined || !runs.includes(name))
