@@ -14,6 +14,11 @@
  *
  * @packageDocumentation
  */
+// the divergence protocol's viewer (@chi/pilot) reads its release's CSV files and draws its
+// banner with these, not through `@chi/report/internal`, whose module graph reaches the chart
+// libraries (view-cli-imports.test.ts)
+export { parseCsv } from './csv';
+export { evidenceBanner } from './evidence-label';
 export { boundHeapGrowth } from './heap-growth';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';

@@ -17,6 +17,7 @@ import {
 } from './analyze';
 import { divergenceSystemLabel } from './figures';
 import type { DivergenceManifest } from './manifest';
+import { DIVERGENCE_WORLDS_FILE } from './release-worlds-file';
 
 /** What the evidence files of a divergence release are computed from (`recomputeDivergence`). */
 export interface DivergenceRecomputation {
@@ -27,8 +28,7 @@ export interface DivergenceRecomputation {
   readonly excluded: readonly ExcludedInstance[];
 }
 
-/** Per-world values and world sets of every number (`divergence-worlds.csv`). */
-export const DIVERGENCE_WORLDS_FILE = 'divergence-worlds.csv';
+export { DIVERGENCE_WORLDS_FILE } from './release-worlds-file';
 /** Task accuracy per system, arm and checkpoint (`divergence-accuracy.csv`). */
 export const DIVERGENCE_ACCURACY_FILE = 'divergence-accuracy.csv';
 /** The release's README: what each file is and how to verify it. */

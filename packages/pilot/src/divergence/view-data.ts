@@ -2,11 +2,11 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseCsv } from '@chi/report/internal';
+import { parseCsv } from '@chi/report/viewer';
 import { RunFolderDamagedError } from '@chi/spec';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSystemResult } from './analyze';
 import type { NotApplicableArm } from './not-applicable';
-import { DIVERGENCE_WORLDS_FILE } from './release-evidence';
+import { DIVERGENCE_WORLDS_FILE } from './release-worlds-file';
 
 /**
  * What `chi view` reads of a divergence release, on demand: the analysis (`divergence.json`,
