@@ -131,7 +131,7 @@ describe('parseCli', () => {
     ],
     [
       ['frobnicate'],
-      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help',
+      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, init, export, calibrate, view, templates, merge, study or help',
     ],
   ])('rejects %j with a one-line message', (argv, message) => {
     let thrown: unknown;

@@ -566,7 +566,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}${suggestionText(command, CLI_COMMANDS)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help`,
+        `chi: unknown command ${JSON.stringify(command)}${suggestionText(command, CLI_COMMANDS)}; expected ${CLI_COMMANDS.join(', ')} or help`,
       );
   }
 }
