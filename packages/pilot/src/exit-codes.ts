@@ -75,12 +75,35 @@ export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly number[]>> = {
   study: [0, 1, 2, 3, 5, 6, 130],
 };
 
+/**
+ * What exit 0 means for a command that neither runs blocks nor plans (the table's meaning is the
+ * runs'): each command's `--help` lists its own, so `chi view --help` does not say "every block
+ * complete".
+ */
+export const COMMAND_OK_MEANING: Readonly<Record<string, string>> = {
+  score: 'scored (and the release written, unless --no-release)',
+  smoke: 'every required smoke check passed',
+  serve: 'served until Ctrl-C, SIGTERM or SIGHUP',
+  init: 'the configuration file was written',
+  export: 'the logs were written',
+  calibrate: 'the calibration was written',
+  view: 'served until Ctrl-C, SIGTERM or SIGHUP, or the bundle was written',
+  templates: 'the experiments were listed',
+};
+
+/** The meaning of one exit code in a command's help (its own meaning of 0, if it has one). */
+export function exitCodeMeaning(code: number, command?: string): string {
+  const own = code === 0 && command !== undefined ? COMMAND_OK_MEANING[command] : undefined;
+  const entry = EXIT_CODE_TABLE.find((candidate) => candidate.code === code);
+  return (own ?? entry?.meaning ?? '').replaceAll('`', '');
+}
+
 /** The exit codes of one command (or of every command) as help text lines. */
 export function exitCodesText(command?: string): string {
   const codes = command === undefined ? undefined : COMMAND_EXIT_CODES[command];
   const rows = EXIT_CODE_TABLE.filter(
     (entry) => codes === undefined || codes.includes(entry.code),
-  ).map((entry) => `  ${entry.code}  ${entry.meaning.replaceAll('`', '')}`);
+  ).map((entry) => `  ${entry.code}  ${exitCodeMeaning(entry.code, command)}`);
   return ['Exit codes:', ...rows].join('\n');
 }
 
