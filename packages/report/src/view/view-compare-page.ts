@@ -53,9 +53,11 @@ export function comparisonPage(
   const side = (name: string, s: ViewComparison['a']) =>
     `<li><strong>${name}</strong>: ${escapeHtml(s.label)}, system <code>${escapeHtml(s.system)}</code> (${escapeHtml(s.model)})</li>`;
   const notes =
-    comparison.differences.length === 0
-      ? '<p data-testid="compare-same">Same configuration and model on both sides.</p>'
-      : `<p class="banner" data-testid="compare-differences">Not like for like: ${comparison.differences.map(escapeHtml).join('; ')}.</p>`;
+    a.label === b.label
+      ? '<p data-testid="compare-same">Two systems of one run: the same worlds, prompts and settings; the systems are what differs.</p>'
+      : comparison.differences.length === 0
+        ? '<p data-testid="compare-same">Same configuration and model on both sides.</p>'
+        : `<p class="banner" data-testid="compare-differences">Not like for like: ${comparison.differences.map(escapeHtml).join('; ')}.</p>`;
   const unpaired = comparison.unpairedWorlds;
   const summary = comparison.metrics
     .map(

@@ -107,6 +107,11 @@ describe('chi view compare in headless Chromium', () => {
         'B: first, system forgetful (scripted/forgetful)',
       ]);
       expect(await page.getByTestId('compare-row').count()).toBeGreaterThan(0);
+      if (url === served)
+        await page.screenshot({
+          path: join(ARTIFACTS, 'view-compare-systems.png'),
+          fullPage: true,
+        });
       // the way back is the run's viewer
       await page.getByText('back', { exact: true }).click();
       await page.getByTestId('compare-form').waitFor();

@@ -107,10 +107,14 @@ describe('chi view compare (server)', () => {
     expect([comparison.b.label, comparison.b.system]).toEqual(['a', 'forgetful']);
     expect(comparison.pairedWorlds).toEqual([11, 12, 13]);
     expect(comparison.unpairedWorlds).toEqual({ a: 0, b: 0 });
+    // two systems of one run differ in their models by design: not "not like for like"
+    expect(comparison.differences).toEqual([]);
     // the same numbers as the folder's compare of run a with itself
     expect((await get('api/compare?a=a&b=a&sa=keeper&sb=forgetful')).text).toBe(text);
     const page = await get('run/a/compare?sa=keeper&sb=forgetful');
     expect(page.text).toContain('3 world seeds of the run are paired.');
+    expect(page.text).toContain('Two systems of one run: the same worlds, prompts and settings');
+    expect(page.text).not.toContain('Not like for like');
     expect((await get('run/a/api/compare?sa=keeper&sb=nobody')).text).toMatch(
       /^b: no system "nobody"/,
     );
