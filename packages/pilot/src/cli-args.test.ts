@@ -131,7 +131,7 @@ describe('parseCli', () => {
     ],
     [
       ['frobnicate'],
-      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help',
+      'chi: unknown command "frobnicate"; expected pilot, smoke, serve, score, verify, init, export, calibrate, view, templates, merge, study or help',
     ],
   ])('rejects %j with a one-line message', (argv, message) => {
     let thrown: unknown;
@@ -189,9 +189,12 @@ describe('parseCli', () => {
     expect(() => parseCli(['view', 'a', 'b', 'c'])).toThrow(
       'chi view: expected one DIR, or two runs to compare, found 3 arguments',
     );
-    expect(() => parseCli(['view', 'a', 'b', '--bundle', 'out'])).toThrow(
-      'chi view: --bundle takes one DIR, not two runs to compare',
-    );
+    // two runs as a static comparison (view-cli writes it)
+    expect(parseCli(['view', 'a', 'b', '--bundle', 'out'])).toMatchObject({
+      dir: 'a',
+      compare: 'b',
+      bundle: 'out',
+    });
     expect(() => parseCli(['view', '--port', '70000'])).toThrow(
       '--port: expected an integer in 0-65535',
     );

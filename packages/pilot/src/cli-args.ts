@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
-import { type CliFlag, findFlag, parseArgsOptions } from './cli-flags';
+import { type CliFlag, divergenceFlags, findFlag, parseArgsOptions } from './cli-flags';
 import {
   asksForHelp,
   CLI_COMMANDS,
@@ -181,7 +181,7 @@ export interface ScoreCommand {
 
 /**
  * `chi view [DIR] [--port P] [--bundle OUT]`: browse a run folder or release;
- * `chi view RUN_A RUN_B`: compare two runs, paired by world.
+ * `chi view RUN_A RUN_B [--port P] [--bundle OUT]`: compare two runs, paired by world.
  */
 export interface ViewCommand {
   readonly command: 'view';
@@ -555,8 +555,6 @@ export function parseCli(argv: readonly string[]): CliCommand {
         throw new UsageError(
           `chi view: expected one DIR, or two runs to compare, found ${positionals.length} arguments`,
         );
-      if (positionals.length === 2 && values.bundle !== undefined)
-        throw new UsageError('chi view: --bundle takes one DIR, not two runs to compare');
       const port = integerOption('port', values.port as string | undefined) ?? 0;
       return {
         command: 'view',
@@ -568,7 +566,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     default:
       throw new UsageError(
-        `chi: unknown command ${JSON.stringify(command)}${suggestionText(command, CLI_COMMANDS)}; expected pilot, smoke, serve, score, verify, view, init, export, calibrate, templates or help`,
+        `chi: unknown command ${JSON.stringify(command)}${suggestionText(command, CLI_COMMANDS)}; expected ${CLI_COMMANDS.join(', ')} or help`,
       );
   }
 }
@@ -603,28 +601,13 @@ function serveHostOption(text: string | undefined): string {
   return host;
 }
 
-/** The `chi pilot` options a protocol other than the default pilot takes. */
-const PROTOCOL_OPTIONS: readonly string[] = [
-  'protocol',
-  'config',
-  'plan',
-  'out',
-  'replicates',
-  'resamples',
-  'seed',
-  'live',
-  'models',
-  'base-url',
-  'evidence-class',
-  'ceiling-usd',
-  'smoke-ceiling-usd',
-  'allow-failed-smoke',
-  'price',
-  'prices',
-  'accept-unbounded-spend',
-  'memory',
-  'concurrency',
-];
+/**
+ * The `chi pilot` options a protocol other than the default pilot takes: the flags whose table
+ * row has a `divergence` field (cli-flags.ts), which the help's table of them is made from too.
+ */
+const PROTOCOL_OPTIONS: readonly string[] = divergenceFlags(FLAG_TABLES.pilot).map(
+  (flag) => flag.name,
+);
 
 /** The pilot command's own fields among the experiment options; the rest are passed on as a record. */
 const COMMAND_FIELDS: readonly string[] = [

@@ -2,7 +2,7 @@ import { PilotOptionsSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { parseCli } from './cli-args';
-import { flagTableHelp } from './cli-flags';
+import { divergenceFlagHelp, divergenceFlags, flagTableHelp } from './cli-flags';
 import { CLI_COMMANDS, FLAG_TABLES } from './cli-help';
 import { runCli } from './cli-main';
 
@@ -57,6 +57,39 @@ describe('one flag table per command', () => {
       }
     },
   );
+
+  it("chi --help and chi pilot --help list the divergence protocol's options from the table the parser reads", async () => {
+    const heading =
+      "Options of --protocol divergence-v0.1 (as above unless noted; any other is refused, as is a\nconfiguration file's key for one):";
+    const general = section(await helpOf(['--help']), heading);
+    const pilot = section(await helpOf(['pilot', '--help']), heading);
+    expect(general).toBe(pilot);
+    expect(pilot).toBe(divergenceFlagHelp(FLAG_TABLES.pilot));
+    expect(pilot).toContain('--replicates N (worlds, default 8)');
+    const listed = [...pilot.matchAll(/--([a-z][a-z0-9-]*)/g)].map((match) => match[1]);
+    const accepted: string[] = [];
+    for (const flag of FLAG_TABLES.pilot) {
+      if (flag.name === 'protocol') continue;
+      const value = flag.type === 'boolean' ? [`--${flag.name}`] : [`--${flag.name}=x`];
+      let message = '';
+      try {
+        parseCli(['pilot', '--protocol', 'divergence-v0.1', ...value]);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      // --resume refuses every other flag first (the resumed manifest names its protocol)
+      if (!/^chi pilot --protocol: only|remove --protocol/.test(message)) accepted.push(flag.name);
+    }
+    // every flag listed is let through, and every other is refused naming the ones that apply
+    expect(accepted).toEqual(listed);
+    expect(listed).toEqual(
+      divergenceFlags(FLAG_TABLES.pilot)
+        .map((flag) => flag.name)
+        .filter((name) => name !== 'protocol'),
+    );
+    for (const flag of ['seed', 'resamples', 'live', 'ceiling-usd', 'memory'])
+      expect(listed).toContain(flag);
+  });
 
   it('maps every configuration key to exactly one pilot flag', () => {
     const keys = Object.keys(PilotOptionsSchema.shape).sort();

@@ -29,6 +29,12 @@ export interface CliFlag {
    * absent when a configuration file cannot set it.
    */
   readonly configKey?: string;
+  /**
+   * Also an option of `chi pilot --protocol divergence-v0.1`, with what it means there when that
+   * differs (`worlds, default 8`); absent: the divergence protocol refuses the flag. The parser's
+   * refusal and both help texts' table of the protocol's options are made from this field.
+   */
+  readonly divergence?: { readonly note?: string };
 }
 
 /** The help column: `  --flag PLACEHOLDER` is padded to this width before its help. */
@@ -41,11 +47,13 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     type: 'string',
     placeholder: 'FILE',
     help: 'options from a configuration file (JSON; see chi init and pilot-config.schema.json);\nflags given here win',
+    divergence: {},
   },
   {
     name: 'plan',
     type: 'boolean',
     help: 'print requests, worst-case USD and the precision the planned worlds can reach;\nsend nothing',
+    divergence: {},
   },
   {
     name: 'resume',
@@ -59,6 +67,7 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     placeholder: 'NAME',
     help: 'divergence-v0.1: the longer divergence protocol (docs/protocol.md), offline with its\nscripted baselines or live with --live/--base-url --models and --ceiling-usd;\nits worlds are --replicates (default 8)',
     configKey: 'protocol',
+    divergence: {},
   },
   {
     name: 'systems',
@@ -72,6 +81,7 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     type: 'boolean',
     help: 'the four requested models on OpenRouter (needs OPENROUTER_API_KEY and --ceiling-usd)',
     configKey: 'live',
+    divergence: {},
   },
   {
     name: 'models',
@@ -79,6 +89,7 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     placeholder: 'm@p,...',
     help: 'live OpenRouter models with provider allowlists, e.g. moonshotai/kimi-k3@moonshotai/mxfp4',
     configKey: 'models',
+    divergence: {},
   },
   {
     name: 'base-url',
@@ -86,6 +97,7 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     placeholder: 'URL',
     help: 'an OpenAI-compatible endpoint; --models then lists its model names',
     configKey: 'baseUrl',
+    divergence: {},
   },
   {
     name: 'memory',
@@ -94,12 +106,14 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     defaultText: 'notebook',
     help: 'who holds the memory: notebook (the runner carries capped notes) or system\n(the system keeps its own; requests carry X-Chi-Instance / X-Chi-Session)',
     configKey: 'memory',
+    divergence: {},
   },
   {
     name: 'evidence-class',
     type: 'string',
     placeholder: 'CLASS',
     help: 'what serves --base-url: live_model, or unverified_endpoint (default: an\nundeclared endpoint is never labelled a live model)',
+    divergence: {},
   },
   {
     name: 'price',
@@ -108,18 +122,21 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     placeholder: 'M=IN,OUT[,REQ]',
     help: 'declared price of model M (USD per million input/output tokens, USD per\nrequest); one per model of --models, live runs only. Used by --plan and\nevery reservation',
     configKey: 'prices',
+    divergence: {},
   },
   {
     name: 'prices',
     type: 'string',
     placeholder: 'FILE',
     help: 'declared prices as JSON: {"models":{"M":{"inputUsdPerMillionTokens":0.2,\n"outputUsdPerMillionTokens":0.6,"requestUsd":0}}}',
+    divergence: {},
   },
   {
     name: 'accept-unbounded-spend',
     type: 'boolean',
     help: 'run an endpoint model without a declared price: its spend is recorded but\nthe ceiling cannot protect it',
     configKey: 'acceptUnboundedSpend',
+    divergence: {},
   },
   {
     name: 'replicates',
@@ -129,6 +146,7 @@ const PILOT_FLAGS_BEFORE: readonly CliFlag[] = [
     defaultText: '4 offline, 1 live',
     help: 'worlds',
     configKey: 'replicates',
+    divergence: { note: 'worlds, default 8' },
   },
 ];
 
@@ -148,6 +166,7 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     range: { min: 0, max: 100_000 },
     help: 'USD ceiling, required for live runs and frozen in the manifest',
     configKey: 'ceilingUsd',
+    divergence: {},
   },
   {
     name: 'smoke-ceiling-usd',
@@ -157,12 +176,14 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     defaultText: '1',
     help: 'separate USD ceiling of the smoke checks',
     configKey: 'smokeCeilingUsd',
+    divergence: {},
   },
   {
     name: 'allow-failed-smoke',
     type: 'boolean',
     help: 'start a live run even if a smoke check failed',
     configKey: 'allowFailedSmoke',
+    divergence: {},
   },
   {
     name: 'concurrency',
@@ -172,6 +193,7 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     defaultText: '8',
     help: 'requests in flight',
     configKey: 'concurrency',
+    divergence: {},
   },
   {
     name: 'out',
@@ -180,6 +202,7 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     defaultText: './chi-runs/<runId>',
     help: 'run folder',
     configKey: 'out',
+    divergence: {},
   },
   {
     name: 'seed',
@@ -189,6 +212,7 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     defaultText: '20260901',
     help: 'root seed of the world seeds',
     configKey: 'seed',
+    divergence: {},
   },
   {
     name: 'resamples',
@@ -198,6 +222,7 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     defaultText: '2000',
     help: 'bootstrap resamples',
     configKey: 'resamples',
+    divergence: {},
   },
   {
     name: 'no-release',
@@ -366,7 +391,7 @@ export const COMMAND_FLAG_TABLES = {
       name: 'bundle',
       type: 'string',
       placeholder: 'OUT',
-      help: 'write a static copy (OUT/index.html + OUT/data.js) that opens from the file\nsystem with no server, instead of serving (one run or release)',
+      help: 'write a static copy that opens from the file system with no server, instead of\nserving: of one run, OUT/index.html + OUT/data.js (+ compare-I-J.html per pair of\nsystems); of RUN_A RUN_B, OUT/index.html (+ compare-K.html per further system)',
     },
   ],
   templates: [],
@@ -414,6 +439,36 @@ export function flagTableHelp(flags: readonly CliFlag[]): string {
       return `${usage.length < HELP_COLUMN ? usage.padEnd(HELP_COLUMN) : `${usage} `}${help}`;
     })
     .join('\n');
+}
+
+/** The flags of `chi pilot` that `--protocol divergence-v0.1` takes, in help order. */
+export function divergenceFlags(pilotFlags: readonly CliFlag[]): readonly CliFlag[] {
+  return pilotFlags.filter((flag) => flag.divergence !== undefined);
+}
+
+/**
+ * The table of `chi pilot --protocol divergence-v0.1`'s options in both help texts: each flag with
+ * its placeholder and, where the protocol reads it differently, what it means there; wrapped to
+ * the help's width. Generated from the flags' `divergence` field, as the parser's refusal is.
+ */
+export function divergenceFlagHelp(pilotFlags: readonly CliFlag[]): string {
+  const entries = divergenceFlags(pilotFlags)
+    .filter((flag) => flag.name !== 'protocol')
+    .map(
+      (flag) =>
+        `--${flag.name}${flag.placeholder === undefined ? '' : ` ${flag.placeholder}`}${flag.divergence?.note === undefined ? '' : ` (${flag.divergence.note})`}`,
+    );
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + entry.length + 2 <= 100)
+      lines[lines.length - 1] = `${last}, ${entry}`;
+    else {
+      if (last !== undefined) lines[lines.length - 1] = `${last},`;
+      lines.push(`  ${entry}`);
+    }
+  }
+  return lines.join('\n');
 }
 
 /** The flag of a table by name, or undefined. */

@@ -1,4 +1,10 @@
-import { type CliFlag, COMMAND_FLAG_TABLES, flagTableHelp, pilotFlagTable } from './cli-flags';
+import {
+  type CliFlag,
+  COMMAND_FLAG_TABLES,
+  divergenceFlagHelp,
+  flagTableHelp,
+  pilotFlagTable,
+} from './cli-flags';
 import { exitCodesText } from './exit-codes';
 import { experimentFlags } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
@@ -42,6 +48,16 @@ function options(command: CliCommandName): string {
   return `Options:\n${flagTableHelp(FLAG_TABLES[command])}`;
 }
 
+/**
+ * The table of `--protocol divergence-v0.1`'s options, in `chi --help` and `chi pilot --help`
+ * alike, generated from the pilot's flag table (the flags with a `divergence` field: the ones the
+ * parser lets through with `--protocol`; a configuration file selecting the protocol takes their
+ * keys).
+ */
+const DIVERGENCE_OPTIONS = `Options of --protocol divergence-v0.1 (as above unless noted; any other is refused, as is a
+configuration file's key for one):
+${divergenceFlagHelp(FLAG_TABLES.pilot)}`;
+
 /** `chi <command> --help`: what the command does, its arguments and options. */
 export const COMMAND_USAGE: Readonly<Record<CliCommandName, string>> = {
   pilot: `chi pilot — run the pilot and write its release (offline scripted roster by default)
@@ -52,11 +68,13 @@ Usage:
   chi pilot --plan [options]                     print requests, worst-case USD and the precision
                                                  the planned worlds can reach; send nothing
   chi pilot --resume DIR [--concurrency N] [--no-release] [--allow-failed-smoke]
-  chi pilot --protocol divergence-v0.1 [--plan] [--out DIR] [--replicates N] [--seed N] [--resamples N]
+  chi pilot --protocol divergence-v0.1 [its options, below]
                            the longer divergence protocol, offline with its scripted baselines
-                           (docs/protocol.md, "The divergence protocol v0.1"); --replicates = worlds (default 8)
+                           (docs/protocol.md, "The divergence protocol v0.1")
 
 ${options('pilot')}
+
+${DIVERGENCE_OPTIONS}
 
 Progress goes to stderr. stdout ends with a few headline numbers, then the release (or run)
 folder as its last line.
@@ -110,7 +128,9 @@ ${exitCodesText('score')}`,
 Usage:
   chi verify RELEASE_DIR [--json]
 
-Exit codes: 0 every check passed; 1 a mismatch was found; 2 usage error.`,
+Exit codes: 0 every check passed; 1 a mismatch was found (a damaged pilot release is listed
+as mismatches); 2 usage error; 5 a divergence release too damaged to check (a file missing,
+edited or breaking its schema: the message names it); 130 Ctrl-C, SIGTERM or SIGHUP.`,
   export: `chi export — write a run in another tool's format
 
 Usage:
@@ -184,6 +204,7 @@ Usage:
   chi view [DIR] [--port P]
   chi view [DIR] --bundle OUT
   chi view RUN_A RUN_B [--port P]
+  chi view RUN_A RUN_B --bundle OUT
 
 Serves a local web app on 127.0.0.1 (port 0, the default, picks a free one; the URL is printed on
 stdout) until Ctrl-C: the summary; system -> world -> load, condition or history checkpoint ->
@@ -195,8 +216,10 @@ spend against the ceiling, failures by class) and updates without a reload.
 With two released runs (or from a folder's index, "Compare two runs"), the comparison page pairs
 them by world seed: per world each run's Q_M per load, EIMC and behavior indicators, B − A, and the
 mean difference with a 95% cluster-bootstrap interval over the paired worlds; it refuses runs
-that share no world seed and says when their configurations or models differ. /compare?sa=X&sb=Y
-compares two systems of one run the same way.
+that share no world seed and says when their configurations or models differ. Two systems of one
+run compare the same way: the summary's "Compare two systems" form (or compare?sa=X&sb=Y).
+With --bundle, the same pages are written as static files (a run's bundle holds a page per pair
+of its systems; RUN_A RUN_B one page per system both runs have).
 
 ${options('view')}
 
@@ -222,7 +245,7 @@ Usage:
   chi view [DIR] [--port P]        browse a run folder, release or folder of them on 127.0.0.1, down
                                    to each probe; live progress while a run is in progress
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
-  chi view RUN_A RUN_B             compare two released runs side by side, paired by world
+  chi view RUN_A RUN_B [--bundle OUT]   compare two released runs side by side, paired by world
   chi <command> --help             the options of one command; chi --version prints the version
   chi merge SHARD_DIR... --out DIR one run folder and release from a sharded run (chi pilot --shard i/n)
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file
@@ -232,8 +255,11 @@ Usage:
 Pilot options (chi pilot --help lists the same):
 ${flagTableHelp(FLAG_TABLES.pilot)}
 
+${DIVERGENCE_OPTIONS}
+
 ${exitCodesText()}
-(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
+(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error, 5 a divergence release
+too damaged to check; see chi verify --help)`;
 
 /** True when a command line asks for help (`--help` or `-h` anywhere after the command). */
 export function asksForHelp(args: readonly string[]): boolean {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -14,8 +15,10 @@ import type { BlockStatus, LedgerEntry, RunManifest, RunStatus, SmokeResult } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
+import { COMMAND_USAGE } from './cli-help';
 import { type CliIo, runCli } from './cli-main';
 import { serveScriptedSystem } from './serve';
+import { runViewCli as runView } from './view-cli';
 
 let root: string;
 beforeEach(() => {
@@ -658,6 +661,38 @@ describe('chi (in process)', () => {
     expect(page).toContain('Same configuration and model on both sides.');
     stopCompare();
     expect(await compared).toBe(0);
+
+    // chi view RUN_A RUN_B --bundle OUT: the same comparison as static pages, no server
+    const compareBundle = io();
+    expect(await runCli(['view', 'run', 'run', '--bundle', 'cmp'], compareBundle.io)).toBe(0);
+    expect(compareBundle.out().trim()).toBe(join(root, 'cmp', 'index.html'));
+    const bundled = readFileSync(join(root, 'cmp', 'index.html'), 'utf8');
+    expect(bundled).toContain('data-testid="compare-table"');
+    expect(bundled).toContain('Same configuration and model on both sides.');
+    // a folder that is no run is refused, naming it (exit 2), and nothing is written
+    const noRun = io();
+    expect(await runCli(['view', 'run', '.', '--bundle', 'cmp2'], noRun.io)).toBe(2);
+    expect(noRun.err()).toContain('expected a run folder or a release holding manifest.json');
+    expect(existsSync(join(root, 'cmp2'))).toBe(false);
+
+    // a damaged run is exit 5 naming the file, as chi view --help says: a manifest that is not
+    // JSON, and a line inside the attempt log that is not a record (bundling reads every record)
+    const damaged = (name: string, file: string, edit: (text: string) => string) => {
+      cpSync(join(root, 'run'), join(root, name), { recursive: true });
+      writeFileSync(join(root, name, file), edit(readFileSync(join(root, name, file), 'utf8')));
+    };
+    damaged('bad-manifest', 'manifest.json', (text) => text.slice(0, 40));
+    damaged('bad-log', 'attempts.jsonl', (text) => text.replace(/\n.*\n/, '\ngarbage\n'));
+    for (const [name, file] of [
+      ['bad-manifest', 'manifest.json'],
+      ['bad-log', 'attempts.jsonl'],
+    ]) {
+      const bad = io();
+      expect(await runView(['view', name as string, '--bundle', `${name}-out`], bad.io)).toBe(5);
+      expect(bad.err()).toContain(file);
+      expect(bad.err()).not.toMatch(/\n\s+at /);
+    }
+    expect(COMMAND_USAGE.view).toMatch(/^ {2}5 {2}damaged run folder/m);
   });
 
   it('chi view on a folder that is no run exits 2 naming what is missing', async () => {

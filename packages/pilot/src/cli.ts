@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import { boundHeapGrowth } from '@chi/report/viewer';
-import { installStopSignals } from './stop-signals';
+import { installStopSignals, SETTLING_COMMANDS } from './stop-signals';
 
 // The `chi` executable: wires the process (streams, environment, stop signals) to runCli, with the
 // heap's growth between collections bounded (`boundHeapGrowth`: peak memory follows the data).
 // `chi view` loads its own small module graph (view-cli.ts) instead of every command's: the
 // release writer's chart libraries would be a third of the viewer's first paint.
 boundHeapGrowth();
-const stop = installStopSignals(process);
 const argv = process.argv.slice(2);
+const stop = installStopSignals(process, { settle: SETTLING_COMMANDS.includes(argv[0] ?? '') });
 const main =
   argv[0] === 'view'
     ? (await import('./view-cli')).runViewCli

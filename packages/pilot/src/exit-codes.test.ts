@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { USAGE } from './cli-args';
 import { COMMAND_USAGE } from './cli-help';
-import { COMMAND_EXIT_CODES, EXIT_CODE_TABLE, EXIT_CODES, renderExitCodeTable } from './exit-codes';
+import {
+  COMMAND_EXIT_CODES,
+  COMMAND_OK_MEANING,
+  EXIT_CODE_TABLE,
+  EXIT_CODES,
+  exitCodeMeaning,
+  renderExitCodeTable,
+} from './exit-codes';
 
 describe('the exit-code table', () => {
   it('is the table of RUN-FOLDER.md, between its exit-codes markers', () => {
@@ -24,9 +31,20 @@ describe('the exit-code table', () => {
     for (const [command, codes] of Object.entries(COMMAND_EXIT_CODES)) {
       const help = COMMAND_USAGE[command as keyof typeof COMMAND_USAGE];
       for (const entry of EXIT_CODE_TABLE)
-        expect(help.includes(`  ${entry.code}  ${entry.meaning.replaceAll('`', '')}`)).toBe(
+        expect(help.includes(`  ${entry.code}  ${exitCodeMeaning(entry.code, command)}`)).toBe(
           codes.includes(entry.code),
         );
     }
+  });
+
+  it("says what 0 means in each command's own words, never 'every block complete' for a viewer", () => {
+    expect(COMMAND_USAGE.view).toContain(
+      '  0  served until Ctrl-C, SIGTERM or SIGHUP, or the bundle was written',
+    );
+    expect(COMMAND_USAGE.pilot).toContain('  0  finished and every block complete');
+    for (const command of Object.keys(COMMAND_OK_MEANING))
+      expect(COMMAND_USAGE[command as keyof typeof COMMAND_USAGE]).not.toContain(
+        'every block complete',
+      );
   });
 });

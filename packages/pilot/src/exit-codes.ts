@@ -44,7 +44,7 @@ export const EXIT_CODE_TABLE = [
     name: 'secondSignal',
     code: 130,
     meaning:
-      'a second Ctrl-C, SIGTERM or SIGHUP: quit at once (a request then in flight is settled by `--resume`)',
+      'a second Ctrl-C, SIGTERM or SIGHUP (the first, for a command with nothing in flight: score, verify, export, merge, calibrate, smoke, init, templates): quit at once (a request then in flight is settled by `--resume`)',
   },
 ] as const;
 
@@ -56,27 +56,54 @@ export const EXIT_CODES = Object.fromEntries(
   EXIT_CODE_TABLE.map((entry) => [entry.name, entry.code]),
 ) as { readonly [Entry in (typeof EXIT_CODE_TABLE)[number] as Entry['name']]: Entry['code'] };
 
-/** Which exit codes each command can end with (beyond the table's meaning). */
+/**
+ * Which exit codes each command can end with (beyond the table's meaning). Every command run from
+ * the `chi` executable can end with 130 (`stop-signals.ts`: a second stop signal, or the first
+ * for a command not in `SETTLING_COMMANDS`).
+ */
 export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly number[]>> = {
   pilot: [0, 1, 2, 3, 4, 5, 6, 130],
-  score: [0, 1, 2, 5, 6],
-  smoke: [0, 1, 2, 4],
-  serve: [0, 1, 2],
-  init: [0, 1, 2],
-  export: [0, 1, 2, 5],
-  calibrate: [0, 1, 2],
-  view: [0, 1, 2],
-  templates: [0, 1, 2],
-  merge: [0, 1, 2, 3, 5, 6],
-  study: [0, 1, 2, 3, 5, 6],
+  score: [0, 1, 2, 5, 6, 130],
+  smoke: [0, 1, 2, 4, 130],
+  serve: [0, 1, 2, 130],
+  init: [0, 1, 2, 130],
+  export: [0, 1, 2, 5, 130],
+  calibrate: [0, 1, 2, 130],
+  view: [0, 1, 2, 5, 130],
+  templates: [0, 1, 2, 130],
+  merge: [0, 1, 2, 3, 5, 6, 130],
+  study: [0, 1, 2, 3, 5, 6, 130],
 };
+
+/**
+ * What exit 0 means for a command that neither runs blocks nor plans (the table's meaning is the
+ * runs'): each command's `--help` lists its own, so `chi view --help` does not say "every block
+ * complete".
+ */
+export const COMMAND_OK_MEANING: Readonly<Record<string, string>> = {
+  score: 'scored (and the release written, unless --no-release)',
+  smoke: 'every required smoke check passed',
+  serve: 'served until Ctrl-C, SIGTERM or SIGHUP',
+  init: 'the configuration file was written',
+  export: 'the logs were written',
+  calibrate: 'the calibration was written',
+  view: 'served until Ctrl-C, SIGTERM or SIGHUP, or the bundle was written',
+  templates: 'the experiments were listed',
+};
+
+/** The meaning of one exit code in a command's help (its own meaning of 0, if it has one). */
+export function exitCodeMeaning(code: number, command?: string): string {
+  const own = code === 0 && command !== undefined ? COMMAND_OK_MEANING[command] : undefined;
+  const entry = EXIT_CODE_TABLE.find((candidate) => candidate.code === code);
+  return (own ?? entry?.meaning ?? '').replaceAll('`', '');
+}
 
 /** The exit codes of one command (or of every command) as help text lines. */
 export function exitCodesText(command?: string): string {
   const codes = command === undefined ? undefined : COMMAND_EXIT_CODES[command];
   const rows = EXIT_CODE_TABLE.filter(
     (entry) => codes === undefined || codes.includes(entry.code),
-  ).map((entry) => `  ${entry.code}  ${entry.meaning.replaceAll('`', '')}`);
+  ).map((entry) => `  ${entry.code}  ${exitCodeMeaning(entry.code, command)}`);
   return ['Exit codes:', ...rows].join('\n');
 }
 

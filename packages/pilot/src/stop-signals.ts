@@ -21,6 +21,15 @@ export interface SignalProcess {
   readonly stderr: NodeJS.EventEmitter & { write(text: string): unknown };
 }
 
+/**
+ * The commands that have something to settle when asked to stop: the runs (`pilot`, `study`: no
+ * new request, requests in flight settle, exit 3) and the servers (`serve`, `view`: stop serving,
+ * exit 0). Every other command (`score`, `verify`, `export`, `merge`, ...) has no request in flight
+ * and no way to stop part-way, so its first stop signal quits at once with exit 130 instead of
+ * printing that it is stopping and then running on to the end.
+ */
+export const SETTLING_COMMANDS: readonly string[] = ['pilot', 'study', 'serve', 'view'];
+
 /** What {@link installStopSignals} hands to the command. */
 export interface StopSignals {
   /**
@@ -37,10 +46,14 @@ export interface StopSignals {
 /**
  * The one stop path of every `chi` command: the first `SIGINT`, `SIGTERM` or `SIGHUP` aborts
  * {@link StopSignals.signal} and prints what happens next; a second one exits at once with
- * {@link EXIT_ON_SECOND_SIGNAL}. After `SIGHUP` the terminal may be gone, so a failed write to
+ * {@link EXIT_ON_SECOND_SIGNAL}; with `settle: false` (a command not in {@link SETTLING_COMMANDS})
+ * the first one does. After `SIGHUP` the terminal may be gone, so a failed write to
  * stdout or stderr is ignored instead of crashing the process while requests are in flight.
  */
-export function installStopSignals(target: SignalProcess): StopSignals {
+export function installStopSignals(
+  target: SignalProcess,
+  options: { readonly settle?: boolean } = {},
+): StopSignals {
   const controller = new AbortController();
   let signals = 0;
   let release: () => void = () => {};
@@ -53,6 +66,11 @@ export function installStopSignals(target: SignalProcess): StopSignals {
       signals += 1;
       release();
       if (signals > 1) target.exit(EXIT_ON_SECOND_SIGNAL);
+      if (options.settle === false) {
+        target.stderr.write(`\nchi: ${name}: quit (exit ${EXIT_ON_SECOND_SIGNAL})\n`);
+        target.exit(EXIT_ON_SECOND_SIGNAL);
+        return; // unreached in a process; a test's recording exit returns
+      }
       if (name === 'SIGHUP') {
         target.stdout.on('error', ignoreWriteError);
         target.stderr.on('error', ignoreWriteError);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { startViewServer, writeViewBundle } from '@chi/report/viewer';
-import { ChiError, InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
+import { startViewServer, writeCompareBundle, writeViewBundle } from '@chi/report/viewer';
+import { ChiError, InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import { parseCli, UsageError, type ViewCommand } from './cli-args';
 import type { CliIo } from './cli-main';
 import {
@@ -58,9 +58,22 @@ export async function viewCommand(command: ViewCommand, io: CliIo): Promise<numb
   return EXIT_CODES.ok;
 }
 
-/** `chi view RUN_A RUN_B`: both runs served side by side, the comparison page's URL printed. */
+/**
+ * `chi view RUN_A RUN_B`: both runs served side by side, the comparison page's URL printed; with
+ * `--bundle OUT`, the comparison written as static pages, `OUT/index.html` printed.
+ */
 async function viewComparison(command: ViewCommand, other: string, io: CliIo): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
+  if (command.bundle !== null) {
+    const [index] = await writeCompareBundle(
+      resolve(cwd, command.dir),
+      resolve(cwd, other),
+      resolve(cwd, command.bundle),
+    );
+    io.stderr.write('chi: comparison bundle written; open it in a browser, no server needed\n');
+    io.stdout.write(`${index}\n`);
+    return EXIT_CODES.ok;
+  }
   const server = await startViewServer({
     dir: cwd,
     runs: [command.dir, other],
@@ -76,8 +89,15 @@ async function viewComparison(command: ViewCommand, other: string, io: CliIo): P
   return EXIT_CODES.ok;
 }
 
+/**
+ * The exit code of a failed `chi view`. The viewer validates nothing but the run's own files (a
+ * bad query is an HTTP 400, never an exit), so a `ValidationError` (a manifest that breaks its
+ * schema, a torn line inside the attempt log while bundling) is a damaged run folder, as
+ * `RunFolderDamagedError` is: exit 5 with the file named, not a runtime failure.
+ */
 function exitCodeOf(error: unknown): number {
-  if (RunFolderDamagedError.isInstance(error)) return EXIT_CODES.damagedRun;
+  if (RunFolderDamagedError.isInstance(error) || ValidationError.isInstance(error))
+    return EXIT_CODES.damagedRun;
   if (UsageError.isInstance(error) || InvalidArgumentError.isInstance(error))
     return EXIT_CODES.usage;
   return EXIT_CODES.runtimeFailure;

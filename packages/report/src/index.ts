@@ -39,6 +39,7 @@ export {
   verifyRelease,
 } from './verify-release';
 export { writeViewBundle } from './view/view-bundle';
+export { writeCompareBundle } from './view/view-compare-bundle';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';
 export {
   type ReleaseStep,

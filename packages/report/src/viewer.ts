@@ -21,4 +21,5 @@ export { parseCsv } from './csv';
 export { evidenceBanner } from './evidence-label';
 export { boundHeapGrowth } from './heap-growth';
 export { writeViewBundle } from './view/view-bundle';
+export { writeCompareBundle } from './view/view-compare-bundle';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';

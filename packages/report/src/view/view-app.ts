@@ -68,9 +68,21 @@ function summaryPage() {
   if (summary.systems.length > 1 && summary.worlds.length > 0) {
     const options = (chosen) => summary.systems.map((s, i) => '<option' + (i === chosen ? ' selected' : '') + '>' + esc(s.id) + '</option>').join('');
     compare = '<h2>Compare two systems</h2><form data-testid="compare-form" onsubmit="location.hash=' + "'#/compare/'+encodeURIComponent(this.a.value)+'/'+encodeURIComponent(this.b.value)+'/" + summary.worlds[0] + "'" + ';return false">' +
-      '<select name="a" data-testid="compare-a">' + options(0) + '</select> vs <select name="b" data-testid="compare-b">' + options(1) + '</select> <button>Compare, paired by world</button></form>';
+      '<select name="a" data-testid="compare-a">' + options(0) + '</select> vs <select name="b" data-testid="compare-b">' + options(1) + '</select> ' +
+      '<button type="button" data-testid="compare-headline" onclick="headlineCompare(this.form.a.value, this.form.b.value)">Headline quantities, paired by world</button> ' +
+      '<button data-testid="compare-items">Items of one world side by side</button></form>' +
+      '<p>Headline quantities: each world\'s own Q_M per load, EIMC per τ and behavior indicators, B − A per world and its mean with a cluster-bootstrap interval over the worlds both have.</p>';
   }
   return '<h2>Summary</h2>' + blocks + '<h2>Systems</h2><p>' + summary.worlds.length + ' worlds.</p><ul>' + systems + '</ul>' + compare;
+}
+
+// the server's /compare page of two systems of this run; a bundle holds it as a static page
+async function headlineCompare(a, b) {
+  if (served) { location.href = 'compare?sa=' + enc(a) + '&sb=' + enc(b); return; }
+  let entry;
+  try { entry = await api('comparepage', { sa: a, sb: b }); } catch (error) { entry = { refused: String(error && error.message || error) }; }
+  if (entry.file) { location.href = entry.file; return; }
+  document.getElementById('page').replaceChildren($('<p class="banner" data-testid="compare-refused">Cannot compare ' + esc(a) + ' and ' + esc(b) + ': ' + esc(entry.refused) + '</p>'));
 }
 
 function reasonFilter(reasons, selected, base) {

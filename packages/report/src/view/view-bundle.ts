@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { viewApiPath } from './view-api';
 import { viewPage } from './view-app';
+import { writeSystemComparePages } from './view-compare-bundle';
 import { ITEM_PAGE, openViewRun, type ViewItemPage, type ViewRun, WORLD_PAGE } from './view-run';
 import { assertRunFolder } from './view-server';
 
@@ -58,7 +59,9 @@ async function bundleCell(
 /**
  * Writes a static copy of the viewer for a run folder or a release: `index.html` and `data.js`
  * (`window.CHI_VIEW_DATA`: every API call the page can make, answered now, keyed by its path),
- * which open from the file system with no server. Progress is the snapshot taken now.
+ * and `compare-<i>-<j>.html` (two systems' headline quantities paired by world, as the server's
+ * `/compare` page), which open from the file system with no server. Progress is the snapshot
+ * taken now.
  */
 export async function writeViewBundle(dir: string, outDir: string): Promise<string[]> {
   const source = resolve(dir);
@@ -79,6 +82,8 @@ export async function writeViewBundle(dir: string, outDir: string): Promise<stri
     }
   const out = resolve(outDir);
   await mkdir(out, { recursive: true });
+  // the headline comparison of two systems, paired by world: one static page per ordered pair
+  Object.assign(answers, await writeSystemComparePages(source, out));
   // `</` cannot end the script early: JSON never needs a raw `</`
   const json = JSON.stringify(answers).replace(/<\//g, '<\\/');
   await writeFile(join(out, 'data.js'), `window.CHI_VIEW_DATA = ${json};\n`);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { basename } from 'node:path';
 import { InvalidArgumentError } from '@chi/spec';
 import { BOOTSTRAP_DEFAULTS } from '@chi/stats';
 import { type CompareSide, compareRuns } from './view-compare';
@@ -29,7 +30,7 @@ function sidesOf(url: URL, roots: CompareRoots): [CompareSide, CompareSide] {
     const system = param(url, systemField);
     if (roots.single)
       return {
-        label: field.toUpperCase(),
+        label: basename(roots.dir),
         dir: roots.dir,
         ...(system === undefined ? {} : { system }),
       };

@@ -1,11 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { writeRelease } from '../write-release';
+import { writeViewBundle } from './view-bundle';
 import type { ViewComparison } from './view-compare';
+import { writeCompareBundle } from './view-compare-bundle';
 import { startViewServer, type ViewServer } from './view-server';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
@@ -78,6 +81,67 @@ describe('chi view compare in headless Chromium', () => {
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'view-compare.png'), fullPage: true });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a run's summary form opens two of its systems' headline comparison, served and bundled", async () => {
+    chromium ??= await launchChromium({ width: 1400, height: 900 });
+    const bundle = join(dir.path, 'first-bundle');
+    await writeViewBundle(join(dir.path, 'runs', 'first'), bundle);
+    const served = `${server?.url}run/first/`;
+    for (const url of [served, pathToFileURL(join(bundle, 'index.html')).href]) {
+      const page = await chromium.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(url);
+      await page.locator('body[data-ready="true"]').waitFor();
+      await page.getByTestId('compare-a').selectOption('keeper');
+      await page.getByTestId('compare-b').selectOption('forgetful');
+      await page.getByTestId('compare-headline').click();
+      await page.getByTestId('compare-table').waitFor();
+      expect(await page.getByTestId('compare-paired').textContent(), url).toMatch(
+        /^3 world seeds of the run are paired\./,
+      );
+      expect(await page.locator('li').allTextContents()).toEqual([
+        'A: first, system keeper (scripted/keeper)',
+        'B: first, system forgetful (scripted/forgetful)',
+      ]);
+      expect(await page.getByTestId('compare-row').count()).toBeGreaterThan(0);
+      if (url === served)
+        await page.screenshot({
+          path: join(ARTIFACTS, 'view-compare-systems.png'),
+          fullPage: true,
+        });
+      // the way back is the run's viewer
+      await page.getByText('back', { exact: true }).click();
+      await page.getByTestId('compare-form').waitFor();
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('two runs bundled as static pages open from the file system with no request', async () => {
+    chromium ??= await launchChromium({ width: 1400, height: 900 });
+    const out = join(dir.path, 'runs-bundle');
+    const [index] = await writeCompareBundle(
+      join(dir.path, 'runs', 'first'),
+      join(dir.path, 'runs', 'second'),
+      out,
+    );
+    const page = await chromium.context.newPage();
+    const network: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) network.push(r.url());
+    });
+    await page.goto(pathToFileURL(index as string).href);
+    await page.getByTestId('compare-table').waitFor();
+    expect(await page.getByTestId('compare-paired').textContent()).toMatch(
+      /^2 world seeds in both runs are paired/,
+    );
+    await page.getByTestId('compare-pair-link').first().click();
+    await page.locator('code', { hasText: 'forgetful' }).first().waitFor();
+    expect(await page.getByTestId('compare-row').count()).toBeGreaterThan(0);
+    expect(network).toEqual([]);
     await page.close();
   });
 });

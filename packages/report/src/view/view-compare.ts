@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import { type EvidenceClass, InvalidArgumentError } from '@chi/spec';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
@@ -243,7 +243,8 @@ export async function compareRuns(a: CompareSide, b: CompareSide): Promise<ViewC
       a: ma.worldSeeds.filter((s) => !seedsB.has(s)).length,
       b: mb.worldSeeds.filter((s) => !ma.worldSeeds.includes(s)).length,
     },
-    differences: differencesOf(ma, mb, sa, sb),
+    // two systems of one run differ by design: nothing else can
+    differences: resolve(a.dir) === resolve(b.dir) ? [] : differencesOf(ma, mb, sa, sb),
     metrics,
   };
 }

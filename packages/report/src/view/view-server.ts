@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
@@ -100,15 +100,31 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The system ids of the folder's runs, in run order, each once (a manifest that cannot be read gives none). */
+async function systemsOfRuns(paths: ReadonlyMap<string, string>): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const path of paths.values()) {
+    const text = await readFile(join(path, RUN_FILE_NAME.manifest), 'utf8').catch(() => '{}');
+    try {
+      const manifest = JSON.parse(text) as { systems?: { id?: unknown }[] };
+      for (const system of manifest.systems ?? [])
+        if (typeof system.id === 'string') ids.add(system.id);
+    } catch {
+      // a damaged manifest: its run's page says so; the form just offers no system of it
+    }
+  }
+  return [...ids];
+}
+
 /** The page of a folder of runs: one link per run, styled like the viewer. */
-function runListPage(dir: string, runs: readonly string[]): string {
+function runListPage(dir: string, runs: readonly string[], systems: readonly string[]): string {
   const items = runs
     .map(
       (r) =>
         `<li><a data-testid="run-link" href="run/${encodeURIComponent(r)}/">${escapeHtml(r)}</a></li>`,
     )
     .join('');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs) : ''}</main></body></html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs, systems) : ''}</main></body></html>\n`;
 }
 
 /** The HTTP status of an error answering an API call, and its one-line message. */
@@ -122,7 +138,8 @@ function errorAnswer(error: unknown): { status: number; message: string } {
  * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/<name>` the
  * calls of `answerViewApi` (a summary for the first screen, a page of worlds, one world's
  * items, one item, one request, one notebook), each read from the run when asked for, never the
- * whole run. For a folder of runs, `/` lists them and each is served under `/run/<name>/`.
+ * whole run, and `/compare` two of its systems paired by world. For a folder of runs, `/` lists
+ * them, `/compare` pairs two of them, and each is served under `/run/<name>/`.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const dir = resolve(options.dir);
@@ -141,6 +158,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const page = viewPage('');
   /** Answers a path below one run's root (`/`, `/api/<name>`). */
   const runAnswer = async (runDir: string, url: URL, path: string, response: ServerResponse) => {
+    // two systems of this run, paired by world (`compare?sa=..&sb=..`, the summary's form)
+    const oneRun = { dir: runDir, single: true, runs: new Map<string, string>() };
+    if (await answerCompare(path, url, oneRun, response, send, VIEW_STYLE)) return;
     if (path === '/' || path === '/index.html')
       return send(response, 200, 'text/html; charset=utf-8', page);
     const api = /^\/api\/([a-z]+)$/.exec(path);
@@ -165,11 +185,16 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const path = url.pathname;
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
+      if (single) return runAnswer(dir, url, path, response);
       if (await answerCompare(path, url, { dir, single, runs: paths }, response, send, VIEW_STYLE))
         return;
-      if (single) return runAnswer(dir, url, path, response);
       if (path === '/' || path === '/index.html')
-        return send(response, 200, 'text/html; charset=utf-8', runListPage(dir, runs));
+        return send(
+          response,
+          200,
+          'text/html; charset=utf-8',
+          runListPage(dir, runs, await systemsOfRuns(paths)),
+        );
       const match = /^\/run\/([^/]+)(\/.*)$/.exec(path);
       const name = match === null ? undefined : decodeURIComponent(match[1] as string);
       if (match === null || name === undefined || !runs.includes(name))

@@ -12,6 +12,7 @@ import {
   type PlannedBlock,
   type PlannedRequest,
   parseWith,
+  RunFolderDamagedError,
   type RunManifest,
   RunManifestSchema,
   type RunPlan,
@@ -50,14 +51,28 @@ export interface ViewRunHead {
   readonly manifestSha256: string;
 }
 
-/** Reads the manifest of the run folder or release at `dir`, and nothing else. */
+/**
+ * Reads the manifest of the run folder or release at `dir`, and nothing else.
+ *
+ * @throws RunFolderDamagedError when it is not JSON; ValidationError when it breaks its schema
+ */
 export async function readViewRunHead(
   dir: string,
   read: ViewFileReader = (path) => readFile(path),
 ): Promise<ViewRunHead> {
   const paths = runFolderPaths(dir);
   const manifestText = (await read(paths.manifest)).toString('utf8');
-  const manifest = parseWith(RunManifestSchema, JSON.parse(manifestText), RUN_FILE_NAME.manifest);
+  let json: unknown;
+  try {
+    json = JSON.parse(manifestText);
+  } catch (error) {
+    throw new RunFolderDamagedError(
+      RUN_FILE_NAME.manifest,
+      `not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
+  }
+  const manifest = parseWith(RunManifestSchema, json, RUN_FILE_NAME.manifest);
   return { dir, manifest, manifestSha256: sha256Hex(canonicalJson(manifest)) };
 }
 
