@@ -145,6 +145,22 @@ function formatLine(record: ScriptedRecord, keepAuthority: boolean): string {
   return keepAuthority && record.authority !== null ? `${line} ${String(record.authority)}` : line;
 }
 
+/**
+ * A lower bound of the bytes a key's group adds to the notes (its line break and its first
+ * record's line; a UTF-16 code unit is at least one UTF-8 byte), or 0 when a field is not text.
+ */
+function leastGroupBytes(group: readonly ScriptedRecord[]): number {
+  const { key, value, source, eventTime } = group[0] as ScriptedRecord;
+  if (
+    typeof key !== 'string' ||
+    typeof value !== 'string' ||
+    typeof source !== 'string' ||
+    typeof eventTime !== 'string'
+  )
+    return 0;
+  return key.length + value.length + source.length + eventTime.length + 3 + 1;
+}
+
 /** UTF-8 bytes of a text (what `TextEncoder` would produce, counted without encoding it). */
 function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
@@ -175,6 +191,8 @@ export function writeMemoryNotes(
   let text = MEMORY_NOTES_HEADER;
   let bytes = utf8Bytes(text);
   for (const { group } of groups) {
+    // A group that cannot fit is skipped unformatted: what is kept is unchanged.
+    if (capacity && bytes + leastGroupBytes(group) > capBytes) continue;
     const groupText = rankRecords(group, policy.precedence)
       .map((record) => formatLine(record, keepAuthority))
       .join('\n');

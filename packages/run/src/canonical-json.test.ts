@@ -97,6 +97,10 @@ describe('canonicalJson against the canonicalize package it replaced', () => {
       { when: new Date(0), custom: { toJSON: () => ({ z: 1, a: [2] }) } },
       'top-level string',
       0.1 + 0.2,
+      // Keys `Object.prototype` has, which the property-list path must not read from it.
+      JSON.parse('{"__proto__": {"b": 1}, "a": [{"c": 2}], "c": {"a": 3}}'),
+      { constructor: 1, list: [{ b: 2 }, {}], toString: { x: 1 } },
+      Object.assign(Object.create(null) as object, { b: 1, a: { d: 2, c: [3] } }),
     ];
     for (const value of values) expect(canonicalJson(value)).toBe(canonicalize(value));
   });

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { InvalidArgumentError } from '@chi/spec';
+import canonicalize from 'canonicalize';
 
 /**
  * Serializes a JSON value as RFC 8785 (JSON Canonicalization Scheme) text: object keys sorted by
@@ -17,8 +18,8 @@ import { InvalidArgumentError } from '@chi/spec';
  * ```
  */
 export function canonicalJson(value: unknown, field = 'value'): string {
-  assertJsonRepresentable(value, field);
-  const text = serializeCanonical(value);
+  const shape = assertJsonRepresentable(value, field);
+  const text = shape.plain ? stringifySorted(value, shape.keys) : canonicalize(value);
   if (text === undefined) {
     throw new InvalidArgumentError(field, 'expected a JSON value, found undefined');
   }
@@ -52,37 +53,19 @@ function describe(value: unknown): string {
 }
 
 /**
- * RFC 8785 text of a value {@link assertJsonRepresentable} accepted, byte for byte what the
- * `canonicalize` package (used before) writes: primitives through `JSON.stringify`, `toJSON`
- * followed, keys sorted by UTF-16 code units, `undefined` and symbol members dropped, `undefined`
- * array items written as `null`, and an array's holes skipped as `Array.prototype.reduce` skips
- * them. One loop per container instead of a `reduce` with a closure per item: a run's worlds are
- * serialized whole when they are written.
+ * RFC 8785 text of a plain value (see {@link JsonShape}) by the engine's own `JSON.stringify`,
+ * given every object key of the value, sorted by UTF-16 code units, as its property list: each
+ * object's members are then written in that order, which is RFC 8785's. Byte for byte what the
+ * `canonicalize` package writes for the same value (its JavaScript walk, with a `reduce` and a
+ * closure per item, was most of the time a run spent writing its worlds); any value that is not
+ * plain goes through `canonicalize` itself.
  */
-function serializeCanonical(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const withToJson = value as { toJSON?: unknown };
-  if (withToJson.toJSON instanceof Function)
-    return serializeCanonical((withToJson.toJSON as () => unknown).call(value));
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let index = 0; index < value.length; index += 1) {
-      if (!(index in value)) continue;
-      if (index !== 0) text += ',';
-      const item: unknown = value[index];
-      text += serializeCanonical(item === undefined || typeof item === 'symbol' ? null : item);
-    }
-    return `${text}]`;
-  }
-  const record = value as Record<string, unknown>;
-  let text = '{';
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined || typeof member === 'symbol') continue;
-    if (text.length > 1) text += ',';
-    text += `${JSON.stringify(key)}:${serializeCanonical(member)}`;
-  }
-  return `${text}}`;
+function stringifySorted(value: unknown, keys: ReadonlySet<string>): string | undefined {
+  const sorted = [...keys].sort();
+  // A key `Object.prototype` has (`__proto__`, `constructor`, ...) would be read from the
+  // prototype of the objects that lack it: such a value takes the general path.
+  if (sorted.some((key) => key in Object.prototype)) return canonicalize(value);
+  return JSON.stringify(value, sorted);
 }
 
 /** The path of a value inside the checked one (`value.a[2].b`), built only for an error. */
@@ -94,42 +77,69 @@ function pathOf(root: string, segments: readonly (string | number)[]): string {
 }
 
 /**
- * Walks the value so that an unrepresentable leaf is reported with its path, not deep inside.
- * The path is kept as a stack of segments and spelled out only for the error, so a valid value
- * builds no strings.
+ * What {@link assertJsonRepresentable} learnt of a value: every object key in it, and whether it
+ * is plain (only plain objects and arrays without holes, no `toJSON`), the values
+ * `JSON.stringify` with a property list writes as RFC 8785 does. (A non-enumerable own property
+ * that another object of the value has as a key would be written too: JSON data, parsed or built
+ * from literals, has none.)
  */
-function assertJsonRepresentable(value: unknown, root: string): void {
+interface JsonShape {
+  readonly keys: Set<string>;
+  plain: boolean;
+}
+
+/** Whether `node` is an object `JSON.stringify` and `canonicalize` read alike (no `toJSON`). */
+function isPlainContainer(node: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(node);
+  return Array.isArray(node)
+    ? prototype === Array.prototype
+    : prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Walks the value so that an unrepresentable leaf is reported with its path, not deep inside,
+ * and returns its {@link JsonShape}. The path is kept as a stack of segments and spelled out only
+ * for the error, so a valid value builds no strings.
+ */
+function assertJsonRepresentable(value: unknown, root: string): JsonShape {
+  const shape: JsonShape = { keys: new Set(), plain: true };
   const segments: (string | number)[] = [];
+  const fail = (node: unknown, expected: string): never => {
+    throw new InvalidArgumentError(
+      pathOf(root, segments),
+      `expected ${expected}, found ${describe(node)}`,
+    );
+  };
   const visit = (node: unknown): void => {
     if (node === null || typeof node === 'string' || typeof node === 'boolean') return;
     if (typeof node === 'number') {
-      if (!Number.isFinite(node))
-        throw new InvalidArgumentError(
-          pathOf(root, segments),
-          `expected a finite JSON number, found ${describe(node)}`,
-        );
+      if (!Number.isFinite(node)) fail(node, 'a finite JSON number');
       return;
     }
-    if (typeof node !== 'object')
-      throw new InvalidArgumentError(
-        pathOf(root, segments),
-        `expected a JSON value, found ${describe(node)}`,
-      );
+    if (typeof node !== 'object') return fail(node, 'a JSON value');
+    if (shape.plain && !isPlainContainer(node)) shape.plain = false;
     if (Array.isArray(node)) {
-      node.forEach((item, index) => {
-        if (item === undefined) return;
+      for (let index = 0; index < node.length; index += 1) {
+        if (!(index in node)) {
+          shape.plain = false;
+          continue;
+        }
+        const item: unknown = node[index];
+        if (item === undefined) continue;
         segments.push(index);
         visit(item);
         segments.pop();
-      });
+      }
       return;
     }
     const withToJson = node as { toJSON?: unknown };
     if (typeof withToJson.toJSON === 'function') {
+      shape.plain = false;
       visit((withToJson.toJSON as () => unknown).call(node));
       return;
     }
     for (const key of Object.keys(node)) {
+      shape.keys.add(key);
       const member = (node as Record<string, unknown>)[key];
       if (member === undefined) continue;
       segments.push(key);
@@ -138,4 +148,5 @@ function assertJsonRepresentable(value: unknown, root: string): void {
     }
   };
   visit(value);
+  return shape;
 }
