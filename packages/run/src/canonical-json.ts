@@ -104,19 +104,18 @@ function isPlainContainer(node: object): boolean {
 function assertJsonRepresentable(value: unknown, root: string): JsonShape {
   const shape: JsonShape = { keys: new Set(), plain: true };
   const segments: (string | number)[] = [];
-  const fail = (node: unknown, expected: string): never => {
-    throw new InvalidArgumentError(
+  const failure = (node: unknown, expected: string): InvalidArgumentError =>
+    new InvalidArgumentError(
       pathOf(root, segments),
       `expected ${expected}, found ${describe(node)}`,
     );
-  };
   const visit = (node: unknown): void => {
     if (node === null || typeof node === 'string' || typeof node === 'boolean') return;
     if (typeof node === 'number') {
-      if (!Number.isFinite(node)) fail(node, 'a finite JSON number');
+      if (!Number.isFinite(node)) throw failure(node, 'a finite JSON number');
       return;
     }
-    if (typeof node !== 'object') return fail(node, 'a JSON value');
+    if (typeof node !== 'object') throw failure(node, 'a JSON value');
     if (shape.plain && !isPlainContainer(node)) shape.plain = false;
     if (Array.isArray(node)) {
       for (let index = 0; index < node.length; index += 1) {
