@@ -15,6 +15,12 @@
 //
 //   node scripts/bench-scale.mjs [--replicates 10,30,60] [--repeat 1] [--chi packages/pilot/dist/cli.js]
 //                                [--node-options=--max-old-space-size=1024] [--keep DIR]
+//                                [--phases requests]
+//
+// `--phases requests` times the request phase only (no scoring, verify or release sizes: those
+// columns are left empty). Every phase's CPU seconds (user + system, from the child's
+// `process.resourceUsage()`) are printed below the table: on a shared machine they compare better
+// than wall seconds.
 //
 // Build first (`npx -y pnpm@12.4.2 run build`). `--chi` points at another build's CLI to compare.
 import { spawnSync } from 'node:child_process';
@@ -47,13 +53,14 @@ if (!Number.isInteger(repeat) || repeat < 1) {
 const chi = resolve(option('chi', join(root, 'packages/pilot/dist/cli.js')));
 const nodeOptions = option('node-options', '');
 const keep = option('keep', null);
+const requestsOnly = option('phases', 'all') === 'requests';
 
 const scratch = mkdtempSync(join(tmpdir(), 'chi-bench-scale-'));
 // Each phase's child writes its own peak RSS on exit (portable: no /usr/bin/time needed).
 const preload = join(scratch, 'max-rss.cjs');
 writeFileSync(
   preload,
-  "process.on('exit', () => require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) / 1e6); });\n",
 );
 
 function phase(name, args) {
@@ -73,8 +80,8 @@ function phase(name, args) {
     console.error(`bench-scale: ${name} exited ${child.status}\n${child.stderr.slice(-4000)}`);
     process.exit(1);
   }
-  const rssKb = Number(readFileSync(rssFile, 'utf8'));
-  return { name, seconds, rssMb: rssKb / 1024 };
+  const [rssKb, cpuSeconds] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+  return { name, seconds, rssMb: rssKb / 1024, cpuSeconds };
 }
 
 /** Apparent bytes of the files under `dir`, a hard-linked file counted once; `skip` top-level names. */
@@ -99,7 +106,7 @@ function treeBytes(dir, skip = new Set()) {
   return total;
 }
 
-const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const mb = (bytes) => (Number.isNaN(bytes) ? '' : (bytes / 1024 / 1024).toFixed(1));
 
 /** Runs one phase `repeat` times; `before` runs ahead of each try (e.g. removes the run folder). */
 function repeated(name, args, before = () => {}) {
@@ -119,11 +126,11 @@ for (const n of replicates) {
     ['pilot', '--loads', 'v0.1', '--replicates', String(n), '--no-release', '--out', runDir],
     () => rmSync(runDir, { recursive: true, force: true }),
   );
-  const score = repeated(`score-${n}`, ['score', runDir]);
-  const verify = repeated(`verify-${n}`, ['verify', join(runDir, 'release')]);
+  const score = requestsOnly ? [] : repeated(`score-${n}`, ['score', runDir]);
+  const verify = requestsOnly ? [] : repeated(`verify-${n}`, ['verify', join(runDir, 'release')]);
   const runBytes = treeBytes(runDir, new Set(['release']));
-  const releaseBytes = treeBytes(join(runDir, 'release'));
-  const totalBytes = treeBytes(runDir);
+  const releaseBytes = requestsOnly ? Number.NaN : treeBytes(join(runDir, 'release'));
+  const totalBytes = requestsOnly ? Number.NaN : treeBytes(runDir);
   rows.push({ n, requests, score, verify, runBytes, releaseBytes, totalBytes });
   if (keep === null) rmSync(runDir, { recursive: true, force: true });
   console.error(`bench-scale: ${n} worlds done`);
@@ -139,14 +146,15 @@ console.log(
 );
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 /** The median of the tries' figure, with its range when there are several tries. */
-function figure(tries, pick) {
+function figure(tries, pick, digits = 0) {
+  if (tries.length === 0) return '';
   const values = tries.map(pick).sort((a, b) => a - b);
   const mid = Math.floor(values.length / 2);
   const median = values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-  const shown = median.toFixed(0);
+  const shown = median.toFixed(digits);
   return values.length === 1
     ? shown
-    : `${shown} (${values[0].toFixed(0)}-${values[values.length - 1].toFixed(0)})`;
+    : `${shown} (${values[0].toFixed(digits)}-${values[values.length - 1].toFixed(digits)})`;
 }
 
 const seconds = (tries) => figure(tries, (t) => t.seconds);
@@ -156,3 +164,8 @@ for (const row of rows) {
     `| ${row.n} | ${seconds(row.requests)} | ${rss(row.requests)} | ${seconds(row.score)} | ${rss(row.score)} | ${seconds(row.verify)} | ${rss(row.verify)} | ${mb(row.runBytes)} | ${mb(row.releaseBytes)} | ${mb(row.totalBytes)} |`,
   );
 }
+console.log('\n| worlds | requests CPU s | scoring + release CPU s | verify CPU s |');
+console.log('| --- | --- | --- | --- |');
+const cpu = (tries) => figure(tries, (t) => t.cpuSeconds, 1);
+for (const row of rows)
+  console.log(`| ${row.n} | ${cpu(row.requests)} | ${cpu(row.score)} | ${cpu(row.verify)} |`);

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { RunPaths } from '@chi/run';
-import { decodeGzipJson, encodeGzipJson, runFolderPaths } from '@chi/run/internal';
+import { canonicalJson, type RunPaths } from '@chi/run';
+import { decodeGzipJson, gzipTextAsync, runFolderPaths } from '@chi/run/internal';
 import { InvalidArgumentError, parseWith, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import type { z } from 'zod';
 
@@ -43,12 +43,16 @@ export async function writeFileAtomic(
   await rename(temporary, path);
 }
 
-/** Writes `value` as a `*.json.gz` run file (gzip of its canonical JSON), atomically. */
-export async function writeGzipJsonFile(path: string, value: unknown): Promise<void> {
+/** Writes `value` as a `*.json.gz` run file (gzip of its canonical JSON), atomically; returns the bytes written. */
+export async function writeGzipJsonFile(path: string, value: unknown): Promise<Uint8Array> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, encodeGzipJson(value));
+  // `encodeGzipJson`'s bytes, compressed on libuv's thread pool (the files of a world seed are
+  // written side by side, so the compression of one overlaps the serialization of the next).
+  const bytes = await gzipTextAsync(canonicalJson(value));
+  await writeFile(temporary, bytes);
   await rename(temporary, path);
+  return bytes;
 }
 
 /**

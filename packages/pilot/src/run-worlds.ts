@@ -1,4 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { sha256Hex } from '@chi/run';
 import {
   type BehavioralItemSet,
   BehavioralItemSetSchema,
@@ -86,15 +89,39 @@ export function generateRunWorlds(manifest: RunManifest): RunWorlds {
   return worlds;
 }
 
+/**
+ * SHA-256 of the bytes this process wrote to each world file, by absolute path: a run this
+ * process has just created is checked ({@link checkWorldFiles}) by comparing its files' bytes
+ * with what was written, instead of decoding and validating its own output again.
+ */
+const writtenWorlds = new Map<string, string>();
+
+/** Writes one world file and notes the digest of its bytes. */
+async function writeWorldFile(path: string, value: unknown): Promise<void> {
+  const bytes = await writeGzipJsonFile(path, value);
+  writtenWorlds.set(resolve(path), sha256Hex(bytes));
+}
+
+/** Whether the file holds exactly the bytes this process wrote there (false if it wrote none). */
+async function holdsWrittenWorld(path: string): Promise<boolean> {
+  const written = writtenWorlds.get(resolve(path));
+  if (written === undefined) return false;
+  try {
+    return sha256Hex(await readFile(path)) === written;
+  } catch {
+    return false;
+  }
+}
+
 /** Writes every world into `worlds/` of the run folder. */
 export async function writeRunWorlds(paths: RunPaths, worlds: RunWorlds): Promise<void> {
   const writes: Promise<void>[] = [];
   for (const world of worlds.memory.values())
-    writes.push(writeGzipJsonFile(paths.memoryWorld(world.seed, world.load), world));
+    writes.push(writeWorldFile(paths.memoryWorld(world.seed, world.load), world));
   for (const world of worlds.history.values())
-    writes.push(writeGzipJsonFile(paths.historyWorld(world.seed), world));
+    writes.push(writeWorldFile(paths.historyWorld(world.seed), world));
   for (const set of worlds.behavior.values())
-    writes.push(writeGzipJsonFile(paths.behaviorWorld(set.seed), set));
+    writes.push(writeWorldFile(paths.behaviorWorld(set.seed), set));
   await Promise.all(writes);
 }
 
@@ -165,7 +192,9 @@ function seedWorldFiles(paths: RunPaths, manifest: RunManifest, seed: number): s
  * Reads and validates every world file of the run, one world seed at a time (each seed's worlds
  * are dropped before the next seed's are read), before any request is sent: a missing, truncated
  * or edited world is named now, not after requests were sent (they are read again seed by seed
- * when a request renders).
+ * when a request renders). A seed whose files hold byte for byte what this process generated and
+ * wrote there is checked by comparing digests (the generator's worlds validate by construction,
+ * `@chi/worlds`'s tests hold them to the schemas); any other is read, decoded and validated.
  *
  * @throws `RunFolderDamagedError` (`@chi/spec`) naming the first world file that is missing or
  * does not decode and validate
@@ -180,6 +209,10 @@ export async function checkWorldFiles(paths: RunPaths, manifest: RunManifest): P
         throw new RunFolderDamagedError(path, problem);
     }
   for (const seed of manifest.worldSeeds) {
+    // Files that still hold the bytes this process generated and wrote (a run created by this
+    // process) decode and validate as the generator's output does: compared, not read again.
+    const files = seedWorldFiles(paths, manifest, seed);
+    if ((await Promise.all(files.map(holdsWrittenWorld))).every(Boolean)) continue;
     try {
       await readSeedWorlds(paths, manifest, seed, emptyWorldMaps());
     } catch (error) {

@@ -105,13 +105,17 @@ export function rankRecords(
   records: readonly ScriptedRecord[],
   precedence: ScriptedPrecedence,
 ): ScriptedRecord[] {
-  return [...records].sort((left, right) => {
+  if (records.length < 2) return [...records];
+  // Each record's time is parsed once, not once per comparison; the sort is stable, as before.
+  const timed = records.map((record) => ({ record, time: timeOf(record) }));
+  timed.sort((left, right) => {
     if (precedence === 'authority-then-time') {
-      const byAuthority = (right.authority ?? 0) - (left.authority ?? 0);
+      const byAuthority = (right.record.authority ?? 0) - (left.record.authority ?? 0);
       if (byAuthority !== 0) return byAuthority;
     }
-    return timeOf(right) - timeOf(left);
+    return right.time - left.time;
   });
+  return timed.map((entry) => entry.record);
 }
 
 /** The answering record for a key under a precedence, as of `asOf` (null: now); null if none. */
@@ -136,9 +140,25 @@ function groupByKey(records: readonly ScriptedRecord[]): Map<string, ScriptedRec
 }
 
 function formatLine(record: ScriptedRecord, keepAuthority: boolean): string {
-  const fields = [record.key, record.value, record.source, record.eventTime];
-  if (keepAuthority && record.authority !== null) fields.push(String(record.authority));
-  return fields.join(' ');
+  // `?? ''` keeps `Array.prototype.join`'s reading of a missing field (the empty string).
+  const line = `${record.key ?? ''} ${record.value ?? ''} ${record.source ?? ''} ${record.eventTime ?? ''}`;
+  return keepAuthority && record.authority !== null ? `${line} ${String(record.authority)}` : line;
+}
+
+/**
+ * A lower bound of the bytes a key's group adds to the notes (its line break and its first
+ * record's line; a UTF-16 code unit is at least one UTF-8 byte), or 0 when a field is not text.
+ */
+function leastGroupBytes(group: readonly ScriptedRecord[]): number {
+  const { key, value, source, eventTime } = group[0] as ScriptedRecord;
+  if (
+    typeof key !== 'string' ||
+    typeof value !== 'string' ||
+    typeof source !== 'string' ||
+    typeof eventTime !== 'string'
+  )
+    return 0;
+  return key.length + value.length + source.length + eventTime.length + 3 + 1;
 }
 
 /** UTF-8 bytes of a text (what `TextEncoder` would produce, counted without encoding it). */
@@ -171,6 +191,8 @@ export function writeMemoryNotes(
   let text = MEMORY_NOTES_HEADER;
   let bytes = utf8Bytes(text);
   for (const { group } of groups) {
+    // A group that cannot fit is skipped unformatted: what is kept is unchanged.
+    if (capacity && bytes + leastGroupBytes(group) > capBytes) continue;
     const groupText = rankRecords(group, policy.precedence)
       .map((record) => formatLine(record, keepAuthority))
       .join('\n');

@@ -314,6 +314,26 @@ function asArray(value: unknown, what: string): unknown[] {
   return value;
 }
 
+/** How many parsed RECORDS blocks {@link recordsOf} keeps (the blocks in flight at once). */
+const RECORDS_KEPT = 4;
+/** The last RECORDS blocks parsed, by prompt text (read only: no reader changes a record). */
+const parsedRecords = new Map<string, readonly ScriptedRecord[]>();
+
+/**
+ * The RECORDS block of a prompt. Every system of a block gets the same encode (or oracle) prompt,
+ * so the block is parsed once for all of them, not once per system: the last few parses are kept
+ * by prompt text (a reply depends only on the text, so the same text gives the same records).
+ */
+function recordsOf(prompt: string): readonly ScriptedRecord[] {
+  const known = parsedRecords.get(prompt);
+  if (known !== undefined) return known;
+  const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
+  if (parsedRecords.size >= RECORDS_KEPT)
+    parsedRecords.delete(parsedRecords.keys().next().value as string);
+  parsedRecords.set(prompt, records);
+  return records;
+}
+
 function notesOf(prompt: string): string {
   const notes = asObject(extractJsonBlock(prompt, 'NOTES'), 'NOTES').notes;
   if (typeof notes !== 'string') throw new Error('NOTES block has no notes string');
@@ -378,7 +398,7 @@ export function scriptedReply(
     typeof header.notebookCapBytes === 'number' ? header.notebookCapBytes : NOTEBOOK_CAP_BYTES;
   switch (header.task) {
     case 'memory_encode': {
-      const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
+      const records = recordsOf(prompt);
       const notes = writeMemoryNotes(records, definition.memory, capBytes, noise);
       return definition.memory.halfLifeDays === undefined ? notes : withWrittenAt(notes, now());
     }
@@ -405,7 +425,7 @@ export function scriptedReply(
         extractJsonBlock(prompt, 'QUESTIONS'),
         'QUESTIONS',
       ) as ScriptedQuestion[];
-      const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
+      const records = recordsOf(prompt);
       return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
     }
     case 'history_update': {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@chi/spec';
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
@@ -53,6 +54,59 @@ describe('canonicalJson (RFC 8785)', () => {
         expect(canonicalJson(reversed)).toBe(text);
       }),
     );
+  });
+});
+
+describe('canonicalJson against the canonicalize package it replaced', () => {
+  // The serializer is the project's own since issue 38 (a loop instead of a reduce per item);
+  // every run file and hash depends on it writing what `canonicalize` wrote, byte for byte.
+  const leaf = fc.oneof(
+    fc.string({ unit: 'grapheme' }),
+    fc.string({ unit: 'binary' }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.date({ noInvalidDate: true }),
+  );
+  const tree = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+    array: fc.array(tie('node'), { maxLength: 6 }),
+    object: fc.dictionary(fc.string({ unit: 'binary', maxLength: 4 }), tie('node'), {
+      maxKeys: 6,
+    }),
+  }));
+
+  it('writes the same text for any JSON-representable value', () => {
+    fc.assert(
+      fc.property(fc.oneof(tree.array, tree.object), (value) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes the same text for integer-like keys, -0, holes and toJSON', () => {
+    const sparse: unknown[] = [1];
+    sparse[3] = 2;
+    const values: unknown[] = [
+      { '10': 1, '9': 2, b: { '2': [], '1': {} }, a: -0 },
+      sparse,
+      [undefined, { x: undefined, y: 1 }],
+      { when: new Date(0), custom: { toJSON: () => ({ z: 1, a: [2] }) } },
+      'top-level string',
+      0.1 + 0.2,
+      // Keys `Object.prototype` has, which the property-list path must not read from it.
+      JSON.parse('{"__proto__": {"b": 1}, "a": [{"c": 2}], "c": {"a": 3}}'),
+      { constructor: 1, list: [{ b: 2 }, {}], toString: { x: 1 } },
+      Object.assign(Object.create(null) as object, { b: 1, a: { d: 2, c: [3] } }),
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(canonicalize(value));
+  });
+
+  it('names the path of an unrepresentable leaf', () => {
+    expect(() => canonicalJson({ a: [1, { b: Number.NaN }] })).toThrow(/value\.a\[1\]\.b/);
   });
 });
 

@@ -49,6 +49,7 @@ export {
   decodeGzipJson,
   encodeGzipJson,
   gzipText,
+  gzipTextAsync,
   requestFileOf,
   requestIndexEntry,
 } from './run-folder';
