@@ -24,7 +24,15 @@
 //
 // Build first (`npx -y pnpm@12.4.2 run build`). `--chi` points at another build's CLI to compare.
 import { spawnSync } from 'node:child_process';
-import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -55,7 +63,7 @@ const nodeOptions = option('node-options', '');
 const keep = option('keep', null);
 const from = option('from', null);
 if (from !== null && replicates.length !== 1) {
-  console.error('bench-scale: --from needs exactly one --replicates value (the run\'s)');
+  console.error("bench-scale: --from needs exactly one --replicates value (the run's)");
   process.exit(2);
 }
 
@@ -64,7 +72,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'chi-bench-scale-'));
 const preload = join(scratch, 'max-rss.cjs');
 writeFileSync(
   preload,
-  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, `${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`); });\n",
+  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
 );
 
 function phase(name, args) {

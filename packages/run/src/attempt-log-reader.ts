@@ -66,7 +66,7 @@ interface LogScan {
  * record with `foldAttemptRecord`, keeping of a result only the index of its record. A torn tail is
  * none of these (it still counts against the chain, as every reader of the chain counts it).
  */
-async function scanLog(path: string, chain: AttemptChainChecker): Promise<LogScan> {
+async function scanLog(path: string, chain: AttemptChainChecker | null): Promise<LogScan> {
   const starts = new OffsetList();
   const ends = new OffsetList();
   const fold = new Map<string, RequestLogState<number>>();
@@ -74,10 +74,10 @@ async function scanLog(path: string, chain: AttemptChainChecker): Promise<LogSca
   for await (const line of attemptLogLines(path, ATTEMPTS_FILE)) {
     if (line.record === null) {
       // held as possibly torn: the next line throws, or it is the tail
-      chain.line(line.bytes.toString('utf8'));
+      chain?.line(line.bytes.toString('utf8'));
       continue;
     }
-    chain.record(line.value);
+    chain?.record(line.value);
     starts.push(line.start);
     ends.push(line.end);
     const at = index++;
@@ -113,10 +113,31 @@ export async function readAttemptLogLean(
   anchor: AttemptLogAnchor | null,
   onRead?: (path: string) => void,
 ): Promise<AttemptLogReading> {
-  const path = join(dir, ATTEMPTS_FILE);
   const checker = new AttemptChainChecker(manifestSha256);
-  const { ranges, fold } = await scanLog(path, checker);
+  const attempts = await readLean(dir, checker, onRead);
+  return { attempts, chain: checker.finish(anchor) };
+}
+
+/**
+ * {@link readAttemptLogLean} without its chain check, for a reader that checks the chain in its
+ * own pass over the log with every anchor (`checkRunIntegrity`): the same records, read the same
+ * way, and the same fold ({@link attemptLogFoldOf}), without hashing every record a second time.
+ */
+export async function readAttemptRecordsLean(
+  dir: string,
+  onRead?: (path: string) => void,
+): Promise<readonly AttemptRecord[]> {
+  return readLean(dir, null, onRead);
+}
+
+async function readLean(
+  dir: string,
+  chain: AttemptChainChecker | null,
+  onRead: ((path: string) => void) | undefined,
+): Promise<readonly AttemptRecord[]> {
+  const path = join(dir, ATTEMPTS_FILE);
+  const { ranges, fold } = await scanLog(path, chain);
   const attempts = attemptRecordsOnDisk(path, ranges, onRead);
   FOLDS.set(attempts, fold);
-  return { attempts, chain: checker.finish(anchor) };
+  return attempts;
 }

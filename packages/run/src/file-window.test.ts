@@ -17,10 +17,10 @@ describe('FileWindow', () => {
   it('gives the bytes of every range, in file order and scattered alike', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.tuple(fc.nat({ max: content.length - 1 }), fc.nat({ max: 200_000 })),
-          { minLength: 1, maxLength: 40 },
-        ),
+        fc.array(fc.tuple(fc.nat({ max: content.length - 1 }), fc.nat({ max: 200_000 })), {
+          minLength: 1,
+          maxLength: 40,
+        }),
         fc.boolean(),
         (ranges, sorted) => {
           const asked = ranges.map(([start, length]) => ({

@@ -14,7 +14,11 @@ export {
   type RequestLogState,
 } from './attempt-log';
 export { type AttemptLogEnd, type AttemptLogLine, attemptLogLines } from './attempt-log-lines';
-export { attemptLogFoldOf, readAttemptLogLean } from './attempt-log-reader';
+export {
+  attemptLogFoldOf,
+  readAttemptLogLean,
+  readAttemptRecordsLean,
+} from './attempt-log-reader';
 export { type BlockRequestState, blockRequestState, blockStatusOf } from './block-status';
 export {
   failureCategory,
