@@ -14,17 +14,28 @@
 // `433 (401-452)`.
 //
 //   node scripts/bench-scale.mjs [--replicates 10,30,60] [--repeat 1] [--chi packages/pilot/dist/cli.js]
-//                                [--node-options=--max-old-space-size=1024] [--keep DIR]
+//                                [--node-options=--max-old-space-size=1024] [--keep DIR] [--from RUN_DIR]
 //                                [--phases requests]
 //
 // `--phases requests` times the request phase only (no scoring, verify or release sizes: those
-// columns are left empty). Every phase's CPU seconds (user + system, from the child's
-// `process.resourceUsage()`) are printed below the table: on a shared machine they compare better
-// than wall seconds.
+// columns read `-`).
+// `--from RUN_DIR` (one world count only) skips the request phase: the run folder RUN_DIR (made
+// by `chi pilot --loads v0.1 --replicates N --no-release`, e.g. with an earlier `--keep`) is
+// copied and only scoring and verify are timed, so two builds can be compared side by side on
+// one run (start two of these at once, one with `--chi` of the other build). Each phase also
+// reports its CPU seconds (user + system), the figure to compare on a busy machine.
 //
 // Build first (`npx -y pnpm@12.4.2 run build`). `--chi` points at another build's CLI to compare.
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -54,13 +65,22 @@ const chi = resolve(option('chi', join(root, 'packages/pilot/dist/cli.js')));
 const nodeOptions = option('node-options', '');
 const keep = option('keep', null);
 const requestsOnly = option('phases', 'all') === 'requests';
+const from = option('from', null);
+if (from !== null && requestsOnly) {
+  console.error('bench-scale: --from skips the request phase; --phases requests times only it');
+  process.exit(2);
+}
+if (from !== null && replicates.length !== 1) {
+  console.error("bench-scale: --from needs exactly one --replicates value (the run's)");
+  process.exit(2);
+}
 
 const scratch = mkdtempSync(join(tmpdir(), 'chi-bench-scale-'));
 // Each phase's child writes its own peak RSS on exit (portable: no /usr/bin/time needed).
 const preload = join(scratch, 'max-rss.cjs');
 writeFileSync(
   preload,
-  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) / 1e6); });\n",
+  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.CHI_BENCH_RSS_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
 );
 
 function phase(name, args) {
@@ -80,8 +100,8 @@ function phase(name, args) {
     console.error(`bench-scale: ${name} exited ${child.status}\n${child.stderr.slice(-4000)}`);
     process.exit(1);
   }
-  const [rssKb, cpuSeconds] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
-  return { name, seconds, rssMb: rssKb / 1024, cpuSeconds };
+  const [rssKb, cpuUs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+  return { name, seconds, rssMb: rssKb / 1024, cpuSeconds: cpuUs / 1e6 };
 }
 
 /** Apparent bytes of the files under `dir`, a hard-linked file counted once; `skip` top-level names. */
@@ -106,7 +126,7 @@ function treeBytes(dir, skip = new Set()) {
   return total;
 }
 
-const mb = (bytes) => (Number.isNaN(bytes) ? '' : (bytes / 1024 / 1024).toFixed(1));
+const mb = (bytes) => (Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(1));
 
 /** Runs one phase `repeat` times; `before` runs ahead of each try (e.g. removes the run folder). */
 function repeated(name, args, before = () => {}) {
@@ -121,11 +141,20 @@ function repeated(name, args, before = () => {}) {
 const rows = [];
 for (const n of replicates) {
   const runDir = join(keep ?? scratch, `v01-r${n}`);
-  const requests = repeated(
-    `requests-${n}`,
-    ['pilot', '--loads', 'v0.1', '--replicates', String(n), '--no-release', '--out', runDir],
-    () => rmSync(runDir, { recursive: true, force: true }),
-  );
+  let requests = [];
+  if (from === null)
+    requests = repeated(
+      `requests-${n}`,
+      ['pilot', '--loads', 'v0.1', '--replicates', String(n), '--no-release', '--out', runDir],
+      () => rmSync(runDir, { recursive: true, force: true }),
+    );
+  else {
+    rmSync(runDir, { recursive: true, force: true });
+    cpSync(resolve(from), runDir, {
+      recursive: true,
+      filter: (path) => path !== join(resolve(from), 'release'),
+    });
+  }
   const score = requestsOnly ? [] : repeated(`score-${n}`, ['score', runDir]);
   const verify = requestsOnly ? [] : repeated(`verify-${n}`, ['verify', join(runDir, 'release')]);
   const runBytes = treeBytes(runDir, new Set(['release']));
@@ -142,30 +171,26 @@ console.log(
   `Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}; ${repeat === 1 ? 'one try per phase' : `median (range) of ${repeat} tries per phase`}\n`,
 );
 console.log(
-  '| worlds | requests s | requests RSS MB | scoring + release s | scoring RSS MB | verify s | verify RSS MB | run folder MB (without release) | release MB | folder with release MB |',
+  '| worlds | requests s | requests CPU s | requests RSS MB | scoring + release s | scoring CPU s | scoring RSS MB | verify s | verify CPU s | verify RSS MB | run folder MB (without release) | release MB | folder with release MB |',
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 /** The median of the tries' figure, with its range when there are several tries. */
-function figure(tries, pick, digits = 0) {
-  if (tries.length === 0) return '';
+function figure(tries, pick) {
+  if (tries.length === 0) return '-';
   const values = tries.map(pick).sort((a, b) => a - b);
   const mid = Math.floor(values.length / 2);
   const median = values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-  const shown = median.toFixed(digits);
+  const shown = median.toFixed(0);
   return values.length === 1
     ? shown
-    : `${shown} (${values[0].toFixed(digits)}-${values[values.length - 1].toFixed(digits)})`;
+    : `${shown} (${values[0].toFixed(0)}-${values[values.length - 1].toFixed(0)})`;
 }
 
 const seconds = (tries) => figure(tries, (t) => t.seconds);
 const rss = (tries) => figure(tries, (t) => t.rssMb);
+const cpu = (tries) => figure(tries, (t) => t.cpuSeconds);
 for (const row of rows) {
   console.log(
-    `| ${row.n} | ${seconds(row.requests)} | ${rss(row.requests)} | ${seconds(row.score)} | ${rss(row.score)} | ${seconds(row.verify)} | ${rss(row.verify)} | ${mb(row.runBytes)} | ${mb(row.releaseBytes)} | ${mb(row.totalBytes)} |`,
+    `| ${row.n} | ${seconds(row.requests)} | ${cpu(row.requests)} | ${rss(row.requests)} | ${seconds(row.score)} | ${cpu(row.score)} | ${rss(row.score)} | ${seconds(row.verify)} | ${cpu(row.verify)} | ${rss(row.verify)} | ${mb(row.runBytes)} | ${mb(row.releaseBytes)} | ${mb(row.totalBytes)} |`,
   );
 }
-console.log('\n| worlds | requests CPU s | scoring + release CPU s | verify CPU s |');
-console.log('| --- | --- | --- | --- |');
-const cpu = (tries) => figure(tries, (t) => t.cpuSeconds, 1);
-for (const row of rows)
-  console.log(`| ${row.n} | ${cpu(row.requests)} | ${cpu(row.score)} | ${cpu(row.verify)} |`);

@@ -5,6 +5,12 @@
  *
  * @packageDocumentation
  */
-export { decodeForReport, decodeJsonLine, serializeJsonlLine } from './jsonl-lines';
+export {
+  createJsonlLineJudge,
+  decodeForReport,
+  decodeJsonLine,
+  type JsonlLineJudge,
+  serializeJsonlLine,
+} from './jsonl-lines';
 export { fileLineBytes } from './jsonl-reader';
 export { replicateChange } from './replicate-change';

@@ -160,8 +160,14 @@ export function serializeJsonlLine<S extends z.ZodType>(
  * @internal
  */
 export interface JsonlLineJudge<T> {
-  /** Judges one complete line; returns the record, or null when the line is held as possibly torn. */
-  line(bytes: Uint8Array, byteOffset: number): { readonly record: T } | null;
+  /**
+   * Judges one complete line; returns the record (and the JSON value it was validated from, for a
+   * reader that hashes the line's own value), or null when the line is held as possibly torn.
+   */
+  line(
+    bytes: Uint8Array,
+    byteOffset: number,
+  ): { readonly record: T; readonly value: unknown } | null;
   /** Ends the input: `rest` are the bytes after the last newline (possibly empty). */
   finish(rest: Uint8Array, byteOffset: number): TornTail | null;
 }
@@ -211,7 +217,7 @@ export function createJsonlLineJudge<S extends z.ZodType>(
       const protoIssue = protoKeyIssue(decoded.text, decoded.value);
       if (protoIssue !== null)
         throw new ValidationError(where(lineNumber, byteOffset), [protoIssue]);
-      return { record: result.data };
+      return { record: result.data, value: decoded.value };
     },
     finish(rest, byteOffset) {
       if (rest.length > 0) {

@@ -1,5 +1,10 @@
 import type { RequestOutcome } from '@chi/run';
-import { foldAttemptRecord, loggedOutcome, type RequestLogState } from '@chi/run/internal';
+import {
+  attemptLogFoldOf,
+  foldAttemptRecord,
+  loggedOutcome,
+  type RequestLogState,
+} from '@chi/run/internal';
 import type { AttemptRecord, ChatResult, RunPlan } from '@chi/spec';
 import { requestOrdinalOf } from './plan-view';
 
@@ -17,23 +22,38 @@ const NOT_PLANNED = -1;
 export class PlannedOutcomes {
   readonly #attempts: readonly AttemptRecord[];
   readonly #ordinalOf: (requestId: string) => number;
-  readonly #states = new Map<string, RequestLogState<number>>();
+  readonly #states: ReadonlyMap<string, RequestLogState<number>>;
 
-  private constructor(plan: RunPlan, attempts: readonly AttemptRecord[]) {
+  private constructor(
+    plan: RunPlan,
+    attempts: readonly AttemptRecord[],
+    states: ReadonlyMap<string, RequestLogState<number>>,
+  ) {
     this.#attempts = attempts;
     this.#ordinalOf = requestOrdinalOf(plan);
+    this.#states = states;
   }
 
-  /** Folds `attempts` (one pass in file order) for the requests of `plan`. */
+  /**
+   * The outcomes of `attempts` for the requests of `plan`: the fold `@chi/run` made while it read
+   * the log (`attemptLogFoldOf`: the log is not read again), or else one pass in file order.
+   */
   static fold(plan: RunPlan, attempts: readonly AttemptRecord[]): PlannedOutcomes {
-    const outcomes = new PlannedOutcomes(plan, attempts);
+    const folded = attemptLogFoldOf(attempts);
+    if (folded !== undefined) return new PlannedOutcomes(plan, attempts, folded);
+    const ordinalOf = requestOrdinalOf(plan);
+    const states = new Map<string, RequestLogState<number>>();
     let line = 0;
     for (const record of attempts) {
       const at = line++;
-      if (outcomes.#ordinalOf(record.requestId) !== NOT_PLANNED)
-        foldAttemptRecord(outcomes.#states, record, () => at);
+      if (ordinalOf(record.requestId) !== NOT_PLANNED) foldAttemptRecord(states, record, () => at);
     }
-    return outcomes;
+    return new PlannedOutcomes(plan, attempts, states);
+  }
+
+  /** The folded state of a planned request (the fold of `@chi/run` holds every request's). */
+  #stateOf(requestId: string): RequestLogState<number> | undefined {
+    return this.#ordinalOf(requestId) === NOT_PLANNED ? undefined : this.#states.get(requestId);
   }
 
   #resultAt = (line: number): ChatResult => {
@@ -48,7 +68,7 @@ export class PlannedOutcomes {
    * the log now; a request without a record, or not in the plan, was not sent.
    */
   outcome(requestId: string): RequestOutcome {
-    return loggedOutcome(this.#states.get(requestId), this.#resultAt);
+    return loggedOutcome(this.#stateOf(requestId), this.#resultAt);
   }
 
   /** The outcomes of some planned requests, as `computeBlockStatuses` of `@chi/run` reads them. */

@@ -13,7 +13,7 @@ import {
   legacyRequestPath,
   RUN_FILE_NAME,
   RUN_FOLDER_DIRECTORY,
-  readAttemptLogLean,
+  readAttemptRecordsLean,
   requestFileOf,
   runFile,
 } from '@chi/run/internal';
@@ -602,12 +602,8 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
           RUN_FILE_NAME.status,
         );
   const manifestSha256 = sha256Hex(canonicalJson(manifest));
-  const attemptLog = await readAttemptLogLean(
-    dir,
-    manifestSha256,
-    status?.attemptLog ?? null,
-    onFileRead,
-  );
+  // the chain is checked once, with every anchor, by checkRunIntegrity below
+  const attempts = await readAttemptRecordsLean(dir, onFileRead);
 
   const records: RunRecords = {
     manifest,
@@ -620,7 +616,7 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
     requests,
     requestHashes,
     requestLayout: folder.requestLayout,
-    attempts: attemptLog.attempts,
+    attempts,
     notebooks: lazyFiles(dir, notebookPaths, NotebookSnapshotSchema, onFileRead),
     notebookOfRequest,
     failures: await readJsonLines(dir, RUN_FILE_NAME.failures, FailureLogEntrySchema),
@@ -658,7 +654,12 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
     status,
     release: options.release === true,
   });
-  const own = integrityProblemsWith(records, { ...attemptLog.chain, problems: [] });
+  const own = integrityProblemsWith(records, {
+    records: shared.chain.records,
+    headSha256: shared.chain.headSha256,
+    sha256s: [],
+    problems: [],
+  });
   throwIfDamaged(dir, new Map([...shared.problems, ...own]));
   return records;
 }

@@ -13,7 +13,12 @@ export {
   loggedOutcome,
   type RequestLogState,
 } from './attempt-log';
-export { readAttemptLogLean } from './attempt-log-reader';
+export { type AttemptLogEnd, type AttemptLogLine, attemptLogLines } from './attempt-log-lines';
+export {
+  attemptLogFoldOf,
+  readAttemptLogLean,
+  readAttemptRecordsLean,
+} from './attempt-log-reader';
 export { type BlockRequestState, blockRequestState, blockStatusOf } from './block-status';
 export {
   failureCategory,

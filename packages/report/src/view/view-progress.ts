@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import {
+  attemptLogLines,
   foldAttemptRecord,
   type RequestLogState,
   runFolderPaths,
-  streamRunJsonl,
 } from '@chi/run/internal';
-import { type AttemptRecord, AttemptRecordSchema, ValidationError } from '@chi/spec';
+import { type AttemptRecord, ValidationError } from '@chi/spec';
 
 /**
  * What the viewer says a run is: `in progress` while it runs (no `status.json` yet, or one that
@@ -57,17 +57,20 @@ function withoutText(record: AttemptRecord): AttemptRecord {
 }
 
 /**
- * The viewer's one read of the attempt log: `@chi/run`'s reader (its one JSONL rule: a torn last
- * line is skipped, a bad line anywhere else throws a `ValidationError` naming the line) and its
- * fold (`foldAttemptRecord`), streamed in constant memory. Kept to this one function so the
- * viewer can switch to `@chi/run`'s single attempt-log fold in one place.
+ * The viewer's one read of the attempt log: `@chi/run`'s one attempt-log reader
+ * (`attemptLogLines`, which scoring reads with too: a torn last line is skipped, a bad line
+ * anywhere else throws a `ValidationError` naming the file and line) and its one fold
+ * (`foldAttemptRecord`), streamed in constant memory.
  */
 export async function foldAttemptProgress(path: string): Promise<AttemptProgress> {
   const states = new Map<string, RequestLogState>();
   const failuresByClass: Record<string, number> = {};
   let spentUsd = 0;
   let lines = 0;
-  for await (const record of streamRunJsonl(path, AttemptRecordSchema)) {
+  for await (const line of attemptLogLines(path)) {
+    const record = line.record;
+    // a line held as possibly torn: the next line throws, or it is the skipped tail
+    if (record === null) continue;
     lines++;
     foldAttemptRecord(states, withoutText(record));
     const failure = record.result?.failure;
