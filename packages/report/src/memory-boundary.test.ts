@@ -80,18 +80,20 @@ describe('bytes stored and the method sentence under each memory policy', () => 
       })),
     }) as unknown as RunFacts;
 
-  it('says bytes stored come from the export when declared, and are unknown otherwise', () => {
+  it('says precisely why bytes stored are not recorded, and not reported by a system without an export', () => {
     const text = systemBoundaryText(
       facts({
         window: { memory: 'system', instanceControl: 'chi-instance-control-v1' },
         acme: { memory: 'system' },
       }),
     );
+    // never "reported by" a run that recorded nothing
+    expect(text).not.toContain('reported by window');
     expect(text).toContain(
-      'Bytes stored: reported by window through its instance-control export (chi-instance-control-v1)',
+      'Bytes stored: not recorded by this run for window: it declares the instance-control extension (chi-instance-control-v1), whose export carries the bytes an instance stores, but the pilot exports a state only for',
     );
     expect(text).toContain(
-      'Bytes stored: unknown for acme (no instance-control extension declared)',
+      'Bytes stored: not reported by the system for acme (no instance-control extension declared',
     );
     expect(text).toContain('Tokens replayed by the runner: none');
   });

@@ -30,10 +30,14 @@ export function systemBoundaryText(run: RunFacts): string | null {
 }
 
 /**
- * What the report can say about the bytes each system-held memory stores: a system that declared
- * the instance-control extension reports them through its export; any other's are unknown (said
- * so, never estimated). No tokens are replayed under memory policy system: the runner carries no
- * state (the transcript-replay baseline, where run, counts its own).
+ * What the report can say about the bytes each system-held memory stores, precisely. The pilot
+ * records no bytes-stored figure: it exports an instance's state only where a divergence arm's
+ * sham erasure or swap needs it, holds that export in memory for the operation and writes no
+ * record of it, and the memory experiment exports nothing. So a system that declared the
+ * instance-control extension could report its bytes (its export carries them) but this run did not
+ * record them; any other system's are not reported by the system at all. Never estimated. No tokens
+ * are replayed by the runner under memory policy system (it carries no state); the
+ * transcript-replay baseline, where run, counts its stored and replayed bytes and tokens itself.
  */
 function bytesStoredText(run: RunFacts): string {
   const held = run.systems.filter((system) => system.memory === 'system');
@@ -42,11 +46,11 @@ function bytesStoredText(run: RunFacts): string {
   return [
     reporting.length === 0
       ? ''
-      : `Bytes stored: reported by ${reporting.join(', ')} through ${reporting.length === 1 ? 'its' : 'their'} instance-control export (chi-instance-control-v1), not recorded by this run. `,
+      : `Bytes stored: not recorded by this run for ${reporting.join(', ')}: ${reporting.length === 1 ? 'it declares' : 'they declare'} the instance-control extension (chi-instance-control-v1), whose export carries the bytes an instance stores, but the pilot exports a state only for a divergence arm's sham erasure or swap and keeps no record of it. `,
     unknown.length === 0
       ? ''
-      : `Bytes stored: unknown for ${unknown.join(', ')} (no instance-control extension declared). `,
-    'Tokens replayed by the runner: none (it carries no state under this policy)',
+      : `Bytes stored: not reported by the system for ${unknown.join(', ')} (no instance-control extension declared: the runner cannot see into its memory). `,
+    'Tokens replayed by the runner: none (it carries no state under this policy; the transcript-replay baseline, where run, counts its own)',
   ].join('');
 }
 
