@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifyRelease } from '@chi/report';
 import type { AttemptRecord, PlannedRequest, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
@@ -120,5 +121,9 @@ describe('bytes stored by a system that keeps its own memory', () => {
       "Bytes stored by window (its own count, from its instance-control export at the end of each instance's trajectory): controls N = 32 (blank): 0 B in each of 2 instances;",
     );
     expect(report).toContain('Bytes stored: not reported by the system for leaky-store');
+  });
+
+  it('chi verify recomputes them from the attempt log', async () => {
+    expect((await verifyRelease(releaseDir)).mismatches).toEqual([]);
   });
 });
