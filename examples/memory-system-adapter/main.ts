@@ -75,6 +75,10 @@ try {
   const report = readFileSync(join(out, 'release', 'report.md'), 'utf8');
   check(report.includes('System boundary:'), 'the report states who held the memory');
   check(!report.includes('STATE LEAK'), 'no state leaked into the blank-memory control');
+  check(
+    report.includes('Bytes stored by '),
+    'the report lists the bytes stored your instance-control export reported',
+  );
   console.log(`\nrelease: ${join(out, 'release')}`);
 } finally {
   await adapter.close();

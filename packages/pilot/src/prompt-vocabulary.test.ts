@@ -6,7 +6,8 @@ import { BehavioralItemSetSchema, type RenderedRequest } from '@chi/spec';
 import { solveBehavioralItem } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishedRun, finishedOfflineRun } from './__fixtures__/offline-run';
-import type { PilotSettings } from './settings';
+import { memoryReferenceSpec } from './memory-systems/reference-systems';
+import { defaultOfflineSettings, type PilotSettings } from './settings';
 
 /**
  * Internal vocabulary that must never reach a prompt (issue 15): frame and measure labels, answer
@@ -187,6 +188,12 @@ const withoutAllowedPhrases = (text: string) =>
 const VARIANTS: readonly (readonly [string, Partial<PilotSettings>, number])[] = [
   ['the default run', {}, 1],
   ['a run with the opt-in conditions', { transcriptReplay: true, probeWordings: true }, 2],
+  // the memory-policy-system wordings (issue 36) beside the notebook ones
+  [
+    'a run with a system that keeps its own memory',
+    { systems: [...defaultOfflineSettings().systems, memoryReferenceSpec('window')] },
+    1,
+  ],
 ];
 
 describe.each(VARIANTS)(
@@ -280,8 +287,10 @@ describe.each(VARIANTS)(
           }
         }
       }
-      // 5 systems x 2 worlds x 8 R items, under each wording
-      expect(checked).toBe(80 * wordings);
+      // every system (5 scripted, a sixth in the memory-policy run) x 2 worlds x 8 R items, under
+      // each wording
+      const systems = new Set([...run.requests.values()].map((request) => request.systemId));
+      expect(checked).toBe(16 * systems.size * wordings);
     });
   },
 );

@@ -8,6 +8,8 @@ import type {
   HistoryStep,
 } from '@chi/spec/internal';
 import { behaviorQuestionSections, itemView } from './behavior-questions';
+import type { MemoryPolicy } from './memory-systems/instance-identity';
+import { policyTemplate } from './memory-systems/policy-prompts';
 import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
 
 // The experiment SPI's type (`@chi/experiment`), re-exported: `@chi/pilot` has always exported it.
@@ -69,8 +71,20 @@ function notesBlock(notes: string): string {
  */
 export function renderMemoryEncode(
   prompts: PromptSet,
-  args: { records: readonly MemoryRecord[]; nonce: string; notebookCapBytes: number },
+  args: {
+    records: readonly MemoryRecord[];
+    nonce: string;
+    notebookCapBytes: number;
+    /** Who holds the memory (default `notebook`): under `system` no notebook or cap is stated. */
+    policy?: MemoryPolicy;
+  },
 ): RenderedMessages {
+  const records = renderJsonBlock('RECORDS', args.records.map(recordView));
+  if (args.policy === 'system')
+    return render(prompts, 'memory_encode', policyTemplate('memory-encode', 'system'), {
+      REQUEST_BLOCK: header({ task: 'memory_encode', nonce: args.nonce }),
+      RECORDS_BLOCK: records,
+    });
   return render(prompts, 'memory_encode', 'memory-encode', {
     NOTEBOOK_CAP_BYTES: String(args.notebookCapBytes),
     REQUEST_BLOCK: header({
@@ -78,19 +92,29 @@ export function renderMemoryEncode(
       nonce: args.nonce,
       notebookCapBytes: args.notebookCapBytes,
     }),
-    RECORDS_BLOCK: renderJsonBlock('RECORDS', args.records.map(recordView)),
+    RECORDS_BLOCK: records,
   });
 }
 
-/** A read-only probe request: only the saved notes and blind questions (empty notes: blank control). */
+/**
+ * A read-only probe request: only the saved notes and blind questions (empty notes: blank
+ * control). Under memory policy `system` no NOTES block: the system answers from its own memory.
+ */
 export function renderMemoryProbe(
   prompts: PromptSet,
-  args: { notes: string; probes: readonly BlindProbe[]; nonce: string },
+  args: { notes: string; probes: readonly BlindProbe[]; nonce: string; policy?: MemoryPolicy },
 ): RenderedMessages {
+  const questions = renderJsonBlock('QUESTIONS', args.probes.map(probeView));
+  const request = header({ task: 'memory_probe', nonce: args.nonce });
+  if (args.policy === 'system')
+    return render(prompts, 'memory_probe', policyTemplate('memory-probe', 'system'), {
+      REQUEST_BLOCK: request,
+      QUESTIONS_BLOCK: questions,
+    });
   return render(prompts, 'memory_probe', 'memory-probe', {
-    REQUEST_BLOCK: header({ task: 'memory_probe', nonce: args.nonce }),
+    REQUEST_BLOCK: request,
     NOTES_BLOCK: notesBlock(args.notes),
-    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', args.probes.map(probeView)),
+    QUESTIONS_BLOCK: questions,
   });
 }
 
@@ -175,6 +199,8 @@ export function renderHistoryUpdate(
     step: HistoryStep;
     nonce: string;
     notebookCapBytes: number;
+    /** Who holds the memory (default `notebook`): under `system` no notebook, cap or NOTES. */
+    policy?: MemoryPolicy;
   },
 ): RenderedMessages {
   const event = {
@@ -182,6 +208,12 @@ export function renderHistoryUpdate(
     kind: args.step.kind,
     evidence: args.step.evidence.map((evidence) => evidenceView(evidence, args.environments)),
   };
+  if (args.policy === 'system')
+    return render(prompts, 'history_update', policyTemplate('history-update', 'system'), {
+      REQUEST_BLOCK: header({ task: 'history_update', nonce: args.nonce }),
+      CHOICES_BLOCK: renderJsonBlock('CHOICES', args.environments.map(choiceView)),
+      EVENT_BLOCK: renderJsonBlock('EVENT', event),
+    });
   return render(prompts, 'history_update', 'history-update', {
     NOTEBOOK_CAP_BYTES: String(args.notebookCapBytes),
     REQUEST_BLOCK: header({
@@ -198,12 +230,25 @@ export function renderHistoryUpdate(
 /** A history probe clone: the notes and blind decision questions; its output never feeds back. */
 export function renderHistoryProbe(
   prompts: PromptSet,
-  args: { environments: readonly HistoryEnvironment[]; notes: string; nonce: string },
+  args: {
+    environments: readonly HistoryEnvironment[];
+    notes: string;
+    nonce: string;
+    /** Who holds the memory (default `notebook`): under `system` no NOTES block. */
+    policy?: MemoryPolicy;
+  },
 ): RenderedMessages {
+  const request = header({ task: 'history_probe', nonce: args.nonce });
+  const questions = renderJsonBlock('QUESTIONS', args.environments.map(choiceView));
+  if (args.policy === 'system')
+    return render(prompts, 'history_probe', policyTemplate('history-probe', 'system'), {
+      REQUEST_BLOCK: request,
+      QUESTIONS_BLOCK: questions,
+    });
   return render(prompts, 'history_probe', 'history-probe', {
-    REQUEST_BLOCK: header({ task: 'history_probe', nonce: args.nonce }),
+    REQUEST_BLOCK: request,
     NOTES_BLOCK: notesBlock(args.notes),
-    QUESTIONS_BLOCK: renderJsonBlock('QUESTIONS', args.environments.map(choiceView)),
+    QUESTIONS_BLOCK: questions,
   });
 }
 

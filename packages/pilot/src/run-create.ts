@@ -17,6 +17,7 @@ import { catalogSha256 } from './frozen-catalog';
 import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
+import { unusedPolicyTemplates } from './memory-systems/policy-prompts';
 import { applyNotebookCap } from './notebook';
 import { buildRunPlan } from './plan';
 import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
@@ -106,7 +107,11 @@ function usedPrompts(
     ...experiments,
     ...REGISTERED_EXPERIMENTS.filter((experiment) => !given.has(experiment.id)),
   ];
-  const unused = new Set(asked.flatMap((experiment) => unusedTemplatesOf(experiment, manifest)));
+  const unused = new Set([
+    ...asked.flatMap((experiment) => unusedTemplatesOf(experiment, manifest)),
+    // the memory-policy-system wordings, only when a system keeps its own memory
+    ...unusedPolicyTemplates(manifest),
+  ]);
   return new Map([...prompts].filter(([name]) => !unused.has(name)));
 }
 

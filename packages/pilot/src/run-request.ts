@@ -12,7 +12,11 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { carriesNotes, instanceOf } from './memory-systems/request-identity';
-import { applyStateOperation, exportIfNamed } from './memory-systems/state-operations';
+import {
+  applyStateOperation,
+  bytesStoredAtEnd,
+  exportIfNamed,
+} from './memory-systems/state-operations';
 import { renderPlannedRequest } from './render-planned';
 import { recordOutcome, worldsFor } from './run-held-state';
 import { modelOf } from './run-instance-models';
@@ -200,11 +204,13 @@ export async function runRequest(session: RunSession, ordinal: number): Promise<
     raw,
     `result of ${request.requestId} from ${model.modelId}`,
   );
+  const stored = await bytesStoredAtEnd(session, ordinal, request, system, model, result);
   await session.attemptWriter.append({
     ...base,
     phase: 'after_response',
     at: session.now().toISOString(),
     result,
+    ...stored,
   });
   session.chargedUsd += result.chargedUsd;
   if (reservesNothing(system)) session.unreservedChargedUsd += result.chargedUsd;

@@ -41,13 +41,21 @@ const blocks = (seeds: readonly number[], complete: number) =>
   }));
 
 // Only the fields formatHeadline reads; the rest of ChartData does not matter here.
-const chartData = (live: boolean, worlds = 4, completeWorlds = worlds) => {
+const chartData = (
+  live: boolean,
+  worlds = 4,
+  completeWorlds = worlds,
+  classes: readonly [string, string] = [
+    live ? 'live_model' : 'scripted_baseline',
+    'scripted_baseline',
+  ],
+) => {
   const seeds = Array.from({ length: worlds }, (_, i) => 100 + i);
   return {
     run: {
       systems: [
-        { id: 'keeper', evidenceClass: live ? 'live_model' : 'scripted_baseline' },
-        { id: 'abstainer', evidenceClass: 'scripted_baseline' },
+        { id: 'keeper', evidenceClass: classes[0] },
+        { id: 'abstainer', evidenceClass: classes[1] },
       ],
       worldSeeds: seeds,
     },
@@ -74,8 +82,33 @@ describe('run summary', () => {
       chartData(true),
       status({ spend: { ceilingUsd: 25, committedUsd: 3, chargedUsd: 2.5 } }),
     );
-    expect(live[0]).not.toContain('scripted');
+    // a mixed run names the system that is not a live model, with what it is
+    expect(live[0]).toContain(
+      ' — not every system is a live model (abstainer: scripted baselines), those are not model measurements:',
+    );
     expect(live[4]).toContain('spent 2.50 USD of a 25.00 USD ceiling');
+    const allLive = formatHeadline(chartData(true, 4, 4, ['live_model', 'live_model']), status());
+    expect(allLive[0]).toBe(
+      'EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load):',
+    );
+  });
+
+  it('never calls an undeclared endpoint a scripted baseline (nor a live model)', () => {
+    const unverified = formatHeadline(
+      chartData(false, 4, 4, ['unverified_endpoint', 'unverified_endpoint']),
+      status(),
+    );
+    expect(unverified[0]).not.toContain('scripted');
+    expect(unverified[0]).toBe(
+      'EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load) — unverified endpoint: what served these answers was not declared; not labelled a live model:',
+    );
+    const mixed = formatHeadline(
+      chartData(false, 4, 4, ['unverified_endpoint', 'scripted_baseline']),
+      status(),
+    );
+    expect(mixed[0]).toContain(
+      '(abstainer: scripted baselines; keeper: unverified endpoints (what served them was not declared))',
+    );
   });
 
   it('says a stopped run is partial before any EIMC, with the worlds each EIMC rests on', () => {

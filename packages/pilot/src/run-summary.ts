@@ -1,7 +1,7 @@
 import type { ChartData } from '@chi/report';
 import { partialRunText, runCompleteness } from '@chi/report/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
-import type { RunStatus } from '@chi/spec';
+import type { EvidenceClass, RunStatus } from '@chi/spec';
 
 function eimcText(entry: ChartData['eimc'][number] | undefined): string {
   if (entry === undefined) return '—';
@@ -19,6 +19,35 @@ function worldsText(data: ChartData, systemId: string, plannedWorlds: number): s
   return entry === undefined ? '—' : `${entry.worlds}/${plannedWorlds}`;
 }
 
+const NOT_LIVE_WORDS: Readonly<Record<Exclude<EvidenceClass, 'live_model'>, string>> = {
+  scripted_baseline: 'scripted baselines',
+  fixture: 'fixtures',
+  synthetic: 'synthetic data',
+  unverified_endpoint: 'unverified endpoints (what served them was not declared)',
+};
+
+/**
+ * What the headline says about where its numbers came from. A run of scripted systems only (or
+ * fixtures, synthetic data) keeps its words of old; an undeclared endpoint is never called a
+ * scripted baseline (it may well be a model) nor a live model; a mixed run names each system
+ * that is not a live model with what it is.
+ */
+function evidenceSuffix(systems: ChartData['run']['systems']): string {
+  const notLive = systems.filter((system) => system.evidenceClass !== 'live_model');
+  if (notLive.length === 0) return '';
+  const unverified = notLive.filter((system) => system.evidenceClass === 'unverified_endpoint');
+  if (notLive.length === systems.length && unverified.length === 0)
+    return ' — scripted baselines, not model measurements';
+  if (unverified.length === systems.length)
+    return ' — unverified endpoint: what served these answers was not declared; not labelled a live model';
+  const classes = [...new Set(notLive.map((system) => system.evidenceClass))].sort();
+  const named = classes.map((evidenceClass) => {
+    const ids = notLive.filter((s) => s.evidenceClass === evidenceClass).map((s) => s.id);
+    return `${ids.join(', ')}: ${NOT_LIVE_WORDS[evidenceClass as keyof typeof NOT_LIVE_WORDS]}`;
+  });
+  return ` — not every system is a live model (${named.join('; ')}), those are not model measurements`;
+}
+
 /**
  * The few headline numbers `chi pilot` prints to stdout before the release path: EIMC per system
  * at each tau (`>=N` a lower bound: the largest tested load passed; `none`: no load passed) with
@@ -33,7 +62,7 @@ export function formatHeadline(data: ChartData, status: RunStatus): string[] {
   const completeness = runCompleteness(data);
   const partial = partialRunText(completeness);
   const lines = [
-    `EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load)${data.run.systems.every((system) => system.evidenceClass !== 'live_model') ? ' — scripted baselines, not model measurements' : ''}:`,
+    `EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load)${evidenceSuffix(systems)}:`,
     ...(partial === null
       ? []
       : [

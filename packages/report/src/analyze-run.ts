@@ -7,6 +7,7 @@ import {
   HeldWorlds,
 } from './analysis/analysis-context';
 import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
+import { bytesStoredRows } from './analysis/bytes-stored';
 import {
   type ComparisonSettings,
   comparisonResults,
@@ -190,6 +191,7 @@ export function analyzeRun(
     },
   );
   const replay = transcriptReplayRows(records, scores);
+  const stored = bytesStoredRows(records);
   const wordings = wordingAgreementRows(records, scores);
   release();
   return {
@@ -212,6 +214,7 @@ export function analyzeRun(
     chi: { value: null, reason: NO_CALIBRATION_REASON },
     // Opt-in parts are absent when empty, so a run without them keeps its chart-data bytes.
     ...(replay.length === 0 ? {} : { transcriptReplay: replay }),
+    ...(stored.length === 0 ? {} : { bytesStored: stored }),
     ...(wordings.length === 0 ? {} : { wordingAgreement: wordings }),
     ...(context.systems.length < 2 ? {} : { comparisons }),
   };

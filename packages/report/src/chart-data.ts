@@ -11,6 +11,7 @@ import {
   StratumSchema,
 } from '@chi/spec/internal';
 import { z } from 'zod';
+import { BytesStoredRowSchema } from './analysis/bytes-stored';
 import { TranscriptReplayRowSchema } from './analysis/transcript-replay';
 import { CorpusRowSchema } from './corpus-per-load';
 
@@ -525,6 +526,12 @@ export const ChartDataSchema = z.strictObject({
    * the run has no replay condition (its Q_M is in `memory`, condition `replay`).
    */
   transcriptReplay: z.array(TranscriptReplayRowSchema).optional(),
+  /**
+   * Bytes stored by systems that keep their own memory and declare the instance-control
+   * extension, from each instance's export at the end of its trajectory (issue 36); absent when
+   * no attempt records any.
+   */
+  bytesStored: z.array(BytesStoredRowSchema).optional(),
   /**
    * Per-feature agreement between the declared wordings of the behavioral items; absent when the
    * run asks one wording only.

@@ -80,18 +80,49 @@ describe('bytes stored and the method sentence under each memory policy', () => 
       })),
     }) as unknown as RunFacts;
 
-  it('says bytes stored come from the export when declared, and are unknown otherwise', () => {
+  it('lists the recorded bytes stored, says when none were recorded, and not reported by a system without an export', () => {
     const text = systemBoundaryText(
       facts({
         window: { memory: 'system', instanceControl: 'chi-instance-control-v1' },
         acme: { memory: 'system' },
       }),
     );
+    // never "reported by" a run that recorded nothing
+    expect(text).not.toContain('reported by window');
     expect(text).toContain(
-      'Bytes stored: reported by window through its instance-control export (chi-instance-control-v1)',
+      'Bytes stored: none recorded for window (it declares the instance-control extension, but no instance of it ended with a session that reached it)',
     );
+    const spread = (mean: number, min: number, max: number) => ({ mean, min, max });
+    const recorded = systemBoundaryText(
+      facts({
+        window: { memory: 'system', instanceControl: 'chi-instance-control-v1' },
+        acme: { memory: 'system' },
+      }),
+      [
+        {
+          systemId: 'window',
+          experiment: 'controls',
+          load: 32,
+          condition: 'blank',
+          instances: 1,
+          bytesStored: spread(0, 0, 0),
+        },
+        {
+          systemId: 'window',
+          experiment: 'memory',
+          load: 64,
+          condition: 'notebook',
+          instances: 2,
+          bytesStored: spread(11200, 11000, 11400),
+        },
+      ],
+    );
+    expect(recorded).toContain(
+      "Bytes stored by window (its own count, from its instance-control export at the end of each instance's trajectory): controls N = 32 (blank): 0 B in 1 instance; memory N = 64 (notebook): mean 11200 B (11000 B–11400 B) over 2 instances.",
+    );
+    expect(recorded).toContain('not reported by the system for acme');
     expect(text).toContain(
-      'Bytes stored: unknown for acme (no instance-control extension declared)',
+      'Bytes stored: not reported by the system for acme (no instance-control extension declared',
     );
     expect(text).toContain('Tokens replayed by the runner: none');
   });

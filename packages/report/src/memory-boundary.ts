@@ -1,4 +1,6 @@
+import type { BytesStoredRow } from './analysis/bytes-stored';
 import type { ChartData, MemoryPoint, RunFacts } from './chart-data';
+import { formatNumber } from './format-number';
 
 /** Who held a system's memory: the runner's notebook, or the system itself (issue 36). */
 export function memoryPolicyOfSystem(run: RunFacts, systemId: string): 'notebook' | 'system' {
@@ -14,14 +16,17 @@ export function hasSystemHeldMemory(run: RunFacts): boolean {
  * The report's statement of the system boundary, or null for a run where the runner held every
  * memory (the pilot's notebook policy: the report says nothing new, its bytes do not change).
  */
-export function systemBoundaryText(run: RunFacts): string | null {
+export function systemBoundaryText(
+  run: RunFacts,
+  stored: readonly BytesStoredRow[] = [],
+): string | null {
   if (!hasSystemHeldMemory(run)) return null;
   const held = run.systems
     .filter((system) => system.memory === 'system')
     .map((system) => system.id);
   const notebook = run.systems.filter((system) => system.memory !== 'system').map((s) => s.id);
   return [
-    `System boundary: ${held.join(', ')} held ${held.length === 1 ? 'its' : 'their'} own memory (memory policy system: each session was sent without notes and named its memory instance; bytes stored are the system's, unknown to the runner unless it reports them). ${bytesStoredText(run)}`,
+    `System boundary: ${held.join(', ')} held ${held.length === 1 ? 'its' : 'their'} own memory (memory policy system: each session was sent without notes and named its memory instance; bytes stored are the system's, unknown to the runner unless it reports them). ${bytesStoredText(run, stored)}`,
     notebook.length === 0
       ? '.'
       : `; for ${notebook.join(', ')} the runner held the memory in a capped notebook carried in each prompt (memory policy notebook).`,
@@ -29,24 +34,45 @@ export function systemBoundaryText(run: RunFacts): string | null {
   ].join('');
 }
 
+function bytes(value: number): string {
+  return `${formatNumber(value, 0)} B`;
+}
+
+/** One recorded cell: `memory N = 32 (notebook): mean 3240 B (3100 B–3400 B) over 2 instances`. */
+function storedCellText(row: BytesStoredRow): string {
+  const where = [
+    row.experiment,
+    ...(row.load === null ? [] : [`N = ${row.load}`]),
+    ...(row.condition === null ? [] : [`(${row.condition})`]),
+  ].join(' ');
+  const { mean, min, max } = row.bytesStored;
+  if (row.instances === 1) return `${where}: ${bytes(mean)} in 1 instance`;
+  if (min === max) return `${where}: ${bytes(mean)} in each of ${row.instances} instances`;
+  return `${where}: mean ${bytes(mean)} (${bytes(min)}–${bytes(max)}) over ${row.instances} instances`;
+}
+
 /**
- * What the report can say about the bytes each system-held memory stores: a system that declared
- * the instance-control extension reports them through its export; any other's are unknown (said
- * so, never estimated). No tokens are replayed under memory policy system: the runner carries no
- * state (the transcript-replay baseline, where run, counts its own).
+ * What the report can say about the bytes each system-held memory stores. A system that declared
+ * the instance-control extension had each instance exported at the end of its trajectory and the
+ * system's own count recorded (the attempt log's `bytesStored`): listed per experiment, load and
+ * condition. A declared system with no recorded instance (none ended with a session that reached
+ * it) is said to have none recorded; any other system's bytes are not reported by the system.
+ * Never estimated. No tokens are replayed by the runner under memory policy system (it carries no
+ * state); the transcript-replay baseline, where run, counts its stored and replayed bytes itself.
  */
-function bytesStoredText(run: RunFacts): string {
+function bytesStoredText(run: RunFacts, stored: readonly BytesStoredRow[]): string {
   const held = run.systems.filter((system) => system.memory === 'system');
-  const reporting = held.filter((system) => system.instanceControl !== undefined).map((s) => s.id);
-  const unknown = held.filter((system) => system.instanceControl === undefined).map((s) => s.id);
+  const parts = held.map((system) => {
+    if (system.instanceControl === undefined)
+      return `Bytes stored: not reported by the system for ${system.id} (no instance-control extension declared: the runner cannot see into its memory). `;
+    const rows = stored.filter((row) => row.systemId === system.id);
+    if (rows.length === 0)
+      return `Bytes stored: none recorded for ${system.id} (it declares the instance-control extension, but no instance of it ended with a session that reached it). `;
+    return `Bytes stored by ${system.id} (its own count, from its instance-control export at the end of each instance's trajectory): ${rows.map(storedCellText).join('; ')}. `;
+  });
   return [
-    reporting.length === 0
-      ? ''
-      : `Bytes stored: reported by ${reporting.join(', ')} through ${reporting.length === 1 ? 'its' : 'their'} instance-control export (chi-instance-control-v1), not recorded by this run. `,
-    unknown.length === 0
-      ? ''
-      : `Bytes stored: unknown for ${unknown.join(', ')} (no instance-control extension declared). `,
-    'Tokens replayed by the runner: none (it carries no state under this policy)',
+    ...parts,
+    'Tokens replayed by the runner: none (it carries no state under this policy; the transcript-replay baseline, where run, counts its own)',
   ].join('');
 }
 

@@ -545,9 +545,10 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
   const notebook = data.memory.filter((p) => p.condition === 'notebook');
   const controls = data.memory.filter((p) => isControlCondition(p.condition));
   const controlLoads = new Set(controls.map((p) => p.load));
-  const boundary = [systemBoundaryText(data.run), blankControlLeakText(data)].flatMap((text) =>
-    text === null ? [] : [paragraph(text)],
-  );
+  const boundary = [
+    systemBoundaryText(data.run, data.bytesStored ?? []),
+    blankControlLeakText(data),
+  ].flatMap((text) => (text === null ? [] : [paragraph(text)]));
   return [
     ...systemSection(input, 'Memory capacity', 'memory'),
     ...boundary,

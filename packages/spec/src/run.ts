@@ -333,6 +333,13 @@ export const AttemptRecordSchema = z.strictObject({
    */
   notebookSource: NotebookSourceSchema.optional(),
   /**
+   * Bytes stored (issue 36): the system's own count of the bytes its memory instance holds, read
+   * from its instance-control export right after the instance's last planned session resolved
+   * (phase `after_response` of that session only, for a system under memory policy `system` that
+   * declares the extension); absent otherwise, so other logs keep their bytes.
+   */
+  bytesStored: CountSchema.optional(),
+  /**
    * The hash chain over the log: SHA-256 of the RFC 8785 canonical JSON of the previous record
    * (null for the first record). An edited, removed or inserted record breaks the chain at the
    * next record. Absent in logs written before the chain existed.

@@ -1,4 +1,5 @@
 import type { HistoryEvidence, HistoryStep } from '@chi/spec/internal';
+import type { MemoryPolicy } from '../memory-systems/instance-identity';
 import type { PromptSet } from '../prompts';
 import { type RenderedMessages, renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
 import type { ArmCall } from './protocol';
@@ -31,15 +32,19 @@ export function renderDivergenceCall(args: {
   readonly notes: string;
   readonly nonce: string;
   readonly notebookCapBytes: number;
+  /** Who holds the memory (default `notebook`): under `system` the wording names no notebook. */
+  readonly policy?: MemoryPolicy;
 }): RenderedMessages {
   const { call, world, notes, nonce } = args;
+  const policy = args.policy ?? 'notebook';
   return call.role === 'probe'
-    ? renderHistoryProbe(args.prompts, { environments: world.panel, notes, nonce })
+    ? renderHistoryProbe(args.prompts, { environments: world.panel, notes, nonce, policy })
     : renderHistoryUpdate(args.prompts, {
         environments: world.panel,
         notes,
         step: divergenceStepOf(call, world),
         nonce,
         notebookCapBytes: args.notebookCapBytes,
+        policy,
       });
 }

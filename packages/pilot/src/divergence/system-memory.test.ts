@@ -33,12 +33,14 @@ const STATE_ARMS = [
   'A.sham',
   'B.sham',
 ];
-const NOTES_BLOCK = /BEGIN NOTES JSON\n[\s\S]*?\nEND NOTES JSON/;
+/** Where the notebook wording of the history prompts has its NOTES block: before these blocks. */
+const AFTER_NOTES = /^BEGIN (EVENT|QUESTIONS) JSON$/m;
 
 /**
  * The scripted `notebook-follower` as a system that keeps its own memory: each instance holds the
- * notebook itself (the runner sends an empty NOTES block under memory policy system; the system
- * puts its own in), optionally with the instance-control extension over that notebook.
+ * notebook itself (the runner sends the system-policy wording, no NOTES block and no notebook;
+ * the system puts its own notes in where the notebook wording has them), optionally with the
+ * instance-control extension over that notebook.
  */
 function selfHeld(system: SystemSpec, withControl: boolean) {
   const notes = new Map<string, string>();
@@ -63,13 +65,15 @@ function selfHeld(system: SystemSpec, withControl: boolean) {
       async generate(request) {
         const id = request.instance?.instanceId as string;
         const prompt = request.messages.map((message) => message.content).join('\n');
-        expect(prompt).toContain('BEGIN NOTES JSON\n{"notes":""}');
+        // the runner carries no notes and names no notebook under memory policy system
+        expect(prompt).not.toContain('BEGIN NOTES JSON');
+        expect(request.messages[1]?.content).not.toMatch(/notebook/i);
         const held = renderJsonBlock('NOTES', { notes: notes.get(id) ?? '' });
         const result = await inner.generate({
           ...request,
           messages: request.messages.map((message) => ({
             ...message,
-            content: message.content.replace(NOTES_BLOCK, () => held),
+            content: message.content.replace(AFTER_NOTES, (line) => `${held}\n\n${line}`),
           })),
         });
         if (prompt.includes('"task":"history_update"') && result.text !== null)

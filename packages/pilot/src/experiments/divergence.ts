@@ -18,6 +18,7 @@ import {
 } from '../divergence/protocol';
 import { renderDivergenceCall } from '../divergence/render';
 import { buildDivergenceWorld } from '../divergence/world';
+import { manifestPolicy } from '../memory-systems/policy-prompts';
 import { defineExperiment } from './experiment';
 
 /** The experiment ID of the divergence protocol, the key of its parameters in the manifest. */
@@ -122,6 +123,7 @@ export const divergenceExperiment = defineExperiment<DivergenceExperimentParams>
       notes: notes(request.systemId, divergenceNotebookKey(request.worldSeed, arm.id)),
       nonce: request.nonce,
       notebookCapBytes: manifest.notebookCapBytes,
+      policy: manifestPolicy(manifest, request.systemId),
     });
   },
   notebookKey: (request) => {

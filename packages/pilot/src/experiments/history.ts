@@ -6,6 +6,7 @@ import {
   HistoryExperimentParamsSchema,
 } from '@chi/spec/internal';
 import { z } from 'zod';
+import { manifestPolicy } from '../memory-systems/policy-prompts';
 import { nonceStep, plannedRequest, requestNonce } from '../plan-request';
 import { renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
 import { defineExperiment } from './experiment';
@@ -150,6 +151,7 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams>({
         environments: world.environments,
         notes: notes(request.systemId, historyNotebookKey(request)),
         nonce: request.nonce,
+        policy: manifestPolicy(manifest, request.systemId),
       });
     }
     const step = world.histories[history][checkpoint];
@@ -167,6 +169,7 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams>({
       step,
       nonce: request.nonce,
       notebookCapBytes: manifest.notebookCapBytes,
+      policy: manifestPolicy(manifest, request.systemId),
     });
   },
   notebookKey: historyNotebookKey,

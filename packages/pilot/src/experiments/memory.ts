@@ -7,6 +7,7 @@ import {
 } from '@chi/spec/internal';
 import { blindView } from '@chi/worlds';
 import { z } from 'zod';
+import { manifestPolicy } from '../memory-systems/policy-prompts';
 import { plannedRequest, probeBatchCount, requestNonce } from '../plan-request';
 import {
   type RenderedMessages,
@@ -42,6 +43,8 @@ export function encodeTranscript(context: RenderContext<MemoryExperimentParams>)
       'encode',
     ),
     notebookCapBytes: manifest.notebookCapBytes,
+    // the encode exactly as this system was sent it
+    policy: manifestPolicy(manifest, request.systemId),
   });
   return [
     ...encode.messages,
@@ -311,12 +314,15 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
         `${key}|${request.nonce}|${request.batch}|${params.batchSize}`,
         render,
       );
+    // Who holds the memory decides the wording (shared renders are keyed by it too).
+    const policy = manifestPolicy(manifest, request.systemId);
     if (request.task === 'memory_encode')
-      return shared(`encode|${manifest.notebookCapBytes}`, () =>
+      return shared(`encode|${manifest.notebookCapBytes}|${policy}`, () =>
         renderMemoryEncode(prompts, {
           records: view().records,
           nonce: request.nonce,
           notebookCapBytes: manifest.notebookCapBytes,
+          policy,
         }),
       );
     if (request.task === 'memory_probe_oracle')
@@ -334,11 +340,16 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
         nonce: request.nonce,
       });
     if (request.condition === 'blank')
-      return shared('blank', () =>
-        renderMemoryProbe(prompts, { notes: '', probes: probes(), nonce: request.nonce }),
+      return shared(`blank|${policy}`, () =>
+        renderMemoryProbe(prompts, { notes: '', probes: probes(), nonce: request.nonce, policy }),
       );
     const text = notes(request.systemId, memoryNotebookKey(request));
-    return renderMemoryProbe(prompts, { notes: text, probes: probes(), nonce: request.nonce });
+    return renderMemoryProbe(prompts, {
+      notes: text,
+      probes: probes(),
+      nonce: request.nonce,
+      policy,
+    });
   },
   notebookKey: memoryNotebookKey,
   unusedTemplates: (params) =>

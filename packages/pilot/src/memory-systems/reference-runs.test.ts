@@ -43,7 +43,7 @@ interface EimcRow {
   readonly status: string;
 }
 
-function chartData(releaseDir: string): { eimc: EimcRow[] } {
+function chartData(releaseDir: string): { eimc: EimcRow[]; bytesStored?: unknown[] } {
   return JSON.parse(readFileSync(join(releaseDir, 'chart-data', 'chart-data.json'), 'utf8'));
 }
 
@@ -197,5 +197,10 @@ describe('reference memory systems over HTTP (chi serve --system NAME)', () => {
         status,
       }));
     expect(eimcOf(overHttp)).toEqual(eimcOf(inProcess));
+    // bytes stored, exported in process and over POST .../chi/instances/{id}/export alike
+    const storedOf = (outcome: typeof overHttp) =>
+      chartData(outcome.releaseDir as string).bytesStored;
+    expect(storedOf(overHttp)?.length).toBeGreaterThan(0);
+    expect(storedOf(overHttp)).toEqual(storedOf(inProcess));
   }, 300_000);
 });

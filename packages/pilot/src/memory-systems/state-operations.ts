@@ -1,5 +1,7 @@
+import { isInfrastructureFailure } from '@chi/run/internal';
 import {
   type ChatModel,
+  type ChatResult,
   type InstanceState,
   InvalidArgumentError,
   type PlannedRequest,
@@ -7,6 +9,7 @@ import {
 } from '@chi/spec';
 import type { RunSession } from '../run-session';
 import { requestInstance } from './instance-identity';
+import { endsInstance } from './instance-lanes';
 import { carriesNotes } from './request-identity';
 
 /** The exported states of one session, by the request after which each was exported. */
@@ -79,4 +82,29 @@ export async function exportIfNamed(
   if (carriesNotes(system) || !session.run.plan.isNotebookSource(ordinal)) return;
   const { instanceId } = requestInstance(request, session.run.frozen.sha256);
   statesOf(session).set(request.requestId, await controlOf(model, request).exportState(instanceId));
+}
+
+/**
+ * Bytes stored (issue 36): under the `system` memory policy, for a system that declares the
+ * instance-control extension, the bytes its instance holds at the end of its trajectory, read
+ * from an export right after the instance's last planned session resolved (one session at a time
+ * per instance, so nothing else reaches it later in the run). Recorded on that session's
+ * `after_response`. Nothing for any other request, for a system without the extension (its bytes
+ * are not reported by the system), or when the session failed in transit (the endpoint may be
+ * unreachable; the instance's bytes are then not recorded, never guessed). The export only reads.
+ */
+export async function bytesStoredAtEnd(
+  session: RunSession,
+  ordinal: number,
+  request: PlannedRequest,
+  system: SystemSpec,
+  model: ChatModel,
+  result: ChatResult,
+): Promise<{ bytesStored?: number }> {
+  if (carriesNotes(system) || system.instanceControl === undefined) return {};
+  if (model.instanceControl === undefined || isInfrastructureFailure(result)) return {};
+  if (!endsInstance(session, ordinal)) return {};
+  const { instanceId } = requestInstance(request, session.run.frozen.sha256);
+  const exported = await model.instanceControl.exportState(instanceId);
+  return { bytesStored: exported.bytesStored };
 }
