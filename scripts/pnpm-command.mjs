@@ -14,8 +14,10 @@ const root = new URL('..', import.meta.url);
 export function pnpmCommand() {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by pnpm for the script it runs, not a turbo task input
   const execPath = process.env.npm_execpath ?? '';
-  if (/^pnpm(\.c?js)?$/.test(basename(execPath)))
-    return { command: process.execPath, prefix: [execPath] };
+  const name = basename(execPath);
+  // pnpm's own script (`pnpm.cjs`) runs under this Node; its native build (`@pnpm/exe`) runs itself
+  if (/^pnpm\.c?js$/.test(name)) return { command: process.execPath, prefix: [execPath] };
+  if (name === 'pnpm') return { command: execPath, prefix: [] };
   const { packageManager } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
   return { command: 'npx', prefix: ['-y', packageManager] };
 }
