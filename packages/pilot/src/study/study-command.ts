@@ -5,10 +5,10 @@ import { EXIT_CODES } from '../exit-codes';
 import { createProgressRenderer } from '../progress';
 import { testClockFrom } from '../test-clock';
 import type { StudyCommand } from './study-args';
+import { writeStudyRelease } from './study-code';
 import { readStudyFile, writeStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { freezeStudy } from './study-manifest';
-import { writeStudyReport } from './study-report';
 import { runStudySession } from './study-run';
 import { mergeStudySession, runStudyShard } from './study-shard';
 import { studyStatusLines } from './study-status';
@@ -78,7 +78,7 @@ export async function studyCommand(command: StudyCommand, io: CliIo): Promise<nu
       io.stdout.write(`${(await studyStatusLines(dir, now())).join('\n')}\n`);
       return EXIT_CODES.ok;
     case 'report': {
-      const written = await writeStudyReport(dir);
+      const written = await writeStudyRelease(dir);
       io.stdout.write(`${written}\n`);
       return EXIT_CODES.ok;
     }

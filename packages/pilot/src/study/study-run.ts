@@ -7,7 +7,6 @@ import {
   RunFolderDamagedError,
   RunManifestSchema,
   type RunStudyLink,
-  type StudyChisEntry,
   type StudySessionModel,
   type StudySessionRecord,
 } from '@chi/spec';
@@ -22,10 +21,11 @@ import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState, finishedSessions } from './study-chain';
+import { chisEntries } from './study-chis';
+import { writeStudyRelease } from './study-code';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { freezeStudy, readFrozenStudy } from './study-manifest';
-import { writeStudyReport } from './study-report';
 import { daysBetween, studyCalendar } from './study-schedule';
 import { rebuildSessionNotebooks, writeStudyState } from './study-state';
 
@@ -111,46 +111,6 @@ export function modelChanges(
       return before !== undefined && key(before) !== key(entry);
     })
     .map((entry) => entry.systemId);
-}
-
-/** One study CHIS entry per memory observation of a finished session's release. */
-function chisEntries(
-  releaseDir: string,
-  record: StudySessionRecord,
-  stateWrittenAt: Date,
-): StudyChisEntry[] {
-  const path = join(releaseDir, 'scores', 'memory.jsonl');
-  if (!existsSync(path)) return [];
-  const lines = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-  return lines.flatMap((line) => {
-    const observation = JSON.parse(line) as {
-      systemId: string;
-      worldSeed: number;
-      load: number;
-      condition: string;
-      blockComplete: boolean;
-      score: { qualityScore: number | null; factors: { r: number } | null } | null;
-    };
-    if (observation.condition !== 'notebook') return [];
-    return [
-      {
-        kind: 'study-chis-entry' as const,
-        sessionIndex: record.sessionIndex,
-        wallClock: record.finishedAt,
-        // one experience ingested (the encode of session 0); later sessions only ask
-        eventCount: 1,
-        delayDays: Math.max(0, daysBetween(stateWrittenAt, new Date(record.finishedAt))),
-        systemId: observation.systemId,
-        worldSeed: observation.worldSeed,
-        load: observation.load,
-        qualityScore: observation.score?.qualityScore ?? null,
-        retrieval: observation.score?.factors?.r ?? null,
-        blockComplete: observation.blockComplete,
-      },
-    ];
-  });
 }
 
 /** Refuses a session run folder whose frozen study link is not `link`'s (exit 5). */
@@ -395,6 +355,6 @@ export async function recordSession(
       `chi study: WARNING: returned model or provider changed since s${k - 1} for ${record.modelChanges.join(', ')} (a possible provider-side change; not pooled silently)`,
     );
   if (k === session.study.schedule.length - 1)
-    lines.push(`chi study: last session done; report ${await writeStudyReport(dir)}`);
+    lines.push(`chi study: last session done; report ${await writeStudyRelease(dir)}`);
   return { exitCode: outcome.exitCode, lines, sessionIndex: k };
 }

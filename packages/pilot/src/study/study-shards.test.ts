@@ -6,7 +6,15 @@
  * never exceed the session's ceiling.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,4 +208,57 @@ describe('chi study run --shard i/n merged by chi study merge (separate processe
     expect(mergeS1Refusals.unsharded).toMatch(/^2 .*session s1 is sharded .*chi study merge/);
     expect(existsSync(join(sharded().sessionRun(1), 'release'))).toBe(true);
   });
+});
+
+/** `node code/verify.mjs .` run from inside `dir` (the verifier the study folder carries). */
+function ownVerifier(dir: string) {
+  const child = spawn(process.execPath, ['code/verify.mjs', '.'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, output })),
+  );
+}
+
+describe('the study as one recomputable release', () => {
+  it('chi verify and node code/verify.mjs . recompute a copy; one edited byte is refused', async () => {
+    const copy = join(root, 'copy-of-study');
+    cpSync(sharded().dir, copy, { recursive: true });
+    const verified = await chi(['verify', copy], DAY1, root);
+    expect(verified.code, verified.err).toBe(0);
+    expect(verified.out).toMatch(
+      /^OK: study; .*2 session release\(s\) verify; study-chis\.jsonl, study-report\.json, study-report\.md recomputed/,
+    );
+    const own = await ownVerifier(copy);
+    expect(own.code, own.output).toBe(0);
+    expect(own.output).toMatch(/^OK: study/);
+    // one byte of the study report: the recomputation differs
+    const report = join(copy, 'study-report.md');
+    const text = readFileSync(report, 'utf8');
+    writeFileSync(report, text.replace('| s1 |', '| s2 |'));
+    const edited = await chi(['verify', copy], DAY1, root);
+    expect(edited.code).toBe(1);
+    expect(edited.err).toContain('MISMATCH study-report.md: differs from its recomputation');
+    expect((await ownVerifier(copy)).code).toBe(1);
+    writeFileSync(report, text);
+    // one byte of a session's scored release: that session's release names the file
+    const scores = join(copy, 'sessions', 's1', 'release', 'scores', 'memory.jsonl');
+    const scored = readFileSync(scores, 'utf8');
+    writeFileSync(scores, scored.replace('"blockComplete":true', '"blockComplete":false'));
+    const rescored = await chi(['verify', copy], DAY1, root);
+    expect(rescored.code).toBe(1);
+    expect(rescored.err).toContain('sessions/s1/release/scores/memory.jsonl');
+    writeFileSync(scores, scored);
+    // one byte of a carried state: the chain names it
+    const state = join(copy, 'sessions', 's0.state.json');
+    const carried = readFileSync(state, 'utf8');
+    writeFileSync(state, carried.replace('"sessionIndex":0', '"sessionIndex":1'));
+    const chained = await chi(['verify', copy], DAY1, root);
+    expect(chained.code).toBe(1);
+    expect(chained.err).toContain('s0.state.json');
+  }, 600_000);
 });
