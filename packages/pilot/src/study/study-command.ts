@@ -6,6 +6,7 @@ import { createProgressRenderer } from '../progress';
 import { testClockFrom } from '../test-clock';
 import type { StudyCommand } from './study-args';
 import { writeStudyRelease } from './study-code';
+import { addStudyCohort } from './study-cohort';
 import { readStudyFile, writeStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { freezeStudy } from './study-manifest';
@@ -39,7 +40,7 @@ async function studyRun(
   return outcome.exitCode;
 }
 
-/** `chi study init|run|status|report|freeze|merge DIR`; resolves to the exit code. */
+/** `chi study init|run|status|report|freeze|merge|add DIR`; resolves to the exit code. */
 export async function studyCommand(command: StudyCommand, io: CliIo): Promise<number> {
   const dir = resolve(io.cwd ?? process.cwd(), command.dir);
   const now = testClockFrom(io.env) ?? (() => new Date());
@@ -62,6 +63,14 @@ export async function studyCommand(command: StudyCommand, io: CliIo): Promise<nu
       });
       for (const line of outcome.lines) io.stdout.write(`${line}\n`);
       return outcome.exitCode;
+    }
+    case 'add': {
+      const written = addStudyCohort(dir, command.systems);
+      io.stderr.write(
+        `chi: the study gains ${command.systems.join(', ')} from its own day 0; run: chi study run ${written.replace(/[/\\]study\.json$/, '')}\n`,
+      );
+      io.stdout.write(`${written}\n`);
+      return EXIT_CODES.ok;
     }
     case 'freeze': {
       const frozen = await freezeStudy(

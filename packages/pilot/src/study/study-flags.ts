@@ -17,7 +17,7 @@ export const STUDY_FLAGS: readonly CliFlag[] = [
     type: 'string',
     placeholder: 'a,b,...',
     defaultText: 'perfect,latest-wins',
-    help: 'init: scripted systems (their results are scripted baselines)',
+    help: 'init, add: scripted systems (their results are scripted baselines)',
   },
   {
     name: 'loads',

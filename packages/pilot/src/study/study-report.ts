@@ -4,6 +4,7 @@ import { type StudyChisEntry, StudyChisEntrySchema } from '@chi/spec';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
 import { writeFileAtomic } from '../run-folder';
 import { finishedSessions } from './study-chain';
+import { studyCohortDirs } from './study-cohort';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
@@ -47,6 +48,102 @@ export interface StudyReport {
     readonly sessionIndex: number;
     readonly systems: readonly string[];
   }[];
+  /**
+   * Systems added after the first session (`chi study add`), each cohort a study of its own from
+   * its own day 0 (absent when the study gained none).
+   */
+  readonly cohorts?: readonly StudyCohortSummary[];
+  /** Each added system against each original one, paired by world at the same session index. */
+  readonly cohortComparisons?: readonly StudyCohortComparison[];
+}
+
+/** A later cohort of a study, as its report names it. */
+export interface StudyCohortSummary {
+  readonly studyId: string;
+  readonly studyManifestSha256: string | null;
+  readonly systems: readonly string[];
+  readonly sessionsDone: number;
+}
+
+/** An added system's Q_M minus an original system's, paired by world, at one session index. */
+export interface StudyCohortComparison {
+  readonly cohortStudyId: string;
+  readonly systemId: string;
+  readonly versus: string;
+  readonly load: number;
+  readonly sessionIndex: number;
+  readonly difference: BootstrapEstimate;
+  /** Worlds complete for both systems at this session index. */
+  readonly worlds: number;
+}
+
+/** Q_M of two systems per world at session `k` (worlds complete for both), as [a, b] clusters. */
+function pairedByWorld(
+  a: readonly StudyChisEntry[],
+  b: readonly StudyChisEntry[],
+  k: number,
+): number[][] {
+  const at = (entries: readonly StudyChisEntry[]) =>
+    new Map(
+      entries
+        .filter((e) => e.sessionIndex === k && e.blockComplete && e.qualityScore !== null)
+        .map((e) => [e.worldSeed, e.qualityScore as number]),
+    );
+  const left = at(a);
+  const right = at(b);
+  return [...left.keys()]
+    .filter((seed) => right.has(seed))
+    .sort((x, y) => x - y)
+    .map((seed) => [left.get(seed) as number, right.get(seed) as number]);
+}
+
+/** The cohorts of a study and each added system against each original one (paired by world). */
+function cohortSections(
+  dir: string,
+  entries: readonly StudyChisEntry[],
+  loads: readonly number[],
+): Pick<StudyReport, 'cohorts' | 'cohortComparisons'> {
+  const cohortDirs = studyCohortDirs(dir);
+  if (cohortDirs.length === 0) return {};
+  const cohorts: StudyCohortSummary[] = [];
+  const comparisons: StudyCohortComparison[] = [];
+  const originals = [...new Set(entries.map((entry) => entry.systemId))].sort();
+  for (const cohortDir of cohortDirs) {
+    const paths = studyPaths(cohortDir);
+    const file = readStudyFile(paths.study);
+    const records = finishedSessions(paths, file.schedule.length);
+    const added = readEntries(paths.chis);
+    cohorts.push({
+      studyId: file.studyId,
+      studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
+      systems: file.systems,
+      sessionsDone: records.length,
+    });
+    for (const systemId of file.systems)
+      for (const versus of originals)
+        for (const load of loads)
+          for (const record of records) {
+            const own = (list: readonly StudyChisEntry[], id: string) =>
+              list.filter((e) => e.systemId === id && e.load === load);
+            const clusters = pairedByWorld(
+              own(entries, versus),
+              own(added, systemId),
+              record.sessionIndex,
+            );
+            comparisons.push({
+              cohortStudyId: file.studyId,
+              systemId,
+              versus,
+              load,
+              sessionIndex: record.sessionIndex,
+              difference: bootstrap(clusters, (sample) =>
+                mean(sample.map((world) => (world[1] as number) - (world[0] as number))),
+              ),
+              worlds: clusters.length,
+            });
+          }
+  }
+  return { cohorts, cohortComparisons: comparisons };
 }
 
 function readEntries(path: string): StudyChisEntry[] {
@@ -145,6 +242,7 @@ export function studyReport(dir: string): StudyReport {
     modelChanges: records
       .filter((record) => record.modelChanges.length > 0)
       .map((record) => ({ sessionIndex: record.sessionIndex, systems: record.modelChanges })),
+    ...cohortSections(dir, entries, file.experiments.memory.loads),
   };
 }
 
@@ -156,6 +254,27 @@ function cell(estimate: BootstrapEstimate | null): string {
       ? 'no interval'
       : `[${fixed(estimate.interval.lower)}, ${fixed(estimate.interval.upper)}]`;
   return `${fixed(estimate.estimate)} ${interval}`;
+}
+
+/** The cohorts section of the Markdown report (none when the study gained no system). */
+function cohortMarkdown(report: StudyReport): string[] {
+  if (report.cohorts === undefined || report.cohortComparisons === undefined) return [];
+  return [
+    '',
+    '## Systems added later (each from its own day 0, paired by world)',
+    '',
+    ...report.cohorts.map(
+      (cohort) =>
+        `- ${cohort.studyId}: ${cohort.systems.join(', ')}; ${cohort.sessionsDone} session(s) done`,
+    ),
+    '',
+    '| added system | versus | load | session | Q_M difference (added - versus) | worlds |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...report.cohortComparisons.map(
+      (row) =>
+        `| ${row.systemId} | ${row.versus} | ${row.load} | s${row.sessionIndex} | ${cell(row.difference)} | ${row.worlds} |`,
+    ),
+  ];
 }
 
 /** The study report as Markdown. */
@@ -177,6 +296,7 @@ export function studyReportMarkdown(report: StudyReport): string {
     report.modelChanges.length === 0
       ? 'Returned model IDs and providers: unchanged across sessions.'
       : `POSSIBLE PROVIDER-SIDE CHANGE: ${report.modelChanges.map((change) => `s${change.sessionIndex} (${change.systems.join(', ')})`).join('; ')}: returned model IDs or providers differ from the previous session.`,
+    ...cohortMarkdown(report),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { verifyRelease } from '@chi/report';
 import { canonicalJson, sha256Hex } from '@chi/run';
 import { ChiError } from '@chi/spec';
 import { runPaths } from '../run-folder';
 import { carriedState, finishedSessions } from './study-chain';
 import { chisEntries } from './study-chis';
+import { studyCohortDirs } from './study-cohort';
 import { readStudyFile, studyDeclaration } from './study-file';
 import { STUDY_FILE_NAME, studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
@@ -117,6 +118,12 @@ export async function verifyStudy(dir: string): Promise<StudyVerification> {
     return { problems, sessions: 0, recomputed: [] };
   }
   problems.push(...(await sessionProblems(dir, records)));
+  // a cohort (a system added later) is a study of its own, and the report reads it
+  for (const cohortDir of studyCohortDirs(dir)) {
+    const name = relative(dir, cohortDir).split(sep).join('/');
+    for (const problem of (await verifyStudy(cohortDir)).problems)
+      problems.push({ file: `${name}/${problem.file}`, message: `${name}/${problem.message}` });
+  }
   let entries: ReturnType<typeof chisEntries>;
   try {
     entries = recomputedEntries(dir, records);
