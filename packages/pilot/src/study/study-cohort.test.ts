@@ -89,4 +89,51 @@ describe('chi study add: a system added after the first session', () => {
     const verified = await chi(['verify', parent().dir], day(6));
     expect(verified.code, verified.err).toBe(0);
   });
+
+  it('the report puts the sessions on a time axis with completeness, spend and the CHIS trajectory', () => {
+    const report = json<StudyReport>(parent().report);
+    expect(
+      report.sessions.map((row) => [row.sessionIndex, row.day, row.blocksComplete === row.blocks]),
+    ).toEqual([
+      [0, 0, true],
+      [1, 1, true],
+    ]);
+    const markdown = readFileSync(parent().reportMarkdown, 'utf8');
+    expect(markdown).toContain('## Sessions (time axis');
+    expect(markdown).toMatch(/\| s1 \| 1\.00 \| .* \| no \| (\d+) of \1 \| 0\.0000 of 0\.0000 \|/);
+    expect(markdown).toMatch(
+      /- perfect, load 32: s0 \(day 0\.00\) [\d.]+ → s1 \(day 1\.00\) [\d.]+/,
+    );
+  });
+
+  it('chi view STUDY_DIR serves its sessions in order, each browsable', async () => {
+    let stop: () => void = () => {};
+    let announced: (url: string) => void = () => {};
+    const url = new Promise<string>((resolve) => {
+      announced = resolve;
+    });
+    const served = captureIo({
+      cwd: root,
+      untilStopped: new Promise<void>((resolve) => {
+        stop = resolve;
+      }),
+    });
+    const exit = runCli(['view', 'st', '--port', '0'], {
+      ...served.io,
+      stdout: { write: (text: string) => announced(text.trim()) },
+    });
+    const base = await url;
+    try {
+      const index = await (await fetch(new URL('/', base))).text();
+      const links = [...index.matchAll(/data-testid="run-link" href="run\/([^/]+)\//g)].map(
+        (m) => m[1],
+      );
+      expect(links).toEqual(['s0', 's1']);
+      expect((await fetch(new URL('/run/s1/', base))).status).toBe(200);
+    } finally {
+      stop();
+    }
+    expect(await exit).toBe(0);
+    expect(served.err()).toContain('2 session(s); its report:');
+  });
 });

@@ -1,13 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { canonicalJson } from '@chi/run';
 import { type StudyChisEntry, StudyChisEntrySchema } from '@chi/spec';
+import { RunStatusSchema } from '@chi/spec/internal';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
-import { writeFileAtomic } from '../run-folder';
+import { runPaths, writeFileAtomic } from '../run-folder';
 import { finishedSessions } from './study-chain';
 import { studyCohortDirs } from './study-cohort';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
+import { daysBetween } from './study-schedule';
 
 /** The fixed analysis seed and resamples of a study report (as the pilot's defaults). */
 const ANALYSIS_SEED = 20260901;
@@ -42,6 +44,8 @@ export interface StudyReport {
   readonly studyManifestSha256: string | null;
   readonly evidence: 'scripted_baseline';
   readonly primary: { readonly session: number; readonly load: number };
+  /** The sessions on the study's time axis: when, how complete, what they spent. */
+  readonly sessions: readonly StudySessionSummary[];
   readonly rows: readonly StudyReportRow[];
   /** Sessions whose returned model IDs or providers changed: never pooled silently. */
   readonly modelChanges: readonly {
@@ -55,6 +59,45 @@ export interface StudyReport {
   readonly cohorts?: readonly StudyCohortSummary[];
   /** Each added system against each original one, paired by world at the same session index. */
   readonly cohortComparisons?: readonly StudyCohortComparison[];
+}
+
+/** One finished session on the study's time axis. */
+export interface StudySessionSummary {
+  readonly sessionIndex: number;
+  /** Days from the study's day 0 (when it was frozen) to the session's finish. */
+  readonly day: number;
+  readonly dueAt: string;
+  readonly finishedAt: string;
+  readonly early: boolean;
+  readonly blocksComplete: number;
+  readonly blocks: number;
+  readonly chargedUsd: number;
+  readonly ceilingUsd: number;
+}
+
+/** The finished sessions on the time axis, with completeness from each run folder's status. */
+function sessionSummaries(
+  paths: ReturnType<typeof studyPaths>,
+  records: ReturnType<typeof finishedSessions>,
+): StudySessionSummary[] {
+  const dayZero = readFrozenStudy(paths)?.manifest.frozenAt ?? records[0]?.startedAt;
+  return records.map((record) => {
+    const status = RunStatusSchema.parse(
+      JSON.parse(readFileSync(runPaths(paths.sessionRun(record.sessionIndex)).status, 'utf8')),
+    );
+    const { complete, incomplete, notStarted } = status.blocks;
+    return {
+      sessionIndex: record.sessionIndex,
+      day: dayZero === undefined ? 0 : daysBetween(new Date(dayZero), new Date(record.finishedAt)),
+      dueAt: record.dueAt,
+      finishedAt: record.finishedAt,
+      early: record.early,
+      blocksComplete: complete,
+      blocks: complete + incomplete + notStarted,
+      chargedUsd: record.chargedUsd,
+      ceilingUsd: record.ceilingUsd,
+    };
+  });
 }
 
 /** A later cohort of a study, as its report names it. */
@@ -238,6 +281,7 @@ export function studyReport(dir: string): StudyReport {
     studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
     evidence: 'scripted_baseline',
     primary: { session: file.primary.session, load: file.primary.checkpoint.load },
+    sessions: sessionSummaries(paths, records),
     rows,
     modelChanges: records
       .filter((record) => record.modelChanges.length > 0)
@@ -254,6 +298,22 @@ function cell(estimate: BootstrapEstimate | null): string {
       ? 'no interval'
       : `[${fixed(estimate.interval.lower)}, ${fixed(estimate.interval.upper)}]`;
   return `${fixed(estimate.estimate)} ${interval}`;
+}
+
+/** One line per system and load: its world-mean Q_M at each session, by day. */
+function trajectoryLines(report: StudyReport): string[] {
+  const day = new Map(report.sessions.map((session) => [session.sessionIndex, session.day]));
+  const keys = [...new Set(report.rows.map((row) => `${row.systemId}\u0000${row.load}`))];
+  return keys.map((key) => {
+    const [systemId, load] = key.split('\u0000') as [string, string];
+    const points = report.rows
+      .filter((row) => row.systemId === systemId && String(row.load) === load)
+      .map(
+        (row) =>
+          `s${row.sessionIndex} (day ${(day.get(row.sessionIndex) ?? 0).toFixed(2)}) ${fixed(row.qualityScore.estimate)}`,
+      );
+    return `- ${systemId}, load ${load}: ${points.join(' → ')}`;
+  });
 }
 
 /** The cohorts section of the Markdown report (none when the study gained no system). */
@@ -285,6 +345,19 @@ export function studyReportMarkdown(report: StudyReport): string {
     'SCRIPTED BASELINE: scripted systems, not measurements of a model.',
     '',
     `Primary (preregistered): retention at session s${report.primary.session}, memory load ${report.primary.load}. Intervals: 95% cluster-bootstrap percentile over worlds (${RESAMPLES} resamples, seed ${ANALYSIS_SEED}), pointwise.`,
+    '',
+    '## Sessions (time axis: days from day 0, when the study was frozen)',
+    '',
+    '| session | day | due | finished | early | complete blocks | spend (USD) of ceiling |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...report.sessions.map(
+      (row) =>
+        `| s${row.sessionIndex} | ${row.day.toFixed(2)} | ${row.dueAt} | ${row.finishedAt} | ${row.early ? 'yes (--now)' : 'no'} | ${row.blocksComplete} of ${row.blocks} | ${row.chargedUsd.toFixed(4)} of ${row.ceilingUsd.toFixed(4)} |`,
+    ),
+    '',
+    '## CHIS trajectory across sessions (world-mean Q_M by day)',
+    '',
+    ...trajectoryLines(report),
     '',
     '| system | load | session | delay (days) | Q_M | retention vs s0 | r retention vs s0 | drift vs previous | worlds |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
