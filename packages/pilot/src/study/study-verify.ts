@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { verifyRelease } from '@chi/report';
 import { canonicalJson, sha256Hex } from '@chi/run';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { ChiError } from '@chi/spec';
 import { runPaths } from '../run-folder';
 import { carriedState, finishedSessions } from './study-chain';
@@ -61,8 +62,8 @@ async function sessionProblems(
     const manifest = text(runPaths(runDir).manifest);
     if (manifest === null || sha256Hex(manifest) !== record.runManifestSha256)
       problems.push({
-        file: `${name}/manifest.json`,
-        message: `${name}/manifest.json: missing or not the manifest s${record.sessionIndex}.session.json records (${record.runManifestSha256})`,
+        file: `${name}/${RUN_FILE_NAME.manifest}`,
+        message: `${name}/${RUN_FILE_NAME.manifest}: missing or not the manifest s${record.sessionIndex}.session.json records (${record.runManifestSha256})`,
       });
     const report = await verifyRelease(runPaths(runDir).releaseDir);
     for (const mismatch of report.mismatches)

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startViewServer, type ViewServer } from '@chi/report/viewer';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { studyPaths } from './study-folder';
 
 /**
@@ -16,7 +17,7 @@ export function studySessionRuns(dir: string): string[] | null {
     .map((entry) => Number(entry.name.slice(1)))
     .sort((a, b) => a - b)
     .map((k) => paths.sessionRun(k))
-    .filter((run) => existsSync(join(run, 'manifest.json')));
+    .filter((run) => existsSync(join(run, RUN_FILE_NAME.manifest)));
 }
 
 /**
