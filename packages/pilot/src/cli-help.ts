@@ -144,7 +144,7 @@ ${exitCodesText('export')}`,
   calibrate: `chi calibrate — build a frozen human calibration from a human-data file
 
 Usage:
-  chi study init|run|status|report DIR  a study of sessions over days or weeks (chi study --help)
+  chi study init|run|merge|add|status|report DIR  a study of sessions over days or weeks (chi study --help)
   chi calibrate DATA [--out FILE]
 
 DATA is JSONL: a header line {"kind":"chi-human-data","schemaVersion":1,"synthetic":...,
@@ -189,6 +189,13 @@ Usage:
                                  nothing due: exit 0 and a line saying when the next one is
   chi study status DIR           sessions done and due, spend against the ceilings
   chi study report DIR           retention against delay and drift across sessions
+  chi study freeze DIR           freeze the study now (before its first session's shards)
+  chi study run DIR --shard i/n  run shard i of n of the due session (on any machine), as
+                                 DIR/sessions/s<k>.shard-<i>-of-<n>, under its share of the ceiling
+  chi study merge DIR            merge the session's shard folders into DIR/sessions/s<k>
+  chi study add DIR --systems a  the study gains systems after its first session: a cohort
+                                 DIR/cohorts/<name> with the same worlds and schedule from its
+                                 own day 0 (run it with chi study run DIR/cohorts/<name>)
 
 Safe to call from cron, a systemd timer, a GitHub Actions schedule or a Kubernetes CronJob:
 one runner at a time holds the study's lock (exit 6). Every later session asks the first

@@ -90,6 +90,7 @@ import {
 import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
 import { studyCommand } from './study/study-command';
+import { isStudyFolder, verifyStudyCommand } from './study/study-verify';
 import { formatTemplates } from './templates-command';
 import { viewCommand } from './view-cli';
 
@@ -727,6 +728,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const dir = resolve(io.cwd ?? process.cwd(), target[0] ?? '.');
         if (target.length === 1 && command.argv.length === 1 && isDivergenceRelease(dir))
           return await verifyDivergenceCommand(dir, io);
+        if (target.length === 1 && command.argv.length === 1 && isStudyFolder(dir))
+          return await verifyStudyCommand(dir, io);
         return await runVerifyCli(command.argv, {
           stdout: (text) => io.stdout.write(text),
           stderr: (text) => io.stderr.write(text),

@@ -9,6 +9,8 @@ import {
   writeDivergenceViewBundle,
 } from './divergence/view';
 import { EXIT_CODES } from './exit-codes';
+import { studyPaths } from './study/study-folder';
+import { startStudyView, studySessionRuns } from './study/study-view';
 
 // `chi view` on its own module graph: the `chi` executable imports this file, not cli-main, for
 // `chi view`, so browsing a run never loads the release writer's chart libraries (vega, about a
@@ -44,6 +46,17 @@ export async function viewCommand(command: ViewCommand, io: CliIo): Promise<numb
   const dir = resolve(io.cwd ?? process.cwd(), command.dir);
   const divergence = divergenceViewRelease(dir);
   if (divergence !== null) return await viewDivergence(divergence, command, io);
+  const sessions = command.bundle === null ? studySessionRuns(dir) : null;
+  if (sessions !== null) {
+    const server = await startStudyView(dir, sessions, command.port);
+    io.stderr.write(
+      `chi: viewing the study ${dir} (${sessions.length} session(s); its report: ${studyPaths(dir).reportMarkdown}) at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`,
+    );
+    io.stdout.write(`${server.url}\n`);
+    await (io.untilStopped ?? new Promise<void>(() => {}));
+    await server.close();
+    return EXIT_CODES.ok;
+  }
   if (command.bundle !== null) {
     const [index] = await writeViewBundle(dir, resolve(io.cwd ?? process.cwd(), command.bundle));
     io.stderr.write('chi: viewer bundle written; open it in a browser, no server needed\n');

@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
+import { isStudyFolder, verifyStudyCommand } from '../study/study-verify';
 import { isDivergenceRelease, verifyDivergenceCommand } from './command';
 
 const USAGE = 'usage: node code/verify.mjs RELEASE_DIR\n';
@@ -19,6 +20,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const dir = resolve(argv[0] as string);
+  // a study folder carries this verifier too (docs/protocol.md, "Studies")
+  if (isStudyFolder(dir))
+    return await verifyStudyCommand(dir, { stdout: process.stdout, stderr: process.stderr });
   if (!isDivergenceRelease(dir)) {
     process.stderr.write(
       `chi verify: ${dir} is not a divergence release (no divergence.json and ${RUN_FILE_NAME.plan})\n${USAGE}`,

@@ -17,6 +17,7 @@ import {
 } from '@chi/spec';
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { EXIT_CODES } from '../exit-codes';
+import type { AnyExperiment } from '../experiments/experiment';
 import { planSha256 } from '../manifest';
 import { buildRunPlan } from '../plan';
 import { assertEmptyOrMissing, runIdFor } from '../run-create';
@@ -39,8 +40,11 @@ export interface MergedRun {
  * The whole plan, rebuilt from the unsharded manifest and checked against its `planSha256`, and
  * every shard's `plan.json` checked to be exactly its part: together they cover the plan once.
  */
-async function checkedPlans(set: ShardSet): Promise<RunPlan> {
-  const plan = buildRunPlan(set.whole.manifest);
+async function checkedPlans(
+  set: ShardSet,
+  experiments?: readonly AnyExperiment[],
+): Promise<RunPlan> {
+  const plan = buildRunPlan(set.whole.manifest, experiments);
   if (planSha256(plan) !== set.whole.manifest.planSha256)
     throw new RunFolderDamagedError(
       join(set.shards[0]?.dir ?? '', RUN_FILE_NAME.manifest),
@@ -198,6 +202,11 @@ async function writeMergedFolder(set: ShardSet, plan: RunPlan, outDir: string): 
 export async function mergeShards(options: {
   readonly shardDirs: readonly string[];
   readonly outDir: string;
+  /**
+   * The experiment modules the shards ran (default: the pilot's registry): the whole plan is
+   * rebuilt with them (a study session after the first runs its retention experiment).
+   */
+  readonly experiments?: readonly AnyExperiment[];
 }): Promise<MergedRun> {
   const folders: ShardFolder[] = [];
   for (const dir of options.shardDirs) folders.push(await readShardFolder(dir));
@@ -208,7 +217,7 @@ export async function mergeShards(options: {
   try {
     for (const shard of set.shards) locks.push(acquireRunLock(shard.dir, { command: 'chi merge' }));
     for (const shard of set.shards) await assertRunIntact(shard.dir, shard.frozen);
-    const plan = await checkedPlans(set);
+    const plan = await checkedPlans(set, options.experiments);
     await mkdir(outDir, { recursive: true });
     return await writeMergedFolder(set, plan, outDir);
   } finally {

@@ -2,10 +2,11 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../cli-args';
 import { parseArgsOptions } from '../cli-flags';
+import { parseShardSpec, type ShardSpec } from '../shard/shard-spec';
 import { STUDY_INIT_DEFAULTS, type StudyInitOptions } from './study-file';
 import { STUDY_FLAGS } from './study-flags';
 
-/** `chi study init|run|status|report DIR`. */
+/** `chi study init|run|status|report|freeze|merge|add DIR`. */
 export type StudyCommand =
   | {
       readonly command: 'study';
@@ -19,10 +20,25 @@ export type StudyCommand =
       readonly action: 'run';
       readonly dir: string;
       readonly early: boolean;
+      /** `--shard i/n`: run only this shard of the session (`chi study merge` joins them). */
+      readonly shard?: ShardSpec;
+      /** `--concurrency N`: requests in flight (default: the pilot's). */
+      readonly concurrency?: number;
     }
-  | { readonly command: 'study'; readonly action: 'status' | 'report'; readonly dir: string };
+  | {
+      readonly command: 'study';
+      readonly action: 'add';
+      readonly dir: string;
+      /** `--systems a,b`: the systems the study gains (a cohort from its own day 0). */
+      readonly systems: readonly string[];
+    }
+  | {
+      readonly command: 'study';
+      readonly action: 'status' | 'report' | 'freeze' | 'merge';
+      readonly dir: string;
+    };
 
-const ACTIONS = ['init', 'run', 'status', 'report'] as const;
+const ACTIONS = ['init', 'run', 'status', 'report', 'freeze', 'merge', 'add'] as const;
 
 function numberList(flag: string, text: string | undefined, fallback: readonly number[]): number[] {
   if (text === undefined) return [...fallback];
@@ -61,6 +77,37 @@ function initOptions(values: Record<string, unknown>, dir: string): StudyInitOpt
   };
 }
 
+/** `chi study run DIR [--now] [--shard i/n] [--concurrency N]` (a usage error naming the flag). */
+function runCommand(
+  values: Record<string, unknown>,
+  dir: string,
+): Extract<StudyCommand, { action: 'run' }> {
+  const shardText = values.shard as string | undefined;
+  let shard: ShardSpec | undefined;
+  try {
+    shard = shardText === undefined ? undefined : parseShardSpec(shardText);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const concurrency =
+    values.concurrency === undefined
+      ? undefined
+      : oneNumber('concurrency', values.concurrency as string, 0);
+  if (
+    concurrency !== undefined &&
+    (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+  )
+    throw new UsageError(`--concurrency: expected an integer from 1 to 64, found ${concurrency}`);
+  return {
+    command: 'study',
+    action: 'run',
+    dir,
+    early: values.now === true,
+    ...(shard === undefined ? {} : { shard }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+  };
+}
+
 /** Parses `chi study ACTION DIR [options]` (a usage error naming the flag or the action). */
 export function parseStudy(args: readonly string[]): StudyCommand {
   let parsed: ReturnType<typeof parseArgs>;
@@ -83,7 +130,7 @@ export function parseStudy(args: readonly string[]): StudyCommand {
     extra !== undefined
   )
     throw new UsageError(
-      `chi study: expected "init|run|status|report DIR", found ${JSON.stringify(parsed.positionals.join(' '))}`,
+      `chi study: expected "init|run|status|report|freeze|merge|add DIR", found ${JSON.stringify(parsed.positionals.join(' '))}`,
     );
   const values = parsed.values as Record<string, unknown>;
   if (action === 'init')
@@ -94,6 +141,12 @@ export function parseStudy(args: readonly string[]): StudyCommand {
       init: initOptions(values, dir),
       force: values.force === true,
     };
-  if (action === 'run') return { command: 'study', action, dir, early: values.now === true };
-  return { command: 'study', action: action as 'status' | 'report', dir };
+  if (action === 'add') {
+    const systems = (values.systems as string | undefined)?.split(',').map((name) => name.trim());
+    if (systems === undefined || systems.some((name) => name === ''))
+      throw new UsageError('chi study add: --systems a,b names the systems the study gains');
+    return { command: 'study', action, dir, systems };
+  }
+  if (action === 'run') return runCommand(values, dir);
+  return { command: 'study', action: action as 'status' | 'report' | 'freeze' | 'merge', dir };
 }

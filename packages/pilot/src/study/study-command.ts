@@ -5,13 +5,42 @@ import { EXIT_CODES } from '../exit-codes';
 import { createProgressRenderer } from '../progress';
 import { testClockFrom } from '../test-clock';
 import type { StudyCommand } from './study-args';
-import { writeStudyFile } from './study-file';
+import { writeStudyRelease } from './study-code';
+import { addStudyCohort } from './study-cohort';
+import { readStudyFile, writeStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
-import { writeStudyReport } from './study-report';
+import { freezeStudy } from './study-manifest';
 import { runStudySession } from './study-run';
+import { mergeStudySession, runStudyShard } from './study-shard';
 import { studyStatusLines } from './study-status';
 
-/** `chi study init|run|status|report DIR`; resolves to the exit code. */
+/** `chi study run DIR [--now] [--shard i/n] [--concurrency N]`; resolves to the exit code. */
+async function studyRun(
+  command: Extract<StudyCommand, { action: 'run' }>,
+  dir: string,
+  now: () => Date,
+  io: CliIo,
+): Promise<number> {
+  const clock = testClockFrom(io.env);
+  const options = {
+    dir,
+    now,
+    early: command.early,
+    env: io.env,
+    ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
+    onEvent: createProgressRenderer(io.stderr),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    ...(clock === undefined ? {} : { modelClock: clock }),
+  };
+  const outcome =
+    command.shard === undefined
+      ? await runStudySession(options)
+      : await runStudyShard(options, command.shard);
+  for (const line of outcome.lines) io.stdout.write(`${line}\n`);
+  return outcome.exitCode;
+}
+
+/** `chi study init|run|status|report|freeze|merge|add DIR`; resolves to the exit code. */
 export async function studyCommand(command: StudyCommand, io: CliIo): Promise<number> {
   const dir = resolve(io.cwd ?? process.cwd(), command.dir);
   const now = testClockFrom(io.env) ?? (() => new Date());
@@ -24,25 +53,41 @@ export async function studyCommand(command: StudyCommand, io: CliIo): Promise<nu
       io.stdout.write(`${path}\n`);
       return EXIT_CODES.ok;
     }
-    case 'run': {
-      const clock = testClockFrom(io.env);
-      const outcome = await runStudySession({
+    case 'run':
+      return await studyRun(command, dir, now, io);
+    case 'merge': {
+      const outcome = await mergeStudySession({
         dir,
         now,
-        early: command.early,
-        env: io.env,
         onEvent: createProgressRenderer(io.stderr),
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-        ...(clock === undefined ? {} : { modelClock: clock }),
       });
       for (const line of outcome.lines) io.stdout.write(`${line}\n`);
       return outcome.exitCode;
+    }
+    case 'add': {
+      const written = addStudyCohort(dir, command.systems);
+      io.stderr.write(
+        `chi: the study gains ${command.systems.join(', ')} from its own day 0; run: chi study run ${written.replace(/[/\\]study\.json$/, '')}\n`,
+      );
+      io.stdout.write(`${written}\n`);
+      return EXIT_CODES.ok;
+    }
+    case 'freeze': {
+      const frozen = await freezeStudy(
+        studyPaths(dir),
+        readStudyFile(studyPaths(dir).study),
+        now(),
+      );
+      io.stdout.write(
+        `chi study: ${studyPaths(dir).manifest} frozen ${frozen.manifest.frozenAt} (${frozen.sha256.slice(0, 12)})\n`,
+      );
+      return EXIT_CODES.ok;
     }
     case 'status':
       io.stdout.write(`${(await studyStatusLines(dir, now())).join('\n')}\n`);
       return EXIT_CODES.ok;
     case 'report': {
-      const written = await writeStudyReport(dir);
+      const written = await writeStudyRelease(dir);
       io.stdout.write(`${written}\n`);
       return EXIT_CODES.ok;
     }

@@ -17,7 +17,7 @@ export const STUDY_FLAGS: readonly CliFlag[] = [
     type: 'string',
     placeholder: 'a,b,...',
     defaultText: 'perfect,latest-wins',
-    help: 'init: scripted systems (their results are scripted baselines)',
+    help: 'init, add: scripted systems (their results are scripted baselines)',
   },
   {
     name: 'loads',
@@ -73,5 +73,19 @@ export const STUDY_FLAGS: readonly CliFlag[] = [
     name: 'now',
     type: 'boolean',
     help: 'run: run the next session even before it is due, and record that it ran early',
+  },
+  {
+    name: 'concurrency',
+    type: 'string',
+    placeholder: 'N',
+    range: { min: 1, max: 64 },
+    defaultText: '8',
+    help: 'run: requests in flight (1 writes the attempt log in plan order, as a merge does)',
+  },
+  {
+    name: 'shard',
+    type: 'string',
+    placeholder: 'i/n',
+    help: 'run: run shard i of n of the session (whole (world seed, system) units, its\nshare of the ceiling) in sessions/s<k>.shard-<i>-of-<n>; chi study merge joins them',
   },
 ];

@@ -34,6 +34,13 @@ export interface StudyPaths {
   readonly sessions: string;
   /** The run folder of session `k`: `sessions/s<k>`. */
   sessionRun(k: number): string;
+  /**
+   * The run folder of shard `index` of `count` of session `k` (`chi study run DIR --shard i/n`):
+   * `sessions/s<k>.shard-<i>-of-<n>`; `chi study merge DIR` merges them into `sessions/s<k>`.
+   */
+  sessionShardRun(k: number, shard: { readonly index: number; readonly count: number }): string;
+  /** The name prefix of session `k`'s shard folders in `sessions/` (`s<k>.shard-`). */
+  sessionShardPrefix(k: number): string;
   /** What session `k` recorded when it finished: `sessions/s<k>.session.json`. */
   sessionRecord(k: number): string;
   /** The state session `k` ended with: `sessions/s<k>.state.json`. */
@@ -53,6 +60,8 @@ export function studyPaths(dir: string): StudyPaths {
     reportMarkdown: join(dir, STUDY_FILE_NAME.reportMarkdown),
     sessions,
     sessionRun: (k) => join(sessions, `s${k}`),
+    sessionShardRun: (k, shard) => join(sessions, `s${k}.shard-${shard.index}-of-${shard.count}`),
+    sessionShardPrefix: (k) => `s${k}.shard-`,
     sessionRecord: (k) => join(sessions, `s${k}.session.json`),
     sessionState: (k) => join(sessions, `s${k}.state.json`),
   };

@@ -1,12 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { canonicalJson } from '@chi/run';
 import { type StudyChisEntry, StudyChisEntrySchema } from '@chi/spec';
+import { RunStatusSchema } from '@chi/spec/internal';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
-import { writeFileAtomic } from '../run-folder';
+import { runPaths, writeFileAtomic } from '../run-folder';
 import { finishedSessions } from './study-chain';
+import { studyCohortDirs } from './study-cohort';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
+import { daysBetween } from './study-schedule';
 
 /** The fixed analysis seed and resamples of a study report (as the pilot's defaults). */
 const ANALYSIS_SEED = 20260901;
@@ -41,12 +44,149 @@ export interface StudyReport {
   readonly studyManifestSha256: string | null;
   readonly evidence: 'scripted_baseline';
   readonly primary: { readonly session: number; readonly load: number };
+  /** The sessions on the study's time axis: when, how complete, what they spent. */
+  readonly sessions: readonly StudySessionSummary[];
   readonly rows: readonly StudyReportRow[];
   /** Sessions whose returned model IDs or providers changed: never pooled silently. */
   readonly modelChanges: readonly {
     readonly sessionIndex: number;
     readonly systems: readonly string[];
   }[];
+  /**
+   * Systems added after the first session (`chi study add`), each cohort a study of its own from
+   * its own day 0 (absent when the study gained none).
+   */
+  readonly cohorts?: readonly StudyCohortSummary[];
+  /** Each added system against each original one, paired by world at the same session index. */
+  readonly cohortComparisons?: readonly StudyCohortComparison[];
+}
+
+/** One finished session on the study's time axis. */
+export interface StudySessionSummary {
+  readonly sessionIndex: number;
+  /** Days from the study's day 0 (when it was frozen) to the session's finish. */
+  readonly day: number;
+  readonly dueAt: string;
+  readonly finishedAt: string;
+  readonly early: boolean;
+  readonly blocksComplete: number;
+  readonly blocks: number;
+  readonly chargedUsd: number;
+  readonly ceilingUsd: number;
+}
+
+/** The finished sessions on the time axis, with completeness from each run folder's status. */
+function sessionSummaries(
+  paths: ReturnType<typeof studyPaths>,
+  records: ReturnType<typeof finishedSessions>,
+): StudySessionSummary[] {
+  const dayZero = readFrozenStudy(paths)?.manifest.frozenAt ?? records[0]?.startedAt;
+  return records.map((record) => {
+    const status = RunStatusSchema.parse(
+      JSON.parse(readFileSync(runPaths(paths.sessionRun(record.sessionIndex)).status, 'utf8')),
+    );
+    const { complete, incomplete, notStarted } = status.blocks;
+    return {
+      sessionIndex: record.sessionIndex,
+      day: dayZero === undefined ? 0 : daysBetween(new Date(dayZero), new Date(record.finishedAt)),
+      dueAt: record.dueAt,
+      finishedAt: record.finishedAt,
+      early: record.early,
+      blocksComplete: complete,
+      blocks: complete + incomplete + notStarted,
+      chargedUsd: record.chargedUsd,
+      ceilingUsd: record.ceilingUsd,
+    };
+  });
+}
+
+/** A later cohort of a study, as its report names it. */
+export interface StudyCohortSummary {
+  readonly studyId: string;
+  readonly studyManifestSha256: string | null;
+  readonly systems: readonly string[];
+  readonly sessionsDone: number;
+}
+
+/** An added system's Q_M minus an original system's, paired by world, at one session index. */
+export interface StudyCohortComparison {
+  readonly cohortStudyId: string;
+  readonly systemId: string;
+  readonly versus: string;
+  readonly load: number;
+  readonly sessionIndex: number;
+  readonly difference: BootstrapEstimate;
+  /** Worlds complete for both systems at this session index. */
+  readonly worlds: number;
+}
+
+/** Q_M of two systems per world at session `k` (worlds complete for both), as [a, b] clusters. */
+function pairedByWorld(
+  a: readonly StudyChisEntry[],
+  b: readonly StudyChisEntry[],
+  k: number,
+): number[][] {
+  const at = (entries: readonly StudyChisEntry[]) =>
+    new Map(
+      entries
+        .filter((e) => e.sessionIndex === k && e.blockComplete && e.qualityScore !== null)
+        .map((e) => [e.worldSeed, e.qualityScore as number]),
+    );
+  const left = at(a);
+  const right = at(b);
+  return [...left.keys()]
+    .filter((seed) => right.has(seed))
+    .sort((x, y) => x - y)
+    .map((seed) => [left.get(seed) as number, right.get(seed) as number]);
+}
+
+/** The cohorts of a study and each added system against each original one (paired by world). */
+function cohortSections(
+  dir: string,
+  entries: readonly StudyChisEntry[],
+  loads: readonly number[],
+): Pick<StudyReport, 'cohorts' | 'cohortComparisons'> {
+  const cohortDirs = studyCohortDirs(dir);
+  if (cohortDirs.length === 0) return {};
+  const cohorts: StudyCohortSummary[] = [];
+  const comparisons: StudyCohortComparison[] = [];
+  const originals = [...new Set(entries.map((entry) => entry.systemId))].sort();
+  for (const cohortDir of cohortDirs) {
+    const paths = studyPaths(cohortDir);
+    const file = readStudyFile(paths.study);
+    const records = finishedSessions(paths, file.schedule.length);
+    const added = readEntries(paths.chis);
+    cohorts.push({
+      studyId: file.studyId,
+      studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
+      systems: file.systems,
+      sessionsDone: records.length,
+    });
+    for (const systemId of file.systems)
+      for (const versus of originals)
+        for (const load of loads)
+          for (const record of records) {
+            const own = (list: readonly StudyChisEntry[], id: string) =>
+              list.filter((e) => e.systemId === id && e.load === load);
+            const clusters = pairedByWorld(
+              own(entries, versus),
+              own(added, systemId),
+              record.sessionIndex,
+            );
+            comparisons.push({
+              cohortStudyId: file.studyId,
+              systemId,
+              versus,
+              load,
+              sessionIndex: record.sessionIndex,
+              difference: bootstrap(clusters, (sample) =>
+                mean(sample.map((world) => (world[1] as number) - (world[0] as number))),
+              ),
+              worlds: clusters.length,
+            });
+          }
+  }
+  return { cohorts, cohortComparisons: comparisons };
 }
 
 function readEntries(path: string): StudyChisEntry[] {
@@ -141,10 +281,12 @@ export function studyReport(dir: string): StudyReport {
     studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
     evidence: 'scripted_baseline',
     primary: { session: file.primary.session, load: file.primary.checkpoint.load },
+    sessions: sessionSummaries(paths, records),
     rows,
     modelChanges: records
       .filter((record) => record.modelChanges.length > 0)
       .map((record) => ({ sessionIndex: record.sessionIndex, systems: record.modelChanges })),
+    ...cohortSections(dir, entries, file.experiments.memory.loads),
   };
 }
 
@@ -158,6 +300,43 @@ function cell(estimate: BootstrapEstimate | null): string {
   return `${fixed(estimate.estimate)} ${interval}`;
 }
 
+/** One line per system and load: its world-mean Q_M at each session, by day. */
+function trajectoryLines(report: StudyReport): string[] {
+  const day = new Map(report.sessions.map((session) => [session.sessionIndex, session.day]));
+  const keys = [...new Set(report.rows.map((row) => `${row.systemId}\u0000${row.load}`))];
+  return keys.map((key) => {
+    const [systemId, load] = key.split('\u0000') as [string, string];
+    const points = report.rows
+      .filter((row) => row.systemId === systemId && String(row.load) === load)
+      .map(
+        (row) =>
+          `s${row.sessionIndex} (day ${(day.get(row.sessionIndex) ?? 0).toFixed(2)}) ${fixed(row.qualityScore.estimate)}`,
+      );
+    return `- ${systemId}, load ${load}: ${points.join(' → ')}`;
+  });
+}
+
+/** The cohorts section of the Markdown report (none when the study gained no system). */
+function cohortMarkdown(report: StudyReport): string[] {
+  if (report.cohorts === undefined || report.cohortComparisons === undefined) return [];
+  return [
+    '',
+    '## Systems added later (each from its own day 0, paired by world)',
+    '',
+    ...report.cohorts.map(
+      (cohort) =>
+        `- ${cohort.studyId}: ${cohort.systems.join(', ')}; ${cohort.sessionsDone} session(s) done`,
+    ),
+    '',
+    '| added system | versus | load | session | Q_M difference (added - versus) | worlds |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...report.cohortComparisons.map(
+      (row) =>
+        `| ${row.systemId} | ${row.versus} | ${row.load} | s${row.sessionIndex} | ${cell(row.difference)} | ${row.worlds} |`,
+    ),
+  ];
+}
+
 /** The study report as Markdown. */
 export function studyReportMarkdown(report: StudyReport): string {
   const lines = [
@@ -166,6 +345,19 @@ export function studyReportMarkdown(report: StudyReport): string {
     'SCRIPTED BASELINE: scripted systems, not measurements of a model.',
     '',
     `Primary (preregistered): retention at session s${report.primary.session}, memory load ${report.primary.load}. Intervals: 95% cluster-bootstrap percentile over worlds (${RESAMPLES} resamples, seed ${ANALYSIS_SEED}), pointwise.`,
+    '',
+    '## Sessions (time axis: days from day 0, when the study was frozen)',
+    '',
+    '| session | day | due | finished | early | complete blocks | spend (USD) of ceiling |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...report.sessions.map(
+      (row) =>
+        `| s${row.sessionIndex} | ${row.day.toFixed(2)} | ${row.dueAt} | ${row.finishedAt} | ${row.early ? 'yes (--now)' : 'no'} | ${row.blocksComplete} of ${row.blocks} | ${row.chargedUsd.toFixed(4)} of ${row.ceilingUsd.toFixed(4)} |`,
+    ),
+    '',
+    '## CHIS trajectory across sessions (world-mean Q_M by day)',
+    '',
+    ...trajectoryLines(report),
     '',
     '| system | load | session | delay (days) | Q_M | retention vs s0 | r retention vs s0 | drift vs previous | worlds |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -177,6 +369,7 @@ export function studyReportMarkdown(report: StudyReport): string {
     report.modelChanges.length === 0
       ? 'Returned model IDs and providers: unchanged across sessions.'
       : `POSSIBLE PROVIDER-SIDE CHANGE: ${report.modelChanges.map((change) => `s${change.sessionIndex} (${change.systems.join(', ')})`).join('; ')}: returned model IDs or providers differ from the previous session.`,
+    ...cohortMarkdown(report),
   ];
   return `${lines.join('\n')}\n`;
 }

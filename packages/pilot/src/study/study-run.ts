@@ -1,18 +1,19 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAttemptLog } from '@chi/run';
 import { acquireRunLock } from '@chi/run/internal';
-import type { StudyDeclaration } from '@chi/spec';
+import type { StudyDeclaration, StudyFile } from '@chi/spec';
 import {
   RunFolderDamagedError,
   RunManifestSchema,
   type RunStudyLink,
-  type StudyChisEntry,
   type StudySessionModel,
   type StudySessionRecord,
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
+import { UsageError } from '../cli-args';
 import type { PilotEventSink } from '../events';
+import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { runPilot } from '../pilot';
 import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
@@ -20,10 +21,11 @@ import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState, finishedSessions } from './study-chain';
+import { chisEntries } from './study-chis';
+import { writeStudyRelease } from './study-code';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { freezeStudy, readFrozenStudy } from './study-manifest';
-import { writeStudyReport } from './study-report';
 import { daysBetween, studyCalendar } from './study-schedule';
 import { rebuildSessionNotebooks, writeStudyState } from './study-state';
 
@@ -38,6 +40,8 @@ export interface StudyRunOptions {
   readonly onEvent?: PilotEventSink;
   readonly signal?: AbortSignal;
   readonly modelClock?: () => Date;
+  /** Requests in flight (`--concurrency N`; default: the pilot's). */
+  readonly concurrency?: number;
 }
 
 /** What `chi study run` did: its exit code and the lines it says. */
@@ -109,47 +113,8 @@ export function modelChanges(
     .map((entry) => entry.systemId);
 }
 
-/** One study CHIS entry per memory observation of a finished session's release. */
-function chisEntries(
-  releaseDir: string,
-  record: StudySessionRecord,
-  stateWrittenAt: Date,
-): StudyChisEntry[] {
-  const path = join(releaseDir, 'scores', 'memory.jsonl');
-  if (!existsSync(path)) return [];
-  const lines = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-  return lines.flatMap((line) => {
-    const observation = JSON.parse(line) as {
-      systemId: string;
-      worldSeed: number;
-      load: number;
-      condition: string;
-      blockComplete: boolean;
-      score: { qualityScore: number | null; factors: { r: number } | null } | null;
-    };
-    if (observation.condition !== 'notebook') return [];
-    return [
-      {
-        kind: 'study-chis-entry' as const,
-        sessionIndex: record.sessionIndex,
-        wallClock: record.finishedAt,
-        // one experience ingested (the encode of session 0); later sessions only ask
-        eventCount: 1,
-        delayDays: Math.max(0, daysBetween(stateWrittenAt, new Date(record.finishedAt))),
-        systemId: observation.systemId,
-        worldSeed: observation.worldSeed,
-        load: observation.load,
-        qualityScore: observation.score?.qualityScore ?? null,
-        retrieval: observation.score?.factors?.r ?? null,
-        blockComplete: observation.blockComplete,
-      },
-    ];
-  });
-}
-
-function checkResumedLink(runDir: string, link: RunStudyLink): void {
+/** Refuses a session run folder whose frozen study link is not `link`'s (exit 5). */
+export function checkResumedLink(runDir: string, link: RunStudyLink): void {
   const manifest = RunManifestSchema.parse(
     JSON.parse(readFileSync(runPaths(runDir).manifest, 'utf8')),
   );
@@ -171,6 +136,124 @@ function waitingLine(index: number, dueAt: Date, now: Date): string {
   return `chi study: nothing due; session s${index} is due at ${dueAt.toISOString()} (in ${daysBetween(now, dueAt).toFixed(2)} days; --now runs it early)`;
 }
 
+/** The next session of a study, ready to run: its link, its carried notebooks, its experiments. */
+export interface DueSession {
+  readonly k: number;
+  readonly study: StudyDeclaration;
+  readonly studyManifestSha256: string;
+  readonly records: readonly StudySessionRecord[];
+  readonly link: RunStudyLink;
+  readonly notebooks: Readonly<Record<string, string>>;
+  /** The experiment modules of the session (undefined: the pilot's registry, session 0). */
+  readonly experiments: readonly AnyExperiment[] | undefined;
+}
+
+/** What the calendar says before a session runs: done, not due yet, or a session to run. */
+type SessionStep =
+  | { readonly kind: 'outcome'; readonly outcome: StudyRunOutcome }
+  | { readonly kind: 'session'; readonly session: DueSession };
+
+/** Nothing to run (exit 0), and the line saying why. */
+function idle(line: string): SessionStep {
+  return { kind: 'outcome', outcome: { exitCode: 0, lines: [line], sessionIndex: null } };
+}
+
+/** The experiment modules of session `k`: the registry at 0, the retention experiment after. */
+export function sessionExperiments(
+  k: number,
+  notebooks: Readonly<Record<string, string>>,
+): readonly AnyExperiment[] | undefined {
+  return k === 0
+    ? undefined
+    : [
+        retentionMemoryExperiment(notebooks),
+        ...REGISTERED_EXPERIMENTS.filter((experiment) => experiment.id !== 'memory'),
+      ];
+}
+
+/**
+ * The next session of the study at `options.dir` on its calendar (docs/protocol.md, "Studies"):
+ * complete or not due (an outcome to report), or the session with its link and carried state
+ * (every link of the chain checked). `freeze` false refuses a study not frozen yet (a shard).
+ */
+export async function nextSession(
+  options: Pick<StudyRunOptions, 'dir' | 'now' | 'early'>,
+  file: StudyFile,
+  freeze: boolean,
+  started: (k: number) => boolean,
+): Promise<SessionStep> {
+  const paths = studyPaths(options.dir);
+  const now = options.now();
+  const existing = readFrozenStudy(paths);
+  if (existing === null && !freeze)
+    throw new UsageError(
+      `chi study run --shard: ${paths.dir} is not frozen yet: the shards of a session must continue one frozen study; run chi study freeze ${paths.dir} once, then give every machine that folder`,
+    );
+  const records = finishedSessions(paths, file.schedule.length);
+  const start = existing === null ? now : new Date(existing.manifest.frozenAt);
+  const calendar = studyCalendar(
+    file.schedule,
+    records.map((record) => new Date(record.finishedAt)),
+    now,
+    start,
+  );
+  if (calendar.kind === 'complete')
+    return idle(`chi study: all ${file.schedule.length} sessions are done`);
+  const k = calendar.index;
+  if (calendar.kind === 'waiting' && !options.early && !started(k))
+    return idle(waitingLine(k, calendar.dueAt, now));
+  const frozen = await freezeStudy(paths, file, now);
+  const study = frozen.manifest.study;
+  const carried = carriedState(paths, records, frozen.sha256);
+  const link: RunStudyLink = {
+    studyId: study.studyId,
+    studyManifestSha256: frozen.sha256,
+    sessionIndex: k,
+    previousStateSha256: carried?.sha256 ?? null,
+    dueAt: calendar.dueAt.toISOString(),
+    early: calendar.kind === 'waiting',
+    ceilingUsd: sessionCeilingUsd(study, records),
+  };
+  const notebooks = carried?.state.notebooks ?? {};
+  const experiments = sessionExperiments(k, notebooks);
+  return {
+    kind: 'session',
+    session: {
+      k,
+      study,
+      studyManifestSha256: frozen.sha256,
+      records,
+      link,
+      notebooks,
+      experiments,
+    },
+  };
+}
+
+/** The `runPilot` options every session shares (env, clocks, progress, signal, experiments). */
+export function commonPilotOptions(options: StudyRunOptions, session: DueSession) {
+  return {
+    env: options.env ?? {},
+    now: options.now,
+    ...(options.modelClock === undefined ? {} : { modelClock: options.modelClock }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(session.experiments === undefined ? {} : { experiments: session.experiments }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+  };
+}
+
+/** Session `k`'s shard folders present in `sessions/` (their names start `s<k>.shard-`). */
+export function sessionShardDirs(dir: string, k: number): string[] {
+  const paths = studyPaths(dir);
+  if (!existsSync(paths.sessions)) return [];
+  const prefix = paths.sessionShardPrefix(k);
+  return readdirSync(paths.sessions, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
+    .map((entry) => join(paths.sessions, entry.name))
+    .sort();
+}
+
 /**
  * `chi study run DIR`: runs the next due session of a study as the run folder `sessions/s<k>`
  * (or resumes the one in progress), continuing every instance from the state the previous
@@ -187,65 +270,43 @@ export async function runStudySession(options: StudyRunOptions): Promise<StudyRu
   }
 }
 
-// long-function: the steps of one session in order (calendar, freeze, carry, run, record)
-async function runLockedStudy(
-  options: StudyRunOptions,
-  file: ReturnType<typeof readStudyFile>,
-): Promise<StudyRunOutcome> {
+async function runLockedStudy(options: StudyRunOptions, file: StudyFile): Promise<StudyRunOutcome> {
   const paths = studyPaths(options.dir);
-  const now = options.now();
-  const existing = readFrozenStudy(paths);
-  const records = finishedSessions(paths, file.schedule.length);
-  const start = existing === null ? now : new Date(existing.manifest.frozenAt);
-  const calendar = studyCalendar(
-    file.schedule,
-    records.map((record) => new Date(record.finishedAt)),
-    now,
-    start,
-  );
-  if (calendar.kind === 'complete')
-    return {
-      exitCode: 0,
-      lines: [`chi study: all ${file.schedule.length} sessions are done`],
-      sessionIndex: null,
-    };
-  const k = calendar.index;
+  const started = (k: number) => existsSync(runPaths(paths.sessionRun(k)).manifest);
+  const step = await nextSession(options, file, true, started);
+  if (step.kind === 'outcome') return step.outcome;
+  const { session } = step;
+  const { k, link } = session;
   const runDir = paths.sessionRun(k);
-  const resuming = existsSync(runPaths(runDir).manifest);
-  if (calendar.kind === 'waiting' && !options.early && !resuming)
-    return { exitCode: 0, lines: [waitingLine(k, calendar.dueAt, now)], sessionIndex: null };
-  const frozen = await freezeStudy(paths, file, now);
-  const study = frozen.manifest.study;
-  const carried = carriedState(paths, records, frozen.sha256);
-  const link: RunStudyLink = {
-    studyId: study.studyId,
-    studyManifestSha256: frozen.sha256,
-    sessionIndex: k,
-    previousStateSha256: carried?.sha256 ?? null,
-    dueAt: calendar.dueAt.toISOString(),
-    early: calendar.kind === 'waiting',
-    ceilingUsd: sessionCeilingUsd(study, records),
-  };
-  const notebooks = carried?.state.notebooks ?? {};
-  const experiments =
-    k === 0
-      ? undefined
-      : [
-          retentionMemoryExperiment(notebooks),
-          ...REGISTERED_EXPERIMENTS.filter((experiment) => experiment.id !== 'memory'),
-        ];
-  const common = {
-    env: options.env ?? {},
-    now: options.now,
-    ...(options.modelClock === undefined ? {} : { modelClock: options.modelClock }),
-    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(experiments === undefined ? {} : { experiments }),
-  };
+  const resuming = started(k);
+  const shards = sessionShardDirs(options.dir, k);
+  if (!resuming && shards.length > 0)
+    throw new UsageError(
+      `chi study run: session s${k} is sharded (${shards.length} shard folder(s) in ${paths.sessions}); merge them with chi study merge ${paths.dir}`,
+    );
+  const common = commonPilotOptions(options, session);
   if (resuming) checkResumedLink(runDir, link);
   const outcome = resuming
     ? await runPilot({ ...common, resumeDir: runDir })
-    : await runPilot({ ...common, settings: sessionSettings(study, link), runDir });
+    : await runPilot({ ...common, settings: sessionSettings(session.study, link), runDir });
+  return await recordSession(options.dir, session, link, outcome);
+}
+
+// long-function: what a finished session records, in order (state, record, CHIS entries, report)
+/**
+ * Records a session whose run folder `sessions/s<k>` was run or merged (`outcome`): the state it
+ * ended with, its session record, its study CHIS entries, and after the last session the report.
+ * A session that did not finish records nothing (a later `chi study run` resumes it).
+ */
+export async function recordSession(
+  dir: string,
+  session: DueSession,
+  link: RunStudyLink,
+  outcome: { readonly exitCode: number; readonly releaseDir: string | null },
+): Promise<StudyRunOutcome> {
+  const paths = studyPaths(dir);
+  const { k, records } = session;
+  const runDir = paths.sessionRun(k);
   const status = await readJsonFile(runPaths(runDir).status, RunStatusSchema);
   if (status.state !== 'completed')
     return {
@@ -257,14 +318,14 @@ async function runLockedStudy(
     };
   const state = {
     kind: 'chi-study-state' as const,
-    studyManifestSha256: frozen.sha256,
+    studyManifestSha256: session.studyManifestSha256,
     sessionIndex: k,
     previousStateSha256: link.previousStateSha256,
-    notebooks: rebuildSessionNotebooks(runDir, notebooks),
+    notebooks: rebuildSessionNotebooks(runDir, session.notebooks),
   };
   const stateSha256 = await writeStudyState(paths.sessionState(k), state);
   const models = await returnedModels(runDir);
-  const finishedAt = status.finishedAt ?? options.now().toISOString();
+  const finishedAt = status.finishedAt ?? status.updatedAt;
   const record: StudySessionRecord = {
     kind: 'chi-study-session',
     sessionIndex: k,
@@ -293,7 +354,7 @@ async function runLockedStudy(
     lines.push(
       `chi study: WARNING: returned model or provider changed since s${k - 1} for ${record.modelChanges.join(', ')} (a possible provider-side change; not pooled silently)`,
     );
-  if (k === study.schedule.length - 1)
-    lines.push(`chi study: last session done; report ${await writeStudyReport(options.dir)}`);
+  if (k === session.study.schedule.length - 1)
+    lines.push(`chi study: last session done; report ${await writeStudyRelease(dir)}`);
   return { exitCode: outcome.exitCode, lines, sessionIndex: k };
 }
