@@ -105,6 +105,25 @@ const KEYED_EXPERIMENT_IDS: readonly string[] = [
 ];
 
 /**
+ * The opt-in environments (`goal-persistence`, `feedback-valence`) have no wording for a system
+ * that keeps its own memory: under memory policy `system` each of their steps would be an instance
+ * of its own with nothing carried over, so their numbers would measure nothing. Refused before any
+ * request (docs/protocol.md, "Memory systems"), never run and published as if they meant something.
+ */
+function refuseOptInUnderSystemMemory(
+  settings: PilotSettings,
+  selected: readonly AnyExperiment[],
+): void {
+  const optIn = selected.find((experiment) => OPT_IN_EXPERIMENT_IDS.includes(experiment.id));
+  const holder = settings.systems.find((system) => system.memory === 'system');
+  if (optIn === undefined || holder === undefined) return;
+  throw new InvalidArgumentError(
+    'templates',
+    `${optIn.id} has no wording for memory policy system (system ${holder.id} keeps its own memory, so nothing would carry over between its steps): run it with notebook systems only`,
+  );
+}
+
+/**
  * `manifest.experiments`: the pilot's three under their keys (null when left out), and the
  * parameters of experiments added from outside the pilot under `added` (absent when none).
  */
@@ -125,6 +144,7 @@ function manifestExperiments(
     settings.templates === undefined
       ? registry.filter((experiment) => !OPT_IN_EXPERIMENT_IDS.includes(experiment.id))
       : selectExperiments(settings.templates, registry);
+  refuseOptInUnderSystemMemory(settings, selected);
   const added: Record<string, unknown> = {};
   const optIn: Record<string, unknown> = {};
   for (const experiment of selected) {
