@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError } from '@chi/spec';
+import { InvalidArgumentError, type SystemSpec } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
@@ -15,7 +15,7 @@ import { memoryReferenceSpec } from './reference-systems';
 // The opt-in environments have no wording for a system that keeps its own memory: each of their
 // steps would be an instance of its own, so their numbers would measure nothing carried over.
 
-const manifestOf = (systems: Parameters<typeof defaultOfflineSettings>[0]['systems']) =>
+const manifestOf = (systems: SystemSpec[]) =>
   buildManifest({
     settings: { ...defaultOfflineSettings({ systems }), templates: ['memory', 'goal-persistence'] },
     worldSeeds: [1],

@@ -4,18 +4,15 @@
  * for byte; a missing, duplicated or foreign shard is refused, named; the merged release verifies
  * from a copy.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isPublishedRunFile } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chiProcess } from '../__fixtures__/chi-process';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
 const CREATED_AT = '2026-09-01T00:00:00.000Z';
 /** A frozen clock (tests only): every process stamps the same instants, so bytes can agree. */
 const CLOCK = { CHI_TEST_CLOCK: CREATED_AT };
@@ -39,23 +36,8 @@ const PLAN = [
 
 let root: string;
 
-function runCliProcess(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...CLOCK,
-    TSX_TSCONFIG_PATH: TSCONFIG,
-    NO_COLOR: '1',
-  };
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
-}
+/** `chi ARGS` as its own process under the frozen clock. */
+const runCliProcess = (args: readonly string[]) => chiProcess(args, CLOCK);
 
 const shardDir = (count: number, index: number) => join(root, `of${count}`, `shard-${index}`);
 

@@ -17,15 +17,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isPublishedRunFile } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chiProcess as spawnChi } from '../__fixtures__/chi-process';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
 import { studyPaths } from './study-folder';
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
 const DAY0 = '2026-09-01T00:00:00.000Z';
 const DAY1 = '2026-09-02T00:00:00.000Z';
 const INIT = [
@@ -50,27 +48,8 @@ const whole = () => studyPaths(join(root, 'whole', 'st'));
 const sharded = () => studyPaths(join(root, 'sharded', 'st'));
 
 /** `chi ARGS` as its own process under the frozen clock `clock` (tests only; folders absolute). */
-function chiProcess(args: readonly string[], clock: string) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CHI_TEST_CLOCK: clock,
-    TSX_TSCONFIG_PATH: TSCONFIG,
-    NO_COLOR: '1',
-  };
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-}
+const chiProcess = (args: readonly string[], clock: string) =>
+  spawnChi(args, { CHI_TEST_CLOCK: clock });
 
 /** `chi ARGS` in process (the cheap steps: init, freeze, merge). */
 async function chi(args: readonly string[], clock: string, cwd: string) {

@@ -92,7 +92,7 @@ function pairNav(pairs: readonly [string, string][], shown: number): string {
  * every system of B). Returns the files written, `index.html` first.
  *
  * @throws InvalidArgumentError naming a folder that holds no run (field `DIR`), and as
- *   {@link compareRuns} (field `a` or `b`): no release, or no world seed in common
+ *   `compareRuns` (field `a` or `b`): no release, or no world seed in common
  */
 export async function writeCompareBundle(
   runA: string,
