@@ -14,6 +14,7 @@ import {
   writeDivergenceViewBundle,
 } from './divergence/view';
 import { EXIT_CODES } from './exit-codes';
+import { studyPaths } from './study/study-folder';
 import { startStudyView, studySessionRuns, studyViewSource } from './study/study-view';
 import { testClockFrom } from './test-clock';
 
@@ -65,7 +66,7 @@ async function viewStudy(dir: string, command: ViewCommand, io: CliIo): Promise<
   }
   const server = await startStudyView(dir, now, command.port, report);
   io.stderr.write(
-    `chi: viewing the study ${dir} at ${server.url} (127.0.0.1 only): sessions on a time axis, completeness and spend, the CHIS trajectory; each session under run/s<k>/; Ctrl-C stops\n`,
+    `chi: viewing the study ${dir} (${studySessionRuns(dir)?.length ?? 0} session(s); its report: ${studyPaths(dir).reportMarkdown}) at ${server.url} (127.0.0.1 only): sessions on a time axis, completeness and spend, the CHIS trajectory; each session under run/s<k>/; Ctrl-C stops\n`,
   );
   io.stdout.write(`${server.url}\n`);
   await (io.untilStopped ?? new Promise<void>(() => {}));

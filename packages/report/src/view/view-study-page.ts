@@ -64,7 +64,7 @@ function sessionRow(s: ViewStudySession, previous: ViewStudySession | null, link
   const run =
     s.run === null
       ? ''
-      : `<a data-testid="study-run-link" href="${esc(links.run(s.run))}">run ${esc(s.run)}</a>`;
+      : `<a data-testid="run-link" href="${esc(links.run(s.run))}">run ${esc(s.run)}</a>`;
   let compare = '';
   if (s.run !== null && previous?.run != null) {
     const target = links.compare(previous.run, s.run);

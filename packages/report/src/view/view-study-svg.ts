@@ -66,13 +66,15 @@ function esc(text: string): string {
 /** A number in SVG coordinates: two decimals, no trailing zeros. */
 const n = (value: number) => String(Math.round(value * 100) / 100);
 
-/** Tick positions from 0 to `max` (inclusive of the last tick at or past it), at most ~8. */
+/** Tick positions from 0 to the first at or past `max`, at most about nine. */
 function dayTicks(max: number): number[] {
   const steps = [0.25, 0.5, 1, 2, 5, 7, 14, 28, 56, 91, 182, 365];
   const step = steps.find((s) => max / s <= 8) ?? Math.ceil(max / 8);
   const ticks: number[] = [];
-  for (let t = 0; t <= max + 1e-9; t += step) ticks.push(Math.round(t * 100) / 100);
-  return ticks;
+  for (let t = 0; ; t += step) {
+    ticks.push(Math.round(t * 100) / 100);
+    if (t >= max - 1e-9) return ticks;
+  }
 }
 
 /** How one session is drawn on the time axis: marker colour, fill and the words beside it. */
@@ -212,7 +214,9 @@ function trajectoryPanel(
       .map((r) => `${n(x(r.sessionIndex, si))},${n(y(value(r).estimate as number))}`)
       .join(' ');
     return [
-      `<polyline points="${line}" fill="none" stroke="${color}" stroke-width="1.5"/>`,
+      points.length < 2
+        ? ''
+        : `<polyline points="${line}" fill="none" stroke="${color}" stroke-width="1.5"/>`,
       ...points.map((r) => {
         const e = value(r);
         const b = bounds(e);
