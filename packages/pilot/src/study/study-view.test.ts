@@ -4,46 +4,28 @@ import { join } from 'node:path';
 import { writeStudyViewBundle } from '@chi/report/viewer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import {
+  chiAt,
+  STUDY_DAY0,
+  studyDay,
+  threeSessionStudy,
+} from '../__fixtures__/three-session-study';
 import { runViewCli } from '../view-cli';
 import { studyPaths } from './study-folder';
 import { startStudyView, studyViewData, studyViewSource } from './study-view';
 
-const DAY0 = '2026-09-01T00:00:00.000Z';
-const at = (day: number, hours = 0) =>
-  new Date(Date.parse(DAY0) + day * 86_400_000 + hours * 3_600_000).toISOString();
+const DAY0 = STUDY_DAY0;
+const at = studyDay;
 
 let root: string;
 const dir = () => join(root, 'st');
+const chi = (args: readonly string[], clock: string) => chiAt(root, args, clock);
 
-/** `chi ...` in process under the frozen clock `CHI_TEST_CLOCK=clock`. */
-async function chi(args: readonly string[], clock: string) {
-  const captured = captureIo({ cwd: root, env: { CHI_TEST_CLOCK: clock } });
-  const code = await runCli(args, captured.io);
-  expect(code, captured.err()).toBe(0);
-  return captured.out();
-}
-
-// A three-session scripted study (days 0, 1 and 7, as study-cli.test.ts builds it): s0 on day 0,
-// s1 early (`--now`) at 12:00 on day 0 (due on day 1), s2 not due yet (due 6 days after s1).
+// s0 on day 0, s1 early (`--now`) at 12:00 on day 0 (due on day 1), s2 not due yet (due six days
+// after s1 finished); reported only in the second test.
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'chi-study-view-'));
-  await chi(
-    [
-      'study',
-      'init',
-      'st',
-      '--delays-days',
-      '0,1,6',
-      '--replicates',
-      '2',
-      '--primary-session',
-      '2',
-    ],
-    DAY0,
-  );
-  await chi(['study', 'run', 'st'], DAY0);
-  await chi(['study', 'run', 'st', '--now'], at(0, 12));
+  await threeSessionStudy(root, false);
 }, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

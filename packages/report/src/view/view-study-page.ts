@@ -157,5 +157,5 @@ export function studyPage(study: ViewStudy, links: StudyPageLinks): string {
       : `<p>This page's data as JSON: <a href="${esc(links.json)}">${esc(links.json)}</a>.</p>`,
     links.tail ?? '',
   ].join('\n');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view: study ${esc(study.studyId)}</title><style>${VIEW_STYLE}\n${STUDY_STYLE}</style></head><body><main>${body}</main></body></html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>chi view: study ${esc(study.studyId)}</title><style>${VIEW_STYLE}\n${STUDY_STYLE}</style></head><body><main>${body}</main></body></html>\n`;
 }
