@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeStudyViewBundle } from '@chi/report/viewer';
@@ -10,6 +10,7 @@ import {
   studyDay,
   threeSessionStudy,
 } from '../__fixtures__/three-session-study';
+import { runCli } from '../cli-main';
 import { runViewCli } from '../view-cli';
 import { studyPaths } from './study-folder';
 import { startStudyView, studyViewData, studyViewSource } from './study-view';
@@ -120,5 +121,50 @@ describe('the study page of chi view STUDY_DIR (three sessions, injected clock)'
     expect(captured.out().trim()).toBe(join(root, 'b2', 'index.html'));
     const study = JSON.parse(readFileSync(join(root, 'b2', 'study.json'), 'utf8'));
     expect(study.now).toBe(at(2));
+  });
+
+  it('shows a study not frozen yet, and a first session interrupted, as in progress', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'chi-study-view-fresh-'));
+    try {
+      await chiAt(fresh, ['study', 'init', 'st', '--delays-days', '0,1,6'], DAY0);
+      const before = studyViewData(join(fresh, 'st'), new Date(at(0, 1)));
+      expect(before.studyManifestSha256).toBeNull();
+      expect(before.sessions.map((s) => [s.state, s.dueAt, s.dueProjected])).toEqual([
+        ['due', at(0, 1), false],
+        ['not-due', at(1, 1), true],
+        ['not-due', at(7, 1), true],
+      ]);
+      const stopped = new AbortController();
+      stopped.abort();
+      const captured = captureIo({
+        cwd: fresh,
+        env: { CHI_TEST_CLOCK: DAY0 },
+        signal: stopped.signal,
+      });
+      expect(await runCli(['study', 'run', 'st'], captured.io)).toBe(3);
+      const after = studyViewData(join(fresh, 'st'), new Date(at(0, 1)));
+      expect(after.studyManifestSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(after.sessions[0]).toMatchObject({ state: 'in-progress', run: 's0', startDay: 0 });
+      expect(after.sessions[0]?.blocks).toBeGreaterThan(0);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a study report of another study, naming the file (exit 5)', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'chi-study-view-bad-'));
+    try {
+      cpSync(dir(), join(copy, 'st'), { recursive: true });
+      writeFileSync(
+        studyPaths(join(copy, 'st')).report,
+        '{"kind":"chi-study-report","studyId":"other"}',
+      );
+      const captured = captureIo({ cwd: copy, env: { CHI_TEST_CLOCK: at(2) } });
+      expect(await runViewCli(['view', 'st', '--bundle', 'b'], captured.io)).toBe(5);
+      expect(captured.err()).toContain('study-report.json');
+      expect(captured.err()).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
