@@ -218,10 +218,23 @@ function evidenceClasses(runs: readonly (SessionRun | null)[], report: ViewStudy
     if (run?.manifest != null)
       classes.push(run.manifest.evidenceClass, ...run.manifest.systems.map((s) => s.evidenceClass));
   if (report.state === 'reported') {
+    // `scripted_baseline`, or one class per system (a study of live models)
     const evidence = (report.report as { evidence?: unknown }).evidence;
     if (typeof evidence === 'string') classes.push(evidence as EvidenceClass);
+    else if (typeof evidence === 'object' && evidence !== null)
+      classes.push(...(Object.values(evidence) as EvidenceClass[]));
   }
   return classes;
+}
+
+/**
+ * A study system's name as the page lists it: a scripted system's name, or a live system's ID
+ * (else its model without the provider allowlist).
+ */
+function systemName(system: unknown): string {
+  if (typeof system === 'string') return system;
+  const live = system as { readonly id?: string; readonly model?: string };
+  return live.id ?? live.model?.split('@')[0] ?? JSON.stringify(system);
 }
 
 /**
@@ -261,7 +274,7 @@ export function studyViewData(
     now: now.toISOString(),
     origin: axis.origin.toISOString(),
     banner: evidenceBanner(evidenceClasses(runs, report)),
-    systems: file.systems,
+    systems: file.systems.map(systemName),
     ceilings: file.ceilings,
     spentUsd: records.reduce((sum, record) => sum + record.chargedUsd, 0),
     primary: { session: file.primary.session, load: file.primary.checkpoint.load },
