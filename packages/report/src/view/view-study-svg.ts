@@ -146,7 +146,7 @@ export function studyTimeAxisSvg(study: ViewStudy): string {
   const last = ticks.at(-1) ?? max;
   const plot = WIDTH - LEFT - RIGHT;
   const x = (day: number) => LEFT + (Math.max(0, day) / last) * plot;
-  const top = 16;
+  const top = 30; // room for the `now` label above the lanes
   const height = top + study.sessions.length * LANE + 40;
   const axisY = top + study.sessions.length * LANE;
   const grid = ticks
@@ -158,7 +158,7 @@ export function studyTimeAxisSvg(study: ViewStudy): string {
   const lanes = study.sessions.map((s, i) => sessionLane(s, top + i * LANE + LANE / 2, x)).join('');
   const now =
     nowDay >= 0
-      ? `<line data-testid="study-now" x1="${n(x(nowDay))}" x2="${n(x(nowDay))}" y1="${top - 10}" y2="${axisY}" stroke="${OKABE_ITO.skyBlue}" stroke-width="2" stroke-dasharray="6 3"/><text x="${n(x(nowDay))}" y="${top - 10}" text-anchor="middle" fill="#1a6f9e">now</text>`
+      ? `<line data-testid="study-now" x1="${n(x(nowDay))}" x2="${n(x(nowDay))}" y1="${top - 10}" y2="${axisY}" stroke="${OKABE_ITO.skyBlue}" stroke-width="2" stroke-dasharray="6 3"/><text x="${n(x(nowDay))}" y="${top - 14}" text-anchor="middle" fill="#1a6f9e">now</text>`
       : '';
   return `<svg data-testid="study-time-axis" role="img" aria-labelledby="study-time-axis-title" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" font-family="system-ui,sans-serif" font-size="12"><title id="study-time-axis-title">Sessions of ${esc(study.studyId)} on a time axis: days since s0 started</title>${grid}<line x1="${LEFT}" x2="${n(LEFT + plot)}" y1="${axisY}" y2="${axisY}" stroke="#000"/><text x="${n(LEFT + plot / 2)}" y="${axisY + 34}" text-anchor="middle">days since s0 started (${esc(study.origin)})</text>${now}${lanes}</svg>`;
 }
