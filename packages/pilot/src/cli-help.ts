@@ -212,6 +212,7 @@ Usage:
   chi view [DIR] --bundle OUT
   chi view RUN_A RUN_B [--port P]
   chi view RUN_A RUN_B --bundle OUT
+  chi view STUDY_DIR [--port P | --bundle OUT]
 
 Serves a local web app on 127.0.0.1 (port 0, the default, picks a free one; the URL is printed on
 stdout) until Ctrl-C: the summary; system -> world -> load, condition or history checkpoint ->
@@ -227,6 +228,16 @@ that share no world seed and says when their configurations or models differ. Tw
 run compare the same way: the summary's "Compare two systems" form (or compare?sa=X&sb=Y).
 With --bundle, the same pages are written as static files (a run's bundle holds a page per pair
 of its systems; RUN_A RUN_B one page per system both runs have).
+
+A study folder (chi study init) opens on its study page: the study ID and frozen manifest hash,
+the schedule on a time axis in days since s0 started (each session's due time, its actual start,
+early --now runs labelled, sessions not run yet as due or not due), each session's blocks complete
+and spend against the per-session and total ceilings, a possible provider-side model change, and
+the CHIS trajectory (Q_M and retention by session, with intervals over worlds) exactly as
+study-report.json holds it (chi study report DIR writes it; the page says so when it is missing
+or older than the last session). Its data is at api/study; each session opens under run/s<k>/,
+and consecutive sessions compare paired by world. --bundle writes the page with every session's
+viewer and those comparisons.
 
 ${options('view')}
 
@@ -253,6 +264,7 @@ Usage:
                                    to each probe; live progress while a run is in progress
   chi view [DIR] --bundle OUT      write a static copy of the viewer that opens with no server
   chi view RUN_A RUN_B [--bundle OUT]   compare two released runs side by side, paired by world
+  chi view STUDY_DIR [--bundle OUT]    a study: sessions on a time axis, completeness, spend, trajectory
   chi <command> --help             the options of one command; chi --version prints the version
   chi merge SHARD_DIR... --out DIR one run folder and release from a sharded run (chi pilot --shard i/n)
   chi calibrate DATA [--out FILE]  build a frozen human calibration from a human-data JSONL file

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { startViewServer, writeCompareBundle, writeViewBundle } from '@chi/report/viewer';
+import {
+  startViewServer,
+  writeCompareBundle,
+  writeStudyViewBundle,
+  writeViewBundle,
+} from '@chi/report/viewer';
 import { ChiError, InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import { parseCli, UsageError, type ViewCommand } from './cli-args';
 import type { CliIo } from './cli-main';
@@ -10,7 +15,8 @@ import {
 } from './divergence/view';
 import { EXIT_CODES } from './exit-codes';
 import { studyPaths } from './study/study-folder';
-import { startStudyView, studySessionRuns } from './study/study-view';
+import { startStudyView, studySessionRuns, studyViewSource } from './study/study-view';
+import { testClockFrom } from './test-clock';
 
 // `chi view` on its own module graph: the `chi` executable imports this file, not cli-main, for
 // `chi view`, so browsing a run never loads the release writer's chart libraries (vega, about a
@@ -40,23 +46,41 @@ async function viewDivergence(release: string, command: ViewCommand, io: CliIo):
   return EXIT_CODES.ok;
 }
 
+/**
+ * `chi view STUDY_DIR`: the study page (served, or bundled with every session's viewer). Its
+ * "now" (what is due) is the clock's: `CHI_TEST_CLOCK` in tests, real time otherwise.
+ */
+async function viewStudy(dir: string, command: ViewCommand, io: CliIo): Promise<number> {
+  const now = testClockFrom(io.env) ?? (() => new Date());
+  const report = `chi study report ${command.dir}`;
+  if (command.bundle !== null) {
+    const [index] = await writeStudyViewBundle(
+      studyViewSource(dir, now, report),
+      resolve(io.cwd ?? process.cwd(), command.bundle),
+    );
+    io.stderr.write(
+      'chi: study bundle written (the study page and every session); open it in a browser, no server needed\n',
+    );
+    io.stdout.write(`${index}\n`);
+    return EXIT_CODES.ok;
+  }
+  const server = await startStudyView(dir, now, command.port, report);
+  io.stderr.write(
+    `chi: viewing the study ${dir} (${studySessionRuns(dir)?.length ?? 0} session(s); its report: ${studyPaths(dir).reportMarkdown}) at ${server.url} (127.0.0.1 only): sessions on a time axis, completeness and spend, the CHIS trajectory; each session under run/s<k>/; Ctrl-C stops\n`,
+  );
+  io.stdout.write(`${server.url}\n`);
+  await (io.untilStopped ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT_CODES.ok;
+}
+
 /** `chi view [DIR] [--port P] [--bundle OUT]`: serves (or bundles) a run folder or release. */
 export async function viewCommand(command: ViewCommand, io: CliIo): Promise<number> {
   if (command.compare !== null) return await viewComparison(command, command.compare, io);
   const dir = resolve(io.cwd ?? process.cwd(), command.dir);
   const divergence = divergenceViewRelease(dir);
   if (divergence !== null) return await viewDivergence(divergence, command, io);
-  const sessions = command.bundle === null ? studySessionRuns(dir) : null;
-  if (sessions !== null) {
-    const server = await startStudyView(dir, sessions, command.port);
-    io.stderr.write(
-      `chi: viewing the study ${dir} (${sessions.length} session(s); its report: ${studyPaths(dir).reportMarkdown}) at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`,
-    );
-    io.stdout.write(`${server.url}\n`);
-    await (io.untilStopped ?? new Promise<void>(() => {}));
-    await server.close();
-    return EXIT_CODES.ok;
-  }
+  if (studySessionRuns(dir) !== null) return await viewStudy(dir, command, io);
   if (command.bundle !== null) {
     const [index] = await writeViewBundle(dir, resolve(io.cwd ?? process.cwd(), command.bundle));
     io.stderr.write('chi: viewer bundle written; open it in a browser, no server needed\n');

@@ -41,6 +41,16 @@ export {
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';
+export type {
+  ViewStudy,
+  ViewStudyReport,
+  ViewStudyReportState,
+  ViewStudyRow,
+  ViewStudySession,
+  ViewStudySessionState,
+  ViewStudySource,
+} from './view/view-study';
+export { writeStudyViewBundle } from './view/view-study-bundle';
 export {
   type ReleaseStep,
   type ReleaseSummary,

@@ -23,3 +23,13 @@ export { boundHeapGrowth } from './heap-growth';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';
+export type {
+  ViewStudy,
+  ViewStudyReport,
+  ViewStudyReportState,
+  ViewStudyRow,
+  ViewStudySession,
+  ViewStudySessionState,
+  ViewStudySource,
+} from './view/view-study';
+export { writeStudyViewBundle } from './view/view-study-bundle';

@@ -9,6 +9,8 @@ import { VIEW_STYLE, viewPage } from './view-app';
 import { compareForm } from './view-compare-page';
 import { answerCompare } from './view-compare-route';
 import { openViewRun, type ViewRun } from './view-run';
+import type { ViewStudySource } from './view-study';
+import { SERVED_STUDY_LINKS, studyPage } from './view-study-page';
 
 /** Options of {@link startViewServer}. */
 export interface ViewServerOptions {
@@ -19,6 +21,11 @@ export interface ViewServerOptions {
    * name: `chi view RUN_A RUN_B` (`dir` is then only where relative names resolve).
    */
   readonly runs?: readonly string[];
+  /**
+   * Serve a study (`chi view STUDY_DIR`): `/` is its study page (`/api/study` its data as JSON),
+   * and its sessions are the folder's runs, read again on every request (`runs` is then ignored).
+   */
+  readonly study?: ViewStudySource;
   /** Loopback only: `127.0.0.1` by default. */
   readonly host?: string;
   /** 0 (the default) picks a free port. */
@@ -96,6 +103,13 @@ async function listedRuns(
   return named;
 }
 
+/** A study's session runs by folder name (`s0`, `s1`, ...): those that hold a run already. */
+async function studyRuns(runs: readonly string[]): Promise<Map<string, string>> {
+  const named = new Map<string, string>();
+  for (const run of runs) if (await isRunFolder(run)) named.set(basename(run), run);
+  return named;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -127,6 +141,25 @@ function runListPage(dir: string, runs: readonly string[], systems: readonly str
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>chi view</title><style>${VIEW_STYLE}</style></head><body><main><h1>chi view</h1><p>${escapeHtml(dir)}: ${runs.length} runs or releases.</p><ul class="runs">${items}</ul>${runs.length > 0 ? compareForm(runs, systems) : ''}</main></body></html>\n`;
 }
 
+/** Answers `/` and `/api/study` of a study (false for any other path). */
+async function answerStudy(
+  study: ViewStudySource,
+  path: string,
+  runs: ReadonlyMap<string, string>,
+  response: ServerResponse,
+): Promise<boolean> {
+  if (path === '/api/study') {
+    send(response, 200, 'application/json', JSON.stringify(await study.study()));
+    return true;
+  }
+  if (path !== '/' && path !== '/index.html') return false;
+  const names = [...runs.keys()];
+  const tail = names.length > 0 ? compareForm(names, await systemsOfRuns(runs)) : '';
+  const html = studyPage(await study.study(), { ...SERVED_STUDY_LINKS, tail });
+  send(response, 200, 'text/html; charset=utf-8', html);
+  return true;
+}
+
 /** The HTTP status of an error answering an API call, and its one-line message. */
 function errorAnswer(error: unknown): { status: number; message: string } {
   const message = (error instanceof Error ? error.message : String(error)).replace(/\n\s*/g, ' ');
@@ -139,7 +172,8 @@ function errorAnswer(error: unknown): { status: number; message: string } {
  * calls of `answerViewApi` (a summary for the first screen, a page of worlds, one world's
  * items, one item, one request, one notebook), each read from the run when asked for, never the
  * whole run, and `/compare` two of its systems paired by world. For a folder of runs, `/` lists
- * them, `/compare` pairs two of them, and each is served under `/run/<name>/`.
+ * them, `/compare` pairs two of them, and each is served under `/run/<name>/`. For a study
+ * (`study`), `/` is the study page and `/api/study` its data, and its sessions are the runs.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const dir = resolve(options.dir);
@@ -149,11 +183,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       'host',
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
-  const listed = await listedRuns(dir, options.runs);
+  const study = options.study;
+  const sessions = () => studyRuns(study?.runs() ?? []);
+  const listed = study === undefined ? await listedRuns(dir, options.runs) : await sessions();
   const single = listed === null && (await isRunFolder(dir));
-  const paths = listed ?? (single ? new Map<string, string>() : await childRuns(dir));
-  const runs = [...paths.keys()];
-  if (!single && runs.length === 0) await assertRunFolder(dir); // throws, naming what is missing
+  let paths = listed ?? (single ? new Map<string, string>() : await childRuns(dir));
+  if (!single && study === undefined && paths.size === 0) await assertRunFolder(dir); // throws, naming what is missing
   const opened = new Map<string, Promise<ViewRun>>();
   const page = viewPage('');
   /** Answers a path below one run's root (`/`, `/api/<name>`). */
@@ -186,6 +221,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const answer = async (): Promise<void> => {
       if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
       if (single) return runAnswer(dir, url, path, response);
+      if (study !== undefined) {
+        paths = await sessions(); // a session that finished since shows on reload
+        if (await answerStudy(study, path, paths, response)) return;
+      }
+      const runs = [...paths.keys()];
       if (await answerCompare(path, url, { dir, single, runs: paths }, response, send, VIEW_STYLE))
         return;
       if (path === '/' || path === '/index.html')
