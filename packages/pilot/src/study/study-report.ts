@@ -10,6 +10,7 @@ import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
 import { daysBetween } from './study-schedule';
+import { studySystemIds } from './study-systems';
 
 /** The fixed analysis seed and resamples of a study report (as the pilot's defaults). */
 const ANALYSIS_SEED = 20260901;
@@ -159,10 +160,10 @@ function cohortSections(
     cohorts.push({
       studyId: file.studyId,
       studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
-      systems: file.systems,
+      systems: studySystemIds(file),
       sessionsDone: records.length,
     });
-    for (const systemId of file.systems)
+    for (const systemId of studySystemIds(file))
       for (const versus of originals)
         for (const load of loads)
           for (const record of records) {

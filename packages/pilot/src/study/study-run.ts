@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAttemptLog } from '@chi/run';
 import { acquireRunLock } from '@chi/run/internal';
-import type { StudyDeclaration, StudyFile } from '@chi/spec';
+import type { ModelCatalog, StudyDeclaration, StudyFile, SystemSpec } from '@chi/spec';
 import {
   RunFolderDamagedError,
   RunManifestSchema,
@@ -17,7 +17,6 @@ import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { runPilot } from '../pilot';
 import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
-import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState, finishedSessions } from './study-chain';
@@ -25,9 +24,10 @@ import { chisEntries } from './study-chis';
 import { writeStudyRelease } from './study-code';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
-import { freezeStudy, readFrozenStudy } from './study-manifest';
+import { freezeStudy, readFrozenStudy, readStudyCatalog } from './study-manifest';
 import { daysBetween, studyCalendar } from './study-schedule';
 import { rebuildSessionNotebooks, writeStudyState } from './study-state';
+import { declaredStudySystem } from './study-systems';
 
 /** Options of {@link runStudySession}. */
 export interface StudyRunOptions {
@@ -36,7 +36,12 @@ export interface StudyRunOptions {
   readonly now: () => Date;
   /** `--now`: run the next session even before it is due, and record that it ran early. */
   readonly early: boolean;
+  /** API keys by variable name (the process environment): read only, never written. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Injectable fetch of a live study's endpoint probe and catalog (tests). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Where a warning line goes (a live endpoint without a declared price). */
+  readonly warn?: (line: string) => void;
   readonly onEvent?: PilotEventSink;
   readonly signal?: AbortSignal;
   readonly modelClock?: () => Date;
@@ -51,10 +56,17 @@ export interface StudyRunOutcome {
   readonly sessionIndex: number | null;
 }
 
-/** The pilot settings of one session: the study's systems, worlds and loads under its ceiling. */
-export function sessionSettings(study: StudyDeclaration, link: RunStudyLink): PilotSettings {
+/**
+ * The pilot settings of one session: the study's systems (as its manifest froze them, or as
+ * declared for a scripted study), worlds and loads under its ceiling.
+ */
+export function sessionSettings(
+  study: StudyDeclaration,
+  link: RunStudyLink,
+  systems: readonly SystemSpec[] = study.systems.map(declaredStudySystem),
+): PilotSettings {
   return defaultOfflineSettings({
-    systems: study.systems.map((name) => scriptedSystemSpec(name)),
+    systems,
     replicates: study.worldSeeds.replicates,
     rootSeed: study.worldSeeds.rootSeed,
     loads: [...study.experiments.memory.loads],
@@ -144,6 +156,10 @@ export interface DueSession {
   readonly records: readonly StudySessionRecord[];
   readonly link: RunStudyLink;
   readonly notebooks: Readonly<Record<string, string>>;
+  /** The systems every session runs (a live study's as its manifest froze them). */
+  readonly systems: readonly SystemSpec[];
+  /** The catalog prices a live study froze (OpenRouter models), or undefined. */
+  readonly catalog: ModelCatalog | undefined;
   /** The experiment modules of the session (undefined: the pilot's registry, session 0). */
   readonly experiments: readonly AnyExperiment[] | undefined;
 }
@@ -177,7 +193,7 @@ export function sessionExperiments(
  * (every link of the chain checked). `freeze` false refuses a study not frozen yet (a shard).
  */
 export async function nextSession(
-  options: Pick<StudyRunOptions, 'dir' | 'now' | 'early'>,
+  options: Pick<StudyRunOptions, 'dir' | 'now' | 'early' | 'env' | 'fetch' | 'warn'>,
   file: StudyFile,
   freeze: boolean,
   started: (k: number) => boolean,
@@ -202,7 +218,11 @@ export async function nextSession(
   const k = calendar.index;
   if (calendar.kind === 'waiting' && !options.early && !started(k))
     return idle(waitingLine(k, calendar.dueAt, now));
-  const frozen = await freezeStudy(paths, file, now);
+  const frozen = await freezeStudy(paths, file, now, {
+    env: options.env ?? {},
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
+  });
   const study = frozen.manifest.study;
   const carried = carriedState(paths, records, frozen.sha256);
   const link: RunStudyLink = {
@@ -225,6 +245,8 @@ export async function nextSession(
       records,
       link,
       notebooks,
+      systems: frozen.manifest.systems ?? study.systems.map(declaredStudySystem),
+      catalog: await readStudyCatalog(paths, frozen.manifest),
       experiments,
     },
   };
@@ -238,6 +260,7 @@ export function commonPilotOptions(options: StudyRunOptions, session: DueSession
     ...(options.modelClock === undefined ? {} : { modelClock: options.modelClock }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(session.experiments === undefined ? {} : { experiments: session.experiments }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
   };
@@ -288,7 +311,12 @@ async function runLockedStudy(options: StudyRunOptions, file: StudyFile): Promis
   if (resuming) checkResumedLink(runDir, link);
   const outcome = resuming
     ? await runPilot({ ...common, resumeDir: runDir })
-    : await runPilot({ ...common, settings: sessionSettings(session.study, link), runDir });
+    : await runPilot({
+        ...common,
+        settings: sessionSettings(session.study, link, session.systems),
+        ...(session.catalog === undefined ? {} : { catalog: session.catalog }),
+        runDir,
+      });
   return await recordSession(options.dir, session, link, outcome);
 }
 

@@ -55,7 +55,8 @@ export async function runStudyShard(
     ? await runPilot({ ...common, resumeDir: runDir, release: false })
     : await runPilot({
         ...common,
-        settings: sessionSettings(session.study, link),
+        settings: sessionSettings(session.study, link, session.systems),
+        ...(session.catalog === undefined ? {} : { catalog: session.catalog }),
         runDir,
         shard,
         createdAt: new Date(link.dueAt),
