@@ -24,6 +24,7 @@ import { chisEntries } from './study-chis';
 import { writeStudyRelease } from './study-code';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
+import { type CarriedInstances, type InstanceCarry, instanceCarry } from './study-instances';
 import { freezeStudy, readFrozenStudy, readStudyCatalog } from './study-manifest';
 import { daysBetween, studyCalendar } from './study-schedule';
 import { rebuildSessionNotebooks, writeStudyState } from './study-state';
@@ -156,6 +157,8 @@ export interface DueSession {
   readonly records: readonly StudySessionRecord[];
   readonly link: RunStudyLink;
   readonly notebooks: Readonly<Record<string, string>>;
+  /** What the previous session handed on of the systems that keep their own memory. */
+  readonly instances: CarriedInstances;
   /** The systems every session runs (a live study's as its manifest froze them). */
   readonly systems: readonly SystemSpec[];
   /** The catalog prices a live study froze (OpenRouter models), or undefined. */
@@ -245,6 +248,7 @@ export async function nextSession(
       records,
       link,
       notebooks,
+      instances: carried?.state.instances ?? {},
       systems: frozen.manifest.systems ?? study.systems.map(declaredStudySystem),
       catalog: await readStudyCatalog(paths, frozen.manifest),
       experiments,
@@ -307,7 +311,8 @@ async function runLockedStudy(options: StudyRunOptions, file: StudyFile): Promis
     throw new UsageError(
       `chi study run: session s${k} is sharded (${shards.length} shard folder(s) in ${paths.sessions}); merge them with chi study merge ${paths.dir}`,
     );
-  const common = commonPilotOptions(options, session);
+  const carry = instanceCarry(session.systems, session.instances, session.studyManifestSha256);
+  const common = { ...commonPilotOptions(options, session), prepareModels: carry.prepare };
   if (resuming) checkResumedLink(runDir, link);
   const outcome = resuming
     ? await runPilot({ ...common, resumeDir: runDir })
@@ -317,7 +322,7 @@ async function runLockedStudy(options: StudyRunOptions, file: StudyFile): Promis
         ...(session.catalog === undefined ? {} : { catalog: session.catalog }),
         runDir,
       });
-  return await recordSession(options.dir, session, link, outcome);
+  return await recordSession(options.dir, session, link, outcome, carry);
 }
 
 // long-function: what a finished session records, in order (state, record, CHIS entries, report)
@@ -331,6 +336,7 @@ export async function recordSession(
   session: DueSession,
   link: RunStudyLink,
   outcome: { readonly exitCode: number; readonly releaseDir: string | null },
+  carry?: InstanceCarry,
 ): Promise<StudyRunOutcome> {
   const paths = studyPaths(dir);
   const { k, records } = session;
@@ -344,12 +350,14 @@ export async function recordSession(
       ],
       sessionIndex: k,
     };
+  const instances = await carry?.handOn(runDir);
   const state = {
     kind: 'chi-study-state' as const,
     studyManifestSha256: session.studyManifestSha256,
     sessionIndex: k,
     previousStateSha256: link.previousStateSha256,
     notebooks: rebuildSessionNotebooks(runDir, session.notebooks),
+    ...(instances === undefined ? {} : { instances }),
   };
   const stateSha256 = await writeStudyState(paths.sessionState(k), state);
   const models = await returnedModels(runDir);
