@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { type RunManifest, type StudySessionRecord, StudySessionRecordSchema } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
+import { fakeOpenRouter } from '../__fixtures__/fake-openrouter';
 import { runCli } from '../cli-main';
 import { type ScriptedServer, serveScriptedSystem } from '../serve';
 import { type RewritingProxy, rewritingProxy } from './__fixtures__/rewriting-proxy';
@@ -122,6 +123,9 @@ describe('a study of a live endpoint model (chi serve behind a loopback proxy)',
     // the key was read from the environment and reached no file of the study
     for (const file of filesUnder(paths().dir))
       expect(readFileSync(file, 'utf8').includes(SECRET), file).toBe(false);
+    // the whole live study recomputes from its folder
+    const verified = await chi(['verify', 'st'], at(8));
+    expect(verified.code, verified.err).toBe(0);
   });
 
   it('refuses spend over the study ceiling before any request is sent', async () => {
@@ -143,5 +147,75 @@ describe('a study of a live endpoint model (chi serve behind a loopback proxy)',
     expect(refused.err).not.toMatch(/\n\s+at /);
     expect(existsSync(paths().manifest)).toBe(false);
     expect(proxy.completions()).toBe(0);
+  });
+});
+
+describe('a study of an OpenRouter model (a fake OpenRouter behind an injected fetch)', () => {
+  const OPENROUTER_KEY = 'sk-or-study-live-test-abcdef';
+  async function chiOr(
+    args: readonly string[],
+    clock: string,
+    fake: ReturnType<typeof fakeOpenRouter>,
+    key = true,
+  ) {
+    const env = { CHI_TEST_CLOCK: clock, ...(key ? { OPENROUTER_API_KEY: OPENROUTER_KEY } : {}) };
+    const captured = captureIo({ cwd: root, env, fetch: fake.fetch });
+    const code = await runCli(args, captured.io);
+    return { code, out: captured.out(), err: captured.err() };
+  }
+  function writeOpenRouterStudy(): void {
+    mkdirSync(join(root, 'st'), { recursive: true });
+    writeFileSync(
+      paths().study,
+      JSON.stringify({
+        studyId: 'openrouter',
+        protocol: 'chi-pilot',
+        systems: [{ model: 'moonshotai/kimi-k3@moonshotai/mxfp4' }],
+        experiments: { memory: { loads: [32] } },
+        worldSeeds: { rootSeed: 20260901, replicates: 2 },
+        schedule: [{ afterPreviousDays: 0 }, { afterPreviousDays: 1 }],
+        ceilings: { perSessionUsd: 2, totalUsd: 4 },
+        primary: { session: 1, checkpoint: { experiment: 'memory', load: 32 } },
+      }),
+    );
+  }
+
+  it('freezes the catalog once, runs every session under it, verifies, and refuses it edited', async () => {
+    writeOpenRouterStudy();
+    const fake = fakeOpenRouter({ answerWith: 'perfect' });
+    // without the key nothing is frozen: it is read from the environment only
+    const keyless = await chiOr(['study', 'run', 'st'], DAY0, fake, false);
+    expect(keyless.code).toBe(2);
+    expect(keyless.err).toContain('OPENROUTER_API_KEY');
+    expect(existsSync(paths().manifest)).toBe(false);
+
+    for (const [k, day] of [
+      [0, 0],
+      [1, 1],
+    ] as const) {
+      const session = await chiOr(['study', 'run', 'st'], at(day), fake);
+      expect(session.code, session.err).toBe(0);
+      expect(record(k).models).toEqual([
+        { systemId: 'kimi-k3', models: ['moonshotai/kimi-k3'], providers: ['moonshotai/mxfp4'] },
+      ]);
+    }
+    const frozen = json<{ catalogSha256: string }>(paths().manifest);
+    for (const k of [0, 1])
+      expect(json<RunManifest>(join(paths().sessionRun(k), 'manifest.json')).catalogSha256).toBe(
+        frozen.catalogSha256,
+      );
+    expect(fake.authorizations.every((header) => header === `Bearer ${OPENROUTER_KEY}`)).toBe(true);
+    for (const file of filesUnder(paths().dir))
+      expect(readFileSync(file, 'utf8').includes(OPENROUTER_KEY), file).toBe(false);
+    const verified = await chiOr(['verify', 'st'], at(2), fake);
+    expect(verified.code, verified.err).toBe(0);
+
+    const catalog = readFileSync(paths().catalog, 'utf8');
+    // the catalog edited after the study froze it: its hash no longer matches
+    writeFileSync(paths().catalog, catalog.replace('"source":"', '"source":"edited '));
+    expect(readFileSync(paths().catalog, 'utf8')).not.toBe(catalog);
+    const refused = await chiOr(['verify', 'st'], at(2), fake);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('study-catalog.json');
   });
 });
