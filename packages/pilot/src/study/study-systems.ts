@@ -67,6 +67,19 @@ export function declaredStudySystem(system: StudySystem): SystemSpec {
 }
 
 /**
+ * Refuses two systems with one ID (two live models whose names end alike, `a/m@x` and `b/m@y`,
+ * both default to `m`) before anything is frozen, naming the second and asking for an `id`.
+ */
+export function checkDistinctIds(study: Pick<StudyDeclaration, 'systems'>, what: string): void {
+  const ids = studySystemIds(study);
+  const twice = ids.findIndex((id, index) => ids.indexOf(id) !== index);
+  if (twice >= 0)
+    throw new UsageError(
+      `${what}: systems[${twice}]: its system ID ${JSON.stringify(ids[twice])} is also systems[${ids.indexOf(ids[twice] as string)}]'s; give one of them an "id"`,
+    );
+}
+
+/**
  * Refuses an endpoint model without a declared price unless its entry accepts that the ceilings
  * cannot bound it (`acceptUnboundedSpend`), naming the field; a scripted baseline served by `chi
  * serve` is free and needs none.
@@ -110,6 +123,7 @@ export async function resolveStudySystems(
   context: StudyLiveContext,
   what: string,
 ): Promise<{ readonly systems: SystemSpec[]; readonly catalog: ModelCatalog | undefined }> {
+  checkDistinctIds(study, what);
   let systems = study.systems.map(declaredStudySystem);
   const urls = [
     ...new Set(
