@@ -13,21 +13,28 @@ const at = (day: number) => new Date(Date.parse(DAY0) + day * 86_400_000).toISOS
 
 let root: string;
 let window: ScriptedServer;
+let keyword: ScriptedServer;
 let leaky: ScriptedServer;
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'chi-study-memory-'));
   // what `chi serve --system window` and `--system leaky-store` run, on 127.0.0.1 port 0
   window = await serveScriptedSystem({ system: 'window' });
+  keyword = await serveScriptedSystem({ system: 'keyword-store' });
   leaky = await serveScriptedSystem({ system: 'leaky-store' });
 });
 afterEach(async () => {
   await window.close();
+  await keyword.close();
   await leaky.close();
   rmSync(root, { recursive: true, force: true });
 });
 
-async function chi(args: readonly string[], clock: string) {
-  const captured = captureIo({ cwd: root, env: { CHI_TEST_CLOCK: clock } });
+async function chi(args: readonly string[], clock: string, signal?: AbortSignal) {
+  const captured = captureIo({
+    cwd: root,
+    env: { CHI_TEST_CLOCK: clock },
+    ...(signal === undefined ? {} : { signal }),
+  });
   const code = await runCli(args, captured.io);
   return { code, out: captured.out(), err: captured.err() };
 }
@@ -36,8 +43,8 @@ const paths = () => studyPaths(join(root, 'st'));
 const json = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 /**
- * Three systems that keep their own memory: keyword-store in process, window served over HTTP
- * (both offer instance control), leaky-store served (no instance control: identity only).
+ * Systems that keep their own memory: window and keyword-store in process and served over HTTP
+ * (all offer instance control), leaky-store served (no instance control: identity only).
  */
 function writeStudy(): void {
   mkdirSync(join(root, 'st'), { recursive: true });
@@ -48,7 +55,9 @@ function writeStudy(): void {
       protocol: 'chi-pilot',
       systems: [
         'keyword-store',
+        'window',
         { id: 'window-http', model: window.model, baseUrl: window.baseUrl, memory: 'system' },
+        { id: 'keyword-http', model: keyword.model, baseUrl: keyword.baseUrl },
         { id: 'leaky-http', model: leaky.model, baseUrl: leaky.baseUrl },
       ],
       experiments: { memory: { loads: [32] } },
@@ -70,11 +79,13 @@ function retrieval(k: number): Map<string, number | null> {
   return new Map(entries.map((entry) => [`${entry.systemId}|${entry.worldSeed}`, entry.retrieval]));
 }
 
-/** A fresh `window` server on the same port: the study moved, or the server restarted. */
-async function restartWindow(): Promise<void> {
-  const port = window.port;
+/** Fresh servers on the same ports: the study moved, or the servers restarted empty. */
+async function restartServers(): Promise<void> {
+  const [windowPort, keywordPort] = [window.port, keyword.port];
   await window.close();
-  window = await serveScriptedSystem({ system: 'window', port });
+  await keyword.close();
+  window = await serveScriptedSystem({ system: 'window', port: windowPort });
+  keyword = await serveScriptedSystem({ system: 'keyword-store', port: keywordPort });
 }
 
 describe('a study of systems that keep their own memory (memory policy system)', () => {
@@ -86,8 +97,8 @@ describe('a study of systems that keep their own memory (memory policy system)',
     const studySha = readFileSync(paths().manifestSha256, 'utf8').slice(0, 12);
     // no notes are carried for them; their instances are, rooted in the study manifest's hash
     expect(state0.notebooks).toEqual({});
-    expect(state0.instances?.['keyword-store']?.carry).toBe('exported');
-    expect(state0.instances?.['window-http']?.carry).toBe('exported');
+    for (const system of ['keyword-store', 'window', 'window-http', 'keyword-http'])
+      expect(state0.instances?.[system]?.carry, system).toBe('exported');
     expect(state0.instances?.['leaky-http']?.carry).toBe('identity');
     const windowIds = Object.keys(state0.instances?.['window-http']?.states ?? {});
     expect(windowIds).toHaveLength(2);
@@ -97,14 +108,20 @@ describe('a study of systems that keep their own memory (memory policy system)',
     }
     expect(Object.values(state0.instances?.['leaky-http']?.states ?? {})).toEqual([null, null]);
 
-    // the window server restarts empty (a study moved to another machine): its state is imported
-    await restartWindow();
+    // the servers restart empty (a study moved to another machine): their state is imported
+    await restartServers();
+    // s1 is interrupted before its first request, then resumed: an in-process memory imports
+    // again (it died with the process), a served one keeps what its session start imported
+    const stopped = new AbortController();
+    stopped.abort();
+    const interrupted = await chi(['study', 'run', 'st'], at(1), stopped.signal);
+    expect(interrupted.code).toBe(3);
     const s1 = await chi(['study', 'run', 'st'], at(1));
     expect(s1.code, s1.err).toBe(0);
     const state1 = json<StudyState>(paths().sessionState(1));
     expect(Object.keys(state1.instances?.['window-http']?.states ?? {})).toEqual(windowIds);
-    expect(state1.instances?.['window-http']).toEqual(state0.instances?.['window-http']);
-    expect(state1.instances?.['keyword-store']).toEqual(state0.instances?.['keyword-store']);
+    for (const system of ['keyword-store', 'window', 'window-http', 'keyword-http'])
+      expect(state1.instances?.[system], system).toEqual(state0.instances?.[system]);
     // what the systems recalled a day later equals what they recalled right after encoding
     const before = retrieval(0);
     const after = retrieval(1);
@@ -138,6 +155,8 @@ describe('a study of systems that keep their own memory (memory policy system)',
     expect((await chi(['study', 'freeze', 'st'], DAY0)).code).toBe(0);
     const refused = await chi(['study', 'run', 'st', '--shard', '1/2'], DAY0);
     expect(refused.code).toBe(2);
-    expect(refused.err).toContain('keyword-store, window-http, leaky-http keep their own memory');
+    expect(refused.err).toContain(
+      'keyword-store, window, window-http, keyword-http, leaky-http keep their own memory',
+    );
   });
 });
