@@ -94,6 +94,15 @@ describe('a study of a live endpoint model (chi serve behind a loopback proxy)',
     proxy.set({ provider: 'Beta Cloud', model: `${server.model}-2026-10`, costUsd: 0.0001 });
     const s2 = await chi(['study', 'run', 'st'], at(7));
     expect(s2.out).toMatch(/WARNING: returned model or provider changed since s1 for served/);
+    // another model ID than the requested one is never scored as the model: each such reply is a
+    // model_mismatch failure (the session is recorded, incomplete, exit 3)
+    expect(s2.code).toBe(3);
+    const failures = readFileSync(join(paths().sessionRun(2), 'attempts.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { result: { failure: string | null } | null })
+      .flatMap((entry) => (entry.result === null ? [] : [entry.result.failure]));
+    expect(new Set(failures)).toEqual(new Set(['model_mismatch']));
 
     // the frozen study manifest froze the system as the pilot resolves it (price, label)
     const frozen = json<{ systems: RunManifest['systems'] }>(paths().manifest);
