@@ -353,21 +353,27 @@ function templatesOption(text: string | undefined): string[] | null {
   return ids;
 }
 
+/** A model as the pilot names it: `model` or `model@provider[+provider...]` (an OpenRouter allowlist). */
+export function modelArgument(item: string): ModelArgument {
+  const at = item.indexOf('@');
+  const model = at < 0 ? item : item.slice(0, at);
+  const providers =
+    at < 0
+      ? []
+      : item
+          .slice(at + 1)
+          .split('+')
+          .filter((provider) => provider !== '');
+  return { model, providers };
+}
+
 function modelsOption(text: string | undefined, needProviders: boolean): ModelArgument[] | null {
   const items = listOption(text);
   if (items === null) return null;
   if (items.length === 0)
     throw new UsageError('--models: expected at least one model, found nothing');
   return items.map((item) => {
-    const at = item.indexOf('@');
-    const model = at < 0 ? item : item.slice(0, at);
-    const providers =
-      at < 0
-        ? []
-        : item
-            .slice(at + 1)
-            .split('+')
-            .filter((provider) => provider !== '');
+    const { model, providers } = modelArgument(item);
     if (model === '')
       throw new UsageError(`--models: expected model@provider, found ${JSON.stringify(item)}`);
     if (needProviders && providers.length === 0) {

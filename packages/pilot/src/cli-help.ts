@@ -200,7 +200,12 @@ Usage:
 Safe to call from cron, a systemd timer, a GitHub Actions schedule or a Kubernetes CronJob:
 one runner at a time holds the study's lock (exit 6). Every later session asks the first
 session's memory probes from the notebooks the previous session ended with, hash-linked to
-them: an edited or swapped state is refused (exit 5). See docs/protocol.md, "Studies".
+them: an edited or swapped state is refused (exit 5). A system in study.json is a scripted
+name or a live system, declared as chi pilot declares one: { "model": "m@provider" } on
+OpenRouter or { "model": "m", "baseUrl": URL, "price": {...} }, with "memory": "system" for a
+system that keeps its own memory (its instance ID and exported state carry across sessions).
+Keys come from the environment only (OPENROUTER_API_KEY, OPENAI_API_KEY). See
+docs/protocol.md, "Studies".
 
 ${options('study')}
 

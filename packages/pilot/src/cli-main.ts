@@ -1,12 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  apiKeyFromEnv,
-  CatalogError,
-  fetchCatalog,
-  LedgerFileError,
-  MissingApiKeyError,
-} from '@chi/openrouter';
+import { apiKeyFromEnv, CatalogError, LedgerFileError, MissingApiKeyError } from '@chi/openrouter';
 import { ChartDataSchema, runVerifyCli } from '@chi/report';
 import { writeInspectLogs } from '@chi/report/internal';
 import { acquireRunLock, RUN_FILE_NAME } from '@chi/run/internal';
@@ -49,14 +43,10 @@ import {
   verifyDivergenceCommand,
 } from './divergence/command';
 import { isDivergenceRunFolder } from './divergence/run';
-import {
-  type ServedScriptedModel,
-  servedScriptedModels,
-  withServedDeclarations,
-} from './endpoint-models';
 import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
+import { declaredEndpointSystems, fetchLiveCatalog, probeEndpoint } from './live-endpoints';
 import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { withMemoryPolicy } from './memory-systems/memory-policy-option';
@@ -293,54 +283,6 @@ export function settingsFor(
   });
 }
 
-async function fetchLiveCatalog(
-  systems: readonly SystemSpec[],
-  apiKey: string | undefined,
-  io: CliIo,
-): Promise<ModelCatalog | undefined> {
-  const openRouter = systems.filter((system) => system.kind === 'openrouter');
-  if (openRouter.length === 0) return undefined;
-  return fetchCatalog({
-    models: openRouter.map((system) => ({
-      model: system.model,
-      providers: system.providers,
-      maxOutputTokens: system.maxOutputTokens,
-    })),
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-  });
-}
-
-/**
- * Checks that an OpenAI-compatible endpoint answers, and returns the models it serves that are
- * scripted reference systems (`chi serve` marks them `owned_by: chi-scripted` and declares their
- * manifest facts), so their results are labelled `scripted_baseline`, never as a model
- * measurement, and carry the same declared reference condition as in process.
- */
-async function probeEndpoint(
-  baseUrl: string,
-  io: CliIo,
-): Promise<Map<string, ServedScriptedModel>> {
-  const doFetch = io.fetch ?? globalThis.fetch;
-  let response: Response;
-  try {
-    response = await doFetch(`${baseUrl.replace(/\/+$/, '')}/models`, {
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const cause = (error as Error).cause;
-    throw new UsageError(
-      `--base-url: ${baseUrl} is unreachable (${cause instanceof Error ? cause.message : (error as Error).message})`,
-    );
-  }
-  try {
-    return servedScriptedModels(await response.json());
-  } catch {
-    // a server without a model list is fine
-    return new Map();
-  }
-}
-
 /**
  * Catalog prices for `--plan` of live systems, or undefined (scripted systems, or the catalog is
  * unreachable: the plan then prices with the declared safety prices only).
@@ -351,27 +293,17 @@ async function planCatalog(
 ): Promise<ModelCatalog | undefined> {
   if (!systems.some((system) => system.kind !== 'scripted')) return undefined;
   try {
-    return await fetchLiveCatalog(systems, io.env.OPENROUTER_API_KEY?.trim() || undefined, io);
+    return await fetchLiveCatalog(
+      systems,
+      io.env.OPENROUTER_API_KEY?.trim() || undefined,
+      io.fetch,
+    );
   } catch (error) {
     io.stderr.write(
       `chi: catalog prices unavailable (${oneLine(error)}); using declared safety prices only\n`,
     );
     return undefined;
   }
-}
-
-/**
- * An endpoint system as its first session reaches it: keyed by the variable it names when that
- * variable is set, keyless (`apiKeyEnv: null`) when it is not. A resume then needs exactly the
- * key the run started with and never sends without it.
- */
-function withKeyAsStarted(
-  system: SystemSpec,
-  env: Readonly<Record<string, string | undefined>>,
-): SystemSpec {
-  const variable = system.kind === 'openai-compatible' ? system.apiKeyEnv : undefined;
-  if (typeof variable !== 'string' || (env[variable]?.trim() ?? '') !== '') return system;
-  return { ...system, apiKeyEnv: null };
 }
 
 /**
@@ -393,17 +325,10 @@ async function selectLiveSystems(
     );
   if (systems.some((system) => system.kind === 'openrouter')) {
     const apiKey = apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
-    return { systems, catalog: await fetchLiveCatalog(systems, apiKey, io) };
+    return { systems, catalog: await fetchLiveCatalog(systems, apiKey, io.fetch) };
   }
-  const served = await probeEndpoint(command.baseUrl as string, io);
-  const declared = withServedDeclarations(systems, served)
-    .map((system) =>
-      // a scripted system served by chi serve is free
-      system.evidenceClass === 'scripted_baseline' && system.safetyPrice === null
-        ? { ...system, safetyPrice: { inputUsdPerToken: 0, outputUsdPerToken: 0, requestUsd: 0 } }
-        : system,
-    )
-    .map((system) => withKeyAsStarted(system, io.env));
+  const served = await probeEndpoint(command.baseUrl as string, io.fetch);
+  const declared = declaredEndpointSystems(systems, served, io.env);
   checkUnboundedSpend(declared, command, io);
   return { systems: declared, catalog: undefined };
 }
@@ -578,7 +503,7 @@ async function reportOutcome(
 async function smokeCommand(command: SmokeCommand, io: CliIo): Promise<number> {
   const systems = liveSystems(command);
   if (command.baseUrl === null) apiKeyFromEnv('OPENROUTER_API_KEY', io.env);
-  if (command.baseUrl !== null) await probeEndpoint(command.baseUrl, io);
+  if (command.baseUrl !== null) await probeEndpoint(command.baseUrl, io.fetch);
   const stamp = new Date()
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')

@@ -125,6 +125,16 @@ export interface RunPilotOptions {
    * CHIS entries and release); resolves to the release folder or null.
    */
   readonly finish?: (runDir: string, execution: ExecuteOutcome) => Promise<string | null>;
+  /**
+   * Called with the session's models before the first request is sent (`resuming`: the folder
+   * existed): a study continues the memory of the systems that keep their own here, importing
+   * the state its previous session exported (docs/protocol.md, "Studies").
+   */
+  readonly prepareModels?: (
+    models: ReadonlyMap<string, ChatModel>,
+    manifest: RunManifest,
+    resuming: boolean,
+  ) => Promise<void>;
   /** A new run runs only this shard of its plan (`createRun`'s `shard`). */
   readonly shard?: ShardSpec;
   /** A new run's manifest `createdAt` (`createRun`'s `createdAt`; every shard gets the same). */
@@ -413,11 +423,22 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(options.modelClock === undefined ? {} : { now: options.modelClock }),
     };
+    const models =
+      options.instanceModels === undefined
+        ? (options.models ?? modelsForManifest(manifest, context))
+        : undefined;
+    if (models !== undefined && options.prepareModels !== undefined)
+      await options.prepareModels(models, manifest, resuming);
     const execution = await executeRun({
       runDir,
-      ...(options.instanceModels === undefined
-        ? { models: options.models ?? modelsForManifest(manifest, context) }
-        : { modelFor: options.instanceModels(manifest, context) }),
+      ...(models === undefined
+        ? {
+            modelFor: (options.instanceModels as NonNullable<typeof options.instanceModels>)(
+              manifest,
+              context,
+            ),
+          }
+        : { models }),
       ...(ledger === undefined ? {} : { ledger: ledger as BudgetLedger }),
       ...(catalog === undefined ? {} : { catalog }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),

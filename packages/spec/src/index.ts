@@ -117,18 +117,24 @@ export {
 export {
   type RunStudyLink,
   RunStudyLinkSchema,
+  type StudyCarriedInstances,
+  StudyCarriedInstancesSchema,
   type StudyChisEntry,
   StudyChisEntrySchema,
   type StudyDeclaration,
   StudyDeclarationSchema,
   type StudyFile,
   StudyFileSchema,
+  type StudyLiveSystem,
+  StudyLiveSystemSchema,
   type StudySessionModel,
   type StudySessionRecord,
   StudySessionRecordSchema,
   type StudySessionSchedule,
   type StudyState,
   StudyStateSchema,
+  type StudySystem,
+  studySystemKey,
 } from './study';
 export type { ClassifiedTaskAnswer, ParsedTaskReply } from './task-replies';
 export type {

@@ -24,6 +24,19 @@ export const DeclaredPriceSchema = z.strictObject({
 /** A declared price. */
 export type DeclaredPrice = z.infer<typeof DeclaredPriceSchema>;
 
+/** A live model as the pilot names it: `model`, or `model@provider[+provider...]` (an OpenRouter allowlist). */
+export const LiveModelNameSchema = z.string().regex(/^[^@\s,]+(@[^@\s,+]+(\+[^@\s,+]+)*)?$/, {
+  error: 'expected "model" or "model@provider[+provider...]"',
+});
+
+/** The base URL of an OpenAI-compatible endpoint, as the pilot takes it (`--base-url`). */
+export const EndpointUrlSchema = z
+  .string()
+  .regex(/^https?:\/\/\S+$/, { error: 'expected an http(s) URL like http://127.0.0.1:8000/v1' });
+
+/** Who holds a system's memory (`--memory`): the runner's notebook, or the system itself. */
+export const MemoryPolicySchema = z.enum(['notebook', 'system']);
+
 /**
  * The options of a pilot run (`chi pilot`) that a configuration file may set. Every field is
  * optional: an absent field keeps the command's default, and a flag on the command line wins
@@ -43,12 +56,9 @@ export const PilotOptionsSchema = z.strictObject({
     .describe(
       'Scripted reference systems of an offline run: perfect, capacity-keeper, latest-wins, confabulator, abstainer. Not with live, models or baseUrl.',
     ),
-  memory: z
-    .enum(['notebook', 'system'])
-    .optional()
-    .describe(
-      'Who holds the memory (as --memory): notebook (default; the runner carries a capped notebook in every prompt) or system (the system keeps its own memory; sessions go without notes, each request names its instance and session in X-Chi-Instance / X-Chi-Session). The reference memory systems (window, keyword-store, leaky-store) are always system.',
-    ),
+  memory: MemoryPolicySchema.optional().describe(
+    'Who holds the memory (as --memory): notebook (default; the runner carries a capped notebook in every prompt) or system (the system keeps its own memory; sessions go without notes, each request names its instance and session in X-Chi-Instance / X-Chi-Session). The reference memory systems (window, keyword-store, leaky-store) are always system.',
+  ),
   live: z
     .boolean()
     .optional()
@@ -56,21 +66,15 @@ export const PilotOptionsSchema = z.strictObject({
       'Run the four protocol models on OpenRouter (needs OPENROUTER_API_KEY in the environment and ceilingUsd).',
     ),
   models: z
-    .array(
-      z.string().regex(/^[^@\s,]+(@[^@\s,+]+(\+[^@\s,+]+)*)?$/, {
-        error: 'expected "model" or "model@provider[+provider...]"',
-      }),
-    )
+    .array(LiveModelNameSchema)
     .min(1)
     .optional()
     .describe(
       'Live models as "model@provider[+provider...]" (an OpenRouter provider allowlist), or plain model names of the baseUrl endpoint.',
     ),
-  baseUrl: z
-    .string()
-    .regex(/^https?:\/\/\S+$/, { error: 'expected an http(s) URL like http://127.0.0.1:8000/v1' })
-    .optional()
-    .describe('An OpenAI-compatible endpoint; models then lists its model names.'),
+  baseUrl: EndpointUrlSchema.optional().describe(
+    'An OpenAI-compatible endpoint; models then lists its model names.',
+  ),
   replicates: positive('replicates')
     .optional()
     .describe('Worlds (independent replicates); default 4 offline, 1 live.'),

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  DeclaredPriceSchema,
+  EndpointUrlSchema,
+  LiveModelNameSchema,
+  MemoryPolicySchema,
+} from './pilot-config';
 import { IsoTimeSchema, SeedSchema, Sha256Schema, UsdSchema } from './primitives';
 
 /** The smallest memory load a study may declare (8 probes in each of six strata). */
@@ -17,6 +23,57 @@ export const StudySessionScheduleSchema = z.strictObject({
 /** One session of a study's schedule. */
 export type StudySessionSchedule = z.infer<typeof StudySessionScheduleSchema>;
 
+/**
+ * A live system of a study, declared as the pilot declares one (`chi pilot --models`,
+ * `--base-url`, `--price`, `--memory`): an OpenRouter model with its provider allowlist
+ * (`model@provider[+provider...]`), or a model of an OpenAI-compatible endpoint (`baseUrl`). Its
+ * key is read from the environment only (`OPENROUTER_API_KEY`, or `OPENAI_API_KEY` for an
+ * endpoint when set), never written.
+ */
+export const StudyLiveSystemSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[a-z0-9._-]+$/, { error: 'expected a system ID: [a-z0-9._-]+' })
+      .optional()
+      .describe(
+        "The system's ID in the study (default: derived from the model name, as chi pilot does).",
+      ),
+    model: LiveModelNameSchema.describe(
+      'The model: "model@provider[+provider...]" on OpenRouter (the allowlist is required), or the plain model name of the baseUrl endpoint.',
+    ),
+    baseUrl: EndpointUrlSchema.optional().describe(
+      'An OpenAI-compatible endpoint (as --base-url); absent: OpenRouter.',
+    ),
+    price: DeclaredPriceSchema.optional().describe(
+      "The model's declared price (as --price): OpenRouter reserves with the larger of it and the catalog's; an endpoint needs one for the ceiling to bound it.",
+    ),
+    acceptUnboundedSpend: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run an endpoint model without a declared price: its spend is recorded but the ceilings cannot protect it (default false).',
+      ),
+    memory: MemoryPolicySchema.optional().describe(
+      'Who holds the memory (as --memory): notebook (default; the runner carries the notebooks from session to session) or system (the system keeps its own memory under a stable instance ID across sessions).',
+    ),
+  })
+  .describe('A live system.');
+/** A live system of a study. */
+export type StudyLiveSystem = z.infer<typeof StudyLiveSystemSchema>;
+
+/** A study's system: a scripted system's name, or a live system. */
+export const StudySystemSchema = z.union([z.string().min(1), StudyLiveSystemSchema]);
+/** A study's system. */
+export type StudySystem = z.infer<typeof StudySystemSchema>;
+
+/** The key two study systems must not share: a scripted name, or a live system's ID or model. */
+export function studySystemKey(system: StudySystem): string {
+  return typeof system === 'string'
+    ? system
+    : (system.id ?? system.model.split('@')[0] ?? system.model);
+}
+
 const StudyBodyShape = {
   studyId: z
     .string()
@@ -30,10 +87,10 @@ const StudyBodyShape = {
       'The protocol every session runs: chi-pilot, the memory experiment of the default pilot.',
     ),
   systems: z
-    .array(z.string().min(1))
+    .array(StudySystemSchema)
     .min(1, { error: 'expected at least one system' })
     .describe(
-      'Scripted systems of an offline study (perfect, capacity-keeper, latest-wins, confabulator, abstainer). Each keeps its instance identity, and so its notebooks, across sessions.',
+      'The systems: a scripted system by name (perfect, capacity-keeper, latest-wins, confabulator, abstainer; window and keyword-store keep their own memory), or a live system (an object). Each keeps its instance identity, and so its memory, across sessions.',
     ),
   experiments: z
     .strictObject({
@@ -125,8 +182,39 @@ function checkStudy(study: z.infer<z.ZodObject<typeof StudyBodyShape>>, ctx: z.R
       path: ['ceilings', 'perSessionUsd'],
       message: `expected at most ceilings.totalUsd (${study.ceilings.totalUsd}), found ${study.ceilings.perSessionUsd}`,
     });
-  if (new Set(study.systems).size !== study.systems.length)
+  if (new Set(study.systems.map(studySystemKey)).size !== study.systems.length)
     ctx.addIssue({ code: 'custom', path: ['systems'], message: 'expected distinct systems' });
+  checkLiveSystems(study, ctx);
+}
+
+/** A live system needs a USD ceiling; an endpoint's model names no OpenRouter allowlist, and vice versa. */
+function checkLiveSystems(
+  study: z.infer<z.ZodObject<typeof StudyBodyShape>>,
+  ctx: z.RefinementCtx,
+) {
+  study.systems.forEach((system, index) => {
+    if (typeof system === 'string') return;
+    const allowlist = system.model.includes('@');
+    if (system.baseUrl !== undefined && allowlist)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['systems', index, 'model'],
+        message: `expected the endpoint's plain model name (a provider allowlist is OpenRouter's), found ${JSON.stringify(system.model)}`,
+      });
+    if (system.baseUrl === undefined && !allowlist)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['systems', index, 'model'],
+        message: `expected "model@provider[+provider...]": an OpenRouter model needs a provider allowlist (no fallback to other providers), found ${JSON.stringify(system.model)}`,
+      });
+  });
+  const live = study.systems.findIndex((system) => typeof system !== 'string');
+  if (live >= 0 && study.ceilings.perSessionUsd === 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ceilings', 'perSessionUsd'],
+      message: `expected a USD ceiling > 0: systems[${live}] is a live system, and a live study's spend is bounded by ceilings frozen before the first scored request`,
+    });
 }
 
 /**
@@ -213,6 +301,23 @@ export const StudySessionRecordSchema = z.strictObject({
 export type StudySessionRecord = z.infer<typeof StudySessionRecordSchema>;
 
 /**
+ * What a study carries of one system that keeps its own memory (memory policy `system`): its
+ * instances by instance ID (stable across the sessions of a study). With the instance-control
+ * extension (`carry: "exported"`) each instance's exported state, which the next session imports
+ * before its first request; without it (`carry: "identity"`) null: the state lives in the system,
+ * and the study carries the identity only.
+ */
+export const StudyCarriedInstancesSchema = z.strictObject({
+  carry: z.enum(['exported', 'identity']),
+  states: z.record(
+    z.string(),
+    z.strictObject({ state: z.unknown(), bytesStored: z.number().min(0) }).nullable(),
+  ),
+});
+/** What a study carries of one system that keeps its own memory. */
+export type StudyCarriedInstances = z.infer<typeof StudyCarriedInstancesSchema>;
+
+/**
  * The state a study session ends with (`sessions/s<k>.state.json`): every instance's notebooks,
  * rebuilt from the session's hash-chained attempt log (or carried unchanged), linked to the
  * previous state by its hash. The next session continues from it and refuses it when its hash
@@ -225,6 +330,11 @@ export const StudyStateSchema = z.strictObject({
   previousStateSha256: Sha256Schema.nullable(),
   /** Notebook text by `<systemId>|memory|<worldSeed>|<load>`. */
   notebooks: z.record(z.string(), z.string()),
+  /**
+   * The memory of each system that keeps its own (memory policy `system`), by system ID; absent
+   * when no system does.
+   */
+  instances: z.record(z.string(), StudyCarriedInstancesSchema).optional(),
 });
 /** The state a study session ends with. */
 export type StudyState = z.infer<typeof StudyStateSchema>;

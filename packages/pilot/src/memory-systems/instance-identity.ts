@@ -1,4 +1,4 @@
-import type { ChatInstance, PlannedRequest, SystemSpec } from '@chi/spec';
+import type { ChatInstance, PlannedRequest, RunManifest, SystemSpec } from '@chi/spec';
 
 /** The memory policy of a system: `notebook` (the runner's capped notebook) or `system`. */
 export type MemoryPolicy = 'notebook' | 'system';
@@ -55,4 +55,16 @@ export function requestInstance(request: InstanceFields, manifestSha256: string)
     instanceId: `chi-${manifestSha256.slice(0, 12)}/${request.systemId}/${instanceScope(request)}`,
     sessionId: request.requestId,
   };
+}
+
+/**
+ * The hash an instance ID is rooted in: the run manifest's, or for a session of a study the study
+ * manifest's (`manifest.study`), so each instance of a study continues under the same ID from
+ * session to session (docs/protocol.md, "Studies") while its sessions are separate runs.
+ */
+export function instanceRootSha256(frozen: {
+  readonly manifest: Pick<RunManifest, 'study'>;
+  readonly sha256: string;
+}): string {
+  return frozen.manifest.study?.studyManifestSha256 ?? frozen.sha256;
 }

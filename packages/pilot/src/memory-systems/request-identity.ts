@@ -1,6 +1,6 @@
 import type { ChatInstance, PlannedRequest, SystemSpec } from '@chi/spec';
 import type { RunSession } from '../run-session';
-import { memoryPolicyOf, requestInstance } from './instance-identity';
+import { instanceRootSha256, memoryPolicyOf, requestInstance } from './instance-identity';
 
 /** Whether the runner carries notes in this system's prompts (the `notebook` memory policy). */
 export function carriesNotes(system: Pick<SystemSpec, 'memory'>): boolean {
@@ -17,5 +17,5 @@ export function instanceOf(
   system: Pick<SystemSpec, 'memory'>,
 ): { instance?: ChatInstance } {
   if (carriesNotes(system)) return {};
-  return { instance: requestInstance(request, session.run.frozen.sha256) };
+  return { instance: requestInstance(request, instanceRootSha256(session.run.frozen)) };
 }

@@ -8,7 +8,7 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import type { RunSession } from '../run-session';
-import { requestInstance } from './instance-identity';
+import { instanceRootSha256, requestInstance } from './instance-identity';
 import { endsInstance } from './instance-lanes';
 import { carriesNotes } from './request-identity';
 
@@ -51,7 +51,7 @@ export async function applyStateOperation(
 ): Promise<void> {
   const source = request.notebookSource;
   if (source === undefined || carriesNotes(system)) return;
-  const { instanceId } = requestInstance(request, session.run.frozen.sha256);
+  const { instanceId } = requestInstance(request, instanceRootSha256(session.run.frozen));
   if (source.kind === 'empty') return controlOf(model, request).erase(instanceId);
   if (source.kind !== 'request')
     throw new InvalidArgumentError(
@@ -80,7 +80,7 @@ export async function exportIfNamed(
   model: ChatModel,
 ): Promise<void> {
   if (carriesNotes(system) || !session.run.plan.isNotebookSource(ordinal)) return;
-  const { instanceId } = requestInstance(request, session.run.frozen.sha256);
+  const { instanceId } = requestInstance(request, instanceRootSha256(session.run.frozen));
   statesOf(session).set(request.requestId, await controlOf(model, request).exportState(instanceId));
 }
 
@@ -104,7 +104,7 @@ export async function bytesStoredAtEnd(
   if (carriesNotes(system) || system.instanceControl === undefined) return {};
   if (model.instanceControl === undefined || isInfrastructureFailure(result)) return {};
   if (!endsInstance(session, ordinal)) return {};
-  const { instanceId } = requestInstance(request, session.run.frozen.sha256);
+  const { instanceId } = requestInstance(request, instanceRootSha256(session.run.frozen));
   const exported = await model.instanceControl.exportState(instanceId);
   return { bytesStored: exported.bytesStored };
 }

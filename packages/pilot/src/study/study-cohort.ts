@@ -5,6 +5,7 @@ import { UsageError } from '../cli-args';
 import { parseStudyFile, readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
+import { studySystemIds } from './study-systems';
 
 /**
  * The folder of a study's later cohorts (`chi study add DIR --systems a,b`): each cohort is a
@@ -27,7 +28,7 @@ export function studyCohortDirs(dir: string): string[] {
 function systemsInUse(dir: string, parent: readonly string[]): Set<string> {
   const used = new Set(parent);
   for (const cohort of studyCohortDirs(dir))
-    for (const system of readStudyFile(studyPaths(cohort).study).systems) used.add(system);
+    for (const system of studySystemIds(readStudyFile(studyPaths(cohort).study))) used.add(system);
   return used;
 }
 
@@ -51,7 +52,7 @@ export function addStudyCohort(dir: string, systems: readonly string[], name?: s
       `chi study add: ${dir} has not started (not frozen): add the system to ${paths.study} instead`,
     );
   const parent = frozen.manifest.study;
-  const used = systemsInUse(dir, parent.systems);
+  const used = systemsInUse(dir, studySystemIds(parent));
   const taken = systems.filter((system) => used.has(system));
   if (systems.length === 0 || taken.length > 0)
     throw new UsageError(

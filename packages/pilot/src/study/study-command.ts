@@ -14,6 +14,14 @@ import { runStudySession } from './study-run';
 import { mergeStudySession, runStudyShard } from './study-shard';
 import { studyStatusLines } from './study-status';
 
+/** What freezing a live study reads from the process: its fetch and where a warning goes. */
+function liveContext(io: CliIo) {
+  return {
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    warn: (line: string) => io.stderr.write(`${line}\n`),
+  };
+}
+
 /** `chi study run DIR [--now] [--shard i/n] [--concurrency N]`; resolves to the exit code. */
 async function studyRun(
   command: Extract<StudyCommand, { action: 'run' }>,
@@ -27,6 +35,7 @@ async function studyRun(
     now,
     early: command.early,
     env: io.env,
+    ...liveContext(io),
     ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
     onEvent: createProgressRenderer(io.stderr),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
@@ -77,6 +86,7 @@ export async function studyCommand(command: StudyCommand, io: CliIo): Promise<nu
         studyPaths(dir),
         readStudyFile(studyPaths(dir).study),
         now(),
+        { env: io.env, ...liveContext(io) },
       );
       io.stdout.write(
         `chi study: ${studyPaths(dir).manifest} frozen ${frozen.manifest.frozenAt} (${frozen.sha256.slice(0, 12)})\n`,

@@ -12,6 +12,11 @@ export const STUDY_FILE_NAME = {
   manifest: 'study-manifest.json',
   /** `<sha256>  study-manifest.json`. */
   manifestSha256: 'study-manifest.sha256',
+  /**
+   * The catalog prices of a live study's OpenRouter models, fetched once before the first scored
+   * request; its hash is frozen in the study manifest and every session freezes it again.
+   */
+  catalog: 'study-catalog.json',
   /** One CHIS entry per session x system x world x load, with the three clocks. */
   chis: 'study-chis.jsonl',
   /** The study report (`chi study report`, or `chi study run` after the last session). */
@@ -28,6 +33,7 @@ export interface StudyPaths {
   readonly study: string;
   readonly manifest: string;
   readonly manifestSha256: string;
+  readonly catalog: string;
   readonly chis: string;
   readonly report: string;
   readonly reportMarkdown: string;
@@ -55,6 +61,7 @@ export function studyPaths(dir: string): StudyPaths {
     study: join(dir, STUDY_FILE_NAME.study),
     manifest: join(dir, STUDY_FILE_NAME.manifest),
     manifestSha256: join(dir, STUDY_FILE_NAME.manifestSha256),
+    catalog: join(dir, STUDY_FILE_NAME.catalog),
     chis: join(dir, STUDY_FILE_NAME.chis),
     report: join(dir, STUDY_FILE_NAME.report),
     reportMarkdown: join(dir, STUDY_FILE_NAME.reportMarkdown),

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { canonicalJson } from '@chi/run';
-import { type StudyChisEntry, StudyChisEntrySchema } from '@chi/spec';
+import {
+  type EvidenceClass,
+  type StudyChisEntry,
+  StudyChisEntrySchema,
+  type StudyFile,
+  type SystemSpec,
+} from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
 import { runPaths, writeFileAtomic } from '../run-folder';
@@ -10,6 +16,7 @@ import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
 import { daysBetween } from './study-schedule';
+import { declaredStudySystem, studySystemIds } from './study-systems';
 
 /** The fixed analysis seed and resamples of a study report (as the pilot's defaults). */
 const ANALYSIS_SEED = 20260901;
@@ -42,7 +49,11 @@ export interface StudyReport {
   readonly kind: 'chi-study-report';
   readonly studyId: string;
   readonly studyManifestSha256: string | null;
-  readonly evidence: 'scripted_baseline';
+  /**
+   * What the study's results are evidence of: `scripted_baseline` when every system is a scripted
+   * system (in process or served by `chi serve`), otherwise each system's class by ID.
+   */
+  readonly evidence: 'scripted_baseline' | Readonly<Record<string, EvidenceClass>>;
   readonly primary: { readonly session: number; readonly load: number };
   /** The sessions on the study's time axis: when, how complete, what they spent. */
   readonly sessions: readonly StudySessionSummary[];
@@ -59,6 +70,44 @@ export interface StudyReport {
   readonly cohorts?: readonly StudyCohortSummary[];
   /** Each added system against each original one, paired by world at the same session index. */
   readonly cohortComparisons?: readonly StudyCohortComparison[];
+  /**
+   * How each system that keeps its own memory (memory policy `system`) is carried from session to
+   * session: `exported` (its instances' states, hash-chained in the study's state) or `identity`
+   * (the state lives in the system; the study carries its instance IDs only). Absent when none.
+   */
+  readonly memoryCarry?: readonly {
+    readonly systemId: string;
+    readonly carry: 'exported' | 'identity';
+  }[];
+}
+
+/** The systems of a study as its sessions run them (frozen for a live study). */
+function studySystems(dir: string, file: StudyFile): readonly SystemSpec[] {
+  return (
+    readFrozenStudy(studyPaths(dir))?.manifest.systems ?? file.systems.map(declaredStudySystem)
+  );
+}
+
+/** The report's evidence and memory-carry fields of a study's systems. */
+function systemSections(
+  systems: readonly SystemSpec[],
+): Pick<StudyReport, 'evidence' | 'memoryCarry'> {
+  const scripted = systems.every((system) => system.evidenceClass === 'scripted_baseline');
+  const keeping = systems.filter((system) => system.memory === 'system');
+  return {
+    evidence: scripted
+      ? 'scripted_baseline'
+      : Object.fromEntries(systems.map((system) => [system.id, system.evidenceClass])),
+    ...(keeping.length === 0
+      ? {}
+      : {
+          memoryCarry: keeping.map((system) => ({
+            systemId: system.id,
+            carry:
+              system.instanceControl === undefined ? ('identity' as const) : ('exported' as const),
+          })),
+        }),
+  };
 }
 
 /** One finished session on the study's time axis. */
@@ -159,10 +208,10 @@ function cohortSections(
     cohorts.push({
       studyId: file.studyId,
       studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
-      systems: file.systems,
+      systems: studySystemIds(file),
       sessionsDone: records.length,
     });
-    for (const systemId of file.systems)
+    for (const systemId of studySystemIds(file))
       for (const versus of originals)
         for (const load of loads)
           for (const record of records) {
@@ -279,7 +328,7 @@ export function studyReport(dir: string): StudyReport {
     kind: 'chi-study-report',
     studyId: file.studyId,
     studyManifestSha256: readFrozenStudy(paths)?.sha256 ?? null,
-    evidence: 'scripted_baseline',
+    ...systemSections(studySystems(dir, file)),
     primary: { session: file.primary.session, load: file.primary.checkpoint.load },
     sessions: sessionSummaries(paths, records),
     rows,
@@ -288,6 +337,35 @@ export function studyReport(dir: string): StudyReport {
       .map((record) => ({ sessionIndex: record.sessionIndex, systems: record.modelChanges })),
     ...cohortSections(dir, entries, file.experiments.memory.loads),
   };
+}
+
+/** The headline evidence line of the report. */
+function evidenceLine(report: StudyReport): string {
+  if (report.evidence === 'scripted_baseline')
+    return 'SCRIPTED BASELINE: scripted systems, not measurements of a model.';
+  return `EVIDENCE by system: ${Object.entries(report.evidence)
+    .map(
+      ([systemId, evidence]) =>
+        `${systemId} ${evidence === 'scripted_baseline' ? 'SCRIPTED BASELINE' : evidence}`,
+    )
+    .join('; ')}.`;
+}
+
+/** The memory-carry section: how each system that keeps its own memory continues. */
+function memoryCarryLines(report: StudyReport): string[] {
+  if (report.memoryCarry === undefined) return [];
+  return [
+    '',
+    '## Systems that keep their own memory',
+    '',
+    'Each keeps its instance IDs (rooted in the study manifest hash) from session to session; the harness sends it no notes.',
+    '',
+    ...report.memoryCarry.map((entry) =>
+      entry.carry === 'exported'
+        ? `- ${entry.systemId}: state exported after each session and stored in the session's hash-chained state; imported before the next session's first request.`
+        : `- ${entry.systemId}: the state lives in the system (it offers no instance-control extension); the study carries its instance identity only, and cannot check or restore what the system kept.`,
+    ),
+  ];
 }
 
 const fixed = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
@@ -342,7 +420,7 @@ export function studyReportMarkdown(report: StudyReport): string {
   const lines = [
     `# Study ${report.studyId}`,
     '',
-    'SCRIPTED BASELINE: scripted systems, not measurements of a model.',
+    evidenceLine(report),
     '',
     `Primary (preregistered): retention at session s${report.primary.session}, memory load ${report.primary.load}. Intervals: 95% cluster-bootstrap percentile over worlds (${RESAMPLES} resamples, seed ${ANALYSIS_SEED}), pointwise.`,
     '',
@@ -370,6 +448,7 @@ export function studyReportMarkdown(report: StudyReport): string {
       ? 'Returned model IDs and providers: unchanged across sessions.'
       : `POSSIBLE PROVIDER-SIDE CHANGE: ${report.modelChanges.map((change) => `s${change.sessionIndex} (${change.systems.join(', ')})`).join('; ')}: returned model IDs or providers differ from the previous session.`,
     ...cohortMarkdown(report),
+    ...memoryCarryLines(report),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAttemptLog } from '@chi/run';
 import { acquireRunLock } from '@chi/run/internal';
-import type { StudyDeclaration, StudyFile } from '@chi/spec';
+import type { ModelCatalog, StudyDeclaration, StudyFile, SystemSpec } from '@chi/spec';
 import {
   RunFolderDamagedError,
   RunManifestSchema,
@@ -17,7 +17,6 @@ import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { runPilot } from '../pilot';
 import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
-import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState, finishedSessions } from './study-chain';
@@ -25,9 +24,11 @@ import { chisEntries } from './study-chis';
 import { writeStudyRelease } from './study-code';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
-import { freezeStudy, readFrozenStudy } from './study-manifest';
+import { type CarriedInstances, type InstanceCarry, instanceCarry } from './study-instances';
+import { freezeStudy, readFrozenStudy, readStudyCatalog } from './study-manifest';
 import { daysBetween, studyCalendar } from './study-schedule';
 import { rebuildSessionNotebooks, writeStudyState } from './study-state';
+import { declaredStudySystem } from './study-systems';
 
 /** Options of {@link runStudySession}. */
 export interface StudyRunOptions {
@@ -36,7 +37,12 @@ export interface StudyRunOptions {
   readonly now: () => Date;
   /** `--now`: run the next session even before it is due, and record that it ran early. */
   readonly early: boolean;
+  /** API keys by variable name (the process environment): read only, never written. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Injectable fetch of a live study's endpoint probe and catalog (tests). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Where a warning line goes (a live endpoint without a declared price). */
+  readonly warn?: (line: string) => void;
   readonly onEvent?: PilotEventSink;
   readonly signal?: AbortSignal;
   readonly modelClock?: () => Date;
@@ -51,10 +57,17 @@ export interface StudyRunOutcome {
   readonly sessionIndex: number | null;
 }
 
-/** The pilot settings of one session: the study's systems, worlds and loads under its ceiling. */
-export function sessionSettings(study: StudyDeclaration, link: RunStudyLink): PilotSettings {
+/**
+ * The pilot settings of one session: the study's systems (as its manifest froze them, or as
+ * declared for a scripted study), worlds and loads under its ceiling.
+ */
+export function sessionSettings(
+  study: StudyDeclaration,
+  link: RunStudyLink,
+  systems: readonly SystemSpec[] = study.systems.map(declaredStudySystem),
+): PilotSettings {
   return defaultOfflineSettings({
-    systems: study.systems.map((name) => scriptedSystemSpec(name)),
+    systems,
     replicates: study.worldSeeds.replicates,
     rootSeed: study.worldSeeds.rootSeed,
     loads: [...study.experiments.memory.loads],
@@ -144,6 +157,12 @@ export interface DueSession {
   readonly records: readonly StudySessionRecord[];
   readonly link: RunStudyLink;
   readonly notebooks: Readonly<Record<string, string>>;
+  /** What the previous session handed on of the systems that keep their own memory. */
+  readonly instances: CarriedInstances;
+  /** The systems every session runs (a live study's as its manifest froze them). */
+  readonly systems: readonly SystemSpec[];
+  /** The catalog prices a live study froze (OpenRouter models), or undefined. */
+  readonly catalog: ModelCatalog | undefined;
   /** The experiment modules of the session (undefined: the pilot's registry, session 0). */
   readonly experiments: readonly AnyExperiment[] | undefined;
 }
@@ -177,7 +196,7 @@ export function sessionExperiments(
  * (every link of the chain checked). `freeze` false refuses a study not frozen yet (a shard).
  */
 export async function nextSession(
-  options: Pick<StudyRunOptions, 'dir' | 'now' | 'early'>,
+  options: Pick<StudyRunOptions, 'dir' | 'now' | 'early' | 'env' | 'fetch' | 'warn'>,
   file: StudyFile,
   freeze: boolean,
   started: (k: number) => boolean,
@@ -202,7 +221,11 @@ export async function nextSession(
   const k = calendar.index;
   if (calendar.kind === 'waiting' && !options.early && !started(k))
     return idle(waitingLine(k, calendar.dueAt, now));
-  const frozen = await freezeStudy(paths, file, now);
+  const frozen = await freezeStudy(paths, file, now, {
+    env: options.env ?? {},
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
+  });
   const study = frozen.manifest.study;
   const carried = carriedState(paths, records, frozen.sha256);
   const link: RunStudyLink = {
@@ -225,6 +248,9 @@ export async function nextSession(
       records,
       link,
       notebooks,
+      instances: carried?.state.instances ?? {},
+      systems: frozen.manifest.systems ?? study.systems.map(declaredStudySystem),
+      catalog: await readStudyCatalog(paths, frozen.manifest),
       experiments,
     },
   };
@@ -238,6 +264,7 @@ export function commonPilotOptions(options: StudyRunOptions, session: DueSession
     ...(options.modelClock === undefined ? {} : { modelClock: options.modelClock }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(session.experiments === undefined ? {} : { experiments: session.experiments }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
   };
@@ -284,12 +311,18 @@ async function runLockedStudy(options: StudyRunOptions, file: StudyFile): Promis
     throw new UsageError(
       `chi study run: session s${k} is sharded (${shards.length} shard folder(s) in ${paths.sessions}); merge them with chi study merge ${paths.dir}`,
     );
-  const common = commonPilotOptions(options, session);
+  const carry = instanceCarry(session.systems, session.instances, session.studyManifestSha256);
+  const common = { ...commonPilotOptions(options, session), prepareModels: carry.prepare };
   if (resuming) checkResumedLink(runDir, link);
   const outcome = resuming
     ? await runPilot({ ...common, resumeDir: runDir })
-    : await runPilot({ ...common, settings: sessionSettings(session.study, link), runDir });
-  return await recordSession(options.dir, session, link, outcome);
+    : await runPilot({
+        ...common,
+        settings: sessionSettings(session.study, link, session.systems),
+        ...(session.catalog === undefined ? {} : { catalog: session.catalog }),
+        runDir,
+      });
+  return await recordSession(options.dir, session, link, outcome, carry);
 }
 
 // long-function: what a finished session records, in order (state, record, CHIS entries, report)
@@ -303,6 +336,7 @@ export async function recordSession(
   session: DueSession,
   link: RunStudyLink,
   outcome: { readonly exitCode: number; readonly releaseDir: string | null },
+  carry?: InstanceCarry,
 ): Promise<StudyRunOutcome> {
   const paths = studyPaths(dir);
   const { k, records } = session;
@@ -316,12 +350,14 @@ export async function recordSession(
       ],
       sessionIndex: k,
     };
+  const instances = await carry?.handOn(runDir);
   const state = {
     kind: 'chi-study-state' as const,
     studyManifestSha256: session.studyManifestSha256,
     sessionIndex: k,
     previousStateSha256: link.previousStateSha256,
     notebooks: rebuildSessionNotebooks(runDir, session.notebooks),
+    ...(instances === undefined ? {} : { instances }),
   };
   const stateSha256 = await writeStudyState(paths.sessionState(k), state);
   const models = await returnedModels(runDir);

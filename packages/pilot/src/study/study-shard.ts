@@ -42,6 +42,11 @@ export async function runStudyShard(
   const step = await nextSession(options, file, false, started);
   if (step.kind === 'outcome') return step.outcome;
   const { session } = step;
+  const keeping = session.systems.filter((system) => system.memory === 'system');
+  if (keeping.length > 0)
+    throw new UsageError(
+      `chi study run --shard: ${keeping.map((system) => system.id).join(', ')} keep their own memory (memory policy system): their state is handed on from one runner to the next session, so their sessions run unsharded (chi study run ${paths.dir})`,
+    );
   const runDir = shardDir(session.k);
   if (existsSync(runPaths(paths.sessionRun(session.k)).manifest))
     throw new UsageError(
@@ -55,7 +60,8 @@ export async function runStudyShard(
     ? await runPilot({ ...common, resumeDir: runDir, release: false })
     : await runPilot({
         ...common,
-        settings: sessionSettings(session.study, link),
+        settings: sessionSettings(session.study, link, session.systems),
+        ...(session.catalog === undefined ? {} : { catalog: session.catalog }),
         runDir,
         shard,
         createdAt: new Date(link.dueAt),

@@ -38,7 +38,8 @@ function readText(path: string): string {
  * The memory notebooks a session's run folder ended with, rebuilt from its hash-chained attempt
  * log (the chain checked against the manifest's hash: an edited log is a damaged folder): each
  * resolved encode's reply under the notebook cap, as the runner kept it; the carried notebooks
- * (`carried`) for the keys the session did not write.
+ * (`carried`) for the keys the session did not write. A system that keeps its own memory (memory
+ * policy `system`) has no notebook: the state carries its instances instead.
  */
 export function rebuildSessionNotebooks(
   runDir: string,
@@ -64,6 +65,8 @@ export function rebuildSessionNotebooks(
     const outcome = outcomes.get(request.requestId);
     if (outcome?.kind !== 'resolved' || isInfrastructureFailure(outcome.result)) continue;
     const system = manifest.systems.find((entry) => entry.id === request.systemId);
+    // a system that keeps its own memory is sent no notes: the study carries its instances
+    if (system?.memory === 'system') continue;
     const cap = system?.uncappedNotebook === true ? null : manifest.notebookCapBytes;
     notebooks[carriedNotebookKey(request.systemId, request)] = applyNotebookCap(
       outcome.result.text ?? '',

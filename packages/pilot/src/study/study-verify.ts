@@ -10,7 +10,7 @@ import { chisEntries } from './study-chis';
 import { studyCohortDirs } from './study-cohort';
 import { readStudyFile, studyDeclaration } from './study-file';
 import { STUDY_FILE_NAME, studyPaths } from './study-folder';
-import { readFrozenStudy } from './study-manifest';
+import { readFrozenStudy, readStudyCatalog } from './study-manifest';
 import { studyReport, studyReportMarkdown } from './study-report';
 
 /** Whether `dir` is a study folder (`chi verify` then recomputes the whole study). */
@@ -113,6 +113,8 @@ export async function verifyStudy(dir: string): Promise<StudyVerification> {
       });
     records = finishedSessions(paths, frozen.manifest.study.schedule.length);
     carriedState(paths, records, frozen.sha256);
+    // the catalog prices a live study froze: every session's reservations read them
+    await readStudyCatalog(paths, frozen.manifest);
   } catch (error) {
     if (!ChiError.isInstance(error)) throw error;
     problems.push({ file: STUDY_FILE_NAME.sessions, message: (error as Error).message });
