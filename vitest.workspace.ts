@@ -12,6 +12,7 @@ export const packages = [
   'chis',
   'experiment',
   'run',
+  'analysis',
   'pilot',
   'report',
 ];

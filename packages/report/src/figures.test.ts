@@ -1,7 +1,6 @@
+import type { ChartData } from '@chi/analysis';
+import { fiveSystemChartData, sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from './__fixtures__/sample-chart-data';
-import { fiveSystemChartData } from './__fixtures__/wide-chart-data';
-import type { ChartData } from './chart-data';
 import { buildFigures, denominatorSummary, systemColors } from './figures';
 import { OKABE_ITO } from './figures/system-colors';
 import { renderFigureSvg } from './render-svg';

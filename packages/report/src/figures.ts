@@ -1,4 +1,4 @@
-import type { ChartData } from './chart-data';
+import type { ChartData } from '@chi/analysis';
 import { behaviorFigure } from './figures/behavior';
 import { comparisonsFigure } from './figures/comparisons';
 import { failureTaxonomyFigure } from './figures/failure-taxonomy';

@@ -1,5 +1,5 @@
+import type { ProfilesData } from '@chi/analysis/internal';
 import { describe, expect, it } from 'vitest';
-import type { ProfilesData } from './profiles-data';
 import { profilesFigure } from './profiles-figure';
 import { renderFigureSvg } from './render-svg';
 

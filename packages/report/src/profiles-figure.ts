@@ -1,5 +1,5 @@
+import type { ProfilesData } from '@chi/analysis/internal';
 import type { FigureDefinition } from './figures';
-import type { ProfilesData } from './profiles-data';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 

@@ -1,3 +1,16 @@
+import type { ChartData, TraceLineBase } from '@chi/analysis';
+import {
+  analyzeProfiles,
+  type MemoryTraceLine,
+  type RunScores,
+  runEvidenceBanner,
+} from '@chi/analysis';
+import {
+  chanceAccuracy,
+  compareUtf8,
+  runLevelChiReason,
+  systemLabel,
+} from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { type RequestLayout, RUN_FILES } from '@chi/run';
 import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
@@ -7,13 +20,10 @@ import { HISTORY_IDS } from '@chi/spec/internal';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
-import type { ChartData } from './chart-data';
 import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
 import type { DerivedOutput } from './derived-output';
-import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
-import type { TraceLineBase } from './experiment-scorers/scorer-host';
 import { BUILT_IN_SCORERS, scorerOfBlock } from './experiment-scorers/scorer-registry';
 import { buildFigures } from './figures';
 import { figureFiles } from './figures/figure-files';
@@ -21,8 +31,6 @@ import { systemColorScale } from './figures/system-colors';
 import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { PackedText } from './packed-text';
 import { plannedRequestOf } from './plan-view';
-import { chanceAccuracy } from './profile-features';
-import { analyzeProfiles, runLevelChiReason } from './profiles';
 import { profilesFigure } from './profiles-figure';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
@@ -40,8 +48,7 @@ import {
   type ReportBlock,
 } from './report-document';
 import type { RunRecords } from './run-folder';
-import { type MemoryTraceLine, type RunScores, scoreRun, type TraceSink } from './score-run';
-import { compareUtf8 } from './sha256-sums';
+import { scoreRun, type TraceSink } from './score-run';
 
 /** The version of this package, written into every release (kept equal to package.json by a test). */
 export const REPORT_VERSION = '0.1.0';

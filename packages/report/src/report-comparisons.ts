@@ -1,4 +1,5 @@
-import type { ChartData, ComparisonRow } from './chart-data';
+import type { ChartData } from '@chi/analysis';
+import type { ComparisonRow } from '@chi/analysis/internal';
 import { pairLabel } from './figures/comparisons';
 import { formatEstimate, formatNumber } from './format-number';
 import type { ReportBlock } from './report-document';

@@ -1,5 +1,5 @@
+import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from './__fixtures__/sample-chart-data';
 import type { CaseExample } from './case-examples';
 import { buildFigures } from './figures';
 import { renderHtml, renderMarkdown } from './render-report';

@@ -1,27 +1,6 @@
+import type { BytesStoredRow, WorldSpread } from '@chi/analysis/internal';
 import type { PlannedRequest } from '@chi/spec';
-import { z } from 'zod';
 import type { RunRecords } from '../run-folder';
-import { type WorldSpread, WorldSpreadSchema } from './transcript-replay';
-
-/**
- * Bytes stored by a system that keeps its own memory (issue 36), at one system, experiment, load
- * and condition: the system's own count, read from its instance-control export at the end of each
- * instance's trajectory and recorded on that session's `after_response` (`bytesStored`).
- */
-export const BytesStoredRowSchema = z.strictObject({
-  systemId: z.string().min(1),
-  experiment: z.string().min(1),
-  /** The memory load of the instances' block; null outside memory and controls. */
-  load: z.int().min(1).nullable(),
-  /** The memory condition of the instances (`notebook`, `replay`, `blank`, `oracle`); else null. */
-  condition: z.string().min(1).nullable(),
-  /** Instances whose bytes were recorded. */
-  instances: z.int().min(1),
-  /** Over those instances: mean, smallest and largest bytes stored. */
-  bytesStored: WorldSpreadSchema,
-});
-/** Bytes stored by a system that keeps its own memory, over the instances of one cell. */
-export type BytesStoredRow = z.infer<typeof BytesStoredRowSchema>;
 
 function spreadOf(values: readonly number[]): WorldSpread {
   return {

@@ -2,15 +2,17 @@
  * Paired comparisons (docs/protocol.md, "Paired comparisons"): known truths from scripted scores
  * set by hand on the fixture run (two systems, four worlds, loads 8 and 16).
  */
+
+import type { ChartData, MemoryObservation, RunScores } from '@chi/analysis';
+import type { ComparisonRow } from '@chi/analysis/internal';
+import { comparisonPairs, eimcCensoring } from '@chi/analysis/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { analyzeRun } from '../analyze-run';
-import type { ChartData, ComparisonRow } from '../chart-data';
 import { type RunRecords, readRunFolder } from '../run-folder';
-import { type MemoryObservation, type RunScores, scoreRun } from '../score-run';
-import { comparisonPairs, eimcCensoring } from './comparison-analysis';
+import { scoreRun } from '../score-run';
 
 /** Every factor of a world's notebook observation set to q (so the world-mean Q_M is mean(q)). */
 function withQuality(o: MemoryObservation, q: number): MemoryObservation {

@@ -1,51 +1,10 @@
+import type { RunScores } from '@chi/analysis';
+import type { TranscriptReplayRow, WorldSpread } from '@chi/analysis/internal';
 import type { AttemptRecord, PlannedRequest } from '@chi/spec';
-import { z } from 'zod';
 import { groupRequestOrdinals, requestsAt } from '../plan-view';
 import type { RunRecords } from '../run-folder';
-import type { RunScores } from '../score-run';
 
 const encoder = new TextEncoder();
-
-/** A per-world quantity summarized over the worlds of a cell: mean, smallest and largest. */
-export const WorldSpreadSchema = z.strictObject({
-  mean: z.number().min(0),
-  min: z.number().min(0),
-  max: z.number().min(0),
-});
-/** A per-world quantity summarized over the worlds of a cell. */
-export type WorldSpread = z.infer<typeof WorldSpreadSchema>;
-
-/**
- * The storage and replay costs of the transcript-replay baseline at one system and load, beside
- * the notebook condition's, over the worlds whose memory block is complete for the system (the
- * worlds of the `replay` cell). Q_M of both conditions, with intervals, is in `memory`.
- */
-export const TranscriptReplayRowSchema = z.strictObject({
-  systemId: z.string().min(1),
-  load: z.int().min(1),
-  /** Worlds the row summarizes (complete memory blocks of this system and load). */
-  worldSeeds: z.array(z.int().min(0)),
-  /** UTF-8 bytes of the kept notebook (after the cap) per world. */
-  notebookStoredBytes: WorldSpreadSchema,
-  /**
-   * UTF-8 bytes of the stored transcript per world: `JSON.stringify` of the encode request's
-   * messages followed by the encode reply as an assistant message, uncapped.
-   */
-  transcriptStoredBytes: WorldSpreadSchema,
-  /** UTF-8 input bytes of the notebook condition's probe requests per world (as sent). */
-  notebookProbeInputBytes: WorldSpreadSchema,
-  /** UTF-8 input bytes of the replay probe requests per world: the transcript replayed, as sent. */
-  replayProbeInputBytes: WorldSpreadSchema,
-  /**
-   * Input tokens of the replay probe requests per world as the endpoint counted them; null when
-   * any of them carries no token count (scripted systems never do: read the bytes instead).
-   */
-  replayProbeInputTokens: WorldSpreadSchema.nullable(),
-  /** Input tokens of the notebook probe requests per world; null when any is uncounted. */
-  notebookProbeInputTokens: WorldSpreadSchema.nullable(),
-});
-/** The storage and replay costs of the transcript-replay baseline at one system and load. */
-export type TranscriptReplayRow = z.infer<typeof TranscriptReplayRowSchema>;
 
 function spread(values: readonly number[]): WorldSpread {
   return {

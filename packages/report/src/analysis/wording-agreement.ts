@@ -1,3 +1,7 @@
+import type { RunScores } from '@chi/analysis';
+import { BootstrapRegistry } from '@chi/analysis';
+import type { WordingAgreement } from '@chi/analysis/internal';
+import { plannedWorlds, ratio } from '@chi/analysis/internal';
 import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
 import { jsonBlockIds, usableReply } from '@chi/run/internal';
 import { parseTaskReply, scoreBehavior, traceBehaviorItems } from '@chi/scoring';
@@ -7,13 +11,8 @@ import type {
   PlannedRequest,
   RunManifest,
 } from '@chi/spec';
-import type { WordingAgreement } from '../chart-data';
 import { groupRequestOrdinals, requestsAt } from '../plan-view';
 import type { RunRecords } from '../run-folder';
-import type { RunScores } from '../score-run';
-import { plannedWorlds } from '../world-sets';
-import { ratio } from './analysis-context';
-import { BootstrapRegistry } from './bootstrap-registry';
 
 /** The behavioral features whose wording agreement a release reports, in report order. */
 export const WORDING_FEATURES = ['R', 'C', 'A', 'I', 'A-frame-change'] as const;

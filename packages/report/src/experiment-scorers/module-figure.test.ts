@@ -1,8 +1,8 @@
+import type { ModuleEstimate } from '@chi/analysis';
+import { sampleChartData } from '@chi/analysis/test';
 import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from '../__fixtures__/sample-chart-data';
 import { renderFigureSvg } from '../render-svg';
-import type { ModuleEstimate } from './module-analysis';
 import { moduleFigure, moduleFigureAxis } from './module-figure';
 
 /** A scorer from outside the toolkit: the figure needs nothing but its declarations. */

@@ -1,10 +1,9 @@
+import type { ChartData, ModuleEstimate } from '@chi/analysis';
+import { systemLabel } from '@chi/analysis/internal';
 import type { WorldScorer } from '@chi/experiment';
-import type { ChartData } from '../chart-data';
-import { systemLabel } from '../evidence-label';
 import { barEstimateSpec } from '../figures/estimate-chart';
 import type { FigureDefinition, FigureRow } from '../figures/figure-definition';
 import { captionText, pct, systemOrder } from '../figures/figure-parts';
-import type { ModuleEstimate } from './module-analysis';
 
 /** The columns of a module figure's rows: exactly what it plots, in `chart-data/<id>.csv` terms. */
 export const MODULE_FIGURE_COLUMNS = [

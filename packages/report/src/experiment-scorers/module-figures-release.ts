@@ -1,4 +1,4 @@
-import type { ChartData } from '../chart-data';
+import type { ChartData } from '@chi/analysis';
 import { figureFiles } from '../figures/figure-files';
 import { renderFigureSvg } from '../render-svg';
 import type { ReportBlock } from '../report-document';

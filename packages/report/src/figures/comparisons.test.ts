@@ -1,8 +1,8 @@
+import type { ChartData } from '@chi/analysis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { analyzeRun } from '../analyze-run';
-import type { ChartData } from '../chart-data';
 import { renderFigureSvg } from '../render-svg';
 import { readRunFolder } from '../run-folder';
 import { scoreRun } from '../score-run';

@@ -1,5 +1,6 @@
-import type { ChartData, ComparisonQuantity, ComparisonRow } from '../chart-data';
-import { systemLabel } from '../evidence-label';
+import type { ChartData } from '@chi/analysis';
+import type { ComparisonQuantity, ComparisonRow } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import type { FigureDefinition, FigureRow } from './figure-definition';
 import { COLUMN_PX, captionText, pct, specOpening } from './figure-parts';
 

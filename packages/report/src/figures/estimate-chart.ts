@@ -1,4 +1,4 @@
-import type { ChartData, IntervalEstimate } from '../chart-data';
+import type { ChartData, IntervalEstimate } from '@chi/analysis';
 import type { FigureDefinition, FigureRow, SpecPart } from './figure-definition';
 import {
   bottomLegend,

@@ -1,11 +1,7 @@
-import type {
-  BlockCounts,
-  ChartData,
-  IntervalEstimate,
-  MemoryCondition,
-  MemoryPoint,
-} from '../chart-data';
-import { runEvidenceBanner, systemLabel } from '../evidence-label';
+import type { ChartData, IntervalEstimate } from '@chi/analysis';
+import { runEvidenceBanner } from '@chi/analysis';
+import type { BlockCounts, MemoryCondition, MemoryPoint } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import type { FigureCell, FigureRow, SpecPart } from './figure-definition';
 
 /** Width of the report column every figure must fit, in CSS pixels. */

@@ -1,5 +1,6 @@
-import type { ChartData, HistoryDistance } from '../chart-data';
-import { systemLabel } from '../evidence-label';
+import type { ChartData } from '@chi/analysis';
+import type { HistoryDistance } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
 import {

@@ -1,5 +1,5 @@
+import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from '../__fixtures__/sample-chart-data';
 import type { FigureRow } from './figure-definition';
 import { historyRateFigure } from './history-rate';
 

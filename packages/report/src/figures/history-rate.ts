@@ -1,6 +1,6 @@
+import type { ChartData } from '@chi/analysis';
+import { systemLabel } from '@chi/analysis/internal';
 import { HISTORY_IDS } from '@chi/spec/internal';
-import type { ChartData } from '../chart-data';
-import { systemLabel } from '../evidence-label';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
 import {

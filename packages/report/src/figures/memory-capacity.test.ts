@@ -1,5 +1,5 @@
+import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from '../__fixtures__/sample-chart-data';
 import { memoryCapacityFigure } from './memory-capacity';
 
 describe('memoryCapacityFigure', () => {

@@ -1,5 +1,5 @@
-import { type ChartData, isControlCondition, type MemoryCondition } from '../chart-data';
-import { systemLabel } from '../evidence-label';
+import type { ChartData } from '@chi/analysis';
+import { isControlCondition, type MemoryCondition, systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
 import {

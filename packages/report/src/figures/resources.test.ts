@@ -1,6 +1,5 @@
+import { fiveSystemChartData, sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from '../__fixtures__/sample-chart-data';
-import { fiveSystemChartData } from '../__fixtures__/wide-chart-data';
 import { renderFigureSvg } from '../render-svg';
 import { omittedPanelsText, resourcePanels, resourcesFigure } from './resources';
 

@@ -1,5 +1,6 @@
-import type { ChartData, ResourceRow } from '../chart-data';
-import { systemLabel } from '../evidence-label';
+import type { ChartData } from '@chi/analysis';
+import type { ResourceRow } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import type { FigureDefinition, FigureRow } from './figure-definition';
 import { bottomLegend, COLUMN_PX, captionText, specOpening, systemOrder } from './figure-parts';
 import { systemColorScale } from './system-colors';

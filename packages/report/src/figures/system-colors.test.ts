@@ -1,6 +1,6 @@
+import type { ReportSystem } from '@chi/analysis/internal';
+import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from '../__fixtures__/sample-chart-data';
-import type { ReportSystem } from '../chart-data';
 import { OKABE_ITO, SCRIPTED_SYSTEM_COLORS, systemColors } from './system-colors';
 
 describe('systemColors', () => {

@@ -1,5 +1,5 @@
-import type { RunFacts } from '../chart-data';
-import { systemLabel } from '../evidence-label';
+import type { RunFacts } from '@chi/analysis';
+import { systemLabel } from '@chi/analysis/internal';
 
 /**
  * The Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"): eight colours that stay

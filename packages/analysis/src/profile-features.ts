@@ -7,7 +7,7 @@ import type {
   QualityFactors,
 } from '@chi/spec';
 import { PILOT_FEATURES } from '@chi/spec/internal';
-import type { RunScores } from './score-run';
+import type { RunScores } from './run-scores';
 
 /** Feature values of one system on one world: `<axis>.<feature>` -> value (absent if unmeasured). */
 export type WorldFeatures = ReadonlyMap<string, number>;

@@ -1,7 +1,5 @@
 import type { CheckpointAccuracy, HistoryId } from '@chi/spec';
 import { type ExperienceDivergence, HISTORY_IDS } from '@chi/spec/internal';
-import type { HistoryDistance, HistoryDynamics, HistoryPoint, HistoryVector } from '../chart-data';
-import type { HistoryObservation } from '../score-run';
 import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
 import type {
   BootstrapRegistry,
@@ -10,6 +8,8 @@ import type {
   MeanReader,
   WorldCounts,
 } from './bootstrap-registry';
+import type { HistoryDistance, HistoryDynamics, HistoryPoint, HistoryVector } from './chart-data';
+import type { HistoryObservation } from './run-scores';
 
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
 type Checkpoint = (typeof CHECKPOINTS)[number];

@@ -1,15 +1,6 @@
 import { eimcFromScores, eimcSensitivity, qualityScore } from '@chi/scoring';
 import { FACTOR_NAMES, type QualityFactors, type Stratum } from '@chi/spec';
 import type { Ratio } from '@chi/spec/internal';
-import {
-  type EimcEntry,
-  type IntervalEstimate,
-  isControlCondition,
-  type MemoryCondition,
-  type MemoryPoint,
-  type TaxonomyCount,
-} from '../chart-data';
-import type { MemoryObservation, RunScores } from '../score-run';
 import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
 import type {
   BootstrapRegistry,
@@ -18,7 +9,16 @@ import type {
   MeanReader,
   WorldCounts,
 } from './bootstrap-registry';
+import {
+  type EimcEntry,
+  type IntervalEstimate,
+  isControlCondition,
+  type MemoryCondition,
+  type MemoryPoint,
+  type TaxonomyCount,
+} from './chart-data';
 import { memoryTaxonomy } from './memory-taxonomy';
+import type { MemoryObservation, RunScores } from './run-scores';
 
 /** The order memory conditions are listed in. */
 export const CONDITION_ORDER: Record<MemoryCondition, number> = {

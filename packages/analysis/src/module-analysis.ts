@@ -1,7 +1,7 @@
 import type { RunManifest } from '@chi/spec';
 import { type BootstrapEstimate, weightedMeansBootstrap } from '@chi/stats';
-import { plannedWorlds } from '../world-sets';
-import type { ModuleScores } from './module-scores';
+import type { ModuleScores } from './run-scores';
+import { plannedWorlds } from './world-sets';
 
 /** One reported world mean of a module experiment: one system, one estimand. */
 export interface ModuleEstimate {

@@ -1,10 +1,10 @@
+import { hash } from 'node:crypto';
 import { AXIS_IDS } from '@chi/scoring';
 import { estimateCalibrationAxes } from '@chi/scoring/internal';
 import type { AxisId, AxisProfile, HumanCalibration } from '@chi/spec';
 import type { CalibrationParticipant, ChiComparison } from '@chi/spec/internal';
 import { quantileOfSorted } from '@chi/stats/internal';
 import type { z } from 'zod';
-import { sha256Hex } from './canonical-json';
 import type {
   ChiSummarySchema,
   HeldOutSchema,
@@ -102,7 +102,10 @@ export function heldOutSplit(
   participants: readonly CalibrationParticipant[],
   analysisSeed: number,
 ): { calibrationHalf: CalibrationParticipant[]; heldOut: CalibrationParticipant[] } {
-  const keyed = participants.map((p) => ({ p, key: sha256Hex(`${analysisSeed}/${p.id}`) }));
+  const keyed = participants.map((p) => ({
+    p,
+    key: hash('sha256', `${analysisSeed}/${p.id}`, 'hex'),
+  }));
   keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const half = Math.ceil(keyed.length / 2);
   return {

@@ -1,8 +1,8 @@
-import type { BehaviorPoint } from '../chart-data';
-import type { BehaviorIndicator } from '../estimand-world-sets';
-import type { BehaviorObservation } from '../score-run';
 import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
 import type { BootstrapResults, Estimand, WorldCounts } from './bootstrap-registry';
+import type { BehaviorPoint } from './chart-data';
+import type { BehaviorIndicator } from './estimand-world-sets';
+import type { BehaviorObservation } from './run-scores';
 
 const BEHAVIOR_AXES = ['R', 'C', 'A', 'I'] as const;
 

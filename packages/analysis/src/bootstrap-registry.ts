@@ -3,8 +3,8 @@ import {
   type QuantileDefinition,
   weightedMeansBootstrap,
 } from '@chi/stats';
-import type { IntervalEstimate } from '../chart-data';
-import { meanOverSet, WorldColumns } from '../world-columns';
+import type { IntervalEstimate } from './chart-data';
+import { meanOverSet, WorldColumns } from './world-columns';
 
 /**
  * A handle on one bootstrapped estimand, returned by {@link BootstrapRegistry.define}: its

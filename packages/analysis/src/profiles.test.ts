@@ -4,7 +4,7 @@ import type { AxisTaskScore } from '@chi/spec/internal';
 import { drawResampleIndices } from '@chi/stats/internal';
 import { describe, expect, it } from 'vitest';
 import { analyzeProfiles, NO_RUN_CALIBRATION_REASON, participantSeed } from './profiles';
-import type { BehaviorObservation, RunScores } from './score-run';
+import type { BehaviorObservation, RunScores } from './run-scores';
 
 // Hand-made scores: one system, three worlds with R accuracy 2/4, 3/4, 4/4 (mean 0.75).
 const task = (correct: number): AxisTaskScore => ({

@@ -1,7 +1,8 @@
 import type { QualityAlphas } from '@chi/spec';
 import type { Ratio } from '@chi/spec/internal';
-import type { BlockCounts, ChartData, MemoryCondition } from '../chart-data';
-import type { EstimandWorldSets } from '../estimand-world-sets';
+import type { BootstrapRegistry, BootstrapResults } from './bootstrap-registry';
+import type { BlockCounts, ChartData, MemoryCondition } from './chart-data';
+import type { EstimandWorldSets } from './estimand-world-sets';
 import type {
   BehaviorObservation,
   BehaviorTraceLine,
@@ -11,8 +12,7 @@ import type {
   MemoryTraceLine,
   ProbeNotebooks,
   RunScores,
-} from '../score-run';
-import type { BootstrapRegistry, BootstrapResults } from './bootstrap-registry';
+} from './run-scores';
 
 /**
  * What one planned world contributes to the analysis: its complete observations, by system (and

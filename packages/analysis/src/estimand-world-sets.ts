@@ -1,6 +1,6 @@
 import type { HistoryId } from '@chi/spec';
 import type { MemoryCondition } from './chart-data';
-import type { BehaviorObservation, HistoryObservation, RunScores } from './score-run';
+import type { BehaviorObservation, HistoryObservation, RunScores } from './run-scores';
 import { worldsInEvery, worldsWhere } from './world-sets';
 
 /** A behavioral task indicator whose world mean the report shows. */

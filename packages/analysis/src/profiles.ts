@@ -21,7 +21,7 @@ import type {
   ProfilesData,
   SimilarityRow,
 } from './profiles-data';
-import type { RunScores } from './score-run';
+import type { RunScores } from './run-scores';
 import { chiOf, hOf } from './similarity-of';
 
 /** Why h and CHI are null in a run without a calibration. */

@@ -11,9 +11,11 @@ import {
   StratumSchema,
 } from '@chi/spec/internal';
 import { z } from 'zod';
-import { BytesStoredRowSchema } from './analysis/bytes-stored';
-import { TranscriptReplayRowSchema } from './analysis/transcript-replay';
-import { CorpusRowSchema } from './corpus-per-load';
+import {
+  BytesStoredRowSchema,
+  CorpusRowSchema,
+  TranscriptReplayRowSchema,
+} from './chart-data-rows';
 
 /**
  * Why an interval is absent:

@@ -2,12 +2,12 @@ import { eimcFromScores, qualityScore } from '@chi/scoring';
 import { FACTOR_NAMES, type QualityFactors } from '@chi/spec';
 import type { EimcStatus } from '@chi/spec/internal';
 import { bootstrapPValue, holmAdjust } from '@chi/stats';
-import type { ComparisonCensoring, ComparisonRow, Comparisons } from '../chart-data';
-import type { BehaviorIndicator } from '../estimand-world-sets';
-import type { BehaviorObservation, HistoryObservation, MemoryObservation } from '../score-run';
-import { worldsInEvery } from '../world-sets';
 import type { AnalysisContext } from './analysis-context';
 import type { BootstrapRegistry, BootstrapResults, Estimand } from './bootstrap-registry';
+import type { ComparisonCensoring, ComparisonRow, Comparisons } from './chart-data';
+import type { BehaviorIndicator } from './estimand-world-sets';
+import type { BehaviorObservation, HistoryObservation, MemoryObservation } from './run-scores';
+import { worldsInEvery } from './world-sets';
 
 const BEHAVIOR_INDICATORS: readonly BehaviorIndicator[] = ['R', 'C', 'A', 'I', 'A-frame-change'];
 

@@ -1,7 +1,7 @@
 import { STRATA } from '@chi/spec';
-import type { TaxonomyCount } from '../chart-data';
-import type { MemoryTraceLine } from '../score-run';
-import { compareUtf8 } from '../sha256-sums';
+import type { TaxonomyCount } from './chart-data';
+import { compareUtf8 } from './compare-utf8';
+import type { MemoryTraceLine } from './run-scores';
 
 const CONDITION_RANK = { notebook: 0, blank: 1, oracle: 2, replay: 3 } as const;
 
