@@ -8,6 +8,7 @@
 
 import type { ChartData, HistoryObservation, MemoryObservation, RunScores } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
+import { buildFigures } from '@chi/figures';
 import { eimcFromScores, scoreHistory } from '@chi/scoring';
 import type { Decision, HistoryId } from '@chi/spec';
 import fc from 'fast-check';
@@ -15,7 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun } from './analyze-run';
-import { buildFigures } from './figures';
 import { type RunRecords, readRunFolder } from './run-folder';
 import { scoreRun } from './score-run';
 

@@ -1,7 +1,7 @@
 import type { LayeredEstimate, ProfilesData } from '@chi/analysis/internal';
+import type { FigureDefinition } from '@chi/figures';
 import { canonicalJson } from './canonical-json';
 import { type CsvCell, toCsv } from './csv';
-import type { FigureDefinition } from './figures';
 import { formatNumber } from './format-number';
 import type { ReportBlock } from './report-document';
 

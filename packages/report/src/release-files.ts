@@ -12,6 +12,8 @@ import {
   systemLabel,
 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
+import { buildFigures, profilesFigure, renderFigureSvg } from '@chi/figures';
+import { systemColorScale } from '@chi/figures/internal';
 import { type RequestLayout, RUN_FILES } from '@chi/run';
 import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
@@ -25,13 +27,10 @@ import type { DerivedOutput } from './derived-output';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS, scorerOfBlock } from './experiment-scorers/scorer-registry';
-import { buildFigures } from './figures';
-import { figureFiles } from './figures/figure-files';
-import { systemColorScale } from './figures/system-colors';
+import { figureFiles } from './figure-files';
 import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { PackedText } from './packed-text';
 import { plannedRequestOf } from './plan-view';
-import { profilesFigure } from './profiles-figure';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
   describeReleaseCode,
@@ -40,7 +39,6 @@ import {
   type ReleaseCodeSection,
 } from './release-code';
 import { renderHtml, renderMarkdown } from './render-report';
-import { renderFigureSvg } from './render-svg';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import {
   buildReportDocument,

@@ -1,6 +1,6 @@
 import type { ChartData } from '@chi/analysis';
 import type { ComparisonRow } from '@chi/analysis/internal';
-import { pairLabel } from './figures/comparisons';
+import { pairLabel } from '@chi/figures/internal';
 import { formatEstimate, formatNumber } from './format-number';
 import type { ReportBlock } from './report-document';
 

@@ -2,8 +2,8 @@ import type { ChartData } from '@chi/analysis';
 import { fiveSystemChartData, sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
 import { buildFigures, denominatorSummary, systemColors } from './figures';
-import { OKABE_ITO } from './figures/system-colors';
 import { renderFigureSvg } from './render-svg';
+import { OKABE_ITO } from './system-colors';
 
 describe('buildFigures', () => {
   it('builds every figure of the issue from the chart data, in report order', () => {

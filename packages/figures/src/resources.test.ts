@@ -1,6 +1,6 @@
 import { fiveSystemChartData, sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { renderFigureSvg } from '../render-svg';
+import { renderFigureSvg } from './render-svg';
 import { omittedPanelsText, resourcePanels, resourcesFigure } from './resources';
 
 describe('resourcesFigure', () => {

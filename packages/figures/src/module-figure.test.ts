@@ -2,8 +2,8 @@ import type { ModuleEstimate } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import { describe, expect, it } from 'vitest';
-import { renderFigureSvg } from '../render-svg';
 import { moduleFigure, moduleFigureAxis } from './module-figure';
+import { renderFigureSvg } from './render-svg';
 
 /** A scorer from outside the toolkit: the figure needs nothing but its declarations. */
 const outside = defineExperimentScorer<{ items: number }>({

@@ -1,12 +1,12 @@
 import type { ChartData } from '@chi/analysis';
+import { renderFigureSvg } from '@chi/figures';
+import { comparisonsFigure } from '@chi/figures/internal';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildFixtureRun } from '../__fixtures__/fixture-run';
-import { tempDir } from '../__fixtures__/temp-dir';
-import { analyzeRun } from '../analyze-run';
-import { renderFigureSvg } from '../render-svg';
-import { readRunFolder } from '../run-folder';
-import { scoreRun } from '../score-run';
-import { comparisonsFigure } from './comparisons';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import { analyzeRun } from './analyze-run';
+import { readRunFolder } from './run-folder';
+import { scoreRun } from './score-run';
 
 describe('comparisonsFigure', () => {
   let dir: { path: string; remove: () => Promise<void> };

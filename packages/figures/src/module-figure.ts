@@ -1,9 +1,9 @@
 import type { ChartData, ModuleEstimate } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import type { WorldScorer } from '@chi/experiment';
-import { barEstimateSpec } from '../figures/estimate-chart';
-import type { FigureDefinition, FigureRow } from '../figures/figure-definition';
-import { captionText, pct, systemOrder } from '../figures/figure-parts';
+import { barEstimateSpec } from './estimate-chart';
+import type { FigureDefinition, FigureRow } from './figure-definition';
+import { captionText, pct, systemOrder } from './figure-parts';
 
 /** The columns of a module figure's rows: exactly what it plots, in `chart-data/<id>.csv` terms. */
 export const MODULE_FIGURE_COLUMNS = [

@@ -1,4 +1,4 @@
-import type { FigureSource } from '../render-svg';
+import type { FigureSource } from './render-svg';
 
 /** A plotted value: one CSV cell. */
 export type FigureCell = string | number | boolean | null;

@@ -1,6 +1,6 @@
-import { canonicalJson } from '../canonical-json';
-import { toCsv } from '../csv';
-import type { FigureDefinition } from './figure-definition';
+import type { FigureDefinition } from '@chi/figures';
+import { canonicalJson } from './canonical-json';
+import { toCsv } from './csv';
 
 /**
  * The release files of one rendered figure: its SVG, and the rows it plots as

@@ -1,9 +1,9 @@
 import type { ChartData } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { renderFigureSvg } from '../render-svg';
 import { capWidthPx, labelExpression, seriesOffsetStep } from './estimate-chart';
 import { historyDistanceFigure } from './history-distance';
+import { renderFigureSvg } from './render-svg';
 
 describe('series offsets and interval caps', () => {
   it('spreads series over at most 0.4 axis units around a tested value, 0.2 apart at most', () => {
