@@ -268,4 +268,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log('pack smoke (Node ESM): all 9 packages import by name and behave as documented');
+console.log('pack smoke (Node ESM): 11 packages import by name and behave as documented');

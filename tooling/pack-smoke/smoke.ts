@@ -285,4 +285,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log('pack smoke (TypeScript): all 8 packages import by name and behave as documented');
+console.log('pack smoke (TypeScript): 11 packages import by name and behave as documented');

@@ -8,7 +8,7 @@ import {
   MissingApiKeyError,
 } from '@chi/openrouter';
 import { ChartDataSchema, runVerifyCli } from '@chi/report';
-import { writeInspectLogs } from '@chi/report/internal';
+import { writeInspectLogs } from '@chi/report/inspect';
 import { acquireRunLock, RUN_FILE_NAME } from '@chi/run/internal';
 import {
   ApiCallError,

@@ -16,4 +16,3 @@ export type { ReportBlock, ReportFigure } from './report-document';
 export { partialRunText, runCompleteness } from './run-completeness';
 export { readRunFolder } from './run-folder';
 export { scoreRun } from './score-run';
-export { writeInspectLogs } from './write-inspect-logs';

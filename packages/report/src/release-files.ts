@@ -45,11 +45,9 @@ import {
   type PilotExperimentsIncluded,
   type ReportBlock,
 } from './report-document';
+import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
 import { scoreRun, type TraceSink } from './score-run';
-
-/** The version of this package, written into every release (kept equal to package.json by a test). */
-export const REPORT_VERSION = '0.1.0';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {

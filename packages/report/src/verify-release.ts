@@ -16,9 +16,9 @@ import {
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
   produceDerivedRelease,
-  REPORT_VERSION,
   type ReleaseParameters,
 } from './release-files';
+import { REPORT_VERSION } from './report-version';
 import { type RunRecords, readRunFolder, requestRecordFile } from './run-folder';
 import { checkSha256Sums, listTreeFiles } from './sha256-sums';
 

@@ -10,7 +10,7 @@ import { analyzeRun } from '../analyze-run';
 import { scoreModule } from '../experiment-scorers/module-scores';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
 import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
-import { REPORT_VERSION } from '../release-files';
+import { REPORT_VERSION } from '../report-version';
 import type { RunRecords } from '../run-folder';
 import { scoreRun } from '../score-run';
 import {
