@@ -75,7 +75,7 @@ function moduleFigureRows(data: ChartData, estimates: readonly ModuleEstimate[])
  * The figure of one module experiment: its world-mean estimates with their world-cluster
  * bootstrap intervals, one panel per system (in manifest order, in the system's fixed colour), one
  * bar per estimand in the scorer's order; undefined estimates are labelled n/a, never drawn as
- * zero. Generic over any {@link AnyExperimentScorer}: built from the experiment's chart data
+ * zero. Generic over any `AnyExperimentScorer` (`@chi/experiment`): built from the experiment's chart data
  * (`chart-data/<id>.csv`) alone, so `chi verify` rebuilds it. Null without estimates.
  */
 export function moduleFigure(
