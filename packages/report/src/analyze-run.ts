@@ -19,12 +19,12 @@ import {
 } from '@chi/analysis/internal';
 import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
 import { type ChatResult, InvalidArgumentError, type QualityAlphas } from '@chi/spec';
-import { bytesStoredRows } from './analysis/bytes-stored';
-import { transcriptReplayRows } from './analysis/transcript-replay';
-import { wordingAgreementRows } from './analysis/wording-agreement';
 import { corpusPerLoad } from './corpus-per-load';
 import { asReportScorer } from './experiment-scorers/scorer-host';
 import { plannedRequestOf } from './plan-view';
+import { bytesStoredRows } from './record-rows/bytes-stored';
+import { transcriptReplayRows } from './record-rows/transcript-replay';
+import { wordingAgreementRows } from './record-rows/wording-agreement';
 import type { RunRecords } from './run-folder';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */

@@ -8,11 +8,11 @@ import type { ComparisonRow } from '@chi/analysis/internal';
 import { comparisonPairs, eimcCensoring } from '@chi/analysis/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from '../__fixtures__/fixture-run';
-import { tempDir } from '../__fixtures__/temp-dir';
-import { analyzeRun } from '../analyze-run';
-import { type RunRecords, readRunFolder } from '../run-folder';
-import { scoreRun } from '../score-run';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import { analyzeRun } from './analyze-run';
+import { type RunRecords, readRunFolder } from './run-folder';
+import { scoreRun } from './score-run';
 
 /** Every factor of a world's notebook observation set to q (so the world-mean Q_M is mean(q)). */
 function withQuality(o: MemoryObservation, q: number): MemoryObservation {
