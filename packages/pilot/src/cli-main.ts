@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ChartDataSchema } from '@chi/analysis';
 import {
   apiKeyFromEnv,
   CatalogError,
@@ -7,7 +8,7 @@ import {
   LedgerFileError,
   MissingApiKeyError,
 } from '@chi/openrouter';
-import { ChartDataSchema, runVerifyCli } from '@chi/report';
+import { runVerifyCli } from '@chi/report';
 import { writeInspectLogs } from '@chi/report/inspect';
 import { acquireRunLock, RUN_FILE_NAME } from '@chi/run/internal';
 import {
