@@ -12,6 +12,8 @@ export const packages = [
   'chis',
   'experiment',
   'run',
+  'analysis',
+  'figures',
   'pilot',
   'report',
 ];

@@ -29,6 +29,7 @@ const LIBRARY_PROJECTS = [
   'chis',
   'experiment',
   'run',
+  'analysis',
 ];
 // Library test files left out under 22 and 24 (they run under Node 20 in `npm test`), each with
 // where its coverage under every version is kept (docs/benchmarks/ci.md):

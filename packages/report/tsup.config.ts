@@ -1,13 +1,18 @@
 import { packageBuild, verifierBuild } from '../../tooling/tsup.base';
 
 /**
- * Two builds: the library (`dist/`; its `viewer` entry is the light one `chi view` imports, without
- * vega), and the verifier every release carries (`verifier/verify.mjs`, `verifierBuild`: zod, vega, vega-lite, canonicalize and the `@chi/*`
+ * Two builds: the library (`dist/`; its `viewer` and `inspect` entries, which `chi view` and `chi export inspect`
+ * import, load no vega), and the verifier every release carries (`verifier/verify.mjs`, `verifierBuild`: zod, vega, vega-lite, canonicalize and the `@chi/*`
  * packages it uses bundled in).
  */
 export default [
   packageBuild(
-    { index: 'src/index.ts', internal: 'src/internal.ts', viewer: 'src/viewer.ts' },
+    {
+      index: 'src/index.ts',
+      internal: 'src/internal.ts',
+      inspect: 'src/inspect.ts',
+      viewer: 'src/viewer.ts',
+    },
     { splitting: true },
   ),
   verifierBuild('src/verify-bin.ts'),

@@ -8,8 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ChartDataSchema } from '@chi/analysis';
+import { sampleChartData } from '@chi/analysis/test';
 import { continuity, generateSyntheticTrajectories } from '@chi/chis';
 import { continuity as pureContinuity } from '@chi/chis/pure';
+import { buildFigures, renderFigureSvg } from '@chi/figures';
 import { createMemoryLedger, reservationUsd } from '@chi/openrouter';
 import {
   createScriptedModel,
@@ -196,6 +199,13 @@ check(
   'synthetic entries are labelled synthetic',
 );
 
+// @chi/analysis: the synthetic sample chart data of its /test entry passes the chart-data schema.
+// @chi/figures: the first figure of that chart data renders to SVG through vega.
+const chartData = ChartDataSchema.parse(sampleChartData());
+const firstFigure = buildFigures(chartData)[0];
+check(firstFigure !== undefined, 'buildFigures gives figures for the sample chart data');
+check((await renderFigureSvg(firstFigure)).startsWith('<svg'), 'renderFigureSvg gives SVG text');
+
 // @chi/report: RFC 8785 canonical JSON and SHA256SUMS written, parsed and checked.
 equal(canonicalJson({ b: 1, a: [true, null] }), '{"a":[true,null],"b":1}', 'canonicalJson');
 equal(
@@ -258,4 +268,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log('pack smoke (Node ESM): all 9 packages import by name and behave as documented');
+console.log('pack smoke (Node ESM): 11 packages import by name and behave as documented');

@@ -19,7 +19,9 @@ export interface BareImport {
 }
 
 function sourceOf(base: string): string | null {
-  for (const path of [`${base}.ts`, join(base, 'index.ts'), base])
+  // `./x.js` in a package built with `.js` specifiers (@chi/stats) is its `./x.ts`.
+  const typescript = base.endsWith('.js') ? [`${base.slice(0, -3)}.ts`] : [];
+  for (const path of [...typescript, `${base}.ts`, join(base, 'index.ts'), base])
     if (existsSync(path) && path.endsWith('.ts')) return path;
   return null;
 }
@@ -37,8 +39,14 @@ function chainTo(file: string, parents: ReadonlyMap<string, string | null>): str
   return chain;
 }
 
-/** Every bare (non-workspace, non-`node:`) import statically reachable from `entry`. */
-export function bareImportsOf(entry: string): BareImport[] {
+/**
+ * Every bare (non-workspace) import statically reachable from `entry`; `node:` builtins too when
+ * `options.builtins` is set (the analysis package's purity check), skipped otherwise.
+ */
+export function bareImportsOf(
+  entry: string,
+  options: { readonly builtins?: boolean } = {},
+): BareImport[] {
   const parents = new Map<string, string | null>();
   const queue: [string, string | null][] = [[resolve(entry), null]];
   const found: BareImport[] = [];
@@ -47,7 +55,11 @@ export function bareImportsOf(entry: string): BareImport[] {
     if (parents.has(file)) continue;
     parents.set(file, parent);
     for (const [, specifier] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
-      if (specifier === undefined || specifier.startsWith('node:')) continue;
+      if (specifier === undefined) continue;
+      if (specifier.startsWith('node:')) {
+        if (options.builtins === true) found.push({ specifier, chain: chainTo(file, parents) });
+        continue;
+      }
       const target = specifier.startsWith('.')
         ? sourceOf(resolve(dirname(file), specifier))
         : workspaceSource(specifier);

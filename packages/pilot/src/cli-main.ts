@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ChartDataSchema } from '@chi/analysis';
 import { apiKeyFromEnv, CatalogError, LedgerFileError, MissingApiKeyError } from '@chi/openrouter';
-import { ChartDataSchema, runVerifyCli } from '@chi/report';
-import { writeInspectLogs } from '@chi/report/internal';
+import { runVerifyCli } from '@chi/report';
+import { writeInspectLogs } from '@chi/report/inspect';
 import { acquireRunLock, RUN_FILE_NAME } from '@chi/run/internal';
 import {
   ApiCallError,

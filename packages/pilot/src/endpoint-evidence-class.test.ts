@@ -1,4 +1,4 @@
-import { evidenceBanner } from '@chi/report/internal';
+import { evidenceBanner } from '@chi/analysis';
 import { EvidenceClassSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/report';
+import type { ChartData } from '@chi/analysis';
 import type { RunStatus } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { formatHeadline, formatResumeHint, shellQuote } from './run-summary';

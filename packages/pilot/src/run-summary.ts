@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/report';
+import type { ChartData } from '@chi/analysis';
 import { partialRunText, runCompleteness } from '@chi/report/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { EvidenceClass, RunStatus } from '@chi/spec';

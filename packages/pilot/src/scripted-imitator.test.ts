@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IMITATOR_MODEL_ID } from '@chi/analysis/internal';
 import { verifyRelease } from '@chi/report';
-import { IMITATOR_MODEL_ID } from '@chi/report/internal';
 import { renderJsonBlock } from '@chi/run';
 import { buildCalibration } from '@chi/scoring';
 import type { BehavioralItem, HumanCalibration } from '@chi/spec';

@@ -5,6 +5,10 @@
  * cells; the scores of one system are then set by hand so every expected value is worked out
  * below.
  */
+
+import type { ChartData, HistoryObservation, MemoryObservation, RunScores } from '@chi/analysis';
+import { systemLabel } from '@chi/analysis/internal';
+import { buildFigures } from '@chi/figures';
 import { eimcFromScores, scoreHistory } from '@chi/scoring';
 import type { Decision, HistoryId } from '@chi/spec';
 import fc from 'fast-check';
@@ -12,11 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun } from './analyze-run';
-import type { ChartData } from './chart-data';
-import { systemLabel } from './evidence-label';
-import { buildFigures } from './figures';
 import { type RunRecords, readRunFolder } from './run-folder';
-import type { HistoryObservation, MemoryObservation, RunScores } from './score-run';
 import { scoreRun } from './score-run';
 
 /**

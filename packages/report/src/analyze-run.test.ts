@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type ChartData, ChartDataSchema, type RunScores } from '@chi/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun, defaultRunId } from './analyze-run';
-import { type ChartData, ChartDataSchema } from './chart-data';
 import { type RunRecords, readRunFolder } from './run-folder';
-import { type RunScores, scoreRun } from './score-run';
+import { scoreRun } from './score-run';
 
 describe('analyzeRun', () => {
   let dir: { path: string; remove: () => Promise<void> };

@@ -1,35 +1,31 @@
-import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
-import { type ChatResult, InvalidArgumentError, type QualityAlphas } from '@chi/spec';
+import type { RunScores } from '@chi/analysis';
+import { BootstrapRegistry, type ChartData } from '@chi/analysis';
 import {
   type AnalysisContext,
-  type ExperimentAnalysis,
-  HeldScores,
-  HeldWorlds,
-} from './analysis/analysis-context';
-import { BootstrapRegistry, type BootstrapSettings } from './analysis/bootstrap-registry';
-import { bytesStoredRows } from './analysis/bytes-stored';
-import {
+  type BootstrapSettings,
   type ComparisonSettings,
+  type Comparisons,
+  compareUtf8,
   comparisonResults,
   defineComparisons,
-} from './analysis/comparison-analysis';
-import { transcriptReplayRows } from './analysis/transcript-replay';
-import { wordingAgreementRows } from './analysis/wording-agreement';
-import {
-  type ChartData,
-  type Comparisons,
+  type ExperimentAnalysis,
+  estimandWorldSets,
   type FailureCount,
+  HeldScores,
+  HeldWorlds,
   isScriptedOrSynthetic,
+  plannedWorlds,
   type ResourceRow,
-} from './chart-data';
+} from '@chi/analysis/internal';
+import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
+import { type ChatResult, InvalidArgumentError, type QualityAlphas } from '@chi/spec';
 import { corpusPerLoad } from './corpus-per-load';
-import { estimandWorldSets } from './estimand-world-sets';
 import { asReportScorer } from './experiment-scorers/scorer-host';
 import { plannedRequestOf } from './plan-view';
+import { bytesStoredRows } from './record-rows/bytes-stored';
+import { transcriptReplayRows } from './record-rows/transcript-replay';
+import { wordingAgreementRows } from './record-rows/wording-agreement';
 import type { RunRecords } from './run-folder';
-import type { RunScores } from './score-run';
-import { compareUtf8 } from './sha256-sums';
-import { plannedWorlds } from './world-sets';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
 export interface AnalyzeRunOptions {

@@ -1,5 +1,5 @@
-import type { RunFacts } from './chart-data';
-import { runEvidenceBanner } from './evidence-label';
+import type { RunFacts } from '@chi/analysis';
+import { runEvidenceBanner } from '@chi/analysis';
 import type { ReportBlock } from './report-document';
 
 /**

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { compareUtf8 } from '@chi/analysis/internal';
 import { canonicalJson } from './canonical-json';
-import { compareUtf8 } from './sha256-sums';
 import type { VerifyMismatch } from './verify-release';
 
 /** Differences kept per file; the rest are counted in one last mismatch. */

@@ -1,27 +1,6 @@
-import { z } from 'zod';
+import type { CorpusRow } from '@chi/analysis/internal';
 import { plannedRequestOf } from './plan-view';
 import type { RunRecords } from './run-folder';
-
-/**
- * What a memory load shows a system (issue 31, "claims no larger than the evidence"): per load,
- * the UTF-8 bytes of the encode request's messages (the corpus as the encode prompt shows it,
- * with the prompt's instructions) over every world and system, and the prompt tokens the
- * endpoint reported for those requests (null when none reported: scripted systems report none).
- */
-export const CorpusRowSchema = z.strictObject({
-  load: z.int().min(1),
-  /** Encode requests sent at this load (every system x world). */
-  requests: z.int().min(0),
-  bytesMin: z.int().min(0),
-  bytesMean: z.number().min(0),
-  bytesMax: z.int().min(0),
-  /** Mean prompt tokens over the encode requests whose usage reported them; null when none did. */
-  reportedPromptTokensMean: z.number().min(0).nullable(),
-  /** Encode requests whose usage reported prompt tokens. */
-  requestsWithTokens: z.int().min(0),
-});
-/** One load's corpus size. */
-export type CorpusRow = z.infer<typeof CorpusRowSchema>;
 
 /**
  * The corpus rows of a run, by load: bytes from every `before_send` attempt of a

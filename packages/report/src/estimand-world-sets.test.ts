@@ -1,7 +1,7 @@
+import { type EstimandWorldSets, estimandWorldSets } from '@chi/analysis/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { type EstimandWorldSets, estimandWorldSets } from './estimand-world-sets';
 import { readRunFolder } from './run-folder';
 import { scoreRun } from './score-run';
 

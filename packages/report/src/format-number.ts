@@ -1,5 +1,5 @@
+import type { IntervalEstimate } from '@chi/analysis';
 import type { Ratio } from '@chi/spec/internal';
-import type { IntervalEstimate } from './chart-data';
 
 /**
  * Formats a number for the report with a fixed number of decimals, so the same value always prints

@@ -17,8 +17,8 @@ export {
   ChartDataSchema,
   type IntervalEstimate,
   type RunFacts,
-} from './chart-data';
-export { runEvidenceBanner } from './evidence-label';
+  runEvidenceBanner,
+} from '@chi/analysis';
 export { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 export { formatEstimate } from './format-number';
 export type { ReleaseCode } from './release-code';

@@ -5,10 +5,7 @@
  *
  * @packageDocumentation
  */
-export { IMITATOR_MODEL_ID } from './calibration-checks';
 export { parseCsv } from './csv';
-export { evidenceBanner } from './evidence-label';
-export type { ModuleEstimate } from './experiment-scorers/module-analysis';
 export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
@@ -18,5 +15,4 @@ export { renderHtml, renderMarkdown } from './render-report';
 export type { ReportBlock, ReportFigure } from './report-document';
 export { partialRunText, runCompleteness } from './run-completeness';
 export { readRunFolder } from './run-folder';
-export { type RunScores, scoreRun } from './score-run';
-export { writeInspectLogs } from './write-inspect-logs';
+export { scoreRun } from './score-run';

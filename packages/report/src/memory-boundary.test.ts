@@ -1,6 +1,7 @@
+import type { RunFacts } from '@chi/analysis';
+import type { MemoryPoint } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import { describe, expect, it } from 'vitest';
-import type { MemoryPoint, RunFacts } from './chart-data';
-import { systemLabel } from './evidence-label';
 import {
   blankControlLeaks,
   blankControlLeakText,

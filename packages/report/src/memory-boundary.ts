@@ -1,5 +1,5 @@
-import type { BytesStoredRow } from './analysis/bytes-stored';
-import type { ChartData, MemoryPoint, RunFacts } from './chart-data';
+import type { ChartData, RunFacts } from '@chi/analysis';
+import type { BytesStoredRow, MemoryPoint } from '@chi/analysis/internal';
 import { formatNumber } from './format-number';
 
 /** Who held a system's memory: the runner's notebook, or the system itself (issue 36). */

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ModuleEstimate } from '@chi/analysis';
 import {
   createScriptedModel,
   defaultOfflineSettings,
@@ -17,7 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
 import { sha256Hex } from './canonical-json';
-import type { ModuleEstimate } from './experiment-scorers/module-analysis';
 import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { inspectLogs } from './inspect/inspect-log';
 import { readRunFolder } from './run-folder';

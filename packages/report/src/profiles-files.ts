@@ -1,8 +1,8 @@
+import type { LayeredEstimate, ProfilesData } from '@chi/analysis/internal';
+import type { FigureDefinition } from '@chi/figures';
 import { canonicalJson } from './canonical-json';
 import { type CsvCell, toCsv } from './csv';
-import type { FigureDefinition } from './figures';
 import { formatNumber } from './format-number';
-import type { LayeredEstimate, ProfilesData } from './profiles-data';
 import type { ReportBlock } from './report-document';
 
 /** One table of the profiles: a CSV file and the same rows in the report. */

@@ -4,6 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ProfilesDataSchema } from '@chi/analysis/internal';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
 import { buildCalibration } from '@chi/scoring';
 import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds/test';
@@ -11,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
 import { parseCsv } from './csv';
-import { ProfilesDataSchema } from './profiles-data';
 import { verifyRelease } from './verify-release';
 import { writeRelease } from './write-release';
 

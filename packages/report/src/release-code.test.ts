@@ -86,8 +86,10 @@ describe('the code of a release', () => {
 
   it("follows @chi/pilot's @chi dependencies to every package of the toolkit", () => {
     expect(chiPackageDirs(pilotDir).map((path) => basename(path))).toEqual([
+      'analysis',
       'chis',
       'experiment',
+      'figures',
       'openrouter',
       'pilot',
       'report',

@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareUtf8 } from '@chi/analysis/internal';
 import { InvalidArgumentError } from '@chi/spec';
-import { compareUtf8 } from './sha256-sums';
 import { packTarGzip, readTarGzip } from './tar-gzip';
 
 /** Where a release keeps the code that made it. */

@@ -1,4 +1,19 @@
+import type { ChartData, TraceLineBase } from '@chi/analysis';
+import {
+  analyzeProfiles,
+  type MemoryTraceLine,
+  type RunScores,
+  runEvidenceBanner,
+} from '@chi/analysis';
+import {
+  chanceAccuracy,
+  compareUtf8,
+  runLevelChiReason,
+  systemLabel,
+} from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
+import { buildFigures, profilesFigure, renderFigureSvg } from '@chi/figures';
+import { systemColorScale } from '@chi/figures/internal';
 import { type RequestLayout, RUN_FILES } from '@chi/run';
 import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
@@ -7,23 +22,15 @@ import { HISTORY_IDS } from '@chi/spec/internal';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
-import type { ChartData } from './chart-data';
 import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
 import type { DerivedOutput } from './derived-output';
-import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
-import type { TraceLineBase } from './experiment-scorers/scorer-host';
 import { BUILT_IN_SCORERS, scorerOfBlock } from './experiment-scorers/scorer-registry';
-import { buildFigures } from './figures';
-import { figureFiles } from './figures/figure-files';
-import { systemColorScale } from './figures/system-colors';
+import { figureFiles } from './figure-files';
 import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { PackedText } from './packed-text';
 import { plannedRequestOf } from './plan-view';
-import { chanceAccuracy } from './profile-features';
-import { analyzeProfiles, runLevelChiReason } from './profiles';
-import { profilesFigure } from './profiles-figure';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
   describeReleaseCode,
@@ -32,19 +39,15 @@ import {
   type ReleaseCodeSection,
 } from './release-code';
 import { renderHtml, renderMarkdown } from './render-report';
-import { renderFigureSvg } from './render-svg';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import {
   buildReportDocument,
   type PilotExperimentsIncluded,
   type ReportBlock,
 } from './report-document';
+import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
-import { type MemoryTraceLine, type RunScores, scoreRun, type TraceSink } from './score-run';
-import { compareUtf8 } from './sha256-sums';
-
-/** The version of this package, written into every release (kept equal to package.json by a test). */
-export const REPORT_VERSION = '0.1.0';
+import { scoreRun, type TraceSink } from './score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {

@@ -1,7 +1,8 @@
+import type { ChartData } from '@chi/analysis';
+import { runEvidenceBanner } from '@chi/analysis';
+import { systemLabel } from '@chi/analysis/internal';
+import { cellLabel } from '@chi/figures/internal';
 import { type CaseExample, formatTrace } from './case-examples';
-import type { ChartData } from './chart-data';
-import { runEvidenceBanner, systemLabel } from './evidence-label';
-import { cellLabel } from './figures/figure-parts';
 import type { ReportBlock } from './report-document';
 
 /** The files of the case examples, beside report.md and report.html in the release. */

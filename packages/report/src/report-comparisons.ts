@@ -1,5 +1,6 @@
-import type { ChartData, ComparisonRow } from './chart-data';
-import { pairLabel } from './figures/comparisons';
+import type { ChartData } from '@chi/analysis';
+import type { ComparisonRow } from '@chi/analysis/internal';
+import { pairLabel } from '@chi/figures/internal';
 import { formatEstimate, formatNumber } from './format-number';
 import type { ReportBlock } from './report-document';
 

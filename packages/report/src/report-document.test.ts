@@ -1,7 +1,7 @@
+import { sampleChartData } from '@chi/analysis/test';
+import { buildFigures } from '@chi/figures';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from './__fixtures__/sample-chart-data';
 import type { CaseExample } from './case-examples';
-import { buildFigures } from './figures';
 import { renderHtml, renderMarkdown } from './render-report';
 import { buildCasesDocument } from './report-cases';
 import { buildReportDocument, type ReportInput } from './report-document';

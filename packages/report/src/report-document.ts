@@ -1,17 +1,16 @@
+import { type ChartData, type IntervalEstimate, runEvidenceBanner } from '@chi/analysis';
+import {
+  type EimcEntry,
+  isControlCondition,
+  type MemoryPoint,
+  systemLabel,
+} from '@chi/analysis/internal';
+import type { FigureDefinition } from '@chi/figures';
+import { cellLabel, compareText, omittedPanelsText, resourcePanels } from '@chi/figures/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { labelCaptions } from './caption-labels';
 import type { CaseExample } from './case-examples';
-import {
-  type ChartData,
-  type EimcEntry,
-  type IntervalEstimate,
-  isControlCondition,
-  type MemoryPoint,
-} from './chart-data';
-import { runEvidenceBanner, systemLabel } from './evidence-label';
 import { EVIDENCE_MAP } from './evidence-map';
-import { cellLabel, compareText, type FigureDefinition } from './figures';
-import { omittedPanelsText, resourcePanels } from './figures/resources';
 import { formatEstimate, formatNumber, formatRatio, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
 import {

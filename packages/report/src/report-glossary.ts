@@ -1,5 +1,5 @@
+import type { ChartData } from '@chi/analysis';
 import { RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
-import type { ChartData } from './chart-data';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';
 

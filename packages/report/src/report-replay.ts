@@ -1,6 +1,6 @@
-import type { WorldSpread } from './analysis/transcript-replay';
-import type { ChartData, MemoryPoint } from './chart-data';
-import { systemLabel } from './evidence-label';
+import type { ChartData } from '@chi/analysis';
+import type { MemoryPoint, WorldSpread } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatNumber } from './format-number';
 import type { ReportBlock } from './report-document';
 

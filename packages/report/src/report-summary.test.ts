@@ -1,6 +1,6 @@
+import type { ChartData } from '@chi/analysis';
+import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from './__fixtures__/sample-chart-data';
-import type { ChartData } from './chart-data';
 import { summaryBlocks } from './report-summary';
 
 /** The summary table's excess-divergence column: its header and one cell per system. */

@@ -1,5 +1,6 @@
-import type { ChartData, EimcEntry, IntervalEstimate, ReportSystem } from './chart-data';
-import { systemLabel } from './evidence-label';
+import type { ChartData, IntervalEstimate } from '@chi/analysis';
+import type { EimcEntry, ReportSystem } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatNumber, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-document';

@@ -1,5 +1,5 @@
+import type { ChartData } from '@chi/analysis';
 import { describe, expect, it } from 'vitest';
-import type { ChartData } from './chart-data';
 import { WORDING_COVERAGE, wordingAgreementBlocks } from './report-wording';
 
 describe('probe-wording invariance section', () => {

@@ -1,5 +1,5 @@
-import type { ChartData } from './chart-data';
-import { systemLabel } from './evidence-label';
+import type { ChartData } from '@chi/analysis';
+import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatRatio } from './format-number';
 import type { ReportBlock } from './report-document';
 

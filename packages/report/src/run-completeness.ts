@@ -1,4 +1,4 @@
-import type { ChartData } from './chart-data';
+import type { ChartData } from '@chi/analysis';
 
 /** How much of the planned run a release rests on: worlds and blocks complete of planned. */
 export interface RunCompleteness {

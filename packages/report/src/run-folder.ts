@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compareUtf8 } from '@chi/analysis/internal';
 import {
   checkRunIntegrity,
   openRunFolder,
@@ -59,7 +60,6 @@ import { readPlanView } from './plan-view';
 import { RequestIndexOnDisk, readRequestOnDisk } from './request-index-on-disk';
 import { readRunCalibration } from './run-calibration';
 import { integrityProblemsWith, throwIfDamaged } from './run-integrity';
-import { compareUtf8 } from './sha256-sums';
 
 /** A file's path relative to the folder root and its parsed content. */
 export interface Located<T> {

@@ -1,12 +1,12 @@
+import { analyzeProfiles, type RunScores } from '@chi/analysis';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun } from './analyze-run';
-import { analyzeProfiles } from './profiles';
 import { type RunRecords, readRunFolder } from './run-folder';
-import { type RunScores, scoreRun } from './score-run';
+import { scoreRun } from './score-run';
 
 describe('scoreRun', () => {
   let dir: { path: string; remove: () => Promise<void> };

@@ -1,3 +1,17 @@
+import type {
+  BehaviorObservation,
+  BehaviorTraceLine,
+  ExperimentScores,
+  HistoryObservation,
+  HistoryTraceLine,
+  MemoryObservation,
+  MemoryTraceLine,
+  ObservationBase,
+  RunScores,
+  TraceLineBase,
+} from '@chi/analysis';
+import type { BlockRow } from '@chi/analysis/internal';
+import { compareUtf8, MemoryTaxonomyCounter } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, ScorerRequest } from '@chi/experiment';
 import { computeBlockStatuses } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
@@ -10,90 +24,15 @@ import {
   type QualityAlphas,
   RunFolderDamagedError,
 } from '@chi/spec';
-import { MemoryTaxonomyCounter } from './analysis/memory-taxonomy';
-import type { BlockRow } from './chart-data';
-import type { BehaviorObservation, BehaviorTraceLine } from './experiment-scorers/behavior-scorer';
-import type { HistoryObservation, HistoryTraceLine } from './experiment-scorers/history-scorer';
-import {
-  type MemoryObservation,
-  type MemoryTraceLine,
-  memoryScorer,
-  type ProbeNotebooks,
-  probeNotebooksOf,
-} from './experiment-scorers/memory-scorer';
-import { type ModuleScores, scoreModule } from './experiment-scorers/module-scores';
-import type {
-  ObservationBase,
-  ReportScorer,
-  TraceLineBase,
-} from './experiment-scorers/scorer-host';
+import { memoryScorer, probeNotebooksOf } from './experiment-scorers/memory-scorer';
+import { scoreModule } from './experiment-scorers/module-scores';
+import type { ReportScorer } from './experiment-scorers/scorer-host';
 import { BUILT_IN_SCORERS, checkedScorers } from './experiment-scorers/scorer-registry';
 import { scorerRequestOf } from './experiment-scorers/scorer-request';
 import { PackedObservations } from './packed-observations';
 import { groupRequestOrdinals, requestsAt } from './plan-view';
 import { PlannedOutcomes } from './planned-outcomes';
 import { type RunRecords, requestRecordFile } from './run-folder';
-import { compareUtf8 } from './sha256-sums';
-
-export type {
-  BehaviorObservation,
-  BehaviorTraceLine,
-  HistoryObservation,
-  HistoryTraceLine,
-  MemoryObservation,
-  MemoryTraceLine,
-  ObservationBase,
-  ProbeNotebooks,
-  TraceLineBase,
-};
-
-/**
- * What one scorer of a run gave, in the one scoring pass: its per-block observations and traces
- * (empty without that capability) and its per-world scores (null without that capability or when
- * the run does not include the experiment).
- */
-export interface ExperimentScores {
-  readonly scorer: AnyExperimentScorer;
-  /** Per-block observations, packed: each read materialises a new array (read it once). */
-  readonly observations: readonly ObservationBase[];
-  /** Per-block trace lines (empty when `scoreRun` was given a trace sink). */
-  readonly traces: readonly TraceLineBase[];
-  /** Per-world scores (`scoreWorld`). */
-  readonly worlds: ModuleScores | null;
-}
-
-/**
- * Everything scored from a run: every scorer's scores by experiment ID (`modules`, in scorer
- * order), the status of every block, and, read from there under the names the pilot's fixed
- * release files and analyses use, the memory, history and behavior observations and traces.
- *
- * The scores {@link scoreRun} returns hold the observations packed: each read of `memory`,
- * `history`, `behavior` or a module's `observations` materialises a new array of new objects
- * (equal every time), so read a list once into a variable and drop it when done rather than
- * reading it in a loop.
- */
-export interface RunScores {
-  readonly memory: readonly MemoryObservation[];
-  readonly history: readonly HistoryObservation[];
-  readonly behavior: readonly BehaviorObservation[];
-  readonly memoryTraces: readonly MemoryTraceLine[];
-  readonly historyTraces: readonly HistoryTraceLine[];
-  readonly behaviorTraces: readonly BehaviorTraceLine[];
-  readonly blocks: readonly BlockRow[];
-  /**
-   * Notebook text per memory observation key `<system>|<blockId>|<condition>` (case examples):
-   * null for the oracle control, `''` for the blank one. Read from the run folder when asked for,
-   * so the scores never hold every notebook of the run.
-   */
-  readonly probeNotebooks: ProbeNotebooks;
-  /**
-   * The failure taxonomy of the memory traces, counted as they were produced (with a trace sink
-   * the trace lists are empty, so the analysis reads this instead). Absent: count the lists.
-   */
-  readonly memoryTaxonomy?: MemoryTaxonomyCounter;
-  /** Every scorer's scores by experiment ID, in the order of the scorers `scoreRun` was given. */
-  readonly modules: ReadonlyMap<string, ExperimentScores>;
-}
 
 /**
  * Receives the trace lines of {@link scoreRun} as they are produced, in the order the returned

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compareUtf8 } from '@chi/analysis/internal';
 import { InvalidArgumentError, ValidationError, type ValidationIssue } from '@chi/spec';
 
 /** The name of the checksum file at the root of a release. */
@@ -30,11 +31,6 @@ export interface Sha256SumsProblem {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
-
-/** Byte-wise (UTF-8) order, like `LC_ALL=C sort`, so the file is identical on every platform. */
-export function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
 
 function assertPlainPath(path: string, field: string): void {
   // sha256sum escapes names holding a backslash or newline with a leading "\": release paths never

@@ -1,7 +1,7 @@
+import type { ChartData } from '@chi/analysis';
+import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
-import { sampleChartData } from './__fixtures__/sample-chart-data';
 import { returnedIdentifiers } from './analyze-run';
-import type { ChartData } from './chart-data';
 import { renderMarkdown } from './render-report';
 import { buildReportDocument } from './report-document';
 import { SYSTEM_CAVEATS, systemsBlocks } from './systems-section';

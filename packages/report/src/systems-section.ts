@@ -1,5 +1,6 @@
-import type { ChartData, ReportSystem } from './chart-data';
-import { systemLabel } from './evidence-label';
+import type { ChartData } from '@chi/analysis';
+import type { ReportSystem } from '@chi/analysis/internal';
+import { systemLabel } from '@chi/analysis/internal';
 import { formatNumber, formatUsd } from './format-number';
 import type { ReportBlock } from './report-document';
 import { evaluatedSystems, referenceSystems } from './report-summary';

@@ -5,6 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ChartData } from '@chi/analysis';
+import type { TranscriptReplayRow } from '@chi/analysis/internal';
 import {
   createScriptedModel,
   defaultOfflineSettings,
@@ -15,8 +17,6 @@ import type { AttemptRecord, RunManifest, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
-import type { TranscriptReplayRow } from './analysis/transcript-replay';
-import type { ChartData } from './chart-data';
 import { verifyRelease } from './verify-release';
 import { writeRelease } from './write-release';
 

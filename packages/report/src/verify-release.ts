@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { type QualityAlphas, RunFolderDamagedError } from '@chi/spec';
@@ -15,11 +16,11 @@ import {
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
   produceDerivedRelease,
-  REPORT_VERSION,
   type ReleaseParameters,
 } from './release-files';
+import { REPORT_VERSION } from './report-version';
 import { type RunRecords, readRunFolder, requestRecordFile } from './run-folder';
-import { checkSha256Sums, compareUtf8, listTreeFiles } from './sha256-sums';
+import { checkSha256Sums, listTreeFiles } from './sha256-sums';
 
 export { diffJson } from './compare-release-file';
 

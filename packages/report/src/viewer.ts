@@ -15,10 +15,10 @@
  * @packageDocumentation
  */
 
+/** The evidence banner: every viewer labels scripted, synthetic and unverified results as such. */
+export { evidenceBanner } from '@chi/analysis';
 /** The release CSV reader (RFC 4180), for viewers of other release kinds (the divergence drill-down). */
 export { parseCsv } from './csv';
-/** The evidence banner: every viewer labels scripted, synthetic and unverified results as such. */
-export { evidenceBanner } from './evidence-label';
 export { boundHeapGrowth } from './heap-growth';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';

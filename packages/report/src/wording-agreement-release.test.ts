@@ -6,6 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ChartData } from '@chi/analysis';
+import type { WordingAgreement } from '@chi/analysis/internal';
 import {
   createScriptedModel,
   defaultOfflineSettings,
@@ -16,7 +18,6 @@ import type { AttemptRecord, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from './__fixtures__/fixed-clock';
 import { tempDir } from './__fixtures__/temp-dir';
-import type { ChartData, WordingAgreement } from './chart-data';
 import { verifyRelease } from './verify-release';
 import { writeRelease } from './write-release';
 

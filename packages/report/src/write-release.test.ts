@@ -8,7 +8,7 @@ import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-import { REPORT_VERSION } from './release-files';
+import { REPORT_VERSION } from './report-version';
 import { listTreeFiles } from './sha256-sums';
 import { SecretLeakError, writeRelease } from './write-release';
 

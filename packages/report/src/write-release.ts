@@ -12,12 +12,13 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { runEvidenceBanner } from '@chi/analysis';
+import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { fileLines } from '@chi/run/internal';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { DerivedFilesOnDisk, type WrittenDerivedFile } from './derived-output';
-import { runEvidenceBanner } from './evidence-label';
 import { failpoint } from './failpoint';
 import type { ReleaseCode } from './release-code';
 import {
@@ -29,7 +30,6 @@ import {
 import { type RunRecords, readRunFolder } from './run-folder';
 import { findSecrets, JsonlSecretScan, type SecretFinding } from './secrets';
 import {
-  compareUtf8,
   formatSha256Sums,
   listTreeFiles,
   SHA256SUMS_FILE,

@@ -1,5 +1,5 @@
+import { evidenceBanner } from '@chi/analysis';
 import type { ReportFigure } from '@chi/report/internal';
-import { evidenceBanner } from '@chi/report/viewer';
 import type {
   DivergenceAnalysis,
   DivergenceEstimate,

@@ -1,4 +1,4 @@
-import { evidenceBanner } from '@chi/report/internal';
+import { evidenceBanner } from '@chi/analysis';
 import {
   type LayoutName,
   type ReleaseLayoutRow,

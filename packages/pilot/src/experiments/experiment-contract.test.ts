@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RunScores } from '@chi/analysis';
 import { verifyRelease } from '@chi/report';
-import { type RunScores, readRunFolder, scoreRun, scorerOfBlock } from '@chi/report/internal';
+import { readRunFolder, scoreRun, scorerOfBlock } from '@chi/report/internal';
 import { describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
 import { renderHistoryProbe } from '../render-requests';

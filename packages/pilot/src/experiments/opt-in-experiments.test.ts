@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ModuleEstimate } from '@chi/analysis';
 import { verifyRelease } from '@chi/report';
-import { type ModuleEstimate, parseCsv } from '@chi/report/internal';
+import { parseCsv } from '@chi/report/internal';
 import { sha256Hex } from '@chi/run';
 import { generateFeedbackValenceWorld } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,34 +1,15 @@
+import type { BehaviorObservation, BehaviorTraceLine } from '@chi/analysis';
+import { behaviorAnalysis } from '@chi/analysis/internal';
 import { runFolderPaths } from '@chi/run/internal';
 import { parseTaskReply, scoreBehavior, traceBehaviorItems } from '@chi/scoring';
-import type {
-  BehavioralItemSet,
-  BehaviorItemTrace,
-  BehaviorScore,
-  ClassifiedTaskAnswer,
-} from '@chi/spec';
-import { behaviorAnalysis } from '../analysis/behavior-analysis';
+import type { BehavioralItemSet, ClassifiedTaskAnswer } from '@chi/spec';
 import type { RunRecords } from '../run-folder';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
   blockWorld,
   defineReportScorer,
-  type ObservationBase,
 } from './scorer-host';
-
-/** One system's behavioral scores on one world. */
-export interface BehaviorObservation extends ObservationBase {
-  readonly kind: 'behavior-observation';
-  readonly score: BehaviorScore;
-}
-
-/** A behavioral item trace with where it came from. */
-export interface BehaviorTraceLine {
-  readonly systemId: string;
-  readonly worldSeed: number;
-  readonly blockComplete: boolean;
-  readonly trace: BehaviorItemTrace;
-}
 
 function missingTask(id: string, reason: string): ClassifiedTaskAnswer {
   return { id, status: 'missing', answer: null, detail: `no usable reply: ${reason}` };

@@ -1,8 +1,9 @@
+import type { HistoryObservation, HistoryTraceLine } from '@chi/analysis';
+import { historyAnalysis } from '@chi/analysis/internal';
 import type { ScorerRequest } from '@chi/experiment';
 import { runFolderPaths, type UsableReply } from '@chi/run/internal';
 import { scoreHistory, traceHistoryDecisions } from '@chi/scoring';
-import type { Decision, HistoryId, HistoryItemTrace, HistoryScore, HistoryWorld } from '@chi/spec';
-import { historyAnalysis } from '../analysis/history-analysis';
+import type { Decision, HistoryId, HistoryWorld } from '@chi/spec';
 import { readHistoryProbe } from '../history-probe-reading';
 import type { RunRecords } from '../run-folder';
 import {
@@ -10,24 +11,7 @@ import {
   type BlockScorerResult,
   blockWorld,
   defineReportScorer,
-  type ObservationBase,
 } from './scorer-host';
-
-/** One system's history scores on one world (histories A, B, A2 x checkpoints 0-4). */
-export interface HistoryObservation extends ObservationBase {
-  readonly kind: 'history-observation';
-  /** Decisions per history and checkpoint, in environment order. */
-  readonly decisions: Readonly<Record<HistoryId, readonly (readonly Decision[])[]>>;
-  readonly score: HistoryScore;
-}
-
-/** A history decision trace with where it came from. */
-export interface HistoryTraceLine {
-  readonly systemId: string;
-  readonly worldSeed: number;
-  readonly blockComplete: boolean;
-  readonly trace: HistoryItemTrace;
-}
 
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
 

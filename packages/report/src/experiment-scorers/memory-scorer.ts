@@ -1,3 +1,6 @@
+import type { MemoryObservation, MemoryTraceLine, ProbeNotebooks } from '@chi/analysis';
+import type { MemoryCondition } from '@chi/analysis/internal';
+import { memoryAnalysis } from '@chi/analysis/internal';
 import { runFolderPaths } from '@chi/run/internal';
 import {
   parseProbeReply,
@@ -6,42 +9,15 @@ import {
   traceMemoryProbes,
 } from '@chi/scoring';
 import { indexRecords } from '@chi/scoring/internal';
-import type {
-  MemoryProbeTrace,
-  MemoryScore,
-  MemoryWorld,
-  ParsedProbeReply,
-  PlannedRequest,
-} from '@chi/spec';
+import type { MemoryWorld, ParsedProbeReply, PlannedRequest } from '@chi/spec';
 import type { ClassifiedAnswer } from '@chi/spec/internal';
-import { memoryAnalysis } from '../analysis/memory-analysis';
-import type { MemoryCondition } from '../chart-data';
 import { memoryWorldKey, type RunRecords } from '../run-folder';
 import {
   type BlockScorerInput,
   type BlockScorerResult,
   blockWorld,
   defineReportScorer,
-  type ObservationBase,
 } from './scorer-host';
-
-/** One system's memory score on one world, load and condition. */
-export interface MemoryObservation extends ObservationBase {
-  readonly kind: 'memory-observation';
-  readonly condition: MemoryCondition;
-  readonly load: number;
-  readonly score: MemoryScore;
-}
-
-/** A memory probe trace with where it came from. */
-export interface MemoryTraceLine {
-  readonly systemId: string;
-  readonly condition: MemoryCondition;
-  readonly load: number;
-  readonly worldSeed: number;
-  readonly blockComplete: boolean;
-  readonly trace: MemoryProbeTrace;
-}
 
 /** A memory world with its validated record index, built once per block for every system. */
 export interface IndexedMemoryWorld {
@@ -195,12 +171,6 @@ export const memoryScorer = defineReportScorer({
   },
   analysis: memoryAnalysis,
 });
-
-/** The notebook a memory probe was answered from, by observation key (see `RunScores`). */
-export interface ProbeNotebooks {
-  /** The text, null for the oracle control, or undefined for a key that was not scored. */
-  get(key: string): string | null | undefined;
-}
 
 function notebookText(records: RunRecords, requestId: string | undefined): string | null {
   if (requestId === undefined) return null;

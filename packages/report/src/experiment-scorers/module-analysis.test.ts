@@ -1,11 +1,11 @@
+import type { ModuleObservation, ModuleScores } from '@chi/analysis';
+import { analyzeModule } from '@chi/analysis';
 import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import type { RunRecords } from '../run-folder';
 import { scoreRun } from '../score-run';
-import { analyzeModule } from './module-analysis';
 import { buildModuleRelease } from './module-release';
-import type { ModuleObservation, ModuleScores } from './module-scores';
 import { BUILT_IN_SCORERS } from './scorer-registry';
 
 const SEEDS = [11, 22, 33, 44, 55, 66];

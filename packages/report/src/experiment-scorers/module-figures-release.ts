@@ -1,8 +1,7 @@
-import type { ChartData } from '../chart-data';
-import { figureFiles } from '../figures/figure-files';
-import { renderFigureSvg } from '../render-svg';
+import type { ChartData } from '@chi/analysis';
+import { moduleFigure, renderFigureSvg } from '@chi/figures';
+import { figureFiles } from '../figure-files';
 import type { ReportBlock } from '../report-document';
-import { moduleFigure } from './module-figure';
 import type { ModuleRelease } from './module-release';
 
 /** The figures of the module experiments: their files and the report sections that show them. */

@@ -1,3 +1,5 @@
+import type { ModuleScores, RunScores } from '@chi/analysis';
+import { analyzeModule, type ModuleEstimate } from '@chi/analysis';
 import type { WorldScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { canonicalJson } from '../canonical-json';
@@ -5,9 +7,6 @@ import { type CsvCell, toCsv } from '../csv';
 import { formatNumber } from '../format-number';
 import type { ReportBlock } from '../report-document';
 import type { RunRecords } from '../run-folder';
-import type { RunScores } from '../score-run';
-import { analyzeModule, type ModuleEstimate } from './module-analysis';
-import type { ModuleScores } from './module-scores';
 
 /** One scored module experiment of a run: its scorer, estimates and report section. */
 export interface ModuleSection {

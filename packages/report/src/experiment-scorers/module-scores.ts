@@ -1,34 +1,10 @@
-import {
-  type AnyExperimentScorer,
-  type ScorerCell,
-  scoresWorlds,
-  type WorldScorer,
-} from '@chi/experiment';
-import type { BlockRow } from '../chart-data';
+import type { ModuleObservation, ModuleScores } from '@chi/analysis';
+import type { BlockRow } from '@chi/analysis/internal';
+import { type AnyExperimentScorer, type ScorerCell, scoresWorlds } from '@chi/experiment';
 import { requestsAt } from '../plan-view';
 import { PlannedOutcomes } from '../planned-outcomes';
 import type { RunRecords } from '../run-folder';
 import { type OutcomeSource, scorerRequestOf } from './scorer-request';
-
-/** One system's scored world of a module experiment (a line of `scores/<experiment>.jsonl`). */
-export interface ModuleObservation {
-  readonly kind: 'module-observation';
-  readonly experiment: string;
-  readonly systemId: string;
-  readonly worldSeed: number;
-  /** Every block of the experiment on this world is complete (matched across systems). */
-  readonly blockComplete: boolean;
-  readonly unusableRequests: readonly { readonly requestId: string; readonly reason: string }[];
-  readonly values: Readonly<Record<string, number | null>>;
-}
-
-/** What {@link scoreModule} returns: the observations and trace lines of one experiment. */
-export interface ModuleScores {
-  readonly scorer: WorldScorer;
-  readonly observations: readonly ModuleObservation[];
-  /** Trace lines by system ID, each with its world seed. */
-  readonly traces: ReadonlyMap<string, readonly Readonly<Record<string, ScorerCell>>[]>;
-}
 
 /**
  * The ordinals of the plan's requests of one experiment, by world seed (ascending) then by

@@ -1,3 +1,5 @@
+import type { ChartData, ObservationBase, TraceLineBase } from '@chi/analysis';
+import type { ExperimentAnalysis } from '@chi/analysis/internal';
 import type {
   AnyExperimentScorer,
   ExperimentScorer,
@@ -6,27 +8,7 @@ import type {
   ScorerBlocks,
 } from '@chi/experiment';
 import type { PlannedBlock } from '@chi/spec';
-import type { ExperimentAnalysis } from '../analysis/analysis-context';
-import type { ChartData } from '../chart-data';
 import type { RunRecords } from '../run-folder';
-
-/** Where an observation comes from: one system in one matched block. */
-export interface ObservationBase {
-  readonly systemId: string;
-  readonly blockId: string;
-  readonly worldSeed: number;
-  /** Comparisons use complete blocks only; incomplete observations are kept and published. */
-  readonly blockComplete: boolean;
-  /** Requests of this system in the block that did not give a usable reply, with the reason. */
-  readonly unusableRequests: readonly { readonly requestId: string; readonly reason: string }[];
-}
-
-/** Where a trace line comes from: what a trace sink routes it by. */
-export interface TraceLineBase {
-  readonly systemId: string;
-  readonly worldSeed: number;
-  readonly blockComplete: boolean;
-}
 
 /**
  * What `@chi/report` gives a scorer's optional capabilities (`ScorerHost` of `@chi/experiment`):

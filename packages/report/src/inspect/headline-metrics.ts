@@ -1,7 +1,6 @@
+import type { ChartData, ModuleEstimate } from '@chi/analysis';
 import type { RunManifest } from '@chi/spec';
 import { LEGACY_PRIMARY_CHECKPOINT } from '../analyze-run';
-import type { ChartData } from '../chart-data';
-import type { ModuleEstimate } from '../experiment-scorers/module-analysis';
 import type { JsonObject } from './json';
 
 /** An estimate with its pointwise interval (either bound may be missing). */

@@ -1,19 +1,18 @@
 import { createHash } from 'node:crypto';
+import type { ChartData } from '@chi/analysis';
+import { analyzeModule, evidenceBanner, type RunScores } from '@chi/analysis';
+import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, WorldScorer } from '@chi/experiment';
 import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { EvidenceClass, RunManifest, SystemSpec } from '@chi/spec';
 import { analyzeRun } from '../analyze-run';
-import type { ChartData } from '../chart-data';
-import { evidenceBanner } from '../evidence-label';
-import { analyzeModule } from '../experiment-scorers/module-analysis';
 import { scoreModule } from '../experiment-scorers/module-scores';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
 import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
-import { REPORT_VERSION } from '../release-files';
+import { REPORT_VERSION } from '../report-version';
 import type { RunRecords } from '../run-folder';
-import { type RunScores, scoreRun } from '../score-run';
-import { compareUtf8 } from '../sha256-sums';
+import { scoreRun } from '../score-run';
 import {
   addItemAccuracy,
   type MetricList,

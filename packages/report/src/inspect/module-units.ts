@@ -1,8 +1,8 @@
+import type { ModuleObservation } from '@chi/analysis';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import type { RequestOutcome } from '@chi/run';
 import { usableReply } from '@chi/run/internal';
 import type { ChatResult } from '@chi/spec';
-import type { ModuleObservation } from '../experiment-scorers/module-scores';
 import { groupRequestOrdinals, requestsAt } from '../plan-view';
 import type { RunRecords } from '../run-folder';
 import type { InspectExchange, InspectUnit } from './inspect-sample';

@@ -1,9 +1,9 @@
+import type { RunScores } from '@chi/analysis';
+import { compareUtf8 } from '@chi/analysis/internal';
 import type { RequestOutcome } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import type { RunRecords } from '../run-folder';
-import type { RunScores } from '../score-run';
-import { compareUtf8 } from '../sha256-sums';
 import type { InspectUnit } from './inspect-sample';
 
 /** One scored question of a request: its ID, verdict and reason (from the release traces). */

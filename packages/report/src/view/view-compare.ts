@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { evidenceBanner } from '@chi/analysis';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import { type EvidenceClass, InvalidArgumentError } from '@chi/spec';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
 import { canonicalJson } from '../canonical-json';
 import { parseCsv } from '../csv';
-import { evidenceBanner } from '../evidence-label';
 
 /**
  * `chi view`'s comparison of two runs (or two systems), paired by world: for every world seed both

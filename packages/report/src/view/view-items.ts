@@ -1,10 +1,15 @@
+import type {
+  BehaviorTraceLine,
+  HistoryTraceLine,
+  MemoryTraceLine,
+  RunScores,
+} from '@chi/analysis';
+import type { MemoryCondition } from '@chi/analysis/internal';
 import { jsonBlockIds, runFolderPaths } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import { HISTORY_IDS } from '@chi/spec/internal';
 import { formatTrace } from '../case-examples';
-import type { MemoryCondition } from '../chart-data';
 import type { RunRecords } from '../run-folder';
-import type { BehaviorTraceLine, HistoryTraceLine, MemoryTraceLine, RunScores } from '../score-run';
 
 /** One scored item (memory probe, history decision, behavioral item) as the viewer lists it. */
 export interface ViewItem {

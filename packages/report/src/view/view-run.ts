@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type ChartData, ChartDataSchema, evidenceBanner } from '@chi/analysis';
 import { extractJsonBlock, openRunFolder, type RunFolder } from '@chi/run';
 import { runFileOf, runFolderPaths } from '@chi/run/internal';
 import {
@@ -10,8 +11,6 @@ import {
   type RenderedRequest,
 } from '@chi/spec';
 import { NotebookSnapshotSchema } from '@chi/spec/internal';
-import { type ChartData, ChartDataSchema } from '../chart-data';
-import { evidenceBanner } from '../evidence-label';
 import { requestsAt } from '../plan-view';
 import { comparisonBlocks } from '../report-comparisons';
 import type { ReportBlock } from '../report-document';

@@ -1,0 +1,41 @@
+/**
+ * `@chi/analysis`: the CHI/CHIS analysis as pure functions of scored data. Scores in (what
+ * `scoreRun` of `@chi/report` returns), chart data out: world sets fixed before resampling, the
+ * run's one world-cluster bootstrap, estimates with pointwise intervals, comparisons, profiles and
+ * the `chart-data.json` schema. It reads no file and draws no figure, so code that only computes
+ * numbers installs neither the run-folder reader nor the chart libraries.
+ *
+ * @example
+ * ```ts
+ * import { ChartDataSchema } from '@chi/analysis';
+ * const data = ChartDataSchema.parse(JSON.parse(chartDataJson));
+ * console.log(data.memory.length);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { BootstrapRegistry } from './bootstrap-registry';
+export {
+  type ChartData,
+  ChartDataSchema,
+  type IntervalEstimate,
+  type RunFacts,
+} from './chart-data';
+export { evidenceBanner, runEvidenceBanner } from './evidence-label';
+export { analyzeModule, type ModuleEstimate } from './module-analysis';
+export { analyzeProfiles } from './profiles';
+export type {
+  BehaviorObservation,
+  BehaviorTraceLine,
+  ExperimentScores,
+  HistoryObservation,
+  HistoryTraceLine,
+  MemoryObservation,
+  MemoryTraceLine,
+  ModuleObservation,
+  ModuleScores,
+  ObservationBase,
+  ProbeNotebooks,
+  RunScores,
+  TraceLineBase,
+} from './run-scores';
