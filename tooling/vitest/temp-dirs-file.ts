@@ -11,10 +11,23 @@
  * One entry is ours, not the test's: tsx (children started with `--import tsx`) keeps its
  * transform cache in `$TMPDIR/tsx-<uid>`; a link of that name points at the cache tsx uses outside
  * the tests, so the cache is shared as before and never counted as a leak.
+ *
+ * Measuring only (docs/benchmarks/ci.md, "Fifth pass"): with `CHI_FILE_CPU=<path>` set, each file
+ * appends one JSON line to `<path>` with the CPU seconds its worker spent on it (from this setup
+ * file's start, before the test file is imported, to its last `afterAll`), its own and that of the
+ * child processes it waited for. Nothing is written without it.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
@@ -29,6 +42,37 @@ const tsxCache = `tsx-${userInfo().uid}`;
 mkdirSync(join(outside, tsxCache), { recursive: true });
 symlinkSync(join(outside, tsxCache), join(folder, tsxCache), 'dir');
 process.env.TMPDIR = folder;
+const cpuAtStart = cpuSeconds();
+
+/**
+ * CPU seconds of this worker so far: user and system, its own and its waited-for children's
+ * (`/proc/self/stat` fields 14-17, in clock ticks of 1/100 s on Linux). Null without `/proc`.
+ */
+function cpuSeconds(): { self: number; children: number } | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = (index: number) => Number(fields[index - 3]);
+    return { self: (ticks(14) + ticks(15)) / 100, children: (ticks(16) + ticks(17)) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/** Appends this file's CPU seconds to `CHI_FILE_CPU` (measuring runs only). */
+function recordCpu(): void {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: a measuring switch, not a turbo task input
+  const path = process.env.CHI_FILE_CPU;
+  const now = cpuSeconds();
+  if (path === undefined || now === null || cpuAtStart === null) return;
+  const line = {
+    file: relative(process.cwd(), testFile),
+    node: process.version,
+    self: Number((now.self - cpuAtStart.self).toFixed(2)),
+    children: Number((now.children - cpuAtStart.children).toFixed(2)),
+  };
+  appendFileSync(path, `${JSON.stringify(line)}\n`);
+}
 
 afterAll(() => {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
@@ -36,6 +80,7 @@ afterAll(() => {
   else process.env.TMPDIR = previous;
   const left = readdirSync(folder).filter((name) => name !== tsxCache);
   rmSync(folder, { recursive: true, force: true });
+  recordCpu();
   if (left.length > 0)
     throw new Error(
       `${testFile} left ${left.length} temporary folder(s) or file(s) behind: ${left.sort().join(', ')} (every test removes what it creates)`,

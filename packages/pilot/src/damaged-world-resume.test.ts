@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ChatModel, RunStatus } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
+import { captureIo } from './__fixtures__/cli-io';
+import { runCli } from './cli-main';
 import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
@@ -13,8 +13,6 @@ import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 import { modelsForManifest } from './system-models';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'chi-damaged-world-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -53,19 +51,15 @@ async function stoppedRun(name: string): Promise<{ runDir: string; seeds: readon
   return { runDir: run.runDir, seeds: run.frozen.manifest.worldSeeds };
 }
 
-function resumeInChild(runDir: string): Promise<{ code: number | null; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'pilot', '--resume', runDir], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
+/**
+ * `chi pilot --resume runDir` in this process (`runCli`, the function the `chi` bin runs): its exit
+ * code and what it wrote on stderr. The bin adds only the process wiring (streams, stop signals),
+ * which this test is not about: stop-signals.test.ts and kill-resume.test.ts run it as a process.
+ */
+async function resume(runDir: string): Promise<{ code: number; stderr: string }> {
+  const cli = captureIo({ cwd: root });
+  const code = await runCli(['pilot', '--resume', runDir], cli.io);
+  return { code, stderr: cli.err() };
 }
 
 const attemptLines = (runDir: string) =>
@@ -82,7 +76,7 @@ describe('a damaged world file on resume', () => {
     writeFileSync(world, bytes.subarray(0, Math.floor(bytes.length / 2)));
     const before = attemptLines(runDir);
 
-    const { code, stderr } = await resumeInChild(runDir);
+    const { code, stderr } = await resume(runDir);
     expect(code, stderr).toBe(5);
     expect(stderr).toContain(`damaged run folder: ${world}`);
     expect(stderr).not.toMatch(/\n\s+at /);

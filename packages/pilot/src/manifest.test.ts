@@ -5,7 +5,7 @@ import type { ChisEntry } from '@chi/spec';
 import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES } from '@chi/spec/internal';
 import { syntheticHumanData } from '@chi/worlds/test';
 import { describe, expect, it } from 'vitest';
-import { finishedOfflineRun } from './__fixtures__/offline-run';
+import { copyOfSharedOfflineRun } from './__fixtures__/offline-run';
 import { FEATURE_SCHEMAS, RUN_POLICIES } from './manifest';
 import { finishRun } from './pilot';
 import { prepareRun } from './run-create';
@@ -76,7 +76,8 @@ describe('the manifest records what the framework lists', () => {
   });
 
   it("names exactly the features the run's CHIS entries carry", async () => {
-    const run = await finishedOfflineRun();
+    // a copy of the default offline run shared with other files: finishRun writes into it
+    const run = await copyOfSharedOfflineRun();
     try {
       await finishRun(run.runDir, { release: false });
       const entry = JSON.parse(

@@ -5,7 +5,7 @@ import { extractJsonBlock } from '@chi/run';
 import { BehavioralItemSetSchema, type RenderedRequest } from '@chi/spec';
 import { solveBehavioralItem } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FinishedRun, finishedOfflineRun } from './__fixtures__/offline-run';
+import { type FinishedRun, finishedOfflineRun, sharedOfflineRun } from './__fixtures__/offline-run';
 import { memoryReferenceSpec } from './memory-systems/reference-systems';
 import { defaultOfflineSettings, type PilotSettings } from './settings';
 
@@ -200,10 +200,15 @@ describe.each(VARIANTS)(
   'nothing the model should not see reaches a prompt of %s',
   (_name, overrides, wordings) => {
     let run: FinishedRun;
+    // The default run is the one shared with manifest.test.ts and same-history-control.test.ts
+    // (read only, never removed here); the others are this file's own.
+    const shared = Object.keys(overrides).length === 0;
     beforeAll(async () => {
-      run = await finishedOfflineRun(overrides);
+      run = shared ? await sharedOfflineRun() : await finishedOfflineRun(overrides);
     }, 300_000);
-    afterAll(() => rmSync(run.runDir, { recursive: true, force: true }));
+    afterAll(() => {
+      if (!shared) rmSync(run.runDir, { recursive: true, force: true });
+    });
 
     it('no rendered prompt of a run holds internal vocabulary', () => {
       const found: string[] = [];

@@ -1,13 +1,12 @@
-import { rmSync } from 'node:fs';
 import type { RenderedRequest } from '@chi/spec';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FinishedRun, finishedOfflineRun } from './__fixtures__/offline-run';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type FinishedRun, sharedOfflineRun } from './__fixtures__/offline-run';
 
+// The default offline run, shared with manifest.test.ts and prompt-vocabulary.test.ts (read only).
 let run: FinishedRun;
 beforeAll(async () => {
-  run = await finishedOfflineRun();
+  run = await sharedOfflineRun();
 }, 300_000);
-afterAll(() => rmSync(run.runDir, { recursive: true, force: true }));
 
 /** A request without what may differ between A and A2: its ID (and so its file name). */
 const sentPart = (request: RenderedRequest) => {

@@ -53,4 +53,19 @@ describe('packTarGzip', () => {
       { numRuns: 50 },
     );
   });
+
+  it('gives every caller its own bytes when it packs the same files again', () => {
+    // the process keeps what it gzipped (equal input, equal output): a caller that changes the
+    // bytes it got changes neither what the next caller gets nor what a fresh gzip would give
+    const entries = [{ path: 'package/a.txt', bytes: utf8('the same file, packed again\n') }];
+    const first = packTarGzip(entries);
+    const pristine = first.slice();
+    first.fill(0);
+    const second = packTarGzip(entries);
+    expect(second).toEqual(pristine);
+    expect(second).not.toBe(first);
+    expect(readTarGzip(second)).toEqual(entries);
+    const other = [{ path: 'package/a.txt', bytes: utf8('another file\n') }];
+    expect(readTarGzip(packTarGzip(other))).toEqual(other);
+  });
 });

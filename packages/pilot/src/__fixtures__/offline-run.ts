@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRunFolder } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
+import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
@@ -32,6 +33,38 @@ export async function finishedOfflineRun(
   }
 }
 
+/**
+ * The default {@link finishedOfflineRun} (no overrides), made once per vitest run for every test
+ * file that asks for it (manifest.test.ts, same-history-control.test.ts, prompt-vocabulary.test.ts:
+ * one run where there were three; docs/benchmarks/ci.md, "Fifth pass"), in a shared folder that
+ * the global teardown removes. Nothing may write into `runDir` and no caller removes it: a test
+ * that changes the run copies it first ({@link copyOfSharedOfflineRun}).
+ */
+export async function sharedOfflineRun(): Promise<FinishedRun> {
+  const runDir = await sharedFolder('finishedOfflineRun {}', async (made) => {
+    await runInto(made, {});
+  });
+  return { runDir, requests: await requestsOf(runDir) };
+}
+
+/**
+ * A copy of {@link sharedOfflineRun}'s folder in a fresh temporary folder, the caller's to change
+ * and to remove, with the same requests: what {@link finishedOfflineRun} with no overrides gives.
+ */
+export async function copyOfSharedOfflineRun(): Promise<FinishedRun> {
+  const shared = await sharedOfflineRun();
+  const runDir = mkdtempSync(join(tmpdir(), 'chi-offline-run-'));
+  cpSync(shared.runDir, runDir, { recursive: true });
+  return { runDir, requests: shared.requests };
+}
+
+async function requestsOf(runDir: string): Promise<Map<string, RenderedRequest>> {
+  const requests = new Map<string, RenderedRequest>();
+  for await (const request of openRunFolder(runDir).readRequests())
+    requests.set(request.requestId, request);
+  return requests;
+}
+
 async function runInto(runDir: string, overrides: Partial<PilotSettings>): Promise<FinishedRun> {
   const run = await createRun({
     settings: defaultOfflineSettings({ replicates: 2, loads: [32], ...overrides }),
@@ -40,8 +73,5 @@ async function runInto(runDir: string, overrides: Partial<PilotSettings>): Promi
   });
   const outcome = await executeRun({ runDir: run.runDir, models: modelsForManifest(run.frozen.manifest) });
   if (outcome.state !== 'completed') throw new Error(`offline run ended ${outcome.state}`);
-  const requests = new Map<string, RenderedRequest>();
-  for await (const request of openRunFolder(runDir).readRequests())
-    requests.set(request.requestId, request);
-  return { runDir, requests };
+  return { runDir, requests: await requestsOf(runDir) };
 }
