@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import projects, { packages as packageNames } from './vitest.workspace.ts';
 
-/** The entries besides `.` a package may have (`@chi/<name>/internal`, `/test`, `/viewer`, `/inspect`). */
-const SUBPATHS = ['internal', 'test', 'viewer', 'inspect'];
+/** The entries besides `.` a package may have (`@chi/<name>/internal`, `/test`, `/viewer`, `/inspect`, `/palette`). */
+const SUBPATHS = ['internal', 'test', 'viewer', 'inspect', 'palette'];
 
 // Tests run against each package's TypeScript source, so a change in @chi/spec is seen by every
 // dependent test without a rebuild. The built `dist/` is exercised by the packaging check instead.

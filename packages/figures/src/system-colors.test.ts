@@ -1,6 +1,7 @@
 import type { ReportSystem } from '@chi/analysis/internal';
 import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
+import { colorsForSystems } from './palette';
 import { OKABE_ITO, SCRIPTED_SYSTEM_COLORS, systemColors } from './system-colors';
 
 describe('systemColors', () => {
@@ -41,5 +42,23 @@ describe('systemColors', () => {
     expect(new Set(colors).size).toBe(colors.length);
     // the scripted systems keep their colours though three other systems come first
     expect(systemColors(run).get('capacity-keeper')).toBe(OKABE_ITO.orange);
+  });
+});
+
+describe('colorsForSystems (@chi/figures/palette, the colours chi view draws with)', () => {
+  it('gives each system the colour the figures give it, for scripted and live systems in any order', () => {
+    const data = sampleChartData();
+    const template = data.run.systems[0] as ReportSystem;
+    const live = ['a/x', 'b/y'].map((id) => ({ ...template, id, model: id, kind: 'openrouter' }));
+    for (const systems of [
+      [...live, ...data.run.systems],
+      [...data.run.systems].reverse(),
+      [data.run.systems.at(-1) as ReportSystem, ...live],
+    ]) {
+      const run = { ...data.run, systems };
+      const figureColors = [...systemColors(run).values()];
+      const viewColors = [...colorsForSystems(systems.map((s) => s.id)).values()];
+      expect(viewColors).toEqual(figureColors);
+    }
   });
 });

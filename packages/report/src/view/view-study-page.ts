@@ -1,11 +1,7 @@
+import { colorsForSystems } from '@chi/figures/palette';
 import { VIEW_STYLE } from './view-app';
 import type { ViewStudy, ViewStudyReport, ViewStudySession } from './view-study';
-import {
-  fixedCell,
-  studySystemColors,
-  studyTimeAxisSvg,
-  studyTrajectorySvg,
-} from './view-study-svg';
+import { fixedCell, studyTimeAxisSvg, studyTrajectorySvg } from './view-study-svg';
 
 /** Where the study page's links go: the server's routes, or a static bundle's files. */
 export interface StudyPageLinks {
@@ -92,7 +88,7 @@ function trajectorySection(study: ViewStudy): string {
   const sessions = [...new Set(report.rows.map((r) => r.sessionIndex))]
     .sort((a, b) => a - b)
     .map((k) => ({ sessionIndex: k, label: `s${k} · day ${(day.get(k) ?? 0).toFixed(2)}` }));
-  const colors = studySystemColors([...new Set(report.rows.map((r) => r.systemId))]);
+  const colors = colorsForSystems([...new Set(report.rows.map((r) => r.systemId))]);
   const loads = [...new Set(report.rows.map((r) => r.load))];
   const charts = loads
     .map((load) => studyTrajectorySvg(report.rows, load, sessions, colors))

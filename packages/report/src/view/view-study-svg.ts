@@ -1,3 +1,4 @@
+import { OKABE_ITO } from '@chi/figures/palette';
 import type { BootstrapEstimate } from '@chi/stats';
 import type { ViewStudy, ViewStudyRow, ViewStudySession } from './view-study';
 
@@ -5,59 +6,6 @@ import type { ViewStudy, ViewStudyRow, ViewStudySession } from './view-study';
  * The two drawings of the study page, as inline SVG (no chart library: `chi view` stays on its
  * small module graph): the schedule on a time axis, and the CHIS trajectory across sessions.
  */
-
-/**
- * The Okabe–Ito palette, as the release's figures use it (figures/system-colors.ts): the same
- * colour for a scripted reference system everywhere, the rest in order.
- */
-const OKABE_ITO = {
-  orange: '#e69f00',
-  skyBlue: '#56b4e9',
-  bluishGreen: '#009e73',
-  yellow: '#f0e442',
-  blue: '#0072b2',
-  vermillion: '#d55e00',
-  reddishPurple: '#cc79a7',
-  black: '#000000',
-} as const;
-
-const SCRIPTED_COLORS: Readonly<Record<string, string>> = {
-  perfect: OKABE_ITO.blue,
-  'capacity-keeper': OKABE_ITO.orange,
-  'latest-wins': OKABE_ITO.vermillion,
-  confabulator: OKABE_ITO.reddishPurple,
-  abstainer: OKABE_ITO.bluishGreen,
-};
-
-const OTHER_COLORS: readonly string[] = [
-  OKABE_ITO.skyBlue,
-  OKABE_ITO.black,
-  OKABE_ITO.yellow,
-  OKABE_ITO.blue,
-  OKABE_ITO.orange,
-  OKABE_ITO.bluishGreen,
-  OKABE_ITO.reddishPurple,
-  OKABE_ITO.vermillion,
-];
-
-/** System -> colour: a scripted system's fixed colour, the others the first colours not used. */
-export function studySystemColors(systems: readonly string[]): Map<string, string> {
-  const colors = new Map<string, string>();
-  for (const id of systems) {
-    const fixed = SCRIPTED_COLORS[id];
-    if (fixed !== undefined) colors.set(id, fixed);
-  }
-  systems.forEach((id, position) => {
-    if (colors.has(id)) return;
-    const used = new Set(colors.values());
-    colors.set(
-      id,
-      OTHER_COLORS.find((c) => !used.has(c)) ??
-        (OTHER_COLORS[position % OTHER_COLORS.length] as string),
-    );
-  });
-  return colors;
-}
 
 function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
