@@ -8,39 +8,23 @@
  * `afterAll` hooks (this hook is registered first, so it runs last), the folder must be empty; it
  * is removed either way, and a non-empty one fails the file with the names of what was left.
  *
- * One entry is ours, not the test's: tsx (children started with `--import tsx`) keeps its
- * transform cache in `$TMPDIR/tsx-<uid>`; a link of that name points at the cache tsx uses outside
- * the tests, so the cache is shared as before and never counted as a leak.
- *
  * Measuring only (docs/benchmarks/ci.md, "Fifth pass"): with `CHI_FILE_CPU=<path>` set, each file
  * appends one JSON line to `<path>` with the CPU seconds its worker spent on it (from this setup
  * file's start, before the test file is imported, to its last `afterAll`), its own and that of the
  * child processes it waited for. Nothing is written without it.
  */
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
 const runRoot = process.env.CHI_TEST_TEMP_ROOT;
 const root = runRoot ?? tmpdir();
-const outside = runRoot === undefined ? root : dirname(runRoot);
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
 const previous = process.env.TMPDIR;
 const testFile = expect.getState().testPath ?? 'test';
 const folder = mkdtempSync(join(root, `file-${basename(testFile).replace(/\W+/g, '-')}-`));
-const tsxCache = `tsx-${userInfo().uid}`;
-mkdirSync(join(outside, tsxCache), { recursive: true });
-symlinkSync(join(outside, tsxCache), join(folder, tsxCache), 'dir');
 process.env.TMPDIR = folder;
 const cpuAtStart = cpuSeconds();
 
@@ -78,7 +62,7 @@ afterAll(() => {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
   if (previous === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = previous;
-  const left = readdirSync(folder).filter((name) => name !== tsxCache);
+  const left = readdirSync(folder);
   rmSync(folder, { recursive: true, force: true });
   recordCpu();
   if (left.length > 0)

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AttemptRecord } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
 import { type HeldGateway, startHeldGateway } from './__fixtures__/held-gateway';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+/** `node`'s arguments that start `chi`: the run's bundle of its sources (`nodeArgsFor`). */
+const CHI = await nodeArgsFor(fileURLToPath(new URL('./cli.ts', import.meta.url)));
 const SYSTEMS = ['capacity-keeper', 'latest-wins', 'abstainer'];
 const RUN_OPTIONS = [
   '--replicates',
@@ -27,11 +28,11 @@ let reference: string;
 let gateway: HeldGateway;
 
 function runCliChild(args: readonly string[]): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // the endpoint is a scripted loopback gateway: no credential of any kind is needed or sent
   delete env.OPENROUTER_API_KEY;
   delete env.OPENAI_API_KEY;
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  return spawn(process.execPath, [...CHI, ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

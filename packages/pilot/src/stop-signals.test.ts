@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
 import { captureIo } from './__fixtures__/cli-io';
 import { startDivergenceEndpoint } from './__fixtures__/divergence-endpoint';
 import { startHeldGateway } from './__fixtures__/held-gateway';
@@ -14,8 +15,8 @@ import { runCli } from './cli-main';
 // nothing here depends on timing: one request in flight (--concurrency 1), the signal, the
 // "stopping" line, then the held request answered.
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+/** `node`'s arguments that start `chi`: the run's bundle of its sources (`nodeArgsFor`). */
+const CHI = await nodeArgsFor(fileURLToPath(new URL('./cli.ts', import.meta.url)));
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -32,12 +33,12 @@ interface Child {
 }
 
 function spawnCli(args: readonly string[]): Child {
-  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // the endpoints are scripted loopback servers: no credential of any kind is needed or sent
   delete env.OPENROUTER_API_KEY;
   delete env.OPENAI_API_KEY;
-  // cwd stays the package's (tsx resolves from it); the run folder is given as an absolute path
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  // cwd stays the package's; the run folder is given as an absolute path
+  const child = spawn(process.execPath, [...CHI, ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

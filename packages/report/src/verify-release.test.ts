@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
 import { compareFile } from './__fixtures__/compare-file-oracle';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
@@ -241,15 +242,12 @@ describe('verifyRelease', () => {
   it('removes its temporary folder when the process exits in the middle of the recomputation', async () => {
     const childTmp = join(dir.path, 'child-tmp');
     await mkdir(childTmp);
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/__fixtures__/verify-then-exit.ts', pristine],
-      {
-        cwd: dirname(import.meta.dirname),
-        env: { ...process.env, TMPDIR: childTmp },
-        encoding: 'utf8',
-      },
-    );
+    const fixture = join(import.meta.dirname, '__fixtures__/verify-then-exit.ts');
+    const child = spawnSync(process.execPath, [...(await nodeArgsFor(fixture)), pristine], {
+      cwd: dirname(import.meta.dirname),
+      env: { ...process.env, TMPDIR: childTmp },
+      encoding: 'utf8',
+    });
     expect(child.status, child.stderr).toBe(7);
     // the recomputation was under way in its folder, and the folder went with the process
     expect(JSON.parse(child.stdout)).toEqual([expect.stringMatching(/^chi-verify-/)]);

@@ -9,6 +9,7 @@ import { ChiError, ChisEntrySchema, InvalidArgumentError, ValidationError } from
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
 import { chisEntryArbitrary } from '../../chis/src/__fixtures__/chis-entry-arbitrary';
 import { makeEntry } from '../../chis/src/__fixtures__/entries';
 import { createJsonlWriter } from './jsonl-writer';
@@ -255,11 +256,11 @@ describe('crash safety: a writer process killed with SIGKILL', () => {
   it('keeps every acknowledged line, and the log stays readable and appendable', async () => {
     const path = freshPath();
     const packageDirectory = dirname(dirname(fileURLToPath(import.meta.url)));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/__fixtures__/append-until-killed.ts', path],
-      { cwd: packageDirectory, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const fixture = join(packageDirectory, 'src/__fixtures__/append-until-killed.ts');
+    const child = spawn(process.execPath, [...(await nodeArgsFor(fixture)), path], {
+      cwd: packageDirectory,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let acknowledged = -1;
     let buffered = '';
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>

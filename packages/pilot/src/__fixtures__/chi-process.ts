@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
 
 /** What a `chi` process left: its exit code and everything it wrote. */
 export interface ChiProcessResult {
@@ -12,23 +12,23 @@ export interface ChiProcessResult {
 }
 
 /**
- * `chi ARGS` as a process of its own (the CLI's sources under tsx, as the other process tests run
- * it), with `env` over this process's environment, no provider key, no colour. For tests whose
- * point is separate processes (shards on other machines); everything else calls `runCli`.
+ * `chi ARGS` as a process of its own (the run's bundle of the CLI's sources, `nodeArgsFor`, as the
+ * other process tests run it), with `env` over this process's environment, no provider key, no
+ * colour. For tests whose point is separate processes (shards on other machines); everything else
+ * calls `runCli`.
  */
-export function chiProcess(
+export async function chiProcess(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
 ): Promise<ChiProcessResult> {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     ...env,
-    TSX_TSCONFIG_PATH: TSCONFIG,
     NO_COLOR: '1',
   };
   delete childEnv.OPENROUTER_API_KEY;
   delete childEnv.OPENAI_API_KEY;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [...(await nodeArgsFor(CLI)), ...args], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { divergenceSettings, runDivergenceSession } from '../divergence/run';
 import { openAiCompatibleSystemSpec } from '../settings';
 
@@ -39,21 +38,4 @@ export async function divergenceSession(
   });
   if (session.releaseDir === null) throw new Error('the run stopped before every request ended');
   return session.releaseDir;
-}
-
-// As a child process: `tsx divergence-session.ts RUN_DIR BASE_URL new|resume` (the test kills it).
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [runDir, baseUrl, mode, evidence] = process.argv.slice(2);
-  divergenceSession(
-    runDir as string,
-    baseUrl as string,
-    mode === 'resume' ? 'resume' : 'new',
-    evidence === 'live_model' ? 'live_model' : 'scripted_baseline',
-  ).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`${String(error)}\n`);
-      process.exit(1);
-    },
-  );
 }

@@ -3,19 +3,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AttemptRecord } from '@chi/spec';
+import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
 
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
 /**
- * Runs `chi` (the sources, under tsx) in a child process. With a failpoint, the child stops at
- * exactly that point (it writes a marker file in `markerDir` and waits), is killed there with
- * SIGKILL, and this resolves to 'killed'; reaching no failpoint, it resolves to the exit code. A
- * child that exits before its failpoint fails the test with its stderr.
+ * Runs `chi` (the run's bundle of its sources, `nodeArgsFor`) in a child process. With a failpoint,
+ * the child stops at exactly that point (it writes a marker file in `markerDir` and waits), is
+ * killed there with SIGKILL, and this resolves to 'killed'; reaching no failpoint, it resolves to
+ * the exit code. A child that exits before its failpoint fails the test with its stderr.
  */
 export async function chiAtFailpoint(
   markerDir: string,
@@ -23,10 +23,9 @@ export async function chiAtFailpoint(
   failpoint?: string,
 ): Promise<number | 'killed'> {
   const marker = join(markerDir, `marker-${Math.random().toString(16).slice(2)}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [...(await nodeArgsFor(CLI)), ...args], {
     env: {
       ...process.env,
-      TSX_TSCONFIG_PATH: TSCONFIG,
       CHI_FAILPOINT: failpoint ?? '',
       CHI_FAILPOINT_MARKER: marker,
     },

@@ -4,14 +4,17 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
 import {
   type DivergenceEndpoint,
   startDivergenceEndpoint,
 } from '../__fixtures__/divergence-endpoint';
 import { divergenceSession } from '../__fixtures__/divergence-session';
 
-const SESSION = fileURLToPath(new URL('../__fixtures__/divergence-session.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
+/** `node`'s arguments that start one session: the run's bundle of its sources (`nodeArgsFor`). */
+const SESSION = await nodeArgsFor(
+  fileURLToPath(new URL('../__fixtures__/divergence-session-bin.ts', import.meta.url)),
+);
 const PER_WORLD = 287;
 
 let root: string;
@@ -23,17 +26,13 @@ function spawnSession(
   mode: 'new' | 'resume',
   evidence: 'scripted_baseline' | 'live_model' = 'scripted_baseline',
 ): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.OPENROUTER_API_KEY;
   delete env.OPENAI_API_KEY;
-  return spawn(
-    process.execPath,
-    ['--import', 'tsx', SESSION, runDir, endpoint.baseUrl, mode, evidence],
-    {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  return spawn(process.execPath, [...SESSION, runDir, endpoint.baseUrl, mode, evidence], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 function exited(child: ChildProcess): Promise<number | null> {

@@ -1,8 +1,8 @@
 /**
- * Shards as separate processes (`chi pilot --shard i/n`, the CLI under tsx like the other process
- * tests), merged with `chi merge`: 1, 2 and 3 shards give the unsharded run's derived files byte
- * for byte; a missing, duplicated or foreign shard is refused, named; the merged release verifies
- * from a copy.
+ * Shards as separate processes (`chi pilot --shard i/n`, the run's bundle of the CLI's sources like
+ * the other process tests: `chiProcess`), merged with `chi merge`: 1, 2 and 3 shards give the
+ * unsharded run's derived files byte for byte; a missing, duplicated or foreign shard is refused,
+ * named; the merged release verifies from a copy.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

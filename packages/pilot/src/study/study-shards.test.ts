@@ -1,6 +1,6 @@
 /**
- * Study sessions run as shards in separate processes (`chi study run DIR --shard i/n`, the CLI
- * under tsx like the other process tests) and merged with `chi study merge DIR`: the sessions'
+ * Study sessions run as shards in separate processes (`chi study run DIR --shard i/n`, the run's
+ * bundle of the CLI's sources like the other process tests: `chiProcess`) and merged with `chi study merge DIR`: the sessions'
  * derived files, states, session records, CHIS entries and the study report equal an unsharded
  * study's byte for byte; a missing or duplicated shard is refused naming it; the shards' shares
  * never exceed the session's ceiling.
