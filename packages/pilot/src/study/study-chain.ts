@@ -1,27 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { canonicalJson } from '@chi/run';
-import {
-  RunFolderDamagedError,
-  type StudySessionRecord,
-  StudySessionRecordSchema,
-  type StudyState,
-} from '@chi/spec';
+import { RunFolderDamagedError, type StudySessionRecord, type StudyState } from '@chi/spec';
 import type { StudyPaths } from './study-folder';
 import { readStudyState, rebuildSessionNotebooks } from './study-state';
-
-/** The records of the finished sessions, in order (s0, s1, ... up to the first not finished). */
-export function finishedSessions(paths: StudyPaths, count: number): StudySessionRecord[] {
-  const records: StudySessionRecord[] = [];
-  for (let k = 0; k < count; k += 1) {
-    const path = paths.sessionRecord(k);
-    if (!existsSync(path)) break;
-    const parsed = StudySessionRecordSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (!parsed.success || parsed.data.sessionIndex !== k)
-      throw new RunFolderDamagedError(path, `not the session record of s${k}`);
-    records.push(parsed.data);
-  }
-  return records;
-}
 
 /**
  * The state the finished sessions ended with, every link checked (docs/protocol.md, "Studies"):

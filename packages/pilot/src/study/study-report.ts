@@ -10,11 +10,11 @@ import {
 import { RunStatusSchema } from '@chi/spec/internal';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
 import { runPaths, writeFileAtomic } from '../run-folder';
-import { finishedSessions } from './study-chain';
 import { studyCohortDirs } from './study-cohort';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
+import { finishedSessions } from './study-records';
 import { daysBetween } from './study-schedule';
 import { declaredStudySystem, studySystemIds } from './study-systems';
 

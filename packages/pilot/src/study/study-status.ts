@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { RunStatusSchema } from '@chi/spec/internal';
 import { readJsonFile, runPaths } from '../run-folder';
-import { finishedSessions } from './study-chain';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
+import { finishedSessions } from './study-records';
 import { studyCalendar } from './study-schedule';
 
 const usd = (amount: number) => `$${amount.toFixed(4)}`;

@@ -5,12 +5,13 @@ import { canonicalJson, sha256Hex } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { ChiError } from '@chi/spec';
 import { runPaths } from '../run-folder';
-import { carriedState, finishedSessions } from './study-chain';
+import { carriedState } from './study-chain';
 import { chisEntries } from './study-chis';
 import { studyCohortDirs } from './study-cohort';
 import { readStudyFile, studyDeclaration } from './study-file';
 import { STUDY_FILE_NAME, studyPaths } from './study-folder';
 import { readFrozenStudy, readStudyCatalog } from './study-manifest';
+import { finishedSessions } from './study-records';
 import { studyReport, studyReportMarkdown } from './study-report';
 
 /** Whether `dir` is a study folder (`chi verify` then recomputes the whole study). */

@@ -18,11 +18,11 @@ import {
   type RunStatus,
   type StudyFile,
   type StudySessionRecord,
-  StudySessionRecordSchema,
 } from '@chi/spec';
 import { readStudyFile } from './study-file';
 import { type StudyPaths, studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';
+import { finishedSessions } from './study-records';
 import { daysBetween, studyCalendar } from './study-schedule';
 
 /**
@@ -62,20 +62,6 @@ function readJson<T>(path: string): T | null {
   } catch (error) {
     throw new RunFolderDamagedError(path, 'not JSON', { cause: error });
   }
-}
-
-/** The finished sessions' records, in order (s0, s1, ... up to the first not finished). */
-function sessionRecords(paths: StudyPaths, count: number): StudySessionRecord[] {
-  const records: StudySessionRecord[] = [];
-  for (let k = 0; k < count; k += 1) {
-    const value = readJson<unknown>(paths.sessionRecord(k));
-    if (value === null) break;
-    const parsed = StudySessionRecordSchema.safeParse(value);
-    if (!parsed.success || parsed.data.sessionIndex !== k)
-      throw new RunFolderDamagedError(paths.sessionRecord(k), `not the session record of s${k}`);
-    records.push(parsed.data);
-  }
-  return records;
 }
 
 /** What a session's run folder says: its manifest (study link, evidence) and status. */
@@ -253,7 +239,7 @@ export function studyViewData(
   const paths = studyPaths(dir);
   const file = readStudyFile(paths.study);
   const frozen = readFrozenStudy(paths);
-  const records = sessionRecords(paths, file.schedule.length);
+  const records = finishedSessions(paths, file.schedule.length);
   const runs = file.schedule.map((_, k) => sessionRun(paths, k));
   const s0Start = records[0]?.startedAt ?? runs[0]?.status?.startedAt ?? frozen?.manifest.frozenAt;
   const axis: Axis = { file, origin: s0Start === undefined ? now : new Date(s0Start), now };
