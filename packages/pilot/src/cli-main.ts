@@ -47,7 +47,12 @@ import { isDivergenceRunFolder } from './divergence/run';
 import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
-import { declaredEndpointSystems, fetchLiveCatalog, probeEndpoint } from './live-endpoints';
+import {
+  declaredEndpointSystems,
+  fetchLiveCatalog,
+  isUnpricedEndpoint,
+  probeEndpoint,
+} from './live-endpoints';
 import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { withMemoryPolicy } from './memory-systems/memory-policy-option';
@@ -189,12 +194,7 @@ function checkUnboundedSpend(
   command: PilotCommand,
   io: CliIo,
 ): void {
-  const unpriced = systems.filter(
-    (system) =>
-      system.kind === 'openai-compatible' &&
-      system.safetyPrice === null &&
-      system.evidenceClass !== 'scripted_baseline',
-  );
+  const unpriced = systems.filter(isUnpricedEndpoint);
   if (unpriced.length === 0) return;
   const names = unpriced.map((system) => system.model).join(', ');
   if (!command.acceptUnboundedSpend)

@@ -94,3 +94,17 @@ export function declaredEndpointSystems(
     )
     .map((system) => withKeyAsStarted(system, env));
 }
+
+/**
+ * Whether the USD ceiling cannot bound a system's spend: an endpoint model without a declared
+ * price. A scripted baseline served by `chi serve` is free and needs none. `chi pilot` and
+ * `chi study` refuse such a system unless the user accepts it (`--accept-unbounded-spend`,
+ * `systems[i].acceptUnboundedSpend`).
+ */
+export function isUnpricedEndpoint(system: SystemSpec): boolean {
+  return (
+    system.kind === 'openai-compatible' &&
+    system.safetyPrice === null &&
+    system.evidenceClass !== 'scripted_baseline'
+  );
+}

@@ -2,7 +2,12 @@ import { apiKeyFromEnv } from '@chi/openrouter';
 import type { ModelCatalog, StudyDeclaration, StudySystem, SystemSpec } from '@chi/spec';
 import { modelArgument, UsageError } from '../cli-args';
 import { perTokenPrice } from '../declared-prices';
-import { declaredEndpointSystems, fetchLiveCatalog, probeEndpoint } from '../live-endpoints';
+import {
+  declaredEndpointSystems,
+  fetchLiveCatalog,
+  isUnpricedEndpoint,
+  probeEndpoint,
+} from '../live-endpoints';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
 import { scriptedSystemSpec } from '../scripted-systems';
 import {
@@ -92,13 +97,7 @@ function checkUnboundedSpend(
 ): void {
   systems.forEach((system, index) => {
     const declared = study.systems[index];
-    if (
-      typeof declared === 'string' ||
-      declared === undefined ||
-      system.kind !== 'openai-compatible' ||
-      system.safetyPrice !== null ||
-      system.evidenceClass === 'scripted_baseline'
-    )
+    if (typeof declared === 'string' || declared === undefined || !isUnpricedEndpoint(system))
       return;
     if (declared.acceptUnboundedSpend !== true)
       throw new UsageError(
