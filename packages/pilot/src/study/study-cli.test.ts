@@ -139,6 +139,23 @@ describe('chi study (three sessions on days 0, 1 and 7 under a frozen clock)', (
     expect(refused.err).toContain('attempts.jsonl');
   });
 
+  it('names a finished session whose status or CHIS log is damaged when reporting (exit 5)', async () => {
+    await initStudy();
+    expect((await chi(['study', 'run', 'st'], DAY0)).code).toBe(0);
+    const status = join(paths().sessionRun(0), 'status.json');
+    const text = readFileSync(status, 'utf8');
+    writeFileSync(status, text.slice(0, 20));
+    const damagedStatus = await chi(['study', 'report', 'st'], DAY0);
+    expect(damagedStatus.code).toBe(5);
+    expect(damagedStatus.err).toContain('status.json');
+    expect(damagedStatus.err).toContain('not JSON');
+    writeFileSync(status, text);
+    writeFileSync(paths().chis, `${readFileSync(paths().chis, 'utf8')}{"systemId":\n`);
+    const damagedLog = await chi(['study', 'report', 'st'], DAY0);
+    expect(damagedLog.code).toBe(5);
+    expect(damagedLog.err).toMatch(/line \d+/);
+  });
+
   it('refuses a study file edited after it was frozen (exit 5)', async () => {
     await initStudy();
     expect((await chi(['study', 'run', 'st'], DAY0)).code).toBe(0);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { canonicalJson } from '@chi/run';
 import {
   type EvidenceClass,
+  RunFolderDamagedError,
   type StudyChisEntry,
   StudyChisEntrySchema,
   type StudyFile,
@@ -9,7 +10,7 @@ import {
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
-import { runPaths, writeFileAtomic } from '../run-folder';
+import { parseJsonFileText, runPaths, writeFileAtomic } from '../run-folder';
 import { studyCohortDirs } from './study-cohort';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
@@ -131,9 +132,8 @@ function sessionSummaries(
 ): StudySessionSummary[] {
   const dayZero = readFrozenStudy(paths)?.manifest.frozenAt ?? records[0]?.startedAt;
   return records.map((record) => {
-    const status = RunStatusSchema.parse(
-      JSON.parse(readFileSync(runPaths(paths.sessionRun(record.sessionIndex)).status, 'utf8')),
-    );
+    const statusPath = runPaths(paths.sessionRun(record.sessionIndex)).status;
+    const status = parseJsonFileText(statusPath, readStudyFileText(statusPath), RunStatusSchema);
     const { complete, incomplete, notStarted } = status.blocks;
     return {
       sessionIndex: record.sessionIndex,
@@ -238,12 +238,27 @@ function cohortSections(
   return { cohorts, cohortComparisons: comparisons };
 }
 
+/** A file of the study folder that must be there, or a damaged study (exit 5) naming it. */
+function readStudyFileText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new RunFolderDamagedError(path, `it is unreadable (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+}
+
+/** The study's CHIS log; a line that is not an entry is a damaged study (exit 5), named. */
 function readEntries(path: string): StudyChisEntry[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
+  return readStudyFileText(path)
     .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => StudyChisEntrySchema.parse(JSON.parse(line)));
+    .flatMap((line, index) =>
+      line === ''
+        ? []
+        : [parseJsonFileText(`${path} line ${index + 1}`, line, StudyChisEntrySchema)],
+    );
 }
 
 const mean = (values: readonly number[]) =>
