@@ -62,7 +62,11 @@ function chi(args: readonly string[], failpoint?: string): Promise<number | 'kil
 describe('killed after a group of attempt records is durable, before its anchor', () => {
   it('leaves the anchor behind the log (never ahead) and resumes to the uninterrupted scores', async () => {
     const runDir = join(root, 'killed');
-    expect(await chi(['pilot', ...ARGS, '--out', runDir], 'attempts:before-anchor:6')).toBe(
+    // The second group's anchor: every run has one, since the first group holds before_send
+    // records only (a request is sent once its before_send is durable, issue 38) and each
+    // after_response waits for an anchor covering it. (Fewer anchors are written than when every
+    // before_send waited for its own, so a later count is not reached by every schedule.)
+    expect(await chi(['pilot', ...ARGS, '--out', runDir], 'attempts:before-anchor:2')).toBe(
       'killed',
     );
     const logged = attemptRecords(runDir);

@@ -114,6 +114,54 @@ describe('the attempts.head.json anchor is a group commit', () => {
     await expect(next).resolves.toBeUndefined();
   });
 
+  it('appendDurable resolves once its record is durable, with its anchor still being written', async () => {
+    const { writer, commit } = gatedWriter();
+    const anchors: number[] = [];
+    let release: () => void = () => {};
+    const chain = await chainAttemptWriter(writer, START, '/anchor', async (_path, anchor) => {
+      anchors.push(anchor.records);
+      if (anchor.records === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    const durable = chain.appendDurable(beforeSend(0));
+    commit();
+    await durable;
+    // The anchor of record 1 is being written (held) and not yet covering it.
+    expect(anchors).toEqual([0, 1]);
+    let closed = false;
+    const closing = chain.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    // close waits for the anchor that covers the last record.
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(closed).toBe(true);
+  });
+
+  it('a failed anchor of durable-only records is covered by the next group, else close rejects', async () => {
+    const { writer, commit } = gatedWriter();
+    let fail = true;
+    const chain = await chainAttemptWriter(writer, START, '/anchor', async (_path, anchor) => {
+      if (anchor.records > 0 && fail) throw new Error('disk full');
+    });
+    const first = chain.appendDurable(beforeSend(0));
+    commit();
+    await expect(first).resolves.toBeUndefined();
+    fail = false;
+    const second = chain.append(beforeSend(1));
+    commit();
+    await expect(second).resolves.toBeUndefined();
+    await expect(chain.close()).resolves.toBeUndefined();
+
+    const gated = gatedWriter();
+    const last = await chainAttemptWriter(gated.writer, START, '/anchor', async (_path, anchor) => {
+      if (anchor.records > 0) throw new Error('disk full');
+    });
+    const only = last.appendDurable(beforeSend(0));
+    gated.commit();
+    await only;
+    await expect(last.close()).rejects.toThrow('disk full');
+  });
+
   it('on real files, K concurrent before_send records take one fdatasync and one anchor fsync', async () => {
     const logPath = join(root, 'attempts.jsonl');
     const anchorPath = join(root, 'attempts.head.json');

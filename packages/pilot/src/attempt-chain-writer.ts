@@ -13,10 +13,20 @@ export interface AttemptChainHead {
 
 /** An attempt log writer that links each record to the one before it. */
 export interface ChainedAttemptWriter {
-  /** Appends `record` with `previousSha256` set (in call order, which is file order). */
+  /**
+   * Appends `record` with `previousSha256` set (in call order, which is file order); resolves once
+   * the record is durable and an anchor covering it is written.
+   */
   append(record: Omit<AttemptRecord, 'previousSha256'>): Promise<void>;
+  /**
+   * Appends `record` like `append`, but resolves as soon as the record is durable in the log (a
+   * `before_send`: its request may be sent then). Its anchor follows in the group commit; a
+   * failed anchor is written again by the next group, and `close` rejects if none covered it.
+   */
+  appendDurable(record: Omit<AttemptRecord, 'previousSha256'>): Promise<void>;
   /** The chain's current end, for `status.json`. */
   head(): { readonly records: number; readonly headSha256: string | null };
+  /** Waits for the last anchor, which covers every record appended; rejects if it failed. */
   close(): Promise<void>;
 }
 
@@ -45,6 +55,9 @@ interface AnchorWaiter {
 function anchorGroupCommit(path: string, write: AnchorWrite) {
   let newest: ChainEnd | null = null;
   let settled = 0;
+  // The records the newest anchor written covers, and the error of a later one that failed.
+  let anchored = 0;
+  let failure: unknown = null;
   const waiters: AnchorWaiter[] = [];
   let running: Promise<void> | null = null;
   const settleUpTo = (records: number, error: unknown): void => {
@@ -64,10 +77,13 @@ function anchorGroupCommit(path: string, write: AnchorWrite) {
         // A kill here leaves the group's records durable and the anchor one group behind.
         await failpoint('attempts:before-anchor');
         await write(path, end);
+        anchored = end.records;
+        failure = null;
         settleUpTo(end.records, undefined);
       } catch (error) {
         // A failed anchor rejects the appends it covered only; the next group's anchor follows.
-        settleUpTo(end.records, error ?? new Error('anchor write failed'));
+        failure = error ?? new Error('anchor write failed');
+        settleUpTo(end.records, failure);
       }
     }
     running = null;
@@ -81,7 +97,11 @@ function anchorGroupCommit(path: string, write: AnchorWrite) {
       if (running === null) running = drain();
       return covered;
     },
-    idle: (): Promise<void> => running ?? Promise.resolve(),
+    /** Resolves once no anchor is being written; rejects if the last one written failed. */
+    async idle(): Promise<void> {
+      await running;
+      if (newest !== null && anchored < newest.records) throw failure;
+    },
   };
 }
 
@@ -91,7 +111,8 @@ function anchorGroupCommit(path: string, write: AnchorWrite) {
  * file order even with concurrent requests.
  *
  * With `anchorPath` (`attempts.head.json`), the chain's head is written there now, and `append`
- * resolves only once its record is durable and an anchor covering it is written. Anchors are a
+ * resolves only once its record is durable and an anchor covering it is written (`appendDurable`
+ * once it is durable, its anchor following; `docs/protocol.md`, issue 38). Anchors are a
  * group commit: the newest durable head is written, one anchor at a time, so the records that
  * became durable while the previous anchor was written share one (`docs/run-folder-integrity.md`).
  * A crash between a group's append and its anchor leaves the anchor behind the log, never ahead.
@@ -108,23 +129,33 @@ export async function chainAttemptWriter(
   let headSha256 = start.headSha256;
   if (anchorPath !== undefined) await writeAnchor(anchorPath, { records, headSha256 });
   const anchors = anchorPath === undefined ? null : anchorGroupCommit(anchorPath, writeAnchor);
+  /** Links and appends `record`; resolves once it is durable, with the anchor's promise. */
+  const link = (record: Omit<AttemptRecord, 'previousSha256'>) => {
+    const linked: AttemptRecord = start.chained
+      ? { ...record, previousSha256: headSha256 }
+      : { ...record };
+    headSha256 = attemptRecordSha256(linked);
+    records += 1;
+    const end = { records, headSha256 };
+    // The writer resolves appends in file order, so each `durable` call is the newest end.
+    return writer.append(linked).then(() => ({ anchor: anchors?.durable(end) }));
+  };
   return {
-    append(record) {
-      const linked: AttemptRecord = start.chained
-        ? { ...record, previousSha256: headSha256 }
-        : { ...record };
-      headSha256 = attemptRecordSha256(linked);
-      records += 1;
-      const appended = writer.append(linked);
-      if (anchors === null) return appended;
-      const end = { records, headSha256 };
-      // The writer resolves appends in file order, so each `durable` call is the newest end.
-      return appended.then(() => anchors.durable(end));
+    async append(record) {
+      await (await link(record)).anchor;
+    },
+    async appendDurable(record) {
+      const { anchor } = await link(record);
+      // Not waited for: a failure is kept by the group commit, and `close` reports it.
+      anchor?.catch(() => {});
     },
     head: () => ({ records, headSha256 }),
     async close() {
-      await anchors?.idle();
-      await writer.close();
+      try {
+        await anchors?.idle();
+      } finally {
+        await writer.close();
+      }
     },
   };
 }

@@ -42,6 +42,29 @@ async function followLogSyncs(logPath: string): Promise<() => number> {
   return () => durableBytes;
 }
 
+/**
+ * Calls `onAnchorSync(records)` when a new `attempts.head.json` is fsynced (its temporary file,
+ * found through /proc/self/fd), before that fsync runs: the anchor write is then in flight.
+ */
+async function followAnchorSyncs(onAnchorSync: (records: number) => void): Promise<void> {
+  const probe = await open(join(root, 'probe-anchor'), 'w');
+  const prototype = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+  await probe.close();
+  const original = prototype.sync;
+  vi.spyOn(prototype, 'sync').mockImplementation(async function (this: { fd: number }) {
+    const path = readlinkSync(`/proc/self/fd/${this.fd}`);
+    if (/attempts\.head\.json\.[^/]*\.tmp$/.test(path))
+      onAnchorSync((JSON.parse(readFileSync(path, 'utf8')) as { records: number }).records);
+    await original.call(this);
+  });
+}
+
+/** The records `attempts.head.json` anchors now. */
+function anchoredRecords(runDir: string): number {
+  return (JSON.parse(readFileSync(runPaths(runDir).attemptsHead, 'utf8')) as { records: number })
+    .records;
+}
+
 /** The offset just past request `requestId`'s before_send line in the log, or -1. */
 function beforeSendEnd(logText: string, requestId: string): number {
   let offset = 0;
@@ -103,6 +126,57 @@ describe('before_send durability with requests in flight (issue 38)', () => {
       expect(mostInFlight).toBe(K);
       expect(arrived).toBe(run.plan.requests.length);
       expect(problems).toEqual([]);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'a request is sent once its before_send is durable, while the anchor covering it is still being written',
+    async () => {
+      const settings = defaultOfflineSettings({
+        systems: [scriptedSystemSpec('perfect')],
+        replicates: 1,
+        loads: [32],
+        history: false,
+        behavior: false,
+      });
+      const run = await createRun({ settings, runDir: join(root, 'run') });
+      const logPath = runPaths(run.runDir).attempts;
+      const durableBytes = await followLogSyncs(logPath);
+      const sent: string[] = [];
+      // What was sent when each anchor past the session's first began its fsync.
+      const sentAtAnchor: Array<{ records: number; sent: readonly string[]; onDisk: number }> = [];
+      await followAnchorSyncs((records) => {
+        if (records > 0)
+          sentAtAnchor.push({ records, sent: [...sent], onDisk: anchoredRecords(run.runDir) });
+      });
+      const problems: string[] = [];
+      const models = new Map<string, ChatModel>(
+        run.frozen.manifest.systems.map((system) => {
+          const inner = createScriptedModel(system.model.replace(/^scripted\//, ''));
+          const model: ChatModel = {
+            ...inner,
+            generate(request) {
+              const end = beforeSendEnd(readFileSync(logPath, 'utf8'), request.requestId);
+              if (end < 0 || end > durableBytes())
+                problems.push(`${request.requestId} sent before its before_send was fsynced`);
+              sent.push(request.requestId);
+              return inner.generate(request);
+            },
+          };
+          return [system.id, model];
+        }),
+      );
+      const outcome = await executeRun({ runDir: run.runDir, models, concurrency: 1 });
+      expect(outcome.state).toBe('completed');
+      expect(problems).toEqual([]);
+      // The first request's before_send is record 1: its anchor was in flight (written, not yet
+      // fsynced or renamed: the file still anchored none) when the request had been sent.
+      const first = sentAtAnchor[0];
+      expect(first).toMatchObject({ records: 1, onDisk: 0 });
+      expect(first?.sent).toEqual([run.plan.requests[0]?.requestId]);
+      // By the end of the session the anchor covers every record.
+      const records = readFileSync(logPath, 'utf8').trim().split('\n').length;
+      expect(anchoredRecords(run.runDir)).toBe(records);
     },
   );
 });

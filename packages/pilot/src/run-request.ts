@@ -182,7 +182,8 @@ export async function runRequest(session: RunSession, ordinal: number): Promise<
   // Under memory policy system: the erasure, sham erasure or swap this request follows.
   await applyStateOperation(session, request, system, model);
   const base = nextAttempt(session, ordinal, request, rendered);
-  await session.attemptWriter.append({
+  // Sent once its before_send is durable in the log; the anchor covering it follows (issue 38).
+  await session.attemptWriter.appendDurable({
     ...base,
     phase: 'before_send',
     at: session.now().toISOString(),
