@@ -346,6 +346,6 @@ try {
 } finally {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: a debugging switch of this script, not a turbo task input
   if (process.env.CHI_KEEP_PACK_CHECK === undefined) rmSync(work, { recursive: true, force: true });
-  if (tarballsFrom !== null) rmSync(tarballsFrom, { recursive: true, force: true });
   else console.log(`pack-check: kept ${work}`);
+  if (tarballsFrom !== null) rmSync(tarballsFrom, { recursive: true, force: true });
 }
