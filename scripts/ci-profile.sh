@@ -36,9 +36,15 @@ for phase in "${phases[@]}"; do
     t tsc tsc -p tsconfig.typecheck.json
     t typedoc typedoc
     ;;
-  docs) CHI_DOCS_CHECK_BUILT=1 t docs-check node scripts/docs-check.mjs ;;
+  # as in `check`: docs-check keeps the README block's tarballs, pack-check checks them (when the
+  # docs phase ran before it; else pack-check packs them itself)
+  docs) CHI_DOCS_CHECK_BUILT=1 t docs-check node scripts/docs-check.mjs --share-tarballs "$out/tarballs" ;;
   pack)
-    t pack-check node scripts/pack-check.mjs
+    if [ -d "$out/tarballs" ]; then
+      t pack-check node scripts/pack-check.mjs --tarballs-from "$out/tarballs"
+    else
+      t pack-check node scripts/pack-check.mjs
+    fi
     t release-from-copy node scripts/release-from-copy.mjs
     ;;
   matrix)

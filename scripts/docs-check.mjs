@@ -10,8 +10,12 @@
 //    with `set -euo pipefail`, no API key in the environment, and TMPDIR pointing at a scratch
 //    folder that is removed afterwards. Blocks that need a key or money are not marked runnable.
 // Run after install and build (CI: `npm test` runs it in `check`). Exit 1 on any problem.
+// `--share-tarballs DIR`: a block that packs the packages (`npx ... pack --pack-destination D`,
+// the README's install block) also leaves a copy of the tarballs it packed in DIR, emptied first:
+// `check` hands them to scripts/pack-check.mjs (`--tarballs-from DIR`) instead of packing the same
+// packages a second time (docs/benchmarks/ci.md, "Seventh pass").
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
@@ -97,7 +101,18 @@ const SETUP_COMMANDS = ['-y pnpm@12.4.2 install --frozen-lockfile', '-y pnpm@12.
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of this script, not a turbo task input
 let setupDone = process.env.CHI_DOCS_CHECK_BUILT === '1';
 
-/** A bash `npx` that skips the setup commands once they have run (see SETUP_COMMANDS). */
+const shareAt = process.argv.indexOf('--share-tarballs');
+const shareTarballs = shareAt === -1 ? null : resolve(process.argv[shareAt + 1] ?? '');
+if (shareTarballs !== null) {
+  rmSync(shareTarballs, { recursive: true, force: true });
+  mkdirSync(shareTarballs, { recursive: true });
+}
+
+/**
+ * A bash `npx` that skips the setup commands once they have run (see SETUP_COMMANDS), and copies
+ * what a pack command packed into CHI_DOCS_SHARE_TARBALLS when that is set (`--share-tarballs`).
+ * Every other command, the pack command itself included, runs as written.
+ */
 function npxWrapper() {
   const tests = SETUP_COMMANDS.map((command) => `[ "$*" = ${JSON.stringify(command)} ]`);
   return [
@@ -105,7 +120,11 @@ function npxWrapper() {
     `  if [ -n "\${CHI_DOCS_CHECK_BUILT:-}" ] && { ${tests.join(' || ')}; }; then`,
     '    echo "docs-check: npx $* (done already in this checkout)"; return 0',
     '  fi',
-    '  command npx "$@"',
+    '  command npx "$@" || return $?',
+    `  if [ -n "\${CHI_DOCS_SHARE_TARBALLS:-}" ] && [[ "$*" == *" pack --pack-destination "* ]]; then`,
+    `    cp "\${@: -1}"/*.tgz "$CHI_DOCS_SHARE_TARBALLS"/`,
+    '    echo "docs-check: kept a copy of the tarballs for pack-check"',
+    '  fi',
     '}',
   ].join('\n');
 }
@@ -122,6 +141,7 @@ function runFile(file, text) {
     ...runnable.map((block) => `cd "$CHI_DOCS_ROOT"\n${block.body}`),
   ].join('\n');
   const env = { ...process.env, TMPDIR: scratch, CHI_DOCS_ROOT: root };
+  if (shareTarballs !== null) env.CHI_DOCS_SHARE_TARBALLS = shareTarballs;
   if (setupDone) env.CHI_DOCS_CHECK_BUILT = '1';
   else delete env.CHI_DOCS_CHECK_BUILT;
   delete env.OPENROUTER_API_KEY;

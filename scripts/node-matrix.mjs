@@ -15,21 +15,27 @@ import { delimiter, join, resolve } from 'node:path';
 
 const NODE_VERSIONS = ['22.23.5', '24.22.3'];
 const STEPS = ['unit', 'pack', 'pilot'];
-// The libraries' unit tests run under every version. The pilot's and the report's suites (whole
-// runs in child processes, Chromium) run under Node 20 only, in `npm test`: twice more would push
-// CI past its 15-minute budget, and what they add on top of the libraries is exercised under each
-// version by the packaging check (every package imported from its tarball) and the offline pilot
-// with chi verify below. CHI_NODE_MATRIX_PROJECTS=all runs every project.
+// The unit tests under the newer Node: the libraries whose own code goes through Node's I/O APIs
+// (run: files, fsync, locks, child processes, zlib; chis: files and folders; openrouter: fetch,
+// timers, aborts, the file ledger), where a Node version can change behaviour. The
+// pure-computation libraries (spec, worlds, scoring, stats, experiment, analysis: no `node:`
+// import in their shipped code but analysis's `crypto.hash`) run their unit tests under Node 20 in
+// `npm test`; under 22 and 24 they are covered by the packaging check's smoke program, which
+// imports every entry of every package from its tarball and calls their functions under each
+// version (tooling/pack-smoke/smoke.mjs), and by the offline pilot with chi verify below, which
+// loads every library from dist/ (docs/benchmarks/ci.md, "Seventh pass"). The pilot's and the
+// report's suites (whole runs in child processes, Chromium) run under Node 20 only, in `npm test`:
+// what they add is exercised under each version by the same smoke program and offline pilot.
+// CHI_NODE_MATRIX_PROJECTS=libraries runs every library's tests, =all every project's.
+const IO_LIBRARY_PROJECTS = ['openrouter', 'chis', 'run'];
 const LIBRARY_PROJECTS = [
   'spec',
   'worlds',
   'scoring',
   'stats',
-  'openrouter',
-  'chis',
   'experiment',
-  'run',
   'analysis',
+  ...IO_LIBRARY_PROJECTS,
 ];
 // Library test files left out under 22 and 24 (they run under Node 20 in `npm test`), each with
 // where its coverage under every version is kept (docs/benchmarks/ci.md):
@@ -78,8 +84,10 @@ const results = [];
 
 function projectArgs() {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of this script, not a turbo task input
-  if (process.env.CHI_NODE_MATRIX_PROJECTS === 'all') return [];
-  return LIBRARY_PROJECTS.flatMap((name) => ['--project', name]);
+  const projects = process.env.CHI_NODE_MATRIX_PROJECTS;
+  if (projects === 'all') return [];
+  const names = projects === 'libraries' ? LIBRARY_PROJECTS : IO_LIBRARY_PROJECTS;
+  return names.flatMap((name) => ['--project', name]);
 }
 
 function installNode(version) {

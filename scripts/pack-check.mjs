@@ -18,6 +18,11 @@
 // the packages' `lint` scripts, on the same tarball instead of packing each package twice more
 // (publint and `attw --pack` pack on their own); `--no-lint` leaves that out (the Node matrix: the
 // lint is a static check of the tarball, the same under every Node version).
+// `--tarballs-from DIR` checks the tarballs in DIR instead of packing: `check` passes the ones
+// docs-check's run of the README's install block packed (`--share-tarballs DIR`), with the same
+// pnpm in the same checkout, byte for byte what this script's own `pnpm pack` gives (docs/benchmarks/
+// ci.md, "Seventh pass"). Every package must have its tarball there (`<name>-<version>.tgz`, the
+// name and version inside checked as well); DIR is removed afterwards.
 import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
@@ -56,6 +61,8 @@ const smokeNodes = [
   ...(process.env.CHI_PACK_SMOKE_NODES ?? '').split(delimiter).filter(Boolean),
 ];
 const lintTarballs = !process.argv.includes('--no-lint');
+const fromAt = process.argv.indexOf('--tarballs-from');
+const tarballsFrom = fromAt === -1 ? null : resolve(process.argv[fromAt + 1] ?? '');
 // Each package's `lint` script (turbo's lint task, `pnpm lint`) is this pair run in its folder; this
 // check runs the same pair on the tarball it packed. A package whose script says otherwise fails
 // here, so the two cannot drift apart unnoticed.
@@ -189,6 +196,35 @@ function typecheckSmoke() {
   console.log('pack smoke (TypeScript): smoke.ts typechecks against the shipped declarations');
 }
 
+/**
+ * The tarball of one package: packed here with pnpm, or (`--tarballs-from DIR`) the one packed
+ * before into DIR under pnpm's file name for it.
+ */
+function tarballOf(source, packageDir) {
+  if (tarballsFrom !== null) {
+    const filename = join(
+      tarballsFrom,
+      `${source.name.replace(/^@/, '').replace('/', '-')}-${source.version}.tgz`,
+    );
+    if (!existsSync(filename))
+      throw new Error(
+        `pack-check: --tarballs-from ${tarballsFrom} holds no tarball of ${source.name} (${filename}); docs-check --share-tarballs leaves them there`,
+      );
+    return { filename };
+  }
+  const packed = JSON.parse(
+    run(
+      pnpm.command,
+      [...pnpm.prefix, 'pack', '--json', '--pack-destination', tarballs],
+      packageDir,
+    ),
+  );
+  if (typeof packed.filename !== 'string' || !existsSync(packed.filename)) {
+    throw new Error(`pnpm pack produced no tarball for ${source.name}`);
+  }
+  return packed;
+}
+
 try {
   const files = {};
   const packedTarballs = [];
@@ -197,16 +233,7 @@ try {
     if (!existsSync(join(packageDir, 'package.json'))) continue;
     const source = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
     if (source.private === true) continue;
-    const packed = JSON.parse(
-      run(
-        pnpm.command,
-        [...pnpm.prefix, 'pack', '--json', '--pack-destination', tarballs],
-        packageDir,
-      ),
-    );
-    if (typeof packed.filename !== 'string' || !existsSync(packed.filename)) {
-      throw new Error(`pnpm pack produced no tarball for ${source.name}`);
-    }
+    const packed = tarballOf(source, packageDir);
     files[source.name] = `file:${packed.filename}`;
     packedTarballs.push({ name: source.name, tarball: packed.filename });
     if (lintTarballs && source.scripts?.lint !== LINT_SCRIPT)
@@ -221,6 +248,10 @@ try {
     const shipped = join(into, 'package');
     const manifest = JSON.parse(readFileSync(join(shipped, 'package.json'), 'utf8'));
     const where = `${manifest.name} (tarball)`;
+    if (manifest.name !== source.name || manifest.version !== source.version)
+      problems.push(
+        `${where}: ${packed.filename} holds ${manifest.name}@${manifest.version}, not ${source.name}@${source.version}`,
+      );
 
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
       for (const [name, range] of Object.entries(manifest[field] ?? {})) {
@@ -316,4 +347,5 @@ try {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: a debugging switch of this script, not a turbo task input
   if (process.env.CHI_KEEP_PACK_CHECK === undefined) rmSync(work, { recursive: true, force: true });
   else console.log(`pack-check: kept ${work}`);
+  if (tarballsFrom !== null) rmSync(tarballsFrom, { recursive: true, force: true });
 }

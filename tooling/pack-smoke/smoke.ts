@@ -285,4 +285,29 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
+// Every entry of every @chi package this project installed (its package.json's dependencies),
+// imported by its public specifier: the calls above reach most entries, this reaches the rest
+// (`/internal`, `/test`, `@chi/experiment`, the report's `/inspect` and `/viewer`, `/palette`)
+// under each Node version pack-check runs this program with. An entry added to a package is
+// imported here without editing this file. Pattern subpaths (`./schemas/*`) are files, read above.
+const installed = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  dependencies: Record<string, string>;
+};
+const chiPackages = Object.keys(installed.dependencies).filter((name) => name.startsWith('@chi/'));
+let entries = 0;
+for (const name of chiPackages) {
+  const manifest = JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as {
+    exports: Record<string, unknown>;
+  };
+  for (const subpath of Object.keys(manifest.exports)) {
+    if (subpath === './package.json' || subpath.includes('*')) continue;
+    const specifier = subpath === '.' ? name : `${name}${subpath.slice(1)}`;
+    const namespace = (await import(specifier)) as Record<string, unknown>;
+    check(Object.keys(namespace).length > 0, `${specifier} exports something`);
+    entries += 1;
+  }
+}
+console.log(
+  `pack smoke (TypeScript): every entry of the ${chiPackages.length} packages imports (${entries} entries)`,
+);
 console.log('pack smoke (TypeScript): 11 packages import by name and behave as documented');

@@ -39,14 +39,12 @@ function chainTo(file: string, parents: ReadonlyMap<string, string | null>): str
   return chain;
 }
 
-/**
- * Every bare (non-workspace) import statically reachable from `entry`; `node:` builtins too when
- * `options.builtins` is set (the analysis package's purity check), skipped otherwise.
- */
-export function bareImportsOf(
-  entry: string,
-  options: { readonly builtins?: boolean } = {},
-): BareImport[] {
+interface Walk {
+  readonly parents: ReadonlyMap<string, string | null>;
+  readonly found: BareImport[];
+}
+
+function walk(entry: string, options: { readonly builtins?: boolean }): Walk {
   const parents = new Map<string, string | null>();
   const queue: [string, string | null][] = [[resolve(entry), null]];
   const found: BareImport[] = [];
@@ -67,5 +65,27 @@ export function bareImportsOf(
       else found.push({ specifier, chain: chainTo(file, parents) });
     }
   }
-  return found;
+  return { parents, found };
+}
+
+/**
+ * Every bare (non-workspace) import statically reachable from `entry`; `node:` builtins too when
+ * `options.builtins` is set (the analysis package's purity check), skipped otherwise.
+ */
+export function bareImportsOf(
+  entry: string,
+  options: { readonly builtins?: boolean } = {},
+): BareImport[] {
+  return walk(entry, options).found;
+}
+
+/**
+ * Every workspace source file statically reachable from `entry` (itself included), each with the
+ * chain of repository-relative files that reaches it, keyed by its repository-relative path.
+ */
+export function workspaceFilesOf(entry: string): Map<string, readonly string[]> {
+  const { parents } = walk(entry, {});
+  return new Map(
+    [...parents.keys()].map((file) => [file.slice(REPO.length + 1), chainTo(file, parents)]),
+  );
 }

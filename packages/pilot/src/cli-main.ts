@@ -26,10 +26,9 @@ import {
   type PilotCommand,
   parseCli,
   type SmokeCommand,
-  USAGE,
   UsageError,
 } from './cli-args';
-import { COMMAND_USAGE } from './cli-help';
+import { printOnlyCommand } from './cli-quick';
 import {
   configErrorWording,
   pilotConfigArgs,
@@ -44,7 +43,6 @@ import {
   verifyDivergenceCommand,
 } from './divergence/command';
 import { isDivergenceRunFolder } from './divergence/run';
-import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { readCalibrationFile } from './human-data-file';
 import { writeStarterConfig } from './init-config';
 import {
@@ -87,7 +85,6 @@ import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
 import { studyCommand } from './study/study-command';
 import { isStudyFolder, verifyStudyCommand } from './study/study-verify';
-import { formatTemplates } from './templates-command';
 import { viewCommand } from './view-cli';
 
 /** What the CLI needs from its process; injectable so tests run it in process. */
@@ -102,14 +99,6 @@ export interface CliIo {
   /** Resolves when the process should stop serving (`chi serve`). */
   readonly untilStopped?: Promise<void>;
   readonly fetch?: typeof globalThis.fetch;
-}
-
-/** The version of this package, read from its package.json (beside `src/` and `dist/`). */
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }
 
 /** The probes per stratum of every CLI run (the protocol's 8), which sets the smallest load. */
@@ -576,11 +565,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     switch (command.command) {
       case 'help':
-        io.stdout.write(`${command.topic === undefined ? USAGE : COMMAND_USAGE[command.topic]}\n`);
-        return EXIT_CODES.ok;
       case 'version':
-        io.stdout.write(`${packageVersion()}\n`);
-        return EXIT_CODES.ok;
+      case 'templates':
+        return printOnlyCommand(command, io) ?? EXIT_CODES.runtimeFailure;
       case 'export': {
         const cwd = io.cwd ?? process.cwd();
         const runDir = existingRunFolder(resolve(cwd, command.runDir), 'chi export');
@@ -640,9 +627,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       case 'calibrate':
         return await calibrateCommand(command, io);
-      case 'templates':
-        io.stdout.write(formatTemplates(REGISTERED_EXPERIMENTS, OPT_IN_EXPERIMENT_IDS));
-        return EXIT_CODES.ok;
       case 'merge':
         return await mergeCommand(command, io);
       case 'study':
