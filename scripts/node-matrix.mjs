@@ -30,6 +30,7 @@ const LIBRARY_PROJECTS = [
   'experiment',
   'run',
   'analysis',
+  'experiments',
 ];
 // Library test files left out under 22 and 24 (they run under Node 20 in `npm test`), each with
 // where its coverage under every version is kept (docs/benchmarks/ci.md):

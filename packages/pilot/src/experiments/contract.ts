@@ -1,5 +1,5 @@
+import { extractJsonBlock } from '@chi/experiment';
 import { experimentDeclarationProblems, experimentPlanProblems } from '@chi/experiment/test';
-import { extractJsonBlock } from '@chi/run';
 import type { PlannedRequest, RunManifest } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest } from '../manifest';
