@@ -1,5 +1,4 @@
 import type {
-  AnyExperimentScorer,
   Experiment,
   ExperimentHost,
   ExperimentScorer,
@@ -9,18 +8,6 @@ import type { BehavioralItemSet, HistoryWorld, MemoryWorld } from '@chi/spec';
 import { InvalidArgumentError, type RequestTask } from '@chi/spec';
 
 /**
- * The generated worlds a runner holds for the built-in experiments that render from stored
- * worlds (memory by `<seed>|<load>`, history and behavior by seed). The pilot's `RunWorlds`
- * satisfies it structurally; an experiment that regenerates its world from the seed (goal
- * persistence, feedback valence) never reads it.
- */
-export interface BuiltInWorlds {
-  readonly memory: ReadonlyMap<string, MemoryWorld>;
-  readonly history: ReadonlyMap<number, HistoryWorld>;
-  readonly behavior: ReadonlyMap<number, BehavioralItemSet>;
-}
-
-/**
  * What a runner gives a built-in experiment (the SPI's `ExperimentHost`, narrowed): the options
  * its flags set and the run's stored worlds. Named here so the built-in experiments are typed
  * without importing the runner; the pilot's `PilotHost` (its `PilotSettings` and `RunWorlds`)
@@ -28,16 +15,16 @@ export interface BuiltInWorlds {
  */
 export interface BuiltInHost extends ExperimentHost {
   readonly settings: ExperimentSettings;
-  readonly worlds: BuiltInWorlds;
-}
-
-/** One request a scripted reference system answers: the system's name, the task, the prompt. */
-export interface ScriptedRequest {
-  /** The scripted system's name (`perfect`, `latest-wins`, ...). */
-  readonly system: string;
-  readonly task: RequestTask;
-  /** The rendered messages' text, joined (the policy reads only their JSON blocks). */
-  readonly prompt: string;
+  /**
+   * The generated worlds of the experiments that render from stored worlds (memory by
+   * `<seed>|<load>`, history and behavior by seed; the pilot's `RunWorlds`). An experiment that
+   * regenerates its world from the seed (goal persistence, feedback valence) never reads them.
+   */
+  readonly worlds: {
+    readonly memory: ReadonlyMap<string, MemoryWorld>;
+    readonly history: ReadonlyMap<number, HistoryWorld>;
+    readonly behavior: ReadonlyMap<number, BehavioralItemSet>;
+  };
 }
 
 /**
@@ -52,10 +39,16 @@ export interface BuiltInExperiment<Params = unknown> {
   readonly experiment: Experiment<Params, BuiltInHost>;
   readonly scorer: ExperimentScorer<Params>;
   /**
-   * The reply of a scripted reference system to one of the experiment's tasks (deterministic in
-   * the prompt). Throws an `InvalidArgumentError` for a system it has no policy for.
+   * The reply of a scripted reference system (`system`: its name, `perfect`, `latest-wins`, ...)
+   * to one of the experiment's tasks, from the prompt's last user message (the policy reads only
+   * its JSON blocks; deterministic). Throws an `InvalidArgumentError` for a system it has no
+   * policy for.
    */
-  scripted(request: ScriptedRequest): string;
+  scripted(request: {
+    readonly system: string;
+    readonly task: RequestTask;
+    readonly prompt: string;
+  }): string;
   /**
    * Whether a run without `--templates` includes it. The opt-in environments do not: the default
    * pilot and its release stay as the protocol defines them.
@@ -63,13 +56,8 @@ export interface BuiltInExperiment<Params = unknown> {
   readonly inDefaultRun: boolean;
 }
 
-/** A built-in experiment of any parameter type, as a registry holds it. */
-export interface AnyBuiltInExperiment {
-  readonly experiment: Experiment<unknown, BuiltInHost>;
-  readonly scorer: AnyExperimentScorer;
-  scripted(request: ScriptedRequest): string;
-  readonly inDefaultRun: boolean;
-}
+/** One request a scripted policy answers (the argument of {@link BuiltInExperiment.scripted}). */
+export type ScriptedRequest = Parameters<BuiltInExperiment['scripted']>[0];
 
 /**
  * Defines a built-in experiment, checking that its module and scorer agree on the ID (an identity
@@ -105,7 +93,7 @@ export function scriptedPolicyOf<Policy>(
  * Checks that a registry's experiments can run together: unique IDs and no request task claimed
  * twice. Returns the list unchanged.
  */
-export function checkBuiltInRegistry<List extends readonly AnyBuiltInExperiment[]>(
+export function checkBuiltInRegistry<List extends readonly BuiltInExperiment[]>(
   registry: List,
 ): List {
   const ids = new Set<string>();

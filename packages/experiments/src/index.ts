@@ -8,12 +8,9 @@
  */
 
 export {
-  type AnyBuiltInExperiment,
   type BuiltInExperiment,
   type BuiltInHost,
-  type BuiltInWorlds,
   defineBuiltInExperiment,
-  type ScriptedRequest,
 } from './built-in-experiment';
 export { feedbackValence } from './feedback-valence';
 export { goalPersistence } from './goal-persistence';

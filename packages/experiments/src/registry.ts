@@ -1,4 +1,4 @@
-import { type AnyBuiltInExperiment, checkBuiltInRegistry } from './built-in-experiment';
+import { type BuiltInExperiment, checkBuiltInRegistry } from './built-in-experiment';
 import { feedbackValence } from './feedback-valence';
 import { goalPersistence } from './goal-persistence';
 
@@ -7,7 +7,7 @@ import { goalPersistence } from './goal-persistence';
  * history and behavior). Adding one is a folder and one line here. The pilot's registry, its
  * scripted systems and the report's `BUILT_IN_SCORERS` iterate this list and name none of them.
  */
-export const BUILT_IN_EXPERIMENTS: readonly AnyBuiltInExperiment[] = checkBuiltInRegistry([
+export const BUILT_IN_EXPERIMENTS: readonly BuiltInExperiment[] = checkBuiltInRegistry([
   goalPersistence,
   feedbackValence,
 ]);

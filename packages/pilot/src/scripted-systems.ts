@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { extractJsonBlock } from '@chi/experiment';
-import { type AnyBuiltInExperiment, BUILT_IN_EXPERIMENTS } from '@chi/experiments';
+import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
 import {
   type ChatModel,
   type ChatRequest,
@@ -382,7 +382,7 @@ export function scriptedReply(
   prompt: string,
   requestId?: string,
   now: () => Date = () => new Date(),
-  builtIns: readonly AnyBuiltInExperiment[] = BUILT_IN_EXPERIMENTS,
+  builtIns: readonly BuiltInExperiment[] = BUILT_IN_EXPERIMENTS,
 ): string {
   const header = asObject(
     extractJsonBlock(prompt, 'REQUEST'),
@@ -491,7 +491,7 @@ export interface ScriptedModelOptions {
    * The built-in experiments whose scripted policies answer their tasks (default
    * `BUILT_IN_EXPERIMENTS` of `@chi/experiments`; a test adds its own folder to the list).
    */
-  readonly experiments?: readonly AnyBuiltInExperiment[];
+  readonly experiments?: readonly BuiltInExperiment[];
 }
 
 /**
