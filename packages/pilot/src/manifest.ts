@@ -109,9 +109,10 @@ function optInIds(builtIns: readonly BuiltInExperiment[]): readonly string[] {
 }
 
 /**
- * The opt-in environments (`goal-persistence`, `feedback-valence`) have no wording for a system
- * that keeps its own memory: under memory policy `system` each of their steps would be an instance
- * of its own with nothing carried over, so their numbers would measure nothing. Refused before any
+ * The opt-in built-in experiments (`inDefaultRun: false`: goal persistence, feedback valence)
+ * have no wording for a system that keeps its own memory: under memory policy `system` each of
+ * their steps would be an instance of its own with nothing carried over, so their numbers would
+ * measure nothing. Refused before any
  * request (docs/protocol.md, "Memory systems"), never run and published as if they meant something.
  */
 function refuseOptInUnderSystemMemory(
