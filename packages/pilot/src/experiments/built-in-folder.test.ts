@@ -20,6 +20,7 @@ import { executeRun } from '../run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';
+import { checkExperimentContract } from './contract';
 import { PILOT_EXPERIMENTS } from './registry';
 
 /** The registry of this test: the real one plus one line. */
@@ -67,6 +68,12 @@ describe('a built-in experiment added as a folder plus one registry line', () =>
       new Set(['tally_count', 'tally_check']),
     );
     expect(new Set(plan.requests.map((request) => request.experiment))).toEqual(new Set(['tally']));
+  });
+
+  it('passes the experiment contract suite, the scripted systems answering with its policy', () => {
+    const result = checkExperimentContract(tally.experiment, { settings, builtIns: registry });
+    expect(result.problems).toEqual([]);
+    expect(result.replies.size).toBe(result.requests.length);
   });
 
   it('is scored from its scripted policies, with its report section and release files, and verifies', async () => {
