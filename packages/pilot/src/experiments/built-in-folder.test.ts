@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
+import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment, type BuiltInHost } from '@chi/experiments';
 import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
 import { RunManifestSchema } from '@chi/spec';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { tally } from '../__fixtures__/tally';
 import { runPilot } from '../pilot';
 import { createRun } from '../run-create';
@@ -21,6 +21,7 @@ import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';
 import { checkExperimentContract } from './contract';
+import type { PilotHost } from './experiment';
 import { PILOT_EXPERIMENTS } from './registry';
 
 /** The registry of this test: the real one plus one line. */
@@ -121,6 +122,10 @@ describe('a built-in experiment added as a folder plus one registry line', () =>
         ),
       }),
     ).rejects.toThrow(/registered experiment tally, which this registry does not have/);
+  });
+
+  it('is typed against BuiltInHost, which the pilot’s host (its settings and worlds) satisfies', () => {
+    expectTypeOf<PilotHost>().toExtend<BuiltInHost>();
   });
 
   it('touched its folder and this test, no core file, registry, schema or help text', () => {
