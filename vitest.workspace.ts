@@ -13,6 +13,7 @@ export const packages = [
   'experiment',
   'run',
   'analysis',
+  'experiments',
   'figures',
   'pilot',
   'report',

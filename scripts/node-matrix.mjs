@@ -18,7 +18,7 @@ const STEPS = ['unit', 'pack', 'pilot'];
 // The unit tests under the newer Node: the libraries whose own code goes through Node's I/O APIs
 // (run: files, fsync, locks, child processes, zlib; chis: files and folders; openrouter: fetch,
 // timers, aborts, the file ledger), where a Node version can change behaviour. The
-// pure-computation libraries (spec, worlds, scoring, stats, experiment, analysis: no `node:`
+// pure-computation libraries (spec, worlds, scoring, stats, experiment, experiments, analysis: no `node:`
 // import in their shipped code but analysis's `crypto.hash`) run their unit tests under Node 20 in
 // `npm test`; under 22 and 24 they are covered by the packaging check's smoke program, which
 // imports every entry of every package from its tarball and calls their functions under each
@@ -35,6 +35,7 @@ const LIBRARY_PROJECTS = [
   'stats',
   'experiment',
   'analysis',
+  'experiments',
   ...IO_LIBRARY_PROJECTS,
 ];
 // Library test files left out under 22 and 24 (they run under Node 20 in `npm test`), each with

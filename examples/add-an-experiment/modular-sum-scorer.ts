@@ -5,8 +5,7 @@
  * (`scores/x-modular-sum.jsonl`, `traces/<system>/x-modular-sum.jsonl`,
  * `chart-data/x-modular-sum.json|.csv`, a report section) and `verifyRelease` recomputes it.
  */
-import { defineExperimentScorer } from '@chi/experiment';
-import { extractJsonBlock } from '@chi/run';
+import { defineExperimentScorer, extractJsonBlock } from '@chi/experiment';
 import { z } from 'zod';
 import { sumItems } from './modular-sum';
 

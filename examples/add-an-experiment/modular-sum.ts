@@ -4,16 +4,17 @@
  * (`partial`); it exists to show the module interface end to end.
  */
 import { readFileSync } from 'node:fs';
-import { defineExperiment, type ExperimentPromptTemplate } from '@chi/experiment';
 import {
+  defineExperiment,
+  type ExperimentPromptTemplate,
   plannedRequest,
   promptSections,
+  renderJsonBlock,
   renderTemplate,
   requestNonce,
   requireSection,
   requireTemplate,
-} from '@chi/pilot';
-import { renderJsonBlock } from '@chi/run';
+} from '@chi/experiment';
 import { InvalidArgumentError } from '@chi/spec';
 import { z } from 'zod';
 

@@ -1,10 +1,10 @@
+import { extractJsonBlock } from '@chi/experiment';
 /**
  * Two SCRIPTED responders standing in for a model (not models): each reads the QUESTIONS block of
  * the prompt and applies a fixed rule, so their scores are known in advance.
  * - `exact`: answers every item correctly (accuracy 1).
  * - `off-by-one`: adds 1 to the answer of every second item (q2, q4, ...): accuracy 1/2.
  */
-import { extractJsonBlock } from '@chi/run';
 import type { ChatModel, ChatRequest, ChatResult, SystemSpec } from '@chi/spec';
 
 export const RESPONDERS = ['exact', 'off-by-one'] as const;

@@ -12,6 +12,8 @@ import { ChartDataSchema } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { continuity, generateSyntheticTrajectories } from '@chi/chis';
 import { continuity as pureContinuity } from '@chi/chis/pure';
+import { extractJsonBlock, renderJsonBlock } from '@chi/experiment';
+import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { buildFigures, renderFigureSvg } from '@chi/figures';
 import { createMemoryLedger, reservationUsd } from '@chi/openrouter';
 import {
@@ -29,13 +31,7 @@ import {
   verifyRelease,
   writeSha256Sums,
 } from '@chi/report';
-import {
-  canonicalJson,
-  extractJsonBlock,
-  parseRunJsonl,
-  renderJsonBlock,
-  sha256Hex,
-} from '@chi/run';
+import { canonicalJson, parseRunJsonl, sha256Hex } from '@chi/run';
 import {
   capacityCurve,
   chi,
@@ -169,7 +165,16 @@ const ledgerState = await ledger.state();
 near(ledgerState.settledUsd, 0.25, 'settled USD');
 check(ledgerState.committedUsd <= ledgerState.ceilingUsd, 'committed stays within the ceiling');
 
-// @chi/run: the JSON-block codec round-trips, and a final line without newline is a torn write.
+// @chi/experiments: the registry lists the built-in folders, each module with its own scorer.
+equal(
+  BUILT_IN_EXPERIMENTS.map(
+    (builtIn) => `${builtIn.experiment.id}=${builtIn.scorer.experimentId}`,
+  ).join(','),
+  'goal-persistence=goal-persistence,feedback-valence=feedback-valence',
+  'built-in registry',
+);
+// @chi/experiment: the JSON-block codec round-trips; @chi/run: a final line without newline is a
+// torn write.
 equal(
   JSON.stringify(
     extractJsonBlock(`intro\n${renderJsonBlock('QUESTIONS', [{ id: 'q1' }])}\n`, 'QUESTIONS'),
@@ -289,4 +294,4 @@ for (const name of chiPackages) {
 console.log(
   `pack smoke (Node ESM): every entry of the ${chiPackages.length} packages imports (${entries} entries)`,
 );
-console.log('pack smoke (Node ESM): 11 packages import by name and behave as documented');
+console.log('pack smoke (Node ESM): 13 packages import by name and behave as documented');

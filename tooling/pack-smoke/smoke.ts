@@ -11,6 +11,8 @@ import { type ChartData, ChartDataSchema } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { continuity, generateSyntheticTrajectories } from '@chi/chis';
 import { continuity as pureContinuity } from '@chi/chis/pure';
+import { extractJsonBlock, renderJsonBlock } from '@chi/experiment';
+import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { buildFigures, renderFigureSvg } from '@chi/figures';
 import { createMemoryLedger, reservationUsd } from '@chi/openrouter';
 import {
@@ -28,13 +30,7 @@ import {
   verifyRelease,
   writeSha256Sums,
 } from '@chi/report';
-import {
-  canonicalJson,
-  extractJsonBlock,
-  parseRunJsonl,
-  renderJsonBlock,
-  sha256Hex,
-} from '@chi/run';
+import { canonicalJson, parseRunJsonl, sha256Hex } from '@chi/run';
 import {
   capacityCurve,
   chi,
@@ -185,7 +181,16 @@ const ledgerState = await ledger.state();
 near(ledgerState.settledUsd, 0.25, 'settled USD');
 check(ledgerState.committedUsd <= ledgerState.ceilingUsd, 'committed stays within the ceiling');
 
-// @chi/run: the JSON-block codec round-trips, and a final line without newline is a torn write.
+// @chi/experiments: the registry lists the built-in folders, each module with its own scorer.
+equal(
+  BUILT_IN_EXPERIMENTS.map(
+    (builtIn) => `${builtIn.experiment.id}=${builtIn.scorer.experimentId}`,
+  ).join(','),
+  'goal-persistence=goal-persistence,feedback-valence=feedback-valence',
+  'built-in registry',
+);
+// @chi/experiment: the JSON-block codec round-trips; @chi/run: a final line without newline is a
+// torn write.
 equal(
   JSON.stringify(
     extractJsonBlock(`intro\n${renderJsonBlock('QUESTIONS', [{ id: 'q1' }])}\n`, 'QUESTIONS'),

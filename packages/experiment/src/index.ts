@@ -2,7 +2,9 @@
  * `@chi/experiment`: the experiment SPI (service provider interface), in the manner of
  * `@ai-sdk/provider`: the small, versioned interface an experiment module implements and the
  * report and runner call. It depends on `@chi/spec` (and zod) only. The contract suite is
- * `@chi/experiment/test`.
+ * `@chi/experiment/test`. Beside the interface, the pure rules every experiment plans and renders
+ * with: `plannedRequest` and `requestNonce`, the prompt templates (`renderTemplate`,
+ * `promptSections`) and the prompts' JSON blocks (`renderJsonBlock`, `extractJsonBlock`).
  *
  * @packageDocumentation
  */
@@ -51,3 +53,12 @@ export {
   scoresWorlds,
   type WorldScorer,
 } from './experiment-scorer';
+export { extractJsonBlock, jsonBlockIds, renderJsonBlock } from './json-blocks';
+export { type PlannedRequestFields, plannedRequest, requestNonce } from './planned-request';
+export {
+  parsePromptTemplate,
+  promptSections,
+  renderTemplate,
+  requireSection,
+  requireTemplate,
+} from './prompt-text';

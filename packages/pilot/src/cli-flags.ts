@@ -156,7 +156,8 @@ const PILOT_FLAGS_AFTER: readonly CliFlag[] = [
     name: 'templates',
     type: 'string',
     placeholder: 'id,...',
-    help: 'run only these registered experiments (default memory, history, behavior;\nopt-in goal-persistence, feedback-valence; see chi templates)',
+    // completed with the registry's opt-in experiments by `pilotFlagTable`
+    help: 'run only these registered experiments (default memory, history, behavior; see chi templates)',
     configKey: 'templates',
   },
   {
@@ -298,8 +299,20 @@ export function experimentFlagRows(experimentFlags: readonly ExperimentFlag[]): 
  * The flag table of `chi pilot`: its own options around the flags the registered experiments
  * declare on their parameter schemas.
  */
-export function pilotFlagTable(experimentFlags: readonly ExperimentFlag[]): readonly CliFlag[] {
-  return [...PILOT_FLAGS_BEFORE, ...experimentFlagRows(experimentFlags), ...PILOT_FLAGS_AFTER];
+export function pilotFlagTable(
+  experimentFlags: readonly ExperimentFlag[],
+  optInIds: readonly string[] = [],
+): readonly CliFlag[] {
+  const after = PILOT_FLAGS_AFTER.map((flag) =>
+    flag.name === 'templates' ? { ...flag, help: templatesHelp(optInIds) } : flag,
+  );
+  return [...PILOT_FLAGS_BEFORE, ...experimentFlagRows(experimentFlags), ...after];
+}
+
+/** The help of `--templates`, naming the registry's opt-in experiments (`chi templates` lists all). */
+function templatesHelp(optInIds: readonly string[]): string {
+  const optIn = optInIds.length === 0 ? '' : `;\nopt-in ${optInIds.join(', ')}`;
+  return `run only these registered experiments (default memory, history, behavior${optIn}; see chi templates)`;
 }
 
 /** The flag tables of the commands other than `chi pilot` (which depends on the registry). */

@@ -7,7 +7,7 @@ import {
 } from './cli-flags';
 import { exitCodesText } from './exit-codes';
 import { experimentFlags } from './experiment-flags';
-import { REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 
 /** The `chi` commands that have their own `--help` text. */
 export const CLI_COMMANDS = [
@@ -39,7 +39,7 @@ export const PILOT_EXPERIMENT_FLAGS = experimentFlags(REGISTERED_EXPERIMENTS);
  * text lists, from one declaration.
  */
 export const FLAG_TABLES: Readonly<Record<CliCommandName, readonly CliFlag[]>> = {
-  pilot: pilotFlagTable(PILOT_EXPERIMENT_FLAGS),
+  pilot: pilotFlagTable(PILOT_EXPERIMENT_FLAGS, OPT_IN_EXPERIMENT_IDS),
   ...COMMAND_FLAG_TABLES,
 };
 

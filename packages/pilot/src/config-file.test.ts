@@ -7,9 +7,14 @@ import { RunConfigurationSchema } from '@chi/spec/internal';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
-import { type PilotCommand, parseCli } from './cli-args';
+import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, parseCli } from './cli-args';
 import { runCli, settingsFor } from './cli-main';
-import { pilotConfigArgs, readPilotConfigFile, runConfigurationOf } from './config-file';
+import {
+  pilotConfigArgs,
+  pilotConfigSchema,
+  readPilotConfigFile,
+  runConfigurationOf,
+} from './config-file';
 import { PILOT_CONFIG_SCHEMA_SPECIFIER, starterConfig, writeStarterConfig } from './init-config';
 
 let root: string;
@@ -320,5 +325,28 @@ describe('the resolved configuration of a run without the memory experiment', ()
     const configuration = runConfigurationOf(command, settingsFor(command), null);
     expect(configuration.options.loads).toBeUndefined();
     expect(RunConfigurationSchema.safeParse(configuration).success).toBe(true);
+  });
+});
+
+describe('a built-in experiment’s flag is a configuration field without a line in @chi/spec', () => {
+  const flag = {
+    flag: 'tally-items',
+    option: 'tallyItems',
+    kind: 'integer',
+    placeholder: 'N',
+    help: 'tokens per tally world',
+    range: { min: 1, max: 20 },
+  } as const;
+
+  it('accepts the option its module declares, in the flag’s range, and refuses it without the flag', () => {
+    const withFlag = pilotConfigSchema([...PILOT_EXPERIMENT_FLAGS, flag]);
+    expect(withFlag.safeParse({ tallyItems: 3 }).success).toBe(true);
+    expect(withFlag.safeParse({ tallyItems: 21 }).success).toBe(false);
+    const without = pilotConfigSchema(PILOT_EXPERIMENT_FLAGS).safeParse({ tallyItems: 3 });
+    expect(without.error?.issues[0]?.code).toBe('unrecognized_keys');
+    // the fields the published schema names keep its own validation
+    expect(Object.keys(withFlag.shape)).toEqual(
+      expect.arrayContaining(['goalSteps', 'valenceChoices', 'tallyItems']),
+    );
   });
 });

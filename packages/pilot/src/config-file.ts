@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { ParameterFlag } from '@chi/experiment';
 import { type PilotConfig, PilotConfigSchema, type RunConfiguration } from '@chi/spec';
 import { type PilotOptions, PilotOptionsSchema } from '@chi/spec/internal';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, UsageError } from './cli-args';
 import { FLAG_TABLES } from './cli-help';
 import { suggestionText } from './did-you-mean';
@@ -33,8 +34,38 @@ function keyPath(path: readonly PropertyKey[]): string {
   );
 }
 
+/** The value a configuration-file field of an experiment flag takes (its `ParameterFlag` kind). */
+function flagFieldSchema(flag: ParameterFlag): z.ZodType {
+  const { min, max } = flag.range ?? { min: 0, max: Number.MAX_SAFE_INTEGER };
+  if (flag.kind === 'integer') return z.int().min(min).max(max).optional();
+  if (flag.kind === 'integer-list') return z.array(z.int().min(min).max(max)).min(1).optional();
+  return z.boolean().optional();
+}
+
+/**
+ * `PilotConfigSchema` with a field for every experiment flag of `flags` it does not name: a
+ * built-in experiment's option is set from a file by the flag its module declares, with no line
+ * in `@chi/spec` (the published schema names the fields of the pilot's and the opt-in
+ * environments' flags, for editor completion). Such an option reaches the run through the
+ * module's parameters (`manifest.experiments[id]`); `configuration.options` records only the
+ * fields the published schema names.
+ */
+export function pilotConfigSchema(flags: readonly ParameterFlag[]) {
+  const named = PilotConfigSchema.shape;
+  return PilotConfigSchema.extend(
+    Object.fromEntries(
+      flags
+        .filter((flag) => !Object.hasOwn(named, flag.option))
+        .map((flag) => [flag.option, flagFieldSchema(flag)]),
+    ),
+  );
+}
+
+/** The configuration-file schema of the registered experiments' flags. */
+const CONFIG_SCHEMA = pilotConfigSchema(PILOT_EXPERIMENT_FLAGS);
+
 /** The keys a configuration file may set at the top level. */
-const CONFIG_KEYS: readonly string[] = Object.keys(PilotConfigSchema.shape);
+const CONFIG_KEYS: readonly string[] = Object.keys(CONFIG_SCHEMA.shape);
 
 /** One schema problem as `key: message`; an unknown key with the closest known key. */
 function configProblems(issue: z.core.$ZodIssue): string[] {
@@ -72,14 +103,16 @@ export function readPilotConfigFile(path: string, shownAs: string = path): Loade
       `${shownAs}: not valid JSON (${(error as Error).message}); comments belong in "$comment"`,
     );
   }
-  const parsed = PilotConfigSchema.safeParse(json);
+  const parsed = CONFIG_SCHEMA.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.flatMap(configProblems);
     throw new UsageError(`${shownAs}: ${problems.join('; ')}`);
   }
+  // the schema's fields, plus the registered flags' options (read by `experimentFlagArgs`)
+  const config = parsed.data as PilotConfig;
   // the opt-in environments are registered too: a file may name them, as --templates may
   const registered = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
-  const unknown = parsed.data.templates?.find((id) => !registered.includes(id));
+  const unknown = config.templates?.find((id) => !registered.includes(id));
   if (unknown !== undefined)
     throw new UsageError(
       `${shownAs}: templates: unknown template ${JSON.stringify(unknown)}${suggestionText(unknown, registered)}; registered: ${registered.join(', ')} (chi templates lists them)`,
@@ -87,7 +120,7 @@ export function readPilotConfigFile(path: string, shownAs: string = path): Loade
   return {
     path,
     sha256: createHash('sha256').update(bytes).digest('hex'),
-    config: parsed.data,
+    config,
   };
 }
 

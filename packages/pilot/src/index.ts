@@ -25,34 +25,22 @@ export {
   type ExperimentContractOptions,
   type ExperimentContractResult,
 } from './experiments/contract';
+// The SPI's own types (`PlannedUnit`, `PromptSet`, `RenderedMessages`, ...) are imported from
+// `@chi/experiment`, the built-in experiments from `@chi/experiments`; the pilot exports its
+// binding of the SPI to its host.
 export {
   type AnyExperiment,
   defineExperiment,
   type Experiment,
-  type ExperimentPromptTemplate,
   type PilotHost,
-  type PlanContext,
-  type PlannedUnit,
-  type RenderContext,
 } from './experiments/experiment';
 export { PILOT_EXPERIMENTS } from './experiments/registry';
 export type { FrozenManifest } from './manifest';
 export { type PilotOutcome, type RunPilotOptions, runPilot } from './pilot';
-export { requestNonce } from './plan';
 export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan-cost';
-export { type PlannedRequestFields, plannedRequest } from './plan-request';
 export { createProgressRenderer, type ProgressOutput } from './progress';
-export {
-  loadPromptTemplates,
-  type PromptSet,
-  type PromptTemplate,
-  promptSections,
-  renderTemplate,
-  requireSection,
-  requireTemplate,
-} from './prompts';
-export type { NotesLookup } from './render-planned';
-export { type RenderedMessages, renderSmoke } from './render-requests';
+export { loadPromptTemplates } from './prompts';
+export { renderSmoke } from './render-requests';
 export {
   type CreateRunOptions,
   createRun,

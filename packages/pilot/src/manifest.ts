@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
 import { canonicalJson, sha256Hex } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
@@ -19,7 +20,6 @@ import type { AnyExperiment, Experiment } from './experiments/experiment';
 import { historyExperiment } from './experiments/history';
 import { memoryExperiment } from './experiments/memory';
 import {
-  OPT_IN_EXPERIMENT_IDS,
   PILOT_EXPERIMENT_IDS,
   PILOT_EXPERIMENTS,
   REGISTERED_EXPERIMENTS,
@@ -96,25 +96,31 @@ function parametersIfSelected<Params>(
 
 /**
  * The experiments beyond the default three whose parameters have their own key in
- * `manifest.experiments`: the opt-in templates and the divergence protocol (which a run includes
- * only when its registry names it).
+ * `manifest.experiments`: every built-in experiment of the registry (`@chi/experiments`, one
+ * folder each) and the divergence protocol (which a run includes only when its registry names it).
  */
-const KEYED_EXPERIMENT_IDS: readonly string[] = [
-  ...OPT_IN_EXPERIMENT_IDS,
-  DIVERGENCE_EXPERIMENT_ID,
-];
+function keyedExperimentIds(builtIns: readonly BuiltInExperiment[]): readonly string[] {
+  return [...builtIns.map((builtIn) => builtIn.experiment.id), DIVERGENCE_EXPERIMENT_ID];
+}
+
+/** The built-in experiments a run includes only when `--templates` names them. */
+function optInIds(builtIns: readonly BuiltInExperiment[]): readonly string[] {
+  return builtIns.filter((builtIn) => !builtIn.inDefaultRun).map((b) => b.experiment.id);
+}
 
 /**
- * The opt-in environments (`goal-persistence`, `feedback-valence`) have no wording for a system
- * that keeps its own memory: under memory policy `system` each of their steps would be an instance
- * of its own with nothing carried over, so their numbers would measure nothing. Refused before any
+ * The opt-in built-in experiments (`inDefaultRun: false`: goal persistence, feedback valence)
+ * have no wording for a system that keeps its own memory: under memory policy `system` each of
+ * their steps would be an instance of its own with nothing carried over, so their numbers would
+ * measure nothing. Refused before any
  * request (docs/protocol.md, "Memory systems"), never run and published as if they meant something.
  */
 function refuseOptInUnderSystemMemory(
   settings: PilotSettings,
   selected: readonly AnyExperiment[],
+  optInList: readonly string[],
 ): void {
-  const optIn = selected.find((experiment) => OPT_IN_EXPERIMENT_IDS.includes(experiment.id));
+  const optIn = selected.find((experiment) => optInList.includes(experiment.id));
   const holder = settings.systems.find((system) => system.memory === 'system');
   if (optIn === undefined || holder === undefined) return;
   throw new InvalidArgumentError(
@@ -124,14 +130,18 @@ function refuseOptInUnderSystemMemory(
 }
 
 /**
- * `manifest.experiments`: the pilot's three under their keys (null when left out), and the
- * parameters of experiments added from outside the pilot under `added` (absent when none).
+ * `manifest.experiments`: the pilot's three under their keys (null when left out), each built-in
+ * experiment of the registry under its ID (absent when left out), and the parameters of
+ * experiments added from outside the pilot under `added` (absent when none). An experiment that
+ * is neither the pilot's nor a built-in of `builtIns` needs an ID `x-<name>`.
  */
 function manifestExperiments(
   settings: PilotSettings,
   registry: readonly AnyExperiment[],
+  builtIns: readonly BuiltInExperiment[],
 ): RunManifest['experiments'] {
-  const own = [...PILOT_EXPERIMENT_IDS, ...KEYED_EXPERIMENT_IDS];
+  const keyedIds = keyedExperimentIds(builtIns);
+  const own = [...PILOT_EXPERIMENT_IDS, ...keyedIds];
   for (const experiment of registry) {
     if (!own.includes(experiment.id) && !/^x-[a-z0-9-]+$/.test(experiment.id))
       throw new InvalidArgumentError(
@@ -140,18 +150,19 @@ function manifestExperiments(
       );
   }
   // without --templates: every registered experiment except the opt-in ones
+  const optInList = optInIds(builtIns);
   const selected =
     settings.templates === undefined
-      ? registry.filter((experiment) => !OPT_IN_EXPERIMENT_IDS.includes(experiment.id))
+      ? registry.filter((experiment) => !optInList.includes(experiment.id))
       : selectExperiments(settings.templates, registry);
-  refuseOptInUnderSystemMemory(settings, selected);
+  refuseOptInUnderSystemMemory(settings, selected, optInList);
   const added: Record<string, unknown> = {};
   const optIn: Record<string, unknown> = {};
   for (const experiment of selected) {
     if (PILOT_EXPERIMENT_IDS.includes(experiment.id)) continue;
     const params = experiment.parametersFrom(settings);
     if (params === null) continue;
-    if (KEYED_EXPERIMENT_IDS.includes(experiment.id)) optIn[experiment.id] = params;
+    if (keyedIds.includes(experiment.id)) optIn[experiment.id] = params;
     else added[experiment.id] = params;
   }
   const experiments = {
@@ -190,15 +201,22 @@ export function buildManifest(args: {
   createdAt: Date;
   /** The experiments this run may include (default: the pilot's registry). */
   experiments?: readonly AnyExperiment[];
+  /**
+   * The built-in experiments' registry (default `BUILT_IN_EXPERIMENTS` of `@chi/experiments`):
+   * their IDs are keys of `manifest.experiments`, the others need `x-<name>`.
+   */
+  builtIns?: readonly BuiltInExperiment[];
 }): RunManifest {
   const { settings } = args;
   const registry = args.experiments ?? REGISTERED_EXPERIMENTS;
-  const experiments = manifestExperiments(settings, registry);
+  const builtIns = args.builtIns ?? BUILT_IN_EXPERIMENTS;
+  const experiments = manifestExperiments(settings, registry, builtIns);
+  const keyedIds = keyedExperimentIds(builtIns);
   // feature schemas of the experiments beyond the default three: opt-in ones, then added ones
   const keyed = experiments as Readonly<Record<string, unknown>>;
   const added = registry.filter(
     (experiment) =>
-      (KEYED_EXPERIMENT_IDS.includes(experiment.id) && keyed[experiment.id] !== undefined) ||
+      (keyedIds.includes(experiment.id) && keyed[experiment.id] !== undefined) ||
       experiments.added?.[experiment.id] !== undefined,
   );
   const classes = new Set(settings.systems.map((system) => system.evidenceClass));

@@ -1,21 +1,26 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { feedbackValence, goalPersistence } from '@chi/experiments';
 import type { RunManifest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { runCli } from './cli-main';
 import { checkExperimentContract } from './experiments/contract';
-import { feedbackValenceExperiment } from './experiments/feedback-valence';
-import { GOAL_STEP_TEMPLATE, goalPersistenceExperiment } from './experiments/goal-persistence';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
-import { DEFAULT_PROMPTS_DIR, loadPromptTemplates, parsePromptTemplate } from './prompts';
+import { withDeclaredTemplates } from './experiments/declared-templates';
+import { PILOT_EXPERIMENTS, REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { loadPromptTemplates, parsePromptTemplate } from './prompts';
 import { prepareRun } from './run-create';
 import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 
 const fixed = () => new Date('2026-09-01T00:00:00.000Z');
 const OPT_IN_TEMPLATES = ['goal-step', 'valence-choice', 'valence-feedback'];
+const GOAL_STEP_TEMPLATE = 'goal-step';
+const goalPersistenceExperiment = goalPersistence.experiment;
+const feedbackValenceExperiment = feedbackValence.experiment;
+/** The templates a run may freeze: the pilot's packaged files and the built-in folders' own. */
+const allTemplates = () => withDeclaredTemplates(loadPromptTemplates(), REGISTERED_EXPERIMENTS);
 
 const promptNames = (templates?: string[]) =>
   prepareRun({
@@ -49,7 +54,7 @@ describe('the opt-in environments freeze their templates when, and only when, th
   });
 
   it('renders from the run prompt set, not from text in the module', () => {
-    const packaged = loadPromptTemplates();
+    const packaged = allTemplates();
     const goal = packaged.get(GOAL_STEP_TEMPLATE);
     expect(goal).toBeDefined();
     const edited = new Map(packaged);
@@ -115,7 +120,7 @@ describe('a run folder of the opt-in environments holds their exact templates', 
     const manifest = JSON.parse(
       readFileSync(join(pristine, 'manifest.json'), 'utf8'),
     ) as RunManifest;
-    const packaged = loadPromptTemplates(DEFAULT_PROMPTS_DIR);
+    const packaged = allTemplates();
     for (const name of OPT_IN_TEMPLATES) {
       const ref = manifest.prompts.find((p) => p.name === name);
       expect(ref, name).toBeDefined();

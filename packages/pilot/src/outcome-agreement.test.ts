@@ -1,9 +1,10 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extractJsonBlock } from '@chi/experiment';
 import { verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
-import { extractJsonBlock, readAttemptLog } from '@chi/run';
+import { readAttemptLog } from '@chi/run';
 import { attemptRecordSha256 } from '@chi/run/internal';
 import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnyExperimentScorer } from '@chi/experiment';
+import type { BuiltInExperiment } from '@chi/experiments';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
 import { type ReleaseStep, writeRelease } from '@chi/report';
 import { packReleaseCode } from '@chi/report/internal';
@@ -32,6 +33,7 @@ import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
 import { readFrozenCatalog } from './frozen-catalog';
 import { readFrozenManifest } from './manifest';
+import { withBuiltIns } from './pilot-built-ins';
 import { checkResumedFolder, countResume } from './resume-checks';
 import { createRun } from './run-create';
 import { type ExecuteOutcome, executeRun } from './run-execute';
@@ -112,6 +114,13 @@ export interface RunPilotOptions {
    * them, so its scores reach the release; `verifyRelease` then needs the same list.
    */
   readonly scorers?: readonly AnyExperimentScorer[];
+  /**
+   * The built-in experiments' registry (default `BUILT_IN_EXPERIMENTS` of `@chi/experiments`, one
+   * folder each). Given, it also sets the defaults of `experiments` (the pilot's three and its
+   * modules) and `scorers` (the pilot's and its scorers), and the scripted systems answer its
+   * tasks with its policies: a test adds a folder to the run with `[...BUILT_IN_EXPERIMENTS, mine]`.
+   */
+  readonly builtIns?: readonly BuiltInExperiment[];
   /**
    * Instance-scoped models (`executeRun`'s `modelFor`) made from the session's live context (keys,
    * ledger, catalog, fetch) instead of `models`: the divergence protocol's instances.
@@ -294,6 +303,7 @@ async function createdRunDir(options: RunPilotOptions, settings: PilotSettings):
     ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
+    ...(options.builtIns === undefined ? {} : { builtIns: options.builtIns }),
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     ...(options.createdAt === undefined ? {} : { createdAt: options.createdAt }),
   });
@@ -312,7 +322,8 @@ async function createdRunDir(options: RunPilotOptions, settings: PilotSettings):
  * outcome.releaseDir; // chi-runs/<runId>/release
  * ```
  */
-export async function runPilot(options: RunPilotOptions): Promise<PilotOutcome> {
+export async function runPilot(given: RunPilotOptions): Promise<PilotOutcome> {
+  const options = withBuiltIns(given);
   const { runDir, lock } = await lockedRunDir(options);
   try {
     return await runLockedPilot(options, runDir);
@@ -422,6 +433,7 @@ async function runLockedPilot(options: RunPilotOptions, runDir: string): Promise
       ...(catalog === undefined ? {} : { catalog }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(options.modelClock === undefined ? {} : { now: options.modelClock }),
+      ...(options.builtIns === undefined ? {} : { builtIns: options.builtIns }),
     };
     const models =
       options.instanceModels === undefined

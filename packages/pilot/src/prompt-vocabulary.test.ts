@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { extractJsonBlock } from '@chi/run';
+import { extractJsonBlock } from '@chi/experiment';
 import { BehavioralItemSetSchema, type RenderedRequest } from '@chi/spec';
 import { solveBehavioralItem } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

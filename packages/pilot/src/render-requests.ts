@@ -1,5 +1,5 @@
 import type { RenderedMessages } from '@chi/experiment';
-import { renderJsonBlock } from '@chi/run';
+import { renderJsonBlock } from '@chi/experiment';
 import type { BehavioralItem, ChatMessage, MemoryRecord, RequestTask } from '@chi/spec';
 import type {
   BlindProbe,

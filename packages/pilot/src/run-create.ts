@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { BuiltInExperiment } from '@chi/experiments';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
   InvalidArgumentError,
@@ -60,6 +61,11 @@ export interface CreateRunOptions {
   readonly now?: () => Date;
   /** The experiments the run may include (default: the pilot's registry, `REGISTERED_EXPERIMENTS`). */
   readonly experiments?: readonly AnyExperiment[];
+  /**
+   * The built-in experiments' registry (default `BUILT_IN_EXPERIMENTS` of `@chi/experiments`): a
+   * module of it keeps its parameters under its own ID in `manifest.experiments`.
+   */
+  readonly builtIns?: readonly BuiltInExperiment[];
   /**
    * Run only this shard's part of the plan (`chi pilot --shard i/n`), under its share of the
    * ceiling, both frozen in `manifest.shard` (docs/protocol.md, "Shards").
@@ -146,6 +152,7 @@ export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>):
     generators: [generatorInfo()],
     createdAt: options.createdAt ?? now(),
     ...(options.experiments === undefined ? {} : { experiments: options.experiments }),
+    ...(options.builtIns === undefined ? {} : { builtIns: options.builtIns }),
   });
   const prompts = usedPrompts(packaged, unfiltered, experiments);
   const draft = { ...unfiltered, prompts: promptRefs(prompts) };

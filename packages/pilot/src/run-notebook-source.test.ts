@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRunFolder, readAttemptLog, renderJsonBlock } from '@chi/run';
+import { renderJsonBlock } from '@chi/experiment';
+import { openRunFolder, readAttemptLog } from '@chi/run';
 import type { ChatModel, PlannedRequest, SystemSpec } from '@chi/spec';
 import type { NotebookSource } from '@chi/spec/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

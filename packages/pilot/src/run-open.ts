@@ -58,9 +58,14 @@ export interface OpenedRun {
   readonly concurrency: number;
 }
 
+/** The keys of `manifest.experiments` that are not a registered experiment's own ID. */
+const MANIFEST_SLOTS = new Set(['memory', 'history', 'behavior', 'divergence', 'added']);
+
 /**
  * The experiments of a run's registry, checked against the manifest: every added experiment the
- * manifest names (`experiments.added`) must have its module.
+ * manifest names (`experiments.added`) must have its module, and so must every registered
+ * experiment it keys by ID (`experiments[<id>]`, a built-in of `@chi/experiments`), whose
+ * parameters must pass the module's own schema.
  */
 function runExperiments(
   manifest: RunManifest,
@@ -71,6 +76,21 @@ function runExperiments(
       throw new InvalidArgumentError(
         'experiments',
         `the run includes the added experiment ${id}; pass its module in experiments (it is not part of the pilot's registry)`,
+      );
+  }
+  const keyed = manifest.experiments as Readonly<Record<string, unknown>>;
+  for (const id of Object.keys(keyed).filter((key) => !MANIFEST_SLOTS.has(key))) {
+    const experiment = experiments.find((candidate) => candidate.id === id);
+    if (experiment === undefined)
+      throw new InvalidArgumentError(
+        'experiments',
+        `the run includes the registered experiment ${id}, which this registry does not have; pass its module in experiments`,
+      );
+    const checked = experiment.parameters.safeParse(keyed[id]);
+    if (!checked.success)
+      throw new InvalidArgumentError(
+        `manifest.experiments.${id}`,
+        `does not pass the ${id} module's parameter schema: ${checked.error.issues.map((issue) => issue.message).join('; ')}`,
       );
   }
   return experiments;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderJsonBlock } from '@chi/run';
+import { renderJsonBlock } from '@chi/experiment';
+import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
@@ -9,6 +10,7 @@ import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import {
   createScriptedModel,
+  EXTRA_SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEMS,
   scriptedReply,
@@ -138,4 +140,23 @@ describe('createScriptedModel', () => {
       // perfect in the roster; fading-recall is the opt-in interior-EIMC reference (issue 31)
     ).toEqual(['perfect', 'fading-recall', 'fading-notebook']);
   });
+});
+
+describe('every scripted system has a policy in every built-in experiment folder', () => {
+  // the folders' policy tables are keyed by name (`@chi/experiments` does not import the pilot),
+  // so this test is what keeps them complete when a scripted system is added
+  const names = [...SCRIPTED_SYSTEM_NAMES, ...EXTRA_SCRIPTED_SYSTEM_NAMES];
+  it.each(BUILT_IN_EXPERIMENTS.map((builtIn) => [builtIn.experiment.id, builtIn] as const))(
+    '%s',
+    (_id, builtIn) => {
+      for (const system of names)
+        for (const task of builtIn.experiment.tasks)
+          expect(() => builtIn.scripted({ system, task, prompt: '' }), system).not.toThrow(
+            /has no scripted policy/,
+          );
+      expect(() =>
+        builtIn.scripted({ system: 'nobody', task: builtIn.experiment.tasks[0] ?? '', prompt: '' }),
+      ).toThrow(/has no scripted policy for "nobody"/);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { extractJsonBlock } from '@chi/run';
+import { extractJsonBlock } from '@chi/experiment';
+import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
 import {
   type ChatModel,
   type ChatRequest,
@@ -39,7 +40,6 @@ import {
   type ScriptedNoise,
   type ScriptedNoiseSource,
 } from './scripted-noise';
-import { scriptedOptInReply } from './scripted-opt-in';
 
 /** The names of the scripted reference systems of the pilot roster (the offline default). */
 export const SCRIPTED_SYSTEM_NAMES = [
@@ -382,6 +382,7 @@ export function scriptedReply(
   prompt: string,
   requestId?: string,
   now: () => Date = () => new Date(),
+  builtIns: readonly BuiltInExperiment[] = BUILT_IN_EXPERIMENTS,
 ): string {
   const header = asObject(
     extractJsonBlock(prompt, 'REQUEST'),
@@ -453,12 +454,12 @@ export function scriptedReply(
     }
     case 'smoke':
       return smokeReply(prompt);
-    case 'goal_step':
-    case 'valence_feedback':
-    case 'valence_choice':
-      return scriptedOptInReply(definition.name, header.task, prompt) as string;
-    default:
-      throw new Error(`unknown task ${JSON.stringify(header.task)}`);
+    default: {
+      // every other task is a built-in experiment's (@chi/experiments): its folder's policies
+      const builtIn = builtIns.find(({ experiment }) => experiment.tasks.includes(header.task));
+      if (builtIn === undefined) throw new Error(`unknown task ${JSON.stringify(header.task)}`);
+      return builtIn.scripted({ system: definition.name, task: header.task, prompt });
+    }
   }
 }
 
@@ -486,6 +487,11 @@ export interface ScriptedModelOptions {
   readonly now?: () => Date;
   /** Where the draws come from (default `'instance'`; see {@link ScriptedNoiseSource}). */
   readonly noise?: ScriptedNoiseSource;
+  /**
+   * The built-in experiments whose scripted policies answer their tasks (default
+   * `BUILT_IN_EXPERIMENTS` of `@chi/experiments`; a test adds its own folder to the list).
+   */
+  readonly experiments?: readonly BuiltInExperiment[];
 }
 
 /**
@@ -508,7 +514,14 @@ export function createScriptedModel(name: string, options: ScriptedModelOptions 
   return scriptedChatModel(
     `scripted/${definition.name}`,
     (prompt, requestId) =>
-      scriptedReply(definition, seed, prompt, byInstance ? requestId : undefined, clock),
+      scriptedReply(
+        definition,
+        seed,
+        prompt,
+        byInstance ? requestId : undefined,
+        clock,
+        options.experiments,
+      ),
     clock,
   );
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { renderJsonBlock } from '@chi/experiment';
 import { createOpenRouterModel } from '@chi/openrouter';
-import { renderJsonBlock } from '@chi/run';
 import { isInfrastructureFailure } from '@chi/run/internal';
 import type { AttemptRecord, RunManifest } from '@chi/spec';
 import type { NotebookSnapshot } from '@chi/spec/internal';

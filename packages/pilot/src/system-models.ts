@@ -1,3 +1,4 @@
+import type { BuiltInExperiment } from '@chi/experiments';
 import {
   catalogEntry,
   createHttpInstanceControl,
@@ -40,6 +41,11 @@ export interface LiveModelContext {
   readonly now?: () => Date;
   /** Injectable monotonic clock of the transports' `latencyMs` (with `now`). */
   readonly elapsedMs?: () => number;
+  /**
+   * The built-in experiments whose scripted policies the scripted systems answer with (default
+   * `BUILT_IN_EXPERIMENTS` of `@chi/experiments`).
+   */
+  readonly builtIns?: readonly BuiltInExperiment[];
 }
 
 /** The manifest fields a live model is built from (the default pilot's and the divergence protocol's). */
@@ -104,6 +110,7 @@ export function modelForSystem(
     return createScriptedModel(scriptedNameOf(system), {
       ...(system.scripted?.seed === undefined ? {} : { seed: system.scripted.seed }),
       ...(context.now === undefined ? {} : { now: context.now }),
+      ...(context.builtIns === undefined ? {} : { experiments: context.builtIns }),
     });
   }
   const common = {

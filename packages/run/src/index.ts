@@ -6,7 +6,6 @@ export type { AttemptChainCheck, AttemptChainFileCheck } from './attempt-chain';
 export { outcomesFromAttemptLog, readAttemptLog } from './attempt-log';
 export { computeBlockStatuses } from './block-status';
 export { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical-json';
-export { extractJsonBlock, renderJsonBlock } from './json-blocks';
 export {
   createJsonlWriter,
   type FsyncPolicy,

@@ -5,6 +5,10 @@
  *
  * @packageDocumentation
  */
+
+// The JSON-block rules live in the experiment SPI (`@chi/experiment`); re-exported for the
+// report's readers.
+export { jsonBlockIds } from '@chi/experiment';
 export { writeAttemptAnchor } from './attempt-anchor';
 export { type AttemptLogAnchor, attemptRecordSha256, checkAttemptChain } from './attempt-chain';
 export {
@@ -28,7 +32,6 @@ export {
 } from './failure-class';
 export { fileLines } from './file-lines';
 export { FileWindow } from './file-window';
-export { jsonBlockIds } from './json-blocks';
 export { lazyArray } from './lazy-array';
 export { ledgerContradictions, ledgerExpectation, reconcileLedger } from './ledger-reconcile';
 export { openRun } from './open-run';

@@ -164,6 +164,26 @@ export const RunShardSchema = z.strictObject({
 export type RunShard = z.infer<typeof RunShardSchema>;
 
 /**
+ * A registered built-in experiment's ID (`@chi/experiments`): kebab-case. The runner checks it
+ * against its registry; the schema only checks the form, so a new built-in experiment needs no
+ * line in `@chi/spec`.
+ */
+const REGISTERED_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+/** A registered built-in experiment's request task: snake-case, checked against the registry. */
+const REGISTERED_TASK = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+/** The keys of `manifest.experiments` the schema names; any other is a registered experiment's. */
+const FIXED_EXPERIMENT_KEYS: ReadonlySet<string> = new Set([
+  'memory',
+  'history',
+  'behavior',
+  'goal-persistence',
+  'feedback-valence',
+  'divergence',
+  'added',
+]);
+
+/**
  * The frozen plan of a run, hashed before the first scored request. Every attempt record carries
  * its hash; nothing in it may change after scored inference starts.
  */
@@ -176,22 +196,41 @@ export const RunManifestSchema = z.strictObject({
   systems: z.array(SystemSpecSchema).min(1),
   replicates: z.int().min(1),
   worldSeeds: z.array(SeedSchema).min(1),
-  experiments: z.strictObject({
-    memory: MemoryExperimentParamsSchema.nullable(),
-    history: HistoryExperimentParamsSchema.nullable(),
-    behavior: BehaviorExperimentParamsSchema.nullable(),
-    /** Opt-in (C axis): absent unless the run names it. */
-    'goal-persistence': GoalPersistenceParamsSchema.optional(),
-    /** Opt-in (A axis): absent unless the run names it. */
-    'feedback-valence': FeedbackValenceParamsSchema.optional(),
-    /** The divergence protocol (`chi pilot --protocol divergence-v0.1`): absent otherwise. */
-    divergence: DivergenceExperimentParamsSchema.optional(),
+  experiments: z
+    .strictObject({
+      memory: MemoryExperimentParamsSchema.nullable(),
+      history: HistoryExperimentParamsSchema.nullable(),
+      behavior: BehaviorExperimentParamsSchema.nullable(),
+      /** Opt-in (C axis): absent unless the run names it. */
+      'goal-persistence': GoalPersistenceParamsSchema.optional(),
+      /** Opt-in (A axis): absent unless the run names it. */
+      'feedback-valence': FeedbackValenceParamsSchema.optional(),
+      /** The divergence protocol (`chi pilot --protocol divergence-v0.1`): absent otherwise. */
+      divergence: DivergenceExperimentParamsSchema.optional(),
+      /**
+       * Parameters of experiments registered from outside the pilot, by ID (`x-...`); each module
+       * validates its own. Absent when only the pilot's experiments run.
+       */
+      added: z.record(z.string().regex(/^x-[a-z0-9-]+$/), z.unknown()).optional(),
+    })
     /**
-     * Parameters of experiments registered from outside the pilot, by ID (`x-...`); each module
-     * validates its own. Absent when only the pilot's experiments run.
+     * Parameters of any other registered built-in experiment (`@chi/experiments`), under its ID:
+     * a kebab-case ID without the `x-` of added experiments. The runner checks each against its
+     * registry and the module's own parameter schema when a run is created or opened, so a new
+     * built-in experiment needs no line here.
      */
-    added: z.record(z.string().regex(/^x-[a-z0-9-]+$/), z.unknown()).optional(),
-  }),
+    .catchall(z.unknown())
+    .superRefine((experiments, context) => {
+      for (const id of Object.keys(experiments)) {
+        if (FIXED_EXPERIMENT_KEYS.has(id)) continue;
+        if (!REGISTERED_ID.test(id) || id.startsWith('x-'))
+          context.addIssue({
+            code: 'custom',
+            path: [id],
+            message: `expected a registered experiment's kebab-case ID (an added one goes under added), found ${JSON.stringify(id)}`,
+          });
+      }
+    }),
   notebookCapBytes: z.int().min(1),
   ceilingUsd: UsdSchema,
   deadlineMs: z.int().min(1),
@@ -358,8 +397,8 @@ export const AddedExperimentIdSchema = z.templateLiteral(['x-', z.string()]);
 export type AddedExperimentId = z.infer<typeof AddedExperimentIdSchema>;
 
 /**
- * The experiment a registered request belongs to: one of the pilot's, or an added experiment's
- * ID (`x-...`).
+ * The experiment a registered request belongs to: one of the pilot's, an added experiment's ID
+ * (`x-...`), or another registered built-in experiment's kebab-case ID.
  */
 export const ExperimentKindSchema = z.union([
   z.enum([
@@ -372,6 +411,7 @@ export const ExperimentKindSchema = z.union([
     'divergence',
   ]),
   AddedExperimentIdSchema,
+  z.string().regex(REGISTERED_ID),
 ]);
 /** The experiment a registered request belongs to. */
 export type ExperimentKind = z.infer<typeof ExperimentKindSchema>;
@@ -393,6 +433,7 @@ export const RequestTaskSchema = z.union([
     'smoke',
   ]),
   AddedExperimentIdSchema,
+  z.string().regex(REGISTERED_TASK),
 ]);
 /** The task of a registered request. */
 export type RequestTask = z.infer<typeof RequestTaskSchema>;

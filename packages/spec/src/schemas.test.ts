@@ -1290,6 +1290,13 @@ const examples: readonly Example[] = [
   }),
   example({
     key: 'run-manifest',
+    name: 'a literal manifest with a registered experiment keyed by its ID; an added one keyed the same way',
+    valid: () => ({ ...manifest, experiments: { ...manifest.experiments, tally: { items: 6 } } }),
+    invalid: { at: ['experiments', 'x-tally'], to: { items: 6 } },
+    message: "expected a registered experiment's kebab-case ID (an added one goes under added)",
+  }),
+  example({
+    key: 'run-manifest',
     name: 'the manifest of a real run; no world seeds',
     valid: async () => (await pilotRun()).manifest,
     invalid: { at: ['worldSeeds'], to: [] },
@@ -1327,9 +1334,10 @@ const examples: readonly Example[] = [
   }),
   example({
     key: 'run-plan',
-    name: 'the plan of a real run; a block of an unknown experiment',
+    // any kebab-case ID is a registered experiment's by form (the runner checks its registry)
+    name: 'the plan of a real run; a block whose experiment is not an experiment ID',
     valid: async () => (await pilotRun()).plan,
-    invalid: { at: ['blocks', 0, 'experiment'], to: 'recall' },
+    invalid: { at: ['blocks', 0, 'experiment'], to: 'Recall Test' },
   }),
   example({
     key: 'rendered-request',
@@ -1351,9 +1359,10 @@ const examples: readonly Example[] = [
   }),
   example({
     key: 'rendered-request',
-    name: 'a request assembled from a real run; a task outside the registered tasks',
+    // any snake-case task is a registered experiment's by form (the runner checks its registry)
+    name: 'a request assembled from a real run; a task that is not a task name',
     valid: async () => (await pilotRun()).rendered,
-    invalid: { at: ['task'], to: 'memory_recall' },
+    invalid: { at: ['task'], to: 'memory recall' },
   }),
   example({
     key: 'attempt-record',

@@ -1,4 +1,4 @@
-import { extractJsonBlock } from '@chi/run';
+import { extractJsonBlock } from '@chi/experiment';
 import { type ChatModel, InvalidArgumentError, type SystemSpec } from '@chi/spec';
 import { deriveSeed } from '@chi/worlds';
 import { createScriptedNoise, type ScriptedNoise } from '../scripted-noise';

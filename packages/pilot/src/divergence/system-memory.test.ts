@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderJsonBlock } from '@chi/run';
+import { renderJsonBlock } from '@chi/experiment';
 import {
   type ChatModel,
   INSTANCE_CONTROL_VERSION,

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderJsonBlock } from '@chi/experiment';
 import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
-import { renderJsonBlock } from '@chi/run';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

@@ -1,5 +1,6 @@
+import { extractJsonBlock } from '@chi/experiment';
 import { experimentDeclarationProblems, experimentPlanProblems } from '@chi/experiment/test';
-import { extractJsonBlock } from '@chi/run';
+import type { BuiltInExperiment } from '@chi/experiments';
 import type { PlannedRequest, RunManifest } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest } from '../manifest';
@@ -31,6 +32,12 @@ export interface ExperimentContractOptions {
    * note-writing requests become the notes later requests read.
    */
   readonly reply?: (request: PlannedRequest, rendered: RenderedMessages) => string;
+  /**
+   * The built-in registry the experiment belongs to (default `BUILT_IN_EXPERIMENTS`): a built-in
+   * not yet listed there (`[...BUILT_IN_EXPERIMENTS, mine]`) is keyed by its ID in the manifest,
+   * and the default replies use its scripted policies.
+   */
+  readonly builtIns?: readonly BuiltInExperiment[];
 }
 
 /** What the contract walked through, for further checks by the caller (scoring, analysis). */
@@ -134,6 +141,7 @@ export function checkExperimentContract(
       experiments: REGISTERED_EXPERIMENTS.includes(experiment)
         ? REGISTERED_EXPERIMENTS
         : [...REGISTERED_EXPERIMENTS.filter((pilot) => pilot.id !== experiment.id), experiment],
+      ...(options.builtIns === undefined ? {} : { builtIns: options.builtIns }),
     });
   } catch (error) {
     problems.push(`manifest: ${error instanceof Error ? error.message : String(error)}`);
@@ -151,7 +159,14 @@ export function checkExperimentContract(
   const reply =
     options.reply ??
     ((_request: PlannedRequest, rendered: RenderedMessages) =>
-      scriptedReply(perfect, 1, rendered.messages.at(-1)?.content ?? ''));
+      scriptedReply(
+        perfect,
+        1,
+        rendered.messages.at(-1)?.content ?? '',
+        undefined,
+        undefined,
+        options.builtIns,
+      ));
   const notebooks = new Map<string, string>();
   for (const key of experiment.startingNotebooks?.(manifest) ?? [])
     for (const system of manifest.systems) notebooks.set(`${system.id}|${key}`, '');

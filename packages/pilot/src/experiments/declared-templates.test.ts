@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderJsonBlock } from '@chi/run';
+import { renderJsonBlock } from '@chi/experiment';
 import { type ChatModel, InvalidArgumentError, RunFolderDamagedError } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

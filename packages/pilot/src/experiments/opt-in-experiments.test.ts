@@ -7,6 +7,10 @@ import { parseCsv } from '@chi/report/internal';
 import { sha256Hex } from '@chi/run';
 import { generateFeedbackValenceWorld } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Later choices per feedback-valence trial in a run without --valence-choices. */
+const VALENCE_CHOICES = 4;
+
 import { buildManifest } from '../manifest';
 import { runPilot } from '../pilot';
 import { buildRunPlan } from '../plan';
@@ -14,7 +18,7 @@ import { loadPromptTemplates, promptRefs } from '../prompts';
 import { SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
-import { VALENCE_CHOICES } from './feedback-valence';
+import { withDeclaredTemplates } from './declared-templates';
 import { OPT_IN_EXPERIMENTS, REGISTERED_EXPERIMENTS } from './registry';
 
 describe.each(OPT_IN_EXPERIMENTS.map((experiment) => [experiment.id, experiment] as const))(
@@ -34,7 +38,7 @@ describe('opt-in experiments stay out of a run that does not name them', () => {
     const manifest = buildManifest({
       settings,
       worldSeeds: [1],
-      prompts: promptRefs(loadPromptTemplates()),
+      prompts: promptRefs(withDeclaredTemplates(loadPromptTemplates(), REGISTERED_EXPERIMENTS)),
       generators: [],
       createdAt: new Date('2026-09-01T00:00:00.000Z'),
     });
@@ -120,7 +124,7 @@ function estimates(experiment: string): Map<string, number | null> {
 describe('released scores separate the scripted reference systems (SCRIPTED BASELINES)', () => {
   it('goal persistence: owner-only, any-sender, ignore and always-stop policies', () => {
     const e = estimates('goal-persistence');
-    // hand-worked from the policies (scripted-opt-in.ts), the same on every world
+    // hand-worked from the policies (the folders' scripted.ts in @chi/experiments), the same on every world
     const expected: Record<string, [number, number, number, number]> = {
       // [taskScore, persistence, validCompliance, invalidResistance]
       perfect: [1, 1, 1, 1],

@@ -1,8 +1,7 @@
+import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { InvalidArgumentError, type PlannedRequest, type RequestTask } from '@chi/spec';
 import { behaviorExperiment } from './behavior';
 import type { AnyExperiment } from './experiment';
-import { feedbackValenceExperiment } from './feedback-valence';
-import { goalPersistenceExperiment } from './goal-persistence';
 import { historyExperiment } from './history';
 import { memoryExperiment } from './memory';
 
@@ -21,15 +20,15 @@ export const PILOT_EXPERIMENTS: readonly AnyExperiment[] = [
 export const PILOT_EXPERIMENT_IDS: readonly string[] = PILOT_EXPERIMENTS.map((e) => e.id);
 
 /**
- * Registered environments a run includes only when `--templates` names them (the default pilot
- * and its release stay as the protocol defines them): goal persistence with cancellation trials
- * (C) and feedback valence (A). Their parameters sit in the manifest under their IDs; their
- * scorers are `@chi/report`'s `BUILT_IN_SCORERS`.
+ * The built-in experiments of `@chi/experiments` (one folder each) that a run includes only when
+ * `--templates` names them (the default pilot and its release stay as the protocol defines them):
+ * today goal persistence with cancellation trials (C) and feedback valence (A). Their parameters
+ * sit in the manifest under their IDs; their scorers join `@chi/report`'s `BUILT_IN_SCORERS`
+ * from the same registry.
  */
-export const OPT_IN_EXPERIMENTS: readonly AnyExperiment[] = [
-  goalPersistenceExperiment,
-  feedbackValenceExperiment,
-];
+export const OPT_IN_EXPERIMENTS: readonly AnyExperiment[] = BUILT_IN_EXPERIMENTS.filter(
+  (builtIn) => !builtIn.inDefaultRun,
+).map((builtIn) => builtIn.experiment);
 
 /** The IDs of {@link OPT_IN_EXPERIMENTS}. */
 export const OPT_IN_EXPERIMENT_IDS: readonly string[] = OPT_IN_EXPERIMENTS.map((e) => e.id);

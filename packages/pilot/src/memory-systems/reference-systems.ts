@@ -1,4 +1,4 @@
-import { extractJsonBlock } from '@chi/run';
+import { extractJsonBlock } from '@chi/experiment';
 import {
   type ChatModel,
   type ChatRequest,

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ScorerWorldInput } from '@chi/experiment';
+import { goalPersistence } from '@chi/experiments';
 import {
   createScriptedModel,
   defaultOfflineSettings,
@@ -19,9 +20,10 @@ import { fixedClock } from '../__fixtures__/fixed-clock';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { type RunRecords, readRunFolder } from '../run-folder';
 import { scoreRun } from '../score-run';
-import { goalPersistenceScorer } from './goal-persistence-scorer';
 import { scoreModule } from './module-scores';
 import { outcomeSourceOf } from './scorer-request';
+
+const goalPersistenceScorer = goalPersistence.scorer;
 
 let dir: { path: string; remove: () => Promise<void> };
 let records: RunRecords;

@@ -1,15 +1,15 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
+import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { InvalidArgumentError } from '@chi/spec';
 import { behaviorScorer } from './behavior-scorer';
-import { feedbackValenceScorer } from './feedback-valence-scorer';
-import { goalPersistenceScorer } from './goal-persistence-scorer';
 import { historyScorer } from './history-scorer';
 import { memoryScorer } from './memory-scorer';
 import { asReportScorer, type ReportScorer } from './scorer-host';
 
 /**
  * The toolkit's own experiment scorers, one per experiment: the pilot's memory (which also
- * scores the `controls` blocks), history and behavior, then the opt-in environments. `scoreRun`
+ * scores the `controls` blocks), history and behavior, then every built-in experiment of
+ * `@chi/experiments`' registry in its order (the opt-in environments). `scoreRun`
  * feeds every scorer of the list it is given (this one by default) in one pass over the attempt
  * log; `writeRelease`, `runPilot` and `verifyRelease` take the same list, and an added experiment
  * (`x-...`) passes its scorer beside these: `[...BUILT_IN_SCORERS, myScorer]`.
@@ -22,8 +22,7 @@ export const BUILT_IN_SCORERS: readonly AnyExperimentScorer[] = [
   memoryScorer,
   historyScorer,
   behaviorScorer,
-  goalPersistenceScorer,
-  feedbackValenceScorer,
+  ...BUILT_IN_EXPERIMENTS.map((builtIn) => builtIn.scorer),
 ];
 
 /**

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ChartData, ChartDataSchema, evidenceBanner } from '@chi/analysis';
-import { extractJsonBlock, openRunFolder, type RunFolder } from '@chi/run';
+import { extractJsonBlock } from '@chi/experiment';
+import { openRunFolder, type RunFolder } from '@chi/run';
 import { runFileOf, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,

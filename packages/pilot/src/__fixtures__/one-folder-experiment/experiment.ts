@@ -1,4 +1,4 @@
-import { renderJsonBlock } from '@chi/run';
+import { renderJsonBlock } from '@chi/experiment';
 import { z } from 'zod';
 import { oneRequestExperiment } from '../one-request-experiment';
 

@@ -1,5 +1,16 @@
-import type { ParameterFlag } from '@chi/experiment';
-import { renderJsonBlock } from '@chi/run';
+import {
+  defineExperiment,
+  type ParameterFlag,
+  type PromptSet,
+  plannedRequest,
+  promptSections,
+  type RenderedMessages,
+  renderJsonBlock,
+  renderTemplate,
+  requestNonce,
+  requireSection,
+  requireTemplate,
+} from '@chi/experiment';
 import { GOAL_PERSISTENCE_FEATURES } from '@chi/scoring/internal';
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import { type GoalPersistenceParams, GoalPersistenceParamsSchema } from '@chi/spec/internal';
@@ -10,16 +21,9 @@ import {
 } from '@chi/worlds';
 import { CANCELLATION_TEXT, GOAL_PERSISTENCE_GENERATOR } from '@chi/worlds/internal';
 import { z } from 'zod';
-import { plannedRequest, requestNonce } from '../plan-request';
-import {
-  type PromptSet,
-  promptSections,
-  renderTemplate,
-  requireSection,
-  requireTemplate,
-} from '../prompts';
-import type { RenderedMessages } from '../render-requests';
-import { defineExperiment, integerOption } from './experiment';
+import type { BuiltInHost } from '../built-in-experiment';
+import { integerOption } from '../options';
+import { GOAL_STEP_PROMPT } from './prompts';
 
 /** Steps per trial in a run (the goal is carried over this many fresh conversations). */
 export const GOAL_STEPS = 4;
@@ -67,8 +71,8 @@ function trialRequests(worldSeed: number, trial: GoalTrial, systemId: string): P
   );
 }
 
-/** The template of a goal step: `prompts/goal-step@<v>.txt`, frozen into a run that includes it. */
-export const GOAL_STEP_TEMPLATE = 'goal-step';
+/** The template of a goal step (declared in ./prompts.ts), frozen into a run that includes it. */
+export const GOAL_STEP_TEMPLATE = GOAL_STEP_PROMPT.name;
 
 /**
  * The prompt of one goal step, rendered from the run's frozen `goal-step` template (sections
@@ -125,9 +129,9 @@ export function renderGoalStep(
 /**
  * Goal persistence with cancellation trials (axis C), opt-in: three trials per world carry a goal
  * over steps through the notebook; one receives a valid cancellation, one an invalid one, one
- * none. Scored by `goalPersistenceScorer` of `@chi/report`.
+ * none. Scored by `goalPersistenceScorer` (./scorer.ts).
  */
-export const goalPersistenceExperiment = defineExperiment<GoalPersistenceParams>({
+export const goalPersistenceExperiment = defineExperiment<GoalPersistenceParams, BuiltInHost>({
   specificationVersion: 'chi-experiment-v1',
   id: 'goal-persistence',
   title: 'Goal persistence with cancellation trials',
@@ -206,7 +210,7 @@ export const goalPersistenceExperiment = defineExperiment<GoalPersistenceParams>
       step === 1 ? '' : notes(request.systemId, goalNotebookKey(request.blockId, step - 1));
     return renderGoalStep(prompts, { world, trial, step, notes: previous, nonce: request.nonce });
   },
-  unusedTemplates: (params) => (params === null ? [GOAL_STEP_TEMPLATE] : []),
+  promptTemplates: [GOAL_STEP_PROMPT],
   notebookKey: (request) =>
     goalNotebookKey(request.blockId, stepOf({ ...request, requestId: request.blockId }).step),
   scoreKeys: { observations: 'goal-persistence', traces: 'goal-persistence' },

@@ -1,5 +1,17 @@
-import type { ParameterFlag } from '@chi/experiment';
-import { renderJsonBlock } from '@chi/run';
+import {
+  defineExperiment,
+  type ParameterFlag,
+  type PromptSet,
+  type PromptTemplate,
+  plannedRequest,
+  promptSections,
+  type RenderedMessages,
+  renderJsonBlock,
+  renderTemplate,
+  requestNonce,
+  requireSection,
+  requireTemplate,
+} from '@chi/experiment';
 import { InvalidArgumentError, type PlannedRequest, type RequestTask } from '@chi/spec';
 import { type FeedbackValenceParams, FeedbackValenceParamsSchema } from '@chi/spec/internal';
 import {
@@ -10,17 +22,9 @@ import {
 } from '@chi/worlds';
 import { FEEDBACK_VALENCE_GENERATOR } from '@chi/worlds/internal';
 import { z } from 'zod';
-import { plannedRequest, requestNonce } from '../plan-request';
-import {
-  type PromptSet,
-  type PromptTemplate,
-  promptSections,
-  renderTemplate,
-  requireSection,
-  requireTemplate,
-} from '../prompts';
-import type { RenderedMessages } from '../render-requests';
-import { defineExperiment, integerOption } from './experiment';
+import type { BuiltInHost } from '../built-in-experiment';
+import { integerOption } from '../options';
+import { VALENCE_CHOICE_PROMPT, VALENCE_FEEDBACK_PROMPT } from './prompts';
 
 /** Later choices per trial in a run. */
 export const VALENCE_CHOICES = 4;
@@ -66,10 +70,10 @@ function trialOf(world: FeedbackValenceWorld, request: PlannedRequest): ValenceT
   return trial;
 }
 
-/** The template of the review request: `prompts/valence-feedback@<v>.txt`. */
-export const VALENCE_FEEDBACK_TEMPLATE = 'valence-feedback';
-/** The template of the later-choice request: `prompts/valence-choice@<v>.txt`. */
-export const VALENCE_CHOICE_TEMPLATE = 'valence-choice';
+/** The template of the review request (declared in ./prompts.ts). */
+export const VALENCE_FEEDBACK_TEMPLATE = VALENCE_FEEDBACK_PROMPT.name;
+/** The template of the later-choice request (declared in ./prompts.ts). */
+export const VALENCE_CHOICE_TEMPLATE = VALENCE_CHOICE_PROMPT.name;
 
 /** The options of a choice as the prompt shows them (the gamble's letter is seeded). */
 function choiceView(
@@ -145,9 +149,9 @@ export function renderValenceChoice(
 /**
  * Feedback valence and later choices (axis A), opt-in: the same review in three valences with
  * equal informational content, then the same choices in a fresh conversation that sees only the
- * notes. Scored by `feedbackValenceScorer` of `@chi/report`.
+ * notes. Scored by `feedbackValenceScorer` (./scorer.ts).
  */
-export const feedbackValenceExperiment = defineExperiment<FeedbackValenceParams>({
+export const feedbackValenceExperiment = defineExperiment<FeedbackValenceParams, BuiltInHost>({
   specificationVersion: 'chi-experiment-v1',
   id: 'feedback-valence',
   title: 'Feedback valence and later choices',
@@ -223,8 +227,7 @@ export const feedbackValenceExperiment = defineExperiment<FeedbackValenceParams>
       nonce: request.nonce,
     });
   },
-  unusedTemplates: (params) =>
-    params === null ? [VALENCE_FEEDBACK_TEMPLATE, VALENCE_CHOICE_TEMPLATE] : [],
+  promptTemplates: [VALENCE_FEEDBACK_PROMPT, VALENCE_CHOICE_PROMPT],
   notebookKey: (request) => `feedback-valence|${request.blockId}`,
   scoreKeys: { observations: 'feedback-valence', traces: 'feedback-valence' },
 });

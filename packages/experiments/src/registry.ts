@@ -1,0 +1,13 @@
+import { type BuiltInExperiment, checkBuiltInRegistry } from './built-in-experiment';
+import { feedbackValence } from './feedback-valence';
+import { goalPersistence } from './goal-persistence';
+
+/**
+ * The built-in experiments, one folder each, in scheduling order (after the pilot's memory,
+ * history and behavior). Adding one is a folder and one line here. The pilot's registry, its
+ * scripted systems and the report's `BUILT_IN_SCORERS` iterate this list and name none of them.
+ */
+export const BUILT_IN_EXPERIMENTS: readonly BuiltInExperiment[] = checkBuiltInRegistry([
+  goalPersistence,
+  feedbackValence,
+]);
