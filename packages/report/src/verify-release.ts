@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { RUN_FILE_NAME } from '@chi/run/internal';
 import { type QualityAlphas, RunFolderDamagedError } from '@chi/spec';
 import { QualityAlphasSchema } from '@chi/spec/internal';
 import { z } from 'zod';
-import { canonicalJson, sha256Hex } from './canonical-json';
 import { compareReleaseFile } from './compare-release-file';
 import { DerivedFilesOnDisk } from './derived-output';
 import { isCodePath } from './release-code';
@@ -18,9 +16,10 @@ import {
   produceDerivedRelease,
   type ReleaseParameters,
 } from './release-files';
+import { startReleaseTask } from './release-workers';
 import { REPORT_VERSION } from './report-version';
-import { type RunRecords, readRunFolder, requestRecordFile } from './run-folder';
-import { checkSha256Sums, listTreeFiles } from './sha256-sums';
+import { type RunRecords, readRunFolder } from './run-folder';
+import { listTreeFiles, type Sha256SumsProblem } from './sha256-sums';
 
 export { diffJson } from './compare-release-file';
 
@@ -57,59 +56,6 @@ export interface VerifyReport {
    */
   readonly versionNote: string | null;
   readonly recomputedFiles: number;
-}
-
-/** Raw-record consistency: the manifest hash, request hashes and the hashes attempts carry. */
-function rawConsistency(records: RunRecords, manifestSha256File: string | null): VerifyMismatch[] {
-  const out: VerifyMismatch[] = [];
-  const raw = (file: string, message: string): VerifyMismatch => ({
-    file,
-    kind: 'raw',
-    at: null,
-    recorded: null,
-    recomputed: null,
-    message: `${file}: ${message}`,
-  });
-  if (
-    manifestSha256File !== null &&
-    manifestSha256File !== `${records.manifestSha256}  ${RUN_FILE_NAME.manifest}\n`
-  ) {
-    out.push(
-      raw(
-        RUN_FILE_NAME.manifestSha256,
-        `does not hold the SHA-256 of ${RUN_FILE_NAME.manifest} (${records.manifestSha256})`,
-      ),
-    );
-  }
-  for (const [requestId, request] of records.requests) {
-    const actual = sha256Hex(canonicalJson(request.messages));
-    if (actual !== request.requestSha256)
-      out.push(
-        raw(
-          requestRecordFile(records, requestId),
-          `requestSha256 of ${requestId} is ${request.requestSha256}, the messages hash to ${actual}`,
-        ),
-      );
-  }
-  records.attempts.forEach((attempt, index) => {
-    if (attempt.manifestSha256 !== records.manifestSha256)
-      out.push(
-        raw(
-          RUN_FILE_NAME.attempts,
-          `line ${index + 1} carries manifest hash ${attempt.manifestSha256}, the manifest hashes to ${records.manifestSha256}`,
-        ),
-      );
-    const recorded = records.requestHashes.get(attempt.requestId);
-    if (recorded !== undefined && attempt.requestSha256 !== recorded) {
-      out.push(
-        raw(
-          RUN_FILE_NAME.attempts,
-          `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, ${requestRecordFile(records, attempt.requestId)} has ${recorded}`,
-        ),
-      );
-    }
-  });
-  return out;
 }
 
 async function releaseVersionNote(dir: string): Promise<string | null> {
@@ -198,10 +144,6 @@ async function recomputeInto(
     return { paths: null, versionNote: null };
   }
   const versionNote = await releaseVersionNote(dir);
-  const manifestSha256File = await readFile(join(dir, RUN_FILE_NAME.manifestSha256), 'utf8').catch(
-    () => null,
-  );
-  mismatches.push(...rawConsistency(records, manifestSha256File));
   const derived = new DerivedFilesOnDisk(spill, null);
   try {
     const code = new Map<string, Uint8Array>();
@@ -267,31 +209,60 @@ export async function verifyRelease(
   dir: string,
   options: VerifyReleaseOptions = {},
 ): Promise<VerifyReport> {
+  // the checks that need no recomputation, on a worker thread beside it (`release-workers.ts`)
+  const rawChecks = await startReleaseTask('verify-raw-records', { dir });
   const mismatches: VerifyMismatch[] = [];
-  for (const problem of await checkSha256Sums(dir)) {
-    mismatches.push({
-      file: problem.path,
-      kind: 'hash',
-      at: null,
-      recorded: null,
-      recomputed: null,
-      message: problem.message,
+  const recomputed: VerifyMismatch[] = [];
+  try {
+    return await checkAndRecompute(dir, options, recomputed, async () => {
+      // in the order they were always reported: hashes, raw records, then the recomputation's
+      const { hashes, raw } = await rawChecks.result;
+      mismatches.push(...hashes.map(hashMismatch), ...raw, ...recomputed);
+      return mismatches;
     });
+  } finally {
+    await rawChecks.stop();
   }
+}
+
+function hashMismatch(problem: Sha256SumsProblem): VerifyMismatch {
+  return {
+    file: problem.path,
+    kind: 'hash',
+    at: null,
+    recorded: null,
+    recomputed: null,
+    message: problem.message,
+  };
+}
+
+/**
+ * Recomputes every derived file of the release at `dir` and compares each with the published one,
+ * adding what differs to `recomputed`; `all` gives every mismatch (the raw checks' first) once the
+ * recomputation is done.
+ */
+async function checkAndRecompute(
+  dir: string,
+  options: VerifyReleaseOptions,
+  recomputed: VerifyMismatch[],
+  all: () => Promise<VerifyMismatch[]>,
+): Promise<VerifyReport> {
   const { files } = await listTreeFiles(dir);
   const spill = await mkdtemp(join(tmpdir(), 'chi-verify-'));
   // also when the process exits mid-way (`chi`'s second Ctrl-C calls process.exit)
   const removeOnExit = () => rmSync(spill, { recursive: true, force: true });
   process.once('exit', removeOnExit);
   try {
-    const { paths, versionNote } = await recomputeInto(dir, files, spill, options, mismatches);
-    if (paths === null)
+    const { paths, versionNote } = await recomputeInto(dir, files, spill, options, recomputed);
+    if (paths === null) {
+      const mismatches = await all();
       return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
-    for (const path of paths) mismatches.push(...(await compareDerived(dir, spill, path)));
+    }
+    for (const path of paths) recomputed.push(...(await compareDerived(dir, spill, path)));
     const derivedSet = new Set(paths);
     for (const path of files) {
       if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path)) {
-        mismatches.push({
+        recomputed.push({
           file: path,
           kind: 'unexpected',
           at: null,
@@ -301,7 +272,7 @@ export async function verifyRelease(
         });
       }
     }
-    const sorted = mismatches.sort((a, b) => compareUtf8(a.file, b.file));
+    const sorted = (await all()).sort((a, b) => compareUtf8(a.file, b.file));
     return {
       ok: sorted.length === 0,
       mismatches: sorted,

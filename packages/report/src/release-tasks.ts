@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RUN_FILE_NAME } from '@chi/run/internal';
+import { type RawMismatch, rawConsistency } from './raw-consistency';
+import { type RawFilesTask, type RawFileWritten, writeRawReleaseFiles } from './raw-release-files';
+import { readRunFolder } from './run-folder';
+import { checkSha256Sums, type Sha256SumsProblem } from './sha256-sums';
+
+/** What {@link verifyRawRecords} found. */
+export interface RawRecordsChecked {
+  /** Every file against SHA256SUMS (`checkSha256Sums`). */
+  readonly hashes: readonly Sha256SumsProblem[];
+  /**
+   * The raw records' internal hashes (`rawConsistency`); empty when the raw records cannot be
+   * read (the recomputation reports that, naming the file).
+   */
+  readonly raw: readonly RawMismatch[];
+}
+
+/**
+ * The checks of `verifyRelease` that need no recomputation: every file against SHA256SUMS, and
+ * the manifest, request and attempt hashes the raw records carry. Independent of the
+ * recomputation, so `verifyRelease` runs them on a worker thread beside it.
+ */
+export async function verifyRawRecords(task: { readonly dir: string }): Promise<RawRecordsChecked> {
+  const hashes = await checkSha256Sums(task.dir);
+  let raw: RawMismatch[] = [];
+  try {
+    const records = await readRunFolder(task.dir, { release: true });
+    const manifestSha256File = await readFile(
+      join(task.dir, RUN_FILE_NAME.manifestSha256),
+      'utf8',
+    ).catch(() => null);
+    raw = rawConsistency(records, manifestSha256File);
+  } catch {
+    // unreadable raw records: the recomputation reads them too and names the file
+  }
+  return { hashes, raw };
+}
+
+/** The tasks a release worker runs, by name: each takes and returns plain (cloneable) data. */
+export const RELEASE_TASKS = {
+  'write-raw-files': (task: RawFilesTask): Promise<RawFileWritten[]> => writeRawReleaseFiles(task),
+  'verify-raw-records': (task: { readonly dir: string }): Promise<RawRecordsChecked> =>
+    verifyRawRecords(task),
+} as const;
+
+/** The name of a release task. */
+export type ReleaseTaskName = keyof typeof RELEASE_TASKS;
+/** What a release task takes. */
+export type ReleaseTaskInput<N extends ReleaseTaskName> = Parameters<(typeof RELEASE_TASKS)[N]>[0];
+/** What a release task gives. */
+export type ReleaseTaskOutput<N extends ReleaseTaskName> = Awaited<
+  ReturnType<(typeof RELEASE_TASKS)[N]>
+>;
