@@ -160,6 +160,13 @@ async function inProcess<N extends ReleaseTaskName>(
   return { result, stop: async () => {} };
 }
 
+let startedOnWorkers = 0;
+
+/** How many release tasks this process has started on worker threads (tests check the path). */
+export function releaseTasksOnWorkers(): number {
+  return startedOnWorkers;
+}
+
 /** Starts a task on a worker thread started from `entry`. */
 function onWorker<N extends ReleaseTaskName>(
   entry: URL,
@@ -167,6 +174,7 @@ function onWorker<N extends ReleaseTaskName>(
   input: ReleaseTaskInput<N>,
 ): ReleaseTask<ReleaseTaskOutput<N>> {
   const worker = new Worker(entry, { workerData: { chiReleaseTask: name, input } });
+  startedOnWorkers += 1;
   let settled = false;
   const result = new Promise<ReleaseTaskOutput<N>>((resolve, reject) => {
     worker.once('message', (message: ReleaseWorkerMessage) => {

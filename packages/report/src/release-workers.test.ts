@@ -1,0 +1,136 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { buildFixtureRun } from './__fixtures__/fixture-run';
+import { tempDir } from './__fixtures__/temp-dir';
+import {
+  releaseTasksOnWorkers,
+  reviveError,
+  serializeError,
+  setReleaseWorkerEntry,
+  startReleaseTask,
+  WORKERS_ENV,
+} from './release-workers';
+import { hashTree } from './sha256-sums';
+import { verifyRelease } from './verify-release';
+import { writeRelease } from './write-release';
+
+/**
+ * `chi score` and `chi verify` with one thread and with a worker thread (`release-workers.ts`):
+ * the same bytes, the same reports, the same errors. Under the test runner the worker starts from
+ * a bundle of the sources (`nodeArgsFor`), as the built library starts `dist/release-worker.js`.
+ */
+describe('release worker threads', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let runDir: string;
+  let workerBundle: URL;
+  const saved = process.env[WORKERS_ENV];
+  beforeAll(async () => {
+    dir = await tempDir('release-workers');
+    runDir = join(dir.path, 'run');
+    await buildFixtureRun(runDir, {
+      infrastructureFailures: ['forgetful.memory.w12.n16.probe.b0'],
+      timeouts: ['keeper.behavior.w13.half2'],
+    });
+    const args = await nodeArgsFor(join(import.meta.dirname, 'release-worker.ts'));
+    workerBundle = pathToFileURL(args.at(-1) as string);
+  });
+  afterAll(async () => dir.remove());
+  afterEach(() => {
+    setReleaseWorkerEntry(null);
+    if (saved === undefined) delete process.env[WORKERS_ENV];
+    else process.env[WORKERS_ENV] = saved;
+  });
+  const threads = (count: number) => {
+    process.env[WORKERS_ENV] = String(count);
+    setReleaseWorkerEntry(count > 1 ? workerBundle : null);
+  };
+
+  it('writes and verifies the same release, byte for byte, with one thread and with two', async () => {
+    threads(1);
+    const before = releaseTasksOnWorkers();
+    await writeRelease({ runDir, outDir: join(dir.path, 'one') });
+    const verifiedOne = await verifyRelease(join(dir.path, 'one'));
+    expect(releaseTasksOnWorkers()).toBe(before);
+    threads(2);
+    await writeRelease({ runDir, outDir: join(dir.path, 'two') });
+    const verifiedTwo = await verifyRelease(join(dir.path, 'two'));
+    // both tasks (the raw files, the raw checks) ran on worker threads
+    expect(releaseTasksOnWorkers()).toBe(before + 2);
+    expect(await hashTree(join(dir.path, 'two'))).toEqual(await hashTree(join(dir.path, 'one')));
+    expect(verifiedOne.ok).toBe(true);
+    expect(verifiedTwo).toEqual(verifiedOne);
+  });
+
+  it('reports a damaged release the same way with a worker thread', async () => {
+    const release = join(dir.path, 'two');
+    await writeFile(join(release, 'usage.csv'), 'edited\n');
+    await writeFile(join(release, 'manifest.sha256'), `${'0'.repeat(64)}  manifest.json\n`);
+    threads(2);
+    const onWorker = await verifyRelease(release);
+    threads(1);
+    const inProcess = await verifyRelease(release);
+    expect(onWorker.ok).toBe(false);
+    // a hash mismatch and a raw-record mismatch (the worker's) and a value mismatch (the main's)
+    expect(onWorker.mismatches.map((m) => `${m.kind} ${m.file}`)).toEqual(
+      expect.arrayContaining(['hash usage.csv', 'raw manifest.sha256', 'value usage.csv']),
+    );
+    expect(onWorker).toEqual(inProcess);
+  });
+
+  it('gives the typed error a task throws on a worker thread, as the in-process task does', async () => {
+    const folder = join(dir.path, 'bad-jsonl');
+    await mkdir(join(folder, 'staging'), { recursive: true });
+    await writeFile(join(folder, 'failures.jsonl'), '{"a":1}\nnot json\n{"b":2}\n');
+    const task = {
+      runDir: folder,
+      staging: join(folder, 'staging'),
+      paths: ['failures.jsonl'],
+      forbidden: [],
+    };
+    const errorOf = async (count: number) => {
+      threads(count);
+      const started = await startReleaseTask('write-raw-files', task);
+      return started.result.catch((error: unknown) => error);
+    };
+    const before = releaseTasksOnWorkers();
+    const inProcess = await errorOf(1);
+    const onWorker = await errorOf(2);
+    expect(releaseTasksOnWorkers()).toBe(before + 1);
+    expect(InvalidArgumentError.isInstance(onWorker)).toBe(true);
+    expect((onWorker as InvalidArgumentError).field).toBe('failures.jsonl line 2');
+    expect((onWorker as Error).message).toBe((inProcess as Error).message);
+    expect((onWorker as InvalidArgumentError).field).toBe((inProcess as InvalidArgumentError).field);
+    // a file that is not there: the same system error, with its code
+    task.paths = ['absent.json'];
+    const absent = await errorOf(2);
+    expect((absent as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect((absent as Error).message).toBe(((await errorOf(1)) as Error).message);
+  });
+
+  it('rebuilds the toolkit errors from their data with their class, fields and cause', () => {
+    const damaged = new RunFolderDamagedError('worlds/memory/w1-n8.json.gz', 'not gzip', {
+      cause: new InvalidArgumentError('worlds/memory/w1-n8.json.gz', 'bad header'),
+    });
+    const revived = reviveError(structuredClone(serializeError(damaged)));
+    expect(RunFolderDamagedError.isInstance(revived)).toBe(true);
+    expect(revived.message).toBe(damaged.message);
+    expect((revived as RunFolderDamagedError).file).toBe(damaged.file);
+    expect(InvalidArgumentError.isInstance(revived.cause)).toBe(true);
+    const invalid = new ValidationError('memory world', [{ path: 'records[0]', message: 'x' }]);
+    const back = reviveError(structuredClone(serializeError(invalid))) as ValidationError;
+    expect(ValidationError.isInstance(back)).toBe(true);
+    expect(back.issues).toEqual(invalid.issues);
+    expect(back.message).toBe(invalid.message);
+  });
+
+  it('refuses a CHI_WORKERS that is not a positive integer, naming it', async () => {
+    process.env[WORKERS_ENV] = 'two';
+    await expect(startReleaseTask('verify-raw-records', { dir: runDir })).rejects.toThrow(
+      /CHI_WORKERS: expected an integer >= 1, found two/,
+    );
+  });
+});
