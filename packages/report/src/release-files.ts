@@ -38,6 +38,7 @@ import {
   type ReleaseCode,
   type ReleaseCodeSection,
 } from './release-code';
+import { streamReleaseTask } from './release-workers';
 import { renderHtml, renderMarkdown } from './render-report';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import {
@@ -47,7 +48,13 @@ import {
 } from './report-document';
 import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
-import { scoreRun, type TraceSink } from './score-run';
+import {
+  type BlockResult,
+  type ScoreRunOptions,
+  scoreRun,
+  scoreRunFrom,
+  type TraceSink,
+} from './score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {
@@ -462,6 +469,40 @@ async function profileFigureSection(
   return { files, blocks: profileReportBlocks(profiles, { figure, svg, number: figureNumber }) };
 }
 
+/** The folder the records were read from: a run folder, or a release (`release: true`). */
+export interface RecordsSource {
+  readonly dir: string;
+  readonly release: boolean;
+}
+
+/**
+ * Scores the run for its release: the blocks on a worker thread (`score-blocks`, which reads the
+ * folder `source` names itself) when the command has more than one thread and the scorers are the
+ * built-in ones, their results taken in plan order; otherwise `scoreRun` here. The same scores
+ * and traces either way.
+ */
+async function scoreReleaseRun(
+  records: RunRecords,
+  options: ScoreRunOptions & { readonly scorers: readonly AnyExperimentScorer[] },
+  source: RecordsSource | undefined,
+): Promise<RunScores> {
+  const stream =
+    source !== undefined && options.scorers === BUILT_IN_SCORERS
+      ? streamReleaseTask<readonly BlockResult[]>('score-blocks', {
+          dir: source.dir,
+          release: source.release,
+          ...(options.alphas === undefined ? {} : { alphas: options.alphas }),
+        })
+      : null;
+  if (stream === null) return scoreRun(records, options);
+  try {
+    const { scorers: _builtIn, ...rest } = options;
+    return await scoreRunFrom(records, rest, stream.chunks);
+  } finally {
+    await stream.stop();
+  }
+}
+
 /**
  * Computes the derived part of a release from the raw run records: scores, traces, chart data
  * (JSON + CSV), figures, case examples, report and metadata. Deterministic: the same records and
@@ -507,6 +548,7 @@ export async function produceDerivedRelease(
   parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
   code: ReleaseCode = new Map(),
   scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
+  source?: RecordsSource,
 ): Promise<{ chartData: ChartData; scores: RunScores }> {
   const codeSection = describeReleaseCode(code);
   const traces = new ReleaseTraceSink(
@@ -516,7 +558,11 @@ export async function produceDerivedRelease(
     scorers,
   );
   // one pass over the attempt log feeds every scorer (docs/architecture.md, "Scoring and analysis")
-  const scores = scoreRun(records, { alphas: parameters.alphas, traces, scorers });
+  const scores = await scoreReleaseRun(
+    records,
+    { alphas: parameters.alphas, traces, scorers },
+    source,
+  );
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,

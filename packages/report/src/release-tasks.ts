@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run/internal';
+import type { QualityAlphas } from '@chi/spec';
 import { type RawMismatch, rawConsistency } from './raw-consistency';
 import { type RawFilesTask, type RawFileWritten, writeRawReleaseFiles } from './raw-release-files';
 import { readRunFolder } from './run-folder';
+import { scoreRunBlocks } from './score-run';
 import { checkSha256Sums, type Sha256SumsProblem } from './sha256-sums';
 
 /** What {@link verifyRawRecords} found. */
@@ -38,11 +40,37 @@ export async function verifyRawRecords(task: { readonly dir: string }): Promise<
   return { hashes, raw };
 }
 
-/** The tasks a release worker runs, by name: each takes and returns plain (cloneable) data. */
+/** What the block scoring of a run on a worker thread reads. */
+export interface ScoreBlocksTask {
+  /** The run folder, or a release (its raw part, `release: true`). */
+  readonly dir: string;
+  readonly release: boolean;
+  readonly alphas?: QualityAlphas;
+}
+
+/**
+ * Scores every started block of the run at `task.dir` with the built-in scorers (`scoreRunBlocks`),
+ * each block's results sent as data in plan order: what `scoreRunFrom` takes on the main thread.
+ */
+export async function scoreBlocksOf(
+  task: ScoreBlocksTask,
+  send: (chunk: unknown) => Promise<void>,
+): Promise<null> {
+  const records = await readRunFolder(task.dir, { release: task.release });
+  await scoreRunBlocks(records, task.alphas, send);
+  return null;
+}
+
+/**
+ * The tasks a release worker runs, by name: each takes and returns plain (cloneable) data; a
+ * task that streams (`score-blocks`) sends its chunks through `send` as it goes.
+ */
 export const RELEASE_TASKS = {
   'write-raw-files': (task: RawFilesTask): Promise<RawFileWritten[]> => writeRawReleaseFiles(task),
   'verify-raw-records': (task: { readonly dir: string }): Promise<RawRecordsChecked> =>
     verifyRawRecords(task),
+  'score-blocks': (task: ScoreBlocksTask, send: (chunk: unknown) => Promise<void>) =>
+    scoreBlocksOf(task, send),
 } as const;
 
 /** The name of a release task. */

@@ -1,6 +1,6 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { RELEASE_TASKS, type ReleaseTaskName } from './release-tasks';
-import { type ReleaseWorkerMessage, serializeError } from './release-workers';
+import { type ReleaseWorkerMessage, STREAM_WINDOW, serializeError } from './release-workers';
 
 /** What a release worker is started with (`startReleaseTask`). */
 interface ReleaseWorkerData {
@@ -31,11 +31,40 @@ export function serveReleaseWorker(): boolean {
   served = true;
   const port = parentPort;
   const { chiReleaseTask, input } = workerData;
-  const run = RELEASE_TASKS[chiReleaseTask] as (input: unknown) => Promise<unknown>;
-  run(input).then(
-    (value) => port.postMessage({ ok: true, value } satisfies ReleaseWorkerMessage),
-    (error: unknown) =>
-      port.postMessage({ ok: false, error: serializeError(error) } satisfies ReleaseWorkerMessage),
+  const run = RELEASE_TASKS[chiReleaseTask] as (
+    input: unknown,
+    send: (chunk: unknown) => Promise<void>,
+  ) => Promise<unknown>;
+  // a streamed chunk waits while STREAM_WINDOW chunks are not yet taken by the main thread
+  let ahead = 0;
+  let resume: (() => void) | null = null;
+  const onAck = (message: unknown) => {
+    if (message !== 'ack') return;
+    ahead -= 1;
+    if (ahead < STREAM_WINDOW) {
+      resume?.();
+      resume = null;
+    }
+  };
+  port.on('message', onAck);
+  const send = async (chunk: unknown) => {
+    port.postMessage({ chunk } satisfies ReleaseWorkerMessage);
+    ahead += 1;
+    if (ahead >= STREAM_WINDOW)
+      await new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+  };
+  const done = () => port.off('message', onAck);
+  run(input, send).then(
+    (value) => {
+      done();
+      port.postMessage({ ok: true, value } satisfies ReleaseWorkerMessage);
+    },
+    (error: unknown) => {
+      done();
+      port.postMessage({ ok: false, error: serializeError(error) } satisfies ReleaseWorkerMessage);
+    },
   );
   return true;
 }

@@ -58,8 +58,9 @@ describe('release worker threads', () => {
     threads(2);
     await writeRelease({ runDir, outDir: join(dir.path, 'two') });
     const verifiedTwo = await verifyRelease(join(dir.path, 'two'));
-    // both tasks (the raw files, the raw checks) ran on worker threads
-    expect(releaseTasksOnWorkers()).toBe(before + 2);
+    // every task ran on a worker thread: the raw files and the block scoring of the release,
+    // the raw checks and the block scoring of the verification
+    expect(releaseTasksOnWorkers()).toBe(before + 4);
     expect(await hashTree(join(dir.path, 'two'))).toEqual(await hashTree(join(dir.path, 'one')));
     expect(verifiedOne.ok).toBe(true);
     expect(verifiedTwo).toEqual(verifiedOne);
@@ -103,7 +104,9 @@ describe('release worker threads', () => {
     expect(InvalidArgumentError.isInstance(onWorker)).toBe(true);
     expect((onWorker as InvalidArgumentError).field).toBe('failures.jsonl line 2');
     expect((onWorker as Error).message).toBe((inProcess as Error).message);
-    expect((onWorker as InvalidArgumentError).field).toBe((inProcess as InvalidArgumentError).field);
+    expect((onWorker as InvalidArgumentError).field).toBe(
+      (inProcess as InvalidArgumentError).field,
+    );
     // a file that is not there: the same system error, with its code
     task.paths = ['absent.json'];
     const absent = await errorOf(2);

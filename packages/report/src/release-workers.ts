@@ -138,20 +138,32 @@ export function reviveError(data: SerializedError): Error {
   return error;
 }
 
-/** A message from a release worker: the task's result or its error. */
+/** A message from a release worker: a streamed chunk, or the task's result or its error. */
 export type ReleaseWorkerMessage =
+  | { readonly chunk: unknown }
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: SerializedError };
+
+/** The main thread's answer to each chunk it has taken (`ack`); a worker sends at most this many ahead. */
+export const STREAM_WINDOW = 4;
 
 /** Runs a task in-process to its end, as a settled {@link ReleaseTask}. */
 async function inProcess<N extends ReleaseTaskName>(
   name: N,
   input: ReleaseTaskInput<N>,
 ): Promise<ReleaseTask<ReleaseTaskOutput<N>>> {
-  const run = RELEASE_TASKS[name] as (input: ReleaseTaskInput<N>) => Promise<ReleaseTaskOutput<N>>;
+  const run = RELEASE_TASKS[name] as (
+    input: ReleaseTaskInput<N>,
+    send: (chunk: unknown) => Promise<void>,
+  ) => Promise<ReleaseTaskOutput<N>>;
   let outcome: { ok: true; value: ReleaseTaskOutput<N> } | { ok: false; error: unknown };
   try {
-    outcome = { ok: true, value: await run(input) };
+    outcome = {
+      ok: true,
+      value: await run(input, async () => {
+        throw new Error(`release task ${name} streams: start it with streamReleaseTask`);
+      }),
+    };
   } catch (error) {
     outcome = { ok: false, error };
   }
@@ -179,7 +191,9 @@ function onWorker<N extends ReleaseTaskName>(
   const result = new Promise<ReleaseTaskOutput<N>>((resolve, reject) => {
     worker.once('message', (message: ReleaseWorkerMessage) => {
       settled = true;
-      if (message.ok) resolve(message.value as ReleaseTaskOutput<N>);
+      if ('chunk' in message)
+        reject(new Error(`release task ${name} streams: use streamReleaseTask`));
+      else if (message.ok) resolve(message.value as ReleaseTaskOutput<N>);
       else reject(reviveError(message.error));
     });
     worker.once('error', (error) => {
@@ -212,4 +226,70 @@ export async function startReleaseTask<N extends ReleaseTaskName>(
   const entry = releaseThreads() > 1 ? releaseWorkerEntry() : null;
   if (entry === null) return inProcess(name, input);
   return onWorker(entry, name, input);
+}
+
+/** A streaming release task on a worker thread: its chunks in order, then its end. */
+export interface ReleaseStream<T> {
+  /** The chunks in the order the worker sent them; throws the worker's error where it occurred. */
+  readonly chunks: AsyncIterable<T>;
+  /** Stops the worker (also when the chunks were not all taken). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a streaming release task on a worker thread, or returns null when the command has one
+ * thread or no worker entry exists (the caller then does the work itself, in-process). The worker
+ * runs at most {@link STREAM_WINDOW} chunks ahead of the chunks taken, so memory stays bounded
+ * whatever the run's size.
+ */
+export function streamReleaseTask<T>(
+  name: ReleaseTaskName,
+  input: ReleaseTaskInput<ReleaseTaskName>,
+): ReleaseStream<T> | null {
+  const entry = releaseThreads() > 1 ? releaseWorkerEntry() : null;
+  if (entry === null) return null;
+  const worker = new Worker(entry, { workerData: { chiReleaseTask: name, input } });
+  startedOnWorkers += 1;
+  const queue: ({ chunk: T } | { end: true } | { error: Error })[] = [];
+  let wake: (() => void) | null = null;
+  const push = (item: (typeof queue)[number]) => {
+    queue.push(item);
+    wake?.();
+    wake = null;
+  };
+  let ended = false;
+  worker.on('message', (message: ReleaseWorkerMessage) => {
+    if ('chunk' in message) push({ chunk: message.chunk as T });
+    else if (message.ok) push({ end: true });
+    else push({ error: reviveError(message.error) });
+    if (!('chunk' in message)) ended = true;
+  });
+  worker.once('error', (error) => {
+    ended = true;
+    push({ error });
+  });
+  worker.once('exit', (code) => {
+    if (!ended) push({ error: new Error(`release worker (${name}) exited with code ${code}`) });
+  });
+  async function* chunks(): AsyncGenerator<T> {
+    for (;;) {
+      const item = queue.shift();
+      if (item === undefined) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        continue;
+      }
+      if ('end' in item) return;
+      if ('error' in item) throw item.error;
+      worker.postMessage('ack');
+      yield item.chunk;
+    }
+  }
+  return {
+    chunks: chunks(),
+    async stop() {
+      await worker.terminate();
+    },
+  };
 }

@@ -149,7 +149,10 @@ async function recomputeInto(
     const code = new Map<string, Uint8Array>();
     for (const path of files.filter(isCodePath))
       code.set(path, new Uint8Array(await readFile(join(dir, path))));
-    await produceDerivedRelease(records, derived, parameters, code, options.scorers);
+    await produceDerivedRelease(records, derived, parameters, code, options.scorers, {
+      dir,
+      release: true,
+    });
     return { paths: [...derived.finish().keys()].sort(compareUtf8), versionNote };
   } catch (error) {
     derived.abandon();

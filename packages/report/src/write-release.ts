@@ -345,6 +345,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
  * secrets then), closing every file they left open when producing them fails.
  */
 async function writeDerivedFiles(
+  runDir: string,
   records: RunRecords,
   staging: string,
   forbidden: readonly string[],
@@ -359,6 +360,7 @@ async function writeDerivedFiles(
       parameters,
       options.code ?? new Map<string, Uint8Array>(),
       options.scorers,
+      { dir: runDir, release: false },
     );
     return {
       written: derived.finish(),
@@ -406,7 +408,14 @@ async function releaseSources(
       paths: raw,
       forbidden,
     });
-    derived = await writeDerivedFiles(records, staging.path, forbidden, parameters, options);
+    derived = await writeDerivedFiles(
+      runDir,
+      records,
+      staging.path,
+      forbidden,
+      parameters,
+      options,
+    );
   } catch (error) {
     await rawTask?.stop();
     await rm(staging.path, { recursive: true, force: true });
