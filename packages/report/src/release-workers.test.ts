@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
@@ -112,6 +112,44 @@ describe('release worker threads', () => {
     const absent = await errorOf(2);
     expect((absent as NodeJS.ErrnoException).code).toBe('ENOENT');
     expect((absent as Error).message).toBe(((await errorOf(1)) as Error).message);
+  });
+
+  it('fails a damaged world the same way on a worker thread: the typed error naming the file', async () => {
+    const damaged = join(dir.path, 'damaged-run');
+    await cp(runDir, damaged, { recursive: true });
+    const world = 'worlds/memory/w11-n8.json';
+    const errorOf = async (count: number) => {
+      threads(count);
+      const outDir = join(dir.path, `damaged-release-${count}`);
+      return writeRelease({ runDir: damaged, outDir }).catch((error: unknown) => error);
+    };
+    const original = await readFile(join(damaged, world), 'utf8');
+    const answerKeyEdited = (() => {
+      const parsed = JSON.parse(original);
+      const entry = parsed.answerKey.find(
+        (e: { expectedValue: string | null }) => e.expectedValue !== null,
+      );
+      entry.expectedValue = entry.expectedValue === '00000000' ? '11111111' : '00000000';
+      return JSON.stringify(parsed);
+    })();
+    // read whole when the folder is read (on the main thread, before any worker), and read only
+    // when its block is scored (on the worker)
+    for (const [text, workers] of [
+      ['{"not a world": ', 0],
+      [answerKeyEdited, 2],
+    ] as const) {
+      await writeFile(join(damaged, world), text);
+      const before = releaseTasksOnWorkers();
+      const onWorker = await errorOf(2);
+      expect(releaseTasksOnWorkers()).toBe(before + workers);
+      const inProcess = await errorOf(1);
+      expect(RunFolderDamagedError.isInstance(onWorker)).toBe(true);
+      expect((onWorker as Error).message).toContain(world);
+      expect((onWorker as Error).message).toBe((inProcess as Error).message);
+      expect((onWorker as Error).name).toBe((inProcess as Error).name);
+    }
+    // nothing was left beside the release folders: the workers were stopped before the cleanup
+    expect((await readdir(dir.path)).filter((name) => name.includes('.partial-'))).toEqual([]);
   });
 
   it('rebuilds the toolkit errors from their data with their class, fields and cause', () => {
