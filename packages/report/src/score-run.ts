@@ -295,10 +295,20 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
 }
 
 /**
- * {@link scoreRun} with the blocks scored elsewhere (on a worker thread, by
- * {@link scoreRunBlocks} over the same run): their results are taken in plan order, as
- * `scoreRun` produces them, so the scores and traces are the same. Only for the built-in scorers
- * (`options.scorers` absent): a worker scores with those.
+ * How the started blocks are shared between the main thread and a worker thread: in plan order,
+ * block `i` (counting only the blocks a scorer claims) is the worker's when `i % 2 === 1`.
+ * Alternating keeps both threads busy through the whole scoring, whatever the kinds' order.
+ */
+function isWorkerBlock(index: number): boolean {
+  return index % 2 === 1;
+}
+
+/**
+ * {@link scoreRun} with every other block scored elsewhere (on a worker thread, by
+ * {@link scoreRunBlocks} over the same run; `isWorkerBlock`): the main thread scores its blocks
+ * and takes the worker's results between them, in plan order, as `scoreRun` produces them, so
+ * the scores and traces are the same. Only for the built-in scorers (`options.scorers` absent):
+ * a worker scores with those.
  */
 export async function scoreRunFrom(
   records: RunRecords,
@@ -306,16 +316,26 @@ export async function scoreRunFrom(
   scored: AsyncIterable<readonly BlockResult[]>,
 ): Promise<RunScores> {
   const run = startScoring(records, options);
-  for await (const results of scored)
-    for (const result of results)
+  const fromWorker = scored[Symbol.asyncIterator]();
+  let index = 0;
+  for (const unit of blockUnits(run.context, run.scorers, run.blocks)) {
+    if (!isWorkerBlock(index++)) {
+      scoreBlock(run.context, unit);
+      continue;
+    }
+    const next = await fromWorker.next();
+    if (next.done === true)
+      throw new Error(`the scoring worker ended before block ${unit.block.blockId}`);
+    for (const result of next.value)
       run.out.add(result.experimentId, result.observations, result.traces);
+  }
   return finishScoring(records, run);
 }
 
 /**
- * The block-scoring part of {@link scoreRun} (every started block, in plan order, through the
- * built-in scorers): each block's results handed to `send` as data, awaited before the next block
- * is scored. What a worker thread runs for {@link scoreRunFrom}.
+ * The worker's part of {@link scoreRunFrom}: every other started block (`isWorkerBlock`), in plan
+ * order, through the built-in scorers, each block's results handed to `send` as data (awaited
+ * before the next block is scored).
  */
 export async function scoreRunBlocks(
   records: RunRecords,
@@ -331,7 +351,9 @@ export async function scoreRunBlocks(
   const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
   const blocks = blockStatuses(records, outcomes);
   const context: BlockScoring = { records, outcomes, alphas: alphas ?? EQUAL_ALPHAS, out: sink };
+  let index = 0;
   for (const unit of blockUnits(context, scorers, blocks)) {
+    if (!isWorkerBlock(index++)) continue;
     scoreBlock(context, unit);
     await send(results);
     results = [];
