@@ -38,7 +38,7 @@ import {
   type ReleaseCode,
   type ReleaseCodeSection,
 } from './release-code';
-import { streamReleaseTask } from './release-workers';
+import { type ReleaseStream, streamReleaseTask } from './release-workers';
 import { renderHtml, renderMarkdown } from './render-report';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import {
@@ -48,13 +48,7 @@ import {
 } from './report-document';
 import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
-import {
-  type BlockResult,
-  type ScoreRunOptions,
-  scoreRun,
-  scoreRunFrom,
-  type TraceSink,
-} from './score-run';
+import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {
@@ -473,34 +467,23 @@ async function profileFigureSection(
 export interface RecordsSource {
   readonly dir: string;
   readonly release: boolean;
+  /** Also check the release's hashes and raw records on the worker once its blocks are scored. */
+  readonly verify?: boolean;
 }
 
 /**
- * Scores the run for its release: the blocks on a worker thread (`score-blocks`, which reads the
- * folder `source` names itself) when the command has more than one thread and the scorers are the
- * built-in ones, their results taken in plan order; otherwise `scoreRun` here. The same scores
- * and traces either way.
+ * Starts the block scoring of a release's run on a worker thread (`score-blocks`: the worker reads
+ * the folder `source` names itself and scores every other block, `scoreRunFrom` the rest), or
+ * returns null when the command has one thread, no worker entry exists, or the scorers are not
+ * the built-in ones (a worker scores with those only): then `scoreRun` scores every block here.
  */
-async function scoreReleaseRun(
-  records: RunRecords,
-  options: ScoreRunOptions & { readonly scorers: readonly AnyExperimentScorer[] },
-  source: RecordsSource | undefined,
-): Promise<RunScores> {
-  const stream =
-    source !== undefined && options.scorers === BUILT_IN_SCORERS
-      ? streamReleaseTask<readonly BlockResult[]>('score-blocks', {
-          dir: source.dir,
-          release: source.release,
-          ...(options.alphas === undefined ? {} : { alphas: options.alphas }),
-        })
-      : null;
-  if (stream === null) return scoreRun(records, options);
-  try {
-    const { scorers: _builtIn, ...rest } = options;
-    return await scoreRunFrom(records, rest, stream.chunks);
-  } finally {
-    await stream.stop();
-  }
+export function startBlockScoring(
+  source: RecordsSource,
+  scorers: readonly AnyExperimentScorer[] | undefined,
+  alphas: QualityAlphas,
+): ReleaseStream<readonly BlockResult[]> | null {
+  if (scorers !== undefined && scorers !== BUILT_IN_SCORERS) return null;
+  return streamReleaseTask<readonly BlockResult[]>('score-blocks', { ...source, alphas });
 }
 
 /**
@@ -548,7 +531,7 @@ export async function produceDerivedRelease(
   parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
   code: ReleaseCode = new Map(),
   scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
-  source?: RecordsSource,
+  scoredElsewhere?: AsyncIterable<readonly BlockResult[]>,
 ): Promise<{ chartData: ChartData; scores: RunScores }> {
   const codeSection = describeReleaseCode(code);
   const traces = new ReleaseTraceSink(
@@ -558,11 +541,11 @@ export async function produceDerivedRelease(
     scorers,
   );
   // one pass over the attempt log feeds every scorer (docs/architecture.md, "Scoring and analysis")
-  const scores = await scoreReleaseRun(
-    records,
-    { alphas: parameters.alphas, traces, scorers },
-    source,
-  );
+  // (every other block scored on a worker thread when `scoredElsewhere` streams its results)
+  const scores =
+    scoredElsewhere === undefined
+      ? scoreRun(records, { alphas: parameters.alphas, traces, scorers })
+      : await scoreRunFrom(records, { alphas: parameters.alphas, traces }, scoredElsewhere);
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,

@@ -8,36 +8,12 @@ import { readRunFolder } from './run-folder';
 import { scoreRunBlocks } from './score-run';
 import { checkSha256Sums, type Sha256SumsProblem } from './sha256-sums';
 
-/** What {@link verifyRawRecords} found. */
+/** What the checks of a release that need no recomputation found. */
 export interface RawRecordsChecked {
   /** Every file against SHA256SUMS (`checkSha256Sums`). */
   readonly hashes: readonly Sha256SumsProblem[];
-  /**
-   * The raw records' internal hashes (`rawConsistency`); empty when the raw records cannot be
-   * read (the recomputation reports that, naming the file).
-   */
+  /** The raw records' internal hashes (`rawConsistency`). */
   readonly raw: readonly RawMismatch[];
-}
-
-/**
- * The checks of `verifyRelease` that need no recomputation: every file against SHA256SUMS, and
- * the manifest, request and attempt hashes the raw records carry. Independent of the
- * recomputation, so `verifyRelease` runs them on a worker thread beside it.
- */
-export async function verifyRawRecords(task: { readonly dir: string }): Promise<RawRecordsChecked> {
-  const hashes = await checkSha256Sums(task.dir);
-  let raw: RawMismatch[] = [];
-  try {
-    const records = await readRunFolder(task.dir, { release: true });
-    const manifestSha256File = await readFile(
-      join(task.dir, RUN_FILE_NAME.manifestSha256),
-      'utf8',
-    ).catch(() => null);
-    raw = rawConsistency(records, manifestSha256File);
-  } catch {
-    // unreadable raw records: the recomputation reads them too and names the file
-  }
-  return { hashes, raw };
 }
 
 /** What the block scoring of a run on a worker thread reads. */
@@ -46,6 +22,11 @@ export interface ScoreBlocksTask {
   readonly dir: string;
   readonly release: boolean;
   readonly alphas?: QualityAlphas;
+  /**
+   * Also check the release (`chi verify`) once the blocks are scored, with the records the worker
+   * has read: every file against SHA256SUMS and the raw records' internal hashes, returned.
+   */
+  readonly verify?: boolean;
 }
 
 /**
@@ -55,10 +36,16 @@ export interface ScoreBlocksTask {
 export async function scoreBlocksOf(
   task: ScoreBlocksTask,
   send: (chunk: unknown) => Promise<void>,
-): Promise<null> {
+): Promise<RawRecordsChecked | null> {
   const records = await readRunFolder(task.dir, { release: task.release });
   await scoreRunBlocks(records, task.alphas, send);
-  return null;
+  if (task.verify !== true) return null;
+  const hashes = await checkSha256Sums(task.dir);
+  const manifestSha256File = await readFile(
+    join(task.dir, RUN_FILE_NAME.manifestSha256),
+    'utf8',
+  ).catch(() => null);
+  return { hashes, raw: rawConsistency(records, manifestSha256File) };
 }
 
 /**
@@ -67,8 +54,6 @@ export async function scoreBlocksOf(
  */
 export const RELEASE_TASKS = {
   'write-raw-files': (task: RawFilesTask): Promise<RawFileWritten[]> => writeRawReleaseFiles(task),
-  'verify-raw-records': (task: { readonly dir: string }): Promise<RawRecordsChecked> =>
-    verifyRawRecords(task),
   'score-blocks': (task: ScoreBlocksTask, send: (chunk: unknown) => Promise<void>) =>
     scoreBlocksOf(task, send),
 } as const;

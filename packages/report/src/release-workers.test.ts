@@ -58,9 +58,9 @@ describe('release worker threads', () => {
     threads(2);
     await writeRelease({ runDir, outDir: join(dir.path, 'two') });
     const verifiedTwo = await verifyRelease(join(dir.path, 'two'));
-    // every task ran on a worker thread: the raw files and the block scoring of the release,
-    // the raw checks and the block scoring of the verification
-    expect(releaseTasksOnWorkers()).toBe(before + 4);
+    // every task ran on a worker thread: the raw files and the block scoring of the release, the
+    // block scoring (with the hash and raw-record checks after it) of the verification
+    expect(releaseTasksOnWorkers()).toBe(before + 3);
     expect(await hashTree(join(dir.path, 'two'))).toEqual(await hashTree(join(dir.path, 'one')));
     expect(verifiedOne.ok).toBe(true);
     expect(verifiedTwo).toEqual(verifiedOne);
@@ -170,7 +170,8 @@ describe('release worker threads', () => {
 
   it('refuses a CHI_WORKERS that is not a positive integer, naming it', async () => {
     process.env[WORKERS_ENV] = 'two';
-    await expect(startReleaseTask('verify-raw-records', { dir: runDir })).rejects.toThrow(
+    const task = { runDir, staging: join(dir.path, 'unused'), paths: [], forbidden: [] };
+    await expect(startReleaseTask('write-raw-files', task)).rejects.toThrow(
       /CHI_WORKERS: expected an integer >= 1, found two/,
     );
   });

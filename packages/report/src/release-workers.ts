@@ -232,6 +232,8 @@ export async function startReleaseTask<N extends ReleaseTaskName>(
 export interface ReleaseStream<T> {
   /** The chunks in the order the worker sent them; throws the worker's error where it occurred. */
   readonly chunks: AsyncIterable<T>;
+  /** What the task returned once every chunk was sent; rejects with its error. */
+  readonly result: Promise<unknown>;
   /** Stops the worker (also when the chunks were not all taken). */
   stop(): Promise<void>;
 }
@@ -258,18 +260,29 @@ export function streamReleaseTask<T>(
     wake = null;
   };
   let ended = false;
+  let settle: { resolve: (value: unknown) => void; reject: (error: Error) => void } | null = null;
+  const result = new Promise<unknown>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  result.catch(() => {});
+  const end = (outcome: { value: unknown } | { error: Error }) => {
+    ended = true;
+    if ('value' in outcome) {
+      push({ end: true });
+      settle?.resolve(outcome.value);
+    } else {
+      push(outcome);
+      settle?.reject(outcome.error);
+    }
+  };
   worker.on('message', (message: ReleaseWorkerMessage) => {
     if ('chunk' in message) push({ chunk: message.chunk as T });
-    else if (message.ok) push({ end: true });
-    else push({ error: reviveError(message.error) });
-    if (!('chunk' in message)) ended = true;
+    else if (message.ok) end({ value: message.value });
+    else end({ error: reviveError(message.error) });
   });
-  worker.once('error', (error) => {
-    ended = true;
-    push({ error });
-  });
+  worker.once('error', (error) => end({ error }));
   worker.once('exit', (code) => {
-    if (!ended) push({ error: new Error(`release worker (${name}) exited with code ${code}`) });
+    if (!ended) end({ error: new Error(`release worker (${name}) exited with code ${code}`) });
   });
   async function* chunks(): AsyncGenerator<T> {
     for (;;) {
@@ -288,6 +301,7 @@ export function streamReleaseTask<T>(
   }
   return {
     chunks: chunks(),
+    result,
     async stop() {
       await worker.terminate();
     },

@@ -4,22 +4,25 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
+import { RUN_FILE_NAME } from '@chi/run/internal';
 import { type QualityAlphas, RunFolderDamagedError } from '@chi/spec';
 import { QualityAlphasSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import { compareReleaseFile } from './compare-release-file';
 import { DerivedFilesOnDisk } from './derived-output';
+import { rawConsistency } from './raw-consistency';
 import { isCodePath } from './release-code';
 import {
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
   produceDerivedRelease,
   type ReleaseParameters,
+  startBlockScoring,
 } from './release-files';
-import { startReleaseTask } from './release-workers';
+import type { RawRecordsChecked } from './release-tasks';
 import { REPORT_VERSION } from './report-version';
 import { type RunRecords, readRunFolder } from './run-folder';
-import { listTreeFiles, type Sha256SumsProblem } from './sha256-sums';
+import { checkSha256Sums, listTreeFiles, type Sha256SumsProblem } from './sha256-sums';
 
 export { diffJson } from './compare-release-file';
 
@@ -122,7 +125,7 @@ async function recomputeInto(
   spill: string,
   options: VerifyReleaseOptions,
   mismatches: VerifyMismatch[],
-): Promise<{ paths: string[] | null; versionNote: string | null }> {
+): Promise<{ paths: string[] | null; versionNote: string | null; checks: RawRecordsChecked }> {
   let records: RunRecords;
   let parameters: ReleaseParameters;
   try {
@@ -141,25 +144,55 @@ async function recomputeInto(
         `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
       ),
     );
-    return { paths: null, versionNote: null };
+    return { paths: null, versionNote: null, checks: await rawChecksHere(dir, null) };
   }
   const versionNote = await releaseVersionNote(dir);
+  const blocks = startBlockScoring(
+    { dir, release: true, verify: true },
+    options.scorers,
+    parameters.alphas,
+  );
+  // the hashes and raw records: checked by the scoring worker once its blocks are scored, or here
+  const checks =
+    blocks === null
+      ? Promise.resolve(await rawChecksHere(dir, records))
+      : blocks.result.then(
+          (value) => value as RawRecordsChecked,
+          () => rawChecksHere(dir, records),
+        );
   const derived = new DerivedFilesOnDisk(spill, null);
   try {
     const code = new Map<string, Uint8Array>();
     for (const path of files.filter(isCodePath))
       code.set(path, new Uint8Array(await readFile(join(dir, path))));
-    await produceDerivedRelease(records, derived, parameters, code, options.scorers, {
-      dir,
-      release: true,
-    });
-    return { paths: [...derived.finish().keys()].sort(compareUtf8), versionNote };
+    await produceDerivedRelease(
+      records,
+      derived,
+      parameters,
+      code,
+      options.scorers,
+      blocks?.chunks,
+    );
+    const paths = [...derived.finish().keys()].sort(compareUtf8);
+    return { paths, versionNote, checks: await checks };
   } catch (error) {
     derived.abandon();
     const message = `recomputation failed: ${(error as Error).message.split('\n')[0]}`;
     mismatches.push(rawMismatch(fileOf(error), message));
-    return { paths: null, versionNote };
+    return { paths: null, versionNote, checks: await checks };
+  } finally {
+    await blocks?.stop();
   }
+}
+
+/** Every file against SHA256SUMS, and the raw records' own hashes (none for unreadable records). */
+async function rawChecksHere(dir: string, records: RunRecords | null): Promise<RawRecordsChecked> {
+  const hashes = await checkSha256Sums(dir);
+  if (records === null) return { hashes, raw: [] };
+  const manifestSha256File = await readFile(join(dir, RUN_FILE_NAME.manifestSha256), 'utf8').catch(
+    () => null,
+  );
+  return { hashes, raw: rawConsistency(records, manifestSha256File) };
 }
 
 function rawMismatch(file: string, message: string): VerifyMismatch {
@@ -212,20 +245,8 @@ export async function verifyRelease(
   dir: string,
   options: VerifyReleaseOptions = {},
 ): Promise<VerifyReport> {
-  // the checks that need no recomputation, on a worker thread beside it (`release-workers.ts`)
-  const rawChecks = await startReleaseTask('verify-raw-records', { dir });
-  const mismatches: VerifyMismatch[] = [];
   const recomputed: VerifyMismatch[] = [];
-  try {
-    return await checkAndRecompute(dir, options, recomputed, async () => {
-      // in the order they were always reported: hashes, raw records, then the recomputation's
-      const { hashes, raw } = await rawChecks.result;
-      mismatches.push(...hashes.map(hashMismatch), ...raw, ...recomputed);
-      return mismatches;
-    });
-  } finally {
-    await rawChecks.stop();
-  }
+  return checkAndRecompute(dir, options, recomputed);
 }
 
 function hashMismatch(problem: Sha256SumsProblem): VerifyMismatch {
@@ -241,14 +262,13 @@ function hashMismatch(problem: Sha256SumsProblem): VerifyMismatch {
 
 /**
  * Recomputes every derived file of the release at `dir` and compares each with the published one,
- * adding what differs to `recomputed`; `all` gives every mismatch (the raw checks' first) once the
- * recomputation is done.
+ * adding what differs to `recomputed`; the hash and raw-record mismatches come first, in the
+ * order they were always reported.
  */
 async function checkAndRecompute(
   dir: string,
   options: VerifyReleaseOptions,
   recomputed: VerifyMismatch[],
-  all: () => Promise<VerifyMismatch[]>,
 ): Promise<VerifyReport> {
   const { files } = await listTreeFiles(dir);
   const spill = await mkdtemp(join(tmpdir(), 'chi-verify-'));
@@ -256,9 +276,16 @@ async function checkAndRecompute(
   const removeOnExit = () => rmSync(spill, { recursive: true, force: true });
   process.once('exit', removeOnExit);
   try {
-    const { paths, versionNote } = await recomputeInto(dir, files, spill, options, recomputed);
+    const { paths, versionNote, checks } = await recomputeInto(
+      dir,
+      files,
+      spill,
+      options,
+      recomputed,
+    );
+    const all = () => [...checks.hashes.map(hashMismatch), ...checks.raw, ...recomputed];
     if (paths === null) {
-      const mismatches = await all();
+      const mismatches = all();
       return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
     }
     for (const path of paths) recomputed.push(...(await compareDerived(dir, spill, path)));
@@ -275,7 +302,7 @@ async function checkAndRecompute(
         });
       }
     }
-    const sorted = (await all()).sort((a, b) => compareUtf8(a.file, b.file));
+    const sorted = all().sort((a, b) => compareUtf8(a.file, b.file));
     return {
       ok: sorted.length === 0,
       mismatches: sorted,

@@ -15,6 +15,7 @@ import {
   isRawPath,
   produceDerivedRelease,
   type ReleaseParameters,
+  startBlockScoring,
 } from './release-files';
 import { type ReleaseTask, startReleaseTask } from './release-workers';
 import { type RunRecords, readRunFolder } from './run-folder';
@@ -353,6 +354,11 @@ async function writeDerivedFiles(
   options: WriteReleaseOptions,
 ): Promise<{ written: Map<string, WrittenDerivedFile>; runId: string; banner: string | null }> {
   const derived = new DerivedFilesOnDisk(staging, forbidden);
+  const blocks = startBlockScoring(
+    { dir: runDir, release: false },
+    options.scorers,
+    parameters.alphas,
+  );
   try {
     const { chartData } = await produceDerivedRelease(
       records,
@@ -360,7 +366,7 @@ async function writeDerivedFiles(
       parameters,
       options.code ?? new Map<string, Uint8Array>(),
       options.scorers,
-      { dir: runDir, release: false },
+      blocks?.chunks,
     );
     return {
       written: derived.finish(),
@@ -370,6 +376,8 @@ async function writeDerivedFiles(
   } catch (error) {
     derived.abandon();
     throw error;
+  } finally {
+    await blocks?.stop();
   }
 }
 
