@@ -11,8 +11,7 @@ import { runVerifyCli } from './verify-cli';
 
 // The bundle is also its own worker thread's entry (`release-workers.ts`): a copy of a release
 // needs no second file. Started as a worker, it runs its task and not the command.
-if (!serveReleaseWorker()) {
-  setReleaseWorkerEntry(new URL(import.meta.url));
-  boundHeapGrowth();
-  process.exitCode = await runVerifyCli(process.argv.slice(2));
-}
+const worker = serveReleaseWorker();
+if (!worker) setReleaseWorkerEntry(new URL(import.meta.url));
+boundHeapGrowth();
+if (!worker) process.exitCode = await runVerifyCli(process.argv.slice(2));
