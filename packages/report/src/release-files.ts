@@ -38,7 +38,7 @@ import {
   type ReleaseCode,
   type ReleaseCodeSection,
 } from './release-code';
-import { type ReleaseStream, streamReleaseTask } from './release-workers';
+import { type ReleaseStream, releaseThreads, streamReleaseTask } from './release-workers';
 import { renderHtml, renderMarkdown } from './render-report';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import {
@@ -472,6 +472,15 @@ export interface RecordsSource {
 }
 
 /**
+ * The threads (`CHI_WORKERS`, main included) from which the blocks are also scored on a worker:
+ * at 2 the one worker takes only work that is not repeated (the raw files of `chi score`, the
+ * hash checks of `chi verify`), since a block-scoring worker reads and folds the run again (about
+ * a quarter more CPU time) and, with no idle core on a shared machine, bought no wall time
+ * (docs/benchmarks/throughput.md, "`chi score` and `chi verify` on two threads").
+ */
+export const BLOCK_SCORING_THREADS = 3;
+
+/**
  * Starts the block scoring of a release's run on a worker thread (`score-blocks`: the worker reads
  * the folder `source` names itself and scores every other block, `scoreRunFrom` the rest), or
  * returns null when the command has one thread, no worker entry exists, or the scorers are not
@@ -483,6 +492,7 @@ export function startBlockScoring(
   alphas: QualityAlphas,
 ): ReleaseStream<readonly BlockResult[]> | null {
   if (scorers !== undefined && scorers !== BUILT_IN_SCORERS) return null;
+  if (releaseThreads() < BLOCK_SCORING_THREADS) return null;
   return streamReleaseTask<readonly BlockResult[]>('score-blocks', { ...source, alphas });
 }
 

@@ -49,11 +49,34 @@ export async function scoreBlocksOf(
 }
 
 /**
+ * The checks of `chi verify` that need no recomputation, on a worker beside it when the blocks are
+ * scored in-process: every file against SHA256SUMS, and the raw records' own hashes (none when
+ * the raw records cannot be read: the recomputation reads them too and names the file).
+ */
+export async function verifyRawRecords(task: { readonly dir: string }): Promise<RawRecordsChecked> {
+  const hashes = await checkSha256Sums(task.dir);
+  let raw: RawMismatch[] = [];
+  try {
+    const records = await readRunFolder(task.dir, { release: true });
+    const manifestSha256File = await readFile(
+      join(task.dir, RUN_FILE_NAME.manifestSha256),
+      'utf8',
+    ).catch(() => null);
+    raw = rawConsistency(records, manifestSha256File);
+  } catch {
+    // unreadable raw records: reported by the recomputation, naming the file
+  }
+  return { hashes, raw };
+}
+
+/**
  * The tasks a release worker runs, by name: each takes and returns plain (cloneable) data; a
  * task that streams (`score-blocks`) sends its chunks through `send` as it goes.
  */
 export const RELEASE_TASKS = {
   'write-raw-files': (task: RawFilesTask): Promise<RawFileWritten[]> => writeRawReleaseFiles(task),
+  'verify-raw-records': (task: { readonly dir: string }): Promise<RawRecordsChecked> =>
+    verifyRawRecords(task),
   'score-blocks': (task: ScoreBlocksTask, send: (chunk: unknown) => Promise<void>) =>
     scoreBlocksOf(task, send),
 } as const;

@@ -49,37 +49,47 @@ describe('release worker threads', () => {
     setReleaseWorkerEntry(count > 1 ? workerBundle : null);
   };
 
-  it('writes and verifies the same release, byte for byte, with one thread and with two', async () => {
-    threads(1);
-    const before = releaseTasksOnWorkers();
-    await writeRelease({ runDir, outDir: join(dir.path, 'one') });
-    const verifiedOne = await verifyRelease(join(dir.path, 'one'));
-    expect(releaseTasksOnWorkers()).toBe(before);
-    threads(2);
-    await writeRelease({ runDir, outDir: join(dir.path, 'two') });
-    const verifiedTwo = await verifyRelease(join(dir.path, 'two'));
-    // every task ran on a worker thread: the raw files and the block scoring of the release, the
-    // block scoring (with the hash and raw-record checks after it) of the verification
-    expect(releaseTasksOnWorkers()).toBe(before + 3);
-    expect(await hashTree(join(dir.path, 'two'))).toEqual(await hashTree(join(dir.path, 'one')));
-    expect(verifiedOne.ok).toBe(true);
-    expect(verifiedTwo).toEqual(verifiedOne);
+  it('writes and verifies the same release, byte for byte, with one, two and three threads', async () => {
+    const written: Record<number, string> = {};
+    const reports: unknown[] = [];
+    // the tasks on worker threads: none with one thread; with two, the raw files (score) and the
+    // hash checks (verify); with three, the block scoring of both besides
+    for (const [count, tasks] of [
+      [1, 0],
+      [2, 2],
+      [3, 3],
+    ] as const) {
+      threads(count);
+      const before = releaseTasksOnWorkers();
+      written[count] = join(dir.path, ['one', 'two', 'three'][count - 1] as string);
+      await writeRelease({ runDir, outDir: written[count] as string });
+      reports.push(await verifyRelease(written[count] as string));
+      expect(releaseTasksOnWorkers() - before, `${count} threads`).toBe(tasks);
+    }
+    const one = await hashTree(written[1] as string);
+    expect(await hashTree(written[2] as string)).toEqual(one);
+    expect(await hashTree(written[3] as string)).toEqual(one);
+    expect((reports[0] as { ok: boolean }).ok).toBe(true);
+    expect(reports[1]).toEqual(reports[0]);
+    expect(reports[2]).toEqual(reports[0]);
   });
 
-  it('reports a damaged release the same way with a worker thread', async () => {
+  it('reports a damaged release the same way with worker threads', async () => {
     const release = join(dir.path, 'two');
     await writeFile(join(release, 'usage.csv'), 'edited\n');
     await writeFile(join(release, 'manifest.sha256'), `${'0'.repeat(64)}  manifest.json\n`);
-    threads(2);
-    const onWorker = await verifyRelease(release);
-    threads(1);
-    const inProcess = await verifyRelease(release);
-    expect(onWorker.ok).toBe(false);
-    // a hash mismatch and a raw-record mismatch (the worker's) and a value mismatch (the main's)
-    expect(onWorker.mismatches.map((m) => `${m.kind} ${m.file}`)).toEqual(
+    const report = async (count: number) => {
+      threads(count);
+      return verifyRelease(release);
+    };
+    const inProcess = await report(1);
+    expect(inProcess.ok).toBe(false);
+    // a hash mismatch, a raw-record mismatch (a worker's) and a value mismatch (the main's)
+    expect(inProcess.mismatches.map((m) => `${m.kind} ${m.file}`)).toEqual(
       expect.arrayContaining(['hash usage.csv', 'raw manifest.sha256', 'value usage.csv']),
     );
-    expect(onWorker).toEqual(inProcess);
+    expect(await report(2)).toEqual(inProcess);
+    expect(await report(3)).toEqual(inProcess);
   });
 
   it('gives the typed error a task throws on a worker thread, as the in-process task does', async () => {
@@ -140,7 +150,7 @@ describe('release worker threads', () => {
     ] as const) {
       await writeFile(join(damaged, world), text);
       const before = releaseTasksOnWorkers();
-      const onWorker = await errorOf(2);
+      const onWorker = await errorOf(3);
       expect(releaseTasksOnWorkers()).toBe(before + workers);
       const inProcess = await errorOf(1);
       expect(RunFolderDamagedError.isInstance(onWorker)).toBe(true);

@@ -57,6 +57,11 @@ function releaseWorkerEntry(): URL | null {
   return built.protocol === 'file:' && existsSync(fileURLToPath(built)) ? built : null;
 }
 
+/** Whether release tasks start on worker threads (more than one thread, and a worker entry). */
+export function releaseWorkersAvailable(): boolean {
+  return releaseThreads() > 1 && releaseWorkerEntry() !== null;
+}
+
 /** A release task started on a worker thread or already run in-process. */
 export interface ReleaseTask<T> {
   /** What the task gives; rejects with the error the in-process task would have thrown. */

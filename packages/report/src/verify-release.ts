@@ -20,6 +20,7 @@ import {
   startBlockScoring,
 } from './release-files';
 import type { RawRecordsChecked } from './release-tasks';
+import { type ReleaseStream, releaseWorkersAvailable, startReleaseTask } from './release-workers';
 import { REPORT_VERSION } from './report-version';
 import { type RunRecords, readRunFolder } from './run-folder';
 import { checkSha256Sums, listTreeFiles, type Sha256SumsProblem } from './sha256-sums';
@@ -152,14 +153,9 @@ async function recomputeInto(
     options.scorers,
     parameters.alphas,
   );
-  // the hashes and raw records: checked by the scoring worker once its blocks are scored, or here
-  const checks =
-    blocks === null
-      ? Promise.resolve(await rawChecksHere(dir, records))
-      : blocks.result.then(
-          (value) => value as RawRecordsChecked,
-          () => rawChecksHere(dir, records),
-        );
+  // the hashes and raw records: checked by the scoring worker once its blocks are scored, by a
+  // worker of their own beside the recomputation, or here (one thread)
+  const { checks } = await rawChecks(dir, records, blocks);
   const derived = new DerivedFilesOnDisk(spill, null);
   try {
     const code = new Map<string, Uint8Array>();
@@ -183,6 +179,26 @@ async function recomputeInto(
   } finally {
     await blocks?.stop();
   }
+}
+
+/**
+ * The hash and raw-record checks of a release as a promise: the block-scoring worker's result
+ * when there is one, else a worker of their own (`verify-raw-records`) when the command has more
+ * than one thread, else computed here now. A worker that fails gives way to the checks here.
+ */
+async function rawChecks(
+  dir: string,
+  records: RunRecords,
+  blocks: ReleaseStream<unknown> | null,
+): Promise<{ checks: Promise<RawRecordsChecked> }> {
+  // (wrapped: an async function returning the promise itself would wait for it)
+  const here = () => rawChecksHere(dir, records);
+  let checks: Promise<RawRecordsChecked>;
+  if (blocks !== null) checks = blocks.result.then((value) => value as RawRecordsChecked, here);
+  else if (!releaseWorkersAvailable()) checks = Promise.resolve(await here());
+  else checks = (await startReleaseTask('verify-raw-records', { dir })).result.then((v) => v, here);
+  checks.catch(() => {});
+  return { checks };
 }
 
 /** Every file against SHA256SUMS, and the raw records' own hashes (none for unreadable records). */
