@@ -233,6 +233,38 @@ export async function startReleaseTask<N extends ReleaseTaskName>(
   return onWorker(entry, name, input);
 }
 
+/** A chunk from a worker, its end, or its error. */
+type QueueItem<T> = { readonly chunk: T } | { readonly end: true } | { readonly error: Error };
+
+/** The chunks a worker sent, taken in order by one consumer that waits when none is there. */
+class ChunkQueue<T> {
+  readonly #items: QueueItem<T>[] = [];
+  #wake: (() => void) | null = null;
+
+  push(item: QueueItem<T>): void {
+    this.#items.push(item);
+    this.#wake?.();
+    this.#wake = null;
+  }
+
+  /** The chunks until the end; throws the error where it came; `taken` after each chunk. */
+  async *items(taken: () => void): AsyncGenerator<T> {
+    for (;;) {
+      const item = this.#items.shift();
+      if (item === undefined) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        continue;
+      }
+      if ('end' in item) return;
+      if ('error' in item) throw item.error;
+      taken();
+      yield item.chunk;
+    }
+  }
+}
+
 /** A streaming release task on a worker thread: its chunks in order, then its end. */
 export interface ReleaseStream<T> {
   /** The chunks in the order the worker sent them; throws the worker's error where it occurred. */
@@ -257,13 +289,8 @@ export function streamReleaseTask<T>(
   if (entry === null) return null;
   const worker = new Worker(entry, { workerData: { chiReleaseTask: name, input } });
   startedOnWorkers += 1;
-  const queue: ({ chunk: T } | { end: true } | { error: Error })[] = [];
-  let wake: (() => void) | null = null;
-  const push = (item: (typeof queue)[number]) => {
-    queue.push(item);
-    wake?.();
-    wake = null;
-  };
+  const queue = new ChunkQueue<T>();
+  const push = (item: QueueItem<T>) => queue.push(item);
   let ended = false;
   let settle: { resolve: (value: unknown) => void; reject: (error: Error) => void } | null = null;
   const result = new Promise<unknown>((resolve, reject) => {
@@ -289,23 +316,8 @@ export function streamReleaseTask<T>(
   worker.once('exit', (code) => {
     if (!ended) end({ error: new Error(`release worker (${name}) exited with code ${code}`) });
   });
-  async function* chunks(): AsyncGenerator<T> {
-    for (;;) {
-      const item = queue.shift();
-      if (item === undefined) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        continue;
-      }
-      if ('end' in item) return;
-      if ('error' in item) throw item.error;
-      worker.postMessage('ack');
-      yield item.chunk;
-    }
-  }
   return {
-    chunks: chunks(),
+    chunks: queue.items(() => worker.postMessage('ack')),
     result,
     async stop() {
       await worker.terminate();
