@@ -12,6 +12,8 @@ export default [
       internal: 'src/internal.ts',
       inspect: 'src/inspect.ts',
       viewer: 'src/viewer.ts',
+      // the worker thread of `chi score` and `chi verify` (`release-workers.ts` starts it)
+      'release-worker': 'src/release-worker.ts',
     },
     { splitting: true },
   ),

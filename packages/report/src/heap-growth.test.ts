@@ -39,8 +39,11 @@ describe('the command-line entries', () => {
     const source = entry(path);
     const call = source.indexOf('\nboundHeapGrowth();\n');
     expect(call).toBeGreaterThan(0);
-    // the first statement that runs a command: the verify CLI, or chi's dispatch to its command
-    const command = source.search(/\n(process\.exitCode = await runVerifyCli|runCli|main)\(/);
+    // the first statement that runs a command: the verify CLI (not on its worker threads), or
+    // chi's dispatch to its command
+    const command = source.search(
+      /\n(if \(!worker\) )?(process\.exitCode = await runVerifyCli|runCli|main)\(/,
+    );
     expect(command).toBeGreaterThan(0);
     expect(call).toBeLessThan(command);
   });

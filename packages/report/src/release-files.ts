@@ -38,6 +38,7 @@ import {
   type ReleaseCode,
   type ReleaseCodeSection,
 } from './release-code';
+import { type ReleaseStream, releaseThreads, streamReleaseTask } from './release-workers';
 import { renderHtml, renderMarkdown } from './render-report';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import {
@@ -47,7 +48,7 @@ import {
 } from './report-document';
 import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
-import { scoreRun, type TraceSink } from './score-run';
+import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {
@@ -462,6 +463,39 @@ async function profileFigureSection(
   return { files, blocks: profileReportBlocks(profiles, { figure, svg, number: figureNumber }) };
 }
 
+/** The folder the records were read from: a run folder, or a release (`release: true`). */
+export interface RecordsSource {
+  readonly dir: string;
+  readonly release: boolean;
+  /** Also check the release's hashes and raw records on the worker once its blocks are scored. */
+  readonly verify?: boolean;
+}
+
+/**
+ * The threads (`CHI_WORKERS`, main included) from which the blocks are also scored on a worker:
+ * at 2 the one worker takes only work that is not repeated (the raw files of `chi score`, the
+ * hash checks of `chi verify`), since a block-scoring worker reads and folds the run again (about
+ * a quarter more CPU time) and, with no idle core on a shared machine, bought no wall time
+ * (docs/benchmarks/throughput.md, "`chi score` and `chi verify` on two threads").
+ */
+export const BLOCK_SCORING_THREADS = 3;
+
+/**
+ * Starts the block scoring of a release's run on a worker thread (`score-blocks`: the worker reads
+ * the folder `source` names itself and scores every other block, `scoreRunFrom` the rest), or
+ * returns null when the command has one thread, no worker entry exists, or the scorers are not
+ * the built-in ones (a worker scores with those only): then `scoreRun` scores every block here.
+ */
+export function startBlockScoring(
+  source: RecordsSource,
+  scorers: readonly AnyExperimentScorer[] | undefined,
+  alphas: QualityAlphas,
+): ReleaseStream<readonly BlockResult[]> | null {
+  if (scorers !== undefined && scorers !== BUILT_IN_SCORERS) return null;
+  if (releaseThreads() < BLOCK_SCORING_THREADS) return null;
+  return streamReleaseTask<readonly BlockResult[]>('score-blocks', { ...source, alphas });
+}
+
 /**
  * Computes the derived part of a release from the raw run records: scores, traces, chart data
  * (JSON + CSV), figures, case examples, report and metadata. Deterministic: the same records and
@@ -507,6 +541,7 @@ export async function produceDerivedRelease(
   parameters: ReleaseParameters = DEFAULT_RELEASE_PARAMETERS,
   code: ReleaseCode = new Map(),
   scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
+  scoredElsewhere?: AsyncIterable<readonly BlockResult[]>,
 ): Promise<{ chartData: ChartData; scores: RunScores }> {
   const codeSection = describeReleaseCode(code);
   const traces = new ReleaseTraceSink(
@@ -516,7 +551,11 @@ export async function produceDerivedRelease(
     scorers,
   );
   // one pass over the attempt log feeds every scorer (docs/architecture.md, "Scoring and analysis")
-  const scores = scoreRun(records, { alphas: parameters.alphas, traces, scorers });
+  // (every other block scored on a worker thread when `scoredElsewhere` streams its results)
+  const scores =
+    scoredElsewhere === undefined
+      ? scoreRun(records, { alphas: parameters.alphas, traces, scorers })
+      : await scoreRunFrom(records, { alphas: parameters.alphas, traces }, scoredElsewhere);
   const analyzeOptions: AnalyzeRunOptions = {
     alphas: parameters.alphas,
     exploratoryBelowWorlds: parameters.exploratoryBelowWorlds,

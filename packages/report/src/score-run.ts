@@ -102,12 +102,31 @@ function idsAsked(
   return ids ?? null;
 }
 
+/**
+ * Where a block's results go, scorer by scorer in the order they are produced: the collector of
+ * {@link scoreRun}, or (on a worker thread, `scoreRunBlocks`) a list posted to the main thread.
+ */
+export interface BlockResultSink {
+  add(
+    experimentId: string,
+    observations: readonly ObservationBase[],
+    traces: readonly TraceLineBase[],
+  ): void;
+}
+
+/** One result of {@link BlockResultSink.add}, as data. */
+export interface BlockResult {
+  readonly experimentId: string;
+  readonly observations: readonly ObservationBase[];
+  readonly traces: readonly TraceLineBase[];
+}
+
 /** What scoring one block reads: the run, every request's outcome, and where results go. */
 interface BlockScoring {
   readonly records: RunRecords;
   readonly outcomes: PlannedOutcomes;
   readonly alphas: QualityAlphas;
-  readonly out: ScoreCollector;
+  readonly out: BlockResultSink;
 }
 
 /** One system's requests in one block. */
@@ -117,7 +136,7 @@ interface SystemRequests {
 }
 
 /** Collects observations (packed as they come) by experiment, and hands traces to the sink (or a list). */
-class ScoreCollector {
+class ScoreCollector implements BlockResultSink {
   readonly #observations = new Map<string, PackedObservations<ObservationBase>>();
   readonly #traces = new Map<string, TraceLineBase[]>();
   readonly taxonomy = new MemoryTaxonomyCounter();
@@ -226,13 +245,8 @@ function scoreSystem(
  * Scores one block through its experiment's block scorer, system by system (manifest order),
  * reading its world once; an error names the world file it was scored against.
  */
-function scoreBlock(
-  context: BlockScoring,
-  scorer: ReportScorer,
-  block: PlannedBlock,
-  units: readonly SystemRequests[],
-  blockComplete: boolean,
-): void {
+function scoreBlock(context: BlockScoring, unit: BlockUnit): void {
+  const { scorer, block, units, blockComplete } = unit;
   const first = units[0];
   if (first === undefined) return;
   let world: unknown;
@@ -241,11 +255,11 @@ function scoreBlock(
   } catch (error) {
     throw scoringError(context, scorer, block, first.systemId, error);
   }
-  for (const unit of units) {
+  for (const system of units) {
     try {
-      scoreSystem(context, scorer, block, world, { ...unit, blockComplete });
+      scoreSystem(context, scorer, block, world, { ...system, blockComplete });
     } catch (error) {
-      throw scoringError(context, scorer, block, unit.systemId, error);
+      throw scoringError(context, scorer, block, system.systemId, error);
     }
   }
 }
@@ -274,13 +288,100 @@ function plannedBySystemBlock(records: RunRecords): Map<string, number[]> {
  * scored exactly once. Whether the observation counts is decided by its block's completeness.
  */
 export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): RunScores {
+  const run = startScoring(records, options);
+  for (const unit of blockUnits(run.context, run.scorers, run.blocks))
+    scoreBlock(run.context, unit);
+  return finishScoring(records, run);
+}
+
+/**
+ * How the started blocks are shared between the main thread and a worker thread: in plan order,
+ * block `i` (counting only the blocks a scorer claims) is the worker's when `i % 2 === 1`.
+ * Alternating keeps both threads busy through the whole scoring, whatever the kinds' order.
+ */
+function isWorkerBlock(index: number): boolean {
+  return index % 2 === 1;
+}
+
+/**
+ * {@link scoreRun} with every other block scored elsewhere (on a worker thread, by
+ * {@link scoreRunBlocks} over the same run; `isWorkerBlock`): the main thread scores its blocks
+ * and takes the worker's results between them, in plan order, as `scoreRun` produces them, so
+ * the scores and traces are the same. Only for the built-in scorers (`options.scorers` absent):
+ * a worker scores with those.
+ */
+export async function scoreRunFrom(
+  records: RunRecords,
+  options: Omit<ScoreRunOptions, 'scorers'>,
+  scored: AsyncIterable<readonly BlockResult[]>,
+): Promise<RunScores> {
+  const run = startScoring(records, options);
+  const fromWorker = scored[Symbol.asyncIterator]();
+  let index = 0;
+  for (const unit of blockUnits(run.context, run.scorers, run.blocks)) {
+    if (!isWorkerBlock(index++)) {
+      scoreBlock(run.context, unit);
+      continue;
+    }
+    const next = await fromWorker.next();
+    if (next.done === true)
+      throw new Error(`the scoring worker ended before block ${unit.block.blockId}`);
+    for (const result of next.value)
+      run.out.add(result.experimentId, result.observations, result.traces);
+  }
+  return finishScoring(records, run);
+}
+
+/**
+ * The worker's part of {@link scoreRunFrom}: every other started block (`isWorkerBlock`), in plan
+ * order, through the built-in scorers, each block's results handed to `send` as data (awaited
+ * before the next block is scored).
+ */
+export async function scoreRunBlocks(
+  records: RunRecords,
+  alphas: QualityAlphas | undefined,
+  send: (results: readonly BlockResult[]) => Promise<void>,
+): Promise<void> {
+  let results: BlockResult[] = [];
+  const sink: BlockResultSink = {
+    add: (experimentId, observations, traces) =>
+      results.push({ experimentId, observations, traces }),
+  };
+  const scorers = checkedScorers(BUILT_IN_SCORERS);
+  const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
+  const blocks = blockStatuses(records, outcomes);
+  const context: BlockScoring = { records, outcomes, alphas: alphas ?? EQUAL_ALPHAS, out: sink };
+  let index = 0;
+  for (const unit of blockUnits(context, scorers, blocks)) {
+    if (!isWorkerBlock(index++)) continue;
+    scoreBlock(context, unit);
+    await send(results);
+    results = [];
+  }
+}
+
+/** A run being scored: its scorers, the log's fold, the block statuses and the collector. */
+interface Scoring {
+  readonly scorers: readonly ReportScorer[];
+  readonly outcomes: PlannedOutcomes;
+  readonly blocks: BlockRow[];
+  readonly out: ScoreCollector;
+  readonly context: BlockScoring;
+}
+
+function startScoring(records: RunRecords, options: ScoreRunOptions): Scoring {
   const scorers = checkedScorers(options.scorers ?? BUILT_IN_SCORERS);
   // the log folded to line indexes; each outcome is read back from the log when scored
   const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
   const blocks = blockStatuses(records, outcomes);
   const out = new ScoreCollector(scorers, options.traces);
   const context: BlockScoring = { records, outcomes, alphas: options.alphas ?? EQUAL_ALPHAS, out };
-  scoreBlocks(context, scorers, blocks);
+  return { scorers, outcomes, blocks, out, context };
+}
+
+/** The per-world scorers and the scores, once every block's results are in the collector. */
+function finishScoring(records: RunRecords, run: Scoring): RunScores {
+  const { scorers, outcomes, blocks, out } = run;
   out.flush();
   const modules = new Map<string, ExperimentScores>();
   for (const scorer of scorers)
@@ -299,15 +400,23 @@ export function scoreRun(records: RunRecords, options: ScoreRunOptions = {}): Ru
   });
 }
 
+/** One block to score: its scorer, its systems' requests, and whether it is complete. */
+interface BlockUnit {
+  readonly scorer: ReportScorer;
+  readonly block: PlannedBlock;
+  readonly units: readonly SystemRequests[];
+  readonly blockComplete: boolean;
+}
+
 /**
- * Every started block of the plan through the scorer whose per-block capability claims its kind
- * (a block no scorer claims, such as one of a per-world experiment, is skipped here).
+ * Every started block of the plan, in plan order, with the scorer whose per-block capability
+ * claims its kind (a block no scorer claims, such as one of a per-world experiment, is skipped).
  */
-function scoreBlocks(
+function* blockUnits(
   context: BlockScoring,
   scorers: readonly ReportScorer[],
   blocks: readonly BlockRow[],
-): void {
+): Generator<BlockUnit> {
   const { records } = context;
   const complete = new Set(blocks.filter((b) => b.status === 'complete').map((b) => b.blockId));
   const started = new Set(blocks.filter((b) => b.status !== 'not_started').map((b) => b.blockId));
@@ -325,7 +434,7 @@ function scoreBlocks(
         planned: requestsAt(records.plan, planned.get(`${systemId}|${block.blockId}`)),
       }))
       .filter((unit) => unit.planned.length > 0);
-    scoreBlock(context, scorer, block, units, complete.has(block.blockId));
+    yield { scorer, block, units, blockComplete: complete.has(block.blockId) };
   }
 }
 

@@ -8,19 +8,22 @@ import { RUN_FILE_NAME } from '@chi/run/internal';
 import { type QualityAlphas, RunFolderDamagedError } from '@chi/spec';
 import { QualityAlphasSchema } from '@chi/spec/internal';
 import { z } from 'zod';
-import { canonicalJson, sha256Hex } from './canonical-json';
 import { compareReleaseFile } from './compare-release-file';
 import { DerivedFilesOnDisk } from './derived-output';
+import { rawConsistency } from './raw-consistency';
 import { isCodePath } from './release-code';
 import {
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
   produceDerivedRelease,
   type ReleaseParameters,
+  startBlockScoring,
 } from './release-files';
+import type { RawRecordsChecked } from './release-tasks';
+import { type ReleaseStream, releaseWorkersAvailable, startReleaseTask } from './release-workers';
 import { REPORT_VERSION } from './report-version';
-import { type RunRecords, readRunFolder, requestRecordFile } from './run-folder';
-import { checkSha256Sums, listTreeFiles } from './sha256-sums';
+import { type RunRecords, readRunFolder } from './run-folder';
+import { checkSha256Sums, listTreeFiles, type Sha256SumsProblem } from './sha256-sums';
 
 export { diffJson } from './compare-release-file';
 
@@ -57,59 +60,6 @@ export interface VerifyReport {
    */
   readonly versionNote: string | null;
   readonly recomputedFiles: number;
-}
-
-/** Raw-record consistency: the manifest hash, request hashes and the hashes attempts carry. */
-function rawConsistency(records: RunRecords, manifestSha256File: string | null): VerifyMismatch[] {
-  const out: VerifyMismatch[] = [];
-  const raw = (file: string, message: string): VerifyMismatch => ({
-    file,
-    kind: 'raw',
-    at: null,
-    recorded: null,
-    recomputed: null,
-    message: `${file}: ${message}`,
-  });
-  if (
-    manifestSha256File !== null &&
-    manifestSha256File !== `${records.manifestSha256}  ${RUN_FILE_NAME.manifest}\n`
-  ) {
-    out.push(
-      raw(
-        RUN_FILE_NAME.manifestSha256,
-        `does not hold the SHA-256 of ${RUN_FILE_NAME.manifest} (${records.manifestSha256})`,
-      ),
-    );
-  }
-  for (const [requestId, request] of records.requests) {
-    const actual = sha256Hex(canonicalJson(request.messages));
-    if (actual !== request.requestSha256)
-      out.push(
-        raw(
-          requestRecordFile(records, requestId),
-          `requestSha256 of ${requestId} is ${request.requestSha256}, the messages hash to ${actual}`,
-        ),
-      );
-  }
-  records.attempts.forEach((attempt, index) => {
-    if (attempt.manifestSha256 !== records.manifestSha256)
-      out.push(
-        raw(
-          RUN_FILE_NAME.attempts,
-          `line ${index + 1} carries manifest hash ${attempt.manifestSha256}, the manifest hashes to ${records.manifestSha256}`,
-        ),
-      );
-    const recorded = records.requestHashes.get(attempt.requestId);
-    if (recorded !== undefined && attempt.requestSha256 !== recorded) {
-      out.push(
-        raw(
-          RUN_FILE_NAME.attempts,
-          `line ${index + 1} (${attempt.attemptId}) carries request hash ${attempt.requestSha256}, ${requestRecordFile(records, attempt.requestId)} has ${recorded}`,
-        ),
-      );
-    }
-  });
-  return out;
 }
 
 async function releaseVersionNote(dir: string): Promise<string | null> {
@@ -176,7 +126,7 @@ async function recomputeInto(
   spill: string,
   options: VerifyReleaseOptions,
   mismatches: VerifyMismatch[],
-): Promise<{ paths: string[] | null; versionNote: string | null }> {
+): Promise<{ paths: string[] | null; versionNote: string | null; checks: RawRecordsChecked }> {
   let records: RunRecords;
   let parameters: ReleaseParameters;
   try {
@@ -195,26 +145,70 @@ async function recomputeInto(
         `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
       ),
     );
-    return { paths: null, versionNote: null };
+    return { paths: null, versionNote: null, checks: await rawChecksHere(dir, null) };
   }
   const versionNote = await releaseVersionNote(dir);
-  const manifestSha256File = await readFile(join(dir, RUN_FILE_NAME.manifestSha256), 'utf8').catch(
-    () => null,
+  const blocks = startBlockScoring(
+    { dir, release: true, verify: true },
+    options.scorers,
+    parameters.alphas,
   );
-  mismatches.push(...rawConsistency(records, manifestSha256File));
+  // the hashes and raw records: checked by the scoring worker once its blocks are scored, by a
+  // worker of their own beside the recomputation, or here (one thread)
+  const { checks } = await rawChecks(dir, records, blocks);
   const derived = new DerivedFilesOnDisk(spill, null);
   try {
     const code = new Map<string, Uint8Array>();
     for (const path of files.filter(isCodePath))
       code.set(path, new Uint8Array(await readFile(join(dir, path))));
-    await produceDerivedRelease(records, derived, parameters, code, options.scorers);
-    return { paths: [...derived.finish().keys()].sort(compareUtf8), versionNote };
+    await produceDerivedRelease(
+      records,
+      derived,
+      parameters,
+      code,
+      options.scorers,
+      blocks?.chunks,
+    );
+    const paths = [...derived.finish().keys()].sort(compareUtf8);
+    return { paths, versionNote, checks: await checks };
   } catch (error) {
     derived.abandon();
     const message = `recomputation failed: ${(error as Error).message.split('\n')[0]}`;
     mismatches.push(rawMismatch(fileOf(error), message));
-    return { paths: null, versionNote };
+    return { paths: null, versionNote, checks: await checks };
+  } finally {
+    await blocks?.stop();
   }
+}
+
+/**
+ * The hash and raw-record checks of a release as a promise: the block-scoring worker's result
+ * when there is one, else a worker of their own (`verify-raw-records`) when the command has more
+ * than one thread, else computed here now. A worker that fails gives way to the checks here.
+ */
+async function rawChecks(
+  dir: string,
+  records: RunRecords,
+  blocks: ReleaseStream<unknown> | null,
+): Promise<{ checks: Promise<RawRecordsChecked> }> {
+  // (wrapped: an async function returning the promise itself would wait for it)
+  const here = () => rawChecksHere(dir, records);
+  let checks: Promise<RawRecordsChecked>;
+  if (blocks !== null) checks = blocks.result.then((value) => value as RawRecordsChecked, here);
+  else if (!releaseWorkersAvailable()) checks = Promise.resolve(await here());
+  else checks = (await startReleaseTask('verify-raw-records', { dir })).result.then((v) => v, here);
+  checks.catch(() => {});
+  return { checks };
+}
+
+/** Every file against SHA256SUMS, and the raw records' own hashes (none for unreadable records). */
+async function rawChecksHere(dir: string, records: RunRecords | null): Promise<RawRecordsChecked> {
+  const hashes = await checkSha256Sums(dir);
+  if (records === null) return { hashes, raw: [] };
+  const manifestSha256File = await readFile(join(dir, RUN_FILE_NAME.manifestSha256), 'utf8').catch(
+    () => null,
+  );
+  return { hashes, raw: rawConsistency(records, manifestSha256File) };
 }
 
 function rawMismatch(file: string, message: string): VerifyMismatch {
@@ -267,31 +261,54 @@ export async function verifyRelease(
   dir: string,
   options: VerifyReleaseOptions = {},
 ): Promise<VerifyReport> {
-  const mismatches: VerifyMismatch[] = [];
-  for (const problem of await checkSha256Sums(dir)) {
-    mismatches.push({
-      file: problem.path,
-      kind: 'hash',
-      at: null,
-      recorded: null,
-      recomputed: null,
-      message: problem.message,
-    });
-  }
+  const recomputed: VerifyMismatch[] = [];
+  return checkAndRecompute(dir, options, recomputed);
+}
+
+function hashMismatch(problem: Sha256SumsProblem): VerifyMismatch {
+  return {
+    file: problem.path,
+    kind: 'hash',
+    at: null,
+    recorded: null,
+    recomputed: null,
+    message: problem.message,
+  };
+}
+
+/**
+ * Recomputes every derived file of the release at `dir` and compares each with the published one,
+ * adding what differs to `recomputed`; the hash and raw-record mismatches come first, in the
+ * order they were always reported.
+ */
+async function checkAndRecompute(
+  dir: string,
+  options: VerifyReleaseOptions,
+  recomputed: VerifyMismatch[],
+): Promise<VerifyReport> {
   const { files } = await listTreeFiles(dir);
   const spill = await mkdtemp(join(tmpdir(), 'chi-verify-'));
   // also when the process exits mid-way (`chi`'s second Ctrl-C calls process.exit)
   const removeOnExit = () => rmSync(spill, { recursive: true, force: true });
   process.once('exit', removeOnExit);
   try {
-    const { paths, versionNote } = await recomputeInto(dir, files, spill, options, mismatches);
-    if (paths === null)
+    const { paths, versionNote, checks } = await recomputeInto(
+      dir,
+      files,
+      spill,
+      options,
+      recomputed,
+    );
+    const all = () => [...checks.hashes.map(hashMismatch), ...checks.raw, ...recomputed];
+    if (paths === null) {
+      const mismatches = all();
       return { ok: false, mismatches, checkedFiles: files.length, recomputedFiles: 0, versionNote };
-    for (const path of paths) mismatches.push(...(await compareDerived(dir, spill, path)));
+    }
+    for (const path of paths) recomputed.push(...(await compareDerived(dir, spill, path)));
     const derivedSet = new Set(paths);
     for (const path of files) {
       if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path)) {
-        mismatches.push({
+        recomputed.push({
           file: path,
           kind: 'unexpected',
           at: null,
@@ -301,7 +318,7 @@ export async function verifyRelease(
         });
       }
     }
-    const sorted = mismatches.sort((a, b) => compareUtf8(a.file, b.file));
+    const sorted = all().sort((a, b) => compareUtf8(a.file, b.file));
     return {
       ok: sorted.length === 0,
       mismatches: sorted,

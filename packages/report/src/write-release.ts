@@ -1,34 +1,25 @@
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  link,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { runEvidenceBanner } from '@chi/analysis';
 import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { fileLines } from '@chi/run/internal';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { sha256Hex } from './canonical-json';
 import { DerivedFilesOnDisk, type WrittenDerivedFile } from './derived-output';
 import { failpoint } from './failpoint';
+import type { RawFileWritten } from './raw-release-files';
 import type { ReleaseCode } from './release-code';
 import {
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
   produceDerivedRelease,
   type ReleaseParameters,
+  startBlockScoring,
 } from './release-files';
+import { type ReleaseTask, startReleaseTask } from './release-workers';
 import { type RunRecords, readRunFolder } from './run-folder';
-import { findSecrets, JsonlSecretScan, type SecretFinding } from './secrets';
+import type { SecretFinding } from './secrets';
 import {
   formatSha256Sums,
   listTreeFiles,
@@ -99,50 +90,10 @@ export interface ReleaseSummary {
   readonly evidenceBanner: string | null;
 }
 
-/**
- * The canonical lines of a raw JSONL run file (each `\n`-terminated), read line by line: a line
- * that does not parse is an error naming it, unless it is the last (a torn append, dropped).
- */
-async function* canonicalJsonLines(file: string, path: string): AsyncGenerator<string> {
-  let unparsed: { line: number; message: string } | null = null;
-  let number = 0;
-  for await (const line of fileLines(file)) {
-    number += 1;
-    if (unparsed !== null)
-      throw new InvalidArgumentError(
-        `${path} line ${unparsed.line}`,
-        `expected JSON: ${unparsed.message}`,
-      );
-    let canonical: string;
-    try {
-      canonical = canonicalJson(JSON.parse(line.text) as unknown);
-    } catch (error) {
-      unparsed = { line: number, message: (error as Error).message };
-      continue;
-    }
-    yield `${canonical}\n`;
-  }
-}
-
 /** The raw run files a release copies (relative paths, in listing order). */
 async function rawPaths(runDir: string): Promise<string[]> {
   const { files } = await listTreeFiles(runDir);
   return files.filter((path) => isRawPath(path) && !path.endsWith('.tmp'));
-}
-
-/** A release file's text with its JSON values when it is JSON (one per JSONL line). */
-interface PublishedFile {
-  readonly text: string;
-  readonly values?: readonly unknown[];
-}
-
-/**
- * A gzip run file (payload, world), published byte for byte: its bytes are canonical (fixed
- * level, no name, time 0), so they are never rewritten. `linkFrom` is the run folder's copy.
- */
-interface GzipRunFile {
-  readonly gzip: Uint8Array;
-  readonly linkFrom: string;
 }
 
 /**
@@ -154,46 +105,15 @@ interface DerivedFileWritten {
 }
 
 /**
- * A raw JSONL run file (the attempt log, the ledger...), never held: read from the run folder
- * line by line twice, once to scan its canonical lines for secrets and once to write them, so
- * memory does not grow with the log.
+ * A raw run file, already scanned and written into the staging folder (on a worker thread beside
+ * the scoring, `writeRawReleaseFiles`): it only gives its hash and findings in its turn.
  */
-interface StreamedJsonlFile {
-  readonly lines: () => AsyncIterable<string>;
+interface RawFileDone {
+  readonly raw: RawFileWritten;
 }
 
-/**
- * What one release file holds: a published text, a gzip run file, a streamed JSONL run file, a
- * derived file already written, or bytes (packed code).
- */
-type ReleaseContent =
-  | PublishedFile
-  | GzipRunFile
-  | StreamedJsonlFile
-  | DerivedFileWritten
-  | Uint8Array;
-
-/**
- * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
- * line by line (a torn last line dropped), anything else as it is. Read one file at a time, so
- * the run never sits in memory.
- */
-async function publishedRawFile(
-  runDir: string,
-  path: string,
-): Promise<PublishedFile | GzipRunFile | StreamedJsonlFile> {
-  if (path.endsWith('.gz')) {
-    const linkFrom = join(runDir, path);
-    return { gzip: new Uint8Array(await readFile(linkFrom)), linkFrom };
-  }
-  if (path.endsWith('.jsonl')) return { lines: () => canonicalJsonLines(join(runDir, path), path) };
-  const text = await readFile(join(runDir, path), 'utf8');
-  if (path.endsWith('.json')) {
-    const value = JSON.parse(text) as unknown;
-    return { text: canonicalJson(value, path), values: [value] };
-  }
-  return { text };
-}
+/** What one release file holds: a derived file or a raw file already written, or bytes (packed code). */
+type ReleaseContent = DerivedFileWritten | RawFileDone | Uint8Array;
 
 /** Sibling folders a release is built in, and an old release moved aside while it is replaced. */
 function stagingNames(outDir: string): { partialPrefix: string; replacedPrefix: string } {
@@ -253,112 +173,26 @@ async function removeStaleStaging(outDir: string): Promise<void> {
 /** A release file's content, produced when it is written (raw files are read then). */
 type ReleaseFileSource = () => Promise<ReleaseContent>;
 
-function contentBytes(
-  content: Exclude<ReleaseContent, DerivedFileWritten | StreamedJsonlFile>,
-): Uint8Array {
-  if (content instanceof Uint8Array) return content;
-  if ('gzip' in content) return content.gzip;
-  return Buffer.from(content.text, 'utf8');
-}
-
-/** Lines joined into UTF-8 chunks of at least 64 KiB (one write each, not one per line). */
-async function* batchedLines(lines: AsyncIterable<string>): AsyncGenerator<Buffer> {
-  let batch: string[] = [];
-  let length = 0;
-  for await (const line of lines) {
-    batch.push(line);
-    length += line.length;
-    if (length < 64 * 1024) continue;
-    yield Buffer.from(batch.join(''), 'utf8');
-    batch = [];
-    length = 0;
-  }
-  if (batch.length > 0) yield Buffer.from(batch.join(''), 'utf8');
-}
-
-/** Writes chunks of a file in order and returns the SHA-256 of the bytes written. */
-async function writeChunks(
-  target: string,
-  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
-): Promise<string> {
-  const hash = createHash('sha256');
-  const handle = await open(target, 'w');
-  try {
-    for await (const chunk of chunks) {
-      hash.update(chunk);
-      await handle.write(chunk);
-    }
-  } finally {
-    await handle.close();
-  }
-  return hash.digest('hex');
-}
-
-/** The secrets a streamed JSONL file would publish, scanned one canonical line at a time. */
-async function scanStreamed(
-  path: string,
-  file: StreamedJsonlFile,
-  forbidden: readonly string[],
-): Promise<readonly SecretFinding[]> {
-  const scan = new JsonlSecretScan(path, forbidden);
-  for await (const line of file.lines()) {
-    const text = line.slice(0, -1);
-    scan.line(text, JSON.parse(text) as unknown);
-  }
-  return scan.findings();
-}
-
 /**
- * Writes one release file. A gzip run file is hard-linked to the run folder's copy when it can be
- * (same file system): its bytes are identical and never rewritten, so a release inside its run
- * folder does not store them twice. Otherwise the same bytes are written.
+ * The secrets one release file would publish, as found when it was written. Packed code is not
+ * scanned (its sources name header fields and key formats on purpose, to redact them).
  */
-async function writeReleaseFile(
-  target: string,
-  bytes: Uint8Array,
-  linkFrom: string | undefined,
-): Promise<void> {
-  if (linkFrom !== undefined) {
-    try {
-      await link(linkFrom, target);
-      return;
-    } catch {
-      // another file system or no hard links: fall back to a copy of the same bytes
-    }
-  }
-  await writeFile(target, bytes);
-}
-
-/**
- * The secrets one release file would publish. Packed code is not scanned (its sources name header
- * fields and key formats on purpose, to redact them); a gzip run file is scanned decompressed.
- */
-async function scanContent(
-  path: string,
-  content: ReleaseContent,
-  forbidden: readonly string[],
-): Promise<readonly SecretFinding[]> {
+async function scanContent(content: ReleaseContent): Promise<readonly SecretFinding[]> {
   if (content instanceof Uint8Array) return [];
-  if ('lines' in content) return scanStreamed(path, content, forbidden);
-  if ('written' in content) return content.written.findings;
-  if ('gzip' in content) {
-    const text = gunzipSync(content.gzip).toString('utf8');
-    return findSecrets(path.slice(0, -'.gz'.length), text, forbidden).map((finding) => ({
-      ...finding,
-      path,
-    }));
-  }
-  return findSecrets(path, content.text, forbidden, content.values);
+  if ('raw' in content) return content.raw.findings;
+  return content.written.findings;
 }
 
-/** Writes one release file's content and returns the SHA-256 of the bytes written. */
+/** Writes one release file's content (if not written yet) and returns the SHA-256 of its bytes. */
 async function writeContent(target: string, content: ReleaseContent): Promise<string> {
-  if (!(content instanceof Uint8Array) && 'written' in content) return content.written.sha256;
-  if (!(content instanceof Uint8Array) && 'lines' in content)
-    return writeChunks(target, batchedLines(content.lines()));
-  const bytes = contentBytes(content);
-  await writeReleaseFile(target, bytes, 'linkFrom' in content ? content.linkFrom : undefined);
-  return sha256Hex(bytes);
+  if (content instanceof Uint8Array) {
+    await writeFile(target, content);
+    return sha256Hex(content);
+  }
+  if ('written' in content) return content.written.sha256;
+  if (content.raw.sha256 === null)
+    throw new Error(`release file ${content.raw.path} was not written (a secret was found)`);
+  return content.raw.sha256;
 }
 
 /**
@@ -371,7 +205,6 @@ async function writeContent(target: string, content: ReleaseContent): Promise<st
 async function writeFiles(
   staging: string,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: ReleaseContent) => Promise<readonly SecretFinding[]>,
 ): Promise<{ entries: Sha256SumsEntry[]; findings: SecretFinding[] }> {
   const entries: Sha256SumsEntry[] = [];
   const findings: SecretFinding[] = [];
@@ -390,7 +223,7 @@ async function writeFiles(
     const path = paths[index] as string;
     const content = await (next as Promise<ReleaseContent>);
     next = produce(index + 1);
-    const found = await scan(path, content);
+    const found = await scanContent(content);
     if (found.length > 0 || findings.length > 0) {
       findings.push(...found);
       continue;
@@ -433,10 +266,9 @@ async function createStaging(outDir: string): Promise<Staging> {
 async function completeStaging(
   staging: Staging,
   files: ReadonlyMap<string, ReleaseFileSource>,
-  scan: (path: string, content: ReleaseContent) => Promise<readonly SecretFinding[]>,
   beforeChecksums: () => void,
 ): Promise<void> {
-  const { entries, findings } = await writeFiles(staging.path, files, scan);
+  const { entries, findings } = await writeFiles(staging.path, files);
   if (findings.length > 0) throw new SecretLeakError(findings);
   beforeChecksums();
   await writeFile(join(staging.path, SHA256SUMS_FILE), formatSha256Sums(entries));
@@ -484,8 +316,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const runDir = resolve(options.runDir);
   const outDir = resolve(options.outDir);
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
-  const scan = (path: string, content: ReleaseContent) => scanContent(path, content, forbidden);
-  const { files, runId, evidenceBanner, staging } = await releaseSources(
+  const { files, runId, evidenceBanner, staging, rawTask } = await releaseSources(
     runDir,
     options,
     forbidden,
@@ -494,9 +325,10 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   try {
     options.onStep?.({ step: 'write', files: files.size });
     await checkReplaceable(outDir, options.overwrite ?? false, new Set(files.keys()));
-    await completeStaging(staging, files, scan, () => options.onStep?.({ step: 'checksums' }));
+    await completeStaging(staging, files, () => options.onStep?.({ step: 'checksums' }));
   } catch (error) {
     // nothing reaches outDir: the files written so far go with the staging folder
+    await rawTask.stop();
     await rm(staging.path, { recursive: true, force: true });
     throw error;
   }
@@ -514,6 +346,7 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
  * secrets then), closing every file they left open when producing them fails.
  */
 async function writeDerivedFiles(
+  runDir: string,
   records: RunRecords,
   staging: string,
   forbidden: readonly string[],
@@ -521,6 +354,11 @@ async function writeDerivedFiles(
   options: WriteReleaseOptions,
 ): Promise<{ written: Map<string, WrittenDerivedFile>; runId: string; banner: string | null }> {
   const derived = new DerivedFilesOnDisk(staging, forbidden);
+  const blocks = startBlockScoring(
+    { dir: runDir, release: false },
+    options.scorers,
+    parameters.alphas,
+  );
   try {
     const { chartData } = await produceDerivedRelease(
       records,
@@ -528,6 +366,7 @@ async function writeDerivedFiles(
       parameters,
       options.code ?? new Map<string, Uint8Array>(),
       options.scorers,
+      blocks?.chunks,
     );
     return {
       written: derived.finish(),
@@ -537,14 +376,18 @@ async function writeDerivedFiles(
   } catch (error) {
     derived.abandon();
     throw error;
+  } finally {
+    await blocks?.stop();
   }
 }
 
 /**
  * Every file of the release as a source to produce it from, with the run's ID and evidence banner.
- * The derived files are written into the staging folder (`createStaging`, called once the run is
- * read; removed again when producing them fails) as they are produced, so none of them is held;
- * the run records, the scores and the chart data are dropped when this returns.
+ * The raw files are copied into the staging folder (`createStaging`, called once the run is read;
+ * removed again when producing the derived files fails) by a release task, on a worker thread
+ * beside the scoring when the command has more than one thread (`release-workers.ts`), before it
+ * otherwise; the derived files are written there as they are produced, so none of them is held.
+ * The run records, the scores and the chart data are dropped when this returns.
  */
 async function releaseSources(
   runDir: string,
@@ -556,23 +399,43 @@ async function releaseSources(
   runId: string;
   evidenceBanner: string | null;
   staging: Staging;
+  rawTask: ReleaseTask<RawFileWritten[]>;
 }> {
   const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
   options.onStep?.({ step: 'read', runDir });
   const records = await readRunFolder(runDir);
-  const files = new Map<string, ReleaseFileSource>();
-  for (const path of await rawPaths(runDir)) files.set(path, () => publishedRawFile(runDir, path));
+  const raw = (await rawPaths(runDir)).sort(compareUtf8);
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
   const staging = await createStaging();
+  let rawTask: ReleaseTask<RawFileWritten[]> | null = null;
   let derived: Awaited<ReturnType<typeof writeDerivedFiles>>;
   try {
-    derived = await writeDerivedFiles(records, staging.path, forbidden, parameters, options);
+    rawTask = await startReleaseTask('write-raw-files', {
+      runDir,
+      staging: staging.path,
+      paths: raw,
+      forbidden,
+    });
+    derived = await writeDerivedFiles(
+      runDir,
+      records,
+      staging.path,
+      forbidden,
+      parameters,
+      options,
+    );
   } catch (error) {
+    await rawTask?.stop();
     await rm(staging.path, { recursive: true, force: true });
     throw error;
   }
+  const files = new Map<string, ReleaseFileSource>();
+  const rawResults = rawTask.result.then((written) => new Map(written.map((w) => [w.path, w])));
+  rawResults.catch(() => {});
+  for (const path of raw)
+    files.set(path, async () => ({ raw: (await rawResults).get(path) as RawFileWritten }));
   for (const [path, written] of derived.written) files.set(path, async () => ({ written }));
   for (const [path, bytes] of options.code ?? new Map<string, Uint8Array>())
     files.set(path, async () => bytes);
-  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging };
+  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging, rawTask };
 }
