@@ -15,7 +15,7 @@ export const FAILPOINT_EXIT_CODE = 86;
  * (after each file written into the release's staging folder), `release:before-rename`,
  * `release:between-renames` (the old release moved aside, the new one not yet in place),
  * `release:worker` (a release worker thread started, its task not yet begun; each thread counts
- * its own hits).
+ * its own hits), `verify:spill` (`verifyRelease`'s temporary folder made, nothing yet checked).
  *
  * `CHI_FAILPOINT_ACTION` changes what happens at the point instead of waiting: `exit` ends the
  * thread with {@link FAILPOINT_EXIT_CODE} (`process.exit`: on a worker thread, only that thread),
