@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { failpoint } from './failpoint';
 import { RELEASE_TASKS, type ReleaseTaskName } from './release-tasks';
 import { type ReleaseWorkerMessage, STREAM_WINDOW, serializeError } from './release-workers';
 
@@ -56,16 +57,22 @@ export function serveReleaseWorker(): boolean {
       });
   };
   const done = () => port.off('message', onAck);
-  run(input, send).then(
-    (value) => {
-      done();
-      port.postMessage({ ok: true, value } satisfies ReleaseWorkerMessage);
-    },
-    (error: unknown) => {
-      done();
-      port.postMessage({ ok: false, error: serializeError(error) } satisfies ReleaseWorkerMessage);
-    },
-  );
+  // a test holds (or crashes) the thread here, its task deterministically in flight
+  failpoint('release:worker')
+    .then(() => run(input, send))
+    .then(
+      (value) => {
+        done();
+        port.postMessage({ ok: true, value } satisfies ReleaseWorkerMessage);
+      },
+      (error: unknown) => {
+        done();
+        port.postMessage({
+          ok: false,
+          error: serializeError(error),
+        } satisfies ReleaseWorkerMessage);
+      },
+    );
   return true;
 }
 

@@ -6,12 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
+import { FAILPOINT_EXIT_CODE } from './failpoint';
 import {
+  ReleaseWorkerCrashedError,
   releaseTasksOnWorkers,
   reviveError,
   serializeError,
   setReleaseWorkerEntry,
   startReleaseTask,
+  streamReleaseTask,
   WORKERS_ENV,
 } from './release-workers';
 import { hashTree } from './sha256-sums';
@@ -161,6 +164,56 @@ describe('release worker threads', () => {
     // nothing was left beside the release folders: the workers were stopped before the cleanup
     expect((await readdir(dir.path)).filter((name) => name.includes('.partial-'))).toEqual([]);
   });
+
+  // A worker thread that exits or throws outside its task used to reject with a plain Error
+  // ("exited with code N") or with the bare uncaught error, naming no worker: now a typed error
+  // naming the task, for the started and the streamed tasks and through writeRelease.
+  for (const action of ['exit', 'throw'] as const)
+    it(`turns a worker thread that crashes (${action}) into ReleaseWorkerCrashedError naming its task, never a hang`, async () => {
+      const saved = { point: process.env.CHI_FAILPOINT, action: process.env.CHI_FAILPOINT_ACTION };
+      // read by each worker thread (it starts with a copy of this environment), not by this one
+      process.env.CHI_FAILPOINT = 'release:worker:1';
+      process.env.CHI_FAILPOINT_ACTION = action;
+      try {
+        threads(3);
+        const reason =
+          action === 'exit'
+            ? `exit code ${FAILPOINT_EXIT_CODE}`
+            : 'failpoint release:worker:1: thrown outside any task';
+        const started = await startReleaseTask('verify-raw-records', {
+          dir: join(dir.path, 'one'),
+        });
+        const failed = await started.result.catch((error: unknown) => error);
+        expect(ReleaseWorkerCrashedError.isInstance(failed)).toBe(true);
+        expect((failed as Error).message).toBe(
+          `release worker (verify-raw-records) stopped unexpectedly: ${reason}`,
+        );
+        const stream = streamReleaseTask('score-blocks', { dir: runDir, release: false });
+        if (stream === null) throw new Error('expected a worker thread');
+        await expect(stream.result).rejects.toThrow(
+          `release worker (score-blocks) stopped unexpectedly: ${reason}`,
+        );
+        await expect(
+          (async () => {
+            for await (const _ of stream.chunks);
+          })(),
+        ).rejects.toSatisfy(ReleaseWorkerCrashedError.isInstance);
+        await stream.stop();
+        const outDir = join(dir.path, `crashed-${action}`);
+        const written = await writeRelease({ runDir, outDir }).catch((error: unknown) => error);
+        expect(ReleaseWorkerCrashedError.isInstance(written)).toBe(true);
+        expect((await readdir(dir.path)).filter((name) => name.startsWith('.crashed-'))).toEqual(
+          [],
+        );
+      } finally {
+        for (const [key, value] of [
+          ['CHI_FAILPOINT', saved.point],
+          ['CHI_FAILPOINT_ACTION', saved.action],
+        ] as const)
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+      }
+    });
 
   it('rebuilds the toolkit errors from their data with their class, fields and cause', () => {
     const damaged = new RunFolderDamagedError('worlds/memory/w1-n8.json.gz', 'not gzip', {

@@ -62,6 +62,40 @@ export function releaseWorkersAvailable(): boolean {
   return releaseThreads() > 1 && releaseWorkerEntry() !== null;
 }
 
+/**
+ * A release worker thread that ended without giving its task's result: it exited (`process.exit`
+ * in a task's code, the runtime ending it) or threw outside its task (an uncaught exception, the
+ * original error is the `cause`). `writeRelease` and `verifyRelease` reject with it instead of
+ * waiting; `chi` prints its one-line message and exits 1 (runtime failure). Its task's own errors
+ * are not this: they cross as the class the task threw (`reviveError`).
+ */
+export class ReleaseWorkerCrashedError extends ChiError {
+  /** The release task the thread ran (`write-raw-files`, `verify-raw-records`, `score-blocks`). */
+  readonly task: string;
+
+  constructor(task: string, reason: string, options?: { cause?: unknown }) {
+    super(`release worker (${task}) stopped unexpectedly: ${reason}`, options);
+    this.name = 'ReleaseWorkerCrashedError';
+    this.task = task;
+  }
+
+  /** True for this error, from any copy of `@chi/report`. */
+  static override isInstance(error: unknown): error is ReleaseWorkerCrashedError {
+    return ChiError.isInstance(error) && error.name === 'ReleaseWorkerCrashedError';
+  }
+}
+
+/** The error of a worker thread that emitted `error` (threw outside its task). */
+function threwOutside(task: string, error: unknown): ReleaseWorkerCrashedError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new ReleaseWorkerCrashedError(task, message.split('\n')[0] ?? '', { cause: error });
+}
+
+/** The error of a worker thread that exited before posting its result. */
+function exitedEarly(task: string, code: number): ReleaseWorkerCrashedError {
+  return new ReleaseWorkerCrashedError(task, `exit code ${code}`);
+}
+
 /** A release task started on a worker thread or already run in-process. */
 export interface ReleaseTask<T> {
   /** What the task gives; rejects with the error the in-process task would have thrown. */
@@ -203,10 +237,10 @@ function onWorker<N extends ReleaseTaskName>(
     });
     worker.once('error', (error) => {
       settled = true;
-      reject(error);
+      reject(threwOutside(name, error));
     });
     worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`release worker (${name}) exited with code ${code}`));
+      if (!settled) reject(exitedEarly(name, code));
     });
   });
   result.catch(() => {});
@@ -312,9 +346,9 @@ export function streamReleaseTask<T>(
     else if (message.ok) end({ value: message.value });
     else end({ error: reviveError(message.error) });
   });
-  worker.once('error', (error) => end({ error }));
+  worker.once('error', (error) => end({ error: threwOutside(name, error) }));
   worker.once('exit', (code) => {
-    if (!ended) end({ error: new Error(`release worker (${name}) exited with code ${code}`) });
+    if (!ended) end({ error: exitedEarly(name, code) });
   });
   return {
     chunks: queue.items(() => worker.postMessage('ack')),

@@ -10,6 +10,7 @@ import { QualityAlphasSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import { compareReleaseFile } from './compare-release-file';
 import { DerivedFilesOnDisk } from './derived-output';
+import { failpoint } from './failpoint';
 import { rawConsistency } from './raw-consistency';
 import { isCodePath } from './release-code';
 import {
@@ -292,6 +293,7 @@ async function checkAndRecompute(
   const removeOnExit = () => rmSync(spill, { recursive: true, force: true });
   process.once('exit', removeOnExit);
   try {
+    await failpoint('verify:spill');
     const { paths, versionNote, checks } = await recomputeInto(
       dir,
       files,
