@@ -89,6 +89,7 @@ describe('the code of a release', () => {
       'analysis',
       'chis',
       'experiment',
+      'experiments',
       'figures',
       'openrouter',
       'pilot',
