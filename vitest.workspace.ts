@@ -32,7 +32,12 @@ export const packages = [
 const ISOLATED: Readonly<Record<string, readonly string[]>> = {
   // vi.mock of @chi/worlds and of ./run-held-state: in a shared graph the mocks would reach every
   // later file of the worker, and the real modules (already loaded) would not be replaced.
-  pilot: ['src/run-create-worlds.test.ts', 'src/run-held-state.test.ts'],
+  // score-log-passes: vi.mock of node:fs/promises, to count the opens of the attempt log.
+  pilot: [
+    'src/run-create-worlds.test.ts',
+    'src/run-held-state.test.ts',
+    'src/score-log-passes.test.ts',
+  ],
 };
 
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];

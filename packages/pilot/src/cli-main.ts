@@ -55,7 +55,13 @@ import { makeDirectory } from './make-directory';
 import { ManifestIntegrityError } from './manifest';
 import { withMemoryPolicy } from './memory-systems/memory-policy-option';
 import { isMemoryReference, memoryReferenceSpec } from './memory-systems/reference-systems';
-import { EXIT_CODES, finishRun, runPilot, SmokeCheckFailedError } from './pilot';
+import {
+  EXIT_CODES,
+  finishRun,
+  historyResultsCollector,
+  runPilot,
+  SmokeCheckFailedError,
+} from './pilot';
 import { formatPlanCost, planCost } from './plan-cost';
 import { varianceModelFromRelease } from './plan-from';
 import {
@@ -614,9 +620,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
         const lock = acquireRunLock(runDir, { command: 'chi score' });
         try {
-          await checkRequestRecords(runDir);
+          // One streamed pass over the attempt log checks the stored requests and collects the
+          // results the CHIS entries read (the integrity check still runs before they are written).
+          const historyResults = await historyResultsCollector(runDir);
+          await checkRequestRecords(runDir, historyResults.add);
           const releaseDir = await finishRun(runDir, {
             release: command.release,
+            historyResults,
             onEvent: createProgressRenderer(io.stderr),
           });
           io.stdout.write(`${releaseDir ?? runDir}\n`);

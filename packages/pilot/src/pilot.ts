@@ -184,6 +184,35 @@ async function startedSystems(path: string): Promise<Set<string>> {
 }
 
 /**
+ * The final results of the requests `keep` accepts, collected record by record from a pass over
+ * the attempt log that another reader streams (in `chi score`, `checkRequestRecords`' one pass):
+ * only their records are held, and folded (`foldAttemptLog`) when {@link take} is called.
+ */
+export class FinalResultsCollector {
+  #kept: AttemptRecord[] = [];
+  readonly #keep: (requestId: string) => boolean;
+
+  constructor(keep: (requestId: string) => boolean = () => true) {
+    this.#keep = keep;
+  }
+
+  /** One record of the log, in file order. */
+  readonly add = (record: AttemptRecord): void => {
+    if (this.#keep(record.requestId)) this.#kept.push(record);
+  };
+
+  /** The final result of every kept request that has one; the records held are let go. */
+  take(): Map<string, ChatResult> {
+    const states = foldAttemptLog(this.#kept);
+    this.#kept = [];
+    const results = new Map<string, ChatResult>();
+    for (const [requestId, state] of states)
+      if (state.result !== null) results.set(requestId, state.result);
+    return results;
+  }
+}
+
+/**
  * The final result of every request in a run folder's attempt log, or of the requests `keep`
  * accepts: the log is streamed and only their records are folded (`foldAttemptLog`), so asking
  * for a few requests does not hold the whole log (its replies are most of a run's bytes).
@@ -192,14 +221,20 @@ export async function finalResults(
   runDir: string,
   keep: (requestId: string) => boolean = () => true,
 ): Promise<Map<string, ChatResult>> {
-  const kept: AttemptRecord[] = [];
+  const collector = new FinalResultsCollector(keep);
   for await (const record of streamRunJsonl(runPaths(runDir).attempts, AttemptRecordSchema))
-    if (keep(record.requestId)) kept.push(record);
-  const states = foldAttemptLog(kept);
-  const results = new Map<string, ChatResult>();
-  for (const [requestId, state] of states)
-    if (state.result !== null) results.set(requestId, state.result);
-  return results;
+    collector.add(record);
+  return collector.take();
+}
+
+/**
+ * A collector of what the CHIS entries read from the attempt log (the results of the history
+ * requests of the run's plan), for a caller that streams the log anyway before `finishRun`
+ * (`chi score`): handed to `finishRun` as `historyResults`, the log is not streamed again for them.
+ */
+export async function historyResultsCollector(runDir: string): Promise<FinalResultsCollector> {
+  const plan = await readJsonFile(runPaths(runDir).plan, RunPlanSchema);
+  return new FinalResultsCollector(historyRequestIds(plan));
 }
 
 function releaseStepDetail(step: ReleaseStep): string {
@@ -238,7 +273,10 @@ function historyRequestIds(plan: RunPlan): (requestId: string) => boolean {
  * whose reader holds its own plan (held here across the release, they cost about 0.17 MB a world
  * of live heap, 8.4 MB at 60 worlds of the v0.1 run).
  */
-async function writeRunChisEntries(runDir: string): Promise<void> {
+async function writeRunChisEntries(
+  runDir: string,
+  collected: FinalResultsCollector | undefined,
+): Promise<void> {
   const paths = runPaths(runDir);
   const { manifest } = await readFrozenManifest(runDir);
   const plan = await readJsonFile(paths.plan, RunPlanSchema);
@@ -248,7 +286,7 @@ async function writeRunChisEntries(runDir: string): Promise<void> {
     // only the history worlds: the memory worlds are the largest files of a run
     historyWorlds: await readHistoryWorlds(paths, manifest),
     // only the history requests: a CHIS sequence reads no other reply
-    results: await finalResults(runDir, historyRequestIds(plan)),
+    results: collected?.take() ?? (await finalResults(runDir, historyRequestIds(plan))),
   });
   await writeChisEntries(paths, manifest, entries);
 }
@@ -265,6 +303,12 @@ export async function finishRun(
     release?: boolean;
     onEvent?: PilotEventSink;
     scorers?: readonly AnyExperimentScorer[];
+    /**
+     * The history results, collected by the caller from a pass over the attempt log it made
+     * while holding the run's lock (`chi score`: `historyResultsCollector`, fed by
+     * `checkRequestRecords`); without it the log is streamed here for them.
+     */
+    historyResults?: FinalResultsCollector;
   } = {},
 ): Promise<string | null> {
   const paths = runPaths(runDir);
@@ -276,7 +320,7 @@ export async function finishRun(
     step: 'chis',
     detail: 'writing the CHIS entries',
   });
-  await writeRunChisEntries(runDir);
+  await writeRunChisEntries(runDir, options.historyResults);
   if (options.release === false) return null;
   const summary = await writeRelease({
     runDir,

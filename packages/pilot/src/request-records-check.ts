@@ -1,7 +1,7 @@
 import { requestInputBytes } from '@chi/openrouter';
 import { canonicalJson, openRunFolder, type RunFolder, sha256Hex } from '@chi/run';
 import { RUN_FILE_NAME, streamRunJsonl } from '@chi/run/internal';
-import { AttemptRecordSchema, RunFolderDamagedError } from '@chi/spec';
+import { type AttemptRecord, AttemptRecordSchema, RunFolderDamagedError } from '@chi/spec';
 
 /** What the last answered attempt of a request recorded about what was sent. */
 interface SentRecord {
@@ -10,16 +10,24 @@ interface SentRecord {
   readonly inputBytes: number;
 }
 
-/** The last `after_response` of every answered request (the attempt log streamed, not held). */
-async function answeredRequests(folder: RunFolder): Promise<Map<string, SentRecord>> {
+/**
+ * The last `after_response` of every answered request (the attempt log streamed, not held);
+ * `visit` sees every record of the same pass, in file order.
+ */
+async function answeredRequests(
+  folder: RunFolder,
+  visit: (record: AttemptRecord) => void,
+): Promise<Map<string, SentRecord>> {
   const answered = new Map<string, SentRecord>();
-  for await (const record of streamRunJsonl(folder.paths.attempts, AttemptRecordSchema))
+  for await (const record of streamRunJsonl(folder.paths.attempts, AttemptRecordSchema)) {
+    visit(record);
     if (record.phase === 'after_response')
       answered.set(record.requestId, {
         attemptId: record.attemptId,
         requestSha256: record.requestSha256,
         inputBytes: record.inputBytes,
       });
+  }
   return answered;
 }
 
@@ -52,11 +60,18 @@ function checkLegacyRequest(folder: RunFolder, requestId: string, sent: SentReco
  * (layout 0.2: its `requests.jsonl` line; layout 0.1: its `requests/<id>.json`, whose messages
  * are hashed and measured again, since nothing else names that file by its content).
  *
+ * `visit`, when given, is handed every attempt record of the check's one streamed pass (in file
+ * order, before any check of the stored requests), so that `chi score` reads what else it needs
+ * from the log in the same pass instead of streaming it again (issue 38).
+ *
  * @throws `RunFolderDamagedError` naming `requests.jsonl` or `requests/<id>.json`
  */
-export async function checkRequestRecords(runDir: string): Promise<void> {
+export async function checkRequestRecords(
+  runDir: string,
+  visit: (record: AttemptRecord) => void = () => {},
+): Promise<void> {
   const folder = openRunFolder(runDir);
-  const answered = await answeredRequests(folder);
+  const answered = await answeredRequests(folder, visit);
   if (answered.size === 0) return;
   if (folder.requestLayout === '0.1') {
     for (const [requestId, sent] of answered) checkLegacyRequest(folder, requestId, sent);

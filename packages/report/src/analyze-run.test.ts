@@ -214,3 +214,32 @@ describe('analyzeRun with a load that has no complete world', () => {
     }
   });
 });
+
+describe('analyzeRun over the attempt log', () => {
+  it('reads the facts, resources, corpus and bytes stored of the chart data in one pass over the attempt records', async () => {
+    const dir = await tempDir('analyze-passes');
+    try {
+      await buildFixtureRun(dir.path, { seeds: [11, 12] });
+      const records = await readRunFolder(dir.path);
+      const scores = scoreRun(records);
+      const expected = analyzeRun(records, scores);
+      // Each pass in file order starts an iterator over the lazy records (each record parsed and
+      // validated again a pass); indexed reads are not passes and are not counted.
+      let passes = 0;
+      const attempts = new Proxy(records.attempts, {
+        get(target, key) {
+          if (key !== Symbol.iterator) return Reflect.get(target, key);
+          passes++;
+          return target[Symbol.iterator].bind(target);
+        },
+      });
+      const data = analyzeRun({ ...records, attempts }, scores);
+      expect(data).toEqual(expected);
+      // One pass for the run facts, the resource rows, the corpus per load and the bytes stored
+      // (four before issue 38); this run has no transcript replay or wording agreement to read.
+      expect(passes).toBe(1);
+    } finally {
+      await dir.remove();
+    }
+  });
+});

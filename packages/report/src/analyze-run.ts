@@ -3,8 +3,10 @@ import { BootstrapRegistry, type ChartData } from '@chi/analysis';
 import {
   type AnalysisContext,
   type BootstrapSettings,
+  type BytesStoredRow,
   type ComparisonSettings,
   type Comparisons,
+  type CorpusRow,
   compareUtf8,
   comparisonResults,
   defineComparisons,
@@ -18,11 +20,16 @@ import {
   type ResourceRow,
 } from '@chi/analysis/internal';
 import { EQUAL_ALPHAS, NO_CALIBRATION_REASON } from '@chi/scoring';
-import { type ChatResult, InvalidArgumentError, type QualityAlphas } from '@chi/spec';
-import { corpusPerLoad } from './corpus-per-load';
+import {
+  type AttemptRecord,
+  type ChatResult,
+  InvalidArgumentError,
+  type QualityAlphas,
+} from '@chi/spec';
+import { corpusPerLoadFold } from './corpus-per-load';
 import { asReportScorer } from './experiment-scorers/scorer-host';
 import { plannedRequestOf } from './plan-view';
-import { bytesStoredRows } from './record-rows/bytes-stored';
+import { bytesStoredFold } from './record-rows/bytes-stored';
 import { transcriptReplayRows } from './record-rows/transcript-replay';
 import { wordingAgreementRows } from './record-rows/wording-agreement';
 import type { RunRecords } from './run-folder';
@@ -187,16 +194,17 @@ export function analyzeRun(
     },
   );
   const replay = transcriptReplayRows(records, scores);
-  const stored = bytesStoredRows(records);
   const wordings = wordingAgreementRows(records, scores);
   release();
+  const log = attemptLogFacts(records);
+  const stored = log.bytesStored;
   return {
     kind: 'chi-chart-data',
     schemaVersion: 1,
-    run: runFacts(records, context.exploratoryBelowWorlds),
+    run: runFacts(records, log.facts, context.exploratoryBelowWorlds),
     ...parts,
-    resources: resources(records, context.systems),
-    corpus: corpusPerLoad(records),
+    resources: resources(records, log.resourceFacts, context.systems),
+    corpus: log.corpus,
     missingness: {
       blocks: [...scores.blocks],
       failures: failureCounts(records),
@@ -256,9 +264,12 @@ function comparisonSettings(records: RunRecords, compareTo: string | null): Comp
 }
 
 /** The run's facts as the chart data records them (systems, seeds, analysis, transport). */
-function runFacts(records: RunRecords, exploratoryBelowWorlds: number): ChartData['run'] {
+function runFacts(
+  records: RunRecords,
+  attempts: AttemptFacts,
+  exploratoryBelowWorlds: number,
+): ChartData['run'] {
   const { manifest } = records;
-  const attempts = attemptFacts(records);
   const analysis = manifest.analysis;
   return {
     protocol: manifest.protocol,
@@ -317,19 +328,22 @@ export function defaultRunId(createdAt: string, manifestSha256: string): string 
 /** The model and provider identifiers an endpoint returned, with how many responses gave them. */
 type ReturnedIdentifier = { model: string | null; provider: string | null; responses: number };
 
-/**
- * What the run facts read from the attempt log, in one pass: the last activity, and per system
- * the identifiers the endpoint returned (see {@link returnedIdentifiers}).
- */
-function attemptFacts(records: Pick<RunRecords, 'attempts'>): {
+/** What the run facts read from the attempt log (see {@link attemptFactsFold}). */
+type AttemptFacts = {
   lastActivityAt: string | null;
   returned: Map<string, ReturnedIdentifier[]>;
-} {
+};
+
+/**
+ * What the run facts read from the attempt log, record by record: the last activity, and per
+ * system the identifiers the endpoint returned (see {@link returnedIdentifiers}).
+ */
+function attemptFactsFold(): { add(a: AttemptRecord): void; result(): AttemptFacts } {
   let lastActivityAt: string | null = null;
   const counts = new Map<string, Map<string, ReturnedIdentifier>>();
-  for (const a of records.attempts) {
+  const add = (a: AttemptRecord): void => {
     if (lastActivityAt === null || a.at > lastActivityAt) lastActivityAt = a.at;
-    if (a.phase !== 'after_response' || a.result === null) continue;
+    if (a.phase !== 'after_response' || a.result === null) return;
     const model = a.result.returnedModel;
     const provider = a.result.returnedProvider;
     const key = JSON.stringify([model, provider]);
@@ -338,14 +352,17 @@ function attemptFacts(records: Pick<RunRecords, 'attempts'>): {
     const entry = system.get(key) ?? { model, provider, responses: 0 };
     entry.responses++;
     system.set(key, entry);
-  }
-  const returned = new Map<string, ReturnedIdentifier[]>();
-  for (const [systemId, system] of counts)
-    returned.set(
-      systemId,
-      [...system.entries()].sort(([a], [b]) => compareUtf8(a, b)).map(([, entry]) => entry),
-    );
-  return { lastActivityAt, returned };
+  };
+  const result = (): AttemptFacts => {
+    const returned = new Map<string, ReturnedIdentifier[]>();
+    for (const [systemId, system] of counts)
+      returned.set(
+        systemId,
+        [...system.entries()].sort(([a], [b]) => compareUtf8(a, b)).map(([, entry]) => entry),
+      );
+    return { lastActivityAt, returned };
+  };
+  return { add, result };
 }
 
 /**
@@ -356,7 +373,9 @@ export function returnedIdentifiers(
   records: Pick<RunRecords, 'attempts'>,
   systemId: string,
 ): ReturnedIdentifier[] {
-  return attemptFacts(records).returned.get(systemId) ?? [];
+  const fold = attemptFactsFold();
+  for (const a of records.attempts) fold.add(a);
+  return fold.result().returned.get(systemId) ?? [];
 }
 
 /** What {@link resources} reads of an attempt's result. */
@@ -368,23 +387,63 @@ type ResourceFacts = Pick<ChatResult, 'failure' | 'usage' | 'chargedUsd' | 'late
  * table sums is kept: holding the results whole kept every reply text and redacted response body of
  * the run live at once (about the attempt log's size).
  */
-function latestResourceFacts(records: Pick<RunRecords, 'attempts'>): Map<string, ResourceFacts> {
+function latestResourceFactsFold(): {
+  add(a: AttemptRecord): void;
+  result(): Map<string, ResourceFacts>;
+} {
   const latest = new Map<string, ResourceFacts>();
-  for (const a of records.attempts) {
-    if (a.phase !== 'after_response' || a.result === null) continue;
-    const { failure, usage, chargedUsd, latencyMs } = a.result;
-    latest.set(a.attemptId, { failure, usage, chargedUsd, latencyMs });
-  }
-  return latest;
+  return {
+    add(a) {
+      if (a.phase !== 'after_response' || a.result === null) return;
+      const { failure, usage, chargedUsd, latencyMs } = a.result;
+      latest.set(a.attemptId, { failure, usage, chargedUsd, latencyMs });
+    },
+    result: () => latest,
+  };
 }
 
-function resources(records: RunRecords, systems: readonly string[]): ResourceRow[] {
+/**
+ * What the chart data reads from the attempt log without the scores, from one pass over the
+ * records (each lazy record is parsed and validated once a pass) feeding four folds: the run
+ * facts, the resource facts, the corpus per load and the bytes stored.
+ */
+function attemptLogFacts(records: RunRecords): {
+  facts: AttemptFacts;
+  resourceFacts: Map<string, ResourceFacts>;
+  corpus: CorpusRow[];
+  bytesStored: BytesStoredRow[];
+} {
+  const folds = {
+    facts: attemptFactsFold(),
+    resources: latestResourceFactsFold(),
+    corpus: corpusPerLoadFold(records.plan),
+    stored: bytesStoredFold(records),
+  };
+  for (const a of records.attempts) {
+    folds.facts.add(a);
+    folds.resources.add(a);
+    folds.corpus.add(a);
+    folds.stored.add(a);
+  }
+  return {
+    facts: folds.facts.result(),
+    resourceFacts: folds.resources.result(),
+    corpus: folds.corpus.rows(),
+    bytesStored: folds.stored.rows(),
+  };
+}
+
+function resources(
+  records: RunRecords,
+  latestResourceFacts: ReadonlyMap<string, ResourceFacts>,
+  systems: readonly string[],
+): ResourceRow[] {
   const plannedRequest = plannedRequestOf(records.plan);
   const rows = new Map<
     string,
     { row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>; latencies: number[] }
   >();
-  for (const [attemptId, result] of latestResourceFacts(records)) {
+  for (const [attemptId, result] of latestResourceFacts) {
     const requestId = attemptId.replace(/#\d+$/, '');
     const request = plannedRequest(requestId);
     if (request === undefined) continue;
@@ -422,8 +481,19 @@ function resources(records: RunRecords, systems: readonly string[]): ResourceRow
     entry.latencies.push(result.latencyMs);
     rows.set(key, entry);
   }
+  return resourceRows(rows.values(), systems);
+}
+
+/** The resource rows with their latency summaries, by system, experiment and load. */
+function resourceRows(
+  entries: Iterable<{
+    row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>;
+    latencies: number[];
+  }>,
+  systems: readonly string[],
+): ResourceRow[] {
   const experimentOrder = ['memory', 'controls', 'history', 'behavior'];
-  return [...rows.values()]
+  return [...entries]
     .map(({ row, latencies }) => ({
       ...row,
       latencyMsMedian: median(latencies),

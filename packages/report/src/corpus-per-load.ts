@@ -1,6 +1,9 @@
 import type { CorpusRow } from '@chi/analysis/internal';
+import type { AttemptRecord } from '@chi/spec';
 import { plannedRequestOf } from './plan-view';
 import type { RunRecords } from './run-folder';
+
+type CorpusEntry = { load: number; bytes: number; tokens: number | null };
 
 /**
  * The corpus rows of a run, by load: bytes from every `before_send` attempt of a
@@ -8,20 +11,40 @@ import type { RunRecords } from './run-folder';
  * `after_response` usage of the same requests.
  */
 export function corpusPerLoad(records: Pick<RunRecords, 'attempts' | 'plan'>): CorpusRow[] {
-  const plannedRequest = plannedRequestOf(records.plan);
-  const bytes = new Map<string, { load: number; bytes: number; tokens: number | null }>();
-  for (const attempt of records.attempts) {
-    const request = plannedRequest(attempt.requestId);
-    if (request?.task !== 'memory_encode' || request.load === null) continue;
-    const seen = bytes.get(attempt.requestId);
-    const tokens =
-      attempt.phase === 'after_response' ? (attempt.result?.usage.promptTokens ?? null) : null;
-    bytes.set(attempt.requestId, {
-      load: request.load,
-      bytes: attempt.inputBytes,
-      tokens: tokens ?? seen?.tokens ?? null,
-    });
-  }
+  const fold = corpusPerLoadFold(records.plan);
+  for (const attempt of records.attempts) fold.add(attempt);
+  return fold.rows();
+}
+
+/**
+ * {@link corpusPerLoad} record by record, for a pass over the attempts that feeds other folds
+ * too (the analysis reads the log's facts in one pass): `add` each record in file order, then
+ * `rows`.
+ */
+export function corpusPerLoadFold(plan: RunRecords['plan']): {
+  add(attempt: AttemptRecord): void;
+  rows(): CorpusRow[];
+} {
+  const plannedRequest = plannedRequestOf(plan);
+  const bytes = new Map<string, CorpusEntry>();
+  return {
+    add(attempt) {
+      const request = plannedRequest(attempt.requestId);
+      if (request?.task !== 'memory_encode' || request.load === null) return;
+      const seen = bytes.get(attempt.requestId);
+      const tokens =
+        attempt.phase === 'after_response' ? (attempt.result?.usage.promptTokens ?? null) : null;
+      bytes.set(attempt.requestId, {
+        load: request.load,
+        bytes: attempt.inputBytes,
+        tokens: tokens ?? seen?.tokens ?? null,
+      });
+    },
+    rows: () => corpusRows(bytes),
+  };
+}
+
+function corpusRows(bytes: ReadonlyMap<string, CorpusEntry>): CorpusRow[] {
   const byLoad = new Map<number, { bytes: number[]; tokens: number[] }>();
   for (const { load, bytes: size, tokens } of bytes.values()) {
     const entry = byLoad.get(load) ?? { bytes: [], tokens: [] };

@@ -1,5 +1,5 @@
 import type { BytesStoredRow, WorldSpread } from '@chi/analysis/internal';
-import type { PlannedRequest } from '@chi/spec';
+import type { AttemptRecord, PlannedRequest } from '@chi/spec';
 import type { RunRecords } from '../run-folder';
 
 function spreadOf(values: readonly number[]): WorldSpread {
@@ -17,10 +17,33 @@ function spreadOf(values: readonly number[]): WorldSpread {
  * `chi verify` from the attempt log and the plan. The last `after_response` of a request counts.
  */
 export function bytesStoredRows(records: RunRecords): BytesStoredRow[] {
+  const fold = bytesStoredFold(records);
+  for (const attempt of records.attempts) fold.add(attempt);
+  return fold.rows();
+}
+
+/**
+ * {@link bytesStoredRows} record by record, for a pass over the attempts that feeds other folds
+ * too (the analysis reads the log in one pass): `add` each record in file order, then `rows`.
+ */
+export function bytesStoredFold(records: Pick<RunRecords, 'plan' | 'manifest'>): {
+  add(attempt: AttemptRecord): void;
+  rows(): BytesStoredRow[];
+} {
   const byRequest = new Map<string, number>();
-  for (const attempt of records.attempts)
-    if (attempt.phase === 'after_response' && attempt.bytesStored !== undefined)
-      byRequest.set(attempt.requestId, attempt.bytesStored);
+  return {
+    add(attempt) {
+      if (attempt.phase === 'after_response' && attempt.bytesStored !== undefined)
+        byRequest.set(attempt.requestId, attempt.bytesStored);
+    },
+    rows: () => bytesStoredCells(records, byRequest),
+  };
+}
+
+function bytesStoredCells(
+  records: Pick<RunRecords, 'plan' | 'manifest'>,
+  byRequest: ReadonlyMap<string, number>,
+): BytesStoredRow[] {
   if (byRequest.size === 0) return [];
   const cells = new Map<string, { request: PlannedRequest; values: number[] }>();
   for (const request of records.plan.requests) {
