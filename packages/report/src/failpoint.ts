@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 const hits = new Map<string, number>();
 
@@ -31,7 +31,12 @@ export async function failpoint(name: string): Promise<void> {
   hits.set(name, count);
   if (count !== Number(setting.slice(at + 1))) return;
   const marker = process.env.CHI_FAILPOINT_MARKER;
-  if (marker !== undefined && marker !== '') writeFileSync(marker, `${name}:${count}\n`);
+  if (marker !== undefined && marker !== '') {
+    // Written under another name, then renamed: a test that sees the marker exist reads its whole
+    // line (written in place, it exists empty between the open and the write).
+    writeFileSync(`${marker}.tmp`, `${name}:${count}\n`);
+    renameSync(`${marker}.tmp`, marker);
+  }
   const action = process.env.CHI_FAILPOINT_ACTION;
   if (action === 'exit') process.exit(FAILPOINT_EXIT_CODE);
   if (action === 'throw')
