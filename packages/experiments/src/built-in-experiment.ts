@@ -90,15 +90,17 @@ export function scriptedPolicyOf<Policy>(
 }
 
 /**
- * Checks that a registry's experiments can run together: unique IDs and no request task claimed
- * twice. Returns the list unchanged.
+ * Checks that a set of experiment modules can run together: unique IDs and no request task
+ * claimed twice (a task names the module that renders it), else an `InvalidArgumentError` on
+ * `experiments` naming the experiment or task. Returns the set unchanged. The pilot checks every
+ * run's set with it (its own experiments, these and any added from outside).
  */
-export function checkBuiltInRegistry<List extends readonly BuiltInExperiment[]>(
-  registry: List,
-): List {
+export function checkExperimentSet<
+  List extends readonly { readonly id: string; readonly tasks: readonly string[] }[],
+>(experiments: List): List {
   const ids = new Set<string>();
   const tasks = new Map<string, string>();
-  for (const { experiment } of registry) {
+  for (const experiment of experiments) {
     if (ids.has(experiment.id))
       throw new InvalidArgumentError('experiments', `experiment ${experiment.id} is listed twice`);
     ids.add(experiment.id);
@@ -112,5 +114,16 @@ export function checkBuiltInRegistry<List extends readonly BuiltInExperiment[]>(
       tasks.set(task, experiment.id);
     }
   }
+  return experiments;
+}
+
+/**
+ * Checks that a registry's experiments can run together ({@link checkExperimentSet} over their
+ * modules). Returns the list unchanged.
+ */
+export function checkBuiltInRegistry<List extends readonly BuiltInExperiment[]>(
+  registry: List,
+): List {
+  checkExperimentSet(registry.map(({ experiment }) => experiment));
   return registry;
 }

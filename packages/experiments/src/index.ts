@@ -10,6 +10,7 @@
 export {
   type BuiltInExperiment,
   type BuiltInHost,
+  checkExperimentSet,
   defineBuiltInExperiment,
 } from './built-in-experiment';
 export { feedbackValence } from './feedback-valence';

@@ -1,5 +1,5 @@
-import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
-import { InvalidArgumentError, type PlannedRequest, type RequestTask } from '@chi/spec';
+import { BUILT_IN_EXPERIMENTS, checkExperimentSet } from '@chi/experiments';
+import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import { behaviorExperiment } from './behavior';
 import type { AnyExperiment } from './experiment';
 import { historyExperiment } from './history';
@@ -47,26 +47,7 @@ export const REGISTERED_EXPERIMENTS: readonly AnyExperiment[] = [
  * twice (a task names the module that renders it). Returns the set unchanged.
  */
 export function checkRegistry(experiments: readonly AnyExperiment[]): readonly AnyExperiment[] {
-  const ids = new Set<string>();
-  const tasks = new Map<RequestTask, string>();
-  for (const experiment of experiments) {
-    if (ids.has(experiment.id))
-      throw new InvalidArgumentError(
-        'experiments',
-        `experiment ${experiment.id} is registered twice`,
-      );
-    ids.add(experiment.id);
-    for (const task of experiment.tasks) {
-      const owner = tasks.get(task);
-      if (owner !== undefined)
-        throw new InvalidArgumentError(
-          'experiments',
-          `task ${task} is claimed by both ${owner} and ${experiment.id}`,
-        );
-      tasks.set(task, experiment.id);
-    }
-  }
-  return experiments;
+  return checkExperimentSet(experiments);
 }
 
 /** The experiment that plans and renders a request (by its task). */
