@@ -16,3 +16,5 @@ export type { ReportBlock, ReportFigure } from './report-document';
 export { partialRunText, runCompleteness } from './run-completeness';
 export { readRunFolder } from './run-folder';
 export { scoreRun } from './score-run';
+// The study report's cell format: `chi study report` writes it, the study page reads it back.
+export { fixedCell, fixedNumber } from './view/view-study-svg';

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { fixedCell, fixedNumber } from '@chi/report/internal';
 import { canonicalJson } from '@chi/run';
 import {
   type EvidenceClass,
@@ -383,16 +384,6 @@ function memoryCarryLines(report: StudyReport): string[] {
   ];
 }
 
-const fixed = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
-function cell(estimate: BootstrapEstimate | null): string {
-  if (estimate === null) return '—';
-  const interval =
-    estimate.interval === null
-      ? 'no interval'
-      : `[${fixed(estimate.interval.lower)}, ${fixed(estimate.interval.upper)}]`;
-  return `${fixed(estimate.estimate)} ${interval}`;
-}
-
 /** One line per system and load: its world-mean Q_M at each session, by day. */
 function trajectoryLines(report: StudyReport): string[] {
   const day = new Map(report.sessions.map((session) => [session.sessionIndex, session.day]));
@@ -403,7 +394,7 @@ function trajectoryLines(report: StudyReport): string[] {
       .filter((row) => row.systemId === systemId && String(row.load) === load)
       .map(
         (row) =>
-          `s${row.sessionIndex} (day ${(day.get(row.sessionIndex) ?? 0).toFixed(2)}) ${fixed(row.qualityScore.estimate)}`,
+          `s${row.sessionIndex} (day ${(day.get(row.sessionIndex) ?? 0).toFixed(2)}) ${fixedNumber(row.qualityScore.estimate)}`,
       );
     return `- ${systemId}, load ${load}: ${points.join(' → ')}`;
   });
@@ -425,7 +416,7 @@ function cohortMarkdown(report: StudyReport): string[] {
     '| --- | --- | --- | --- | --- | --- |',
     ...report.cohortComparisons.map(
       (row) =>
-        `| ${row.systemId} | ${row.versus} | ${row.load} | s${row.sessionIndex} | ${cell(row.difference)} | ${row.worlds} |`,
+        `| ${row.systemId} | ${row.versus} | ${row.load} | s${row.sessionIndex} | ${fixedCell(row.difference)} | ${row.worlds} |`,
     ),
   ];
 }
@@ -456,7 +447,7 @@ export function studyReportMarkdown(report: StudyReport): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...report.rows.map(
       (row) =>
-        `| ${row.systemId} | ${row.load} | s${row.sessionIndex} | ${row.delayDays.toFixed(2)} | ${cell(row.qualityScore)} | ${cell(row.retention)} | ${cell(row.retrievalRetention)} | ${cell(row.drift)} | ${row.worlds} |`,
+        `| ${row.systemId} | ${row.load} | s${row.sessionIndex} | ${row.delayDays.toFixed(2)} | ${fixedCell(row.qualityScore)} | ${fixedCell(row.retention)} | ${fixedCell(row.retrievalRetention)} | ${fixedCell(row.drift)} | ${row.worlds} |`,
     ),
     '',
     report.modelChanges.length === 0

@@ -180,7 +180,9 @@ function trajectoryPanel(
   return `<svg data-testid="${testId}" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui,sans-serif" font-size="11"><title>${esc(title)}</title><text x="${left}" y="14" font-weight="600">${esc(title)}</text>${axes.join('')}${marks.join('')}</svg>`;
 }
 
-const fixed = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
+/** A number as `chi study report` writes it: three decimals, `n/a` for none. */
+export const fixedNumber = (value: number | null): string =>
+  value === null ? 'n/a' : value.toFixed(3);
 
 /**
  * An estimate as `chi study report` writes it in `study-report.md`: `0.812 [0.750, 0.875]`, or
@@ -191,8 +193,8 @@ export function fixedCell(estimate: BootstrapEstimate | null): string {
   const interval =
     estimate.interval === null
       ? 'no interval'
-      : `[${fixed(estimate.interval.lower)}, ${fixed(estimate.interval.upper)}]`;
-  return `${fixed(estimate.estimate)} ${interval}`;
+      : `[${fixedNumber(estimate.interval.lower)}, ${fixedNumber(estimate.interval.upper)}]`;
+  return `${fixedNumber(estimate.estimate)} ${interval}`;
 }
 
 /**
