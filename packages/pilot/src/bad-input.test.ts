@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
-import { OPTION_RANGES, parseCli, UsageError } from './cli-args';
+import { OPTION_RANGES, parseCli } from './cli-args';
 import { runCli } from './cli-main';
+import { UsageError } from './usage-error';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-bad-input-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

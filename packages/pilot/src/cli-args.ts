@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
-import { type CliFlag, divergenceFlags, findFlag, parseArgsOptions } from './cli-flags';
+import type { CliFlag } from './cli-flag';
+import { divergenceFlags, findFlag, parseArgsOptions } from './cli-flags';
 import {
   asksForHelp,
   CLI_COMMANDS,
@@ -23,21 +24,9 @@ import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from './scripted-s
 import { shardOptions } from './shard/shard-args';
 import type { ShardSpec } from './shard/shard-spec';
 import { parseStudy, type StudyCommand } from './study/study-args';
+import { UsageError } from './usage-error';
 
 const REGISTERED_IDS: readonly string[] = REGISTERED_EXPERIMENTS.map((experiment) => experiment.id);
-
-/** A bad command line: one line saying what was expected and what was found. Exit code 2. */
-export class UsageError extends ChiError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-
-  /** True for this error from any copy of the package. */
-  static override isInstance(error: unknown): error is UsageError {
-    return ChiError.isInstance(error) && error.name === 'UsageError';
-  }
-}
 
 /** A live model named on the command line: `model@provider[+provider...]`. */
 export interface ModelArgument {

@@ -1,5 +1,5 @@
+import type { CliFlag } from './cli-flag';
 import {
-  type CliFlag,
   COMMAND_FLAG_TABLES,
   divergenceFlagHelp,
   flagTableHelp,

@@ -15,10 +15,11 @@ import type { BlockStatus, LedgerEntry, RunManifest, RunStatus, SmokeResult } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
+import { runChi as runView } from './chi-entry';
 import { COMMAND_USAGE } from './cli-help';
-import { type CliIo, runCli } from './cli-main';
+import type { CliIo } from './cli-io';
+import { runCli } from './cli-main';
 import { serveScriptedSystem } from './serve';
-import { runViewCli as runView } from './view-cli';
 
 let root: string;
 beforeEach(() => {

@@ -26,8 +26,8 @@ import {
   type PilotCommand,
   parseCli,
   type SmokeCommand,
-  UsageError,
 } from './cli-args';
+import type { CliIo } from './cli-io';
 import { printOnlyCommand } from './cli-quick';
 import {
   configErrorWording,
@@ -70,7 +70,7 @@ import {
   formatPlanPrecision,
   planPrecision,
 } from './plan-precision';
-import { createProgressRenderer, type ProgressOutput } from './progress';
+import { createProgressRenderer } from './progress';
 import { checkRequestRecords } from './request-records-check';
 import { interruptedResumeHint } from './resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from './run-create';
@@ -91,21 +91,8 @@ import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';
 import { studyCommand } from './study/study-command';
 import { isStudyFolder, verifyStudyCommand } from './study/study-verify';
+import { UsageError } from './usage-error';
 import { viewCommand } from './view-cli';
-
-/** What the CLI needs from its process; injectable so tests run it in process. */
-export interface CliIo {
-  readonly stdout: ProgressOutput;
-  readonly stderr: ProgressOutput;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Current directory for relative paths (default `process.cwd()`). */
-  readonly cwd?: string;
-  /** Aborted on the first Ctrl-C: stop sending, finish what is in flight, write what exists. */
-  readonly signal?: AbortSignal;
-  /** Resolves when the process should stop serving (`chi serve`). */
-  readonly untilStopped?: Promise<void>;
-  readonly fetch?: typeof globalThis.fetch;
-}
 
 /** The probes per stratum of every CLI run (the protocol's 8), which sets the smallest load. */
 const CLI_PROBES_PER_STRATUM = 8;

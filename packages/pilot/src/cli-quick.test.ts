@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { workspaceFilesOf } from '../../../tooling/vitest/module-graph';
 import { captureIo } from './__fixtures__/cli-io';
 import { testFolder } from './__fixtures__/test-folder';
+import { runChi } from './chi-entry';
 import { runCli } from './cli-main';
-import { runChi } from './cli-quick';
 
 const REPORT_MAIN = 'packages/report/src/index.ts';
 const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -63,6 +63,7 @@ describe('chi --help, version and templates answer from a small module graph', (
   it("cli-quick.ts's static graph does not reach @chi/report's main entry; cli-main.ts's does", () => {
     expect(workspaceFilesOf(source('./cli-quick.ts')).get(REPORT_MAIN)).toBeUndefined();
     expect(workspaceFilesOf(source('./cli.ts')).get(REPORT_MAIN)).toBeUndefined();
+    expect(workspaceFilesOf(source('./chi-entry.ts')).get(REPORT_MAIN)).toBeUndefined();
     expect(workspaceFilesOf(source('./cli-main.ts')).get(REPORT_MAIN)).toBeDefined();
   });
 

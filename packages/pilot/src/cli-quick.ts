@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { type CliCommand, parseCli, USAGE } from './cli-args';
+import { type CliCommand, USAGE } from './cli-args';
 import { COMMAND_USAGE } from './cli-help';
-import type { CliIo } from './cli-main';
+import type { CliIo } from './cli-io';
 import { EXIT_CODES } from './exit-codes';
 import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { formatTemplates } from './templates-command';
@@ -38,21 +38,4 @@ export function printOnlyCommand(command: CliCommand, io: Pick<CliIo, 'stdout'>)
     default:
       return null;
   }
-}
-
-/**
- * The `chi` executable's entry for every command but `chi view`: the print-only commands here,
- * anything else (a usage error included, with its message and exit code) by `runCli`, loaded on
- * demand.
- */
-export async function runChi(argv: readonly string[], io: CliIo): Promise<number> {
-  let command: CliCommand | null;
-  try {
-    command = parseCli(argv);
-  } catch {
-    command = null;
-  }
-  const code = command === null ? null : printOnlyCommand(command, io);
-  if (code !== null) return code;
-  return (await import('./cli-main')).runCli(argv, io);
 }

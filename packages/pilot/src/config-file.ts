@@ -5,12 +5,13 @@ import type { ParameterFlag } from '@chi/experiment';
 import { type PilotConfig, PilotConfigSchema, type RunConfiguration } from '@chi/spec';
 import { type PilotOptions, PilotOptionsSchema } from '@chi/spec/internal';
 import { z } from 'zod';
-import { PILOT_EXPERIMENT_FLAGS, type PilotCommand, UsageError } from './cli-args';
+import { PILOT_EXPERIMENT_FLAGS, type PilotCommand } from './cli-args';
 import { FLAG_TABLES } from './cli-help';
 import { suggestionText } from './did-you-mean';
 import { experimentFlagArgs } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import type { PilotSettings } from './settings';
+import { UsageError } from './usage-error';
 
 /** A configuration file read and validated. */
 export interface LoadedPilotConfig {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PILOT_EXPERIMENT_FLAGS, parseCli, USAGE, UsageError } from './cli-args';
+import { PILOT_EXPERIMENT_FLAGS, parseCli, USAGE } from './cli-args';
 import { experimentFlagRows, flagTableHelp, parseArgsOptions } from './cli-flags';
 import { COMMAND_USAGE } from './cli-help';
 import { experimentFlagArgs, experimentFlags, parseExperimentFlags } from './experiment-flags';
 import type { AnyExperiment } from './experiments/experiment';
 import { memoryExperiment } from './experiments/memory';
+import { UsageError } from './usage-error';
 
 /** An experiment module with only what the flags read: its ID and its parameter schema. */
 function withParameters(id: string, parameters: z.ZodType): AnyExperiment {

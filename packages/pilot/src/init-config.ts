@@ -2,13 +2,13 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, relative, sep } from 'node:path';
 import type { PilotConfig } from '@chi/spec';
-import { UsageError } from './cli-args';
 import {
   DEFAULT_LOADS,
   DEFAULT_OFFLINE_REPLICATES,
   DEFAULT_ROOT_SEED,
   DEFAULT_SCRIPTED_ROSTER,
 } from './settings';
+import { UsageError } from './usage-error';
 
 /** Where `@chi/spec` publishes the configuration's JSON Schema. */
 export const PILOT_CONFIG_SCHEMA_SPECIFIER = '@chi/spec/schemas/pilot-config.schema.json';

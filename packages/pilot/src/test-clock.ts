@@ -1,4 +1,4 @@
-import { UsageError } from './cli-args';
+import { UsageError } from './usage-error';
 
 /** The environment variable that freezes `chi`'s clock: for tests only (docs/development.md). */
 export const TEST_CLOCK_ENV = 'CHI_TEST_CLOCK';

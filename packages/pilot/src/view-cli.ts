@@ -6,8 +6,8 @@ import {
   writeViewBundle,
 } from '@chi/report/viewer';
 import { ChiError, InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
-import { parseCli, UsageError, type ViewCommand } from './cli-args';
-import type { CliIo } from './cli-main';
+import type { ViewCommand } from './cli-args';
+import type { CliIo } from './cli-io';
 import {
   divergenceViewRelease,
   startDivergenceViewServer,
@@ -17,9 +17,10 @@ import { EXIT_CODES } from './exit-codes';
 import { studyPaths } from './study/study-folder';
 import { startStudyView, studySessionRuns, studyViewSource } from './study/study-view';
 import { testClockFrom } from './test-clock';
+import { UsageError } from './usage-error';
 
-// `chi view` on its own module graph: the `chi` executable imports this file, not cli-main, for
-// `chi view`, so browsing a run never loads the release writer's chart libraries (vega, about a
+// `chi view` on its own module graph: the `chi` executable (chi-entry.ts) loads this file, not
+// cli-main, for `chi view`, so browsing a run never loads the release writer's chart libraries (vega, about a
 // third of the first paint; docs/benchmarks/view.md). view-imports.test.ts keeps it that way.
 
 /**
@@ -141,17 +142,10 @@ function exitCodeOf(error: unknown): number {
 }
 
 /**
- * The `chi` executable's entry for `chi view ...`: the same exit codes and messages as
- * `runCli`, which it hands anything but a well-formed view command (help, a usage error).
+ * Runs a parsed `chi view` command as the `chi` executable does (`runChi` hands it one): the same
+ * exit codes and messages as `runCli`.
  */
-export async function runViewCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let command: ReturnType<typeof parseCli> | null = null;
-  try {
-    command = parseCli(argv);
-  } catch {
-    command = null;
-  }
-  if (command?.command !== 'view') return (await import('./cli-main')).runCli(argv, io);
+export async function runViewCommand(command: ViewCommand, io: CliIo): Promise<number> {
   try {
     return await viewCommand(command, io);
   } catch (error) {

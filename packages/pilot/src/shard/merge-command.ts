@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { MergeCommand, PilotCommand } from '../cli-args';
-import type { CliIo } from '../cli-main';
+import type { CliIo } from '../cli-io';
 import { finishRun } from '../pilot';
 import { createProgressRenderer } from '../progress';
 import { testClockFrom } from '../test-clock';

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../cli-args';
 import { parseArgsOptions } from '../cli-flags';
 import { parseShardSpec, type ShardSpec } from '../shard/shard-spec';
+import { UsageError } from '../usage-error';
 import { STUDY_INIT_DEFAULTS, type StudyInitOptions } from './study-file';
 import { STUDY_FLAGS } from './study-flags';
 

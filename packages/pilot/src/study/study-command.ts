@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliIo } from '../cli-main';
+import type { CliIo } from '../cli-io';
 import { EXIT_CODES } from '../exit-codes';
 import { createProgressRenderer } from '../progress';
 import { testClockFrom } from '../test-clock';

@@ -11,13 +11,13 @@ import {
   type StudySessionRecord,
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
-import { UsageError } from '../cli-args';
 import type { PilotEventSink } from '../events';
 import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { runPilot } from '../pilot';
 import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
+import { UsageError } from '../usage-error';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState } from './study-chain';
 import { chisEntries } from './study-chis';
