@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { compareUtf8 } from '@chi/analysis/internal';
 import { canonicalJson } from './canonical-json';
-import type { VerifyMismatch } from './verify-release';
+import type { VerifyMismatch } from './verify-mismatch';
 
 /** Differences kept per file; the rest are counted in one last mismatch. */
 export const MAX_PER_FILE = 50;

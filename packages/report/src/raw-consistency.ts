@@ -1,7 +1,7 @@
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { type RunRecords, requestRecordFile } from './run-folder';
-import type { VerifyMismatch } from './verify-release';
+import type { VerifyMismatch } from './verify-mismatch';
 
 /** A mismatch of the raw records' internal hashes (kind `raw`). */
 export type RawMismatch = VerifyMismatch;

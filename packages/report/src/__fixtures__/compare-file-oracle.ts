@@ -6,7 +6,7 @@
 // into lines and rows and which differences are reported.
 import { diffJson } from '../compare-release-file';
 import { parseCsv } from '../csv';
-import type { VerifyMismatch } from '../verify-release';
+import type { VerifyMismatch } from '../verify-mismatch';
 
 const MAX_PER_FILE = 50;
 
