@@ -18,13 +18,18 @@
 // `optionalDependencies`. Exit 0 when every import is declared, 1 otherwise (each undeclared
 // import listed with its file), 2 on a workspace this script cannot read.
 //
-//   node scripts/test-imports.mjs            check (the lint step of `npm test` runs this)
+//   node scripts/test-imports.mjs              check (the lint step of `npm test` runs this)
+//   node scripts/test-imports.mjs --root DIR   check the workspace at DIR (its own test)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const rootFlag = process.argv.indexOf('--root');
+const ROOT =
+  rootFlag === -1
+    ? fileURLToPath(new URL('..', import.meta.url))
+    : resolve(process.argv[rootFlag + 1] ?? '.');
 
 /** Folders never read: installed, built or vendored files, and test output. */
 const SKIPPED = new Set(['node_modules', 'dist', 'verifier', 'test-artifacts', '.turbo']);
