@@ -20,6 +20,16 @@ export const packages = [
 ];
 
 /**
+ * Test projects outside `packages/`, each a private workspace package that is never packed: its
+ * name is its folder. `integration` holds the tests that cross package boundaries (a pilot run
+ * written as a release, viewed in Chromium, exported to Inspect, checked against the published JSON
+ * Schemas): a package's own tests import only what its package.json declares
+ * (scripts/test-imports.mjs checks it), and the pilot may not be a dependency of the report or the
+ * spec. See integration/README.md.
+ */
+export const workspaces = ['integration'];
+
+/**
  * Every project's test files share their worker's module cache instead of each loading vitest, zod
  * and the package graph afresh (Vitest's `isolate: false`): about a third less CPU for the seven
  * libraries, about 40 CPU s less for the report (docs/benchmarks/ci.md, "Third pass"). Each file
@@ -51,9 +61,14 @@ const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: a switch of the test run, not a turbo task input
 const EXCLUDED = (process.env.CHI_TEST_EXCLUDE ?? '').split(',').filter((path) => path !== '');
 
+/** A project's folder from the repository root: `packages/<name>` or a root workspace's own. */
+function rootOf(name: string): string {
+  return workspaces.includes(name) ? name : `packages/${name}`;
+}
+
 /** The excluded files of one package, relative to its folder. */
 function excludedIn(name: string): string[] {
-  const prefix = `packages/${name}/`;
+  const prefix = `${rootOf(name)}/`;
   return EXCLUDED.filter((path) => path.startsWith(prefix)).map((path) =>
     path.slice(prefix.length),
   );
@@ -66,7 +81,7 @@ function project(name: string, files: readonly string[] | null, isolate: boolean
     extends: true as const,
     test: {
       name: isolate ? `${name}-isolated` : name,
-      root: `packages/${name}`,
+      root: rootOf(name),
       include: files === null ? INCLUDE : [...files],
       exclude: ['**/node_modules/**', ...excludedIn(name), ...(isolate ? [] : isolated)],
       isolate,
@@ -83,7 +98,7 @@ function project(name: string, files: readonly string[] | null, isolate: boolean
  */
 const ISOLATED_PACKAGES = new Set<string>([]);
 
-export default packages.flatMap((name) => {
+export default [...packages, ...workspaces].flatMap((name) => {
   if (ISOLATED_PACKAGES.has(name)) {
     const whole = project(name, null, true);
     return [

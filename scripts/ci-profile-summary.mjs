@@ -48,14 +48,16 @@ function testCounts() {
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
     const report = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     for (const file of report.testResults ?? []) {
-      const rel = file.name.slice(file.name.indexOf('packages/'));
+      const rel = file.name.slice(file.name.search(/(packages|integration)\//));
       counts.set(rel, file.assertionResults.length);
     }
   }
   return counts;
 }
 
-const project = (file) => file.split('/')[1] ?? '?';
+/** `packages/<name>/...` is project <name>; a root workspace (`integration/...`) is its folder. */
+const project = (file) =>
+  (file.startsWith('packages/') ? file.split('/')[1] : file.split('/')[0]) ?? '?';
 
 /** `list` grouped by `key` (Map.groupBy is Node 21+; `engines` allows 20). */
 function groupBy(list, key) {

@@ -53,7 +53,8 @@ for phase in "${phases[@]}"; do
     ;;
   vitest)
     rm -f "$out/file-cpu.jsonl"
-    for project in spec worlds scoring stats openrouter chis experiment run 'pilot*' report; do
+    for project in spec worlds scoring stats openrouter chis experiment run analysis experiments \
+      figures 'pilot*' report integration; do
       name="vitest-${project%\*}"
       CHI_FILE_CPU="$out/file-cpu.jsonl" t "$name" vitest run --project "$project" \
         --reporter=dot --reporter=json --outputFile.json="$out/$name.json"

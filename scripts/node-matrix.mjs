@@ -23,9 +23,10 @@ const STEPS = ['unit', 'pack', 'pilot'];
 // `npm test`; under 22 and 24 they are covered by the packaging check's smoke program, which
 // imports every entry of every package from its tarball and calls their functions under each
 // version (tooling/pack-smoke/smoke.mjs), and by the offline pilot with chi verify below, which
-// loads every library from dist/ (docs/benchmarks/ci.md, "Seventh pass"). The pilot's and the
-// report's suites (whole runs in child processes, Chromium) run under Node 20 only, in `npm test`:
-// what they add is exercised under each version by the same smoke program and offline pilot.
+// loads every library from dist/ (docs/benchmarks/ci.md, "Seventh pass"). The pilot's, the
+// report's and the integration project's suites (whole runs in child processes, Chromium) run
+// under Node 20 only, in `npm test`: what they add is exercised under each version by the same
+// smoke program and offline pilot.
 // CHI_NODE_MATRIX_PROJECTS=libraries runs every library's tests, =all every project's.
 const IO_LIBRARY_PROJECTS = ['openrouter', 'chis', 'run'];
 const LIBRARY_PROJECTS = [

@@ -7,6 +7,8 @@
  * processes it starts (with the inherited environment) all land there. After the file's own
  * `afterAll` hooks (this hook is registered first, so it runs last), the folder must be empty; it
  * is removed either way, and a non-empty one fails the file with the names of what was left.
+ * Before that check, a child process the file started through `child-process.ts` and left running
+ * (a test that failed or timed out before it stopped its child) is killed, and fails the file too.
  *
  * Measuring only (docs/benchmarks/ci.md, "Fifth pass"): with `CHI_FILE_CPU=<path>` set, each file
  * appends one JSON line to `<path>` with the CPU seconds its worker spent on it (from this setup
@@ -17,6 +19,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from '
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { killLeftChildren } from './child-process';
 
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
 const runRoot = process.env.CHI_TEST_TEMP_ROOT;
@@ -58,13 +61,18 @@ function recordCpu(): void {
   appendFileSync(path, `${JSON.stringify(line)}\n`);
 }
 
-afterAll(() => {
+afterAll(async () => {
+  const children = await killLeftChildren();
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: the test run's temporary folder, not a turbo task input
   if (previous === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = previous;
   const left = readdirSync(folder);
   rmSync(folder, { recursive: true, force: true });
   recordCpu();
+  if (children > 0)
+    throw new Error(
+      `${testFile} left ${children} child process(es) running; they were killed (every test stops what it starts)`,
+    );
   if (left.length > 0)
     throw new Error(
       `${testFile} left ${left.length} temporary folder(s) or file(s) behind: ${left.sort().join(', ')} (every test removes what it creates)`,

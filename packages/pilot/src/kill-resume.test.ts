@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AttemptRecord } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { type Child, startNode } from '../../../tooling/vitest/child-process';
 import { type HeldGateway, startHeldGateway } from './__fixtures__/held-gateway';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 
@@ -27,15 +27,10 @@ let root: string;
 let reference: string;
 let gateway: HeldGateway;
 
-function runCliChild(args: readonly string[]): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  // the endpoint is a scripted loopback gateway: no credential of any kind is needed or sent
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  return spawn(process.execPath, [...CHI, ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+// the endpoint is a scripted loopback gateway: no credential of any kind is needed or sent
+// (startNode leaves the provider keys out of the child's environment)
+function runCliChild(args: readonly string[]): Child {
+  return startNode([...CHI, ...args], { stdout: 'ignore' });
 }
 
 function newRunArgs(out: string): string[] {
@@ -51,10 +46,6 @@ function newRunArgs(out: string): string[] {
     '--out',
     out,
   ];
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
 function attemptRecords(runDir: string): AttemptRecord[] {
@@ -93,14 +84,8 @@ async function runUntilHeld(
 ): Promise<'killed' | 'finished'> {
   const held = gateway.holdNth(ordinal);
   const child = runCliChild(args);
-  const done = exited(child);
-  const first = await Promise.race([
-    held.then(() => 'held' as const),
-    done.then(() => 'exit' as const),
-  ]);
-  if (first === 'exit') return 'finished';
-  child.kill('SIGKILL');
-  await done;
+  if ((await child.firstOf(held)) === 'exit') return 'finished';
+  await child.stop('SIGKILL');
   return 'killed';
 }
 
@@ -135,7 +120,7 @@ beforeAll(async () => {
   gateway = await startHeldGateway(SYSTEMS);
   reference = join(root, 'reference');
   const child = runCliChild(newRunArgs(reference));
-  expect(await exited(child)).toBe(0);
+  expect(await child.exit, child.stderr()).toBe(0);
 }, 300_000);
 
 afterAll(async () => {
@@ -172,7 +157,7 @@ describe('chi pilot killed with requests in flight and resumed', () => {
       killedOpen.push(open);
     }
     const last = runCliChild(['pilot', '--resume', runDir]);
-    expect(await exited(last)).toBe(0);
+    expect(await last.exit, last.stderr()).toBe(0);
     expect(JSON.parse(readFileSync(join(runDir, 'status.json'), 'utf8'))).toMatchObject({
       state: 'completed',
       exitCode: 0,

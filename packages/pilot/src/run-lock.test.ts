@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AttemptRecord } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { type Child, startNode } from '../../../tooling/vitest/child-process';
 import { type HeldGateway, startHeldGateway } from './__fixtures__/held-gateway';
 
 // Two real `chi` processes on one run folder: the second writer must be refused while the first
@@ -18,22 +18,12 @@ const CHI = await nodeArgsFor(fileURLToPath(new URL('./cli.ts', import.meta.url)
 let root: string;
 let gateway: HeldGateway;
 
-function runCliChild(args: readonly string[]): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  return spawn(process.execPath, [...CHI, ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+function runCliChild(args: readonly string[]): Child {
+  return startNode([...CHI, ...args], { stdout: 'ignore' });
 }
 
-function exited(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+async function exited(child: Child): Promise<{ code: number | string; stderr: string }> {
+  return { code: await child.exit, stderr: child.stderr() };
 }
 
 function jsonLines<T>(path: string): T[] {
@@ -77,12 +67,10 @@ describe('one writer per run folder', () => {
       '--out',
       runDir,
     ]);
-    const firstExit = exited(first);
     await firstHeld;
-    first.kill('SIGKILL');
-    await firstExit;
+    await first.stop('SIGKILL');
     const stale = JSON.parse(readFileSync(join(runDir, 'run.lock'), 'utf8')) as { pid: number };
-    expect(stale.pid).toBe(first.pid);
+    expect(stale.pid).toBe(first.process.pid);
 
     // Resume A takes the stale lock over and holds the folder while its 3rd request is held (one
     // request in flight at a time: while it is held, A sends nothing else).
@@ -95,14 +83,14 @@ describe('one writer per run folder', () => {
       host: string;
       since: string;
     };
-    expect(lock).toMatchObject({ pid: a.pid, host: hostname() });
+    expect(lock).toMatchObject({ pid: a.process.pid, host: hostname() });
     const sentBeforeB = gateway.scoredSinceArmed();
 
     // Resume B: refused with the holder named, exit 6, nothing sent.
     const b = await exited(runCliChild(['pilot', '--resume', runDir]));
     expect(b.code).toBe(6);
     expect(b.stderr).toContain(
-      `in use by chi pilot --resume (PID ${a.pid} on host ${hostname()}, since ${lock.since})`,
+      `in use by chi pilot --resume (PID ${a.process.pid} on host ${hostname()}, since ${lock.since})`,
     );
     expect(b.stderr).not.toMatch(/\n\s+at /);
     expect(gateway.scoredSinceArmed()).toBe(sentBeforeB);

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -13,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { type Child, startNode } from '../../../tooling/vitest/child-process';
 import { copyOfSharedOfflineRun } from './__fixtures__/offline-run';
 import { testFolder } from './__fixtures__/test-folder';
 import { EXIT_CODES } from './exit-codes';
@@ -34,56 +34,18 @@ const WORKER = (
 /** A stack frame line: what no message of `chi` may contain. */
 const STACK_FRAME = /\n\s+at /;
 
-interface Child {
-  readonly process: ChildProcess;
-  /**
-   * Exit code (or signal name) once the process exited and its stdio closed: 'close' waits for
-   * every holder of the child's stderr pipe, so a process it started and left running keeps this
-   * pending.
-   */
-  readonly exit: Promise<number | string>;
-  stderr(): string;
-}
-
 /** `chi ARGS` with release worker threads, `env` over this environment; its temp folder `tmp`. */
-function spawnChi(args: readonly string[], tmp: string, env: NodeJS.ProcessEnv = {}): Child {
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NO_COLOR: '1',
-    CHI_WORKERS: '2',
-    CHI_TEST_RELEASE_WORKER: WORKER,
-    TMPDIR: tmp,
-    CHI_FAILPOINT: '',
-    ...env,
-  };
-  delete childEnv.OPENROUTER_API_KEY;
-  delete childEnv.OPENAI_API_KEY;
-  const child = spawn(process.execPath, [...CHI, ...args], {
-    env: childEnv,
-    stdio: ['ignore', 'ignore', 'pipe'],
+function spawnChi(args: readonly string[], tmp: string, env: Record<string, string> = {}): Child {
+  return startNode([...CHI, ...args], {
+    env: {
+      CHI_WORKERS: '2',
+      CHI_TEST_RELEASE_WORKER: WORKER,
+      TMPDIR: tmp,
+      CHI_FAILPOINT: '',
+      ...env,
+    },
+    stdout: 'ignore',
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exit = new Promise<number | string>((resolve) =>
-    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-  );
-  return { process: child, exit, stderr: () => stderr };
-}
-
-/** Resolves once `marker` exists (the worker is at its failpoint); fails if the child exits first. */
-async function untilMarker(child: Child, marker: string): Promise<void> {
-  let exited = false;
-  void child.exit.then(() => {
-    exited = true;
-  });
-  // polls for the event "the worker is at the failpoint"; nothing is asserted about time
-  while (!existsSync(marker)) {
-    if (exited)
-      throw new Error(`chi exited before its worker reached the failpoint: ${child.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Runs `args` until a release worker is held at `release:worker`, then sends one SIGINT. */
@@ -93,7 +55,7 @@ async function interruptHeldWorker(args: readonly string[], tmp: string): Promis
     CHI_FAILPOINT: 'release:worker:1',
     CHI_FAILPOINT_MARKER: marker,
   });
-  await untilMarker(child, marker);
+  await child.untilFile(marker); // the worker is at its failpoint
   expect(readFileSync(marker, 'utf8')).toBe('release:worker:1\n');
   child.process.kill('SIGINT');
   await child.exit;

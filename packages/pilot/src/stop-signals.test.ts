@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { type Child, startNode } from '../../../tooling/vitest/child-process';
 import { captureIo } from './__fixtures__/cli-io';
 import { startDivergenceEndpoint } from './__fixtures__/divergence-endpoint';
 import { startHeldGateway } from './__fixtures__/held-gateway';
@@ -23,55 +23,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-interface Child {
-  readonly process: ChildProcess;
-  /** Exit code, or the signal's name when the process was killed by it. */
-  readonly exit: Promise<number | string>;
-  stderr(): string;
-  /** Resolves once stderr contains `text` (or the process exited). */
-  untilStderr(text: string): Promise<void>;
-}
-
-function spawnCli(args: readonly string[]): Child {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  // the endpoints are scripted loopback servers: no credential of any kind is needed or sent
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  // cwd stays the package's; the run folder is given as an absolute path
-  const child = spawn(process.execPath, [...CHI, ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const waiters: { text: string; resolve: () => void }[] = [];
-  const check = (): void => {
-    for (const waiter of [...waiters])
-      if (stderr.includes(waiter.text)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-  };
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-    check();
-  });
-  const exit = new Promise<number | string>((resolve) =>
-    child.once('close', (code, signal) => {
-      for (const waiter of waiters.splice(0)) waiter.resolve();
-      resolve(code ?? signal ?? 'unknown');
-    }),
-  );
-  return {
-    process: child,
-    exit,
-    stderr: () => stderr,
-    untilStderr: (text) =>
-      new Promise<void>((resolve) => {
-        waiters.push({ text, resolve });
-        check();
-      }),
-  };
-}
+// the endpoints are scripted loopback servers: no credential of any kind is needed or sent
+// (startNode leaves the provider keys out); cwd stays the package's, the run folder is absolute
+const spawnCli = (args: readonly string[]): Child =>
+  startNode([...CHI, ...args], { stdout: 'ignore' });
 
 /** The `before_send` records of a run folder's attempt log. */
 function beforeSends(runDir: string): number {
@@ -103,15 +58,11 @@ async function stopWhileHeld(
 ): Promise<Stopped> {
   const held = endpoint.hold();
   const child = spawnCli(args);
-  const first = await Promise.race([
-    held.then(() => 'held' as const),
-    child.exit.then(() => 'exit' as const),
-  ]);
-  expect(first, child.stderr()).toBe('held');
+  expect(await child.firstOf(held), child.stderr()).toBe('event');
   const received = endpoint.received();
   const recorded = beforeSends(runDir);
   const [firstSignal, secondSignal] = signals;
-  const handled = child.untilStderr('stopping: no new requests');
+  const handled = child.until('stderr', 'stopping: no new requests');
   child.process.kill(firstSignal);
   await handled;
   // A second signal must quit with the request still held; otherwise the held request settles.

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { startNode } from '../../../tooling/vitest/child-process';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { writeRelease } from './write-release';
@@ -29,38 +28,21 @@ describe('one Ctrl-C of the bundled verifier', () => {
     await mkdir(tmp);
     const marker = join(dir.path, 'marker');
     const verifier = await nodeArgsFor(join(import.meta.dirname, 'verify-bin.ts'));
-    const child = spawn(process.execPath, [...verifier, release], {
+    const child = startNode([...verifier, release], {
       // one thread: the test bundle cannot start itself as a worker (its import.meta.url is the
       // TypeScript source's); the worker path is stop-signals-workers.test.ts's (pilot)
       env: {
-        ...process.env,
         CHI_WORKERS: '1',
         TMPDIR: tmp,
         CHI_FAILPOINT: 'verify:spill:1',
         CHI_FAILPOINT_MARKER: marker,
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdout: 'ignore',
     });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const exit = new Promise<number | string>((resolve) =>
-      child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-    );
-    let exited = false;
-    void exit.then(() => {
-      exited = true;
-    });
-    // polls for the event "the verifier is at the failpoint"; nothing is asserted about time
-    while (!existsSync(marker)) {
-      if (exited) throw new Error(`the verifier exited before the failpoint: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await child.untilFile(marker); // the verifier is at its failpoint
     expect(await readdir(tmp)).toHaveLength(1); // its spill folder, made before the failpoint
-    child.kill('SIGINT');
-    expect(await exit, stderr).toBe(130);
-    expect(stderr).toBe('\nverify: SIGINT: quit (exit 130)\n');
+    expect(await child.stop('SIGINT'), child.stderr()).toBe(130);
+    expect(child.stderr()).toBe('\nverify: SIGINT: quit (exit 130)\n');
     expect(await readdir(tmp)).toEqual([]);
     expect(await readFile(marker, 'utf8')).toBe('verify:spill:1\n');
   });

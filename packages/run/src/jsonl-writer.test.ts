@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
+import { startNode } from '../../../tooling/vitest/child-process';
 import { chisEntryArbitrary } from '../../chis/src/__fixtures__/chis-entry-arbitrary';
 import { makeEntry } from '../../chis/src/__fixtures__/entries';
 import { createJsonlWriter } from './jsonl-writer';
@@ -257,24 +257,19 @@ describe('crash safety: a writer process killed with SIGKILL', () => {
     const path = freshPath();
     const packageDirectory = dirname(dirname(fileURLToPath(import.meta.url)));
     const fixture = join(packageDirectory, 'src/__fixtures__/append-until-killed.ts');
-    const child = spawn(process.execPath, [...(await nodeArgsFor(fixture)), path], {
+    const child = startNode([...(await nodeArgsFor(fixture)), path], {
       cwd: packageDirectory,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stderr: 'inherit',
     });
-    let acknowledged = -1;
-    let buffered = '';
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_, signal) => resolve(signal)),
-    );
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => {
-      buffered += text;
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) acknowledged = Number(line);
-      if (acknowledged >= 400) child.kill('SIGKILL');
-    });
-    expect(await exited).toBe('SIGKILL');
+    // the last number on a whole line of stdout: the writer has acknowledged that line
+    const lastAcknowledged = (stdout: string): number => {
+      const lines = stdout.split('\n');
+      lines.pop(); // a line still being written, or ''
+      return lines.length === 0 ? -1 : Number(lines.at(-1));
+    };
+    await child.until('stdout', (stdout) => lastAcknowledged(stdout) >= 400);
+    expect(await child.stop('SIGKILL')).toBe('SIGKILL');
+    const acknowledged = lastAcknowledged(child.stdout());
     const Numbered = z.strictObject({ n: z.int(), padding: z.string() });
     const { records } = await readJsonl(path, Numbered);
     expect(records.length).toBeGreaterThan(acknowledged);

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
+import { runNode } from '../../../../tooling/vitest/child-process';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
@@ -14,27 +14,13 @@ export interface ChiProcessResult {
 /**
  * `chi ARGS` as a process of its own (the run's bundle of the CLI's sources, `nodeArgsFor`, as the
  * other process tests run it), with `env` over this process's environment, no provider key, no
- * colour. For tests whose point is separate processes (shards on other machines); everything else
- * calls `runCli`.
+ * colour (`runNode`). For tests whose point is separate processes (shards on other machines);
+ * everything else calls `runCli`.
  */
 export async function chiProcess(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
 ): Promise<ChiProcessResult> {
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...env,
-    NO_COLOR: '1',
-  };
-  delete childEnv.OPENROUTER_API_KEY;
-  delete childEnv.OPENAI_API_KEY;
-  const child = spawn(process.execPath, [...(await nodeArgsFor(CLI)), ...args], {
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  const { exit, stdout, stderr } = await runNode([...(await nodeArgsFor(CLI)), ...args], { env });
+  return { code: typeof exit === 'number' ? exit : null, stdout, stderr };
 }

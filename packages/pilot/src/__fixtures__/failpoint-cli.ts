@@ -1,15 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AttemptRecord } from '@chi/spec';
 import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
+import { startNode } from '../../../../tooling/vitest/child-process';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
 
 /**
  * Runs `chi` (the run's bundle of its sources, `nodeArgsFor`) in a child process. With a failpoint,
@@ -23,34 +19,18 @@ export async function chiAtFailpoint(
   failpoint?: string,
 ): Promise<number | 'killed'> {
   const marker = join(markerDir, `marker-${Math.random().toString(16).slice(2)}`);
-  const child = spawn(process.execPath, [...(await nodeArgsFor(CLI)), ...args], {
-    env: {
-      ...process.env,
-      CHI_FAILPOINT: failpoint ?? '',
-      CHI_FAILPOINT_MARKER: marker,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const child = startNode([...(await nodeArgsFor(CLI)), ...args], {
+    env: { CHI_FAILPOINT: failpoint ?? '', CHI_FAILPOINT_MARKER: marker },
+    stdout: 'ignore',
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = exited(child);
-  if (failpoint === undefined) return (await done) ?? -1;
-  // Waits for the event "the child is at the failpoint" (or its exit, which fails the test).
-  for (;;) {
-    const state = await Promise.race([
-      done.then(() => 'exit' as const),
-      new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), 10)),
-    ]);
-    if (state === 'exit')
-      throw new Error(`chi ${args.join(' ')} exited before reaching ${failpoint}: ${stderr}`);
-    if (existsSync(marker)) {
-      child.kill('SIGKILL');
-      await done;
-      return 'killed';
-    }
+  if (failpoint === undefined) {
+    const exit = await child.exit;
+    return typeof exit === 'number' ? exit : -1;
   }
+  // waits for the event "the child is at the failpoint" (its exit first fails the test)
+  await child.untilFile(marker);
+  await child.stop('SIGKILL');
+  return 'killed';
 }
 
 /** The attempt records of a run folder's log, in file order. */

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
+import { type Child, startNode } from '../../../../tooling/vitest/child-process';
 import {
   type DivergenceEndpoint,
   startDivergenceEndpoint,
@@ -25,18 +25,8 @@ function spawnSession(
   runDir: string,
   mode: 'new' | 'resume',
   evidence: 'scripted_baseline' | 'live_model' = 'scripted_baseline',
-): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.OPENROUTER_API_KEY;
-  delete env.OPENAI_API_KEY;
-  return spawn(process.execPath, [...SESSION, runDir, endpoint.baseUrl, mode, evidence], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+): Child {
+  return startNode([...SESSION, runDir, endpoint.baseUrl, mode, evidence], { stdout: 'ignore' });
 }
 
 /**
@@ -51,14 +41,8 @@ async function killWhileHeld(
 ) {
   const held = endpoint.armNth(ordinal, 'hold');
   const child = spawnSession(runDir, mode, evidence);
-  const done = exited(child);
-  const first = await Promise.race([
-    held.then(() => 'held' as const),
-    done.then(() => 'exit' as const),
-  ]);
-  expect(first).toBe('held');
-  child.kill('SIGKILL');
-  await done;
+  expect(await child.firstOf(held), child.stderr()).toBe('event');
+  await child.stop('SIGKILL');
 }
 
 function jsonLines(path: string): Record<string, unknown>[] {
@@ -119,7 +103,7 @@ describe('a live divergence run killed with a request in flight and resumed', ()
     killedOpen.push(open());
     for (const ids of killedOpen) expect(ids).toHaveLength(1);
     const last = spawnSession(runDir, 'resume');
-    expect(await exited(last)).toBe(0);
+    expect(await last.exit, last.stderr()).toBe(0);
 
     // every call answered once; the endpoint saw each request once, plus each held one again
     const calls = attempts().filter((record) => record.phase === 'after_response');
@@ -153,7 +137,7 @@ describe('a live divergence run killed with a request in flight and resumed', ()
     expect(open).toHaveLength(1);
     const before = endpoint.scored();
     const last = spawnSession(runDir, 'resume', 'live_model');
-    expect(await exited(last)).toBe(0);
+    expect(await last.exit, last.stderr()).toBe(0);
     const after = jsonLines(join(runDir, 'attempts.jsonl'));
     expect(after.filter((r) => r.requestId === open[0] && r.phase === 'before_send')).toHaveLength(
       1,

@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ViewStudyRow } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
 import { decayedRecall } from '../scripted-memory';
 import { studyPaths } from './study-folder';
-import type { StudyReport, StudyReportRow } from './study-report';
+import type { StudyReport } from './study-report';
 
 // Known truth (docs/study-decay.md): fading-notebook keeps a key d days after writing with
 // probability 2^(-d/7), so its expected retrieval retention is 1, 0.5 and 0.0625 on days 0, 7, 28;
@@ -50,7 +51,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const row = (systemId: string, session: number) =>
   report.rows.find(
     (entry) => entry.systemId === systemId && entry.sessionIndex === session,
-  ) as StudyReportRow;
+  ) as ViewStudyRow;
 
 describe('retention against delay recovers a known decay (scripted, fading-notebook)', () => {
   it.each([

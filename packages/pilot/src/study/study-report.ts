@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { ViewStudyRow } from '@chi/report';
 import { fixedCell, fixedNumber } from '@chi/report/internal';
 import { canonicalJson } from '@chi/run';
 import {
@@ -24,28 +25,6 @@ import { declaredStudySystem, studySystemIds } from './study-systems';
 const ANALYSIS_SEED = 20260901;
 const RESAMPLES = 2000;
 
-/** One system's retention and drift at one session and load. */
-export interface StudyReportRow {
-  readonly systemId: string;
-  readonly load: number;
-  readonly sessionIndex: number;
-  /** Mean delay (days) between the state being written (session 0) and this session. */
-  readonly delayDays: number;
-  /** World-mean Q_M at this session. */
-  readonly qualityScore: BootstrapEstimate;
-  /** Retention: world-mean Q_M here / world-mean Q_M at session 0 (paired by world). */
-  readonly retention: BootstrapEstimate;
-  /**
-   * Retention of retrieval accuracy r: world-mean r here / world-mean r at session 0 (paired by
-   * world). What a decay in time moves one for one (docs/study-decay.md).
-   */
-  readonly retrievalRetention: BootstrapEstimate;
-  /** Drift: world-mean Q_M here - at the previous session (paired by world). */
-  readonly drift: BootstrapEstimate | null;
-  /** Worlds complete in every session this row combines. */
-  readonly worlds: number;
-}
-
 /** The study report (`study-report.json`). */
 export interface StudyReport {
   readonly kind: 'chi-study-report';
@@ -59,7 +38,7 @@ export interface StudyReport {
   readonly primary: { readonly session: number; readonly load: number };
   /** The sessions on the study's time axis: when, how complete, what they spent. */
   readonly sessions: readonly StudySessionSummary[];
-  readonly rows: readonly StudyReportRow[];
+  readonly rows: readonly ViewStudyRow[];
   /** Sessions whose returned model IDs or providers changed: never pooled silently. */
   readonly modelChanges: readonly {
     readonly sessionIndex: number;
@@ -302,7 +281,7 @@ function rowFor(
   systemId: string,
   load: number,
   k: number,
-): StudyReportRow {
+): ViewStudyRow {
   const own = entries.filter((entry) => entry.systemId === systemId && entry.load === load);
   const sessions = k === 0 ? [0] : [0, k - 1, k];
   const clusters = worldSeries(own, sessions);
@@ -336,7 +315,7 @@ export function studyReport(dir: string): StudyReport {
   const file = readStudyFile(paths.study);
   const records = finishedSessions(paths, file.schedule.length);
   const entries = readEntries(paths.chis);
-  const rows: StudyReportRow[] = [];
+  const rows: ViewStudyRow[] = [];
   for (const systemId of [...new Set(entries.map((entry) => entry.systemId))].sort())
     for (const load of file.experiments.memory.loads)
       for (const record of records) rows.push(rowFor(entries, systemId, load, record.sessionIndex));

@@ -5,7 +5,6 @@
  * study's byte for byte; a missing or duplicated shard is refused naming it; the shards' shares
  * never exceed the session's ceiling.
  */
-import { spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -19,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { isPublishedRunFile } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNode } from '../../../../tooling/vitest/child-process';
 import { chiProcess as spawnChi } from '../__fixtures__/chi-process';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
@@ -190,17 +190,9 @@ describe('chi study run --shard i/n merged by chi study merge (separate processe
 });
 
 /** `node code/verify.mjs .` run from inside `dir` (the verifier the study folder carries). */
-function ownVerifier(dir: string) {
-  const child = spawn(process.execPath, ['code/verify.mjs', '.'], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  return new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, output })),
-  );
+async function ownVerifier(dir: string) {
+  const { exit, stdout, stderr } = await runNode(['code/verify.mjs', '.'], { cwd: dir });
+  return { code: exit, output: stdout + stderr };
 }
 
 describe('the study as one recomputable release', () => {

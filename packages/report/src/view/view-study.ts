@@ -72,16 +72,29 @@ export interface ViewStudySession {
   readonly run: string | null;
 }
 
-/** One row of the study report: one system's quality, retention and drift at one session and load. */
+/**
+ * One row of the study report: one system's quality, retention and drift at one session and load.
+ * The one declaration of the row: `chi study report` (the pilot's `study-report.ts`) writes these
+ * rows into `study-report.json`, and the study page reads them back.
+ */
 export interface ViewStudyRow {
   readonly systemId: string;
   readonly load: number;
   readonly sessionIndex: number;
+  /** Mean delay (days) between the state being written (session 0) and this session. */
   readonly delayDays: number;
+  /** World-mean Q_M at this session. */
   readonly qualityScore: BootstrapEstimate;
+  /** Retention: world-mean Q_M here / world-mean Q_M at session 0 (paired by world). */
   readonly retention: BootstrapEstimate;
+  /**
+   * Retention of retrieval accuracy r: world-mean r here / world-mean r at session 0 (paired by
+   * world). What a decay in time moves one for one (docs/study-decay.md).
+   */
   readonly retrievalRetention: BootstrapEstimate;
+  /** Drift: world-mean Q_M here - at the previous session (paired by world). */
   readonly drift: BootstrapEstimate | null;
+  /** Worlds complete in every session this row combines. */
   readonly worlds: number;
 }
 

@@ -2,12 +2,15 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
+import { writeRelease } from '@chi/report';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChromiumSession, launchChromium } from './__fixtures__/chromium';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { writeRelease } from './write-release';
+import {
+  type ChromiumSession,
+  launchChromium,
+} from '../../packages/report/src/__fixtures__/chromium';
+import { buildFixtureRun } from '../../packages/report/src/__fixtures__/fixture-run';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
 
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
 /** Wider than the 1000-px column plus the page padding, narrower than the old 1239-px figures. */

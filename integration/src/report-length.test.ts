@@ -6,10 +6,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
+import { writeRelease } from '@chi/report';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
 import { fixedClock } from './__fixtures__/fixed-clock';
-import { tempDir } from './__fixtures__/temp-dir';
-import { writeRelease } from './write-release';
 
 /** The budget: report.md lines and report.html bytes of the default offline pilot (4 worlds). */
 const REPORT_BUDGET = { markdownLines: 900, htmlBytes: 1_100_000 } as const;

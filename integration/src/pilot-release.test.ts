@@ -13,14 +13,13 @@ import {
   runPilot,
 } from '@chi/pilot';
 import { SCRIPTED_SYSTEM_NAMES } from '@chi/pilot/internal';
+import { verifyRelease, writeRelease } from '@chi/report';
+import { sha256Hex } from '@chi/run';
 import type { ChatMessage } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
+import { listTreeFiles } from '../../packages/report/src/sha256-sums';
 import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { sha256Hex } from './canonical-json';
-import { listTreeFiles } from './sha256-sums';
-import { verifyRelease } from './verify-release';
-import { writeRelease } from './write-release';
 
 const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'pilot-release.sha256');
 

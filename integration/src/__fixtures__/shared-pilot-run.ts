@@ -5,7 +5,7 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScriptedModel, defaultOfflineSettings, runPilot } from '@chi/pilot';
-import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
+import { sharedFolder } from '../../../tooling/vitest/shared-folder';
 import { fixedClock } from './fixed-clock';
 
 /** The offline pilots several report test files read (each made once per vitest run). */

@@ -12,16 +12,19 @@ import {
   scriptedSystemSpec,
 } from '@chi/pilot';
 import { SCRIPTED_SYSTEM_NAMES } from '@chi/pilot/internal';
+import { writeInspectLogs } from '@chi/report/inspect';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
-import { fixedClock } from '../__fixtures__/fixed-clock';
-import { serveStatic, writeInspectViewerBundle } from '../__fixtures__/inspect-viewer-bundle';
-import { tempDir } from '../__fixtures__/temp-dir';
-import { writeInspectLogs } from '../write-inspect-logs';
-import type { InspectEvalLog } from './json';
+import {
+  type ChromiumSession,
+  launchChromium,
+} from '../../packages/report/src/__fixtures__/chromium';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
+import type { InspectEvalLog } from '../../packages/report/src/inspect/json';
+import { fixedClock } from './__fixtures__/fixed-clock';
+import { serveStatic, writeInspectViewerBundle } from './__fixtures__/inspect-viewer-bundle';
 
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
 
 let dir: { path: string; remove: () => Promise<void> };
 let logs: Map<string, InspectEvalLog>;

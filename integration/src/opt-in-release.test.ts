@@ -13,21 +13,22 @@ import {
   scriptedSystemSpec,
 } from '@chi/pilot';
 import { SCRIPTED_SYSTEM_NAMES } from '@chi/pilot/internal';
+import { BUILT_IN_SCORERS, verifyRelease, writeRelease } from '@chi/report';
+import { readRunFolder } from '@chi/report/internal';
+import { sha256Hex } from '@chi/run';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
+import { inspectLogs } from '../../packages/report/src/inspect/inspect-log';
 import { fixedClock } from './__fixtures__/fixed-clock';
-import { tempDir } from './__fixtures__/temp-dir';
-import { sha256Hex } from './canonical-json';
-import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-import { inspectLogs } from './inspect/inspect-log';
-import { readRunFolder } from './run-folder';
-import { verifyRelease } from './verify-release';
-import { writeRelease } from './write-release';
 
 const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'opt-in-release.sha256');
 const INSPECT_SCHEMA = join(
   import.meta.dirname,
   '..',
+  '..',
+  'packages',
+  'report',
   'test',
   'fixtures',
   'inspect',

@@ -1,17 +1,18 @@
 import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startViewServer, type ViewServer, writeRelease, writeViewBundle } from '@chi/report';
 import { openRunFolder } from '@chi/run';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
-import { copySharedPilotRun, SHARED_PILOT_RUNS } from '../__fixtures__/shared-pilot-run';
-import { tempDir } from '../__fixtures__/temp-dir';
-import { writeRelease } from '../write-release';
-import { writeViewBundle } from './view-bundle';
-import { startViewServer, type ViewServer } from './view-server';
+import {
+  type ChromiumSession,
+  launchChromium,
+} from '../../packages/report/src/__fixtures__/chromium';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
+import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';
 
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
 
 interface TraceLine {
   readonly worldSeed: number;

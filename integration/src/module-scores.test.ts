@@ -13,15 +13,15 @@ import {
   runPilot,
   scriptedSystemSpec,
 } from '@chi/pilot';
+import { readRunFolder, scoreRun } from '@chi/report/internal';
 import { outcomesFromAttemptLog } from '@chi/run';
 import type { AttemptRecord } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../__fixtures__/fixed-clock';
-import { tempDir } from '../__fixtures__/temp-dir';
-import { type RunRecords, readRunFolder } from '../run-folder';
-import { scoreRun } from '../score-run';
-import { scoreModule } from './module-scores';
-import { outcomeSourceOf } from './scorer-request';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
+import { scoreModule } from '../../packages/report/src/experiment-scorers/module-scores';
+import { outcomeSourceOf } from '../../packages/report/src/experiment-scorers/scorer-request';
+import type { RunRecords } from '../../packages/report/src/run-folder';
+import { fixedClock } from './__fixtures__/fixed-clock';
 
 const goalPersistenceScorer = goalPersistence.scorer;
 

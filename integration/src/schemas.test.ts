@@ -37,6 +37,19 @@ import {
   traceMemoryProbes,
 } from '@chi/scoring';
 import { decisionOf } from '@chi/scoring/internal';
+import type {
+  AttemptRecord,
+  AxisProfile,
+  BehavioralItemSet,
+  BlockStatus,
+  ChatModel,
+  ClassifiedTaskAnswer,
+  Decision,
+  HistoryId,
+  HistoryWorld,
+  HumanCalibration,
+  MemoryWorld,
+} from '@chi/spec';
 import {
   blindView,
   generateBehavioralItems,
@@ -47,14 +60,8 @@ import {
 import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { BehavioralItemSet } from './behavior';
-import type { ChatModel } from './chat-model';
-import type { AxisProfile, HumanCalibration } from './chi';
-import type { Decision, HistoryId, HistoryWorld } from './history';
-import { JSON_SCHEMA_REGISTRY } from './json-schemas';
-import type { MemoryWorld } from './memory';
-import type { AttemptRecord, BlockStatus, FailureLogEntry } from './run';
-import type { ClassifiedTaskAnswer } from './task-replies';
+import { JSON_SCHEMA_REGISTRY } from '../../packages/spec/src/json-schemas';
+import type { FailureLogEntry } from '../../packages/spec/src/run';
 
 // Valid and invalid examples for every schema published in JSON_SCHEMA_REGISTRY. Each example
 // names its registry key; the last test checks that every registered schema has at least one.

@@ -14,12 +14,11 @@ import {
   runPilot,
   scriptedSystemSpec,
 } from '@chi/pilot';
+import { verifyRelease, writeRelease } from '@chi/report';
 import type { AttemptRecord, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
 import { fixedClock } from './__fixtures__/fixed-clock';
-import { tempDir } from './__fixtures__/temp-dir';
-import { verifyRelease } from './verify-release';
-import { writeRelease } from './write-release';
 
 describe('probe-wording invariance (opt-in)', () => {
   let dir: { path: string; remove: () => Promise<void> };

@@ -6,12 +6,15 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeRelease } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChromiumSession, launchChromium } from './__fixtures__/chromium';
+import {
+  type ChromiumSession,
+  launchChromium,
+} from '../../packages/report/src/__fixtures__/chromium';
+import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
+import { HEADLINE_TABLE_ID } from '../../packages/report/src/report-summary';
 import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { HEADLINE_TABLE_ID } from './report-summary';
-import { writeRelease } from './write-release';
 
 /** A laptop screen: what "one screen" means here. */
 const SCREEN = { width: 1400, height: 900 };
