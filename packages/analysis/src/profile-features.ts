@@ -7,7 +7,13 @@ import type {
   QualityFactors,
 } from '@chi/spec';
 import { PILOT_FEATURES } from '@chi/spec/internal';
-import type { RunScores } from './run-scores';
+import {
+  isBehaviorObservation,
+  isHistoryObservation,
+  isMemoryObservation,
+  observationsOf,
+  type RunScores,
+} from './run-scores';
 
 /** Feature values of one system on one world: `<axis>.<feature>` -> value (absent if unmeasured). */
 export type WorldFeatures = ReadonlyMap<string, number>;
@@ -52,8 +58,10 @@ function behaviorFeatures(score: BehaviorScore, out: Map<string, number>): void 
  */
 export function profileClusters(scores: RunScores): ProfileCluster[] {
   // each list read once (the packed scores of scoreRun materialise a list on every read)
-  const { memory, behavior } = scores;
-  const complete = [...memory, ...scores.history, ...behavior].filter((o) => o.blockComplete);
+  const memory = observationsOf(scores, 'memory', isMemoryObservation);
+  const history = observationsOf(scores, 'history', isHistoryObservation);
+  const behavior = observationsOf(scores, 'behavior', isBehaviorObservation);
+  const complete = [...memory, ...history, ...behavior].filter((o) => o.blockComplete);
   const seeds = [...new Set(complete.map((o) => o.worldSeed))].sort((a, b) => a - b);
   const minLoad = new Map<string, number>();
   for (const o of memory)
