@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMemoryObservation, observationsOf } from '@chi/analysis';
 import { renderJsonBlock } from '@chi/experiment';
 import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
@@ -141,7 +142,7 @@ describe('an added experiment is scored through the same path as the built-in on
       expect(echo?.worlds?.observations.map((o) => o.values.ok)).toEqual([1, 1, 1, 1]);
       // the built-ins were fed in the same pass: the run has none of their blocks
       expect([...scores.modules.keys()]).toEqual(scorers.map((s) => s.experimentId));
-      expect(scores.memory).toEqual([]);
+      expect(observationsOf(scores, 'memory', isMemoryObservation)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
