@@ -43,11 +43,9 @@ export {
   type ModuleScores,
   memoryExtrasOf,
   type ObservationBase,
-  type ObservationGuard,
   observationsOf,
   type ProbeNotebooks,
   type RunScores,
   type TraceLineBase,
-  type TraceLineGuard,
   traceLinesOf,
 } from './run-scores';

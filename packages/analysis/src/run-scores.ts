@@ -152,14 +152,6 @@ export interface RunScores {
   readonly modules: ReadonlyMap<string, ExperimentScores>;
 }
 
-/** A check that an observation of an experiment has that experiment's observation type. */
-export type ObservationGuard<T extends ObservationBase> = (
-  observation: ObservationBase,
-) => observation is T;
-
-/** A check that a trace line of an experiment has that experiment's trace line type. */
-export type TraceLineGuard<T extends TraceLineBase> = (line: TraceLineBase) => line is T;
-
 /** Every element of `list` through `guard`, or an error naming the experiment and what was read. */
 function checked<B, T extends B>(
   list: readonly B[],
@@ -190,7 +182,7 @@ function checked<B, T extends B>(
 export function observationsOf<T extends ObservationBase>(
   scores: RunScores,
   experimentId: string,
-  guard: ObservationGuard<T>,
+  guard: (observation: ObservationBase) => observation is T,
 ): readonly T[] {
   const observations = scores.modules.get(experimentId)?.observations ?? [];
   return checked(observations, guard, experimentId, 'observations');
@@ -204,7 +196,7 @@ export function observationsOf<T extends ObservationBase>(
 export function traceLinesOf<T extends TraceLineBase>(
   scores: RunScores,
   experimentId: string,
-  guard: TraceLineGuard<T>,
+  guard: (line: TraceLineBase) => line is T,
 ): readonly T[] {
   const traces = scores.modules.get(experimentId)?.traces ?? [];
   return checked(traces, guard, experimentId, 'trace lines');

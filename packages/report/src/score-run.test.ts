@@ -91,6 +91,33 @@ describe('scoreRun', () => {
     expect(traceLinesOf(scores, 'behavior', isBehaviorTraceLine)).toHaveLength(4 * 24);
   });
 
+  it('keys the scores by experiment only, and routes every trace line by its experiment ID', () => {
+    expect(Object.keys(scores).sort()).toEqual(['blocks', 'modules']);
+    const routed = new Map<string, number>();
+    const sunk = scoreRun(records, {
+      traces: { trace: (id) => routed.set(id, (routed.get(id) ?? 0) + 1) },
+    });
+    for (const [id, experiment] of scores.modules) {
+      expect(routed.get(id) ?? 0).toBe(experiment.traces.length);
+      expect(sunk.modules.get(id)?.traces).toEqual([]);
+    }
+    // memory's taxonomy was counted through its scores extension as the lines went to the sink
+    const counted = memoryExtrasOf(sunk).taxonomy?.rows(['keeper', 'forgetful']);
+    expect(counted).toEqual(memoryExtrasOf(scores).taxonomy?.rows(['keeper', 'forgetful']));
+    expect(counted?.length).toBeGreaterThan(0);
+    expect(scores.modules.get('history')?.extras).toEqual({});
+  });
+
+  it('gathers extras only through the extensions it is given (scoreRun names no experiment)', () => {
+    const bare = scoreRun(records, { extensions: new Map() });
+    expect(bare.modules.get('memory')?.extras).toEqual({});
+    expect(memoryExtrasOf(bare).taxonomy).toBeUndefined();
+    expect(memoryExtrasOf(bare).probeNotebooks.get('keeper|controls.w11.n8|blank')).toBeUndefined();
+    expect(observationsOf(bare, 'memory', isMemoryObservation)).toEqual(
+      observationsOf(scores, 'memory', isMemoryObservation),
+    );
+  });
+
   it('reads an invalid history answer as an invalid decision and nulls the distances it touches', () => {
     const forgetful = observationsOf(scores, 'history', isHistoryObservation).find(
       (o) => o.systemId === 'forgetful' && o.worldSeed === 11,
