@@ -11,6 +11,7 @@ import {
   isBehaviorObservation,
   isHistoryObservation,
   isMemoryObservation,
+  type MemoryObservation,
   observationsOf,
   type RunScores,
 } from './run-scores';
@@ -51,6 +52,18 @@ function behaviorFeatures(score: BehaviorScore, out: Map<string, number>): void 
   if (change !== null) out.set(featureKey('A', 'frame_change_rate'), change);
 }
 
+/** Each system's smallest notebook load (where its memory features are read). */
+function notebookMinLoads(memory: readonly MemoryObservation[]): Map<string, number> {
+  const minLoad = new Map<string, number>();
+  for (const o of memory)
+    if (o.condition === 'notebook')
+      minLoad.set(
+        o.systemId,
+        Math.min(o.load, minLoad.get(o.systemId) ?? Number.POSITIVE_INFINITY),
+      );
+  return minLoad;
+}
+
 /**
  * The worlds of a run with every system's pilot features (`pilot-features-v1`) and capacity
  * scores, from complete blocks only, in seed order: the clusters of the profile bootstrap (the
@@ -63,13 +76,7 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
   const behavior = observationsOf(scores, 'behavior', isBehaviorObservation);
   const complete = [...memory, ...history, ...behavior].filter((o) => o.blockComplete);
   const seeds = [...new Set(complete.map((o) => o.worldSeed))].sort((a, b) => a - b);
-  const minLoad = new Map<string, number>();
-  for (const o of memory)
-    if (o.condition === 'notebook')
-      minLoad.set(
-        o.systemId,
-        Math.min(o.load, minLoad.get(o.systemId) ?? Number.POSITIVE_INFINITY),
-      );
+  const minLoad = notebookMinLoads(memory);
   return seeds.map((seed) => {
     const features = new Map<string, Map<string, number>>();
     const capacity = new Map<
