@@ -147,5 +147,4 @@ export const modularSumExperiment = defineExperiment<Params>({
       ],
     };
   },
-  scoreKeys: { observations: 'x-modular-sum', traces: 'x-modular-sum' },
 });

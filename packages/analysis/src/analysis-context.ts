@@ -3,15 +3,18 @@ import type { Ratio } from '@chi/spec/internal';
 import type { BootstrapRegistry, BootstrapResults } from './bootstrap-registry';
 import type { BlockCounts, ChartData, MemoryCondition } from './chart-data';
 import type { EstimandWorldSets } from './estimand-world-sets';
-import type {
-  BehaviorObservation,
-  BehaviorTraceLine,
-  HistoryObservation,
-  HistoryTraceLine,
-  MemoryObservation,
-  MemoryTraceLine,
-  ProbeNotebooks,
-  RunScores,
+import {
+  type BehaviorObservation,
+  type ExperimentScores,
+  type HistoryObservation,
+  isBehaviorObservation,
+  isHistoryObservation,
+  isMemoryObservation,
+  type MemoryObservation,
+  type ObservationBase,
+  observationsOf,
+  type RunScores,
+  type TraceLineBase,
 } from './run-scores';
 
 /**
@@ -109,75 +112,79 @@ export function worldContributions(
   scores: RunScores,
 ): ReadonlyMap<number, WorldContribution> {
   const worlds = new Map(seeds.map((seed) => [seed, new PlannedWorld(seed)]));
-  for (const o of scores.memory) if (o.blockComplete) worlds.get(o.worldSeed)?.addMemory(o);
-  for (const o of scores.history) if (o.blockComplete) worlds.get(o.worldSeed)?.addHistory(o);
-  for (const o of scores.behavior) if (o.blockComplete) worlds.get(o.worldSeed)?.addBehavior(o);
+  for (const o of observationsOf(scores, 'memory', isMemoryObservation))
+    if (o.blockComplete) worlds.get(o.worldSeed)?.addMemory(o);
+  for (const o of observationsOf(scores, 'history', isHistoryObservation))
+    if (o.blockComplete) worlds.get(o.worldSeed)?.addHistory(o);
+  for (const o of observationsOf(scores, 'behavior', isBehaviorObservation))
+    if (o.blockComplete) worlds.get(o.worldSeed)?.addBehavior(o);
   return worlds;
 }
 
+/** One experiment's scores with its observation list read once and kept until released. */
+class HeldExperimentScores implements ExperimentScores {
+  readonly #scores: ExperimentScores;
+  #observations: readonly ObservationBase[] | undefined;
+
+  constructor(scores: ExperimentScores) {
+    this.#scores = scores;
+  }
+
+  get scorer(): ExperimentScores['scorer'] {
+    return this.#scores.scorer;
+  }
+
+  get observations(): readonly ObservationBase[] {
+    this.#observations ??= this.#scores.observations;
+    return this.#observations;
+  }
+
+  get traces(): readonly TraceLineBase[] {
+    return this.#scores.traces;
+  }
+
+  get worlds(): ExperimentScores['worlds'] {
+    return this.#scores.worlds;
+  }
+
+  get extras(): ExperimentScores['extras'] {
+    return this.#scores.extras;
+  }
+
+  release(): void {
+    this.#observations = undefined;
+  }
+}
+
 /**
- * The run's scores as one phase of the analysis reads them: each observation list is read from
- * the scores (materialised, for the packed scores of `scoreRun`) once, on first use, and kept until
- * {@link HeldScores.release}. The analysis releases them before the bootstrap, so the resampling
- * runs without any observation live (only the packed world columns), and reads them again for
- * its results.
+ * The run's scores as one phase of the analysis reads them: each experiment's observation list is
+ * read from the scores (materialised, for the packed scores of `scoreRun`) once, on first use, and
+ * kept until {@link HeldScores.release}. The analysis releases them before the bootstrap, so the
+ * resampling runs without any observation live (only the packed world columns), and reads them
+ * again for its results.
  */
 export class HeldScores implements RunScores {
   readonly #scores: RunScores;
-  #memory: readonly MemoryObservation[] | undefined;
-  #history: readonly HistoryObservation[] | undefined;
-  #behavior: readonly BehaviorObservation[] | undefined;
-  readonly memoryTaxonomy?: NonNullable<RunScores['memoryTaxonomy']>;
+  readonly #modules: ReadonlyMap<string, HeldExperimentScores>;
 
   constructor(scores: RunScores) {
     this.#scores = scores;
-    if (scores.memoryTaxonomy !== undefined) this.memoryTaxonomy = scores.memoryTaxonomy;
-  }
-
-  get memory(): readonly MemoryObservation[] {
-    this.#memory ??= this.#scores.memory;
-    return this.#memory;
-  }
-
-  get history(): readonly HistoryObservation[] {
-    this.#history ??= this.#scores.history;
-    return this.#history;
-  }
-
-  get behavior(): readonly BehaviorObservation[] {
-    this.#behavior ??= this.#scores.behavior;
-    return this.#behavior;
-  }
-
-  get memoryTraces(): readonly MemoryTraceLine[] {
-    return this.#scores.memoryTraces;
-  }
-
-  get historyTraces(): readonly HistoryTraceLine[] {
-    return this.#scores.historyTraces;
-  }
-
-  get behaviorTraces(): readonly BehaviorTraceLine[] {
-    return this.#scores.behaviorTraces;
+    this.#modules = new Map(
+      [...scores.modules].map(([id, experiment]) => [id, new HeldExperimentScores(experiment)]),
+    );
   }
 
   get blocks(): RunScores['blocks'] {
     return this.#scores.blocks;
   }
 
-  get probeNotebooks(): ProbeNotebooks {
-    return this.#scores.probeNotebooks;
-  }
-
   get modules(): RunScores['modules'] {
-    return this.#scores.modules;
+    return this.#modules;
   }
 
   /** Drops the lists read so far (the next read reads them again). */
   release(): void {
-    this.#memory = undefined;
-    this.#history = undefined;
-    this.#behavior = undefined;
+    for (const experiment of this.#modules.values()) experiment.release();
   }
 }
 

@@ -2,7 +2,7 @@ import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis
 import type { BootstrapResults, Estimand, WorldCounts } from './bootstrap-registry';
 import type { BehaviorPoint } from './chart-data';
 import type { BehaviorIndicator } from './estimand-world-sets';
-import type { BehaviorObservation } from './run-scores';
+import { type BehaviorObservation, isBehaviorObservation, observationsOf } from './run-scores';
 
 const BEHAVIOR_AXES = ['R', 'C', 'A', 'I'] as const;
 
@@ -27,7 +27,7 @@ function systemPoints(
   estimands: SystemBehaviorEstimands,
 ): BehaviorPoint[] {
   const { systemId } = estimands;
-  const observations = context.scores.behavior.filter(
+  const observations = observationsOf(context.scores, 'behavior', isBehaviorObservation).filter(
     (o) => o.blockComplete && o.systemId === systemId,
   );
   const counts = context.blockCounts('behavior', null);
@@ -78,8 +78,9 @@ function systemPoints(
 export const behaviorAnalysis: ExperimentAnalysis<BehaviorEstimands, BehaviorPart> = {
   id: 'behavior',
   estimands(context, registry) {
+    const observations = observationsOf(context.scores, 'behavior', isBehaviorObservation);
     return context.systems
-      .filter((id) => context.scores.behavior.some((o) => o.systemId === id))
+      .filter((id) => observations.some((o) => o.systemId === id))
       .map((systemId) => {
         const observation = (seed: number) =>
           context.world(seed).behavior(systemId) as BehaviorObservation;

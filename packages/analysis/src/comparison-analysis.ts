@@ -6,7 +6,15 @@ import type { AnalysisContext } from './analysis-context';
 import type { BootstrapRegistry, BootstrapResults, Estimand } from './bootstrap-registry';
 import type { ComparisonCensoring, ComparisonRow, Comparisons } from './chart-data';
 import type { BehaviorIndicator } from './estimand-world-sets';
-import type { BehaviorObservation, HistoryObservation, MemoryObservation } from './run-scores';
+import {
+  type BehaviorObservation,
+  type HistoryObservation,
+  isBehaviorObservation,
+  isHistoryObservation,
+  isMemoryObservation,
+  type MemoryObservation,
+  observationsOf,
+} from './run-scores';
 import { worldsInEvery } from './world-sets';
 
 const BEHAVIOR_INDICATORS: readonly BehaviorIndicator[] = ['R', 'C', 'A', 'I', 'A-frame-change'];
@@ -169,7 +177,7 @@ function plainDifference(a: Estimand, b: Estimand): (out: Float64Array) => numbe
 
 function notebookLoads(context: AnalysisContext, systemId: string): number[] {
   const loads = new Set<number>();
-  for (const o of context.scores.memory)
+  for (const o of observationsOf(context.scores, 'memory', isMemoryObservation))
     if (o.systemId === systemId && o.condition === 'notebook') loads.add(o.load);
   return [...loads].sort((x, y) => x - y);
 }
@@ -278,11 +286,15 @@ function defineMemory(
 }
 
 function hasHistory(context: AnalysisContext, systemId: string): boolean {
-  return context.scores.history.some((o) => o.systemId === systemId);
+  return observationsOf(context.scores, 'history', isHistoryObservation).some(
+    (o) => o.systemId === systemId,
+  );
 }
 
 function hasBehavior(context: AnalysisContext, systemId: string): boolean {
-  return context.scores.behavior.some((o) => o.systemId === systemId);
+  return observationsOf(context.scores, 'behavior', isBehaviorObservation).some(
+    (o) => o.systemId === systemId,
+  );
 }
 
 /** Excess divergence D(A,B) − D(A,A2) at the compared checkpoint. */

@@ -1,6 +1,14 @@
 import type { HistoryId } from '@chi/spec';
 import type { MemoryCondition } from './chart-data';
-import type { BehaviorObservation, HistoryObservation, RunScores } from './run-scores';
+import {
+  type BehaviorObservation,
+  type HistoryObservation,
+  isBehaviorObservation,
+  isHistoryObservation,
+  isMemoryObservation,
+  observationsOf,
+  type RunScores,
+} from './run-scores';
 import { worldsInEvery, worldsWhere } from './world-sets';
 
 /** A behavioral task indicator whose world mean the report shows. */
@@ -61,7 +69,7 @@ function memoize<A extends unknown[]>(
 export function estimandWorldSets(scores: RunScores): EstimandWorldSets {
   const memoryCell = memoize((systemId: string, condition: MemoryCondition, load: number) =>
     worldsWhere(
-      scores.memory,
+      observationsOf(scores, 'memory', isMemoryObservation),
       (o) =>
         o.blockComplete && o.systemId === systemId && o.condition === condition && o.load === load,
     ),
@@ -69,7 +77,7 @@ export function estimandWorldSets(scores: RunScores): EstimandWorldSets {
   const curve = memoize((systemId: string, condition: MemoryCondition) => {
     const loads = [
       ...new Set(
-        scores.memory
+        observationsOf(scores, 'memory', isMemoryObservation)
           .filter((o) => o.systemId === systemId && o.condition === condition)
           .map((o) => o.load),
       ),
@@ -79,7 +87,7 @@ export function estimandWorldSets(scores: RunScores): EstimandWorldSets {
   const withinWorld = memoize((systemId: string, condition: MemoryCondition, load: number) => {
     const worlds = new Set(curve(systemId, condition));
     return worldsWhere(
-      scores.memory,
+      observationsOf(scores, 'memory', isMemoryObservation),
       (o) =>
         o.blockComplete &&
         worlds.has(o.worldSeed) &&
@@ -90,9 +98,15 @@ export function estimandWorldSets(scores: RunScores): EstimandWorldSets {
     );
   });
   const history = (systemId: string, defined: (o: HistoryObservation) => boolean) =>
-    worldsWhere(scores.history, (o) => o.blockComplete && o.systemId === systemId && defined(o));
+    worldsWhere(
+      observationsOf(scores, 'history', isHistoryObservation),
+      (o) => o.blockComplete && o.systemId === systemId && defined(o),
+    );
   const behavior = (systemId: string, defined: (o: BehaviorObservation) => boolean) =>
-    worldsWhere(scores.behavior, (o) => o.blockComplete && o.systemId === systemId && defined(o));
+    worldsWhere(
+      observationsOf(scores, 'behavior', isBehaviorObservation),
+      (o) => o.blockComplete && o.systemId === systemId && defined(o),
+    );
   return {
     memoryCell,
     curve,

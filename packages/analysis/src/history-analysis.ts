@@ -9,7 +9,7 @@ import type {
   WorldCounts,
 } from './bootstrap-registry';
 import type { HistoryDistance, HistoryDynamics, HistoryPoint, HistoryVector } from './chart-data';
-import type { HistoryObservation } from './run-scores';
+import { type HistoryObservation, isHistoryObservation, observationsOf } from './run-scores';
 
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
 type Checkpoint = (typeof CHECKPOINTS)[number];
@@ -115,7 +115,7 @@ function systemResults(
     complete,
     planned: counts.planned,
   });
-  const observations = context.scores.history.filter(
+  const observations = observationsOf(context.scores, 'history', isHistoryObservation).filter(
     (o) => o.blockComplete && o.systemId === systemId,
   );
   for (const h of HISTORY_IDS) {
@@ -171,7 +171,7 @@ function systemResults(
 /** Every system's per-world decision vectors (complete blocks or not), system then world order. */
 function historyVectors(context: AnalysisContext): HistoryVector[] {
   const { systems } = context;
-  return context.scores.history
+  return observationsOf(context.scores, 'history', isHistoryObservation)
     .slice()
     .sort(
       (a, b) =>
@@ -199,8 +199,9 @@ function historyVectors(context: AnalysisContext): HistoryVector[] {
 export const historyAnalysis: ExperimentAnalysis<HistoryEstimands, HistoryPart> = {
   id: 'history',
   estimands(context, registry) {
+    const observations = observationsOf(context.scores, 'history', isHistoryObservation);
     return context.systems
-      .filter((id) => context.scores.history.some((o) => o.systemId === id))
+      .filter((id) => observations.some((o) => o.systemId === id))
       .map((systemId) => defineSystem(context, registry, systemId));
   },
   results(context, estimands, results) {

@@ -18,7 +18,15 @@ import {
   type TaxonomyCount,
 } from './chart-data';
 import { memoryTaxonomy } from './memory-taxonomy';
-import type { MemoryObservation, RunScores } from './run-scores';
+import {
+  isMemoryObservation,
+  isMemoryTraceLine,
+  type MemoryObservation,
+  memoryExtrasOf,
+  observationsOf,
+  type RunScores,
+  traceLinesOf,
+} from './run-scores';
 
 /** The order memory conditions are listed in. */
 export const CONDITION_ORDER: Record<MemoryCondition, number> = {
@@ -72,7 +80,7 @@ export interface MemoryPart {
 function memoryCells(scores: RunScores, systems: readonly string[]): MemoryCell[] {
   const cells: MemoryCell[] = [];
   const seen = new Set<string>();
-  for (const o of scores.memory) {
+  for (const o of observationsOf(scores, 'memory', isMemoryObservation)) {
     const key = JSON.stringify([o.systemId, o.condition, o.load]);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -186,7 +194,7 @@ function memoryPoint(
   const { systemId, condition, load } = cell;
   const worldSeeds = [...context.sets.curve(systemId, condition)];
   const curve = new Set(worldSeeds);
-  const observations = context.scores.memory.filter(
+  const observations = observationsOf(context.scores, 'memory', isMemoryObservation).filter(
     (o) =>
       o.blockComplete &&
       curve.has(o.worldSeed) &&
@@ -296,7 +304,10 @@ function eimcEntries(
 
 /** The failure taxonomy: folded while scoring when the scores carry it, else from their traces. */
 function taxonomy(scores: RunScores, systems: readonly string[]): TaxonomyCount[] {
-  return scores.memoryTaxonomy?.rows(systems) ?? memoryTaxonomy(scores.memoryTraces, systems);
+  return (
+    memoryExtrasOf(scores).taxonomy?.rows(systems) ??
+    memoryTaxonomy(traceLinesOf(scores, 'memory', isMemoryTraceLine), systems)
+  );
 }
 
 /**

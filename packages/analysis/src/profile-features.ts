@@ -7,7 +7,14 @@ import type {
   QualityFactors,
 } from '@chi/spec';
 import { PILOT_FEATURES } from '@chi/spec/internal';
-import type { RunScores } from './run-scores';
+import {
+  isBehaviorObservation,
+  isHistoryObservation,
+  isMemoryObservation,
+  type MemoryObservation,
+  observationsOf,
+  type RunScores,
+} from './run-scores';
 
 /** Feature values of one system on one world: `<axis>.<feature>` -> value (absent if unmeasured). */
 export type WorldFeatures = ReadonlyMap<string, number>;
@@ -45,16 +52,8 @@ function behaviorFeatures(score: BehaviorScore, out: Map<string, number>): void 
   if (change !== null) out.set(featureKey('A', 'frame_change_rate'), change);
 }
 
-/**
- * The worlds of a run with every system's pilot features (`pilot-features-v1`) and capacity
- * scores, from complete blocks only, in seed order: the clusters of the profile bootstrap (the
- * same worlds, in the same order, as the release's main analysis).
- */
-export function profileClusters(scores: RunScores): ProfileCluster[] {
-  // each list read once (the packed scores of scoreRun materialise a list on every read)
-  const { memory, behavior } = scores;
-  const complete = [...memory, ...scores.history, ...behavior].filter((o) => o.blockComplete);
-  const seeds = [...new Set(complete.map((o) => o.worldSeed))].sort((a, b) => a - b);
+/** Each system's smallest notebook load (where its memory features are read). */
+function notebookMinLoads(memory: readonly MemoryObservation[]): Map<string, number> {
   const minLoad = new Map<string, number>();
   for (const o of memory)
     if (o.condition === 'notebook')
@@ -62,6 +61,22 @@ export function profileClusters(scores: RunScores): ProfileCluster[] {
         o.systemId,
         Math.min(o.load, minLoad.get(o.systemId) ?? Number.POSITIVE_INFINITY),
       );
+  return minLoad;
+}
+
+/**
+ * The worlds of a run with every system's pilot features (`pilot-features-v1`) and capacity
+ * scores, from complete blocks only, in seed order: the clusters of the profile bootstrap (the
+ * same worlds, in the same order, as the release's main analysis).
+ */
+export function profileClusters(scores: RunScores): ProfileCluster[] {
+  // each list read once (the packed scores of scoreRun materialise a list on every read)
+  const memory = observationsOf(scores, 'memory', isMemoryObservation);
+  const history = observationsOf(scores, 'history', isHistoryObservation);
+  const behavior = observationsOf(scores, 'behavior', isBehaviorObservation);
+  const complete = [...memory, ...history, ...behavior].filter((o) => o.blockComplete);
+  const seeds = [...new Set(complete.map((o) => o.worldSeed))].sort((a, b) => a - b);
+  const minLoad = notebookMinLoads(memory);
   return seeds.map((seed) => {
     const features = new Map<string, Map<string, number>>();
     const capacity = new Map<

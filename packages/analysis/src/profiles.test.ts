@@ -4,7 +4,8 @@ import type { AxisTaskScore } from '@chi/spec/internal';
 import { drawResampleIndices } from '@chi/stats/internal';
 import { describe, expect, it } from 'vitest';
 import { analyzeProfiles, NO_RUN_CALIBRATION_REASON, participantSeed } from './profiles';
-import type { BehaviorObservation, RunScores } from './run-scores';
+import type { BehaviorObservation, MemoryObservation, RunScores } from './run-scores';
+import { runScoresOf } from './test/run-scores-of';
 
 // Hand-made scores: one system, three worlds with R accuracy 2/4, 3/4, 4/4 (mean 0.75).
 const task = (correct: number): AxisTaskScore => ({
@@ -38,17 +39,8 @@ const behavior = (seed: number, correct: number): BehaviorObservation => ({
     },
   } satisfies BehaviorScore,
 });
-const scores: RunScores = {
-  memory: [],
-  history: [],
-  behavior: [behavior(1, 2), behavior(2, 3), behavior(3, 4)],
-  memoryTraces: [],
-  historyTraces: [],
-  behaviorTraces: [],
-  blocks: [],
-  probeNotebooks: new Map(),
-  modules: new Map(),
-};
+const behaviorObservations = [behavior(1, 2), behavior(2, 3), behavior(3, 4)];
+const scores: RunScores = runScoresOf({ behavior: { observations: behaviorObservations } });
 // SYNTHETIC calibration of R.accuracy only: participants 0.6, 0.8, 1.0 -> mu 0.8, s 0.2.
 const rows: HumanDataRow[] = [0.6, 0.8, 1].map((value, i) => ({
   participant: `p${i}`,
@@ -157,12 +149,15 @@ describe('analyzeProfiles (hand-made scores, SYNTHETIC calibration)', () => {
           condition: 'notebook',
           load: 32,
           score: { factors: { r: 1, t: 1, s: 1, u: 1, i: 1, oneMinusF: 1 }, qualityScore: 1 },
-        }) as unknown as RunScores['memory'][number],
+        }) as unknown as MemoryObservation,
     );
     const holes = analyzeProfiles(
       manifest(true),
       calibration,
-      { ...scores, memory },
+      runScoresOf({
+        memory: { observations: memory },
+        behavior: { observations: behaviorObservations },
+      }),
       {
         alphas: EQUAL_ALPHAS,
       },

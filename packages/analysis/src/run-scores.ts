@@ -10,7 +10,7 @@ import type {
   MemoryScore,
 } from '@chi/spec';
 import type { BlockRow, MemoryCondition } from './chart-data';
-import type { MemoryTaxonomyCounter } from './memory-taxonomy';
+import { MemoryTaxonomyCounter } from './memory-taxonomy';
 
 // The scored data every analysis reads: what `scoreRun` of `@chi/report` returns, as plain types,
 // so the analysis depends on the scores and not on how a run folder is read.
@@ -109,8 +109,8 @@ export interface ModuleScores {
 
 /**
  * What one scorer of a run gave, in the one scoring pass: its per-block observations and traces
- * (empty without that capability) and its per-world scores (null without that capability or when
- * the run does not include the experiment).
+ * (empty without that capability), its per-world scores (null without that capability or when
+ * the run does not include the experiment), and what else its scores carry (`extras`).
  */
 export interface ExperimentScores {
   readonly scorer: AnyExperimentScorer;
@@ -120,26 +120,140 @@ export interface ExperimentScores {
   readonly traces: readonly TraceLineBase[];
   /** Per-world scores (`scoreWorld`). */
   readonly worlds: ModuleScores | null;
+  /**
+   * What the experiment's scores carry beyond its observations and traces, by name: a fold of
+   * its traces counted as they were produced, or a reader of its raw records that reads only when
+   * asked (memory's probe notebooks and failure taxonomy, read with {@link memoryExtrasOf}).
+   * Empty for most experiments. Read through the experiment's own accessor, not by name.
+   */
+  readonly extras: Readonly<Record<string, unknown>>;
 }
 
 /**
- * Everything scored from a run: every scorer's scores by experiment ID (`modules`, in scorer
- * order), the status of every block, and, read from there under the names the pilot's fixed
- * release files and analyses use, the memory, history and behavior observations and traces.
+ * Everything scored from a run, keyed by experiment: every scorer's scores by experiment ID
+ * (`modules`, in scorer order) and the status of every block. Nothing here names an experiment:
+ * an experiment's observations and traces are read with {@link observationsOf} and
+ * {@link traceLinesOf}, typed by the experiment's own guard.
  *
- * The scores `scoreRun` of `@chi/report` returns hold the observations packed: each read of `memory`,
- * `history`, `behavior` or a module's `observations` materialises a new array of new objects
- * (equal every time), so read a list once into a variable and drop it when done rather than
- * reading it in a loop.
+ * The scores `scoreRun` of `@chi/report` returns hold the observations packed: each read of a
+ * module's `observations` (and so each {@link observationsOf}) materialises a new array of new
+ * objects (equal every time), so read a list once into a variable and drop it when done rather
+ * than reading it in a loop.
+ *
+ * @example
+ * ```ts
+ * import { isMemoryObservation, observationsOf } from '@chi/analysis';
+ * const memory = observationsOf(scores, 'memory', isMemoryObservation); // MemoryObservation[]
+ * ```
  */
 export interface RunScores {
-  readonly memory: readonly MemoryObservation[];
-  readonly history: readonly HistoryObservation[];
-  readonly behavior: readonly BehaviorObservation[];
-  readonly memoryTraces: readonly MemoryTraceLine[];
-  readonly historyTraces: readonly HistoryTraceLine[];
-  readonly behaviorTraces: readonly BehaviorTraceLine[];
   readonly blocks: readonly BlockRow[];
+  /** Every scorer's scores by experiment ID, in the order of the scorers `scoreRun` was given. */
+  readonly modules: ReadonlyMap<string, ExperimentScores>;
+}
+
+/** Every element of `list` through `guard`, or an error naming the experiment and what was read. */
+function checked<B, T extends B>(
+  list: readonly B[],
+  guard: (value: B) => value is T,
+  experimentId: string,
+  what: string,
+): readonly T[] {
+  for (const value of list)
+    if (!guard(value))
+      throw new TypeError(
+        `the ${what} of experiment ${experimentId} are not of the type asked for (${guard.name || 'guard'})`,
+      );
+  return list as readonly T[];
+}
+
+/**
+ * An experiment's per-block observations, typed by its guard (every observation is checked; a
+ * mismatch is a `TypeError` naming the experiment). `[]` for an experiment the scores do not
+ * hold or that has no per-block scorer. On the packed scores of `scoreRun` each call
+ * materialises a new array: read it once.
+ *
+ * @example
+ * ```ts
+ * const history = observationsOf(scores, 'history', isHistoryObservation);
+ * const mine = observationsOf(scores, 'x-echo', (o): o is EchoObservation => o.kind === 'x-echo');
+ * ```
+ */
+export function observationsOf<T extends ObservationBase>(
+  scores: RunScores,
+  experimentId: string,
+  guard: (observation: ObservationBase) => observation is T,
+): readonly T[] {
+  const observations = scores.modules.get(experimentId)?.observations ?? [];
+  return checked(observations, guard, experimentId, 'observations');
+}
+
+/**
+ * An experiment's per-block trace lines, typed by its guard (every line is checked). `[]` for an
+ * experiment the scores do not hold, and when `scoreRun` was given a trace sink (the lines went
+ * there as they were produced).
+ */
+export function traceLinesOf<T extends TraceLineBase>(
+  scores: RunScores,
+  experimentId: string,
+  guard: (line: TraceLineBase) => line is T,
+): readonly T[] {
+  const traces = scores.modules.get(experimentId)?.traces ?? [];
+  return checked(traces, guard, experimentId, 'trace lines');
+}
+
+/** Whether an observation is a memory observation (its `kind`). */
+export function isMemoryObservation(
+  observation: ObservationBase,
+): observation is MemoryObservation {
+  return (observation as { kind?: unknown }).kind === 'memory-observation';
+}
+
+/** Whether an observation is a history observation (its `kind`). */
+export function isHistoryObservation(
+  observation: ObservationBase,
+): observation is HistoryObservation {
+  return (observation as { kind?: unknown }).kind === 'history-observation';
+}
+
+/** Whether an observation is a behavioral observation (its `kind`). */
+export function isBehaviorObservation(
+  observation: ObservationBase,
+): observation is BehaviorObservation {
+  return (observation as { kind?: unknown }).kind === 'behavior-observation';
+}
+
+/** The trace a line carries, as a record to test members of. */
+function traceOf(line: TraceLineBase): Readonly<Record<string, unknown>> {
+  const trace = (line as { trace?: unknown }).trace;
+  return typeof trace === 'object' && trace !== null ? (trace as Record<string, unknown>) : {};
+}
+
+// Trace lines are published as they are (traces/*.jsonl) and carry no kind, so these guards test
+// the members that tell the three apart.
+
+/** Whether a trace line is a memory probe's (a condition and load; the trace names a probe). */
+export function isMemoryTraceLine(line: TraceLineBase): line is MemoryTraceLine {
+  return 'condition' in line && 'load' in line && 'probeId' in traceOf(line);
+}
+
+/** Whether a trace line is a history decision's (the trace names a history and checkpoint). */
+export function isHistoryTraceLine(line: TraceLineBase): line is HistoryTraceLine {
+  const trace = traceOf(line);
+  return 'history' in trace && 'checkpoint' in trace && 'environmentIndex' in trace;
+}
+
+/** Whether a trace line is a behavioral item's (the trace names an item and axis). */
+export function isBehaviorTraceLine(line: TraceLineBase): line is BehaviorTraceLine {
+  const trace = traceOf(line);
+  return 'itemId' in trace && 'axis' in trace;
+}
+
+/** The memory experiment's ID: the key of its scores in `RunScores.modules`. */
+const MEMORY_EXPERIMENT = 'memory';
+
+/** What memory's scores carry beyond observations and traces (`ExperimentScores.extras`). */
+export interface MemoryExtras {
   /**
    * Notebook text per memory observation key `<system>|<blockId>|<condition>` (case examples):
    * null for the oracle control, `''` for the blank one. Read from the run folder when asked for,
@@ -150,7 +264,22 @@ export interface RunScores {
    * The failure taxonomy of the memory traces, counted as they were produced (with a trace sink
    * the trace lists are empty, so the analysis reads this instead). Absent: count the lists.
    */
-  readonly memoryTaxonomy?: MemoryTaxonomyCounter;
-  /** Every scorer's scores by experiment ID, in the order of the scorers `scoreRun` was given. */
-  readonly modules: ReadonlyMap<string, ExperimentScores>;
+  readonly taxonomy?: MemoryTaxonomyCounter;
+}
+
+/** Notebooks of no observation (scores without memory's extras). */
+const NO_NOTEBOOKS: ProbeNotebooks = { get: () => undefined };
+
+/**
+ * Memory's extras in the scores (`modules.get('memory').extras`): its probe notebooks (none when
+ * the scores hold none) and its failure-taxonomy counter when scoring counted one.
+ */
+export function memoryExtrasOf(scores: RunScores): MemoryExtras {
+  const extras = scores.modules.get(MEMORY_EXPERIMENT)?.extras ?? {};
+  const notebooks = extras.probeNotebooks as ProbeNotebooks | undefined;
+  const taxonomy = extras.taxonomy;
+  return {
+    probeNotebooks: typeof notebooks?.get === 'function' ? notebooks : NO_NOTEBOOKS,
+    ...(taxonomy instanceof MemoryTaxonomyCounter ? { taxonomy } : {}),
+  };
 }

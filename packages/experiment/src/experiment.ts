@@ -171,8 +171,6 @@ export interface Experiment<Params = unknown, Host extends ExperimentHost = Expe
    * packaged templates only (the toolkit's own modules).
    */
   readonly promptTemplates?: readonly ExperimentPromptTemplate[];
-  /** The keys of the report's `RunScores` holding its observations and traces. */
-  readonly scoreKeys: { readonly observations: string; readonly traces: string };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isHistoryObservation, observationsOf } from '@chi/analysis';
 import { extractJsonBlock } from '@chi/experiment';
 import { verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
@@ -154,7 +155,9 @@ describe('one definition of an outcome (runner, report, verify)', () => {
         reasons: [`1 x ${reason}`],
       });
       // The reply's text is kept in the log but never read: every decision of that probe is invalid.
-      const observation = scores.history.find((row) => row.blockId === block);
+      const observation = observationsOf(scores, 'history', isHistoryObservation).find(
+        (row) => row.blockId === block,
+      );
       expect(observation?.blockComplete).toBe(false);
       expect(observation?.unusableRequests.map((u) => u.requestId)).toEqual([probe]);
     },

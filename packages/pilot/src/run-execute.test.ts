@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMemoryObservation, observationsOf, type RunScores } from '@chi/analysis';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
 import { openRunFolder } from '@chi/run';
 import type { AttemptRecord, BlockStatus, ChatModel, RunStatus } from '@chi/spec';
@@ -386,8 +387,9 @@ describe('executeRun', () => {
     });
     const legacyRecords = await readRunFolder(run.runDir);
     expect(legacyRecords.requestLayout).toBe('0.1');
-    expect(scoreRun(legacyRecords).memory).toEqual(
-      scoreRun(await readRunFolder(reference.runDir)).memory,
+    const memoryOf = (scores: RunScores) => observationsOf(scores, 'memory', isMemoryObservation);
+    expect(memoryOf(scoreRun(legacyRecords))).toEqual(
+      memoryOf(scoreRun(await readRunFolder(reference.runDir))),
     );
   });
 });

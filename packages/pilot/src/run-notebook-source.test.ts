@@ -108,7 +108,6 @@ const ops = defineExperiment<{ on: true }>({
       },
     ],
   }),
-  scoreKeys: { observations: 'x-ops', traces: 'x-ops' },
 });
 
 const registry: readonly AnyExperiment[] = [...PILOT_EXPERIMENTS, ops];

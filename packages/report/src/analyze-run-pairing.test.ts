@@ -1,3 +1,5 @@
+import { isHistoryObservation, isMemoryObservation, observationsOf } from '@chi/analysis';
+import { withExperimentScores } from '@chi/analysis/test';
 /**
  * Pairing across cells when some blocks are incomplete (docs/protocol.md, "World sets"): every
  * estimand that combines cells uses the worlds complete in every cell it combines, for the
@@ -78,17 +80,16 @@ function withCheckpoint1(records: RunRecords, o: HistoryObservation): HistoryObs
 
 /** The fixture's scores with the forgetful system's memory and history values set by hand. */
 function handScores(records: RunRecords, scores: RunScores): RunScores {
-  return {
-    ...scores,
-    memory: scores.memory.map((o) =>
-      o.systemId === 'forgetful' && o.condition === 'notebook'
-        ? withQuality(o, FORGETFUL_Q[o.load]?.[o.worldSeed] as number)
-        : o,
-    ),
-    history: scores.history.map((o) =>
-      o.systemId === 'forgetful' ? withCheckpoint1(records, o) : o,
-    ),
-  };
+  const memory = observationsOf(scores, 'memory', isMemoryObservation).map((o) =>
+    o.systemId === 'forgetful' && o.condition === 'notebook'
+      ? withQuality(o, FORGETFUL_Q[o.load]?.[o.worldSeed] as number)
+      : o,
+  );
+  const history = observationsOf(scores, 'history', isHistoryObservation).map((o) =>
+    o.systemId === 'forgetful' ? withCheckpoint1(records, o) : o,
+  );
+  const withMemory = withExperimentScores(scores, 'memory', { observations: memory });
+  return withExperimentScores(withMemory, 'history', { observations: history });
 }
 
 describe('pairing across cells with holes in different cells', () => {
@@ -205,15 +206,17 @@ function withIncomplete(scores: RunScores, blockIds: ReadonlySet<string>): RunSc
   const keep = <T extends { readonly blockId: string; readonly blockComplete: boolean }>(
     o: T,
   ): T => (blockIds.has(o.blockId) ? { ...o, blockComplete: false } : o);
-  return {
+  let kept: RunScores = {
     ...scores,
-    memory: scores.memory.map(keep),
-    history: scores.history.map(keep),
-    behavior: scores.behavior.map(keep),
     blocks: scores.blocks.map((b) =>
       blockIds.has(b.blockId) ? { ...b, status: 'incomplete' as const, reasons: ['removed'] } : b,
     ),
   };
+  for (const id of ['memory', 'history', 'behavior'])
+    kept = withExperimentScores(kept, id, {
+      observations: (scores.modules.get(id)?.observations ?? []).map(keep),
+    });
+  return kept;
 }
 
 /** Every estimand's numbers (not its denominators of the cell), grouped by the blocks it can use. */

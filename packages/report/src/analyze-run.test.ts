@@ -1,6 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ChartData, ChartDataSchema, type RunScores } from '@chi/analysis';
+import {
+  type ChartData,
+  ChartDataSchema,
+  isMemoryObservation,
+  isMemoryTraceLine,
+  observationsOf,
+  type RunScores,
+  traceLinesOf,
+} from '@chi/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
@@ -65,7 +73,7 @@ describe('analyzeRun', () => {
     const point = data.memory.find(
       (p) => p.systemId === 'forgetful' && p.condition === 'oracle' && p.load === 8,
     );
-    const worlds = scores.memory.filter(
+    const worlds = observationsOf(scores, 'memory', isMemoryObservation).filter(
       (o) =>
         o.systemId === 'forgetful' && o.condition === 'oracle' && o.load === 8 && o.blockComplete,
     );
@@ -150,7 +158,9 @@ describe('analyzeRun', () => {
 
   it('counts every probe of a complete world exactly once in the taxonomy', () => {
     const total = data.taxonomy.reduce((s, t) => s + t.count, 0);
-    const completeProbes = scores.memoryTraces.filter((t) => t.blockComplete).length;
+    const completeProbes = traceLinesOf(scores, 'memory', isMemoryTraceLine).filter(
+      (t) => t.blockComplete,
+    ).length;
     expect(total).toBe(completeProbes);
   });
 

@@ -1,3 +1,5 @@
+import { isMemoryObservation, observationsOf } from '@chi/analysis';
+import { withExperimentScores } from '@chi/analysis/test';
 /**
  * Paired comparisons (docs/protocol.md, "Paired comparisons"): known truths from scripted scores
  * set by hand on the fixture run (two systems, four worlds, loads 8 and 16).
@@ -22,13 +24,11 @@ function withQuality(o: MemoryObservation, q: number): MemoryObservation {
 
 /** Notebook Q per system and world, set by hand (every load alike). */
 function handMemory(scores: RunScores, q: Record<string, Record<number, number>>): RunScores {
-  return {
-    ...scores,
-    memory: scores.memory.map((o) => {
-      const value = q[o.systemId]?.[o.worldSeed];
-      return o.condition === 'notebook' && value !== undefined ? withQuality(o, value) : o;
-    }),
-  };
+  const memory = observationsOf(scores, 'memory', isMemoryObservation).map((o) => {
+    const value = q[o.systemId]?.[o.worldSeed];
+    return o.condition === 'notebook' && value !== undefined ? withQuality(o, value) : o;
+  });
+  return withExperimentScores(scores, 'memory', { observations: memory });
 }
 
 /** The scores with forgetful's every observation replaced by keeper's: a system against itself. */
@@ -37,12 +37,12 @@ function twin(scores: RunScores): RunScores {
     ...list.filter((o) => o.systemId === 'keeper'),
     ...list.filter((o) => o.systemId === 'keeper').map((o) => ({ ...o, systemId: 'forgetful' })),
   ];
-  return {
-    ...scores,
-    memory: copy(scores.memory),
-    history: copy(scores.history),
-    behavior: copy(scores.behavior),
-  };
+  let twins = scores;
+  for (const id of ['memory', 'history', 'behavior'])
+    twins = withExperimentScores(twins, id, {
+      observations: copy(scores.modules.get(id)?.observations ?? []),
+    });
+  return twins;
 }
 
 const rowsOf = (data: ChartData, quantity: ComparisonRow['quantity']) =>

@@ -1,7 +1,12 @@
 import type { ChartData, TraceLineBase } from '@chi/analysis';
 import {
   analyzeProfiles,
-  type MemoryTraceLine,
+  isBehaviorObservation,
+  isHistoryObservation,
+  isMemoryObservation,
+  isMemoryTraceLine,
+  memoryExtrasOf,
+  observationsOf,
   type RunScores,
   runEvidenceBanner,
 } from '@chi/analysis';
@@ -26,7 +31,7 @@ import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
 import type { DerivedOutput } from './derived-output';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
-import { BUILT_IN_SCORERS, scorerOfBlock } from './experiment-scorers/scorer-registry';
+import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { figureFiles } from './figure-files';
 import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { PackedText } from './packed-text';
@@ -166,11 +171,13 @@ class ReleaseTraceSink implements TraceSink {
   }
 
   trace(experimentId: string, line: TraceLineBase): void {
-    const file = scorerOfBlock(experimentId, this.#scorers)?.blocks?.traceFile(line);
+    const scorer = this.#scorers.find((s) => s.experimentId === experimentId);
+    const file = scorer?.blocks?.traceFile(line);
     if (file === undefined) throw new Error(`no trace file for experiment ${experimentId}`);
     this.#output.appendLine(file, `${canonicalJson(line)}\n`);
-    if (experimentId !== 'memory' || !line.blockComplete) return;
-    const { systemId, condition, load, worldSeed, trace } = line as MemoryTraceLine;
+    // the case examples are the pilot's memory probes (an output of its fixed release files)
+    if (experimentId !== 'memory' || !line.blockComplete || !isMemoryTraceLine(line)) return;
+    const { systemId, condition, load, worldSeed, trace } = line;
     this.cases.add({ systemId, condition, load, worldSeed, trace });
   }
 }
@@ -178,12 +185,19 @@ class ReleaseTraceSink implements TraceSink {
 /** The case examples, each chosen probe's notebook read from the run only now. */
 function caseExamplesOf(sink: ReleaseTraceSink, scores: RunScores): CaseExample[] {
   const blockOf = new Map(
-    scores.memory.map((o) => [`${o.systemId}|${o.condition}|${o.load}|${o.worldSeed}`, o.blockId]),
+    observationsOf(scores, 'memory', isMemoryObservation).map((o) => [
+      `${o.systemId}|${o.condition}|${o.load}|${o.worldSeed}`,
+      o.blockId,
+    ]),
   );
   return sink.cases.examples((probe) => {
     const blockId =
       blockOf.get(`${probe.systemId}|${probe.condition}|${probe.load}|${probe.worldSeed}`) ?? '';
-    return scores.probeNotebooks.get(`${probe.systemId}|${blockId}|${probe.condition}`) ?? null;
+    return (
+      memoryExtrasOf(scores).probeNotebooks.get(
+        `${probe.systemId}|${blockId}|${probe.condition}`,
+      ) ?? null
+    );
   });
 }
 
@@ -199,7 +213,7 @@ function perWorldTables(scores: RunScores, data: ChartData): [string, string][] 
   const distanceWorlds = new Map(
     data.historyDistances.map((d) => [`${d.systemId}|${d.checkpoint}`, new Set(d.worldSeeds)]),
   );
-  const memory = scores.memory.map((o) => ({
+  const memory = observationsOf(scores, 'memory', isMemoryObservation).map((o) => ({
     systemId: o.systemId,
     condition: o.condition,
     load: o.load,
@@ -219,7 +233,7 @@ function perWorldTables(scores: RunScores, data: ChartData): [string, string][] 
     lures: o.score.lures.total,
     unusableRequests: o.unusableRequests.map((u) => `${u.requestId}: ${u.reason}`).join('; '),
   }));
-  const history = scores.history.flatMap((o) =>
+  const history = observationsOf(scores, 'history', isHistoryObservation).flatMap((o) =>
     o.score.checkpoints.flatMap((c) =>
       HISTORY_IDS.map((h) => ({
         systemId: o.systemId,
@@ -239,7 +253,7 @@ function perWorldTables(scores: RunScores, data: ChartData): [string, string][] 
       })),
     ),
   );
-  const behavior = scores.behavior.map((o) => ({
+  const behavior = observationsOf(scores, 'behavior', isBehaviorObservation).map((o) => ({
     systemId: o.systemId,
     worldSeed: o.worldSeed,
     blockComplete: o.blockComplete,
@@ -638,9 +652,17 @@ export async function produceDerivedRelease(
     }),
   );
   writeUsageCsv(records, files);
-  writeJsonl(files, 'scores/memory.jsonl', scores.memory);
-  writeJsonl(files, 'scores/history.jsonl', scores.history);
-  writeJsonl(files, 'scores/behavior.jsonl', scores.behavior);
+  writeJsonl(files, 'scores/memory.jsonl', observationsOf(scores, 'memory', isMemoryObservation));
+  writeJsonl(
+    files,
+    'scores/history.jsonl',
+    observationsOf(scores, 'history', isHistoryObservation),
+  );
+  writeJsonl(
+    files,
+    'scores/behavior.jsonl',
+    observationsOf(scores, 'behavior', isBehaviorObservation),
+  );
   files.file(`scores/${RUN_FILE_NAME.blocks}`, canonicalJson(scores.blocks));
 
   files.file('chart-data/chart-data.json', canonicalJson(data));

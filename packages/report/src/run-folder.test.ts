@@ -1,6 +1,7 @@
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMemoryObservation, observationsOf } from '@chi/analysis';
 import { readJsonl } from '@chi/chis';
 import { AttemptRecordSchema } from '@chi/spec';
 import fc from 'fast-check';
@@ -26,7 +27,7 @@ describe('readRunFolder', () => {
     // everything was checked while reading, and nothing large is kept
     expect(reads).toEqual([]);
     const scores = scoreRun(records);
-    expect(scores.memory.length).toBeGreaterThan(0);
+    expect(observationsOf(scores, 'memory', isMemoryObservation).length).toBeGreaterThan(0);
     const worldReads = reads.filter((path) => path.startsWith('worlds/memory/'));
     // world by world: a world is read when its block is scored and never again once the scoring
     // has moved on (so nothing of it is needed later), whatever the number of systems
@@ -98,7 +99,7 @@ describe('readRunFolder', () => {
     expect(reads.filter((path) => path.startsWith('attempts.jsonl:'))).toHaveLength(replies.length);
     reads.length = 0;
     const scores = scoreRun(records);
-    expect(scores.memory.length).toBeGreaterThan(0);
+    expect(observationsOf(scores, 'memory', isMemoryObservation).length).toBeGreaterThan(0);
     const replyReads = reads.filter((path) => path.startsWith('attempts.jsonl:'));
     expect(replyReads.length).toBeGreaterThan(0);
     expect(new Set(replyReads).size).toBe(replyReads.length);

@@ -1,17 +1,6 @@
-import type {
-  BehaviorObservation,
-  BehaviorTraceLine,
-  ExperimentScores,
-  HistoryObservation,
-  HistoryTraceLine,
-  MemoryObservation,
-  MemoryTraceLine,
-  ObservationBase,
-  RunScores,
-  TraceLineBase,
-} from '@chi/analysis';
+import type { ExperimentScores, ObservationBase, RunScores, TraceLineBase } from '@chi/analysis';
 import type { BlockRow } from '@chi/analysis/internal';
-import { compareUtf8, MemoryTaxonomyCounter } from '@chi/analysis/internal';
+import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, ScorerRequest } from '@chi/experiment';
 import { computeBlockStatuses } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
@@ -24,7 +13,6 @@ import {
   type QualityAlphas,
   RunFolderDamagedError,
 } from '@chi/spec';
-import { memoryScorer, probeNotebooksOf } from './experiment-scorers/memory-scorer';
 import { scoreModule } from './experiment-scorers/module-scores';
 import type { ReportScorer } from './experiment-scorers/scorer-host';
 import { BUILT_IN_SCORERS, checkedScorers } from './experiment-scorers/scorer-registry';
@@ -33,12 +21,18 @@ import { PackedObservations } from './packed-observations';
 import { groupRequestOrdinals, requestsAt } from './plan-view';
 import { PlannedOutcomes } from './planned-outcomes';
 import { type RunRecords, requestRecordFile } from './run-folder';
+import {
+  BUILT_IN_SCORES_EXTENSIONS,
+  type ScoresExtension,
+  type ScoresExtensionRun,
+} from './score-extras';
 
 /**
  * Receives the trace lines of {@link scoreRun} as they are produced, in the order the returned
- * lists would hold them, with the experiment whose scorer produced them. With a sink the returned
- * trace lists are empty: a caller that writes traces to files (the release) never holds a whole
- * run's traces.
+ * lists would hold them, with the ID of the experiment whose scorer produced them (a sink routes a
+ * line by that ID, to the trace file its scorer's `blocks.traceFile` names). With a sink the
+ * returned trace lists are empty: a caller that writes traces to files (the release) never holds
+ * a whole run's traces.
  */
 export interface TraceSink {
   trace(experimentId: string, line: TraceLineBase): void;
@@ -55,6 +49,11 @@ export interface ScoreRunOptions {
    * beside them. Two scorers of one experiment or one block kind: `InvalidArgumentError`.
    */
   readonly scorers?: readonly AnyExperimentScorer[];
+  /**
+   * What an experiment's scores carry beyond observations and traces, by experiment ID (default:
+   * the toolkit's own, memory's probe notebooks and taxonomy); a scorer without one gets `{}`.
+   */
+  readonly extensions?: ReadonlyMap<string, ScoresExtension>;
 }
 
 /**
@@ -135,18 +134,28 @@ interface SystemRequests {
   readonly planned: readonly PlannedRequest[];
 }
 
-/** Collects observations (packed as they come) by experiment, and hands traces to the sink (or a list). */
+/**
+ * Collects observations (packed as they come) by experiment ID, and hands each trace line to its
+ * experiment's scores extension, if any, and to the sink (or the experiment's list).
+ */
 class ScoreCollector implements BlockResultSink {
   readonly #observations = new Map<string, PackedObservations<ObservationBase>>();
   readonly #traces = new Map<string, TraceLineBase[]>();
-  readonly taxonomy = new MemoryTaxonomyCounter();
+  readonly #extensions = new Map<string, ScoresExtensionRun>();
   readonly #sink: TraceSink | undefined;
 
-  constructor(scorers: readonly ReportScorer[], sink: TraceSink | undefined) {
-    this.#sink = sink;
-    for (const scorer of scorers) {
-      this.#observations.set(scorer.experimentId, new PackedObservations<ObservationBase>());
-      this.#traces.set(scorer.experimentId, []);
+  constructor(
+    records: RunRecords,
+    scorers: readonly ReportScorer[],
+    options: Pick<ScoreRunOptions, 'traces' | 'extensions'>,
+  ) {
+    this.#sink = options.traces;
+    const extensions = options.extensions ?? BUILT_IN_SCORES_EXTENSIONS;
+    for (const { experimentId } of scorers) {
+      this.#observations.set(experimentId, new PackedObservations<ObservationBase>());
+      this.#traces.set(experimentId, []);
+      const extension = extensions.get(experimentId);
+      if (extension !== undefined) this.#extensions.set(experimentId, extension.start(records));
     }
   }
 
@@ -158,9 +167,10 @@ class ScoreCollector implements BlockResultSink {
   ): void {
     this.#observations.get(experimentId)?.push(observations);
     const list = this.#traces.get(experimentId) ?? [];
+    const extension = this.#extensions.get(experimentId);
     for (const line of traces) {
-      // the memory traces' failure taxonomy, counted as they pass (the sink keeps no list)
-      if (experimentId === memoryScorer.experimentId) this.taxonomy.add(line as MemoryTraceLine);
+      // folded as they pass: the sink keeps no list
+      extension?.trace(line);
       if (this.#sink === undefined) list.push(line);
       else this.#sink.trace(experimentId, line);
     }
@@ -172,13 +182,18 @@ class ScoreCollector implements BlockResultSink {
   }
 
   /** An experiment's observations, materialised now ([] for one without a per-block scorer). */
-  observations<T extends ObservationBase>(experimentId: string): T[] {
-    return (this.#observations.get(experimentId)?.toArray() ?? []) as T[];
+  observations(experimentId: string): ObservationBase[] {
+    return this.#observations.get(experimentId)?.toArray() ?? [];
   }
 
   /** An experiment's trace lines ([] with a sink). */
-  traces<T extends TraceLineBase>(experimentId: string): T[] {
-    return (this.#traces.get(experimentId) ?? []) as T[];
+  traces(experimentId: string): TraceLineBase[] {
+    return this.#traces.get(experimentId) ?? [];
+  }
+
+  /** What an experiment's scores extension gathered (`{}` without one); call once, after flush. */
+  extras(experimentId: string): Readonly<Record<string, unknown>> {
+    return this.#extensions.get(experimentId)?.finish(() => this.observations(experimentId)) ?? {};
   }
 }
 
@@ -374,7 +389,7 @@ function startScoring(records: RunRecords, options: ScoreRunOptions): Scoring {
   // the log folded to line indexes; each outcome is read back from the log when scored
   const outcomes = PlannedOutcomes.fold(records.plan, records.attempts);
   const blocks = blockStatuses(records, outcomes);
-  const out = new ScoreCollector(scorers, options.traces);
+  const out = new ScoreCollector(records, scorers, options);
   const context: BlockScoring = { records, outcomes, alphas: options.alphas ?? EQUAL_ALPHAS, out };
   return { scorers, outcomes, blocks, out, context };
 }
@@ -392,12 +407,10 @@ function finishScoring(records: RunRecords, run: Scoring): RunScores {
       },
       traces: out.traces(scorer.experimentId),
       worlds: scoreModule(records, blocks, scorer, outcomes),
+      extras: out.extras(scorer.experimentId),
     });
-  return packedRunScores(out, {
-    blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)),
-    probeNotebooks: probeNotebooksOf(records, out.observations<MemoryObservation>('memory')),
-    modules,
-  });
+  // a plain object: the observations stay packed in the collector, each read materialises them
+  return { blocks: [...blocks].sort((a, b) => compareUtf8(a.blockId, b.blockId)), modules };
 }
 
 /** One block to score: its scorer, its systems' requests, and whether it is complete. */
@@ -436,32 +449,4 @@ function* blockUnits(
       .filter((unit) => unit.planned.length > 0);
     yield { scorer, block, units, blockComplete: complete.has(block.blockId) };
   }
-}
-
-/**
- * The scores {@link scoreRun} returns: observations packed, each list materialised when read.
- * A plain object with getters (own and enumerable), so a spread copy holds the lists as arrays.
- */
-function packedRunScores(
-  out: ScoreCollector,
-  rest: Pick<RunScores, 'blocks' | 'probeNotebooks' | 'modules'>,
-): RunScores {
-  return {
-    get memory() {
-      return out.observations<MemoryObservation>('memory');
-    },
-    get history() {
-      return out.observations<HistoryObservation>('history');
-    },
-    get behavior() {
-      return out.observations<BehaviorObservation>('behavior');
-    },
-    memoryTraces: out.traces<MemoryTraceLine>('memory'),
-    historyTraces: out.traces<HistoryTraceLine>('history'),
-    behaviorTraces: out.traces<BehaviorTraceLine>('behavior'),
-    blocks: rest.blocks,
-    probeNotebooks: rest.probeNotebooks,
-    memoryTaxonomy: out.taxonomy,
-    modules: rest.modules,
-  };
 }

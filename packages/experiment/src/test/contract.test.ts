@@ -62,7 +62,6 @@ const echo: Experiment<{ items: number }> = defineExperiment<{ items: number }>(
     template: { name: 'x-echo', version: '1' },
     messages: [{ role: 'user', content: planned.nonce }],
   }),
-  scoreKeys: { observations: 'x-echo', traces: 'x-echo' },
 });
 
 const echoScorer = defineExperimentScorer<{ items: number }>({

@@ -229,5 +229,4 @@ export const feedbackValenceExperiment = defineExperiment<FeedbackValenceParams,
   },
   promptTemplates: [VALENCE_FEEDBACK_PROMPT, VALENCE_CHOICE_PROMPT],
   notebookKey: (request) => `feedback-valence|${request.blockId}`,
-  scoreKeys: { observations: 'feedback-valence', traces: 'feedback-valence' },
 });

@@ -213,5 +213,4 @@ export const goalPersistenceExperiment = defineExperiment<GoalPersistenceParams,
   promptTemplates: [GOAL_STEP_PROMPT],
   notebookKey: (request) =>
     goalNotebookKey(request.blockId, stepOf({ ...request, requestId: request.blockId }).step),
-  scoreKeys: { observations: 'goal-persistence', traces: 'goal-persistence' },
 });

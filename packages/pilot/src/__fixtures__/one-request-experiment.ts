@@ -62,6 +62,5 @@ export function oneRequestExperiment<Params>(args: {
       },
     ],
     render: args.render,
-    scoreKeys: { observations: id, traces: id },
   });
 }

@@ -2,6 +2,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  isMemoryObservation,
+  type ObservationBase,
+  observationsOf,
+  type TraceLineBase,
+  traceLinesOf,
+} from '@chi/analysis';
 import { renderJsonBlock } from '@chi/experiment';
 import { BUILT_IN_SCORERS, verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun } from '@chi/report/internal';
@@ -98,6 +105,13 @@ describe('an experiment added from outside the pilot', () => {
   });
 });
 
+/** The one-folder fixture's per-block observations and trace lines (it gives them no kind). */
+const hasReplies = (
+  o: ObservationBase,
+): o is ObservationBase & { readonly replies: readonly (string | null)[] } => 'replies' in o;
+const hasReply = (line: TraceLineBase): line is TraceLineBase & { readonly reply: string | null } =>
+  'reply' in line;
+
 describe('an added experiment is scored through the same path as the built-in ones', () => {
   it('its scorer receives its blocks in the one scoring pass, beside the built-ins, and its files verify', async () => {
     const root = mkdtempSync(join(tmpdir(), 'chi-added-scored-'));
@@ -135,13 +149,15 @@ describe('an added experiment is scored through the same path as the built-in on
           ['perfect', 'abstainer'].map((id) => `${id}|${ONE_FOLDER_ID}.w${seed}`),
         ),
       );
+      // read by ID through the one accessor, typed by the module's own guards: no named field
+      const replies = observationsOf(scores, ONE_FOLDER_ID, hasReplies);
+      expect(replies.map((o) => o.replies)).toEqual([['ok'], ['ok'], ['ok'], ['ok']]);
+      expect(traceLinesOf(scores, ONE_FOLDER_ID, hasReply)).toHaveLength(4);
       const echo = scores.modules.get(ONE_FOLDER_ID);
-      expect(echo?.observations).toHaveLength(4);
-      expect(echo?.traces).toHaveLength(4);
       expect(echo?.worlds?.observations.map((o) => o.values.ok)).toEqual([1, 1, 1, 1]);
       // the built-ins were fed in the same pass: the run has none of their blocks
       expect([...scores.modules.keys()]).toEqual(scorers.map((s) => s.experimentId));
-      expect(scores.memory).toEqual([]);
+      expect(observationsOf(scores, 'memory', isMemoryObservation)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -147,5 +147,4 @@ export const behaviorExperiment = defineExperiment<BehaviorExperimentParams>({
   },
   wordings: BEHAVIOR_WORDINGS,
   unusedTemplates: (params) => (params?.wordings === 2 ? [] : ['behavior-questions-w2']),
-  scoreKeys: { observations: 'behavior', traces: 'behaviorTraces' },
 });

@@ -141,5 +141,4 @@ export const divergenceExperiment = defineExperiment<DivergenceExperimentParams>
         divergenceNotebookKey(seed, arm.id),
       ),
     ),
-  scoreKeys: { observations: 'divergence', traces: 'divergence' },
 });

@@ -177,5 +177,4 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams>({
     manifest.worldSeeds.flatMap((worldSeed) =>
       HISTORY_IDS.map((history) => historyNotebookKey({ worldSeed, history, checkpoint: 0 })),
     ),
-  scoreKeys: { observations: 'history', traces: 'historyTraces' },
 });

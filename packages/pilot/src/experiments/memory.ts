@@ -354,5 +354,4 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
   notebookKey: memoryNotebookKey,
   unusedTemplates: (params) =>
     params?.transcriptReplay === true ? [] : TRANSCRIPT_REPLAY_TEMPLATES,
-  scoreKeys: { observations: 'memory', traces: 'memoryTraces' },
 });

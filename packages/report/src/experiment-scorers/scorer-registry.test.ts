@@ -1,3 +1,9 @@
+import {
+  isMemoryObservation,
+  isMemoryTraceLine,
+  observationsOf,
+  traceLinesOf,
+} from '@chi/analysis';
 /**
  * One scorer interface, one registry, one pass: every built-in scorer is an `ExperimentScorer`
  * registered once and passes the SPI's contract suite, and writing a release folds the attempt
@@ -88,9 +94,13 @@ describe('the one scoring pass', () => {
   it('keys every scorer by experiment ID, the pilot names reading the same lists', () => {
     const scores = scoreRun(records);
     expect([...scores.modules.keys()]).toEqual(BUILT_IN_SCORERS.map((s) => s.experimentId));
-    expect(scores.modules.get('memory')?.observations).toEqual(scores.memory);
-    expect(scores.modules.get('memory')?.traces).toBe(scores.memoryTraces);
-    expect(scores.memory.length).toBeGreaterThan(0);
+    expect(scores.modules.get('memory')?.observations).toEqual(
+      observationsOf(scores, 'memory', isMemoryObservation),
+    );
+    expect(traceLinesOf(scores, 'memory', isMemoryTraceLine)).toBe(
+      scores.modules.get('memory')?.traces,
+    );
+    expect(observationsOf(scores, 'memory', isMemoryObservation).length).toBeGreaterThan(0);
     // the opt-in environments are not in this run: no per-world scores
     expect(scores.modules.get('goal-persistence')?.worlds).toBeNull();
   });

@@ -1,4 +1,10 @@
 import type { RunScores } from '@chi/analysis';
+import {
+  isBehaviorTraceLine,
+  isHistoryTraceLine,
+  isMemoryTraceLine,
+  traceLinesOf,
+} from '@chi/analysis';
 import { compareUtf8 } from '@chi/analysis/internal';
 import type { RequestOutcome } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
@@ -31,7 +37,11 @@ function traceVerdicts(scores: RunScores): Map<string, ItemVerdict[]> {
     byKey.set(key, list);
   };
   // a memory key names one probe: the last trace line of it wins, as in the release
-  for (const { systemId, worldSeed, load, condition, trace } of scores.memoryTraces)
+  for (const { systemId, worldSeed, load, condition, trace } of traceLinesOf(
+    scores,
+    'memory',
+    isMemoryTraceLine,
+  ))
     byKey.set(`${systemId}|${worldSeed}|${load}|${condition}|${trace.probeId}`, [
       {
         id: trace.probeId,
@@ -40,14 +50,18 @@ function traceVerdicts(scores: RunScores): Map<string, ItemVerdict[]> {
         reason: trace.reason,
       },
     ]);
-  for (const { systemId, worldSeed, trace } of scores.historyTraces)
+  for (const { systemId, worldSeed, trace } of traceLinesOf(scores, 'history', isHistoryTraceLine))
     add(`${systemId}|${worldSeed}|${trace.history}|${trace.checkpoint}`, {
       id: `${trace.history}.c${trace.checkpoint}.e${trace.environmentIndex}`,
       expected: trace.expected,
       verdict: trace.verdict,
       reason: trace.reason,
     });
-  for (const { systemId, worldSeed, trace } of scores.behaviorTraces)
+  for (const { systemId, worldSeed, trace } of traceLinesOf(
+    scores,
+    'behavior',
+    isBehaviorTraceLine,
+  ))
     add(`${systemId}|${worldSeed}|${trace.half}`, {
       id: trace.itemId,
       expected: trace.expected,

@@ -1,4 +1,5 @@
 import type { RunScores } from '@chi/analysis';
+import { isMemoryObservation, observationsOf } from '@chi/analysis';
 import type { TranscriptReplayRow, WorldSpread } from '@chi/analysis/internal';
 import type { AttemptRecord, PlannedRequest } from '@chi/spec';
 import { groupRequestOrdinals, requestsAt } from '../plan-view';
@@ -98,7 +99,9 @@ export function transcriptReplayRows(
   records: RunRecords,
   scores: RunScores,
 ): TranscriptReplayRow[] {
-  const replay = scores.memory.filter((o) => o.condition === 'replay' && o.blockComplete);
+  const replay = observationsOf(scores, 'memory', isMemoryObservation).filter(
+    (o) => o.condition === 'replay' && o.blockComplete,
+  );
   if (replay.length === 0) return [];
   const resolved = resolvedAttempts(records.attempts);
   const rows: TranscriptReplayRow[] = [];

@@ -1,5 +1,5 @@
 import type { RunScores } from '@chi/analysis';
-import { BootstrapRegistry } from '@chi/analysis';
+import { BootstrapRegistry, isBehaviorObservation, observationsOf } from '@chi/analysis';
 import type { WordingAgreement } from '@chi/analysis/internal';
 import { plannedWorlds, ratio } from '@chi/analysis/internal';
 import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
@@ -105,7 +105,7 @@ function worldAgreements(
     request.task === 'behavior_half' ? `${request.systemId}|${request.blockId}` : null,
   );
   const result = new Map<string, Map<number, WorldAgreement>>();
-  for (const observation of scores.behavior) {
+  for (const observation of observationsOf(scores, 'behavior', isBehaviorObservation)) {
     if (!observation.blockComplete) continue;
     const requests = requestsAt(
       records.plan,
@@ -139,7 +139,10 @@ export function wordingAgreementRows(records: RunRecords, scores: RunScores): Wo
   if (!asksSecondWording(records.manifest)) return [];
   const agreements = worldAgreements(records, scores);
   const registry = new BootstrapRegistry(
-    plannedWorlds(records.manifest.worldSeeds, scores.behavior),
+    plannedWorlds(
+      records.manifest.worldSeeds,
+      observationsOf(scores, 'behavior', isBehaviorObservation),
+    ),
   );
   const planned = scores.blocks.filter((b) => b.experiment === 'behavior').length;
   const cells = records.manifest.systems.flatMap((system) => {

@@ -4,6 +4,12 @@ import type {
   MemoryTraceLine,
   RunScores,
 } from '@chi/analysis';
+import {
+  isBehaviorTraceLine,
+  isHistoryTraceLine,
+  isMemoryTraceLine,
+  traceLinesOf,
+} from '@chi/analysis';
 import type { MemoryCondition } from '@chi/analysis/internal';
 import { jsonBlockIds, runFolderPaths } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
@@ -292,9 +298,15 @@ function behaviorItem(plan: PlanLookup, line: BehaviorTraceLine): ViewItem {
 export function viewItemsOf(records: RunRecords, scores: RunScores): ViewItem[] {
   const plan = planLookup(records);
   const items = [
-    ...scores.memoryTraces.map((line) => memoryItem(records, plan, line)),
-    ...scores.historyTraces.map((line) => historyItem(records, plan, line)),
-    ...scores.behaviorTraces.map((line) => behaviorItem(plan, line)),
+    ...traceLinesOf(scores, 'memory', isMemoryTraceLine).map((line) =>
+      memoryItem(records, plan, line),
+    ),
+    ...traceLinesOf(scores, 'history', isHistoryTraceLine).map((line) =>
+      historyItem(records, plan, line),
+    ),
+    ...traceLinesOf(scores, 'behavior', isBehaviorTraceLine).map((line) =>
+      behaviorItem(plan, line),
+    ),
   ];
   return items.sort((a, b) => a.worldSeed - b.worldSeed || a.cellOrder - b.cellOrder);
 }

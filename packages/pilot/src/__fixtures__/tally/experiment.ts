@@ -109,5 +109,4 @@ export const tallyExperiment = defineExperiment<TallyParams, BuiltInHost>({
     };
   },
   notebookKey: (request) => notebookOf(request.blockId),
-  scoreKeys: { observations: 'tally', traces: 'tally' },
 });
