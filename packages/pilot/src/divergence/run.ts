@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRunJsonl, type RunPaths } from '@chi/run';
+import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,
@@ -28,13 +28,13 @@ import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { type LiveModelContext, modelForSystem } from '../system-models';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
 import {
-  callRecordsOf,
   type DivergenceCallRecord,
-  divergenceManifestOf,
+  divergenceCalls,
   type IncompleteInstance,
   incompleteInstances,
+  loggedOutcomes,
 } from './calls';
-import type { DivergenceManifest } from './manifest';
+import { type DivergenceManifest, divergenceManifestOf } from './manifest';
 import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { writeDivergenceRelease } from './release';
 import { chisLogFiles, type DivergenceRecomputation } from './release-evidence';
@@ -344,8 +344,19 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
     paths.attempts,
     frozen.sha256,
   );
-  const excluded = incompleteInstances(plan, records, paths.attempts);
-  const calls = callRecordsOf(manifest, frozen.sha256, plan, records, excluded);
+  const outcomes = loggedOutcomes(records);
+  const excluded = incompleteInstances(plan, outcomes, paths.attempts);
+  // Scored by the divergence scorer through the report's per-world pass, messages as sent.
+  const folder = openRunFolder(runDir);
+  const calls = divergenceCalls(
+    {
+      manifest: frozen.manifest,
+      plan,
+      requests: { get: (requestId) => folder.readRequestSync(requestId) ?? undefined },
+    },
+    outcomes,
+    excluded,
+  );
   const entries = divergenceEntries(manifest, calls);
   return {
     manifest,
