@@ -53,8 +53,9 @@ describe('the divergence release scores through divergenceScorer', () => {
     const original = divergenceScorer.scoreWorld?.bind(divergenceScorer);
     if (original === undefined) throw new Error('divergenceScorer has no scoreWorld');
     // A scorer that reads every probe as 0.25 accurate: the recomputed entries must say so.
-    const spy = vi.spyOn(divergenceScorer, 'scoreWorld').mockImplementation(
-      (input): ScorerWorldResult => {
+    const spy = vi
+      .spyOn(divergenceScorer, 'scoreWorld')
+      .mockImplementation((input): ScorerWorldResult => {
         const result = original(input);
         return {
           ...result,
@@ -62,8 +63,7 @@ describe('the divergence release scores through divergenceScorer', () => {
             (line as DivergenceCallLine).role === 'probe' ? { ...line, accuracy: 0.25 } : line,
           ),
         };
-      },
-    );
+      });
     const altered = await recomputeDivergence(runDir);
     spy.mockRestore();
     expect(altered.entries.length).toBeGreaterThan(0);

@@ -234,77 +234,106 @@ function worldOf(seed: number): DivergenceWorld {
   return lastWorld;
 }
 
+/** What the fold over one system's calls on one world carries from call to call. */
+interface WorldFold {
+  readonly manifest: DivergenceManifest;
+  readonly world: DivergenceWorld;
+  /** The notebook cap of the system (null for an uncapped one). */
+  readonly cap: number | null;
+  /** Each instance's notebook now, by arm. */
+  readonly current: Map<string, string>;
+  /** The notebook each update wrote, by request ID (a swap shows its partner's). */
+  readonly written: Map<string, string>;
+  readonly counters: Map<string, Counter>;
+}
+
 /**
- * Scores one system on one world: folds every instance's notebook under the runner's rule (an
- * update's reply, capped, becomes the notebook unless it failed for the infrastructure's
- * reasons; the erasure's operation call leaves it empty; a swap shows the partner's, the fault
- * probe a corrupted copy), reads every probe against its warranted answers, and counts each
- * trajectory's calls, updates and charges. One trace line per resolved call, in protocol order.
+ * The notebook a call showed and the one it left, under the runner's rule: an update's reply,
+ * capped, becomes the notebook unless it failed for the infrastructure's reasons; the erasure's
+ * operation call leaves it empty; a swap shows the partner's, the fault probe a corrupted copy.
  */
-// long-function: one fold over the calls; the notebook, counter and line steps share its state
+function notebookStep(fold: WorldFold, { request, result, arm, call }: Call) {
+  const source = request.request.notebookSource;
+  const before = notesBefore(source, fold.current.get(arm.id) ?? '', fold.written);
+  const shown = source?.kind === 'corrupted' ? corruptedNotebook(before) : before;
+  let after = before;
+  if (call.role === 'update' && !isInfrastructureFailure(result)) {
+    after = applyNotebookCap(result.text ?? '', fold.cap).text;
+    fold.written.set(request.request.requestId, after);
+  } else if (call.role === 'operation' && arm.operation.kind === 'erase') after = '';
+  fold.current.set(arm.id, after);
+  return { shown, notebook: applyNotebookCap(after, fold.cap) };
+}
+
+/** Counts one call in its trajectory; a probe's score, which restarts the since-probe counts. */
+function countStep(fold: WorldFold, entry: Call): DivergenceProbeScore | null {
+  const { result, arm, call } = entry;
+  const counter = fold.counters.get(arm.id) ?? {
+    events: 0,
+    calls: 0,
+    since: 0,
+    cost: 0,
+    firstMs: Date.parse(result.startedAt),
+  };
+  fold.counters.set(arm.id, counter);
+  counter.calls += 1;
+  counter.since += 1;
+  counter.cost += result.chargedUsd;
+  if (call.role === 'update') counter.events += 1;
+  if (call.role !== 'probe') return null;
+  const probe = {
+    eventCount: counter.events,
+    scheduledOperations: counter.calls,
+    elapsedWallMs: Math.max(0, Date.parse(result.finishedAt) - counter.firstMs),
+    ...probeReading(fold.manifest, fold.world, entry),
+    requests: counter.since,
+    costUsd: counter.cost,
+  };
+  counter.since = 0;
+  counter.cost = 0;
+  return probe;
+}
+
+/** The trace line of one call. */
+function callLine(fold: WorldFold, entry: Call): DivergenceCallLine {
+  const { request, result, arm, call } = entry;
+  const { shown, notebook } = notebookStep(fold, entry);
+  const probe = countStep(fold, entry);
+  return {
+    requestId: request.request.requestId,
+    arm: arm.id,
+    checkpoint: call.checkpoint,
+    role: call.role,
+    condition: call.condition,
+    operations: operationsOf(request.request.notebookSource, arm, call).join('+'),
+    requestSha256: request.messages === null ? '' : canonicalJsonSha256(request.messages),
+    notesShownSha256: sha256Hex(shown),
+    notebookSha256: notebook.sha256,
+    notebookBytes: notebook.bytes,
+    finishedAt: result.finishedAt,
+    ...probeCells(probe, fold.world.primary.length),
+  } as DivergenceCallLine;
+}
+
+/**
+ * Scores one system on one world: folds every instance's notebook (`notebookStep`), reads every
+ * probe against its warranted answers and counts each trajectory's calls, updates and charges
+ * (`countStep`). One trace line per resolved call, in protocol order; the values are the calls,
+ * the probes and their mean accuracy.
+ */
 function scoreDivergenceWorld(input: ScorerWorldInput<DivergenceManifest>): ScorerWorldResult {
   const manifest = input.params;
   const system = manifest.systems.find((candidate) => candidate.id === input.systemId);
-  const cap = system?.uncappedNotebook === true ? null : manifest.notebookCapBytes;
-  const world = worldOf(input.worldSeed);
-  const current = new Map<string, string>();
-  const written = new Map<string, string>();
-  const counters = new Map<string, Counter>();
-  const traces: DivergenceCallLine[] = [];
-  const accuracies: number[] = [];
-  for (const entry of callsInOrder(manifest, input.requests)) {
-    const { request, result, arm, call } = entry;
-    const source = request.request.notebookSource;
-    const before = notesBefore(source, current.get(arm.id) ?? '', written);
-    const shown = source?.kind === 'corrupted' ? corruptedNotebook(before) : before;
-    let after = before;
-    if (call.role === 'update' && !isInfrastructureFailure(result)) {
-      after = applyNotebookCap(result.text ?? '', cap).text;
-      written.set(request.request.requestId, after);
-    } else if (call.role === 'operation' && arm.operation.kind === 'erase') after = '';
-    current.set(arm.id, after);
-    const notebook = applyNotebookCap(after, cap);
-    const counter = counters.get(arm.id) ?? {
-      events: 0,
-      calls: 0,
-      since: 0,
-      cost: 0,
-      firstMs: Date.parse(result.startedAt),
-    };
-    counters.set(arm.id, counter);
-    counter.calls += 1;
-    counter.since += 1;
-    counter.cost += result.chargedUsd;
-    if (call.role === 'update') counter.events += 1;
-    let probe: DivergenceProbeScore | null = null;
-    if (call.role === 'probe') {
-      probe = {
-        eventCount: counter.events,
-        scheduledOperations: counter.calls,
-        elapsedWallMs: Math.max(0, Date.parse(result.finishedAt) - counter.firstMs),
-        ...probeReading(manifest, world, entry),
-        requests: counter.since,
-        costUsd: counter.cost,
-      };
-      accuracies.push(probe.accuracy);
-      counter.since = 0;
-      counter.cost = 0;
-    }
-    traces.push({
-      requestId: request.request.requestId,
-      arm: arm.id,
-      checkpoint: call.checkpoint,
-      role: call.role,
-      condition: call.condition,
-      operations: operationsOf(source, arm, call).join('+'),
-      requestSha256: request.messages === null ? '' : canonicalJsonSha256(request.messages),
-      notesShownSha256: sha256Hex(shown),
-      notebookSha256: notebook.sha256,
-      notebookBytes: notebook.bytes,
-      finishedAt: result.finishedAt,
-      ...probeCells(probe, world.primary.length),
-    } as DivergenceCallLine);
-  }
+  const fold: WorldFold = {
+    manifest,
+    world: worldOf(input.worldSeed),
+    cap: system?.uncappedNotebook === true ? null : manifest.notebookCapBytes,
+    current: new Map(),
+    written: new Map(),
+    counters: new Map(),
+  };
+  const traces = callsInOrder(manifest, input.requests).map((entry) => callLine(fold, entry));
+  const accuracies = traces.flatMap((line) => (line.accuracy === null ? [] : [line.accuracy]));
   return {
     values: {
       calls: traces.length,
