@@ -34,7 +34,7 @@ export interface DivergenceCallRecord {
   readonly role: ArmCall['role'];
   /** The CHIS condition a probe measures; null for updates and operations. */
   readonly condition: string | null;
-  /** SHA-256 of the messages as sent ('' when the run folder has none). */
+  /** SHA-256 of the messages as sent, as the request index records it ('' when it has none). */
   readonly requestSha256: string;
   /** SHA-256 of the notes the request showed (after any fault corruption). */
   readonly notesShownSha256: string;
@@ -135,8 +135,9 @@ function callRecordOf(
   line: DivergenceCallLine,
   systemId: string,
   worldSeed: number,
-  outcomes: ReadonlyMap<string, RequestOutcome>,
+  source: DivergenceScoringSource,
 ): DivergenceCallRecord {
+  const { outcomes } = source;
   const outcome = outcomes.get(line.requestId);
   if (outcome?.kind !== 'resolved')
     throw new Error(`the scorer scored ${line.requestId}, which the log has not resolved`);
@@ -149,13 +150,23 @@ function callRecordOf(
     checkpoint: line.checkpoint,
     role: line.role,
     condition: line.condition,
-    requestSha256: line.requestSha256,
+    requestSha256: source.requestSha256(line.requestId) ?? '',
     notesShownSha256: line.notesShownSha256,
     result: outcome.result,
     notebookAfter: { sha256: line.notebookSha256, bytes: line.notebookBytes },
     operations: line.operations === '' ? [] : (line.operations.split('+') as NotebookOperation[]),
     probe: probeScoreOf(line),
   };
+}
+
+/**
+ * What {@link divergenceCalls} reads of a run: the manifest, the plan and the rendered requests
+ * (`scoreModule`'s source), every request's logged outcome, and each request's hash as the
+ * request index records it.
+ */
+export interface DivergenceScoringSource extends ModuleScoringSource {
+  readonly outcomes: ReadonlyMap<string, RequestOutcome>;
+  requestSha256(requestId: string): string | undefined;
 }
 
 /**
@@ -166,10 +177,10 @@ function callRecordOf(
  * and plan order). Calls of `excluded` instances are left out.
  */
 export function divergenceCalls(
-  source: ModuleScoringSource,
-  outcomes: ReadonlyMap<string, RequestOutcome>,
+  source: DivergenceScoringSource,
   excluded: readonly IncompleteInstance[],
 ): DivergenceCallRecord[] {
+  const { outcomes } = source;
   const scored = scoreModule(
     source,
     computeBlockStatuses(source.plan, outcomes),
@@ -193,7 +204,7 @@ export function divergenceCalls(
     source.manifest.systems.flatMap((system) =>
       (lines.get(`${system.id}|${worldSeed}`) ?? [])
         .filter((line) => !skip.has(`${system.id}|${worldSeed}|${line.arm}`))
-        .map((line) => callRecordOf(line, system.id, worldSeed, outcomes)),
+        .map((line) => callRecordOf(line, system.id, worldSeed, source)),
     ),
   );
 }

@@ -353,8 +353,9 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
       manifest: frozen.manifest,
       plan,
       requests: { get: (requestId) => folder.readRequestSync(requestId) ?? undefined },
+      outcomes,
+      requestSha256: (requestId) => folder.readRequestIndexSync().get(requestId)?.requestSha256,
     },
-    outcomes,
     excluded,
   );
   const entries = divergenceEntries(manifest, calls);

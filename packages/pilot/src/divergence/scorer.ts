@@ -5,7 +5,7 @@ import {
   type ScorerWorldResult,
 } from '@chi/experiment';
 import { readHistoryProbe } from '@chi/report/internal';
-import { canonicalJsonSha256, sha256Hex } from '@chi/run';
+import { sha256Hex } from '@chi/run';
 import { isInfrastructureFailure } from '@chi/run/internal';
 import type { ChatResult, Decision } from '@chi/spec';
 import type { NotebookSource } from '@chi/spec/internal';
@@ -67,8 +67,6 @@ export interface DivergenceCallLine {
   readonly condition: string | null;
   /** The harness operations around the call ({@link NotebookOperation}), joined by `+`. */
   readonly operations: string;
-  /** SHA-256 of the canonical JSON of the messages as sent ('' when never rendered). */
-  readonly requestSha256: string;
   /** SHA-256 of the notes the request showed (after any fault corruption). */
   readonly notesShownSha256: string;
   /** The instance's notebook after this call and any operation that followed it. */
@@ -306,7 +304,6 @@ function callLine(fold: WorldFold, entry: Call): DivergenceCallLine {
     role: call.role,
     condition: call.condition,
     operations: operationsOf(request.request.notebookSource, arm, call).join('+'),
-    requestSha256: request.messages === null ? '' : canonicalJsonSha256(request.messages),
     notesShownSha256: sha256Hex(shown),
     notebookSha256: notebook.sha256,
     notebookBytes: notebook.bytes,
