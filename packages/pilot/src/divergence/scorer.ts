@@ -1,5 +1,6 @@
 import {
   defineExperimentScorer,
+  jsonBlockIds,
   type ScorerRequest,
   type ScorerWorldInput,
   type ScorerWorldResult,
@@ -7,7 +8,7 @@ import {
 import { readHistoryProbe } from '@chi/report/internal';
 import { sha256Hex } from '@chi/run';
 import { isInfrastructureFailure } from '@chi/run/internal';
-import type { ChatResult, Decision } from '@chi/spec';
+import { type ChatResult, type Decision, InvalidArgumentError } from '@chi/spec';
 import type { NotebookSource } from '@chi/spec/internal';
 import { DIVERGENCE_EXPERIMENT_ID, divergenceCallOf } from '../experiments/divergence';
 import { applyNotebookCap } from '../notebook';
@@ -158,7 +159,31 @@ function callsInOrder(manifest: DivergenceManifest, requests: readonly ScorerReq
   return keyed.map((keyedCall) => keyedCall.entry);
 }
 
-/** What one probe's reply says, against the warranted answers of its arm and checkpoint. */
+/**
+ * The IDs a probe asked, read from the QUESTIONS block of its user messages as sent (the fixed
+ * panel, primary then washout choices); null when it was never rendered or has no such block.
+ */
+function askedIds(request: ScorerRequest): string[] | null {
+  if (request.messages === null) return null;
+  const user = request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
+  try {
+    return jsonBlockIds(user, 'QUESTIONS') ?? null;
+  } catch (error) {
+    throw new InvalidArgumentError(
+      'request',
+      `cannot read what request ${request.request.requestId} asked: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * What one probe's reply says about the IDs it asked (an environment it did not ask is
+ * invalid), against the warranted answers of its arm and checkpoint.
+ */
 function probeReading(
   manifest: DivergenceManifest,
   world: DivergenceWorld,
@@ -171,7 +196,7 @@ function probeReading(
     request.reply === null
       ? { kind: 'unusable', reason: request.unusableReason ?? 'no reply' }
       : { kind: 'reply', text: request.reply },
-    world.panel.map((environment) => environment.id),
+    askedIds(request),
     { environments: [...world.panel] },
   );
   const primary = reading.decisions.slice(0, world.primary.length);
