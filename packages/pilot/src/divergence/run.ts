@@ -325,13 +325,15 @@ export interface DivergenceRecomputed extends DivergenceRecomputation {
 
 /**
  * Reads a divergence run folder (or the raw part of its release: `manifest.json`,
- * `manifest.sha256`, `plan.json`, `attempts.jsonl`) and recomputes its analysis from the raw
- * replies: what `chi verify` does. An instance the runner's block rule left incomplete is
+ * `manifest.sha256`, `plan.json`, `attempts.jsonl`, with the request index and payloads) and
+ * recomputes its analysis from the raw replies: what `chi verify` does. Every system's requests
+ * on every world are scored by `divergenceScorer` through the report's per-world pass, with the
+ * messages as sent (`divergenceCalls`). An instance the runner's block rule left incomplete is
  * excluded from every dynamic, and why is published.
  *
  * @throws `RunFolderDamagedError` (exit 5) for a folder without `plan.json` (written by the
- *   sequential executor before the port), an unreadable, invalid or torn attempt log, or an
- *   attempt made under another manifest
+ *   sequential executor before the port), an unreadable, invalid or torn attempt log, an
+ *   attempt made under another manifest, or a request whose payload is missing or damaged
  */
 export async function recomputeDivergence(runDir: string): Promise<DivergenceRecomputed> {
   await assertRunnerFolder(runDir);

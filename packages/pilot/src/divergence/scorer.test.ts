@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScorerWorldInput, ScorerWorldResult } from '@chi/experiment';
 import { experimentScorerProblems } from '@chi/experiment/test';
+import { RunFolderDamagedError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chisLogFiles } from './release-evidence';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
@@ -72,5 +73,17 @@ describe('the divergence release scores through divergenceScorer', () => {
     const recomputed = await recomputeDivergence(runDir);
     for (const [path, text] of chisLogFiles(recomputed.manifest, recomputed.entries))
       expect(await readFile(join(runDir, path), 'utf8'), path).toBe(text);
+  });
+
+  it('reads the messages as sent: a release that lost a payload is damaged, named (exit 5)', async () => {
+    const copy = join(root, 'lost-payload');
+    await cp(divergencePaths(runDir).releaseDir, copy, { recursive: true });
+    const payloads = divergencePaths(copy).payloadsDir;
+    const [first] = (await readdir(payloads)).sort();
+    if (first === undefined) throw new Error('the release has no payloads');
+    await rm(join(payloads, first));
+    const error = await recomputeDivergence(copy).catch((caught: unknown) => caught);
+    expect(RunFolderDamagedError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(first);
   });
 });
