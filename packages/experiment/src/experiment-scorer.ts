@@ -1,5 +1,6 @@
 import type {
   ChatMessage,
+  ChatResult,
   PlannedBlock,
   PlannedRequest,
   QualityAlphas,
@@ -14,6 +15,15 @@ export interface ScorerRequest {
   /** The usable reply text (`usableReply`), or null; then `unusableReason` says why. */
   readonly reply: string | null;
   readonly unusableReason: string | null;
+  /**
+   * The result the attempt log records for the request (its timing, charge and raw text, even
+   * when the reply is not usable), or null when it never resolved (abandoned, blocked, not sent).
+   * For a scorer whose item reports more than the reply: the divergence protocol's CHIS entries
+   * carry when a probe finished and what its trajectory cost, and its notebook fold follows the
+   * runner's rule, which keeps a model failure's text. Absent only where a caller built the
+   * request itself without it (every request the report builds carries it).
+   */
+  readonly result?: ChatResult | null;
 }
 
 /** What `scoreWorld` of an {@link ExperimentScorer} receives: one system's requests on one world. */

@@ -6,6 +6,10 @@
  * @packageDocumentation
  */
 export { parseCsv } from './csv';
+export {
+  type ModuleScoringSource,
+  scoreModule,
+} from './experiment-scorers/module-scores';
 export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';

@@ -152,4 +152,20 @@ describe('the experiment contract suite (@chi/experiment/test)', () => {
       'scoreWorld (sample 0, world 1, a) gives extra = NaN, not a finite number or null',
     );
   });
+
+  it('names a scorer that throws when a request never resolved (no logged result)', () => {
+    const timed = defineExperimentScorer<{ items: number }>({
+      ...echoScorer,
+      scoreWorld: ({ requests }) => {
+        const finished = requests.map((r) => {
+          if (r.result === null) throw new Error('no result');
+          return r.reply;
+        });
+        return { values: { echoed: finished.length }, traces: [] };
+      },
+    });
+    expect(experimentScorerProblems(timed, [sample])).toEqual([
+      'scoreWorld (sample 0, world 1, a) with no request resolved threw no result',
+    ]);
+  });
 });

@@ -15,8 +15,9 @@ const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
  * scoring at least the experiment's own blocks). Then, for a per-world scorer and each
  * sample world (one system's requests on one world, as the report builds them): `scoreWorld`
  * returns exactly the declared columns with finite numbers or null, gives the same result twice
- * (pure), and does not throw when every reply is missing (`reply: null`) or is not the format
- * asked for (model output it must score as a failure). Returns every problem found.
+ * (pure), and does not throw when every reply is missing (`reply: null`), is not the format
+ * asked for (model output it must score as a failure) or when no request resolved (no reply and
+ * `result: null`). Returns every problem found.
  *
  * @example
  * ```ts
@@ -38,6 +39,7 @@ export function experimentScorerProblems(
       ['', sample],
       [' with every reply missing', withReplies(sample, null)],
       [' with every reply not in the asked format', withReplies(sample, 'not the asked format')],
+      [' with no request resolved', unresolved(sample)],
     ];
     for (const [what, input] of variants)
       problems.push(...scoreProblems(scorer, input, `${label}${what}`));
@@ -96,6 +98,19 @@ function withReplies(
       ...request,
       reply,
       unusableReason: reply === null ? 'missing' : null,
+    })),
+  };
+}
+
+/** Every request never sent: no reply and no logged result. */
+function unresolved(sample: ScorerWorldInput<unknown>): ScorerWorldInput<unknown> {
+  return {
+    ...sample,
+    requests: sample.requests.map((request) => ({
+      ...request,
+      reply: null,
+      unusableReason: 'not sent',
+      result: null,
     })),
   };
 }

@@ -1,42 +1,31 @@
-import { computeBlockStatuses, type RequestOutcome, sha256Hex } from '@chi/run';
+import { type ModuleScoringSource, scoreModule } from '@chi/report/internal';
+import { computeBlockStatuses, type RequestOutcome } from '@chi/run';
 import { foldAttemptLog, isInfrastructureFailure, loggedOutcome } from '@chi/run/internal';
 import {
   type AttemptRecord,
   type ChatResult,
-  type PlannedRequest,
   RunFolderDamagedError,
-  type RunManifest,
   type RunPlan,
 } from '@chi/spec';
-import type { NotebookSource } from '@chi/spec/internal';
-import { divergenceCallOf } from '../experiments/divergence';
-import { applyNotebookCap } from '../notebook';
-import { corruptedNotebook } from '../run-notebook-source';
 import type { ExcludedInstance } from './analyze';
-import { LEGACY_DIVERGENCE_INTERVAL_METHOD } from './interval-method';
-import type { DivergenceManifest } from './manifest';
-import { type ArmCall, armCalls, type DivergenceArm } from './protocol';
-import { buildDivergenceWorld } from './world';
+import type { ArmCall } from './protocol';
+import {
+  type DivergenceCallLine,
+  type DivergenceProbeScore,
+  divergenceScorer,
+  type NotebookOperation,
+  probeScoreOf,
+} from './scorer';
+
+export type { NotebookOperation } from './scorer';
 
 /**
- * What the harness did to a notebook around a call (published per call): `swap` happened before
- * the call (the notebook it shows came from the partner instance); the others after it.
- */
-export type NotebookOperation =
-  | 'none'
-  | 'erase'
-  | 'sham-restore'
-  | 'swap'
-  | 'fault-corrupt'
-  | 'fault-restore';
-
-/**
- * One resolved call of a divergence run as the scorer reads it (`divergenceEntries`): rebuilt
- * from `plan.json` and the attempt log (`callRecordsOf`), never stored.
+ * One resolved call of a divergence run: a trace line of `divergenceScorer` (what it scored of
+ * the call) with the result the attempt log records for it. Built by {@link divergenceCalls},
+ * never stored; `divergenceEntries` turns the probes into CHIS entries.
  */
 export interface DivergenceCallRecord {
   readonly kind: 'divergence-call';
-  readonly manifestSha256: string;
   readonly requestId: string;
   readonly systemId: string;
   readonly worldSeed: number;
@@ -45,64 +34,29 @@ export interface DivergenceCallRecord {
   readonly role: ArmCall['role'];
   /** The CHIS condition a probe measures; null for updates and operations. */
   readonly condition: string | null;
-  readonly nonce: string;
+  /** SHA-256 of the messages as sent, as the request index records it ('' when it has none). */
   readonly requestSha256: string;
-  readonly inputBytes: number;
   /** SHA-256 of the notes the request showed (after any fault corruption). */
   readonly notesShownSha256: string;
-  /** For probes: the choice IDs asked, in order. */
-  readonly askedIds: readonly string[] | null;
+  /** The result the attempt log records. */
   readonly result: ChatResult;
   /** The instance's notebook after this call and any operation that followed it. */
-  readonly notebookAfter: {
-    readonly text: string;
-    readonly sha256: string;
-    readonly bytes: number;
-  };
+  readonly notebookAfter: { readonly sha256: string; readonly bytes: number };
   readonly operations: readonly NotebookOperation[];
+  /** What the scorer read from a probe; null on an update or operation. */
+  readonly probe: DivergenceProbeScore | null;
+}
+
+/**
+ * Every request's outcome as the attempt log records it (the runner's fold, `foldAttemptLog`);
+ * a request without a record is absent. What the scorer is fed and the block rule reads.
+ */
+export function loggedOutcomes(records: readonly AttemptRecord[]): Map<string, RequestOutcome> {
+  return new Map([...foldAttemptLog(records)].map(([id, state]) => [id, loggedOutcome(state)]));
 }
 
 /** Why an instance's trajectory stopped before its last call (published; the instance is excluded). */
 export type IncompleteInstance = ExcludedInstance;
-
-/**
- * The `DivergenceManifest` view of a divergence `RunManifest` (`experiments.divergence`): what
- * the scorer, the analysis and the plan's cost read. The analysis's numbers depend only on the
- * fields both share.
- */
-export function divergenceManifestOf(manifest: RunManifest): DivergenceManifest {
-  const params = manifest.experiments.divergence;
-  if (params === undefined)
-    throw new Error('the run manifest has no experiments.divergence: not a divergence run');
-  const perWorld = params.arms.reduce((sum, arm) => sum + armCalls(arm).length, 0);
-  return {
-    kind: 'divergence-manifest',
-    protocol: 'divergence-v0.1',
-    createdAt: manifest.createdAt,
-    generator: params.generator,
-    worldSeeds: manifest.worldSeeds,
-    systems: manifest.systems,
-    checkpoints: params.checkpoints,
-    primaryCheckpoint: params.primaryCheckpoint,
-    operations: params.operations,
-    arms: params.arms,
-    notebookCapBytes: manifest.notebookCapBytes,
-    prompts: manifest.prompts,
-    requestsPerWorldPerSystem: perWorld,
-    totalRequests: perWorld * manifest.worldSeeds.length * manifest.systems.length,
-    ceilingUsd: manifest.ceilingUsd,
-    deadlineMs: manifest.deadlineMs,
-    retry: manifest.retry,
-    reservationMargin: manifest.reservationMargin,
-    requireSmoke: manifest.requireSmoke === true,
-    analysis: {
-      seed: manifest.analysis.seed,
-      resamples: manifest.analysis.resamples,
-      level: manifest.analysis.level,
-      intervalMethod: params.intervalMethod ?? LEGACY_DIVERGENCE_INTERVAL_METHOD,
-    },
-  };
-}
 
 /**
  * The instances the runner's block rule left incomplete (`computeBlockStatuses` of `@chi/run`
@@ -112,13 +66,10 @@ export function divergenceManifestOf(manifest: RunManifest): DivergenceManifest 
  */
 export function incompleteInstances(
   plan: RunPlan,
-  records: readonly AttemptRecord[],
+  logged: ReadonlyMap<string, RequestOutcome>,
   path: string,
 ): IncompleteInstance[] {
-  const states = foldAttemptLog(records);
-  const outcomes = new Map<string, RequestOutcome>(
-    [...states].map(([id, state]) => [id, loggedOutcome(state)]),
-  );
+  const outcomes = new Map(logged);
   const requests = new Map(plan.requests.map((request) => [request.requestId, request]));
   const ended = endedRequests(plan, outcomes, path);
   // Never sent because a request it depends on ended its instance: blocked, as the runner says.
@@ -179,127 +130,81 @@ function endedRequests(
   return ended;
 }
 
-/** The notebook one call of an instance sees, from its source or the instance's current one. */
-function notesBefore(
-  source: NotebookSource | undefined,
-  current: string,
-  written: ReadonlyMap<string, string>,
-): string {
-  if (source === undefined) return current;
-  if (source.kind === 'empty') return '';
-  return written.get(source.requestId) ?? '';
-}
-
-/** The harness operations around one call, as the published call record names them. */
-function operationsOf(
-  request: PlannedRequest,
-  arm: DivergenceArm,
-  call: ArmCall,
-): NotebookOperation[] {
-  const operations: NotebookOperation[] = [];
-  const source = request.notebookSource;
-  // The only request-named notebook of a swap arm is its partner's.
-  if (source?.kind === 'request' && arm.operation.kind === 'swap') operations.push('swap');
-  if (source?.kind === 'corrupted') operations.push('fault-corrupt', 'fault-restore');
-  if (call.role === 'operation')
-    operations.push(arm.operation.kind === 'erase' ? 'erase' : 'sham-restore');
-  return operations;
-}
-
-/** Plan order of the sequential protocol: world, system, checkpoint, arm, then the arm's calls. */
-function protocolOrder(manifest: DivergenceManifest, plan: RunPlan): PlannedRequest[] {
-  const worlds = new Map(manifest.worldSeeds.map((seed, index) => [seed, index]));
-  const systems = new Map(manifest.systems.map((system, index) => [system.id, index]));
-  const arms = new Map(manifest.arms.map((arm, index) => [arm.id, index]));
-  const key = (request: PlannedRequest, index: number) => {
-    const { arm, call } = divergenceCallOf(request, manifest);
-    return [
-      worlds.get(request.worldSeed) ?? 0,
-      systems.get(request.systemId) ?? 0,
-      call.checkpoint,
-      arms.get(arm.id) ?? 0,
-      index,
-    ];
+/** A call record of one of the scorer's trace lines. */
+function callRecordOf(
+  line: DivergenceCallLine,
+  systemId: string,
+  worldSeed: number,
+  source: DivergenceScoringSource,
+): DivergenceCallRecord {
+  const { outcomes } = source;
+  const outcome = outcomes.get(line.requestId);
+  if (outcome?.kind !== 'resolved')
+    throw new Error(`the scorer scored ${line.requestId}, which the log has not resolved`);
+  return {
+    kind: 'divergence-call',
+    requestId: line.requestId,
+    systemId,
+    worldSeed,
+    arm: line.arm,
+    checkpoint: line.checkpoint,
+    role: line.role,
+    condition: line.condition,
+    requestSha256: source.requestSha256(line.requestId) ?? '',
+    notesShownSha256: line.notesShownSha256,
+    result: outcome.result,
+    notebookAfter: { sha256: line.notebookSha256, bytes: line.notebookBytes },
+    operations: line.operations === '' ? [] : (line.operations.split('+') as NotebookOperation[]),
+    probe: probeScoreOf(line),
   };
-  const keyed = plan.requests.map((request, index) => ({ request, key: key(request, index) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < a.key.length; i += 1) {
-      const d = (a.key[i] as number) - (b.key[i] as number);
-      if (d !== 0) return d;
-    }
-    return 0;
-  });
-  return keyed.map((entry) => entry.request);
 }
 
 /**
- * The call records of a divergence run's resolved requests, rebuilt from `plan.json` and the
- * attempt log alone: the notebook every call showed (its source, else the instance's current
- * one; a corrupted copy for the fault probe) and the one it left, folded under the runner's rule
- * (an update's reply, capped, becomes the notebook unless it failed for the infrastructure's
- * reasons; the erasure's operation call leaves it empty). Calls of `excluded` instances are left
- * out. In the sequential protocol's order (world, system, checkpoint, arm).
+ * What {@link divergenceCalls} reads of a run: the manifest, the plan and the rendered requests
+ * (`scoreModule`'s source), every request's logged outcome, and each request's hash as the
+ * request index records it.
  */
-export function callRecordsOf(
-  manifest: DivergenceManifest,
-  manifestSha256: string,
-  plan: RunPlan,
-  records: readonly AttemptRecord[],
-  excluded: readonly IncompleteInstance[],
-): DivergenceCallRecord[] {
-  const states = foldAttemptLog(records);
-  const sent = resultRecords(records);
-  const skip = new Set(excluded.map((i) => `${i.systemId}|${i.worldSeed}|${i.arm}`));
-  const current = new Map<string, string>();
-  const written = new Map<string, string>();
-  const worlds = new Map<number, ReturnType<typeof buildDivergenceWorld>>();
-  const calls: DivergenceCallRecord[] = [];
-  for (const request of protocolOrder(manifest, plan)) {
-    const { arm, call } = divergenceCallOf(request, manifest);
-    const instance = `${request.systemId}|${request.worldSeed}|${arm.id}`;
-    const state = states.get(request.requestId);
-    const result = state?.result ?? null;
-    if (skip.has(instance) || result === null) continue;
-    const system = manifest.systems.find((candidate) => candidate.id === request.systemId);
-    const cap = system?.uncappedNotebook === true ? null : manifest.notebookCapBytes;
-    const before = notesBefore(request.notebookSource, current.get(instance) ?? '', written);
-    const shown = request.notebookSource?.kind === 'corrupted' ? corruptedNotebook(before) : before;
-    let after = before;
-    if (call.role === 'update' && !isInfrastructureFailure(result)) {
-      after = applyNotebookCap(result.text ?? '', cap).text;
-      written.set(request.requestId, after);
-    } else if (call.role === 'operation' && arm.operation.kind === 'erase') after = '';
-    current.set(instance, after);
-    const notebook = applyNotebookCap(after, cap);
-    const world = worlds.get(request.worldSeed) ?? buildDivergenceWorld(request.worldSeed);
-    worlds.set(request.worldSeed, world);
-    calls.push({
-      kind: 'divergence-call',
-      manifestSha256,
-      requestId: request.requestId,
-      systemId: request.systemId,
-      worldSeed: request.worldSeed,
-      arm: arm.id,
-      checkpoint: call.checkpoint,
-      role: call.role,
-      condition: call.condition,
-      nonce: request.nonce,
-      requestSha256: sent.get(request.requestId)?.requestSha256 ?? '',
-      inputBytes: sent.get(request.requestId)?.inputBytes ?? 0,
-      notesShownSha256: sha256Hex(shown),
-      askedIds: call.role === 'probe' ? world.panel.map((environment) => environment.id) : null,
-      result,
-      notebookAfter: { text: notebook.text, sha256: notebook.sha256, bytes: notebook.bytes },
-      operations: operationsOf(request, arm, call),
-    });
-  }
-  return calls;
+export interface DivergenceScoringSource extends ModuleScoringSource {
+  readonly outcomes: ReadonlyMap<string, RequestOutcome>;
+  requestSha256(requestId: string): string | undefined;
 }
 
-/** The last `after_response` record of every request (its request hash and input bytes). */
-function resultRecords(records: readonly AttemptRecord[]): Map<string, AttemptRecord> {
-  const found = new Map<string, AttemptRecord>();
-  for (const record of records)
-    if (record.phase === 'after_response') found.set(record.requestId, record);
-  return found;
+/**
+ * The resolved calls of a divergence run, scored by {@link divergenceScorer} through the report's
+ * per-world pass (`scoreModule` of `@chi/report`, with the one `ScorerRequest` builder: each
+ * system's requests on a world with their messages as sent, usable replies and logged results),
+ * in the sequential protocol's order (world and system in manifest order, then checkpoint, arm
+ * and plan order). Calls of `excluded` instances are left out.
+ */
+export function divergenceCalls(
+  source: DivergenceScoringSource,
+  excluded: readonly IncompleteInstance[],
+): DivergenceCallRecord[] {
+  const { outcomes } = source;
+  const scored = scoreModule(
+    source,
+    computeBlockStatuses(source.plan, outcomes),
+    divergenceScorer,
+    {
+      outcome: (requestId) =>
+        outcomes.get(requestId) ?? { kind: 'not_sent', reason: 'no attempt recorded' },
+    },
+  );
+  if (scored === null) throw new Error('the run manifest has no experiments.divergence');
+  const lines = new Map<string, (DivergenceCallLine & { readonly worldSeed: number })[]>();
+  for (const [systemId, traces] of scored.traces)
+    for (const line of traces as readonly (DivergenceCallLine & { readonly worldSeed: number })[]) {
+      const key = `${systemId}|${line.worldSeed}`;
+      const list = lines.get(key) ?? [];
+      list.push(line);
+      lines.set(key, list);
+    }
+  const skip = new Set(excluded.map((i) => `${i.systemId}|${i.worldSeed}|${i.arm}`));
+  return source.manifest.worldSeeds.flatMap((worldSeed) =>
+    source.manifest.systems.flatMap((system) =>
+      (lines.get(`${system.id}|${worldSeed}`) ?? [])
+        .filter((line) => !skip.has(`${system.id}|${worldSeed}|${line.arm}`))
+        .map((line) => callRecordOf(line, system.id, worldSeed, source)),
+    ),
+  );
 }

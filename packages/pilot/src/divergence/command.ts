@@ -7,7 +7,7 @@ import { createProgressRenderer } from '../progress';
 import { loadPromptTemplates } from '../prompts';
 import { interruptedResumeHint } from '../resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
-import { divergenceManifestOf } from './calls';
+import { divergenceManifestOf } from './manifest';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
 import { DIVERGENCE_PROTOCOL_ID, divergenceRequestsPerWorld } from './protocol';
 import { compareDivergenceRelease } from './release';

@@ -1,7 +1,7 @@
 import { PlannedRequestSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../run-create';
-import { divergenceManifestOf } from './calls';
+import { divergenceManifestOf } from './manifest';
 import { divergenceBlockId, planDivergenceWorld } from './plan';
 import { divergenceRequestsPerWorld } from './protocol';
 import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';

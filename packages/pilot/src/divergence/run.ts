@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRunJsonl, type RunPaths } from '@chi/run';
+import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,
@@ -28,13 +28,13 @@ import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { type LiveModelContext, modelForSystem } from '../system-models';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
 import {
-  callRecordsOf,
   type DivergenceCallRecord,
-  divergenceManifestOf,
+  divergenceCalls,
   type IncompleteInstance,
   incompleteInstances,
+  loggedOutcomes,
 } from './calls';
-import type { DivergenceManifest } from './manifest';
+import { type DivergenceManifest, divergenceManifestOf } from './manifest';
 import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { writeDivergenceRelease } from './release';
 import { chisLogFiles, type DivergenceRecomputation } from './release-evidence';
@@ -325,13 +325,15 @@ export interface DivergenceRecomputed extends DivergenceRecomputation {
 
 /**
  * Reads a divergence run folder (or the raw part of its release: `manifest.json`,
- * `manifest.sha256`, `plan.json`, `attempts.jsonl`) and recomputes its analysis from the raw
- * replies: what `chi verify` does. An instance the runner's block rule left incomplete is
+ * `manifest.sha256`, `plan.json`, `attempts.jsonl`, with the request index and payloads) and
+ * recomputes its analysis from the raw replies: what `chi verify` does. Every system's requests
+ * on every world are scored by `divergenceScorer` through the report's per-world pass, with the
+ * messages as sent (`divergenceCalls`). An instance the runner's block rule left incomplete is
  * excluded from every dynamic, and why is published.
  *
  * @throws `RunFolderDamagedError` (exit 5) for a folder without `plan.json` (written by the
- *   sequential executor before the port), an unreadable, invalid or torn attempt log, or an
- *   attempt made under another manifest
+ *   sequential executor before the port), an unreadable, invalid or torn attempt log, an
+ *   attempt made under another manifest, or a request whose payload is missing or damaged
  */
 export async function recomputeDivergence(runDir: string): Promise<DivergenceRecomputed> {
   await assertRunnerFolder(runDir);
@@ -344,8 +346,20 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
     paths.attempts,
     frozen.sha256,
   );
-  const excluded = incompleteInstances(plan, records, paths.attempts);
-  const calls = callRecordsOf(manifest, frozen.sha256, plan, records, excluded);
+  const outcomes = loggedOutcomes(records);
+  const excluded = incompleteInstances(plan, outcomes, paths.attempts);
+  // Scored by the divergence scorer through the report's per-world pass, messages as sent.
+  const folder = openRunFolder(runDir);
+  const calls = divergenceCalls(
+    {
+      manifest: frozen.manifest,
+      plan,
+      requests: { get: (requestId) => folder.readRequestSync(requestId) ?? undefined },
+      outcomes,
+      requestSha256: (requestId) => folder.readRequestIndexSync().get(requestId)?.requestSha256,
+    },
+    excluded,
+  );
   const entries = divergenceEntries(manifest, calls);
   return {
     manifest,

@@ -1,7 +1,7 @@
 import type { ChisEntry } from '@chi/spec';
 import { planRun } from '../run-create';
-import { divergenceManifestOf } from './calls';
 import type { DivergenceManifest } from './manifest';
+import { divergenceManifestOf } from './manifest';
 import { armCalls } from './protocol';
 import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
 import { divergenceSystemSpec } from './scripted-divergence';

@@ -4,14 +4,21 @@ import { type AnyExperimentScorer, type ScorerCell, scoresWorlds } from '@chi/ex
 import { requestsAt } from '../plan-view';
 import { PlannedOutcomes } from '../planned-outcomes';
 import type { RunRecords } from '../run-folder';
-import { type OutcomeSource, scorerRequestOf } from './scorer-request';
+import { type OutcomeSource, type RequestSource, scorerRequestOf } from './scorer-request';
+
+/**
+ * What {@link scoreModule} reads of a run: the manifest, the plan and the rendered requests
+ * (`RunRecords` has them; the divergence release's recomputation gives its own readers of the
+ * same files).
+ */
+export type ModuleScoringSource = Pick<RunRecords, 'manifest' | 'plan'> & RequestSource;
 
 /**
  * The ordinals of the plan's requests of one experiment, by world seed (ascending) then by
  * system: a world's requests are parsed when it is scored, not held for the whole experiment.
  */
 function requestsByWorld(
-  records: RunRecords,
+  records: Pick<RunRecords, 'plan'>,
   experimentId: string,
 ): Map<number, Map<string, number[]>> {
   const worlds = new Map<number, Map<string, number[]>>();
@@ -35,13 +42,14 @@ function requestsByWorld(
  * A world whose blocks never started is skipped; one with an incomplete block is scored and
  * flagged (`blockComplete: false`), and the analysis leaves it out. Null when the run does not
  * include the experiment or the scorer has no per-world capability. `scoreRun` calls it for every
- * such scorer over its one fold of the log.
+ * such scorer over its one fold of the log; the divergence release (`@chi/pilot`) calls it with
+ * its own readers of the same run files, so its probes are scored by the same pass.
  */
 export function scoreModule(
-  records: RunRecords,
-  blocks: readonly BlockRow[],
+  records: ModuleScoringSource & { readonly attempts?: RunRecords['attempts'] },
+  blocks: readonly Pick<BlockRow, 'experiment' | 'worldSeed' | 'status'>[],
   scorer: AnyExperimentScorer,
-  outcomes: OutcomeSource = PlannedOutcomes.fold(records.plan, records.attempts),
+  outcomes: OutcomeSource = PlannedOutcomes.fold(records.plan, records.attempts ?? []),
 ): ModuleScores | null {
   if (!scoresWorlds(scorer)) return null;
   const params = scorer.parametersOf(records.manifest);

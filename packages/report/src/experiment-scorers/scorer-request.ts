@@ -11,21 +11,31 @@ export interface OutcomeSource {
 }
 
 /**
+ * Where a scorer's requests read their messages as sent: the run's records (`RunRecords`), or
+ * any reader of a run folder's rendered requests by request ID.
+ */
+export interface RequestSource {
+  readonly requests: Pick<RunRecords['requests'], 'get'>;
+}
+
+/**
  * One planned request as every scorer reads it (`ScorerRequest` of `@chi/experiment`): the
  * messages exactly as sent (from the run folder or release), its usable reply or null with the
- * reason. The one place the report builds a scorer's request, for block and world scorers alike.
+ * reason, and the result the log records. The one place the report builds a scorer's request, for block and world scorers alike.
  */
 export function scorerRequestOf(
-  records: Pick<RunRecords, 'requests'>,
+  records: RequestSource,
   request: PlannedRequest,
   outcomes: OutcomeSource,
 ): ScorerRequest {
-  const reply = usableReply(outcomes.outcome(request.requestId));
+  const outcome = outcomes.outcome(request.requestId);
+  const reply = usableReply(outcome);
   return {
     request,
     messages: records.requests.get(request.requestId)?.messages ?? null,
     reply: reply.kind === 'reply' ? reply.text : null,
     unusableReason: reply.kind === 'reply' ? null : reply.reason,
+    result: outcome.kind === 'resolved' ? outcome.result : null,
   };
 }
 
