@@ -7,11 +7,14 @@
  * @packageDocumentation
  */
 
+export { behavior } from './behavior';
 export {
   type BuiltInExperiment,
   type BuiltInHost,
   checkExperimentSet,
   defineBuiltInExperiment,
+  type ScriptedContext,
+  type ScriptedNoise,
 } from './built-in-experiment';
 export { feedbackValence } from './feedback-valence';
 export { goalPersistence } from './goal-persistence';

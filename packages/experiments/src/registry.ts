@@ -1,3 +1,4 @@
+import { behavior } from './behavior';
 import { type BuiltInExperiment, checkBuiltInRegistry } from './built-in-experiment';
 import { feedbackValence } from './feedback-valence';
 import { goalPersistence } from './goal-persistence';
@@ -8,6 +9,7 @@ import { goalPersistence } from './goal-persistence';
  * scripted systems and the report's `BUILT_IN_SCORERS` iterate this list and name none of them.
  */
 export const BUILT_IN_EXPERIMENTS: readonly BuiltInExperiment[] = checkBuiltInRegistry([
+  behavior,
   goalPersistence,
   feedbackValence,
 ]);

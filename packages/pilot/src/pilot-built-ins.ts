@@ -2,7 +2,7 @@ import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
 import { BUILT_IN_SCORERS } from '@chi/report';
 import type { AnyExperiment } from './experiments/experiment';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
+import { OWN_EXPERIMENTS } from './experiments/registry';
 
 /**
  * The scorers of a run whose built-in registry is `builtIns`: the pilot's own (memory, history,
@@ -19,7 +19,7 @@ export function scorersOf(builtIns: readonly BuiltInExperiment[]): AnyExperiment
 
 /** The experiment modules of a run whose built-in registry is `builtIns`: the pilot's, then theirs. */
 export function experimentsOf(builtIns: readonly BuiltInExperiment[]): AnyExperiment[] {
-  return [...PILOT_EXPERIMENTS, ...builtIns.map((builtIn) => builtIn.experiment)];
+  return [...OWN_EXPERIMENTS, ...builtIns.map((builtIn) => builtIn.experiment)];
 }
 
 /**

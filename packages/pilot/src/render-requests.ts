@@ -1,50 +1,23 @@
 import type { RenderedMessages } from '@chi/experiment';
 import { renderJsonBlock } from '@chi/experiment';
-import type { BehavioralItem, ChatMessage, MemoryRecord, RequestTask } from '@chi/spec';
+import {
+  requestHeader as header,
+  notesBlock,
+  renderRequest as render,
+} from '@chi/experiments/internal';
+import type { ChatMessage, MemoryRecord } from '@chi/spec';
 import type {
   BlindProbe,
   HistoryEnvironment,
   HistoryEvidence,
   HistoryStep,
 } from '@chi/spec/internal';
-import { behaviorQuestionSections, itemView } from './behavior-questions';
 import type { MemoryPolicy } from './memory-systems/instance-identity';
 import { policyTemplate } from './memory-systems/policy-prompts';
-import { type PromptSet, renderTemplate, requireTemplate } from './prompts';
+import type { PromptSet } from './prompts';
 
 // The experiment SPI's type (`@chi/experiment`), re-exported: `@chi/pilot` has always exported it.
 export type { RenderedMessages } from '@chi/experiment';
-
-/** The machine-readable REQUEST block every prompt carries. */
-export interface RequestHeader {
-  readonly task: RequestTask;
-  /** Opaque per registered request, equal for every system. */
-  readonly nonce: string;
-  /** For note-writing tasks: the notebook cap the prompt states. */
-  readonly notebookCapBytes?: number;
-}
-
-function render(
-  prompts: PromptSet,
-  task: RequestTask,
-  name: string,
-  values: Record<string, string>,
-): RenderedMessages {
-  const system = requireTemplate(prompts, 'system');
-  const template = requireTemplate(prompts, name);
-  return {
-    task,
-    template: { name: template.name, version: template.version },
-    messages: [
-      { role: 'system', content: renderTemplate(system, {}) },
-      { role: 'user', content: renderTemplate(template, values) },
-    ],
-  };
-}
-
-function header(value: RequestHeader): string {
-  return renderJsonBlock('REQUEST', value);
-}
 
 /** Records as the encoder (or the oracle control) sees them: the five registered fields only. */
 function recordView(record: MemoryRecord) {
@@ -59,11 +32,6 @@ function recordView(record: MemoryRecord) {
 
 function probeView(probe: BlindProbe) {
   return { id: probe.id, key: probe.key, asOf: probe.asOf };
-}
-
-/** Notes travel as one JSON string, so no byte of them can break out of their block. */
-function notesBlock(notes: string): string {
-  return renderJsonBlock('NOTES', { notes });
 }
 
 /**
@@ -249,29 +217,6 @@ export function renderHistoryProbe(
     REQUEST_BLOCK: request,
     NOTES_BLOCK: notesBlock(args.notes),
     QUESTIONS_BLOCK: questions,
-  });
-}
-
-/** One fresh-context behavioral half: its items (wording and facts), nothing else. */
-export function renderBehaviorHalf(
-  prompts: PromptSet,
-  args: {
-    items: readonly BehavioralItem[];
-    nonce: string;
-    /** The questions' wording template (default `behavior-questions`, the first wording). */
-    wording?: string;
-  },
-): RenderedMessages {
-  const sections = behaviorQuestionSections(
-    requireTemplate(prompts, args.wording ?? 'behavior-questions'),
-  );
-  const ordered = [...args.items].sort((a, b) => a.position - b.position);
-  return render(prompts, 'behavior_half', 'behavior-half', {
-    REQUEST_BLOCK: header({ task: 'behavior_half', nonce: args.nonce }),
-    ITEMS_BLOCK: renderJsonBlock(
-      'ITEMS',
-      ordered.map((item) => itemView(sections, item)),
-    ),
   });
 }
 

@@ -1,15 +1,17 @@
 import { extractJsonBlock } from '@chi/experiment';
 import {
+  behaviorQuestionSections,
+  matchTemplate,
+  type ScriptedItem,
+} from '@chi/experiments/internal';
+import {
   type ChatModel,
   type HumanCalibration,
   InvalidArgumentError,
   type SystemSpec,
 } from '@chi/spec';
 import type { BehavioralAxis } from '@chi/spec/internal';
-import { matchTemplate } from './behavior-question-reader';
-import { behaviorQuestionSections } from './behavior-questions';
 import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
-import type { ScriptedItem } from './scripted-behavior';
 import { HISTORY_NOTES_HEADER, type ScriptedChoice } from './scripted-history';
 import type { ScriptedAnswer, ScriptedQuestion } from './scripted-memory';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
+import { createScriptedNoise } from './scripted-noise';
 import {
   createScriptedModel,
   EXTRA_SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEMS,
+  type ScriptedSystemName,
   scriptedReply,
 } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
@@ -149,14 +151,28 @@ describe('every scripted system has a policy in every built-in experiment folder
   it.each(BUILT_IN_EXPERIMENTS.map((builtIn) => [builtIn.experiment.id, builtIn] as const))(
     '%s',
     (_id, builtIn) => {
+      const context = (system: string, task: string) => ({
+        system,
+        task,
+        prompt: '',
+        // the pilot's own policies of a system, under the experiment's ID (`ScriptedContext`)
+        policy: Object.hasOwn(SCRIPTED_SYSTEMS, system)
+          ? (SCRIPTED_SYSTEMS[system as ScriptedSystemName] as unknown as Record<string, unknown>)[
+              builtIn.experiment.id
+            ]
+          : undefined,
+        noise: createScriptedNoise(1, 'n'),
+        now: () => new Date(0),
+        notebookCapBytes: 6000,
+      });
       for (const system of names)
         for (const task of builtIn.experiment.tasks)
-          expect(() => builtIn.scripted({ system, task, prompt: '' }), system).not.toThrow(
+          expect(() => builtIn.scripted(context(system, task)), system).not.toThrow(
             /has no scripted policy/,
           );
-      expect(() =>
-        builtIn.scripted({ system: 'nobody', task: builtIn.experiment.tasks[0] ?? '', prompt: '' }),
-      ).toThrow(/has no scripted policy for "nobody"/);
+      expect(() => builtIn.scripted(context('nobody', builtIn.experiment.tasks[0] ?? ''))).toThrow(
+        /has no scripted policy for "nobody"/,
+      );
     },
   );
 });

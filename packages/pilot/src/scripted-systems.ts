@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extractJsonBlock } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
+import type { ScriptedBehaviorPolicy } from '@chi/experiments/internal';
 import {
   type ChatModel,
   type ChatRequest,
@@ -11,11 +12,6 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
-import {
-  answerBehavioralItems,
-  type ScriptedBehaviorPolicy,
-  type ScriptedItem,
-} from './scripted-behavior';
 import {
   answerHistoryQuestions,
   type ScriptedChoice,
@@ -372,6 +368,20 @@ function decayedMemory(
 }
 
 /**
+ * A scripted system's own parameters for an experiment (`ScriptedContext.policy`): its memory,
+ * history and behavior policies under those experiments' IDs; none for any other experiment
+ * (whose folder keeps its own table by system name).
+ */
+function policyOf(definition: ScriptedSystemDefinition, experimentId: string): unknown {
+  const policies: Readonly<Record<string, unknown>> = {
+    memory: definition.memory,
+    history: definition.history,
+    behavior: definition.behavior,
+  };
+  return Object.hasOwn(policies, experimentId) ? policies[experimentId] : undefined;
+}
+
+/**
  * Produces the reply text of a scripted system to one rendered prompt (the user message). It
  * reads only the machine-readable blocks of our own prompts, never an answer key. Throws when the
  * prompt is not one of ours.
@@ -448,17 +458,21 @@ export function scriptedReply(
         answerHistoryQuestions(notesOf(prompt), questions, definition.history, noise),
       );
     }
-    case 'behavior_half': {
-      const items = asArray(extractJsonBlock(prompt, 'ITEMS'), 'ITEMS') as ScriptedItem[];
-      return JSON.stringify(answerBehavioralItems(items, definition.behavior, noise));
-    }
     case 'smoke':
       return smokeReply(prompt);
     default: {
       // every other task is a built-in experiment's (@chi/experiments): its folder's policies
       const builtIn = builtIns.find(({ experiment }) => experiment.tasks.includes(header.task));
       if (builtIn === undefined) throw new Error(`unknown task ${JSON.stringify(header.task)}`);
-      return builtIn.scripted({ system: definition.name, task: header.task, prompt });
+      return builtIn.scripted({
+        system: definition.name,
+        task: header.task,
+        prompt,
+        policy: policyOf(definition, builtIn.experiment.id),
+        noise,
+        now,
+        notebookCapBytes: capBytes,
+      });
     }
   }
 }

@@ -8,6 +8,7 @@ import {
   parseRunJsonl,
   type RequestLayout,
   type RunFolder,
+  type RunPaths,
 } from '@chi/run';
 import {
   decodeGzipJson,
@@ -17,6 +18,7 @@ import {
   readAttemptRecordsLean,
   requestFileOf,
   runFile,
+  runFolderPaths,
 } from '@chi/run/internal';
 import {
   type AttemptRecord,
@@ -67,10 +69,17 @@ export interface Located<T> {
   readonly value: T;
 }
 
+/** The run-folder paths of a run's worlds ({@link RunRecords.worldPaths}). */
+export type WorldPaths = Pick<RunPaths, 'memoryWorld' | 'historyWorld' | 'behaviorWorld'>;
+
+/** The current layout's relative world paths. */
+export const WORLD_PATHS: WorldPaths = runFolderPaths('');
+
 /**
  * Everything a run folder (or the raw part of a release, which has the same layout) holds, parsed
  * and validated. Maps are keyed as documented per field; lists keep file order.
  */
+
 export interface RunRecords {
   readonly manifest: RunManifest;
   /** SHA-256 of the RFC 8785 canonical JSON of the manifest (what attempt records carry). */
@@ -90,6 +99,11 @@ export interface RunRecords {
   readonly historyWorlds: ReadonlyMap<number, HistoryWorld>;
   /** Behavioral item sets by seed, read from disk when asked for (the last one read is kept). */
   readonly behaviorItems: ReadonlyMap<number, BehavioralItemSet>;
+  /**
+   * The run-folder paths of the worlds in the current layout (`@chi/run`'s), relative to the
+   * folder: what a scorer names when a world it needs is missing.
+   */
+  readonly worldPaths: WorldPaths;
   /** Rendered requests keyed by request ID, read from disk when asked for (see {@link RunFiles}). */
   readonly requests: RunFiles<string, RenderedRequest>;
   /** The `requestSha256` each rendered request file records, by request ID (read once, kept). */
@@ -613,6 +627,7 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
     memoryWorlds: lazyFiles(dir, memoryWorldPaths, MemoryWorldSchema, onFileRead),
     historyWorlds: lazyMap(dir, historyWorldPaths, HistoryWorldSchema, onFileRead),
     behaviorItems: lazyMap(dir, behaviorItemPaths, BehavioralItemSetSchema, onFileRead),
+    worldPaths: WORLD_PATHS,
     requests,
     requestHashes,
     requestLayout: folder.requestLayout,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunScores } from '@chi/analysis';
+import { behavior } from '@chi/experiments';
 import { verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun, scorerOfBlock } from '@chi/report/internal';
 import { describe, expect, it } from 'vitest';
@@ -9,10 +10,13 @@ import { runPilot } from '../pilot';
 import { renderHistoryProbe } from '../render-requests';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { behaviorExperiment } from './behavior';
 import { checkExperimentContract } from './contract';
 import type { AnyExperiment } from './experiment';
 import { historyExperiment } from './history';
+
+/** The behavior module as the pilot's registry holds it. */
+const behaviorModule: AnyExperiment = behavior.experiment;
+
 import { PILOT_EXPERIMENTS } from './registry';
 
 function observationsOf(scores: RunScores, id: string): readonly { blockComplete: boolean }[] {
@@ -101,7 +105,7 @@ describe('the contract finds broken experiments', () => {
 
   it('names missing declarations and a task the experiment does not declare', () => {
     const broken: AnyExperiment = {
-      ...behaviorExperiment,
+      ...behaviorModule,
       seedPassages: [],
       control: ' ',
       tasks: ['history_probe'],
@@ -113,7 +117,7 @@ describe('the contract finds broken experiments', () => {
   });
 
   it('names a malformed ID', () => {
-    const { problems } = checkExperimentContract({ ...behaviorExperiment, id: 'Bad Id' });
+    const { problems } = checkExperimentContract({ ...behaviorModule, id: 'Bad Id' });
     expect(problems[0]).toBe('id "Bad Id" must match ^[a-z][a-z0-9-]*$');
   });
 });

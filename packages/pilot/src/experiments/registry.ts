@@ -1,19 +1,23 @@
 import { BUILT_IN_EXPERIMENTS, checkExperimentSet } from '@chi/experiments';
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
-import { behaviorExperiment } from './behavior';
 import type { AnyExperiment } from './experiment';
 import { historyExperiment } from './history';
 import { memoryExperiment } from './memory';
 
+/** The pilot's experiments that are not yet folders of `@chi/experiments`. */
+export const OWN_EXPERIMENTS: readonly AnyExperiment[] = [memoryExperiment, historyExperiment];
+
 /**
  * The registered experiments of the pilot, in scheduling order: within a world, memory loads
- * (then its controls), history, then the behavioral probes. The plan, the renderer, the manifest's
- * feature schemas and `chi templates` loop over this list.
+ * (then its controls), history, then the behavioral probes (the built-in experiments that a run
+ * includes by default, `inDefaultRun`). The plan, the renderer, the manifest's feature schemas and
+ * `chi templates` loop over this list.
  */
 export const PILOT_EXPERIMENTS: readonly AnyExperiment[] = [
-  memoryExperiment,
-  historyExperiment,
-  behaviorExperiment,
+  ...OWN_EXPERIMENTS,
+  ...BUILT_IN_EXPERIMENTS.filter((builtIn) => builtIn.inDefaultRun).map(
+    (builtIn) => builtIn.experiment,
+  ),
 ];
 
 /** The IDs of {@link PILOT_EXPERIMENTS}, the default of `chi pilot --templates`. */

@@ -7,15 +7,18 @@ import type {
   ScorerBlockResult,
   ScorerBlocks,
 } from '@chi/experiment';
+import type { BuiltInScorerHost } from '@chi/experiments/internal';
 import type { PlannedBlock } from '@chi/spec';
 import type { RunRecords } from '../run-folder';
 
 /**
  * What `@chi/report` gives a scorer's optional capabilities (`ScorerHost` of `@chi/experiment`):
  * a per-block scorer looks its world up in the run's records, and an analysis hook registers
- * estimands on the run's one bootstrap and returns its part of `chart-data.json`.
+ * estimands on the run's one bootstrap and returns its part of `chart-data.json`. It extends the
+ * built-in folders' host (`BuiltInScorerHost` of `@chi/experiments`), so the compiler checks that
+ * `RunRecords` has everything their per-block scorers look up (`BuiltInRecords`).
  */
-export interface ReportScorerHost {
+export interface ReportScorerHost extends BuiltInScorerHost {
   readonly records: RunRecords;
   readonly analysis: ExperimentAnalysis<unknown, Partial<ChartData>>;
 }

@@ -1,0 +1,27 @@
+/**
+ * `@chi/experiments/internal`: what the repository's own packages share with the built-in
+ * folders (the runner's smoke request and scripted systems, the imitator, tests). No stability
+ * promise: a user imports `@chi/experiments`.
+ *
+ * @packageDocumentation
+ */
+
+export { matchTemplate, readBehaviorQuestion } from './behavior/question-reader';
+export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior/questions';
+export {
+  answerBehavioralItems,
+  type ScriptedBehaviorPolicy,
+  type ScriptedItem,
+  solveItem,
+} from './behavior/scripted';
+export { type BuiltInScorerHost, defineBlockScorer } from './block-scorer';
+export {
+  type BuiltInRecords,
+  type BuiltInSettings,
+  blockWorld,
+  memoryWorldKey,
+  type ScriptedContext,
+  type ScriptedNoise,
+} from './built-in-experiment';
+export { notesBlock, type RequestHeader, renderRequest, requestHeader } from './rendering';
+export { scriptedArray, scriptedObject } from './scripted-blocks';
