@@ -18,4 +18,5 @@ export {
 } from './built-in-experiment';
 export { feedbackValence } from './feedback-valence';
 export { goalPersistence } from './goal-persistence';
+export { history } from './history';
 export { BUILT_IN_EXPERIMENTS } from './registry';

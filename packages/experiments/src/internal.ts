@@ -23,5 +23,23 @@ export {
   type ScriptedContext,
   type ScriptedNoise,
 } from './built-in-experiment';
+export { type HistoryProbeReading, readHistoryProbe } from './history/probe-reading';
+export { renderHistoryProbe, renderHistoryUpdate } from './history/render';
+export {
+  answerHistoryQuestions,
+  HISTORY_NOTES_HEADER,
+  type ScriptedChoice,
+  type ScriptedEvidence,
+  type ScriptedHistoryPolicy,
+  updateHistoryNotes,
+} from './history/scripted';
+export {
+  type MemoryPolicy,
+  manifestPolicy,
+  memoryPolicyOf,
+  type PolicyTemplate,
+  policyTemplate,
+  SYSTEM_POLICY_TEMPLATES,
+} from './memory-policy';
 export { notesBlock, type RequestHeader, renderRequest, requestHeader } from './rendering';
 export { scriptedArray, scriptedObject } from './scripted-blocks';

@@ -2,6 +2,7 @@ import { behavior } from './behavior';
 import { type BuiltInExperiment, checkBuiltInRegistry } from './built-in-experiment';
 import { feedbackValence } from './feedback-valence';
 import { goalPersistence } from './goal-persistence';
+import { history } from './history';
 
 /**
  * The built-in experiments, one folder each, in scheduling order (after the pilot's memory,
@@ -9,6 +10,7 @@ import { goalPersistence } from './goal-persistence';
  * scripted systems and the report's `BUILT_IN_SCORERS` iterate this list and name none of them.
  */
 export const BUILT_IN_EXPERIMENTS: readonly BuiltInExperiment[] = checkBuiltInRegistry([
+  history,
   behavior,
   goalPersistence,
   feedbackValence,

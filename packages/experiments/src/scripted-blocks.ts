@@ -1,3 +1,4 @@
+import { extractJsonBlock } from '@chi/experiment';
 import { InvalidArgumentError } from '@chi/spec';
 import type { ScriptedContext } from './built-in-experiment';
 
@@ -16,6 +17,13 @@ export function scriptedObject(value: unknown, what: string): Record<string, unk
 export function scriptedArray(value: unknown, what: string): unknown[] {
   if (!Array.isArray(value)) throw new Error(`${what} block missing or not an array`);
   return value;
+}
+
+/** The notes of a prompt's NOTES block, or an error. */
+export function scriptedNotes(prompt: string): string {
+  const notes = scriptedObject(extractJsonBlock(prompt, 'NOTES'), 'NOTES').notes;
+  if (typeof notes !== 'string') throw new Error('NOTES block has no notes string');
+  return notes;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { extractJsonBlock } from '@chi/experiment';
 import {
   behaviorQuestionSections,
+  HISTORY_NOTES_HEADER,
   matchTemplate,
+  type ScriptedChoice,
   type ScriptedItem,
 } from '@chi/experiments/internal';
 import {
@@ -12,7 +14,6 @@ import {
 } from '@chi/spec';
 import type { BehavioralAxis } from '@chi/spec/internal';
 import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
-import { HISTORY_NOTES_HEADER, type ScriptedChoice } from './scripted-history';
 import type { ScriptedAnswer, ScriptedQuestion } from './scripted-memory';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 import {

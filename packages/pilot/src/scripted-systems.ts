@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extractJsonBlock } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
-import type { ScriptedBehaviorPolicy } from '@chi/experiments/internal';
+import type { ScriptedBehaviorPolicy, ScriptedHistoryPolicy } from '@chi/experiments/internal';
 import {
   type ChatModel,
   type ChatRequest,
@@ -12,13 +12,6 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
-import {
-  answerHistoryQuestions,
-  type ScriptedChoice,
-  type ScriptedEvidence,
-  type ScriptedHistoryPolicy,
-  updateHistoryNotes,
-} from './scripted-history';
 import {
   answerMemoryQuestions,
   decayedRecords,
@@ -438,25 +431,6 @@ export function scriptedReply(
       ) as ScriptedQuestion[];
       const records = recordsOf(prompt);
       return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
-    }
-    case 'history_update': {
-      const event = asObject(extractJsonBlock(prompt, 'EVENT'), 'EVENT');
-      const evidence = asArray(event.evidence, 'EVENT.evidence') as ScriptedEvidence[];
-      return updateHistoryNotes(
-        notesOf(prompt),
-        { kind: String(event.kind), evidence },
-        definition.history,
-        noise,
-      );
-    }
-    case 'history_probe': {
-      const questions = asArray(
-        extractJsonBlock(prompt, 'QUESTIONS'),
-        'QUESTIONS',
-      ) as ScriptedChoice[];
-      return JSON.stringify(
-        answerHistoryQuestions(notesOf(prompt), questions, definition.history, noise),
-      );
     }
     case 'smoke':
       return smokeReply(prompt);

@@ -1,4 +1,4 @@
-import { readHistoryProbe } from '@chi/report/internal';
+import { readHistoryProbe } from '@chi/experiments/internal';
 import { usableReply } from '@chi/run/internal';
 import type { ChisEntry, Decision } from '@chi/spec';
 import type { Option } from '@chi/spec/internal';

@@ -2,22 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunScores } from '@chi/analysis';
-import { behavior } from '@chi/experiments';
+import { behavior, history } from '@chi/experiments';
+import { renderHistoryProbe } from '@chi/experiments/internal';
 import { verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun, scorerOfBlock } from '@chi/report/internal';
 import { describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
-import { renderHistoryProbe } from '../render-requests';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
 import type { AnyExperiment } from './experiment';
-import { historyExperiment } from './history';
-
-/** The behavior module as the pilot's registry holds it. */
-const behaviorModule: AnyExperiment = behavior.experiment;
-
 import { PILOT_EXPERIMENTS } from './registry';
+
+/** The behavior and history modules as the pilot's registry holds them. */
+const behaviorModule: AnyExperiment = behavior.experiment;
+const historyExperiment: AnyExperiment = history.experiment;
 
 function observationsOf(scores: RunScores, id: string): readonly { blockComplete: boolean }[] {
   const scored = scores.modules.get(id);

@@ -1,11 +1,10 @@
 import { BUILT_IN_EXPERIMENTS, checkExperimentSet } from '@chi/experiments';
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import type { AnyExperiment } from './experiment';
-import { historyExperiment } from './history';
 import { memoryExperiment } from './memory';
 
 /** The pilot's experiments that are not yet folders of `@chi/experiments`. */
-export const OWN_EXPERIMENTS: readonly AnyExperiment[] = [memoryExperiment, historyExperiment];
+export const OWN_EXPERIMENTS: readonly AnyExperiment[] = [memoryExperiment];
 
 /**
  * The registered experiments of the pilot, in scheduling order: within a world, memory loads

@@ -1,7 +1,6 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { InvalidArgumentError } from '@chi/spec';
-import { historyScorer } from './history-scorer';
 import { memoryScorer } from './memory-scorer';
 import { asReportScorer, type ReportScorer } from './scorer-host';
 
@@ -19,7 +18,6 @@ import { asReportScorer, type ReportScorer } from './scorer-host';
  */
 export const BUILT_IN_SCORERS: readonly AnyExperimentScorer[] = [
   memoryScorer,
-  historyScorer,
   ...BUILT_IN_EXPERIMENTS.map((builtIn) => builtIn.scorer),
 ];
 
