@@ -48,9 +48,17 @@ export interface BuiltInHost extends ExperimentHost {
   };
 }
 
-/** The key of a memory world in {@link BuiltInHost.worlds} and {@link BuiltInRecords}: `<seed>|<load>`. */
+/** The key of a memory world in {@link BuiltInHost.worlds} (the runner's worlds): `<seed>|<load>`. */
 export function memoryWorldKey(seed: number, load: number): string {
   return `${seed}|${load}`;
+}
+
+/**
+ * The key of a memory world in {@link BuiltInRecords.memoryWorlds} (a run folder's world files):
+ * `w<seed>-n<load>`, the stem of the world's file name.
+ */
+export function memoryFileKey(seed: number, load: number): string {
+  return `w${seed}-n${load}`;
 }
 
 /**
@@ -60,7 +68,7 @@ export function memoryWorldKey(seed: number, load: number): string {
  * satisfies it.
  */
 export interface BuiltInRecords {
-  /** Memory worlds by {@link memoryWorldKey}, with the path each was read from. */
+  /** Memory worlds by {@link memoryFileKey}, with the path each was read from. */
   readonly memoryWorlds: {
     get(key: string): MemoryWorld | undefined;
     pathOf(key: string): string | undefined;

@@ -19,4 +19,5 @@ export {
 export { feedbackValence } from './feedback-valence';
 export { goalPersistence } from './goal-persistence';
 export { history } from './history';
+export { memory } from './memory';
 export { BUILT_IN_EXPERIMENTS } from './registry';

@@ -19,6 +19,7 @@ export {
   type BuiltInRecords,
   type BuiltInSettings,
   blockWorld,
+  memoryFileKey,
   memoryWorldKey,
   type ScriptedContext,
   type ScriptedNoise,
@@ -34,6 +35,34 @@ export {
   updateHistoryNotes,
 } from './history/scripted';
 export {
+  encodeTranscript,
+  memoryExperiment,
+  memoryNotebookKey,
+  probeBatchCount,
+  REPLY_KEY_PREFIX,
+} from './memory/experiment';
+export {
+  renderMemoryEncode,
+  renderMemoryOracleProbe,
+  renderMemoryProbe,
+  renderMemoryReplayProbe,
+} from './memory/render';
+export { type IndexedMemoryWorld, isMemoryProbe, memoryScorer } from './memory/scorer';
+export {
+  answerMemoryQuestions,
+  decayedRecall,
+  decayedRecords,
+  fadingRecall,
+  loadOfRecordCount,
+  MEMORY_NOTES_HEADER,
+  readMemoryNotes,
+  type ScriptedAnswer,
+  type ScriptedMemoryPolicy,
+  type ScriptedQuestion,
+  type ScriptedRecord,
+  writeMemoryNotes,
+} from './memory/scripted';
+export {
   type MemoryPolicy,
   manifestPolicy,
   memoryPolicyOf,
@@ -43,3 +72,4 @@ export {
 } from './memory-policy';
 export { notesBlock, type RequestHeader, renderRequest, requestHeader } from './rendering';
 export { scriptedArray, scriptedObject } from './scripted-blocks';
+export { sharedRender } from './shared-renders';

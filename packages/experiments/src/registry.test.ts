@@ -10,6 +10,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 describe('the built-in registry', () => {
   it('lists each folder once, in scheduling order, each module with its own scorer', () => {
     expect(BUILT_IN_EXPERIMENTS.map((b) => b.experiment.id)).toEqual([
+      'memory',
       'history',
       'behavior',
       'goal-persistence',
@@ -18,6 +19,7 @@ describe('the built-in registry', () => {
     for (const builtIn of BUILT_IN_EXPERIMENTS)
       expect(builtIn.scorer.experimentId).toBe(builtIn.experiment.id);
     expect(BUILT_IN_EXPERIMENTS.filter((b) => b.inDefaultRun).map((b) => b.experiment.id)).toEqual([
+      'memory',
       'history',
       'behavior',
     ]);

@@ -3,6 +3,7 @@ import { type BuiltInExperiment, checkBuiltInRegistry } from './built-in-experim
 import { feedbackValence } from './feedback-valence';
 import { goalPersistence } from './goal-persistence';
 import { history } from './history';
+import { memory } from './memory';
 
 /**
  * The built-in experiments, one folder each, in scheduling order (after the pilot's memory,
@@ -10,6 +11,7 @@ import { history } from './history';
  * scripted systems and the report's `BUILT_IN_SCORERS` iterate this list and name none of them.
  */
 export const BUILT_IN_EXPERIMENTS: readonly BuiltInExperiment[] = checkBuiltInRegistry([
+  memory,
   history,
   behavior,
   goalPersistence,

@@ -5,6 +5,7 @@ import { behavior } from '@chi/experiments';
 import {
   answerBehavioralItems,
   behaviorQuestionSections,
+  memoryExperiment,
   readBehaviorQuestion,
   renderBehaviorQuestion,
 } from '@chi/experiments/internal';
@@ -15,7 +16,6 @@ import type { PilotCommand } from './cli-args';
 import { parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
 import { checkExperimentContract } from './experiments/contract';
-import { memoryExperiment } from './experiments/memory';
 import { loadPromptTemplates, requireTemplate } from './prompts';
 import { createRun, prepareRun } from './run-create';
 import { executeRun } from './run-execute';

@@ -5,9 +5,3 @@ export {
   plannedRequest,
   requestNonce,
 } from '@chi/experiment';
-
-/** Number of probe batches for a world with `probeCount` probes. */
-export function probeBatchCount(probeCount: number, batchSize: number | null): number {
-  if (batchSize === null || batchSize >= probeCount) return 1;
-  return Math.ceil(probeCount / batchSize);
-}

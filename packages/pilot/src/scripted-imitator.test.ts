@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IMITATOR_MODEL_ID } from '@chi/analysis/internal';
 import { renderJsonBlock } from '@chi/experiment';
-import { behaviorQuestionSections, itemView, solveItem } from '@chi/experiments/internal';
+import {
+  behaviorQuestionSections,
+  itemView,
+  renderMemoryProbe,
+  solveItem,
+} from '@chi/experiments/internal';
 import { verifyRelease } from '@chi/report';
 import { buildCalibration } from '@chi/scoring';
 import type { BehavioralItem, HumanCalibration } from '@chi/spec';
@@ -25,7 +30,6 @@ import { type PilotCommand, parseCli, UsageError } from './cli-args';
 import { settingsFor } from './cli-main';
 import { runPilot } from './pilot';
 import { loadPromptTemplates, requireTemplate } from './prompts';
-import { renderMemoryProbe } from './render-requests';
 import {
   createImitatorModel,
   IMITATOR_SYSTEM_NAME,

@@ -1,4 +1,5 @@
 import { extractJsonBlock } from '@chi/experiment';
+import type { ScriptedAnswer, ScriptedQuestion } from '@chi/experiments/internal';
 import {
   behaviorQuestionSections,
   HISTORY_NOTES_HEADER,
@@ -14,7 +15,6 @@ import {
 } from '@chi/spec';
 import type { BehavioralAxis } from '@chi/spec/internal';
 import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
-import type { ScriptedAnswer, ScriptedQuestion } from './scripted-memory';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 import {
   DEFAULT_SCRIPTED_SEED,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareUtf8 } from '@chi/analysis/internal';
+import { memoryFileKey } from '@chi/experiments/internal';
 import {
   checkRunIntegrity,
   openRunFolder,
@@ -679,10 +680,11 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
   return records;
 }
 
-/** The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>`. */
-export function memoryWorldKey(seed: number, load: number): string {
-  return `w${seed}-n${load}`;
-}
+/**
+ * The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>` (the built-in
+ * folders' `memoryFileKey`, which their scorers look worlds up by).
+ */
+export const memoryWorldKey: (seed: number, load: number) => string = memoryFileKey;
 
 /**
  * The file that records a rendered request's metadata, for messages naming it:

@@ -13,6 +13,7 @@ import type {
 import type { BlockRow } from '@chi/analysis/internal';
 import { compareUtf8, MemoryTaxonomyCounter } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, ScorerRequest } from '@chi/experiment';
+import { memoryScorer } from '@chi/experiments/internal';
 import { computeBlockStatuses } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
@@ -24,8 +25,8 @@ import {
   type QualityAlphas,
   RunFolderDamagedError,
 } from '@chi/spec';
-import { memoryScorer, probeNotebooksOf } from './experiment-scorers/memory-scorer';
 import { scoreModule } from './experiment-scorers/module-scores';
+import { probeNotebooksOf } from './experiment-scorers/probe-notebooks';
 import type { ReportScorer } from './experiment-scorers/scorer-host';
 import { BUILT_IN_SCORERS, checkedScorers } from './experiment-scorers/scorer-registry';
 import { scorerRequestOf } from './experiment-scorers/scorer-request';
