@@ -14,47 +14,28 @@ export {
   type ScriptedItem,
   solveItem,
 } from './behavior/scripted';
-export { type BuiltInScorerHost, defineBlockScorer } from './block-scorer';
-export {
-  type BuiltInRecords,
-  type BuiltInSettings,
-  blockWorld,
-  memoryFileKey,
-  memoryWorldKey,
-  type ScriptedContext,
-  type ScriptedNoise,
-} from './built-in-experiment';
-export { type HistoryProbeReading, readHistoryProbe } from './history/probe-reading';
+export type { BuiltInScorerHost } from './block-scorer';
+export { type BuiltInRecords, memoryFileKey, memoryWorldKey } from './built-in-experiment';
+export { readHistoryProbe } from './history/probe-reading';
 export { renderHistoryProbe, renderHistoryUpdate } from './history/render';
 export {
-  answerHistoryQuestions,
   HISTORY_NOTES_HEADER,
   type ScriptedChoice,
-  type ScriptedEvidence,
   type ScriptedHistoryPolicy,
-  updateHistoryNotes,
 } from './history/scripted';
 export {
-  encodeTranscript,
   memoryExperiment,
   memoryNotebookKey,
   probeBatchCount,
   REPLY_KEY_PREFIX,
 } from './memory/experiment';
-export {
-  renderMemoryEncode,
-  renderMemoryOracleProbe,
-  renderMemoryProbe,
-  renderMemoryReplayProbe,
-} from './memory/render';
-export { type IndexedMemoryWorld, isMemoryProbe, memoryScorer } from './memory/scorer';
+export { renderMemoryProbe } from './memory/render';
+export { memoryScorer } from './memory/scorer';
 export {
   answerMemoryQuestions,
   decayedRecall,
-  decayedRecords,
   fadingRecall,
   loadOfRecordCount,
-  MEMORY_NOTES_HEADER,
   readMemoryNotes,
   type ScriptedAnswer,
   type ScriptedMemoryPolicy,
@@ -70,6 +51,5 @@ export {
   policyTemplate,
   SYSTEM_POLICY_TEMPLATES,
 } from './memory-policy';
-export { notesBlock, type RequestHeader, renderRequest, requestHeader } from './rendering';
+export { renderRequest, requestHeader } from './rendering';
 export { scriptedArray, scriptedObject } from './scripted-blocks';
-export { sharedRender } from './shared-renders';

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderJsonBlock } from '@chi/experiment';
-import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
+import { BUILT_IN_EXPERIMENTS, type ScriptedContext } from '@chi/experiments';
 import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
-import { createScriptedNoise } from './scripted-noise';
+import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
 import {
   createScriptedModel,
   EXTRA_SCRIPTED_SYSTEM_NAMES,
@@ -141,6 +141,37 @@ describe('createScriptedModel', () => {
         .map((system) => system.name),
       // perfect in the roster; fading-recall is the opt-in interior-EIMC reference (issue 31)
     ).toEqual(['perfect', 'fading-recall', 'fading-notebook']);
+  });
+});
+
+describe('a scripted reply comes from the folder whose module claims the task', () => {
+  const prompt = `${renderJsonBlock('REQUEST', { task: 'memory_encode', nonce: 'aaaaaaaaaaaaaaaa', notebookCapBytes: 123 })}\n${renderJsonBlock('RECORDS', [])}`;
+  const keeper = SCRIPTED_SYSTEMS['capacity-keeper'];
+  const fixed = () => new Date('2026-09-01T00:00:00.000Z');
+
+  it('hands the folder the system policy for it, the draws, the clock and the stated cap', () => {
+    const memory = BUILT_IN_EXPERIMENTS.find((b) => b.experiment.id === 'memory');
+    if (memory === undefined) throw new Error('no memory folder');
+    let seen: ScriptedContext | undefined;
+    const spy = {
+      ...memory,
+      scripted: (context: ScriptedContext) => {
+        seen = context;
+        return 'from the folder';
+      },
+    };
+    expect(scriptedReply(keeper, 1, prompt, 'r1', fixed, [spy])).toBe('from the folder');
+    expect(seen?.policy).toBe(keeper.memory);
+    expect(seen?.notebookCapBytes).toBe(123);
+    expect(seen?.now()).toEqual(fixed());
+    expect(seen?.noise.uniform('x')).toBe(createInstanceNoise(1, 'r1').uniform('x'));
+  });
+
+  it('has no task of its own but smoke: a registry without the memory folder cannot answer memory', () => {
+    const others = BUILT_IN_EXPERIMENTS.filter((b) => b.experiment.id !== 'memory');
+    expect(() => scriptedReply(keeper, 1, prompt, 'r1', fixed, others)).toThrow(
+      /unknown task "memory_encode"/,
+    );
   });
 });
 
