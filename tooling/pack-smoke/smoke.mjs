@@ -170,7 +170,7 @@ equal(
   BUILT_IN_EXPERIMENTS.map(
     (builtIn) => `${builtIn.experiment.id}=${builtIn.scorer.experimentId}`,
   ).join(','),
-  'goal-persistence=goal-persistence,feedback-valence=feedback-valence',
+  'memory=memory,history=history,behavior=behavior,goal-persistence=goal-persistence,feedback-valence=feedback-valence',
   'built-in registry',
 );
 // @chi/experiment: the JSON-block codec round-trips; @chi/run: a final line without newline is a

@@ -4,17 +4,38 @@ import type {
   ExperimentScorer,
   ExperimentSettings,
 } from '@chi/experiment';
-import type { BehavioralItemSet, HistoryWorld, MemoryWorld } from '@chi/spec';
+import type { BehavioralItemSet, HistoryWorld, MemoryWorld, PlannedBlock } from '@chi/spec';
 import { InvalidArgumentError, type RequestTask } from '@chi/spec';
 
 /**
- * What a runner gives a built-in experiment (the SPI's `ExperimentHost`, narrowed): the options
- * its flags set and the run's stored worlds. Named here so the built-in experiments are typed
- * without importing the runner; the pilot's `PilotHost` (its `PilotSettings` and `RunWorlds`)
- * satisfies it.
+ * The runner's settings the default run's experiments (memory, history, behavior) read in
+ * `parametersFrom`, beside the options of declared flags. Named here so those modules are typed
+ * without importing the runner; the pilot's `PilotSettings` satisfies it.
+ */
+export interface BuiltInSettings extends ExperimentSettings {
+  /** Memory loads N; empty disables the memory experiment. */
+  readonly loads: readonly number[];
+  readonly probesPerStratum: number;
+  /** Probes per probe request; null = one batch with every probe. */
+  readonly batchSize: number | null;
+  /** Load of the blank and oracle controls; null disables them. */
+  readonly controlsAtLoad: number | null;
+  /** The memory experiment's transcript-replay baseline (opt-in; absent = off). */
+  readonly transcriptReplay?: boolean;
+  /** Ask every behavioral item under both declared wordings (opt-in; absent = one wording). */
+  readonly probeWordings?: boolean;
+  readonly history: boolean;
+  readonly behavior: boolean;
+}
+
+/**
+ * What a runner gives a built-in experiment (the SPI's `ExperimentHost`, narrowed): the settings
+ * its `parametersFrom` reads and the run's stored worlds. Named here so the built-in experiments
+ * are typed without importing the runner; the pilot's `PilotHost` (its `PilotSettings` and
+ * `RunWorlds`) satisfies it.
  */
 export interface BuiltInHost extends ExperimentHost {
-  readonly settings: ExperimentSettings;
+  readonly settings: BuiltInSettings;
   /**
    * The generated worlds of the experiments that render from stored worlds (memory by
    * `<seed>|<load>`, history and behavior by seed; the pilot's `RunWorlds`). An experiment that
@@ -27,6 +48,95 @@ export interface BuiltInHost extends ExperimentHost {
   };
 }
 
+/** The key of a memory world in {@link BuiltInHost.worlds} (the runner's worlds): `<seed>|<load>`. */
+export function memoryWorldKey(seed: number, load: number): string {
+  return `${seed}|${load}`;
+}
+
+/**
+ * The key of a memory world in {@link BuiltInRecords.memoryWorlds} (a run folder's world files):
+ * `w<seed>-n<load>`, the stem of the world's file name.
+ */
+export function memoryFileKey(seed: number, load: number): string {
+  return `w${seed}-n${load}`;
+}
+
+/**
+ * What a per-block scorer of a built-in experiment looks up in the run it scores (`ScorerBlocks`'
+ * `Records`): the stored worlds, and the run-folder path of each (named in a scoring error; the
+ * paths are `@chi/run`'s, so no folder spells a run file's name). The report's `RunRecords`
+ * satisfies it.
+ */
+export interface BuiltInRecords {
+  /** Memory worlds by {@link memoryFileKey}, with the path each was read from. */
+  readonly memoryWorlds: {
+    get(key: string): MemoryWorld | undefined;
+    pathOf(key: string): string | undefined;
+  };
+  /** History worlds by seed. */
+  readonly historyWorlds: { get(seed: number): HistoryWorld | undefined };
+  /** Behavioral item sets by seed. */
+  readonly behaviorItems: { get(seed: number): BehavioralItemSet | undefined };
+  /** The run-folder paths of the worlds (relative to the folder, current layout). */
+  readonly worldPaths: {
+    memoryWorld(seed: number, load: number): string;
+    historyWorld(seed: number): string;
+    behaviorWorld(seed: number): string;
+  };
+}
+
+/**
+ * The world a block is scored against, looked up by `key` (a world seed, or memory's seed and
+ * load), or an error naming the block and the missing `what` (`history world w3`). The one lookup
+ * of every per-block scorer's `world`.
+ */
+export function blockWorld<Key, World>(
+  files: { get(key: Key): World | undefined },
+  key: Key,
+  block: Pick<PlannedBlock, 'blockId'>,
+  what: string,
+): World {
+  const world = files.get(key);
+  if (world === undefined) throw new Error(`block ${block.blockId}: no ${what}`);
+  return world;
+}
+
+/** Deterministic draws of a scripted system for one request (the runner seeds them). */
+export interface ScriptedNoise {
+  /** A uniform draw in [0, 1) named by `label`; the same label always gives the same draw. */
+  uniform(label: string): number;
+  /** True with probability `probability` (a named draw). */
+  chance(label: string, probability: number): boolean;
+  /** Eight lowercase hex characters (a named draw), e.g. for an invented value. */
+  hex8(label: string): string;
+}
+
+/**
+ * What a scripted policy of a built-in experiment is given for one request
+ * ({@link BuiltInExperiment.scripted}).
+ *
+ * @typeParam Policy - the experiment's own policy parameters of a scripted system.
+ */
+export interface ScriptedContext<Policy = unknown> {
+  /** The scripted system's name (`perfect`, `latest-wins`, ...). */
+  readonly system: string;
+  readonly task: RequestTask;
+  /** The prompt's last user message; a policy reads only its JSON blocks. */
+  readonly prompt: string;
+  /**
+   * The system definition's parameters for this experiment (the runner's scripted system
+   * definition under the experiment's ID), or undefined when it declares none: an experiment
+   * with its own policy table keyed by `system` (goal persistence) never reads it.
+   */
+  readonly policy: Policy | undefined;
+  /** This request's seeded draws (the same request always draws the same). */
+  readonly noise: ScriptedNoise;
+  /** The run's clock; read only by a policy whose answers depend on time (a decaying memory). */
+  now(): Date;
+  /** The notebook cap the prompt states, or the runner's default when it states none. */
+  readonly notebookCapBytes: number;
+}
+
 /**
  * Everything that is one built-in experiment, from one folder of `@chi/experiments`: the module
  * (descriptor, planner, renderer, its declared prompt templates), its scorer, and what each
@@ -35,20 +145,16 @@ export interface BuiltInHost extends ExperimentHost {
  *
  * @typeParam Params - its parameters as frozen in `manifest.experiments[id]`.
  */
-export interface BuiltInExperiment<Params = unknown> {
+export interface BuiltInExperiment<Params = unknown, Policy = unknown> {
   readonly experiment: Experiment<Params, BuiltInHost>;
   readonly scorer: ExperimentScorer<Params>;
   /**
    * The reply of a scripted reference system (`system`: its name, `perfect`, `latest-wins`, ...)
    * to one of the experiment's tasks, from the prompt's last user message (the policy reads only
-   * its JSON blocks; deterministic). Throws an `InvalidArgumentError` for a system it has no
-   * policy for.
+   * its JSON blocks; deterministic given the context's draws). Throws an `InvalidArgumentError`
+   * for a system it has no policy for.
    */
-  scripted(request: {
-    readonly system: string;
-    readonly task: RequestTask;
-    readonly prompt: string;
-  }): string;
+  scripted(request: ScriptedContext<Policy>): string;
   /**
    * Whether a run without `--templates` includes it. The opt-in environments do not: the default
    * pilot and its release stay as the protocol defines them.
@@ -57,15 +163,15 @@ export interface BuiltInExperiment<Params = unknown> {
 }
 
 /** One request a scripted policy answers (the argument of {@link BuiltInExperiment.scripted}). */
-export type ScriptedRequest = Parameters<BuiltInExperiment['scripted']>[0];
+export type ScriptedRequest<Policy = unknown> = ScriptedContext<Policy>;
 
 /**
  * Defines a built-in experiment, checking that its module and scorer agree on the ID (an identity
  * function otherwise, like `defineExperiment`).
  */
-export function defineBuiltInExperiment<Params>(
-  builtIn: BuiltInExperiment<Params>,
-): BuiltInExperiment<Params> {
+export function defineBuiltInExperiment<Params, Policy = unknown>(
+  builtIn: BuiltInExperiment<Params, Policy>,
+): BuiltInExperiment<Params, Policy> {
   if (builtIn.scorer.experimentId !== builtIn.experiment.id)
     throw new InvalidArgumentError(
       'scorer',

@@ -7,12 +7,17 @@
  * @packageDocumentation
  */
 
+export { behavior } from './behavior';
 export {
   type BuiltInExperiment,
   type BuiltInHost,
   checkExperimentSet,
   defineBuiltInExperiment,
+  type ScriptedContext,
+  type ScriptedNoise,
 } from './built-in-experiment';
 export { feedbackValence } from './feedback-valence';
 export { goalPersistence } from './goal-persistence';
+export { history } from './history';
+export { memory } from './memory';
 export { BUILT_IN_EXPERIMENTS } from './registry';

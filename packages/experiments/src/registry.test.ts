@@ -10,12 +10,19 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 describe('the built-in registry', () => {
   it('lists each folder once, in scheduling order, each module with its own scorer', () => {
     expect(BUILT_IN_EXPERIMENTS.map((b) => b.experiment.id)).toEqual([
+      'memory',
+      'history',
+      'behavior',
       'goal-persistence',
       'feedback-valence',
     ]);
     for (const builtIn of BUILT_IN_EXPERIMENTS)
       expect(builtIn.scorer.experimentId).toBe(builtIn.experiment.id);
-    expect(BUILT_IN_EXPERIMENTS.every((b) => !b.inDefaultRun)).toBe(true);
+    expect(BUILT_IN_EXPERIMENTS.filter((b) => b.inDefaultRun).map((b) => b.experiment.id)).toEqual([
+      'memory',
+      'history',
+      'behavior',
+    ]);
   });
 
   it('refuses a folder listed twice, a task claimed twice and a scorer of another experiment', () => {
@@ -49,7 +56,15 @@ describe('the built-in registry', () => {
 
   it('a scripted system without a policy is an error naming the experiment and the system', () => {
     expect(() =>
-      goalPersistence.scripted({ system: 'nobody', task: 'goal_step', prompt: '' }),
+      goalPersistence.scripted({
+        system: 'nobody',
+        task: 'goal_step',
+        prompt: '',
+        policy: undefined,
+        noise: { uniform: () => 0, chance: () => false, hex8: () => '00000000' },
+        now: () => new Date(0),
+        notebookCapBytes: 6000,
+      }),
     ).toThrow(/goal-persistence has no scripted policy for "nobody"/);
   });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { readHistoryProbe } from '@chi/report/internal';
+import { readHistoryProbe } from '@chi/experiments/internal';
 import { createJsonlWriter } from '@chi/run';
 import { usableReply } from '@chi/run/internal';
 import { checkpointAccuracy } from '@chi/scoring';

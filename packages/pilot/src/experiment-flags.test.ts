@@ -1,3 +1,4 @@
+import { memoryExperiment } from '@chi/experiments/internal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PILOT_EXPERIMENT_FLAGS, parseCli, USAGE } from './cli-args';
@@ -5,7 +6,6 @@ import { experimentFlagRows, flagTableHelp, parseArgsOptions } from './cli-flags
 import { COMMAND_USAGE } from './cli-help';
 import { experimentFlagArgs, experimentFlags, parseExperimentFlags } from './experiment-flags';
 import type { AnyExperiment } from './experiments/experiment';
-import { memoryExperiment } from './experiments/memory';
 import { UsageError } from './usage-error';
 
 /** An experiment module with only what the flags read: its ID and its parameter schema. */

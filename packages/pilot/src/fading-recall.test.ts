@@ -1,4 +1,12 @@
 import {
+  answerMemoryQuestions,
+  fadingRecall,
+  loadOfRecordCount,
+  readMemoryNotes,
+  type ScriptedMemoryPolicy,
+  writeMemoryNotes,
+} from '@chi/experiments/internal';
+import {
   eimcFromScores,
   meanFactors,
   parseProbeReply,
@@ -9,14 +17,6 @@ import type { QualityFactors } from '@chi/spec';
 import { generateMemoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
 import { fadingRecallQualityScore } from './interval-coverage/pilot-coverage';
-import {
-  answerMemoryQuestions,
-  fadingRecall,
-  loadOfRecordCount,
-  readMemoryNotes,
-  type ScriptedMemoryPolicy,
-  writeMemoryNotes,
-} from './scripted-memory';
 import { createInstanceNoise } from './scripted-noise';
 import { SCRIPTED_SYSTEMS } from './scripted-systems';
 

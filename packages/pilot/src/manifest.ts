@@ -14,11 +14,8 @@ import {
 import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES, type PromptRef } from '@chi/spec/internal';
 import { chiComparisonFor } from './chi-comparison';
 import { DIVERGENCE_PROTOCOL_ID } from './divergence/protocol';
-import { behaviorExperiment } from './experiments/behavior';
 import { DIVERGENCE_EXPERIMENT_ID } from './experiments/divergence';
 import type { AnyExperiment, Experiment } from './experiments/experiment';
-import { historyExperiment } from './experiments/history';
-import { memoryExperiment } from './experiments/memory';
 import {
   PILOT_EXPERIMENT_IDS,
   PILOT_EXPERIMENTS,
@@ -96,11 +93,11 @@ function parametersIfSelected<Params>(
 
 /**
  * The experiments beyond the default three whose parameters have their own key in
- * `manifest.experiments`: every built-in experiment of the registry (`@chi/experiments`, one
- * folder each) and the divergence protocol (which a run includes only when its registry names it).
+ * `manifest.experiments`: every opt-in built-in experiment of the registry (`@chi/experiments`,
+ * one folder each) and the divergence protocol (which a run includes only when its registry names it).
  */
 function keyedExperimentIds(builtIns: readonly BuiltInExperiment[]): readonly string[] {
-  return [...builtIns.map((builtIn) => builtIn.experiment.id), DIVERGENCE_EXPERIMENT_ID];
+  return [...optInIds(builtIns), DIVERGENCE_EXPERIMENT_ID];
 }
 
 /** The built-in experiments a run includes only when `--templates` names them. */
@@ -165,18 +162,20 @@ function manifestExperiments(
     if (keyedIds.includes(experiment.id)) optIn[experiment.id] = params;
     else added[experiment.id] = params;
   }
+  // the default run's experiments under their keys, null when left out (in registry order)
+  const defaults = Object.fromEntries(
+    PILOT_EXPERIMENTS.map((experiment) => [
+      experiment.id,
+      parametersIfSelected(experiment, selected, settings),
+    ]),
+  );
   const experiments = {
-    memory: parametersIfSelected(memoryExperiment, selected, settings),
-    history: parametersIfSelected(historyExperiment, selected, settings),
-    behavior: parametersIfSelected(behaviorExperiment, selected, settings),
+    ...defaults,
     ...optIn,
     ...(Object.keys(added).length === 0 ? {} : { added }),
   } as RunManifest['experiments'];
-  const { memory, history, behavior } = experiments;
   if (
-    memory === null &&
-    history === null &&
-    behavior === null &&
+    Object.values(defaults).every((params) => params === null) &&
     experiments.added === undefined &&
     Object.keys(optIn).length === 0
   )

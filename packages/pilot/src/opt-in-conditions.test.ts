@@ -1,21 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { behavior } from '@chi/experiments';
+import {
+  answerBehavioralItems,
+  behaviorQuestionSections,
+  memoryExperiment,
+  readBehaviorQuestion,
+  renderBehaviorQuestion,
+} from '@chi/experiments/internal';
 import { openRunFolder } from '@chi/run';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import { readBehaviorQuestion } from './behavior-question-reader';
-import { behaviorQuestionSections, renderBehaviorQuestion } from './behavior-questions';
 import type { PilotCommand } from './cli-args';
 import { parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
-import { behaviorExperiment } from './experiments/behavior';
 import { checkExperimentContract } from './experiments/contract';
-import { memoryExperiment } from './experiments/memory';
 import { loadPromptTemplates, requireTemplate } from './prompts';
 import { createRun, prepareRun } from './run-create';
 import { executeRun } from './run-execute';
-import { answerBehavioralItems } from './scripted-behavior';
 import { createScriptedNoise } from './scripted-noise';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
@@ -81,7 +84,7 @@ describe('probe-wording invariance (--probe-wordings)', () => {
   it('declares equivalent wordings: both state exactly the same facts of every item', () => {
     const prompts = loadPromptTemplates();
     const [first, second] =
-      behaviorExperiment.wordings?.map((w) =>
+      behavior.experiment.wordings?.map((w) =>
         behaviorQuestionSections(requireTemplate(prompts, w.template)),
       ) ?? [];
     if (first === undefined || second === undefined) throw new Error('two wordings declared');
@@ -105,7 +108,7 @@ describe('probe-wording invariance (--probe-wordings)', () => {
       replicates: 1,
       probeWordings: true,
     });
-    const result = checkExperimentContract(behaviorExperiment, { settings });
+    const result = checkExperimentContract(behavior.experiment, { settings });
     expect(result.problems).toEqual([]);
     expect(result.requests.filter((r) => r.wording === 2)).toHaveLength(4);
   });

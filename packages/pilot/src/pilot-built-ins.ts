@@ -1,25 +1,18 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
-import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
-import { BUILT_IN_SCORERS } from '@chi/report';
+import type { BuiltInExperiment } from '@chi/experiments';
 import type { AnyExperiment } from './experiments/experiment';
-import { PILOT_EXPERIMENTS } from './experiments/registry';
 
 /**
- * The scorers of a run whose built-in registry is `builtIns`: the pilot's own (memory, history,
- * behavior) and each built-in experiment's, in registry order. With the default registry this is
- * `BUILT_IN_SCORERS` itself.
+ * The scorers of a run whose built-in registry is `builtIns`: each built-in experiment's, in
+ * registry order. With the default registry this is `BUILT_IN_SCORERS` of `@chi/report`.
  */
 export function scorersOf(builtIns: readonly BuiltInExperiment[]): AnyExperimentScorer[] {
-  const registered = new Set<AnyExperimentScorer>(BUILT_IN_EXPERIMENTS.map((b) => b.scorer));
-  return [
-    ...BUILT_IN_SCORERS.filter((scorer) => !registered.has(scorer)),
-    ...builtIns.map((builtIn) => builtIn.scorer),
-  ];
+  return builtIns.map((builtIn) => builtIn.scorer);
 }
 
-/** The experiment modules of a run whose built-in registry is `builtIns`: the pilot's, then theirs. */
+/** The experiment modules of a run whose built-in registry is `builtIns`, in registry order. */
 export function experimentsOf(builtIns: readonly BuiltInExperiment[]): AnyExperiment[] {
-  return [...PILOT_EXPERIMENTS, ...builtIns.map((builtIn) => builtIn.experiment)];
+  return builtIns.map((builtIn) => builtIn.experiment);
 }
 
 /**

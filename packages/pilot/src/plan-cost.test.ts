@@ -1,8 +1,8 @@
+import { renderMemoryProbe } from '@chi/experiments/internal';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { formatPlanCost, planCost, worstCaseNotes } from './plan-cost';
-import { renderMemoryProbe } from './render-requests';
 import { prepareRun } from './run-create';
 import { scriptedSystemSpec } from './scripted-systems';
 import {

@@ -8,7 +8,8 @@ import {
 import type { AnyExperiment, PlannedUnit } from './experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 
-export { nonceStep, probeBatchCount, requestNonce } from './plan-request';
+export { probeBatchCount } from '@chi/experiments/internal';
+export { requestNonce } from './plan-request';
 
 function assertUniqueSystems(manifest: RunManifest): string[] {
   const systemIds = manifest.systems.map((system) => system.id);

@@ -1,7 +1,7 @@
+import { REPLY_KEY_PREFIX } from '@chi/experiments/internal';
 import { isInfrastructureFailure } from '@chi/run/internal';
 import { type ChatResult, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import { type NotebookSnapshot, plannedField } from '@chi/spec/internal';
-import { REPLY_KEY_PREFIX } from './experiments/memory';
 import { applyNotebookCap, type NotebookContent } from './notebook';
 import { notebookKey } from './render-planned';
 import { writeJsonFile } from './run-folder';

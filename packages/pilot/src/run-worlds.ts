@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { memoryWorldKey } from '@chi/experiments/internal';
 import { sha256Hex } from '@chi/run';
 import {
   type BehavioralItemSet,
@@ -28,10 +29,9 @@ export interface RunWorlds {
   readonly behavior: ReadonlyMap<number, BehavioralItemSet>;
 }
 
-/** Key of a memory world in {@link RunWorlds.memory}. */
-export function memoryWorldKey(seed: number, load: number): string {
-  return `${seed}|${load}`;
-}
+// Key of a memory world in {@link RunWorlds.memory}: the built-in folders' (`@chi/experiments`),
+// which render from these worlds.
+export { memoryWorldKey } from '@chi/experiments/internal';
 
 /** Mutable maps of {@link RunWorlds}: what `readSeedWorlds` reads and {@link generateSeedWorlds} generates into. */
 export interface RunWorldMaps {

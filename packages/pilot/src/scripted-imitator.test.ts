@@ -8,6 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IMITATOR_MODEL_ID } from '@chi/analysis/internal';
 import { renderJsonBlock } from '@chi/experiment';
+import {
+  behaviorQuestionSections,
+  itemView,
+  renderMemoryProbe,
+  solveItem,
+} from '@chi/experiments/internal';
 import { verifyRelease } from '@chi/report';
 import { buildCalibration } from '@chi/scoring';
 import type { BehavioralItem, HumanCalibration } from '@chi/spec';
@@ -20,13 +26,10 @@ import {
   syntheticHumanData,
 } from '@chi/worlds/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { behaviorQuestionSections, itemView } from './behavior-questions';
 import { type PilotCommand, parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
 import { runPilot } from './pilot';
 import { loadPromptTemplates, requireTemplate } from './prompts';
-import { renderMemoryProbe } from './render-requests';
-import { solveItem } from './scripted-behavior';
 import {
   createImitatorModel,
   IMITATOR_SYSTEM_NAME,

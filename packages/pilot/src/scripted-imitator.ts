@@ -1,4 +1,12 @@
 import { extractJsonBlock } from '@chi/experiment';
+import type { ScriptedAnswer, ScriptedQuestion } from '@chi/experiments/internal';
+import {
+  behaviorQuestionSections,
+  HISTORY_NOTES_HEADER,
+  matchTemplate,
+  type ScriptedChoice,
+  type ScriptedItem,
+} from '@chi/experiments/internal';
 import {
   type ChatModel,
   type HumanCalibration,
@@ -6,12 +14,7 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import type { BehavioralAxis } from '@chi/spec/internal';
-import { matchTemplate } from './behavior-question-reader';
-import { behaviorQuestionSections } from './behavior-questions';
 import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
-import type { ScriptedItem } from './scripted-behavior';
-import { HISTORY_NOTES_HEADER, type ScriptedChoice } from './scripted-history';
-import type { ScriptedAnswer, ScriptedQuestion } from './scripted-memory';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 import {
   DEFAULT_SCRIPTED_SEED,

@@ -1,15 +1,10 @@
 import { hash } from 'node:crypto';
+import type { ScriptedNoise } from '@chi/experiments';
 import { deriveSeed } from '@chi/worlds';
 
-/** Deterministic draws of a scripted system for one request. */
-export interface ScriptedNoise {
-  /** A uniform draw in [0, 1) named by `label`; the same label always gives the same draw. */
-  uniform(label: string): number;
-  /** True with probability `probability` (a named draw). */
-  chance(label: string, probability: number): boolean;
-  /** Eight lowercase hex characters (a named draw), e.g. for an invented value. */
-  hex8(label: string): string;
-}
+// The interface is the built-in folders' (`@chi/experiments`): their scripted policies draw from
+// it; this seeded implementation stays with the runner, which knows the request and the seed.
+export type { ScriptedNoise } from '@chi/experiments';
 
 /**
  * The noise of a scripted system: draw `label` of the request with nonce `nonce` is the first

@@ -2,17 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderJsonBlock } from '@chi/experiment';
-import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
+import { BUILT_IN_EXPERIMENTS, type ScriptedContext } from '@chi/experiments';
 import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
+import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
 import {
   createScriptedModel,
   EXTRA_SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEM_NAMES,
   SCRIPTED_SYSTEMS,
+  type ScriptedSystemName,
   scriptedReply,
 } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
@@ -142,6 +144,37 @@ describe('createScriptedModel', () => {
   });
 });
 
+describe('a scripted reply comes from the folder whose module claims the task', () => {
+  const prompt = `${renderJsonBlock('REQUEST', { task: 'memory_encode', nonce: 'aaaaaaaaaaaaaaaa', notebookCapBytes: 123 })}\n${renderJsonBlock('RECORDS', [])}`;
+  const keeper = SCRIPTED_SYSTEMS['capacity-keeper'];
+  const fixed = () => new Date('2026-09-01T00:00:00.000Z');
+
+  it('hands the folder the system policy for it, the draws, the clock and the stated cap', () => {
+    const memory = BUILT_IN_EXPERIMENTS.find((b) => b.experiment.id === 'memory');
+    if (memory === undefined) throw new Error('no memory folder');
+    let seen: ScriptedContext | undefined;
+    const spy = {
+      ...memory,
+      scripted: (context: ScriptedContext) => {
+        seen = context;
+        return 'from the folder';
+      },
+    };
+    expect(scriptedReply(keeper, 1, prompt, 'r1', fixed, [spy])).toBe('from the folder');
+    expect(seen?.policy).toBe(keeper.memory);
+    expect(seen?.notebookCapBytes).toBe(123);
+    expect(seen?.now()).toEqual(fixed());
+    expect(seen?.noise.uniform('x')).toBe(createInstanceNoise(1, 'r1').uniform('x'));
+  });
+
+  it('has no task of its own but smoke: a registry without the memory folder cannot answer memory', () => {
+    const others = BUILT_IN_EXPERIMENTS.filter((b) => b.experiment.id !== 'memory');
+    expect(() => scriptedReply(keeper, 1, prompt, 'r1', fixed, others)).toThrow(
+      /unknown task "memory_encode"/,
+    );
+  });
+});
+
 describe('every scripted system has a policy in every built-in experiment folder', () => {
   // the folders' policy tables are keyed by name (`@chi/experiments` does not import the pilot),
   // so this test is what keeps them complete when a scripted system is added
@@ -149,14 +182,28 @@ describe('every scripted system has a policy in every built-in experiment folder
   it.each(BUILT_IN_EXPERIMENTS.map((builtIn) => [builtIn.experiment.id, builtIn] as const))(
     '%s',
     (_id, builtIn) => {
+      const context = (system: string, task: string) => ({
+        system,
+        task,
+        prompt: '',
+        // the pilot's own policies of a system, under the experiment's ID (`ScriptedContext`)
+        policy: Object.hasOwn(SCRIPTED_SYSTEMS, system)
+          ? (SCRIPTED_SYSTEMS[system as ScriptedSystemName] as unknown as Record<string, unknown>)[
+              builtIn.experiment.id
+            ]
+          : undefined,
+        noise: createScriptedNoise(1, 'n'),
+        now: () => new Date(0),
+        notebookCapBytes: 6000,
+      });
       for (const system of names)
         for (const task of builtIn.experiment.tasks)
-          expect(() => builtIn.scripted({ system, task, prompt: '' }), system).not.toThrow(
+          expect(() => builtIn.scripted(context(system, task)), system).not.toThrow(
             /has no scripted policy/,
           );
-      expect(() =>
-        builtIn.scripted({ system: 'nobody', task: builtIn.experiment.tasks[0] ?? '', prompt: '' }),
-      ).toThrow(/has no scripted policy for "nobody"/);
+      expect(() => builtIn.scripted(context('nobody', builtIn.experiment.tasks[0] ?? ''))).toThrow(
+        /has no scripted policy for "nobody"/,
+      );
     },
   );
 });

@@ -2,6 +2,13 @@ import { createHash } from 'node:crypto';
 import { extractJsonBlock } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
 import {
+  scriptedArray as asArray,
+  scriptedObject as asObject,
+  type ScriptedBehaviorPolicy,
+  type ScriptedHistoryPolicy,
+  type ScriptedMemoryPolicy,
+} from '@chi/experiments/internal';
+import {
   type ChatModel,
   type ChatRequest,
   type ChatResult,
@@ -11,29 +18,6 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { NOTEBOOK_CAP_BYTES } from './notebook';
-import {
-  answerBehavioralItems,
-  type ScriptedBehaviorPolicy,
-  type ScriptedItem,
-} from './scripted-behavior';
-import {
-  answerHistoryQuestions,
-  type ScriptedChoice,
-  type ScriptedEvidence,
-  type ScriptedHistoryPolicy,
-  updateHistoryNotes,
-} from './scripted-history';
-import {
-  answerMemoryQuestions,
-  decayedRecords,
-  readMemoryNotes,
-  type ScriptedMemoryPolicy,
-  type ScriptedQuestion,
-  type ScriptedRecord,
-  withWrittenAt,
-  writeMemoryNotes,
-  writtenAtOf,
-} from './scripted-memory';
 import {
   createInstanceNoise,
   createScriptedNoise,
@@ -303,78 +287,27 @@ interface RequestBlock {
   readonly notebookCapBytes?: number;
 }
 
-function asObject(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new Error(`${what} block missing or not an object`);
-  return value as Record<string, unknown>;
-}
-
-function asArray(value: unknown, what: string): unknown[] {
-  if (!Array.isArray(value)) throw new Error(`${what} block missing or not an array`);
-  return value;
-}
-
-/** How many parsed RECORDS blocks {@link recordsOf} keeps (the blocks in flight at once). */
-const RECORDS_KEPT = 4;
-/** The last RECORDS blocks parsed, by prompt text (read only: no reader changes a record). */
-const parsedRecords = new Map<string, readonly ScriptedRecord[]>();
-
 /**
- * The RECORDS block of a prompt. Every system of a block gets the same encode (or oracle) prompt,
- * so the block is parsed once for all of them, not once per system: the last few parses are kept
- * by prompt text (a reply depends only on the text, so the same text gives the same records).
+ * A scripted system's own parameters for an experiment (`ScriptedContext.policy`): its memory,
+ * history and behavior policies under those experiments' IDs; none for any other experiment
+ * (whose folder keeps its own table by system name).
  */
-function recordsOf(prompt: string): readonly ScriptedRecord[] {
-  const known = parsedRecords.get(prompt);
-  if (known !== undefined) return known;
-  const records = asArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
-  if (parsedRecords.size >= RECORDS_KEPT)
-    parsedRecords.delete(parsedRecords.keys().next().value as string);
-  parsedRecords.set(prompt, records);
-  return records;
-}
-
-function notesOf(prompt: string): string {
-  const notes = asObject(extractJsonBlock(prompt, 'NOTES'), 'NOTES').notes;
-  if (typeof notes !== 'string') throw new Error('NOTES block has no notes string');
-  return notes;
-}
-
-/**
- * The records a scripted system reads from a stored transcript (the replay baseline): every
- * RECORDS block of the transcript's user messages. A scripted system reads the whole transcript,
- * uncapped, whatever it kept in its notes; that is what replay buys at its storage cost.
- */
-function transcriptRecords(transcript: unknown): ScriptedRecord[] {
-  return asArray(transcript, 'TRANSCRIPT').flatMap((turn) => {
-    const { speaker, text } = asObject(turn, 'TRANSCRIPT turn');
-    if (speaker !== 'user' || typeof text !== 'string') return [];
-    const records = extractJsonBlock(text, 'RECORDS');
-    return records === undefined ? [] : (asArray(records, 'RECORDS') as ScriptedRecord[]);
-  });
-}
-
-/** The records a decaying system still holds now (all of them without a half-life). */
-function decayedMemory(
-  definition: ScriptedSystemDefinition,
-  records: ScriptedRecord[],
-  notes: string | null,
-  now: () => Date,
-  noise: ScriptedNoise,
-): ScriptedRecord[] {
-  const halfLifeDays = definition.memory.halfLifeDays;
-  const writtenAt = notes === null ? null : writtenAtOf(notes);
-  if (halfLifeDays === undefined || writtenAt === null) return records;
-  // the clock is read only by a decaying system: a run's fixed test clock steps on every read,
-  // so reading it for the others would move their recorded latencies
-  const days = (now().getTime() - writtenAt.getTime()) / 86_400_000;
-  return decayedRecords(records, days, halfLifeDays, noise);
+function policyOf(definition: ScriptedSystemDefinition, experimentId: string): unknown {
+  const policies: Readonly<Record<string, unknown>> = {
+    memory: definition.memory,
+    history: definition.history,
+    behavior: definition.behavior,
+  };
+  return Object.hasOwn(policies, experimentId) ? policies[experimentId] : undefined;
 }
 
 /**
  * Produces the reply text of a scripted system to one rendered prompt (the user message). It
  * reads only the machine-readable blocks of our own prompts, never an answer key. Throws when the
- * prompt is not one of ours.
+ * prompt is not one of ours. A smoke request is answered here; every other task goes to the
+ * built-in folder (`builtIns`, default `BUILT_IN_EXPERIMENTS` of `@chi/experiments`) whose module
+ * claims it, with the system's own policy for that experiment, this request's seeded draws, the
+ * clock and the notebook cap the prompt states.
  */
 export function scriptedReply(
   definition: ScriptedSystemDefinition,
@@ -397,70 +330,18 @@ export function scriptedReply(
       : createInstanceNoise(seed, requestId);
   const capBytes =
     typeof header.notebookCapBytes === 'number' ? header.notebookCapBytes : NOTEBOOK_CAP_BYTES;
-  switch (header.task) {
-    case 'memory_encode': {
-      const records = recordsOf(prompt);
-      const notes = writeMemoryNotes(records, definition.memory, capBytes, noise);
-      return definition.memory.halfLifeDays === undefined ? notes : withWrittenAt(notes, now());
-    }
-    case 'memory_probe': {
-      const questions = asArray(
-        extractJsonBlock(prompt, 'QUESTIONS'),
-        'QUESTIONS',
-      ) as ScriptedQuestion[];
-      const transcript = extractJsonBlock(prompt, 'TRANSCRIPT');
-      // a replayed transcript has no NOTES block (and no written-at stamp: nothing decays)
-      const notes = transcript === undefined ? notesOf(prompt) : null;
-      const records = notes === null ? transcriptRecords(transcript) : readMemoryNotes(notes);
-      return JSON.stringify(
-        answerMemoryQuestions(
-          decayedMemory(definition, records, notes, now, noise),
-          questions,
-          definition.memory,
-          noise,
-        ),
-      );
-    }
-    case 'memory_probe_oracle': {
-      const questions = asArray(
-        extractJsonBlock(prompt, 'QUESTIONS'),
-        'QUESTIONS',
-      ) as ScriptedQuestion[];
-      const records = recordsOf(prompt);
-      return JSON.stringify(answerMemoryQuestions(records, questions, definition.memory, noise));
-    }
-    case 'history_update': {
-      const event = asObject(extractJsonBlock(prompt, 'EVENT'), 'EVENT');
-      const evidence = asArray(event.evidence, 'EVENT.evidence') as ScriptedEvidence[];
-      return updateHistoryNotes(
-        notesOf(prompt),
-        { kind: String(event.kind), evidence },
-        definition.history,
-        noise,
-      );
-    }
-    case 'history_probe': {
-      const questions = asArray(
-        extractJsonBlock(prompt, 'QUESTIONS'),
-        'QUESTIONS',
-      ) as ScriptedChoice[];
-      return JSON.stringify(
-        answerHistoryQuestions(notesOf(prompt), questions, definition.history, noise),
-      );
-    }
-    case 'behavior_half': {
-      const items = asArray(extractJsonBlock(prompt, 'ITEMS'), 'ITEMS') as ScriptedItem[];
-      return JSON.stringify(answerBehavioralItems(items, definition.behavior, noise));
-    }
-    case 'smoke':
-      return smokeReply(prompt);
-    default: {
-      // every other task is a built-in experiment's (@chi/experiments): its folder's policies
-      const builtIn = builtIns.find(({ experiment }) => experiment.tasks.includes(header.task));
-      if (builtIn === undefined) throw new Error(`unknown task ${JSON.stringify(header.task)}`);
-      return builtIn.scripted({ system: definition.name, task: header.task, prompt });
-    }
-  }
+  if (header.task === 'smoke') return smokeReply(prompt);
+  const builtIn = builtIns.find(({ experiment }) => experiment.tasks.includes(header.task));
+  if (builtIn === undefined) throw new Error(`unknown task ${JSON.stringify(header.task)}`);
+  return builtIn.scripted({
+    system: definition.name,
+    task: header.task,
+    prompt,
+    policy: policyOf(definition, builtIn.experiment.id),
+    noise,
+    now,
+    notebookCapBytes: capBytes,
+  });
 }
 
 /** The reply to a smoke request: every question's value and source echoed back. */

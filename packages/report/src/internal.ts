@@ -13,7 +13,6 @@ export {
 export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
-export { readHistoryProbe } from './history-probe-reading';
 export { packReleaseCode } from './release-code';
 export { renderHtml, renderMarkdown } from './render-report';
 export type { ReportBlock, ReportFigure } from './report-document';

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareUtf8 } from '@chi/analysis/internal';
+import { memoryFileKey } from '@chi/experiments/internal';
 import {
   checkRunIntegrity,
   openRunFolder,
   parseRunJsonl,
   type RequestLayout,
   type RunFolder,
+  type RunPaths,
 } from '@chi/run';
 import {
   decodeGzipJson,
@@ -17,6 +19,7 @@ import {
   readAttemptRecordsLean,
   requestFileOf,
   runFile,
+  runFolderPaths,
 } from '@chi/run/internal';
 import {
   type AttemptRecord,
@@ -67,10 +70,17 @@ export interface Located<T> {
   readonly value: T;
 }
 
+/** The run-folder paths of a run's worlds ({@link RunRecords.worldPaths}). */
+export type WorldPaths = Pick<RunPaths, 'memoryWorld' | 'historyWorld' | 'behaviorWorld'>;
+
+/** The current layout's relative world paths. */
+export const WORLD_PATHS: WorldPaths = runFolderPaths('');
+
 /**
  * Everything a run folder (or the raw part of a release, which has the same layout) holds, parsed
  * and validated. Maps are keyed as documented per field; lists keep file order.
  */
+
 export interface RunRecords {
   readonly manifest: RunManifest;
   /** SHA-256 of the RFC 8785 canonical JSON of the manifest (what attempt records carry). */
@@ -90,6 +100,11 @@ export interface RunRecords {
   readonly historyWorlds: ReadonlyMap<number, HistoryWorld>;
   /** Behavioral item sets by seed, read from disk when asked for (the last one read is kept). */
   readonly behaviorItems: ReadonlyMap<number, BehavioralItemSet>;
+  /**
+   * The run-folder paths of the worlds in the current layout (`@chi/run`'s), relative to the
+   * folder: what a scorer names when a world it needs is missing.
+   */
+  readonly worldPaths: WorldPaths;
   /** Rendered requests keyed by request ID, read from disk when asked for (see {@link RunFiles}). */
   readonly requests: RunFiles<string, RenderedRequest>;
   /** The `requestSha256` each rendered request file records, by request ID (read once, kept). */
@@ -613,6 +628,7 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
     memoryWorlds: lazyFiles(dir, memoryWorldPaths, MemoryWorldSchema, onFileRead),
     historyWorlds: lazyMap(dir, historyWorldPaths, HistoryWorldSchema, onFileRead),
     behaviorItems: lazyMap(dir, behaviorItemPaths, BehavioralItemSetSchema, onFileRead),
+    worldPaths: WORLD_PATHS,
     requests,
     requestHashes,
     requestLayout: folder.requestLayout,
@@ -664,10 +680,11 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
   return records;
 }
 
-/** The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>`. */
-export function memoryWorldKey(seed: number, load: number): string {
-  return `w${seed}-n${load}`;
-}
+/**
+ * The key of a memory world in {@link RunRecords.memoryWorlds}: `w<seed>-n<load>` (the built-in
+ * folders' `memoryFileKey`, which their scorers look worlds up by).
+ */
+export const memoryWorldKey: (seed: number, load: number) => string = memoryFileKey;
 
 /**
  * The file that records a rendered request's metadata, for messages naming it:

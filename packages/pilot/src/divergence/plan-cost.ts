@@ -1,3 +1,4 @@
+import { renderHistoryProbe, renderHistoryUpdate } from '@chi/experiments/internal';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, Price, SystemSpec } from '@chi/spec';
 import { requestNonce } from '../plan';
@@ -8,7 +9,6 @@ import {
   worstCaseNotes,
 } from '../plan-cost';
 import type { PromptSet } from '../prompts';
-import { renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
 import { DEFAULT_SAFETY_PRICE } from '../settings';
 import type { DivergenceManifest } from './manifest';
 import { armCalls } from './protocol';

@@ -1,7 +1,8 @@
+import { renderHistoryProbe, renderHistoryUpdate } from '@chi/experiments/internal';
 import type { HistoryEvidence, HistoryStep } from '@chi/spec/internal';
 import type { MemoryPolicy } from '../memory-systems/instance-identity';
 import type { PromptSet } from '../prompts';
-import { type RenderedMessages, renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
+import type { RenderedMessages } from '../render-requests';
 import type { ArmCall } from './protocol';
 import type { DivergenceWorld } from './world';
 

@@ -5,7 +5,7 @@ import {
   type ScorerWorldInput,
   type ScorerWorldResult,
 } from '@chi/experiment';
-import { readHistoryProbe } from '@chi/report/internal';
+import { readHistoryProbe } from '@chi/experiments/internal';
 import { sha256Hex } from '@chi/run';
 import { isInfrastructureFailure } from '@chi/run/internal';
 import { type ChatResult, type Decision, InvalidArgumentError } from '@chi/spec';

@@ -1,6 +1,7 @@
 import { extractJsonBlock } from '@chi/experiment';
 import { experimentDeclarationProblems, experimentPlanProblems } from '@chi/experiment/test';
 import type { BuiltInExperiment } from '@chi/experiments';
+import { REPLY_KEY_PREFIX } from '@chi/experiments/internal';
 import type { PlannedRequest, RunManifest } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
 import { buildManifest } from '../manifest';
@@ -12,7 +13,6 @@ import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../script
 import { defaultOfflineSettings, type PilotSettings } from '../settings';
 import { withDeclaredTemplates } from './declared-templates';
 import type { AnyExperiment } from './experiment';
-import { REPLY_KEY_PREFIX } from './memory';
 import { REGISTERED_EXPERIMENTS } from './registry';
 
 /** Options of {@link checkExperimentContract}. */

@@ -2,18 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunScores } from '@chi/analysis';
+import { behavior, history } from '@chi/experiments';
+import { renderHistoryProbe } from '@chi/experiments/internal';
 import { verifyRelease } from '@chi/report';
 import { readRunFolder, scoreRun, scorerOfBlock } from '@chi/report/internal';
 import { describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
-import { renderHistoryProbe } from '../render-requests';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { behaviorExperiment } from './behavior';
 import { checkExperimentContract } from './contract';
 import type { AnyExperiment } from './experiment';
-import { historyExperiment } from './history';
 import { PILOT_EXPERIMENTS } from './registry';
+
+/** The behavior and history modules as the pilot's registry holds them. */
+const behaviorModule: AnyExperiment = behavior.experiment;
+const historyExperiment: AnyExperiment = history.experiment;
 
 function observationsOf(scores: RunScores, id: string): readonly { blockComplete: boolean }[] {
   const scored = scores.modules.get(id);
@@ -101,7 +104,7 @@ describe('the contract finds broken experiments', () => {
 
   it('names missing declarations and a task the experiment does not declare', () => {
     const broken: AnyExperiment = {
-      ...behaviorExperiment,
+      ...behaviorModule,
       seedPassages: [],
       control: ' ',
       tasks: ['history_probe'],
@@ -113,7 +116,7 @@ describe('the contract finds broken experiments', () => {
   });
 
   it('names a malformed ID', () => {
-    const { problems } = checkExperimentContract({ ...behaviorExperiment, id: 'Bad Id' });
+    const { problems } = checkExperimentContract({ ...behaviorModule, id: 'Bad Id' });
     expect(problems[0]).toBe('id "Bad Id" must match ^[a-z][a-z0-9-]*$');
   });
 });

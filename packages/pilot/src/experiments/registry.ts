@@ -1,20 +1,16 @@
 import { BUILT_IN_EXPERIMENTS, checkExperimentSet } from '@chi/experiments';
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
-import { behaviorExperiment } from './behavior';
 import type { AnyExperiment } from './experiment';
-import { historyExperiment } from './history';
-import { memoryExperiment } from './memory';
 
 /**
- * The registered experiments of the pilot, in scheduling order: within a world, memory loads
- * (then its controls), history, then the behavioral probes. The plan, the renderer, the manifest's
+ * The experiments a run includes by default: the built-in experiments of `@chi/experiments`
+ * with `inDefaultRun`, in the registry's scheduling order (within a world, memory loads and
+ * their controls, history, then the behavioral probes). The plan, the renderer, the manifest's
  * feature schemas and `chi templates` loop over this list.
  */
-export const PILOT_EXPERIMENTS: readonly AnyExperiment[] = [
-  memoryExperiment,
-  historyExperiment,
-  behaviorExperiment,
-];
+export const PILOT_EXPERIMENTS: readonly AnyExperiment[] = BUILT_IN_EXPERIMENTS.filter(
+  (builtIn) => builtIn.inDefaultRun,
+).map((builtIn) => builtIn.experiment);
 
 /** The IDs of {@link PILOT_EXPERIMENTS}, the default of `chi pilot --templates`. */
 export const PILOT_EXPERIMENT_IDS: readonly string[] = PILOT_EXPERIMENTS.map((e) => e.id);

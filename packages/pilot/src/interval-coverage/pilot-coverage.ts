@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { fadingRecall } from '@chi/experiments/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
   eimcFromScores,
@@ -14,7 +15,6 @@ import type { AttemptRecord, MemoryWorld, QualityFactors, RunPlan } from '@chi/s
 import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
-import { fadingRecall } from '../scripted-memory';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

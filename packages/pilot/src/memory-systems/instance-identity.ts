@@ -1,12 +1,7 @@
-import type { ChatInstance, PlannedRequest, RunManifest, SystemSpec } from '@chi/spec';
+import type { ChatInstance, PlannedRequest, RunManifest } from '@chi/spec';
 
-/** The memory policy of a system: `notebook` (the runner's capped notebook) or `system`. */
-export type MemoryPolicy = 'notebook' | 'system';
-
-/** A system's memory policy as frozen in the manifest (absent: `notebook`). */
-export function memoryPolicyOf(system: Pick<SystemSpec, 'memory'>): MemoryPolicy {
-  return system.memory ?? 'notebook';
-}
+// The memory policy is the built-in folders' (`@chi/experiments`): memory and history render by it.
+export { type MemoryPolicy, memoryPolicyOf } from '@chi/experiments/internal';
 
 /** The planned-request fields that decide which memory instance a request belongs to. */
 export type InstanceFields = Pick<

@@ -1,5 +1,5 @@
+import type { ScriptedAnswer, ScriptedQuestion, ScriptedRecord } from '@chi/experiments/internal';
 import MiniSearch from 'minisearch';
-import type { ScriptedAnswer, ScriptedQuestion, ScriptedRecord } from '../scripted-memory';
 import { type MemoryStore, recordBytes } from './memory-store';
 
 /** Records the `keyword-store` reference reads per question (its top-k). */

@@ -1,4 +1,4 @@
-import type { ScriptedAnswer, ScriptedQuestion, ScriptedRecord } from '../scripted-memory';
+import type { ScriptedAnswer, ScriptedQuestion, ScriptedRecord } from '@chi/experiments/internal';
 
 /**
  * The memory of one instance of a reference memory system: it is shown records (an encode

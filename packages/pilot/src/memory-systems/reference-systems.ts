@@ -1,4 +1,5 @@
 import { extractJsonBlock } from '@chi/experiment';
+import type { ScriptedQuestion, ScriptedRecord } from '@chi/experiments/internal';
 import {
   type ChatModel,
   type ChatRequest,
@@ -7,7 +8,6 @@ import {
   InvalidArgumentError,
   type SystemSpec,
 } from '@chi/spec';
-import type { ScriptedQuestion, ScriptedRecord } from '../scripted-memory';
 import {
   DEFAULT_SCRIPTED_SEED,
   SCRIPTED_SYSTEMS,

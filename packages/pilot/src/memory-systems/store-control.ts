@@ -1,3 +1,4 @@
+import type { ScriptedRecord } from '@chi/experiments/internal';
 import {
   INSTANCE_CONTROL_VERSION,
   type InstanceControl,
@@ -5,7 +6,6 @@ import {
   InvalidArgumentError,
 } from '@chi/spec';
 import { z } from 'zod';
-import type { ScriptedRecord } from '../scripted-memory';
 import type { MemoryStore } from './memory-store';
 
 /** The exported state of a reference memory store: the records it holds, in the order written. */

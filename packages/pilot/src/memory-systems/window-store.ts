@@ -1,4 +1,4 @@
-import { answerMemoryQuestions, type ScriptedRecord } from '../scripted-memory';
+import { answerMemoryQuestions, type ScriptedRecord } from '@chi/experiments/internal';
 import { createScriptedNoise } from '../scripted-noise';
 import { type MemoryStore, recordBytes } from './memory-store';
 

@@ -1,6 +1,6 @@
+import { memoryExperiment } from '@chi/experiments/internal';
 import type { MemoryExperimentParams } from '@chi/spec/internal';
 import { defineExperiment, type Experiment } from '../experiments/experiment';
-import { memoryExperiment } from '../experiments/memory';
 
 /**
  * The memory experiment of a study session after the first: the same units, the same probe

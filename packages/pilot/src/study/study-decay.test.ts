@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decayedRecall } from '@chi/experiments/internal';
 import type { ViewStudyRow } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
-import { decayedRecall } from '../scripted-memory';
 import { studyPaths } from './study-folder';
 import type { StudyReport } from './study-report';
 

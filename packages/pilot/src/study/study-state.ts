@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { memoryNotebookKey } from '@chi/experiments/internal';
 import { canonicalJson, outcomesFromAttemptLog, parseRunJsonl, sha256Hex } from '@chi/run';
 import { checkAttemptChain, isInfrastructureFailure } from '@chi/run/internal';
 import {
@@ -9,7 +10,6 @@ import {
   StudyStateSchema,
 } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
-import { memoryNotebookKey } from '../experiments/memory';
 import { applyNotebookCap } from '../notebook';
 import { runPaths, writeFileAtomic } from '../run-folder';
 

@@ -8,7 +8,7 @@ import {
 import { MemoryTaxonomyCounter } from '@chi/analysis/internal';
 import type { RunRecords } from '../run-folder';
 import type { ScoresExtension, ScoresExtensionRun } from '../score-extras';
-import { probeNotebooksOf } from './memory-scorer';
+import { probeNotebooksOf } from './probe-notebooks';
 
 /** Memory's extras for one scoring: the failure taxonomy counted as traces pass, then notebooks. */
 class MemoryExtrasRun implements ScoresExtensionRun {

@@ -1,15 +1,12 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { InvalidArgumentError } from '@chi/spec';
-import { behaviorScorer } from './behavior-scorer';
-import { historyScorer } from './history-scorer';
-import { memoryScorer } from './memory-scorer';
 import { asReportScorer, type ReportScorer } from './scorer-host';
 
 /**
- * The toolkit's own experiment scorers, one per experiment: the pilot's memory (which also
- * scores the `controls` blocks), history and behavior, then every built-in experiment of
- * `@chi/experiments`' registry in its order (the opt-in environments). `scoreRun`
+ * The toolkit's own experiment scorers, one per built-in experiment of `@chi/experiments`'
+ * registry, in its order: memory (which also scores the `controls` blocks), history, behavior,
+ * then the opt-in environments. `scoreRun`
  * feeds every scorer of the list it is given (this one by default) in one pass over the attempt
  * log; `writeRelease`, `runPilot` and `verifyRelease` take the same list, and an added experiment
  * (`x-...`) passes its scorer beside these: `[...BUILT_IN_SCORERS, myScorer]`.
@@ -18,12 +15,9 @@ import { asReportScorer, type ReportScorer } from './scorer-host';
  * replicates' statistic, which never changes; docs/architecture.md, "Scoring and analysis") and
  * the order of the module sections in the report.
  */
-export const BUILT_IN_SCORERS: readonly AnyExperimentScorer[] = [
-  memoryScorer,
-  historyScorer,
-  behaviorScorer,
-  ...BUILT_IN_EXPERIMENTS.map((builtIn) => builtIn.scorer),
-];
+export const BUILT_IN_SCORERS: readonly AnyExperimentScorer[] = BUILT_IN_EXPERIMENTS.map(
+  (builtIn) => builtIn.scorer,
+);
 
 /**
  * The scorers of a run as the report runs them, after checking that no experiment and no block

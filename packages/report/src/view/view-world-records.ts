@@ -20,7 +20,7 @@ import {
 import { HISTORY_IDS, NotebookSnapshotSchema } from '@chi/spec/internal';
 import { canonicalJson, sha256Hex } from '../canonical-json';
 import { groupRequestOrdinals, readPlanView, requestsAt } from '../plan-view';
-import { lazyFiles, memoryWorldKey, type RunRecords, runFilesOf } from '../run-folder';
+import { lazyFiles, memoryWorldKey, type RunRecords, runFilesOf, WORLD_PATHS } from '../run-folder';
 
 /**
  * What the viewer keeps of a run between requests: the manifest and the plan as an index over
@@ -236,6 +236,7 @@ export async function readWorldRecords(
     behaviorItems: new Map(
       [...files.behavior.keys()].map((seed) => [seed, behaviorItems.get(seed)!]),
     ),
+    worldPaths: WORLD_PATHS,
     requests: runFilesOf(requestPaths, (_path, id) => folder.readRequestSync(id)!),
     requestHashes,
     requestLayout: folder.requestLayout,

@@ -1,4 +1,6 @@
-import type { ScriptedNoise } from './scripted-noise';
+import { extractJsonBlock } from '@chi/experiment';
+import type { ScriptedContext, ScriptedNoise } from '../built-in-experiment';
+import { scriptedArray, scriptedNotes, scriptedObject, scriptedPolicy } from '../scripted-blocks';
 
 /** A record as a scripted system reads it from a RECORDS block or from its own notes. */
 export interface ScriptedRecord {
@@ -271,4 +273,92 @@ export function answerMemoryQuestions(
     }
     return { id: question.id, value: null, source: null };
   });
+}
+
+/** How many parsed RECORDS blocks {@link recordsOf} keeps (the blocks in flight at once). */
+const RECORDS_KEPT = 4;
+/** The last RECORDS blocks parsed, by prompt text (read only: no reader changes a record). */
+const parsedRecords = new Map<string, readonly ScriptedRecord[]>();
+
+/**
+ * The RECORDS block of a prompt. Every system of a block gets the same encode (or oracle) prompt,
+ * so the block is parsed once for all of them, not once per system: the last few parses are kept
+ * by prompt text (a reply depends only on the text, so the same text gives the same records).
+ */
+function recordsOf(prompt: string): readonly ScriptedRecord[] {
+  const known = parsedRecords.get(prompt);
+  if (known !== undefined) return known;
+  const records = scriptedArray(extractJsonBlock(prompt, 'RECORDS'), 'RECORDS') as ScriptedRecord[];
+  if (parsedRecords.size >= RECORDS_KEPT)
+    parsedRecords.delete(parsedRecords.keys().next().value as string);
+  parsedRecords.set(prompt, records);
+  return records;
+}
+
+/**
+ * The records a scripted system reads from a stored transcript (the replay baseline): every
+ * RECORDS block of the transcript's user messages. A scripted system reads the whole transcript,
+ * uncapped, whatever it kept in its notes; that is what replay buys at its storage cost.
+ */
+function transcriptRecords(transcript: unknown): ScriptedRecord[] {
+  return scriptedArray(transcript, 'TRANSCRIPT').flatMap((turn) => {
+    const { speaker, text } = scriptedObject(turn, 'TRANSCRIPT turn');
+    if (speaker !== 'user' || typeof text !== 'string') return [];
+    const records = extractJsonBlock(text, 'RECORDS');
+    return records === undefined ? [] : (scriptedArray(records, 'RECORDS') as ScriptedRecord[]);
+  });
+}
+
+/** The records a decaying system still holds now (all of them without a half-life). */
+function decayedMemory(
+  policy: ScriptedMemoryPolicy,
+  records: ScriptedRecord[],
+  notes: string | null,
+  now: () => Date,
+  noise: ScriptedNoise,
+): ScriptedRecord[] {
+  const halfLifeDays = policy.halfLifeDays;
+  const writtenAt = notes === null ? null : writtenAtOf(notes);
+  if (halfLifeDays === undefined || writtenAt === null) return records;
+  // the clock is read only by a decaying system: a run's fixed test clock steps on every read,
+  // so reading it for the others would move their recorded latencies
+  const days = (now().getTime() - writtenAt.getTime()) / 86_400_000;
+  return decayedRecords(records, days, halfLifeDays, noise);
+}
+
+/** The questions of a prompt's QUESTIONS block. */
+function questionsOf(prompt: string): ScriptedQuestion[] {
+  return scriptedArray(extractJsonBlock(prompt, 'QUESTIONS'), 'QUESTIONS') as ScriptedQuestion[];
+}
+
+/**
+ * The reply of a scripted system to a memory request: its notes (`memory_encode`, from the
+ * RECORDS block, capped at the prompt's notebook cap; stamped with the time when it decays), or
+ * its answers (`memory_probe` from its notes or a replayed transcript, `memory_probe_oracle` from
+ * the records in context).
+ */
+export function scriptedMemoryReply(context: ScriptedContext<ScriptedMemoryPolicy>): string {
+  const policy = scriptedPolicy(context, 'memory');
+  const { prompt, noise } = context;
+  if (context.task === 'memory_encode') {
+    const notes = writeMemoryNotes(recordsOf(prompt), policy, context.notebookCapBytes, noise);
+    return policy.halfLifeDays === undefined ? notes : withWrittenAt(notes, context.now());
+  }
+  if (context.task === 'memory_probe_oracle')
+    return JSON.stringify(
+      answerMemoryQuestions(recordsOf(prompt), questionsOf(prompt), policy, noise),
+    );
+  const questions = questionsOf(prompt);
+  const transcript = extractJsonBlock(prompt, 'TRANSCRIPT');
+  // a replayed transcript has no NOTES block (and no written-at stamp: nothing decays)
+  const notes = transcript === undefined ? scriptedNotes(prompt) : null;
+  const records = notes === null ? transcriptRecords(transcript) : readMemoryNotes(notes);
+  return JSON.stringify(
+    answerMemoryQuestions(
+      decayedMemory(policy, records, notes, () => context.now(), noise),
+      questions,
+      policy,
+      noise,
+    ),
+  );
 }

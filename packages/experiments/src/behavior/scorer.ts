@@ -1,15 +1,10 @@
 import type { BehaviorObservation, BehaviorTraceLine } from '@chi/analysis';
 import { behaviorAnalysis } from '@chi/analysis/internal';
-import { runFolderPaths } from '@chi/run/internal';
+import type { ScorerBlockInput, ScorerBlockResult } from '@chi/experiment';
 import { parseTaskReply, scoreBehavior, traceBehaviorItems } from '@chi/scoring';
 import type { BehavioralItemSet, ClassifiedTaskAnswer } from '@chi/spec';
-import type { RunRecords } from '../run-folder';
-import {
-  type BlockScorerInput,
-  type BlockScorerResult,
-  blockWorld,
-  defineReportScorer,
-} from './scorer-host';
+import { defineBlockScorer } from '../block-scorer';
+import { type BuiltInRecords, blockWorld } from '../built-in-experiment';
 
 function missingTask(id: string, reason: string): ClassifiedTaskAnswer {
   return { id, status: 'missing', answer: null, detail: `no usable reply: ${reason}` };
@@ -27,7 +22,7 @@ function halfIds(itemSet: BehavioralItemSet, half: 1 | 2): string[] {
  * The answers of both halves (the first wording's request of each half), with a `missing` answer
  * for every item of a half without a usable reply, and the requests that gave none.
  */
-function blockAnswers(input: BlockScorerInput<BehavioralItemSet>) {
+function blockAnswers(input: ScorerBlockInput<BehavioralItemSet>) {
   const unusable: { requestId: string; reason: string }[] = [];
   const answers: ClassifiedTaskAnswer[] = [];
   for (const half of [1, 2] as const) {
@@ -49,8 +44,8 @@ function blockAnswers(input: BlockScorerInput<BehavioralItemSet>) {
 }
 
 function scoreBehaviorBlock(
-  input: BlockScorerInput<BehavioralItemSet>,
-): BlockScorerResult<BehaviorObservation, BehaviorTraceLine> {
+  input: ScorerBlockInput<BehavioralItemSet>,
+): ScorerBlockResult<BehaviorObservation, BehaviorTraceLine> {
   const { block, systemId, blockComplete, world } = input;
   const { answers, unusable } = blockAnswers(input);
   const where = { systemId, worldSeed: block.worldSeed, blockComplete };
@@ -70,15 +65,12 @@ function scoreBehaviorBlock(
   };
 }
 
-/** The current layout's relative paths (for naming a file the folder does not hold). */
-const CURRENT_LAYOUT = runFolderPaths('');
-
 /**
  * Scores the behavioral probes, block by block: each world's two halves of items (answers read
  * from the ITEMS block the request asked) against the world's item set, per axis accuracy and
- * frame-induced change; its analysis is `behaviorAnalysis` (`src/analysis/`).
+ * frame-induced change; its analysis is `behaviorAnalysis` (`@chi/analysis`).
  */
-export const behaviorScorer = defineReportScorer({
+export const behaviorScorer = defineBlockScorer({
   specificationVersion: 'chi-scorer-v1',
   experimentId: 'behavior',
   title: 'Behavioral probes',
@@ -88,14 +80,15 @@ export const behaviorScorer = defineReportScorer({
   ],
   blocks: {
     blockExperiments: ['behavior'],
-    world: (records: RunRecords, block): BehavioralItemSet =>
+    world: (records: BuiltInRecords, block): BehavioralItemSet =>
       blockWorld(
         records.behaviorItems,
         block.worldSeed,
         block,
         `behavioral items w${block.worldSeed}`,
       ),
-    worldFile: (_records: RunRecords, block) => CURRENT_LAYOUT.behaviorWorld(block.worldSeed),
+    worldFile: (records: BuiltInRecords, block) =>
+      records.worldPaths.behaviorWorld(block.worldSeed),
     scoreBlock: scoreBehaviorBlock,
     traceFile: (line: BehaviorTraceLine) => `traces/${line.systemId}/behavior.jsonl`,
   },

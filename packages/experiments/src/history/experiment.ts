@@ -1,4 +1,9 @@
-import type { ParameterFlag } from '@chi/experiment';
+import {
+  defineExperiment,
+  type ParameterFlag,
+  plannedRequest,
+  requestNonce,
+} from '@chi/experiment';
 import { type HistoryId, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import {
   HISTORY_IDS,
@@ -6,10 +11,9 @@ import {
   HistoryExperimentParamsSchema,
 } from '@chi/spec/internal';
 import { z } from 'zod';
-import { manifestPolicy } from '../memory-systems/policy-prompts';
-import { nonceStep, plannedRequest, requestNonce } from '../plan-request';
-import { renderHistoryProbe, renderHistoryUpdate } from '../render-requests';
-import { defineExperiment } from './experiment';
+import type { BuiltInHost } from '../built-in-experiment';
+import { manifestPolicy } from '../memory-policy';
+import { renderHistoryProbe, renderHistoryUpdate } from './render';
 
 /** The checkpoints of a history trajectory and the invocation that produces each notebook. */
 const UPDATE_CHECKPOINTS: readonly number[] = [1, 2, 3, 4];
@@ -23,6 +27,14 @@ export function historyNotebookKey(
   request: Pick<PlannedRequest, 'worldSeed' | 'history' | 'checkpoint'>,
 ): string {
   return `history|${request.worldSeed}|${request.history}|${request.checkpoint}`;
+}
+
+/**
+ * The step whose nonce a history step uses: A2's steps use A's (`A2.c1.update` -> `A.c1.update`),
+ * because the same-history control must repeat A's requests byte for byte.
+ */
+export function nonceStep(step: string): string {
+  return step.startsWith('A2.') ? `A.${step.slice(3)}` : step;
 }
 
 function historyRequests(
@@ -71,7 +83,7 @@ function historyRequests(
  * The longitudinal history experiment: histories A, B and the same-history control A2 over five
  * checkpoints, each carried by an external notebook.
  */
-export const historyExperiment = defineExperiment<HistoryExperimentParams>({
+export const historyExperiment = defineExperiment<HistoryExperimentParams, BuiltInHost>({
   specificationVersion: 'chi-experiment-v1',
   id: 'history',
   title: 'Longitudinal history (experience divergence, continuity, correction)',

@@ -3,8 +3,8 @@ import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { MemoryWorld, PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateMemoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import { memoryScorer } from './memory-scorer';
-import { scorerOfBlock } from './scorer-registry';
+import { memory } from '.';
+import { memoryScorer } from './scorer';
 
 const WORLD: MemoryWorld = generateMemoryWorld({ seed: 7, load: 32 });
 const BLOCK: PlannedBlock = {
@@ -65,8 +65,8 @@ function scoreBlock(requests: readonly ScorerRequest[]) {
 
 describe('memoryScorer', () => {
   it('scores memory and controls blocks', () => {
-    expect(scorerOfBlock('memory')).toBe(memoryScorer);
-    expect(scorerOfBlock('controls')).toBe(memoryScorer);
+    expect(memory.scorer).toBe(memoryScorer);
+    expect(memoryScorer.blocks.blockExperiments).toEqual(['memory', 'controls']);
   });
 
   it('merges the batches of a condition, one observation per condition; a batch without a reply is missing', () => {

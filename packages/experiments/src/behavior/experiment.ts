@@ -1,23 +1,18 @@
-import type { ParameterFlag } from '@chi/experiment';
+import {
+  defineExperiment,
+  type ParameterFlag,
+  plannedRequest,
+  requestNonce,
+} from '@chi/experiment';
 import { InvalidArgumentError } from '@chi/spec';
 import { type BehaviorExperimentParams, BehaviorExperimentParamsSchema } from '@chi/spec/internal';
 import { z } from 'zod';
-import { plannedRequest, requestNonce } from '../plan-request';
-import { renderBehaviorHalf } from '../render-requests';
-import { defineExperiment } from './experiment';
+import type { BuiltInHost } from '../built-in-experiment';
+import { BEHAVIOR_WORDINGS } from './prompts';
+import { renderBehaviorHalf } from './render';
 
 /** The behavioral probes' two independently answered halves. */
 const HALVES = [1, 2] as const;
-
-/**
- * The declared equivalent wordings of the behavioral items, by wording number: the same facts,
- * options and answer format, the questions phrased differently. Wording 1 is the registered one;
- * a probe-wording run (`--probe-wordings`) also asks every item under wording 2.
- */
-export const BEHAVIOR_WORDINGS = [
-  { wording: 1, template: 'behavior-questions' },
-  { wording: 2, template: 'behavior-questions-w2' },
-] as const;
 
 function halfRequest(systemId: string, worldSeed: number, half: 1 | 2, wording: 1 | 2) {
   const unit = `behavior.w${worldSeed}`;
@@ -44,7 +39,7 @@ const rate = z.number().min(0).max(1).nullable();
  * The pilot's other behavioral probes: 24 registered items per world in two fresh-context halves
  * (R, C, A, I task indicators). No notebook.
  */
-export const behaviorExperiment = defineExperiment<BehaviorExperimentParams>({
+export const behaviorExperiment = defineExperiment<BehaviorExperimentParams, BuiltInHost>({
   specificationVersion: 'chi-experiment-v1',
   id: 'behavior',
   title: 'Other behavioral probes (R, C, A, I task indicators)',

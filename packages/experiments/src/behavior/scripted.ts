@@ -1,9 +1,11 @@
+import { extractJsonBlock, type PromptTemplate, parsePromptTemplate } from '@chi/experiment';
 import type { BehavioralFacts } from '@chi/spec/internal';
 import { solveFacts } from '@chi/worlds/internal';
-import { readBehaviorQuestion } from './behavior-question-reader';
-import { behaviorQuestionSections } from './behavior-questions';
-import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
-import type { ScriptedNoise } from './scripted-noise';
+import type { ScriptedContext, ScriptedNoise } from '../built-in-experiment';
+import { scriptedArray, scriptedPolicy } from '../scripted-blocks';
+import { BEHAVIOR_QUESTIONS_PROMPT, BEHAVIOR_QUESTIONS_W2_PROMPT } from './prompts';
+import { readBehaviorQuestion } from './question-reader';
+import { behaviorQuestionSections } from './questions';
 
 /** An item as the ITEMS block gives it: what a participant sees. */
 export interface ScriptedItem {
@@ -17,14 +19,13 @@ export interface ScriptedItem {
 let packagedSections: readonly ReadonlyMap<string, PromptTemplate>[] | undefined;
 
 /**
- * The sections of every packaged wording (`behavior-questions`, then `behavior-questions-w2`),
- * read once: the wordings a scripted system can read, in wording order.
+ * The sections of every declared wording (`behavior-questions`, then `behavior-questions-w2`),
+ * parsed once: the wordings a scripted system can read, in wording order.
  */
 function questionSections(): readonly ReadonlyMap<string, PromptTemplate>[] {
   if (packagedSections === undefined) {
-    const prompts = loadPromptTemplates();
-    packagedSections = ['behavior-questions', 'behavior-questions-w2'].map((name) =>
-      behaviorQuestionSections(requireTemplate(prompts, name)),
+    packagedSections = [BEHAVIOR_QUESTIONS_PROMPT, BEHAVIOR_QUESTIONS_W2_PROMPT].map((declared) =>
+      behaviorQuestionSections(parsePromptTemplate(declared.name, declared.version, declared.text)),
     );
   }
   return packagedSections;
@@ -117,4 +118,11 @@ export function answerBehavioralItems(
     }
     return { id: item.id, answer: correct };
   });
+}
+
+/** The reply of a scripted system to one behavioral half: an answer per item of its ITEMS block. */
+export function scriptedBehaviorReply(context: ScriptedContext<ScriptedBehaviorPolicy>): string {
+  const policy = scriptedPolicy(context, 'behavior');
+  const items = scriptedArray(extractJsonBlock(context.prompt, 'ITEMS'), 'ITEMS') as ScriptedItem[];
+  return JSON.stringify(answerBehavioralItems(items, policy, context.noise));
 }

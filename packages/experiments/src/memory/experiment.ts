@@ -1,4 +1,13 @@
-import type { ParameterFlag } from '@chi/experiment';
+import {
+  defineExperiment,
+  type ParameterFlag,
+  type PlannedRequestFields,
+  type PlannedUnit,
+  plannedRequest,
+  type RenderContext,
+  type RenderedMessages,
+  requestNonce,
+} from '@chi/experiment';
 import { type ChatMessage, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import {
   type MemoryExperimentParams,
@@ -7,27 +16,33 @@ import {
 } from '@chi/spec/internal';
 import { blindView } from '@chi/worlds';
 import { z } from 'zod';
-import { manifestPolicy } from '../memory-systems/policy-prompts';
-import { plannedRequest, probeBatchCount, requestNonce } from '../plan-request';
+import { type BuiltInHost, memoryWorldKey } from '../built-in-experiment';
+import { manifestPolicy } from '../memory-policy';
+import { sharedRender } from '../shared-renders';
+import { TRANSCRIPT_REPLAY_TEMPLATES } from './prompts';
 import {
-  type RenderedMessages,
   renderMemoryEncode,
   renderMemoryOracleProbe,
   renderMemoryProbe,
   renderMemoryReplayProbe,
-} from '../render-requests';
-import { memoryWorldKey } from '../run-worlds';
-import { sharedRender } from '../shared-renders';
-import { defineExperiment, type PlannedUnit, type RenderContext } from './experiment';
+} from './render';
 
-type PlannedFields = Parameters<typeof plannedRequest>[0];
+type PlannedFields = PlannedRequestFields;
+
+/** Number of probe batches for a world with `probeCount` probes. */
+export function probeBatchCount(probeCount: number, batchSize: number | null): number {
+  if (batchSize === null || batchSize >= probeCount) return 1;
+  return Math.ceil(probeCount / batchSize);
+}
 
 /**
  * The stored transcript of a system's encode session for a request's world and load: the encode
  * messages exactly as sent (re-rendered: rendering is deterministic) and the reply as written,
  * uncapped. What the replay baseline stores, and what each of its probes replays.
  */
-export function encodeTranscript(context: RenderContext<MemoryExperimentParams>): ChatMessage[] {
+export function encodeTranscript(
+  context: RenderContext<MemoryExperimentParams, BuiltInHost>,
+): ChatMessage[] {
   const { request, manifest, worlds, prompts, notes } = context;
   const world = worlds.memory.get(memoryWorldKey(request.worldSeed, plannedField(request, 'load')));
   if (world === undefined)
@@ -73,9 +88,6 @@ export function encodeReplyKey(request: Pick<PlannedRequest, 'worldSeed' | 'load
 
 /** Prefix of the note lookup keys that return a note-writing request's reply uncapped. */
 export const REPLY_KEY_PREFIX = 'reply|';
-
-/** The templates only a run with the transcript-replay baseline uses. */
-export const TRANSCRIPT_REPLAY_TEMPLATES: readonly string[] = ['memory-probe-replay'];
 
 function probeBatch<T>(probes: readonly T[], batch: number, batchSize: number | null): T[] {
   if (batchSize === null) return [...probes];
@@ -225,7 +237,7 @@ const MEMORY_PARAMETERS = MemoryExperimentParamsSchema.extend({
  * The memory experiment: encode a generated world into a bounded notebook, then answer blind
  * probes of six strata from the notes alone; blank and oracle controls at one load.
  */
-export const memoryExperiment = defineExperiment<MemoryExperimentParams>({
+export const memoryExperiment = defineExperiment<MemoryExperimentParams, BuiltInHost>({
   specificationVersion: 'chi-experiment-v1',
   id: 'memory',
   title: 'Memory capacity (Q_M over a load grid, EIMC)',

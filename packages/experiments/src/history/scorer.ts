@@ -1,17 +1,11 @@
 import type { HistoryObservation, HistoryTraceLine } from '@chi/analysis';
 import { historyAnalysis } from '@chi/analysis/internal';
-import type { ScorerRequest } from '@chi/experiment';
-import { runFolderPaths, type UsableReply } from '@chi/run/internal';
+import type { ScorerBlockInput, ScorerBlockResult, ScorerRequest } from '@chi/experiment';
 import { scoreHistory, traceHistoryDecisions } from '@chi/scoring';
 import type { Decision, HistoryId, HistoryWorld } from '@chi/spec';
-import { readHistoryProbe } from '../history-probe-reading';
-import type { RunRecords } from '../run-folder';
-import {
-  type BlockScorerInput,
-  type BlockScorerResult,
-  blockWorld,
-  defineReportScorer,
-} from './scorer-host';
+import { defineBlockScorer } from '../block-scorer';
+import { type BuiltInRecords, blockWorld } from '../built-in-experiment';
+import { readHistoryProbe, type UsableReply } from './probe-reading';
 
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
 
@@ -27,7 +21,7 @@ function usableOf(request: ScorerRequest): UsableReply {
  * that was not planned or gave no usable reply), noting each probe that gave none.
  */
 function historyGrid(
-  input: BlockScorerInput<HistoryWorld>,
+  input: ScorerBlockInput<HistoryWorld>,
   history: HistoryId,
   unusable: { requestId: string; reason: string }[],
 ): Decision[][] {
@@ -49,8 +43,8 @@ function historyGrid(
 }
 
 function scoreHistoryBlock(
-  input: BlockScorerInput<HistoryWorld>,
-): BlockScorerResult<HistoryObservation, HistoryTraceLine> {
+  input: ScorerBlockInput<HistoryWorld>,
+): ScorerBlockResult<HistoryObservation, HistoryTraceLine> {
   const { block, systemId, blockComplete, world } = input;
   const unusable: { requestId: string; reason: string }[] = [];
   const decisions = {
@@ -77,16 +71,13 @@ function scoreHistoryBlock(
   };
 }
 
-/** The current layout's relative paths (for naming a file the folder does not hold). */
-const CURRENT_LAYOUT = runFolderPaths('');
-
 /**
  * Scores the history experiment, block by block: each world's probes of histories A, B and A2 at
  * checkpoints 0-4 read into decisions against the world's valid answers, with accuracy,
  * divergence, continuity and correction response; its analysis is `historyAnalysis`
- * (`src/analysis/`).
+ * (`@chi/analysis`).
  */
-export const historyScorer = defineReportScorer({
+export const historyScorer = defineBlockScorer({
   specificationVersion: 'chi-scorer-v1',
   experimentId: 'history',
   title: 'History experiment',
@@ -96,14 +87,14 @@ export const historyScorer = defineReportScorer({
   ],
   blocks: {
     blockExperiments: ['history'],
-    world: (records: RunRecords, block): HistoryWorld =>
+    world: (records: BuiltInRecords, block): HistoryWorld =>
       blockWorld(
         records.historyWorlds,
         block.worldSeed,
         block,
         `history world w${block.worldSeed}`,
       ),
-    worldFile: (_records: RunRecords, block) => CURRENT_LAYOUT.historyWorld(block.worldSeed),
+    worldFile: (records: BuiltInRecords, block) => records.worldPaths.historyWorld(block.worldSeed),
     scoreBlock: scoreHistoryBlock,
     traceFile: (line: HistoryTraceLine) => `traces/${line.systemId}/history.jsonl`,
   },

@@ -1,4 +1,6 @@
-import type { ScriptedNoise } from './scripted-noise';
+import { extractJsonBlock } from '@chi/experiment';
+import type { ScriptedContext, ScriptedNoise } from '../built-in-experiment';
+import { scriptedArray, scriptedNotes, scriptedObject, scriptedPolicy } from '../scripted-blocks';
 
 /** A choice as the CHOICES / QUESTIONS blocks give it. */
 export interface ScriptedChoice {
@@ -148,4 +150,28 @@ export function answerHistoryQuestions(
     }
     return { id: question.id, answer: belief.moreReliable };
   });
+}
+
+/**
+ * The reply of a scripted system to a history request: its updated notes (`history_update`, from
+ * the NOTES and EVENT blocks) or its decisions (`history_probe`, from NOTES and QUESTIONS).
+ */
+export function scriptedHistoryReply(context: ScriptedContext<ScriptedHistoryPolicy>): string {
+  const policy = scriptedPolicy(context, 'history');
+  const { prompt, noise } = context;
+  if (context.task === 'history_update') {
+    const event = scriptedObject(extractJsonBlock(prompt, 'EVENT'), 'EVENT');
+    const evidence = scriptedArray(event.evidence, 'EVENT.evidence') as ScriptedEvidence[];
+    return updateHistoryNotes(
+      scriptedNotes(prompt),
+      { kind: String(event.kind), evidence },
+      policy,
+      noise,
+    );
+  }
+  const questions = scriptedArray(
+    extractJsonBlock(prompt, 'QUESTIONS'),
+    'QUESTIONS',
+  ) as ScriptedChoice[];
+  return JSON.stringify(answerHistoryQuestions(scriptedNotes(prompt), questions, policy, noise));
 }

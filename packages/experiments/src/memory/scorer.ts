@@ -1,7 +1,7 @@
-import type { MemoryObservation, MemoryTraceLine, ProbeNotebooks } from '@chi/analysis';
+import type { MemoryObservation, MemoryTraceLine } from '@chi/analysis';
 import type { MemoryCondition } from '@chi/analysis/internal';
 import { memoryAnalysis } from '@chi/analysis/internal';
-import { runFolderPaths } from '@chi/run/internal';
+import type { ScorerBlockInput, ScorerBlockResult } from '@chi/experiment';
 import {
   parseProbeReply,
   type RecordIndex,
@@ -11,13 +11,8 @@ import {
 import { indexRecords } from '@chi/scoring/internal';
 import type { MemoryWorld, ParsedProbeReply, PlannedRequest } from '@chi/spec';
 import type { ClassifiedAnswer } from '@chi/spec/internal';
-import { memoryWorldKey, type RunRecords } from '../run-folder';
-import {
-  type BlockScorerInput,
-  type BlockScorerResult,
-  blockWorld,
-  defineReportScorer,
-} from './scorer-host';
+import { defineBlockScorer } from '../block-scorer';
+import { type BuiltInRecords, blockWorld, memoryFileKey } from '../built-in-experiment';
 
 /** A memory world with its validated record index, built once per block for every system. */
 export interface IndexedMemoryWorld {
@@ -38,8 +33,8 @@ export function isMemoryProbe(request: PlannedRequest): boolean {
 
 /** The probe replies of one condition merged into one answer per answer-key entry. */
 function mergedProbeReplies(
-  input: BlockScorerInput<IndexedMemoryWorld>,
-  probes: BlockScorerInput<IndexedMemoryWorld>['requests'],
+  input: ScorerBlockInput<IndexedMemoryWorld>,
+  probes: ScorerBlockInput<IndexedMemoryWorld>['requests'],
 ): { merged: ParsedProbeReply; unusable: Unusable[] } {
   const unusable: Unusable[] = [];
   const answers = new Map<string, ClassifiedAnswer>();
@@ -75,9 +70,9 @@ function mergedProbeReplies(
 
 /** One condition's observation and traces: its probes (by batch) merged and scored. */
 function scoreCondition(
-  input: BlockScorerInput<IndexedMemoryWorld>,
+  input: ScorerBlockInput<IndexedMemoryWorld>,
   condition: MemoryCondition,
-): BlockScorerResult<MemoryObservation, MemoryTraceLine> {
+): ScorerBlockResult<MemoryObservation, MemoryTraceLine> {
   const { block, systemId, blockComplete } = input;
   const { world, index } = input.world;
   const probes = input.requests
@@ -114,8 +109,8 @@ function scoreCondition(
 
 /** One observation per condition the block probes, in the order the plan first asks it. */
 function scoreMemoryBlock(
-  input: BlockScorerInput<IndexedMemoryWorld>,
-): BlockScorerResult<MemoryObservation, MemoryTraceLine> {
+  input: ScorerBlockInput<IndexedMemoryWorld>,
+): ScorerBlockResult<MemoryObservation, MemoryTraceLine> {
   const conditions = [
     ...new Set(
       input.requests
@@ -130,9 +125,6 @@ function scoreMemoryBlock(
   };
 }
 
-/** The current layout's relative paths (for naming a file the folder does not hold). */
-const CURRENT_LAYOUT = runFolderPaths('');
-
 /** The trace file of a memory probe: one per system, load and condition. */
 function memoryTraceFile(line: MemoryTraceLine): string {
   const suffix = line.condition === 'notebook' ? '' : `-${line.condition}`;
@@ -142,9 +134,9 @@ function memoryTraceFile(line: MemoryTraceLine): string {
 /**
  * Scores the memory experiment and its controls, block by block: per block (world and load) and
  * condition, the probe replies merged over batches and scored against the answer key (Q_M and its
- * factors), with one trace per probe; its analysis is `memoryAnalysis` (`src/analysis/`).
+ * factors), with one trace per probe; its analysis is `memoryAnalysis` (`@chi/analysis`).
  */
-export const memoryScorer = defineReportScorer({
+export const memoryScorer = defineBlockScorer({
   specificationVersion: 'chi-scorer-v1',
   experimentId: 'memory',
   title: 'Memory capacity',
@@ -154,79 +146,20 @@ export const memoryScorer = defineReportScorer({
   ],
   blocks: {
     blockExperiments: ['memory', 'controls'],
-    world: (records: RunRecords, block): IndexedMemoryWorld => {
+    world: (records: BuiltInRecords, block): IndexedMemoryWorld => {
       const world = blockWorld(
         records.memoryWorlds,
-        memoryWorldKey(block.worldSeed, block.load ?? 0),
+        memoryFileKey(block.worldSeed, block.load ?? 0),
         block,
         `memory world w${block.worldSeed}-n${block.load}`,
       );
       return { world, index: indexRecords(world.records) };
     },
-    worldFile: (records: RunRecords, block) =>
-      records.memoryWorlds.pathOf(memoryWorldKey(block.worldSeed, block.load ?? 0)) ??
-      CURRENT_LAYOUT.memoryWorld(block.worldSeed, block.load ?? 0),
+    worldFile: (records: BuiltInRecords, block) =>
+      records.memoryWorlds.pathOf(memoryFileKey(block.worldSeed, block.load ?? 0)) ??
+      records.worldPaths.memoryWorld(block.worldSeed, block.load ?? 0),
     scoreBlock: scoreMemoryBlock,
     traceFile: memoryTraceFile,
   },
   analysis: memoryAnalysis,
 });
-
-function notebookText(records: RunRecords, requestId: string | undefined): string | null {
-  if (requestId === undefined) return null;
-  const path = records.notebookOfRequest.get(requestId);
-  return path === undefined ? null : (records.notebooks.get(path)?.text ?? null);
-}
-
-/**
- * Where each observation's notebook is, not its text: the text is read from the run folder's
- * notebooks (which keep only the last file read) when asked for.
- */
-class LazyProbeNotebooks implements ProbeNotebooks {
-  readonly #sources = new Map<
-    string,
-    { readonly encodeRequestId: string | undefined } | null | ''
-  >();
-  readonly #records: RunRecords;
-
-  constructor(records: RunRecords) {
-    this.#records = records;
-  }
-
-  /** Records the notebook of one observation: its condition and the encode request that wrote it. */
-  set(key: string, condition: MemoryCondition, encodeRequestId: string | undefined): void {
-    this.#sources.set(
-      key,
-      condition === 'oracle' ? null : condition === 'blank' ? '' : { encodeRequestId },
-    );
-  }
-
-  get(key: string): string | null | undefined {
-    const source = this.#sources.get(key);
-    if (source === undefined || source === null || source === '') return source;
-    return notebookText(this.#records, source.encodeRequestId) ?? '';
-  }
-}
-
-/**
- * The notebook each memory observation was answered from, by key `<system>|<blockId>|<condition>`:
- * the notebook its system's encode request of the block wrote (null for the oracle control, `''`
- * for the blank one), read from the run folder only when asked for.
- */
-export function probeNotebooksOf(
-  records: RunRecords,
-  observations: Iterable<MemoryObservation>,
-): ProbeNotebooks {
-  const encodes = new Map<string, string>();
-  for (const request of records.plan.requests)
-    if (request.task === 'memory_encode' && !encodes.has(`${request.systemId}|${request.blockId}`))
-      encodes.set(`${request.systemId}|${request.blockId}`, request.requestId);
-  const notebooks = new LazyProbeNotebooks(records);
-  for (const o of observations)
-    notebooks.set(
-      `${o.systemId}|${o.blockId}|${o.condition}`,
-      o.condition,
-      encodes.get(`${o.systemId}|${o.blockId}`),
-    );
-  return notebooks;
-}

@@ -1,5 +1,4 @@
-import type { PromptSet } from './prompts';
-import type { RenderedMessages } from './render-requests';
+import type { PromptSet, RenderedMessages } from '@chi/experiment';
 
 /** How many shared renders are kept per world (the systems of a block ask for them in a row). */
 const KEPT_PER_WORLD = 4;

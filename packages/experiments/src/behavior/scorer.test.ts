@@ -3,8 +3,8 @@ import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import { behaviorScorer } from './behavior-scorer';
-import { scorerOfBlock } from './scorer-registry';
+import { behavior } from '.';
+import { behaviorScorer } from './scorer';
 
 const WORLD = generateBehavioralItems({ seed: 3 });
 const BLOCK: PlannedBlock = {
@@ -44,8 +44,9 @@ function scoreBlock(requests: readonly ScorerRequest[], asks = true) {
 }
 
 describe('behaviorScorer', () => {
-  it('is the registered scorer of the behavior blocks', () => {
-    expect(scorerOfBlock('behavior')).toBe(behaviorScorer);
+  it("is the folder's scorer of the behavior blocks", () => {
+    expect(behavior.scorer).toBe(behaviorScorer);
+    expect(behaviorScorer.blocks.blockExperiments).toEqual(['behavior']);
   });
 
   it('scores every item once: a half without a usable reply gives missing answers naming why', () => {

@@ -1,5 +1,5 @@
+import type { PromptTemplate } from '@chi/experiment';
 import type { BehavioralFacts, FramedChoiceFacts } from '@chi/spec/internal';
-import type { PromptTemplate } from './prompts';
 
 /**
  * Reads a behavioral question back into its facts, from the English wording alone, the way a

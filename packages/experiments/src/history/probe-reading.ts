@@ -1,7 +1,14 @@
-import type { UsableReply } from '@chi/run/internal';
 import { parseTaskReply } from '@chi/scoring';
 import { decisionOf } from '@chi/scoring/internal';
 import type { ClassifiedTaskAnswer, Decision, HistoryWorld } from '@chi/spec';
+
+/**
+ * A reply as `usableReply` (of `@chi/run`) gives it: its text, or why it is unusable (the shape
+ * of `@chi/run`'s `UsableReply`, named here so the folder does not import the run package).
+ */
+export type UsableReply =
+  | { readonly kind: 'reply'; readonly text: string }
+  | { readonly kind: 'unusable'; readonly reason: string };
 
 /** One history probe as scored: a decision per environment, or why the reply was unusable. */
 export interface HistoryProbeReading {

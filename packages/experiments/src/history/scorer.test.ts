@@ -3,8 +3,8 @@ import { EQUAL_ALPHAS } from '@chi/scoring';
 import type { HistoryId, PlannedBlock, PlannedRequest } from '@chi/spec';
 import { generateHistoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import { historyScorer } from './history-scorer';
-import { scorerOfBlock } from './scorer-registry';
+import { history } from '.';
+import { historyScorer } from './scorer';
 
 const WORLD = generateHistoryWorld({ seed: 5 });
 const BLOCK: PlannedBlock = {
@@ -46,7 +46,8 @@ function scoreBlock(requests: readonly ScorerRequest[]) {
 
 describe('historyScorer', () => {
   it('is the registered scorer of the history blocks', () => {
-    expect(scorerOfBlock('history')).toBe(historyScorer);
+    expect(history.scorer).toBe(historyScorer);
+    expect(historyScorer.blocks.blockExperiments).toEqual(['history']);
   });
 
   it('reads each probe into decisions; a probe without a usable reply, or not planned, is invalid everywhere', () => {
