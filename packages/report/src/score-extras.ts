@@ -1,5 +1,4 @@
 import type { ObservationBase, TraceLineBase } from '@chi/analysis';
-import { memoryScoresExtension } from './experiment-scorers/memory-extras';
 import type { RunRecords } from './run-folder';
 
 /**
@@ -25,8 +24,3 @@ export interface ScoresExtensionRun {
    */
   finish(observations: () => readonly ObservationBase[]): Readonly<Record<string, unknown>>;
 }
-
-/** The toolkit's scores extensions by experiment ID: memory's probe notebooks and taxonomy. */
-export const BUILT_IN_SCORES_EXTENSIONS: ReadonlyMap<string, ScoresExtension> = new Map(
-  [memoryScoresExtension].map((extension) => [extension.experimentId, extension]),
-);

@@ -15,17 +15,17 @@ import {
 } from '@chi/spec';
 import { scoreModule } from './experiment-scorers/module-scores';
 import type { ReportScorer } from './experiment-scorers/scorer-host';
-import { BUILT_IN_SCORERS, checkedScorers } from './experiment-scorers/scorer-registry';
+import {
+  BUILT_IN_SCORERS,
+  BUILT_IN_SCORES_EXTENSIONS,
+  checkedScorers,
+} from './experiment-scorers/scorer-registry';
 import { scorerRequestOf } from './experiment-scorers/scorer-request';
 import { PackedObservations } from './packed-observations';
 import { groupRequestOrdinals, requestsAt } from './plan-view';
 import { PlannedOutcomes } from './planned-outcomes';
 import { type RunRecords, requestRecordFile } from './run-folder';
-import {
-  BUILT_IN_SCORES_EXTENSIONS,
-  type ScoresExtension,
-  type ScoresExtensionRun,
-} from './score-extras';
+import type { ScoresExtension, ScoresExtensionRun } from './score-extras';
 
 /**
  * Receives the trace lines of {@link scoreRun} as they are produced, in the order the returned

@@ -1,6 +1,8 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { InvalidArgumentError } from '@chi/spec';
+import type { ScoresExtension } from '../score-extras';
+import { memoryScoresExtension } from './memory-extras';
 import { asReportScorer, type ReportScorer } from './scorer-host';
 
 /**
@@ -50,3 +52,11 @@ export function scorerOfBlock(
   const scorer = scorers.find((s) => s.blocks?.blockExperiments.includes(experiment) === true);
   return scorer === undefined ? undefined : asReportScorer(scorer);
 }
+
+/**
+ * The toolkit's scores extensions by experiment ID (what `scoreRun` gathers beside a scorer's
+ * observations and traces): memory's probe notebooks and failure taxonomy.
+ */
+export const BUILT_IN_SCORES_EXTENSIONS: ReadonlyMap<string, ScoresExtension> = new Map(
+  [memoryScoresExtension].map((extension) => [extension.experimentId, extension]),
+);
