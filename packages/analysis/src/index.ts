@@ -22,6 +22,7 @@ export {
   type RunFacts,
 } from './chart-data';
 export { evidenceBanner, runEvidenceBanner } from './evidence-label';
+export { type MemoryExtras, memoryExtrasOf } from './memory-extras';
 export { analyzeModule, type ModuleEstimate } from './module-analysis';
 export { analyzeProfiles } from './profiles';
 export {
@@ -36,12 +37,10 @@ export {
   isHistoryTraceLine,
   isMemoryObservation,
   isMemoryTraceLine,
-  type MemoryExtras,
   type MemoryObservation,
   type MemoryTraceLine,
   type ModuleObservation,
   type ModuleScores,
-  memoryExtrasOf,
   type ObservationBase,
   observationsOf,
   type ProbeNotebooks,

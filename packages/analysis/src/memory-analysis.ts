@@ -17,12 +17,12 @@ import {
   type MemoryPoint,
   type TaxonomyCount,
 } from './chart-data';
+import { memoryExtrasOf } from './memory-extras';
 import { memoryTaxonomy } from './memory-taxonomy';
 import {
   isMemoryObservation,
   isMemoryTraceLine,
   type MemoryObservation,
-  memoryExtrasOf,
   observationsOf,
   type RunScores,
   traceLinesOf,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryExtrasOf } from './memory-extras';
 import { MemoryTaxonomyCounter } from './memory-taxonomy';
 import {
   isBehaviorObservation,
@@ -7,7 +8,6 @@ import {
   isMemoryTraceLine,
   type MemoryObservation,
   type MemoryTraceLine,
-  memoryExtrasOf,
   type ObservationBase,
   observationsOf,
   type TraceLineBase,
