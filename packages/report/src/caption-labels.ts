@@ -1,6 +1,6 @@
 import type { RunFacts } from '@chi/analysis';
 import { runEvidenceBanner } from '@chi/analysis';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 /**
  * The short form of a run's evidence banner, for captions: the banner up to its dash, e.g.

@@ -15,7 +15,7 @@ export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
 export { packReleaseCode } from './release-code';
 export { renderHtml, renderMarkdown } from './render-report';
-export type { ReportBlock, ReportFigure } from './report-document';
+export type { ReportBlock, ReportFigure } from './report-block';
 export { partialRunText, runCompleteness } from './run-completeness';
 export { readRunFolder } from './run-folder';
 export { scoreRun } from './score-run';

@@ -3,7 +3,7 @@ import type { FigureDefinition } from '@chi/figures';
 import { canonicalJson } from './canonical-json';
 import { type CsvCell, toCsv } from './csv';
 import { formatNumber } from './format-number';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 /** One table of the profiles: a CSV file and the same rows in the report. */
 interface ProfileTable {

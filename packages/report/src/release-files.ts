@@ -45,12 +45,9 @@ import {
 } from './release-code';
 import { type ReleaseStream, releaseThreads, streamReleaseTask } from './release-workers';
 import { renderHtml, renderMarkdown } from './render-report';
+import type { ReportBlock } from './report-block';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
-import {
-  buildReportDocument,
-  type PilotExperimentsIncluded,
-  type ReportBlock,
-} from './report-document';
+import { buildReportDocument, type PilotExperimentsIncluded } from './report-document';
 import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
 import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './score-run';

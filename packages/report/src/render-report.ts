@@ -1,4 +1,4 @@
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 /** Splits text on backticks: odd segments are inline code. */
 function segments(text: string): { code: boolean; text: string }[] {

@@ -3,7 +3,7 @@ import { runEvidenceBanner } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { cellLabel } from '@chi/figures/internal';
 import { type CaseExample, formatTrace } from './case-examples';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 /** The files of the case examples, beside report.md and report.html in the release. */
 export const REPORT_CASES_FILES = {

@@ -2,7 +2,7 @@ import type { ChartData } from '@chi/analysis';
 import type { ComparisonRow } from '@chi/analysis/internal';
 import { pairLabel } from '@chi/figures/internal';
 import { formatEstimate, formatNumber } from './format-number';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 const STATUS_SHORT: Record<NonNullable<ComparisonRow['statusA']>, string> = {
   capacity: 'capacity',

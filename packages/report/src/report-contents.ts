@@ -1,4 +1,4 @@
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 /**
  * The table of contents of a report: a heading and one link per level-2 heading of `blocks`, in

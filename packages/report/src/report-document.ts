@@ -18,6 +18,7 @@ import {
   memorySystemMethodText,
   systemBoundaryText,
 } from './memory-boundary';
+import type { ReportBlock } from './report-block';
 import { REPORT_CASES_FILES } from './report-cases';
 import { comparisonBlocks } from './report-comparisons';
 import { tableOfContents } from './report-contents';
@@ -26,52 +27,6 @@ import { transcriptReplayBlocks } from './report-replay';
 import { summaryBlocks } from './report-summary';
 import { wordingAgreementBlocks } from './report-wording';
 import { systemsBlocks } from './systems-section';
-
-/**
- * What a figure block shows of its figure: its id, title, caption and release path. A vega
- * figure (`FigureDefinition`) is one; the divergence release's hand-drawn SVGs are others.
- */
-export type ReportFigure = Pick<FigureDefinition, 'id' | 'title' | 'caption' | 'svgPath'>;
-
-/** A block of the report, rendered to Markdown and to HTML by the same walk. */
-export type ReportBlock =
-  | {
-      readonly kind: 'heading';
-      readonly level: 1 | 2 | 3;
-      readonly text: string;
-      readonly id: string;
-    }
-  | { readonly kind: 'banner'; readonly text: string }
-  | { readonly kind: 'paragraph'; readonly text: string }
-  | { readonly kind: 'list'; readonly items: readonly string[] }
-  | {
-      readonly kind: 'table';
-      /** The HTML id of the table's wrapper (the summary's headline table). */
-      readonly id?: string;
-      readonly caption: string;
-      readonly columns: readonly string[];
-      readonly rows: readonly (readonly string[])[];
-    }
-  | {
-      readonly kind: 'figure';
-      readonly figure: ReportFigure;
-      readonly svg: string;
-      readonly number: number;
-    }
-  | { readonly kind: 'code'; readonly label: string; readonly text: string }
-  | {
-      readonly kind: 'links';
-      /**
-       * `href` is `#id` (a heading of this document) or a relative file path; `markdownHref`
-       * replaces it in the Markdown rendering (e.g. `report-cases.md` for `report-cases.html`).
-       */
-      readonly items: readonly {
-        readonly text: string;
-        readonly href: string;
-        readonly markdownHref?: string;
-      }[];
-    }
-  | { readonly kind: 'details'; readonly summary: string; readonly blocks: readonly ReportBlock[] };
 
 /** What the report is made of: numbers, rendered figures and case examples. */
 export interface ReportInput {

@@ -1,7 +1,7 @@
 import type { ChartData } from '@chi/analysis';
 import { RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import { intervalWords } from './interval-wording';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 

@@ -2,7 +2,7 @@ import type { ChartData } from '@chi/analysis';
 import type { MemoryPoint, WorldSpread } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatNumber } from './format-number';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 function spreadText(value: WorldSpread | null, unit: string): string {
   if (value === null) return 'not counted';

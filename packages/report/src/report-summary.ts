@@ -3,7 +3,7 @@ import type { EimcEntry, ReportSystem } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatNumber, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 import { partialRunText, runCompleteness } from './run-completeness';
 
 /**

@@ -1,7 +1,7 @@
 import type { ChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatRatio } from './format-number';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 
 const FEATURE_TEXT: Record<string, string> = {
   R: 'R accuracy (item verdicts)',

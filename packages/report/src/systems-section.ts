@@ -2,7 +2,7 @@ import type { ChartData } from '@chi/analysis';
 import type { ReportSystem } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatNumber, formatUsd } from './format-number';
-import type { ReportBlock } from './report-document';
+import type { ReportBlock } from './report-block';
 import { evaluatedSystems, referenceSystems } from './report-summary';
 
 /**

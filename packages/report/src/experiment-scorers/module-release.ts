@@ -5,7 +5,7 @@ import type { RunManifest } from '@chi/spec';
 import { canonicalJson } from '../canonical-json';
 import { type CsvCell, toCsv } from '../csv';
 import { formatNumber } from '../format-number';
-import type { ReportBlock } from '../report-document';
+import type { ReportBlock } from '../report-block';
 import type { RunRecords } from '../run-folder';
 
 /** One scored module experiment of a run: its scorer, estimates and report section. */

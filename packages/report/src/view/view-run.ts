@@ -13,8 +13,8 @@ import {
 } from '@chi/spec';
 import { NotebookSnapshotSchema } from '@chi/spec/internal';
 import { requestsAt } from '../plan-view';
+import type { ReportBlock } from '../report-block';
 import { comparisonBlocks } from '../report-comparisons';
-import type { ReportBlock } from '../report-document';
 import { summaryBlocks } from '../report-summary';
 import { scoreRun } from '../score-run';
 import { cellOfRequest, type ViewCellRef, type ViewItem, viewItemsOf } from './view-items';
