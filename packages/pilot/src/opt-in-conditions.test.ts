@@ -126,7 +126,7 @@ describe('probe-wording invariance (--probe-wordings)', () => {
       }));
     const noise = createScriptedNoise(1, 'n');
     const answers = (name: string, template: string) =>
-      answerBehavioralItems(items(template), scriptedDefinition(name).behavior, noise);
+      answerBehavioralItems(items(template), scriptedDefinition(name).policies.behavior, noise);
     expect(answers('perfect', 'behavior-questions-w2')).toEqual(
       answers('perfect', 'behavior-questions'),
     );
