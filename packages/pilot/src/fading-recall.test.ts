@@ -46,7 +46,7 @@ function curve(policy: ScriptedMemoryPolicy): { factors: QualityFactors[]; score
 }
 
 describe('fading-recall: a scripted system with a known, interior EIMC', () => {
-  const fading = SCRIPTED_SYSTEMS['fading-recall'].memory;
+  const fading = SCRIPTED_SYSTEMS['fading-recall'].policies.memory;
   const measured = curve(fading);
 
   it('its factors land on q = 2^(-N/256) (t on (1 + 3q) / 4, 1 - f = 1) at every load', () => {
@@ -77,7 +77,7 @@ describe('fading-recall: a scripted system with a known, interior EIMC', () => {
   });
 
   it('a system without the fading fails it: perfect is at Q_M 1 and EIMC 256 (censored) at every tau', () => {
-    const perfect = curve(SCRIPTED_SYSTEMS.perfect.memory);
+    const perfect = curve(SCRIPTED_SYSTEMS.perfect.policies.memory);
     expect(perfect.scores).toEqual([1, 1, 1, 1]);
     expect(Math.abs((perfect.scores[3] as number) - fadingRecallQualityScore(256))).toBeGreaterThan(
       0.3,

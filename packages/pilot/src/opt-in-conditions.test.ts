@@ -16,7 +16,8 @@ import type { PilotCommand } from './cli-args';
 import { parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
 import { checkExperimentContract } from './experiments/contract';
-import { loadPromptTemplates, requireTemplate } from './prompts';
+import { registeredPromptTemplates } from './experiments/declared-templates';
+import { requireTemplate } from './prompts';
 import { createRun, prepareRun } from './run-create';
 import { executeRun } from './run-execute';
 import { createScriptedNoise } from './scripted-noise';
@@ -82,7 +83,7 @@ describe('probe-wording invariance (--probe-wordings)', () => {
   });
 
   it('declares equivalent wordings: both state exactly the same facts of every item', () => {
-    const prompts = loadPromptTemplates();
+    const prompts = registeredPromptTemplates();
     const [first, second] =
       behavior.experiment.wordings?.map((w) =>
         behaviorQuestionSections(requireTemplate(prompts, w.template)),
@@ -120,13 +121,13 @@ describe('probe-wording invariance (--probe-wordings)', () => {
         id: item.id,
         options: item.options,
         question: renderBehaviorQuestion(
-          behaviorQuestionSections(requireTemplate(loadPromptTemplates(), template)),
+          behaviorQuestionSections(requireTemplate(registeredPromptTemplates(), template)),
           item,
         ),
       }));
     const noise = createScriptedNoise(1, 'n');
     const answers = (name: string, template: string) =>
-      answerBehavioralItems(items(template), scriptedDefinition(name).behavior, noise);
+      answerBehavioralItems(items(template), scriptedDefinition(name).policies.behavior, noise);
     expect(answers('perfect', 'behavior-questions-w2')).toEqual(
       answers('perfect', 'behavior-questions'),
     );

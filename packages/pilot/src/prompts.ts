@@ -16,13 +16,18 @@ export {
   requireTemplate,
 } from '@chi/experiment';
 
-/** Where the packaged templates live: `<package>/prompts/` (same path from `src/` and `dist/`). */
+/**
+ * Where the packaged templates live: `<package>/prompts/` (same path from `src/` and `dist/`).
+ * They are only the toolkit's own, `system` and `smoke`: every experiment declares its templates
+ * in its module (`promptTemplates`; the built-ins in their folder of `@chi/experiments`).
+ */
 export const DEFAULT_PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 
 const FILE_PATTERN = /^([a-z0-9-]+)@([0-9]+)\.txt$/;
 
 /**
- * Loads every `<name>@<version>.txt` of a directory. When a name has several versions, the highest
+ * Loads every `<name>@<version>.txt` of a directory: a run folder's frozen `prompts/`, or by
+ * default the packaged templates (`system` and `smoke`, {@link DEFAULT_PROMPTS_DIR}). When a name has several versions, the highest
  * wins (older versions stay in the folder so old manifests can be re-rendered).
  */
 export function loadPromptTemplates(dir: string = DEFAULT_PROMPTS_DIR): PromptSet {

@@ -13,7 +13,7 @@ import { HISTORY_IDS, type NotebookSnapshot } from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
 import { withDeclaredTemplates } from './experiments/declared-templates';
 import type { AnyExperiment } from './experiments/experiment';
-import { REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { catalogSha256 } from './frozen-catalog';
 import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
@@ -54,8 +54,9 @@ export interface CreateRunOptions {
   /** Catalog prices fetched before freezing (live runs); written to `catalog.json`. */
   readonly catalog?: ModelCatalog;
   /**
-   * Prompt templates; the packaged ones by default. The templates the run's experiment modules
-   * declare (`Experiment.promptTemplates`) are added to them.
+   * Prompt templates; the packaged ones by default (`smoke`, `system`). The templates the
+   * experiment modules declare (`Experiment.promptTemplates`: every built-in's, in its folder of
+   * `@chi/experiments`) are added to them; a name in both is a usage error.
    */
   readonly prompts?: PromptSet;
   readonly now?: () => Date;
@@ -84,15 +85,32 @@ export function runIdFor(manifest: RunManifest, sha256: string): string {
   return `${stamp}-${sha256.slice(0, 8)}`;
 }
 
+/** The IDs of the default run's modules, whose templates every run freezes (below). */
+const DEFAULT_RUN_IDS: ReadonlySet<string> = new Set(PILOT_EXPERIMENT_IDS);
+
 /**
  * The templates a module leaves out of a run with these parameters: its `unusedTemplates`, and
- * every template it declares itself when the run does not include it (null parameters).
+ * every template it declares itself when the run does not include it (null parameters). A module
+ * of the default run (`PILOT_EXPERIMENTS`) keeps its declared templates even when left out: every
+ * run froze them when they were the pilot's packaged files, so a run's manifest (and its ID) does
+ * not depend on where a template's bytes live.
  */
 function unusedTemplatesOf(experiment: AnyExperiment, manifest: RunManifest): readonly string[] {
   const params = experiment.parametersOf(manifest);
   const declared =
-    params === null ? (experiment.promptTemplates ?? []).map((template) => template.name) : [];
+    params === null && !DEFAULT_RUN_IDS.has(experiment.id)
+      ? (experiment.promptTemplates ?? []).map((template) => template.name)
+      : [];
   return [...(experiment.unusedTemplates?.(params) ?? []), ...declared];
+}
+
+/** The run's modules and, after them, the registered modules it was not given (a run with an added experiment). */
+function askedExperiments(experiments: readonly AnyExperiment[]): readonly AnyExperiment[] {
+  const given = new Set(experiments.map((experiment) => experiment.id));
+  return [
+    ...experiments,
+    ...REGISTERED_EXPERIMENTS.filter((experiment) => !given.has(experiment.id)),
+  ];
 }
 
 /**
@@ -108,13 +126,10 @@ function usedPrompts(
   manifest: RunManifest,
   experiments: readonly AnyExperiment[],
 ): PromptSet {
-  const given = new Set(experiments.map((experiment) => experiment.id));
-  const asked = [
-    ...experiments,
-    ...REGISTERED_EXPERIMENTS.filter((experiment) => !given.has(experiment.id)),
-  ];
   const unused = new Set([
-    ...asked.flatMap((experiment) => unusedTemplatesOf(experiment, manifest)),
+    ...askedExperiments(experiments).flatMap((experiment) =>
+      unusedTemplatesOf(experiment, manifest),
+    ),
     // the memory-policy-system wordings, only when a system keeps its own memory
     ...unusedPolicyTemplates(manifest),
   ]);
@@ -142,8 +157,12 @@ export interface PreparedRun extends PlannedRun {
 export function planRun(options: Omit<CreateRunOptions, 'runDir' | 'runsRoot'>): PlannedRun {
   const settings = validateSettings(options.settings);
   const experiments = options.experiments ?? REGISTERED_EXPERIMENTS;
-  // the packaged templates and those the run's modules declare (names checked: usage error)
-  const packaged = withDeclaredTemplates(options.prompts ?? loadPromptTemplates(), experiments);
+  // the packaged templates and those the modules declare (names checked: usage error), the
+  // registered ones among them (the default run's templates are frozen by every run)
+  const packaged = withDeclaredTemplates(
+    options.prompts ?? loadPromptTemplates(),
+    askedExperiments(experiments),
+  );
   const now = options.now ?? (() => new Date());
   const unfiltered = buildManifest({
     settings,

@@ -28,8 +28,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PilotCommand, parseCli } from './cli-args';
 import { settingsFor } from './cli-main';
+import { registeredPromptTemplates } from './experiments/declared-templates';
 import { runPilot } from './pilot';
-import { loadPromptTemplates, requireTemplate } from './prompts';
+import { requireTemplate } from './prompts';
 import {
   createImitatorModel,
   IMITATOR_SYSTEM_NAME,
@@ -77,7 +78,7 @@ const SHIFTED = calibrate(
   4,
 );
 
-const prompts = loadPromptTemplates();
+const prompts = registeredPromptTemplates();
 const sections = behaviorQuestionSections(requireTemplate(prompts, 'behavior-questions'));
 const view = (item: BehavioralItem) => itemView(sections, item);
 

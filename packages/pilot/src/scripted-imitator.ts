@@ -14,7 +14,8 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import type { BehavioralAxis } from '@chi/spec/internal';
-import { loadPromptTemplates, type PromptTemplate, requireTemplate } from './prompts';
+import { registeredPromptTemplates } from './experiments/declared-templates';
+import { type PromptTemplate, requireTemplate } from './prompts';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 import {
   DEFAULT_SCRIPTED_SEED,
@@ -129,7 +130,7 @@ let packagedSections: ReadonlyMap<string, PromptTemplate> | undefined;
 
 function questionSections(): ReadonlyMap<string, PromptTemplate> {
   packagedSections ??= behaviorQuestionSections(
-    requireTemplate(loadPromptTemplates(), 'behavior-questions'),
+    requireTemplate(registeredPromptTemplates(), 'behavior-questions'),
   );
   return packagedSections;
 }

@@ -161,7 +161,7 @@ describe('a scripted reply comes from the folder whose module claims the task', 
       },
     };
     expect(scriptedReply(keeper, 1, prompt, 'r1', fixed, [spy])).toBe('from the folder');
-    expect(seen?.policy).toBe(keeper.memory);
+    expect(seen?.policy).toBe(keeper.policies.memory);
     expect(seen?.notebookCapBytes).toBe(123);
     expect(seen?.now()).toEqual(fixed());
     expect(seen?.noise.uniform('x')).toBe(createInstanceNoise(1, 'r1').uniform('x'));
@@ -188,9 +188,12 @@ describe('every scripted system has a policy in every built-in experiment folder
         prompt: '',
         // the pilot's own policies of a system, under the experiment's ID (`ScriptedContext`)
         policy: Object.hasOwn(SCRIPTED_SYSTEMS, system)
-          ? (SCRIPTED_SYSTEMS[system as ScriptedSystemName] as unknown as Record<string, unknown>)[
-              builtIn.experiment.id
-            ]
+          ? (
+              SCRIPTED_SYSTEMS[system as ScriptedSystemName].policies as unknown as Record<
+                string,
+                unknown
+              >
+            )[builtIn.experiment.id]
           : undefined,
         noise: createScriptedNoise(1, 'n'),
         now: () => new Date(0),

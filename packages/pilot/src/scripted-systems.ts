@@ -60,10 +60,20 @@ export interface ScriptedSystemDefinition {
   readonly description: string;
   /** A declared reference condition: its notebook is not capped (only `perfect`). */
   readonly uncappedNotebook: boolean;
+  /** Its own parameters for each experiment whose folder reads them, by experiment ID. */
+  readonly policies: ScriptedPolicies;
+}
+
+/**
+ * A scripted system's policies keyed by experiment ID (`ScriptedContext.policy`); an experiment
+ * not keyed here keeps its own table by system name in its folder (goal persistence, feedback
+ * valence).
+ */
+export type ScriptedPolicies = {
   readonly memory: ScriptedMemoryPolicy;
   readonly history: ScriptedHistoryPolicy;
   readonly behavior: ScriptedBehaviorPolicy;
-}
+};
 
 const quietHistory: ScriptedHistoryPolicy = {
   evidenceRule: 'authoritative',
@@ -80,114 +90,130 @@ export const SCRIPTED_SYSTEMS: Readonly<Record<ScriptedSystemName, ScriptedSyste
     description:
       'Reference condition with an UNCAPPED notebook: writes every record and applies the protocol precedence; answers history and behavioral items exactly. Shows the ceiling of the metrics; not an evaluated memory system.',
     uncappedNotebook: true,
-    memory: {
-      encode: 'all',
-      precedence: 'authority-then-time',
-      whenUnknown: 'abstain',
-      abstainAlways: false,
+    policies: {
+      memory: {
+        encode: 'all',
+        precedence: 'authority-then-time',
+        whenUnknown: 'abstain',
+        abstainAlways: false,
+      },
+      history: quietHistory,
+      behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
     },
-    history: quietHistory,
-    behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
   },
   'capacity-keeper': {
     name: 'capacity-keeper',
     description:
       'Keeps whole keys (winner first, then older records) in a seeded order while they fit in the 6000-byte cap and drops the rest; correct precedence; abstains on what it dropped.',
     uncappedNotebook: false,
-    memory: {
-      encode: 'capacity',
-      precedence: 'authority-then-time',
-      whenUnknown: 'abstain',
-      abstainAlways: false,
+    policies: {
+      memory: {
+        encode: 'capacity',
+        precedence: 'authority-then-time',
+        whenUnknown: 'abstain',
+        abstainAlways: false,
+      },
+      history: { ...quietHistory, maintenanceForget: 0.1, probeFlip: 0.05 },
+      behavior: { errorRate: 0.15, framingBias: false, abstainAlways: false },
     },
-    history: { ...quietHistory, maintenanceForget: 0.1, probeFlip: 0.05 },
-    behavior: { errorRate: 0.15, framingBias: false, abstainAlways: false },
   },
   'latest-wins': {
     name: 'latest-wins',
     description:
       'Like the keeper but ignores authority: the latest event time wins (fails interference); in history the latest-dated evidence wins; chooses the sure option when gains are framed and the gamble when losses are framed.',
     uncappedNotebook: false,
-    memory: {
-      encode: 'capacity',
-      precedence: 'latest-time',
-      whenUnknown: 'abstain',
-      abstainAlways: false,
+    policies: {
+      memory: {
+        encode: 'capacity',
+        precedence: 'latest-time',
+        whenUnknown: 'abstain',
+        abstainAlways: false,
+      },
+      history: { ...quietHistory, evidenceRule: 'latest', maintenanceForget: 0.05, probeFlip: 0.1 },
+      behavior: { errorRate: 0.1, framingBias: true, abstainAlways: false },
     },
-    history: { ...quietHistory, evidenceRule: 'latest', maintenanceForget: 0.05, probeFlip: 0.1 },
-    behavior: { errorRate: 0.1, framingBias: true, abstainAlways: false },
   },
   confabulator: {
     name: 'confabulator',
     description:
       'Keeps notes like the keeper but never abstains: invents a value and source for any key it has no record of (absent-key lures included) and guesses an option when it holds no evidence.',
     uncappedNotebook: false,
-    memory: {
-      encode: 'capacity',
-      precedence: 'authority-then-time',
-      whenUnknown: 'invent',
-      abstainAlways: false,
+    policies: {
+      memory: {
+        encode: 'capacity',
+        precedence: 'authority-then-time',
+        whenUnknown: 'invent',
+        abstainAlways: false,
+      },
+      history: { ...quietHistory, probeFlip: 0.1, whenUnknown: 'guess' },
+      behavior: { errorRate: 0.5, framingBias: false, abstainAlways: false },
     },
-    history: { ...quietHistory, probeFlip: 0.1, whenUnknown: 'guess' },
-    behavior: { errorRate: 0.5, framingBias: false, abstainAlways: false },
   },
   abstainer: {
     name: 'abstainer',
     description:
       'Writes empty notes and abstains (JSON null) on every question, decision and item.',
     uncappedNotebook: false,
-    memory: {
-      encode: 'none',
-      precedence: 'authority-then-time',
-      whenUnknown: 'abstain',
-      abstainAlways: true,
+    policies: {
+      memory: {
+        encode: 'none',
+        precedence: 'authority-then-time',
+        whenUnknown: 'abstain',
+        abstainAlways: true,
+      },
+      history: { ...quietHistory, abstainAlways: true },
+      behavior: { errorRate: 0, framingBias: false, abstainAlways: true },
     },
-    history: { ...quietHistory, abstainAlways: true },
-    behavior: { errorRate: 0, framingBias: false, abstainAlways: true },
   },
   'wording-sensitive': {
     name: 'wording-sensitive',
     description:
       'A wording-sensitive baseline for probe-wording invariance: answers every behavioral item correctly in its first wording and gives a wrong answer with probability 0.5 per item in the declared equivalent wording; memory and history like the keeper without noise. Its expected per-feature agreement between wordings is 0.5 on every axis.',
     uncappedNotebook: false,
-    memory: {
-      encode: 'capacity',
-      precedence: 'authority-then-time',
-      whenUnknown: 'abstain',
-      abstainAlways: false,
+    policies: {
+      memory: {
+        encode: 'capacity',
+        precedence: 'authority-then-time',
+        whenUnknown: 'abstain',
+        abstainAlways: false,
+      },
+      history: quietHistory,
+      behavior: { errorRate: 0, framingBias: false, abstainAlways: false, wordingFlip: 0.5 },
     },
-    history: quietHistory,
-    behavior: { errorRate: 0, framingBias: false, abstainAlways: false, wordingFlip: 0.5 },
   },
   'fading-recall': {
     name: 'fading-recall',
     description:
       'A reference condition with a known, interior EIMC (opt-in, for interval coverage): an UNCAPPED notebook like perfect, but each answer its notes give is kept with probability 2^(-N/256) at load N (read off the number of records) and abstained on otherwise, one draw per question from its own stream. Expected Q_M = (q^4 (1 + 3q) / 4)^(1/6): 0.934, 0.872, 0.762, 0.582 at loads 32, 64, 128, 256, so EIMC 32, 64 and 128 at tau 0.9, 0.8 and 0.7 (docs/protocol.md). History and behavior like perfect.',
     uncappedNotebook: true,
-    memory: {
-      encode: 'all',
-      precedence: 'authority-then-time',
-      whenUnknown: 'abstain',
-      abstainAlways: false,
-      recallHalfLoad: 256,
+    policies: {
+      memory: {
+        encode: 'all',
+        precedence: 'authority-then-time',
+        whenUnknown: 'abstain',
+        abstainAlways: false,
+        recallHalfLoad: 256,
+      },
+      history: quietHistory,
+      behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
     },
-    history: quietHistory,
-    behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
   },
   'fading-notebook': {
     name: 'fading-notebook',
     description:
       'A reference condition for studies with a known decay in wall-clock time (opt-in): an UNCAPPED notebook like perfect that records when it was written; at a question each key is still known with probability 2^(-d/7), d the days since writing (one draw per key, the same at every session), and abstained on otherwise. Expected retrieval accuracy r at delay d: 2^(-d/7) (docs/study-decay.md). History and behavior like perfect.',
     uncappedNotebook: true,
-    memory: {
-      encode: 'all',
-      precedence: 'authority-then-time',
-      whenUnknown: 'abstain',
-      abstainAlways: false,
-      halfLifeDays: 7,
+    policies: {
+      memory: {
+        encode: 'all',
+        precedence: 'authority-then-time',
+        whenUnknown: 'abstain',
+        abstainAlways: false,
+        halfLifeDays: 7,
+      },
+      history: quietHistory,
+      behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
     },
-    history: quietHistory,
-    behavior: { errorRate: 0, framingBias: false, abstainAlways: false },
   },
 };
 
@@ -195,23 +221,23 @@ export const SCRIPTED_SYSTEMS: Readonly<Record<ScriptedSystemName, ScriptedSyste
 export const DEFAULT_SCRIPTED_SEED = 20260901;
 
 /** The declared noise probabilities of a scripted system, for the manifest. */
-export function declaredNoise(definition: ScriptedSystemDefinition): Record<string, number> {
+export function declaredNoise({ policies }: ScriptedSystemDefinition): Record<string, number> {
   return {
-    historyMaintenanceForget: definition.history.maintenanceForget,
-    historyProbeFlip: definition.history.probeFlip,
-    behaviorError: definition.behavior.errorRate,
+    historyMaintenanceForget: policies.history.maintenanceForget,
+    historyProbeFlip: policies.history.probeFlip,
+    behaviorError: policies.behavior.errorRate,
     // declared only where it is not zero, so the roster's manifests keep their bytes
-    ...((definition.behavior.wordingFlip ?? 0) > 0
-      ? { behaviorWordingFlip: definition.behavior.wordingFlip ?? 0 }
+    ...((policies.behavior.wordingFlip ?? 0) > 0
+      ? { behaviorWordingFlip: policies.behavior.wordingFlip ?? 0 }
       : {}),
-    ...(definition.memory.recallHalfLoad === undefined
+    ...(policies.memory.recallHalfLoad === undefined
       ? {}
       : // declared as a probability: q(N) = 2^(-N / halfLoad) = (1 - fade)^N
-        { memoryFadePerLoadUnit: 1 - 2 ** (-1 / definition.memory.recallHalfLoad) }),
-    ...(definition.memory.halfLifeDays === undefined
+        { memoryFadePerLoadUnit: 1 - 2 ** (-1 / policies.memory.recallHalfLoad) }),
+    ...(policies.memory.halfLifeDays === undefined
       ? {}
       : // declared as a probability: a key survives d days with (1 - decay)^d = 2^(-d / h)
-        { memoryDecayPerDay: 1 - 2 ** (-1 / definition.memory.halfLifeDays) }),
+        { memoryDecayPerDay: 1 - 2 ** (-1 / policies.memory.halfLifeDays) }),
   };
 }
 
@@ -288,16 +314,12 @@ interface RequestBlock {
 }
 
 /**
- * A scripted system's own parameters for an experiment (`ScriptedContext.policy`): its memory,
- * history and behavior policies under those experiments' IDs; none for any other experiment
- * (whose folder keeps its own table by system name).
+ * A scripted system's own parameters for an experiment (`ScriptedContext.policy`): its entry in
+ * `policies` under the experiment's ID; none for any other experiment (whose folder keeps its own
+ * table by system name).
  */
 function policyOf(definition: ScriptedSystemDefinition, experimentId: string): unknown {
-  const policies: Readonly<Record<string, unknown>> = {
-    memory: definition.memory,
-    history: definition.history,
-    behavior: definition.behavior,
-  };
+  const policies: Readonly<Record<string, unknown>> = definition.policies;
   return Object.hasOwn(policies, experimentId) ? policies[experimentId] : undefined;
 }
 

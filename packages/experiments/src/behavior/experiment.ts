@@ -8,7 +8,7 @@ import { InvalidArgumentError } from '@chi/spec';
 import { type BehaviorExperimentParams, BehaviorExperimentParamsSchema } from '@chi/spec/internal';
 import { z } from 'zod';
 import type { BuiltInHost } from '../built-in-experiment';
-import { BEHAVIOR_WORDINGS } from './prompts';
+import { BEHAVIOR_PROMPT_TEMPLATES, BEHAVIOR_WORDINGS } from './prompts';
 import { renderBehaviorHalf } from './render';
 
 /** The behavioral probes' two independently answered halves. */
@@ -141,5 +141,6 @@ export const behaviorExperiment = defineExperiment<BehaviorExperimentParams, Bui
     });
   },
   wordings: BEHAVIOR_WORDINGS,
+  promptTemplates: BEHAVIOR_PROMPT_TEMPLATES,
   unusedTemplates: (params) => (params?.wordings === 2 ? [] : ['behavior-questions-w2']),
 });

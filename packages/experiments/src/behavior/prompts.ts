@@ -1,10 +1,10 @@
 import type { ExperimentPromptTemplate } from '@chi/experiment';
 
-// The prompt templates of the behavioral probes. The run's templates are still the pilot's
-// packaged files (`packages/pilot/prompts/behavior-*.txt`, frozen into `manifest.prompts`); what a
-// scripted system needs without a file system lives here: the two question wordings it reads an
-// item's facts back from. Their text is the files' bytes (the pilot's prompts test compares
-// them), so a scripted reply is the same whichever copy it reads.
+// The prompt templates of the behavioral probes, declared by the module (`promptTemplates`).
+// The scripted systems read an item's facts back from the two question wordings.
+// The text is the former packaged file's bytes (`packages/pilot/prompts/<name>@<version>.txt`):
+// its SHA-256 is what `manifest.prompts` freezes (`registry.test.ts` pins it; a new text needs a
+// new version). A run renders from its frozen copy, never from these constants.
 
 /**
  * The declared equivalent wordings of the behavioral items, by wording number: the same facts,
@@ -93,3 +93,28 @@ Option {{ID}}: there is a {{PERCENT}}% chance that you lose {{UNITS_WITH}} units
 Pick one candidate from {{CANDIDATES}}. The following records state attributes of the candidates: {{RECORDS}}. The candidate you pick has to meet all of these constraints: {{CONSTRAINTS}}. Of the candidates meeting every constraint, pick the one with the {{DIRECTION}} {{OBJECTIVE}}. Reply with the candidate ID.
 `,
 };
+
+/** `behavior-half@2`: the behavioral half of a session: the items block and the answer format. */
+export const BEHAVIOR_HALF_PROMPT: ExperimentPromptTemplate = {
+  name: 'behavior-half',
+  version: '2',
+  text: `TASK: answer a set of small independent tasks.
+
+Each item in the ITEMS block is a self-contained task: its "question" gives everything needed and says what is asked. For an item with "options", answer with one of its options, exactly as written. For an item whose "options" is null, answer with the exact requested value as a string.
+
+Reply with a JSON array and nothing else. It must contain exactly one object per item, with exactly the fields "id" and "answer":
+[{"id": "<item id>", "answer": "<your answer>"}]
+Use every item id exactly once and add no other fields.
+
+{{REQUEST_BLOCK}}
+
+{{ITEMS_BLOCK}}
+`,
+};
+
+/** Every template of the behavioral probes, as the module declares them. */
+export const BEHAVIOR_PROMPT_TEMPLATES: readonly ExperimentPromptTemplate[] = [
+  BEHAVIOR_HALF_PROMPT,
+  BEHAVIOR_QUESTIONS_PROMPT,
+  BEHAVIOR_QUESTIONS_W2_PROMPT,
+];

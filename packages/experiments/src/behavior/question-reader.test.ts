@@ -28,9 +28,9 @@ describe('readBehaviorQuestion', () => {
 });
 
 describe('the question wordings a scripted system reads', () => {
-  it("are the pilot's packaged template files byte for byte (their frozen hashes)", () => {
-    // the SHA-256 of packages/pilot/prompts/<name>@1.txt, which every default manifest freezes:
-    // a scripted reply read from this copy is the reply read from the run's own
+  it('are the declared templates byte for byte (their frozen hashes)', () => {
+    // the SHA-256 of the former packages/pilot/prompts/<name>@1.txt, which every default manifest
+    // freezes: a scripted reply read from this copy is the reply read from the run's own
     const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
     expect(sha256(BEHAVIOR_QUESTIONS_PROMPT.text)).toBe(
       '80ece9d70b1841e61e5572b6d1f2cad34dd6a32e17f5743c108e888d2498ce85',

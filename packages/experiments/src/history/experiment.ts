@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import type { BuiltInHost } from '../built-in-experiment';
 import { manifestPolicy } from '../memory-policy';
+import { HISTORY_PROMPT_TEMPLATES } from './prompts';
 import { renderHistoryProbe, renderHistoryUpdate } from './render';
 
 /** The checkpoints of a history trajectory and the invocation that produces each notebook. */
@@ -185,6 +186,7 @@ export const historyExperiment = defineExperiment<HistoryExperimentParams, Built
     });
   },
   notebookKey: historyNotebookKey,
+  promptTemplates: HISTORY_PROMPT_TEMPLATES,
   startingNotebooks: (manifest) =>
     manifest.worldSeeds.flatMap((worldSeed) =>
       HISTORY_IDS.map((history) => historyNotebookKey({ worldSeed, history, checkpoint: 0 })),

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { type BuiltInHost, memoryWorldKey } from '../built-in-experiment';
 import { manifestPolicy } from '../memory-policy';
 import { sharedRender } from '../shared-renders';
-import { TRANSCRIPT_REPLAY_TEMPLATES } from './prompts';
+import { MEMORY_PROMPT_TEMPLATES, TRANSCRIPT_REPLAY_TEMPLATES } from './prompts';
 import {
   renderMemoryEncode,
   renderMemoryOracleProbe,
@@ -364,6 +364,7 @@ export const memoryExperiment = defineExperiment<MemoryExperimentParams, BuiltIn
     });
   },
   notebookKey: memoryNotebookKey,
+  promptTemplates: MEMORY_PROMPT_TEMPLATES,
   unusedTemplates: (params) =>
     params?.transcriptReplay === true ? [] : TRANSCRIPT_REPLAY_TEMPLATES,
 });

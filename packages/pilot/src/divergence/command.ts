@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { checkSha256Sums } from '@chi/report';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
+import { registeredPromptTemplates } from '../experiments/declared-templates';
 import { createProgressRenderer } from '../progress';
-import { loadPromptTemplates } from '../prompts';
 import { interruptedResumeHint } from '../resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
 import { divergenceManifestOf } from './manifest';
@@ -106,7 +106,7 @@ export async function divergencePilotCommand(
     io.stdout.write(
       formatDivergencePlan(
         manifest,
-        divergencePlanCost(manifest, loadPromptTemplates(), options.catalog),
+        divergencePlanCost(manifest, registeredPromptTemplates(), options.catalog),
         options.ceilingUsd ?? null,
       ),
     );

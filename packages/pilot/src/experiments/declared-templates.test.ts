@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { runPilot } from '../pilot';
 import { promptSections, renderTemplate, requireSection, requireTemplate } from '../prompts';
-import { createRun, prepareRun } from '../run-create';
+import { createRun, planRun, prepareRun } from '../run-create';
 import { executeRun } from '../run-execute';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
@@ -217,5 +217,38 @@ describe('declared template names and sections are checked', () => {
     expect(checkExperimentContract(stray, { reply: () => 'hello' }).problems.join('\n')).toMatch(
       /names template x-greet@2, which is not among the run's prompts/,
     );
+  });
+});
+
+describe("the default run's declared templates", () => {
+  const frozen = (templates: readonly string[] | undefined) =>
+    planRun({
+      settings: defaultOfflineSettings({
+        systems: [scriptedSystemSpec('perfect')],
+        ...(templates === undefined ? {} : { templates }),
+      }),
+      createdAt: new Date('2026-09-01T00:00:00.000Z'),
+    }).frozen.manifest.prompts.map((ref) => `${ref.name}@${ref.version} ${ref.sha256}`);
+
+  it('are frozen with the bytes the pilot once packaged, whether or not the run includes them', () => {
+    // the templates and SHA-256 a default manifest froze when they were packaged files
+    const packaged = [
+      'behavior-half@2 373078048e775b30068cf4e18b92add94ffba2fd7a35fd2ba4ff9bb48ca0efc3',
+      'behavior-questions@1 80ece9d70b1841e61e5572b6d1f2cad34dd6a32e17f5743c108e888d2498ce85',
+      'history-probe@1 b79b1172f6b0b5424dfcdd95dacbb2a15a279d7d7b83eee6bbf324230dc16f5c',
+      'history-update@1 a7eb971043894b365998c4b806622856a3c2a1955b8e5932f4a4a244b769ccc1',
+      'memory-encode@1 9c0ea4663058a5ab30d1822458a5e01348a563929c0363a35ca79a05907dcdd0',
+      'memory-probe@1 bb8f1969733c27f332c59a3705500d2bd78712b3f3d7d7bf3d7db85343e87e59',
+      'memory-probe-oracle@1 587fd7bca4ca968bd007d18b2a43b7c523a42ccedd7d6b0e12e0b4105a8012c5',
+      'smoke@1 592dc0f3a21ac57577299b246e7911b6c914d415d8ed03cb9251b8fdc7b0c565',
+      'system@1 a1e30105caa6e0bfa3a2130829c5630b0f99366fc5c74ddc1031d9afbb11e984',
+    ];
+    expect(frozen(undefined)).toEqual(packaged);
+    // a run that leaves the three out (the opt-in release) freezes them all the same, so its
+    // manifest and run ID do not depend on where the bytes live
+    const optIn = frozen(['goal-persistence']);
+    expect(optIn.filter((line) => !line.startsWith('goal-step@'))).toEqual(packaged);
+    // an opt-in module left out freezes none of its own
+    expect(frozen(['history']).some((line) => line.startsWith('goal-step@'))).toBe(false);
   });
 });

@@ -1,11 +1,13 @@
 import { InvalidArgumentError } from '@chi/spec';
 import {
+  loadPromptTemplates,
   type PromptSet,
   type PromptTemplate,
   parsePromptTemplate,
   promptSections,
 } from '../prompts';
 import type { AnyExperiment, ExperimentPromptTemplate } from './experiment';
+import { REGISTERED_EXPERIMENTS } from './registry';
 
 /** A template name as its file name holds it (`prompts/<name>@<version>.txt`). */
 const NAME = /^[a-z0-9-]+$/;
@@ -83,4 +85,13 @@ export function withDeclaredTemplates(
   experiments: readonly AnyExperiment[],
 ): PromptSet {
   return new Map([...packaged, ...declaredTemplates(experiments, packaged)]);
+}
+
+/**
+ * Every template the registered experiments can render from: the packaged ones (`smoke`,
+ * `system`) and those every built-in folder declares (memory, history and behavior among them),
+ * for a reader outside a run folder (a plan's cost, the imitator's question wordings).
+ */
+export function registeredPromptTemplates(): PromptSet {
+  return withDeclaredTemplates(loadPromptTemplates(), REGISTERED_EXPERIMENTS);
 }
