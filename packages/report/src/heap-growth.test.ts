@@ -42,7 +42,7 @@ describe('the command-line entries', () => {
     // the first statement that runs a command: the verify CLI (not on its worker threads), or
     // chi's dispatch to its command
     const command = source.search(
-      /\n(if \(!worker\) )?(process\.exitCode = await runVerifyCli|runCli|main)\(/,
+      /\n(if \(!worker\) )?(process\.exitCode = await runVerifyCli|runChi|runCli|main)\(/,
     );
     expect(command).toBeGreaterThan(0);
     expect(call).toBeLessThan(command);
