@@ -18,8 +18,6 @@ export type { BuiltInScorerHost } from './block-scorer';
 export { type BuiltInRecords, memoryFileKey, memoryWorldKey } from './built-in-experiment';
 export {
   DIVERGENCE_EXPERIMENT_ID,
-  divergenceCallOf,
-  divergenceExperiment,
   divergenceExperimentParams,
 } from './divergence/experiment';
 export {
@@ -32,21 +30,15 @@ export { type DivergenceManifest, divergenceManifestOf } from './divergence/mani
 export {
   type NotApplicableArm,
   notApplicableArms,
-  notApplicableReason,
 } from './divergence/not-applicable';
-export { divergenceBlockId, divergenceNotebookKey, planDivergenceWorld } from './divergence/plan';
+export { divergenceBlockId, planDivergenceWorld } from './divergence/plan';
 export {
   type ArmCall,
   armCalls,
-  DIVERGENCE_ARMS,
-  DIVERGENCE_CHECKPOINTS,
-  DIVERGENCE_OPERATION_CHECKPOINTS,
-  DIVERGENCE_PRIMARY_CHECKPOINT,
   DIVERGENCE_PROTOCOL_ID,
   type DivergenceArm,
   divergenceRequestsPerWorld,
 } from './divergence/protocol';
-export { divergenceStepOf, renderDivergenceCall } from './divergence/render';
 export {
   type DivergenceCallLine,
   type DivergenceProbeScore,
@@ -54,7 +46,6 @@ export {
   type NotebookOperation,
   probeScoreOf,
 } from './divergence/scorer';
-export { warrantedAnswers } from './divergence/warranted';
 export { buildDivergenceWorld, type DivergenceWorld } from './divergence/world';
 export { readHistoryProbe } from './history/probe-reading';
 export { renderHistoryProbe, renderHistoryUpdate } from './history/render';
@@ -97,7 +88,6 @@ export {
   emptyNotebook,
   NOTEBOOK_CAP_BYTES,
   type NotebookContent,
-  toWellFormed,
   utf8ByteLength,
 } from './notebook';
 export { renderRequest, requestHeader } from './rendering';

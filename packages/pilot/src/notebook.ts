@@ -6,6 +6,5 @@ export {
   emptyNotebook,
   NOTEBOOK_CAP_BYTES,
   type NotebookContent,
-  toWellFormed,
   utf8ByteLength,
 } from '@chi/experiments/internal';

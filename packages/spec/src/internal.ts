@@ -37,13 +37,10 @@ export {
   DivergenceExperimentParamsSchema,
 } from './divergence-params';
 export {
-  ACCOUNT_FAILURE_STATUSES,
-  type FailureCategory,
   failureCategory,
   infrastructureReason,
   isAccountFailure,
   isInfrastructureFailure,
-  ROUTING_FAILURE_STATUSES,
 } from './failure-class';
 export {
   HISTORY_IDS,

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { divergence } from '@chi/experiments';
 import {
   DIVERGENCE_PROTOCOL_ID,
   type DivergenceManifest,
-  divergenceExperiment,
   divergenceManifestOf,
 } from '@chi/experiments/internal';
 import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
@@ -61,8 +61,11 @@ export const DIVERGENCE_SCRIPTED_SEED = 20260901;
  */
 export const divergencePaths: (runDir: string) => RunPaths = runFolderPaths;
 
-/** The experiment registry of a divergence run: the divergence protocol alone. */
-export const DIVERGENCE_REGISTRY: readonly AnyExperiment[] = [divergenceExperiment];
+/**
+ * The experiment registry of a divergence run: the divergence protocol alone (the module of the
+ * `divergence` folder of `@chi/experiments`, one of its `PROTOCOL_EXPERIMENTS`).
+ */
+export const DIVERGENCE_REGISTRY: readonly AnyExperiment[] = [divergence.experiment];
 
 /** What a divergence run is made of beyond its number of worlds. */
 export interface DivergenceSelection {
