@@ -233,3 +233,35 @@ export function checkBuiltInRegistry<List extends readonly BuiltInExperiment[]>(
   checkExperimentSet(registry.map(({ experiment }) => experiment));
   return registry;
 }
+
+/**
+ * An experiment that is a protocol of its own, not a template of the default pilot: its module
+ * and its scorer, from one folder of `@chi/experiments` (the divergence protocol). A run includes
+ * it only through its own command (`chi divergence`), never through `chi pilot --templates`, so
+ * it has no `inDefaultRun` flag; its scripted reference systems are instance-seeded chat models
+ * kept by the runner (each arm is an independently initialized instance whose hidden state
+ * persists across its calls), which a per-request {@link ScriptedContext} policy cannot express.
+ *
+ * @typeParam Params - its parameters as frozen in `manifest.experiments[id]`.
+ * @typeParam ScorerParams - what its scorer reads of the manifest (its `parametersOf`), which may
+ *   be a wider view than `Params` (the divergence scorer reads the systems and the notebook cap).
+ */
+export interface ProtocolExperiment<Params = unknown, ScorerParams = unknown> {
+  readonly experiment: Experiment<Params, BuiltInHost>;
+  readonly scorer: ExperimentScorer<ScorerParams>;
+}
+
+/**
+ * Defines a protocol experiment, checking that its module and scorer agree on the ID (an identity
+ * function otherwise).
+ */
+export function defineProtocolExperiment<Params, ScorerParams>(
+  protocol: ProtocolExperiment<Params, ScorerParams>,
+): ProtocolExperiment<Params, ScorerParams> {
+  if (protocol.scorer.experimentId !== protocol.experiment.id)
+    throw new InvalidArgumentError(
+      'scorer',
+      `experiment ${protocol.experiment.id} has a scorer for ${protocol.scorer.experimentId}`,
+    );
+  return protocol;
+}

@@ -13,11 +13,14 @@ export {
   type BuiltInHost,
   checkExperimentSet,
   defineBuiltInExperiment,
+  defineProtocolExperiment,
+  type ProtocolExperiment,
   type ScriptedContext,
   type ScriptedNoise,
 } from './built-in-experiment';
+export { divergence } from './divergence';
 export { feedbackValence } from './feedback-valence';
 export { goalPersistence } from './goal-persistence';
 export { history } from './history';
 export { memory } from './memory';
-export { BUILT_IN_EXPERIMENTS } from './registry';
+export { BUILT_IN_EXPERIMENTS, PROTOCOL_EXPERIMENTS } from './registry';

@@ -16,6 +16,37 @@ export {
 } from './behavior/scripted';
 export type { BuiltInScorerHost } from './block-scorer';
 export { type BuiltInRecords, memoryFileKey, memoryWorldKey } from './built-in-experiment';
+export {
+  DIVERGENCE_EXPERIMENT_ID,
+  divergenceExperimentParams,
+} from './divergence/experiment';
+export {
+  DIVERGENCE_INTERVAL_METHOD,
+  DIVERGENCE_INTERVAL_METHOD_LABELS,
+  type DivergenceIntervalMethod,
+  LEGACY_DIVERGENCE_INTERVAL_METHOD,
+} from './divergence/interval-method';
+export { type DivergenceManifest, divergenceManifestOf } from './divergence/manifest';
+export {
+  type NotApplicableArm,
+  notApplicableArms,
+} from './divergence/not-applicable';
+export { divergenceBlockId, planDivergenceWorld } from './divergence/plan';
+export {
+  type ArmCall,
+  armCalls,
+  DIVERGENCE_PROTOCOL_ID,
+  type DivergenceArm,
+  divergenceRequestsPerWorld,
+} from './divergence/protocol';
+export {
+  type DivergenceCallLine,
+  type DivergenceProbeScore,
+  divergenceScorer,
+  type NotebookOperation,
+  probeScoreOf,
+} from './divergence/scorer';
+export { buildDivergenceWorld, type DivergenceWorld } from './divergence/world';
 export { readHistoryProbe } from './history/probe-reading';
 export { renderHistoryProbe, renderHistoryUpdate } from './history/render';
 export {
@@ -51,5 +82,13 @@ export {
   policyTemplate,
   SYSTEM_POLICY_TEMPLATES,
 } from './memory-policy';
+export {
+  applyNotebookCap,
+  corruptedNotebook,
+  emptyNotebook,
+  NOTEBOOK_CAP_BYTES,
+  type NotebookContent,
+  utf8ByteLength,
+} from './notebook';
 export { renderRequest, requestHeader } from './rendering';
 export { scriptedArray, scriptedObject } from './scripted-blocks';

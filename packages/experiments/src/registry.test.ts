@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkBuiltInRegistry, defineBuiltInExperiment } from './built-in-experiment';
+import {
+  checkBuiltInRegistry,
+  defineBuiltInExperiment,
+  defineProtocolExperiment,
+} from './built-in-experiment';
+import { divergence } from './divergence';
 import { feedbackValence } from './feedback-valence';
 import { goalPersistence } from './goal-persistence';
-import { BUILT_IN_EXPERIMENTS } from './registry';
+import { BUILT_IN_EXPERIMENTS, PROTOCOL_EXPERIMENTS } from './registry';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -80,5 +85,23 @@ describe('the built-in registry', () => {
         notebookCapBytes: 6000,
       }),
     ).toThrow(/goal-persistence has no scripted policy for "nobody"/);
+  });
+});
+
+describe('the protocol experiments', () => {
+  it('lists the divergence folder apart from the built-in ones, so no template list offers it', () => {
+    expect(PROTOCOL_EXPERIMENTS).toEqual([divergence]);
+    expect(divergence.experiment.id).toBe('divergence');
+    expect(divergence.scorer.experimentId).toBe('divergence');
+    expect(BUILT_IN_EXPERIMENTS.map((b) => b.experiment.id)).not.toContain('divergence');
+  });
+
+  it('refuses a protocol whose scorer is of another experiment', () => {
+    expect(() =>
+      defineProtocolExperiment({
+        experiment: divergence.experiment,
+        scorer: goalPersistence.scorer as unknown as typeof divergence.scorer,
+      }),
+    ).toThrow(/experiment divergence has a scorer for goal-persistence/);
   });
 });

@@ -1,5 +1,11 @@
 import { behavior } from './behavior';
-import { type BuiltInExperiment, checkBuiltInRegistry } from './built-in-experiment';
+import {
+  type BuiltInExperiment,
+  checkBuiltInRegistry,
+  checkExperimentSet,
+  type ProtocolExperiment,
+} from './built-in-experiment';
+import { divergence } from './divergence';
 import { feedbackValence } from './feedback-valence';
 import { goalPersistence } from './goal-persistence';
 import { history } from './history';
@@ -18,3 +24,15 @@ export const BUILT_IN_EXPERIMENTS: readonly BuiltInExperiment[] = checkBuiltInRe
   goalPersistence,
   feedbackValence,
 ]);
+
+/**
+ * The experiments that are protocols of their own (the divergence protocol), each a folder like
+ * the built-in ones but not among {@link BUILT_IN_EXPERIMENTS}: `chi pilot --templates`, the
+ * scripted systems' switch and `chi templates` iterate that list only, so none of them offers or
+ * changes one of these, and the default pilot's plan, manifest and release do not include them.
+ * Their IDs and tasks are checked against the built-in ones.
+ */
+export const PROTOCOL_EXPERIMENTS: readonly ProtocolExperiment[] = [divergence];
+checkExperimentSet(
+  [...BUILT_IN_EXPERIMENTS, ...PROTOCOL_EXPERIMENTS].map((entry) => entry.experiment),
+);

@@ -7,6 +7,8 @@
  * @packageDocumentation
  */
 // The divergence protocol v0.1 (issue 19): `chi pilot --protocol divergence-v0.1`.
+
+export type { DivergenceIntervalMethod, DivergenceManifest } from '@chi/experiments/internal';
 export type {
   DivergenceAnalysis,
   DivergenceDynamic,
@@ -15,8 +17,6 @@ export type {
   DivergenceSystemResult,
   ExcludedInstance,
 } from './divergence/analyze';
-export type { DivergenceIntervalMethod } from './divergence/interval-method';
-export type { DivergenceManifest } from './divergence/manifest';
 export { writeDivergenceRelease } from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { divergenceManifestOf } from './divergence/manifest';
+export { divergenceManifestOf } from '@chi/experiments/internal';
 export { DIVERGENCE_REGISTRY, divergenceSettings } from './divergence/run';
 export { finishRun } from './pilot';
 export { SCRIPTED_SYSTEM_NAMES } from './scripted-systems';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
+import { DIVERGENCE_EXPERIMENT_ID, DIVERGENCE_PROTOCOL_ID } from '@chi/experiments/internal';
 import { canonicalJson, sha256Hex } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
@@ -13,8 +14,6 @@ import {
 } from '@chi/spec';
 import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES, type PromptRef } from '@chi/spec/internal';
 import { chiComparisonFor } from './chi-comparison';
-import { DIVERGENCE_PROTOCOL_ID } from './divergence/protocol';
-import { DIVERGENCE_EXPERIMENT_ID } from './experiments/divergence';
 import type { AnyExperiment, Experiment } from './experiments/experiment';
 import {
   PILOT_EXPERIMENT_IDS,

@@ -1,16 +1,11 @@
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import type { NotesLookup } from './experiments/experiment';
-import { type NotebookContent, utf8ByteLength } from './notebook';
+import { corruptedNotebook, type NotebookContent } from './notebook';
 import type { RunSession } from './run-session';
 
 /** Where the runner keeps the notebook a named request wrote, in `RunSession.notebooks`. */
 export function sourceNotebookKey(systemId: string, requestId: string): string {
   return `${systemId}|request|${requestId}`;
-}
-
-/** The notebook a reversible fault shows: unreadable, the same UTF-8 byte length. */
-export function corruptedNotebook(notes: string): string {
-  return '~'.repeat(utf8ByteLength(notes));
 }
 
 function namedNotebook(session: RunSession, request: PlannedRequest, named: string): string {

@@ -37,6 +37,12 @@ export {
   DivergenceExperimentParamsSchema,
 } from './divergence-params';
 export {
+  failureCategory,
+  infrastructureReason,
+  isAccountFailure,
+  isInfrastructureFailure,
+} from './failure-class';
+export {
   HISTORY_IDS,
   type HistoryEnvironment,
   type HistoryEvidence,

@@ -10,6 +10,13 @@ import {
   stability,
 } from '@chi/chis';
 import { replicateChange } from '@chi/chis/internal';
+import type { DivergenceManifest } from '@chi/experiments/internal';
+import {
+  type DivergenceIntervalMethod,
+  LEGACY_DIVERGENCE_INTERVAL_METHOD,
+  type NotApplicableArm,
+  notApplicableArms,
+} from '@chi/experiments/internal';
 import type { ChisEntry, EvidenceClass } from '@chi/spec';
 import {
   type BootstrapEstimate,
@@ -19,12 +26,6 @@ import {
   studentizedClusterMeans,
 } from '@chi/stats';
 import { notEstimableReason } from './estimable';
-import {
-  type DivergenceIntervalMethod,
-  LEGACY_DIVERGENCE_INTERVAL_METHOD,
-} from './interval-method';
-import type { DivergenceManifest } from './manifest';
-import { type NotApplicableArm, notApplicableArms } from './not-applicable';
 
 /** The distance-based series reported at every checkpoint, per system. */
 export const DIVERGENCE_SERIES = [

@@ -1,3 +1,11 @@
+import type { ArmCall } from '@chi/experiments/internal';
+import {
+  type DivergenceCallLine,
+  type DivergenceProbeScore,
+  divergenceScorer,
+  type NotebookOperation,
+  probeScoreOf,
+} from '@chi/experiments/internal';
 import { type ModuleScoringSource, scoreModule } from '@chi/report/internal';
 import { computeBlockStatuses, type RequestOutcome } from '@chi/run';
 import { foldAttemptLog, isInfrastructureFailure, loggedOutcome } from '@chi/run/internal';
@@ -8,16 +16,8 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import type { ExcludedInstance } from './analyze';
-import type { ArmCall } from './protocol';
-import {
-  type DivergenceCallLine,
-  type DivergenceProbeScore,
-  divergenceScorer,
-  type NotebookOperation,
-  probeScoreOf,
-} from './scorer';
 
-export type { NotebookOperation } from './scorer';
+export type { NotebookOperation } from '@chi/experiments/internal';
 
 /**
  * One resolved call of a divergence run: a trace line of `divergenceScorer` (what it scored of

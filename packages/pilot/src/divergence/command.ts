@@ -1,5 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import {
+  DIVERGENCE_PROTOCOL_ID,
+  divergenceManifestOf,
+  divergenceRequestsPerWorld,
+} from '@chi/experiments/internal';
 import { checkSha256Sums } from '@chi/report';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
@@ -7,9 +12,7 @@ import { registeredPromptTemplates } from '../experiments/declared-templates';
 import { createProgressRenderer } from '../progress';
 import { interruptedResumeHint } from '../resume-hint';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
-import { divergenceManifestOf } from './manifest';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
-import { DIVERGENCE_PROTOCOL_ID, divergenceRequestsPerWorld } from './protocol';
 import { compareDivergenceRelease } from './release';
 import {
   DIVERGENCE_REGISTRY,

@@ -1,4 +1,5 @@
 import { evidenceBanner } from '@chi/analysis';
+import { DIVERGENCE_INTERVAL_METHOD_LABELS } from '@chi/experiments/internal';
 import type { ReportFigure } from '@chi/report/internal';
 import type {
   DivergenceAnalysis,
@@ -6,7 +7,6 @@ import type {
   DivergenceSeries,
   DivergenceSystemResult,
 } from './analyze';
-import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
 
 /**
  * The figures of a divergence release (`figures/<id>.svg`), drawn as plain SVG from the analysis

@@ -1,13 +1,13 @@
-import { clusterBootstrap, meanOverClusters, studentizedClusterMeans } from '@chi/stats';
-import { describe, expect, it } from 'vitest';
-import { divergenceExperimentParams } from '../experiments/divergence';
-import { divergenceIntervalMethod } from './analyze';
+import type { DivergenceManifest } from '@chi/experiments/internal';
 import {
   DIVERGENCE_INTERVAL_METHOD,
   DIVERGENCE_INTERVAL_METHOD_LABELS,
+  divergenceExperimentParams,
   LEGACY_DIVERGENCE_INTERVAL_METHOD,
-} from './interval-method';
-import type { DivergenceManifest } from './manifest';
+} from '@chi/experiments/internal';
+import { clusterBootstrap, meanOverClusters, studentizedClusterMeans } from '@chi/stats';
+import { describe, expect, it } from 'vitest';
+import { divergenceIntervalMethod } from './analyze';
 
 const analysisOf = (intervalMethod?: DivergenceManifest['analysis']['intervalMethod']) =>
   ({

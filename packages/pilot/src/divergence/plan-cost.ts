@@ -1,4 +1,10 @@
-import { renderHistoryProbe, renderHistoryUpdate } from '@chi/experiments/internal';
+import type { DivergenceManifest } from '@chi/experiments/internal';
+import {
+  armCalls,
+  buildDivergenceWorld,
+  renderHistoryProbe,
+  renderHistoryUpdate,
+} from '@chi/experiments/internal';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, Price, SystemSpec } from '@chi/spec';
 import { requestNonce } from '../plan';
@@ -10,9 +16,6 @@ import {
 } from '../plan-cost';
 import type { PromptSet } from '../prompts';
 import { DEFAULT_SAFETY_PRICE } from '../settings';
-import type { DivergenceManifest } from './manifest';
-import { armCalls } from './protocol';
-import { buildDivergenceWorld } from './world';
 
 /** What `chi pilot --protocol divergence-v0.1 --plan` prints. */
 export interface DivergencePlanCost extends RunPlanCost {

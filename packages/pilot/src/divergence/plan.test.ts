@@ -1,9 +1,12 @@
+import {
+  divergenceBlockId,
+  divergenceManifestOf,
+  divergenceRequestsPerWorld,
+  planDivergenceWorld,
+} from '@chi/experiments/internal';
 import { PlannedRequestSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../run-create';
-import { divergenceManifestOf } from './manifest';
-import { divergenceBlockId, planDivergenceWorld } from './plan';
-import { divergenceRequestsPerWorld } from './protocol';
 import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
 
 const manifest = divergenceManifestOf(

@@ -1,4 +1,5 @@
 import { evidenceBanner } from '@chi/analysis';
+import type { DivergenceManifest } from '@chi/experiments/internal';
 import {
   type LayoutName,
   type ReleaseLayoutRow,
@@ -16,7 +17,6 @@ import {
   type ExcludedInstance,
 } from './analyze';
 import { divergenceSystemLabel } from './figures';
-import type { DivergenceManifest } from './manifest';
 import { DIVERGENCE_ACCURACY_FILE, DIVERGENCE_WORLDS_FILE } from './release-file-names';
 
 export { DIVERGENCE_ACCURACY_FILE, DIVERGENCE_WORLDS_FILE } from './release-file-names';

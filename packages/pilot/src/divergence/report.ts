@@ -1,3 +1,5 @@
+import type { NotApplicableArm } from '@chi/experiments/internal';
+import { DIVERGENCE_INTERVAL_METHOD_LABELS } from '@chi/experiments/internal';
 import { type ReportBlock, renderHtml, renderMarkdown } from '@chi/report/internal';
 import { RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import {
@@ -13,12 +15,10 @@ import {
   divergenceFigures,
   divergenceSystemLabel,
 } from './figures';
-import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
-import type { NotApplicableArm } from './not-applicable';
 import { DIVERGENCE_ACCURACY_FILE, DIVERGENCE_WORLDS_FILE } from './release-file-names';
 import { TASK_ACCURACY_CAPTION, taskAccuracyTable } from './task-accuracy-table';
 
-export type { NotApplicableArm } from './not-applicable';
+export type { NotApplicableArm } from '@chi/experiments/internal';
 
 /**
  * What the divergence report reads: the analysis, whose `notApplicableArms` (present only when a

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { divergence } from '@chi/experiments';
+import {
+  DIVERGENCE_PROTOCOL_ID,
+  type DivergenceManifest,
+  divergenceManifestOf,
+} from '@chi/experiments/internal';
 import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
@@ -16,7 +22,6 @@ import {
 } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
 import type { PilotEventSink } from '../events';
-import { divergenceExperiment } from '../experiments/divergence';
 import type { AnyExperiment } from '../experiments/experiment';
 import { readFrozenManifest } from '../manifest';
 import { runPilot } from '../pilot';
@@ -34,8 +39,6 @@ import {
   incompleteInstances,
   loggedOutcomes,
 } from './calls';
-import { type DivergenceManifest, divergenceManifestOf } from './manifest';
-import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { writeDivergenceRelease } from './release';
 import { chisLogFiles, type DivergenceRecomputation } from './release-evidence';
 import { divergenceEntries } from './score';
@@ -58,8 +61,11 @@ export const DIVERGENCE_SCRIPTED_SEED = 20260901;
  */
 export const divergencePaths: (runDir: string) => RunPaths = runFolderPaths;
 
-/** The experiment registry of a divergence run: the divergence protocol alone. */
-export const DIVERGENCE_REGISTRY: readonly AnyExperiment[] = [divergenceExperiment];
+/**
+ * The experiment registry of a divergence run: the divergence protocol alone (the module of the
+ * `divergence` folder of `@chi/experiments`, one of its `PROTOCOL_EXPERIMENTS`).
+ */
+export const DIVERGENCE_REGISTRY: readonly AnyExperiment[] = [divergence.experiment];
 
 /** What a divergence run is made of beyond its number of worlds. */
 export interface DivergenceSelection {

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DIVERGENCE_PROTOCOL_ID, divergenceExperimentParams } from '@chi/experiments/internal';
 import { runFolderPaths } from '@chi/run/internal';
 import { RunManifestSchema } from '@chi/spec';
 import { afterEach, describe, expect, it } from 'vitest';
-import { divergenceExperimentParams } from '../experiments/divergence';
-import { DIVERGENCE_PROTOCOL_ID } from './protocol';
 import { recomputeDivergence, runDivergenceProtocol } from './run';
 
 const FIXTURES = join(import.meta.dirname, '..', '__fixtures__', 'divergence-sequential');

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScorerWorldInput, ScorerWorldResult } from '@chi/experiment';
 import { experimentScorerProblems } from '@chi/experiment/test';
+import { type DivergenceCallLine, divergenceScorer } from '@chi/experiments/internal';
 import { RunFolderDamagedError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chisLogFiles } from './release-evidence';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
-import { type DivergenceCallLine, divergenceScorer } from './scorer';
 
 // One offline run of two worlds (three scripted systems), shared by the checks below.
 const AT = new Date('2026-09-01T00:00:00.000Z');

@@ -1,8 +1,7 @@
+import type { DivergenceManifest } from '@chi/experiments/internal';
+import { armCalls, divergenceManifestOf } from '@chi/experiments/internal';
 import type { ChisEntry } from '@chi/spec';
 import { planRun } from '../run-create';
-import type { DivergenceManifest } from './manifest';
-import { divergenceManifestOf } from './manifest';
-import { armCalls } from './protocol';
 import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
 import { divergenceSystemSpec } from './scripted-divergence';
 

@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { NotApplicableArm } from '@chi/experiments/internal';
 import { parseCsv } from '@chi/report/viewer';
 import { RunFolderDamagedError } from '@chi/spec';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSystemResult } from './analyze';
-import type { NotApplicableArm } from './not-applicable';
 import { DIVERGENCE_WORLDS_FILE } from './release-file-names';
 
 /**

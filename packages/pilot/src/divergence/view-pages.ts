@@ -1,3 +1,4 @@
+import { DIVERGENCE_INTERVAL_METHOD_LABELS } from '@chi/experiments/internal';
 import {
   DIVERGENCE_SERIES,
   type DivergenceEstimate,
@@ -6,7 +7,6 @@ import {
   formatFamilies,
 } from './analyze';
 import { divergenceBanner, divergenceSystemLabel } from './figures';
-import { DIVERGENCE_INTERVAL_METHOD_LABELS } from './interval-method';
 import type { DivergenceCell, DivergenceViewAnalysis, DivergenceWorldRow } from './view-data';
 
 /**

@@ -1,3 +1,4 @@
+import { defineExperiment } from '@chi/experiment';
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import {
   type DivergenceExperimentParams,
@@ -5,8 +6,10 @@ import {
 } from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
 import { z } from 'zod';
-import { DIVERGENCE_INTERVAL_METHOD } from '../divergence/interval-method';
-import { divergenceNotebookKey, planDivergenceWorld } from '../divergence/plan';
+import type { BuiltInHost } from '../built-in-experiment';
+import { manifestPolicy } from '../memory-policy';
+import { DIVERGENCE_INTERVAL_METHOD } from './interval-method';
+import { divergenceNotebookKey, planDivergenceWorld } from './plan';
 import {
   type ArmCall,
   armCalls,
@@ -15,11 +18,9 @@ import {
   DIVERGENCE_OPERATION_CHECKPOINTS,
   DIVERGENCE_PRIMARY_CHECKPOINT,
   type DivergenceArm,
-} from '../divergence/protocol';
-import { renderDivergenceCall } from '../divergence/render';
-import { buildDivergenceWorld } from '../divergence/world';
-import { manifestPolicy } from '../memory-systems/policy-prompts';
-import { defineExperiment } from './experiment';
+} from './protocol';
+import { renderDivergenceCall } from './render';
+import { buildDivergenceWorld } from './world';
 
 /** The experiment ID of the divergence protocol, the key of its parameters in the manifest. */
 export const DIVERGENCE_EXPERIMENT_ID = 'divergence';
@@ -73,7 +74,7 @@ export function divergenceCallOf(
  * `manifest.experiments.divergence`). docs/architecture.md, "The divergence protocol and the
  * shared runner", says what of the port this is.
  */
-export const divergenceExperiment = defineExperiment<DivergenceExperimentParams>({
+export const divergenceExperiment = defineExperiment<DivergenceExperimentParams, BuiltInHost>({
   specificationVersion: 'chi-experiment-v1',
   id: DIVERGENCE_EXPERIMENT_ID,
   title: 'Experience divergence (the v0.1 divergence protocol)',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   defineExperimentScorer,
   jsonBlockIds,
@@ -5,18 +6,15 @@ import {
   type ScorerWorldInput,
   type ScorerWorldResult,
 } from '@chi/experiment';
-import { readHistoryProbe } from '@chi/experiments/internal';
-import { sha256Hex } from '@chi/run';
-import { isInfrastructureFailure } from '@chi/run/internal';
 import { type ChatResult, type Decision, InvalidArgumentError } from '@chi/spec';
-import type { NotebookSource } from '@chi/spec/internal';
-import { DIVERGENCE_EXPERIMENT_ID, divergenceCallOf } from '../experiments/divergence';
-import { applyNotebookCap } from '../notebook';
-import { corruptedNotebook } from '../run-notebook-source';
+import { isInfrastructureFailure, type NotebookSource } from '@chi/spec/internal';
+import { readHistoryProbe } from '../history/probe-reading';
+import { applyNotebookCap, corruptedNotebook } from '../notebook';
+import { DIVERGENCE_EXPERIMENT_ID, divergenceCallOf } from './experiment';
 import type { DivergenceManifest } from './manifest';
 import { divergenceManifestOf } from './manifest';
 import type { ArmCall, DivergenceArm } from './protocol';
-import { warrantedAnswers } from './score';
+import { warrantedAnswers } from './warranted';
 import { buildDivergenceWorld, type DivergenceWorld } from './world';
 
 /**
@@ -329,7 +327,7 @@ function callLine(fold: WorldFold, entry: Call): DivergenceCallLine {
     role: call.role,
     condition: call.condition,
     operations: operationsOf(request.request.notebookSource, arm, call).join('+'),
-    notesShownSha256: sha256Hex(shown),
+    notesShownSha256: createHash('sha256').update(shown, 'utf8').digest('hex'),
     notebookSha256: notebook.sha256,
     notebookBytes: notebook.bytes,
     finishedAt: result.finishedAt,

@@ -1,7 +1,6 @@
+import { type PlannedUnit, requestNonce } from '@chi/experiment';
 import type { PlannedRequest } from '@chi/spec';
 import type { NotebookSource } from '@chi/spec/internal';
-import type { PlannedUnit } from '../experiments/experiment';
-import { requestNonce } from '../plan-request';
 import type { DivergenceManifest } from './manifest';
 import { notApplicableReason } from './not-applicable';
 import { type ArmCall, armCalls, type DivergenceArm } from './protocol';

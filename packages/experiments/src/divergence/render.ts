@@ -1,8 +1,7 @@
-import { renderHistoryProbe, renderHistoryUpdate } from '@chi/experiments/internal';
+import type { PromptSet, RenderedMessages } from '@chi/experiment';
 import type { HistoryEvidence, HistoryStep } from '@chi/spec/internal';
-import type { MemoryPolicy } from '../memory-systems/instance-identity';
-import type { PromptSet } from '../prompts';
-import type { RenderedMessages } from '../render-requests';
+import { renderHistoryProbe, renderHistoryUpdate } from '../history/render';
+import type { MemoryPolicy } from '../memory-policy';
 import type { ArmCall } from './protocol';
 import type { DivergenceWorld } from './world';
 
