@@ -27,8 +27,9 @@ const FILE_PATTERN = /^([a-z0-9-]+)@([0-9]+)\.txt$/;
 
 /**
  * Loads every `<name>@<version>.txt` of a directory: a run folder's frozen `prompts/`, or by
- * default the packaged templates (`system` and `smoke`, {@link DEFAULT_PROMPTS_DIR}). When a name has several versions, the highest
- * wins (older versions stay in the folder so old manifests can be re-rendered).
+ * default the packaged templates (`system` and `smoke`, in the package's `prompts/` folder beside
+ * `dist/`; the experiments declare their own). When a name has several versions, the highest wins
+ * (older versions stay in the folder so old manifests can be re-rendered).
  */
 export function loadPromptTemplates(dir: string = DEFAULT_PROMPTS_DIR): PromptSet {
   const byName = new Map<string, PromptTemplate>();
