@@ -7,7 +7,7 @@ import {
 } from './attempt-chain';
 import { foldAttemptRecord, type RequestLogState } from './attempt-log';
 import { attemptLogLines } from './attempt-log-lines';
-import { attemptRecordsOnDisk } from './attempt-records-on-disk';
+import { attemptRecordsOnDisk, type LineRanges } from './attempt-records-on-disk';
 import { RUN_FILE_NAME } from './run-files';
 
 const ATTEMPTS_FILE = RUN_FILE_NAME.attempts;
@@ -22,17 +22,6 @@ export interface AttemptLogReading {
   readonly attempts: readonly AttemptRecord[];
   /** The hash-chain check of the log (`checkAttemptChain`), made in the same pass. */
   readonly chain: AttemptChainCheck;
-}
-
-/**
- * Byte ranges of the newline-terminated lines of the log: the whole index the report keeps of it,
- * 16 bytes a record (a 60-world v0.1 log has 24,600 records and 160 MB of text).
- */
-export interface LineRanges {
-  /** Byte offset of each line's first byte. */
-  readonly starts: Float64Array;
-  /** Byte offset of each line's newline. */
-  readonly ends: Float64Array;
 }
 
 /** A growable list of byte offsets, packed into a Float64Array when done. */
