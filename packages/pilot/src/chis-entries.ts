@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { readHistoryProbe } from '@chi/experiments/internal';
+import { applyNotebookCap, readHistoryProbe } from '@chi/experiments/internal';
 import { createJsonlWriter } from '@chi/run';
 import { usableReply } from '@chi/run/internal';
 import { checkpointAccuracy } from '@chi/scoring';
@@ -15,7 +15,6 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import { HISTORY_IDS } from '@chi/spec/internal';
-import { applyNotebookCap } from './notebook';
 import type { RunPaths } from './run-folder';
 
 /**

@@ -1,6 +1,7 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BuiltInExperiment } from '@chi/experiments';
+import { applyNotebookCap } from '@chi/experiments/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import {
   InvalidArgumentError,
@@ -19,7 +20,6 @@ import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
 import { unusedPolicyTemplates } from './memory-systems/policy-prompts';
-import { applyNotebookCap } from './notebook';
 import { buildRunPlan } from './plan';
 import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
 import { type RunPaths, runPaths, writeFileAtomic, writeJsonFile } from './run-folder';

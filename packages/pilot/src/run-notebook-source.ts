@@ -1,6 +1,6 @@
+import { corruptedNotebook, type NotebookContent } from '@chi/experiments/internal';
 import { InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import type { NotesLookup } from './experiments/experiment';
-import { corruptedNotebook, type NotebookContent } from './notebook';
 import type { RunSession } from './run-session';
 
 /** Where the runner keeps the notebook a named request wrote, in `RunSession.notebooks`. */

@@ -1,8 +1,10 @@
-import { REPLY_KEY_PREFIX } from '@chi/experiments/internal';
-import { isInfrastructureFailure } from '@chi/run/internal';
+import {
+  applyNotebookCap,
+  type NotebookContent,
+  REPLY_KEY_PREFIX,
+} from '@chi/experiments/internal';
 import { type ChatResult, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
-import { type NotebookSnapshot, plannedField } from '@chi/spec/internal';
-import { applyNotebookCap, type NotebookContent } from './notebook';
+import { isInfrastructureFailure, type NotebookSnapshot, plannedField } from '@chi/spec/internal';
 import { notebookKey } from './render-planned';
 import { writeJsonFile } from './run-folder';
 import { noteNotebookWriter } from './run-held-state';

@@ -1,6 +1,7 @@
 import type { RequestOutcome } from '@chi/run';
-import { blockRequestState, isInfrastructureFailure } from '@chi/run/internal';
+import { blockRequestState } from '@chi/run/internal';
 import type { ChatResult } from '@chi/spec';
+import { isInfrastructureFailure } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutcomeTable } from './run-outcomes';

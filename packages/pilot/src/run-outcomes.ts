@@ -1,9 +1,6 @@
 import type { RequestOutcome } from '@chi/run';
-import {
-  type BlockRequestState,
-  infrastructureReason,
-  isInfrastructureFailure,
-} from '@chi/run/internal';
+import type { BlockRequestState } from '@chi/run/internal';
+import { infrastructureReason, isInfrastructureFailure } from '@chi/spec/internal';
 
 /** The kind of each request's outcome, packed (0: none yet). */
 const KINDS = ['none', 'resolved', 'abandoned', 'blocked', 'not_sent', 'pending'] as const;

@@ -1,7 +1,7 @@
 import { requestInputBytes } from '@chi/openrouter';
 import { failpoint } from '@chi/report/internal';
 import type { CanonicalPayload } from '@chi/run';
-import { canonicalPayload, failureCategory, isAccountFailure } from '@chi/run/internal';
+import { canonicalPayload } from '@chi/run/internal';
 import {
   type ChatMessage,
   type ChatResult,
@@ -11,6 +11,7 @@ import {
   type RenderedRequest,
   type SystemSpec,
 } from '@chi/spec';
+import { failureCategory, isAccountFailure } from '@chi/spec/internal';
 import { carriesNotes, instanceOf } from './memory-systems/request-identity';
 import {
   applyStateOperation,

@@ -1,6 +1,6 @@
 import type { RequestOutcome } from '@chi/run';
-import { isInfrastructureFailure } from '@chi/run/internal';
 import type { ChatResult, PlannedRequest, RunPlan } from '@chi/spec';
+import { isInfrastructureFailure } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planOf, stubSession } from './__fixtures__/plan-shape';

@@ -1,9 +1,9 @@
+import type { NotebookContent } from '@chi/experiments/internal';
 import type { JsonlWriter } from '@chi/run';
 import type { ChatModel, SystemSpec } from '@chi/spec';
 import type { FailureLogEntry } from '@chi/spec/internal';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
-import type { NotebookContent } from './notebook';
 import type { RequestStore } from './request-store';
 import type { ExecuteRunOptions } from './run-execute';
 import type { HeldState } from './run-held-state';

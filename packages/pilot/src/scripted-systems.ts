@@ -4,6 +4,7 @@ import { BUILT_IN_EXPERIMENTS, type BuiltInExperiment } from '@chi/experiments';
 import {
   scriptedArray as asArray,
   scriptedObject as asObject,
+  NOTEBOOK_CAP_BYTES,
   type ScriptedBehaviorPolicy,
   type ScriptedHistoryPolicy,
   type ScriptedMemoryPolicy,
@@ -17,7 +18,6 @@ import {
   type RequestTask,
   type SystemSpec,
 } from '@chi/spec';
-import { NOTEBOOK_CAP_BYTES } from './notebook';
 import {
   createInstanceNoise,
   createScriptedNoise,

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderJsonBlock } from '@chi/experiment';
 import { createOpenRouterModel } from '@chi/openrouter';
-import { isInfrastructureFailure } from '@chi/run/internal';
 import type { AttemptRecord, RunManifest } from '@chi/spec';
 import type { NotebookSnapshot } from '@chi/spec/internal';
+import { isInfrastructureFailure } from '@chi/spec/internal';
 import { checkChatModelContract } from '@chi/spec/test';
 import OpenAI, {
   type APIError,

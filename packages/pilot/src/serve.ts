@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { utf8ByteLength } from '@chi/experiments/internal';
 import { instanceFromHeaders, parseInstanceControlPath } from '@chi/openrouter';
 import {
   type ChatMessage,
@@ -12,7 +13,6 @@ import {
   isMemoryReference,
   memoryReferenceSpec,
 } from './memory-systems/reference-systems';
-import { utf8ByteLength } from './notebook';
 import {
   type ChatCompletionRequest,
   type OpenAiError,

@@ -1,3 +1,4 @@
+import { NOTEBOOK_CAP_BYTES } from '@chi/experiments/internal';
 import {
   type HumanCalibration,
   InvalidArgumentError,
@@ -7,7 +8,6 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { PILOT_EXPERIMENTS } from './experiments/registry';
-import { NOTEBOOK_CAP_BYTES } from './notebook';
 import {
   DEFAULT_SCRIPTED_SEED,
   SCRIPTED_SYSTEM_NAMES,

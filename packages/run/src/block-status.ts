@@ -1,5 +1,5 @@
 import type { BlockStatus, PlannedBlock, RunPlan } from '@chi/spec';
-import { infrastructureReason, isInfrastructureFailure } from './failure-class';
+import { infrastructureReason, isInfrastructureFailure } from '@chi/spec/internal';
 import type { RequestOutcome } from './request-outcome';
 
 /**

@@ -24,12 +24,6 @@ export {
   readAttemptRecordsLean,
 } from './attempt-log-reader';
 export { type BlockRequestState, blockRequestState, blockStatusOf } from './block-status';
-export {
-  failureCategory,
-  infrastructureReason,
-  isAccountFailure,
-  isInfrastructureFailure,
-} from './failure-class';
 export { fileLines } from './file-lines';
 export { FileWindow } from './file-window';
 export { lazyArray } from './lazy-array';

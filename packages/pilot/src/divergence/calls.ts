@@ -8,13 +8,14 @@ import {
 } from '@chi/experiments/internal';
 import { type ModuleScoringSource, scoreModule } from '@chi/report/internal';
 import { computeBlockStatuses, type RequestOutcome } from '@chi/run';
-import { foldAttemptLog, isInfrastructureFailure, loggedOutcome } from '@chi/run/internal';
+import { foldAttemptLog, loggedOutcome } from '@chi/run/internal';
 import {
   type AttemptRecord,
   type ChatResult,
   RunFolderDamagedError,
   type RunPlan,
 } from '@chi/spec';
+import { isInfrastructureFailure } from '@chi/spec/internal';
 import type { ExcludedInstance } from './analyze';
 
 export type { NotebookOperation } from '@chi/experiments/internal';

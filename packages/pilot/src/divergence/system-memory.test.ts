@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderJsonBlock } from '@chi/experiment';
+import { applyNotebookCap } from '@chi/experiments/internal';
 import {
   type ChatModel,
   INSTANCE_CONTROL_VERSION,
@@ -11,7 +12,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli-main';
-import { applyNotebookCap } from '../notebook';
 import { serveScriptedSystem } from '../serve';
 import type { DivergenceAnalysis } from './analyze';
 import { divergenceSettings, runDivergenceSession } from './run';

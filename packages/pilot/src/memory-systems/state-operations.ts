@@ -1,4 +1,3 @@
-import { isInfrastructureFailure } from '@chi/run/internal';
 import {
   type ChatModel,
   type ChatResult,
@@ -7,6 +6,7 @@ import {
   type PlannedRequest,
   type SystemSpec,
 } from '@chi/spec';
+import { isInfrastructureFailure } from '@chi/spec/internal';
 import type { RunSession } from '../run-session';
 import { instanceRootSha256, requestInstance } from './instance-identity';
 import { endsInstance } from './instance-lanes';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { memoryNotebookKey } from '@chi/experiments/internal';
+import { applyNotebookCap, memoryNotebookKey } from '@chi/experiments/internal';
 import { canonicalJson, outcomesFromAttemptLog, parseRunJsonl, sha256Hex } from '@chi/run';
-import { checkAttemptChain, isInfrastructureFailure } from '@chi/run/internal';
+import { checkAttemptChain } from '@chi/run/internal';
 import {
   AttemptRecordSchema,
   RunFolderDamagedError,
@@ -9,8 +9,7 @@ import {
   type StudyState,
   StudyStateSchema,
 } from '@chi/spec';
-import { RunPlanSchema } from '@chi/spec/internal';
-import { applyNotebookCap } from '../notebook';
+import { isInfrastructureFailure, RunPlanSchema } from '@chi/spec/internal';
 import { runPaths, writeFileAtomic } from '../run-folder';
 
 /** The key of a carried notebook: `<systemId>|memory|<worldSeed>|<load>`. */

@@ -1,4 +1,3 @@
-import type { ChatResult, FailureClass } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import {
   failureCategory,
@@ -6,6 +5,7 @@ import {
   isAccountFailure,
   isInfrastructureFailure,
 } from './failure-class';
+import type { ChatResult, FailureClass } from './index';
 
 const result = (failure: FailureClass, status: number | null = null) =>
   ({ failure, tries: [{ status }] }) as unknown as ChatResult;
