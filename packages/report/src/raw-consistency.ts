@@ -1,6 +1,7 @@
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { canonicalJson, sha256Hex } from './canonical-json';
-import { type RunRecords, requestRecordFile } from './run-folder';
+import type { RunRecords } from './run-folder';
+import { requestRecordFile } from './run-integrity';
 import type { VerifyMismatch } from './verify-mismatch';
 
 /** A mismatch of the raw records' internal hashes (kind `raw`). */

@@ -13,7 +13,6 @@ import {
 } from '@chi/run';
 import {
   decodeGzipJson,
-  legacyRequestPath,
   RUN_FILE_NAME,
   RUN_FOLDER_DIRECTORY,
   readAttemptRecordsLean,
@@ -685,16 +684,3 @@ async function readRunFolderFiles(dir: string, options: ReadRunFolderOptions): P
  * folders' `memoryFileKey`, which their scorers look worlds up by).
  */
 export const memoryWorldKey: (seed: number, load: number) => string = memoryFileKey;
-
-/**
- * The file that records a rendered request's metadata, for messages naming it:
- * `requests/<id>.json` in layout 0.1, `requests.jsonl` in layout 0.2.
- */
-export function requestRecordFile(
-  records: Pick<RunRecords, 'requestLayout'>,
-  requestId: string,
-): string {
-  return records.requestLayout === '0.1'
-    ? legacyRequestPath(requestId)
-    : RUN_FILE_NAME.requestIndex;
-}

@@ -1,9 +1,34 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AttemptChainCheck } from '@chi/run';
-import { checkAttemptChain, RUN_FILE_NAME } from '@chi/run/internal';
-import { RunFolderDamagedError } from '@chi/spec';
-import { type RunRecords, requestRecordFile } from './run-folder';
+import type { AttemptChainCheck, RequestLayout } from '@chi/run';
+import { checkAttemptChain, legacyRequestPath, RUN_FILE_NAME } from '@chi/run/internal';
+import { type AttemptRecord, RunFolderDamagedError, type RunStatus } from '@chi/spec';
+
+/**
+ * What the integrity checks read of a run folder's records (`RunRecords` of `./run-folder`
+ * has each of these fields; this file does not import it, so the reader and its checks do not
+ * import each other).
+ */
+export interface IntegrityRecords {
+  readonly manifestSha256: string;
+  readonly status: RunStatus | null;
+  readonly attempts: readonly AttemptRecord[];
+  readonly requestHashes: ReadonlyMap<string, string>;
+  readonly requestLayout?: RequestLayout;
+}
+
+/**
+ * The file that records a rendered request's metadata, for messages naming it:
+ * `requests/<id>.json` in layout 0.1, `requests.jsonl` in layout 0.2.
+ */
+export function requestRecordFile(
+  records: Pick<IntegrityRecords, 'requestLayout'>,
+  requestId: string,
+): string {
+  return records.requestLayout === '0.1'
+    ? legacyRequestPath(requestId)
+    : RUN_FILE_NAME.requestIndex;
+}
 
 /** Every contradiction found in a run folder, by the file it is in. */
 export type IntegrityProblems = ReadonlyMap<string, readonly string[]>;
@@ -21,7 +46,10 @@ export type IntegrityProblems = ReadonlyMap<string, readonly string[]>;
  *   attempt log resolved, or one with another `requestSha256` than the attempt's (scores read what
  *   was asked from it). A missing or altered payload is refused when it is read (`@chi/run`).
  */
-export function integrityProblems(records: RunRecords, attemptsText: string): IntegrityProblems {
+export function integrityProblems(
+  records: IntegrityRecords,
+  attemptsText: string,
+): IntegrityProblems {
   const anchor = records.status?.attemptLog ?? null;
   return integrityProblemsWith(
     records,
@@ -31,7 +59,7 @@ export function integrityProblems(records: RunRecords, attemptsText: string): In
 
 /** {@link integrityProblems} with the attempt log's chain already checked (while it was streamed). */
 export function integrityProblemsWith(
-  records: RunRecords,
+  records: IntegrityRecords,
   chain: AttemptChainCheck,
 ): IntegrityProblems {
   const problems = new Map<string, string[]>();
@@ -68,7 +96,7 @@ export function integrityProblemsWith(
  *
  * @throws `RunFolderDamagedError` (`@chi/spec`) naming the first damaged file and its problems
  */
-export async function assertRunFolderIntact(dir: string, records: RunRecords): Promise<void> {
+export async function assertRunFolderIntact(dir: string, records: IntegrityRecords): Promise<void> {
   let attemptsText = '';
   try {
     attemptsText = await readFile(join(dir, RUN_FILE_NAME.attempts), 'utf8');

@@ -24,7 +24,8 @@ import { scorerRequestOf } from './experiment-scorers/scorer-request';
 import { PackedObservations } from './packed-observations';
 import { groupRequestOrdinals, requestsAt } from './plan-view';
 import { PlannedOutcomes } from './planned-outcomes';
-import { type RunRecords, requestRecordFile } from './run-folder';
+import type { RunRecords } from './run-folder';
+import { requestRecordFile } from './run-integrity';
 import type { ScoresExtension, ScoresExtensionRun } from './score-extras';
 
 /**
