@@ -25,6 +25,14 @@
 // one run (start two of these at once, one with `--chi` of the other build). Each phase also
 // reports its CPU seconds (user + system), the figure to compare on a busy machine.
 //
+// `--protocol divergence-v0.1` times the divergence protocol instead: its run publishes its release
+// as it completes (it has no `--no-release`), so the first phase is
+//   requests+release  chi pilot --protocol divergence-v0.1 --replicates N --out DIR
+// then verify as above; the scoring columns read `-`. With `--from RUN_DIR` (a divergence run
+// folder with its release) only verify is timed, on a copy.
+//
+// Figures under 20 print with one decimal (a verify of a few CPU seconds), the rest as integers.
+//
 // Build first (`npx -y pnpm@12.4.2 run build`). `--chi` points at another build's CLI to compare.
 import { spawnSync } from 'node:child_process';
 import {
@@ -66,6 +74,17 @@ const nodeOptions = option('node-options', '');
 const keep = option('keep', null);
 const requestsOnly = option('phases', 'all') === 'requests';
 const from = option('from', null);
+const protocol = option('protocol', null);
+if (protocol !== null && protocol !== 'divergence-v0.1') {
+  console.error('bench-scale: --protocol takes divergence-v0.1 (the pilot is the default)');
+  process.exit(2);
+}
+if (protocol !== null && requestsOnly) {
+  console.error(
+    'bench-scale: a divergence run publishes its release with it; drop --phases requests',
+  );
+  process.exit(2);
+}
 if (from !== null && requestsOnly) {
   console.error('bench-scale: --from skips the request phase; --phases requests times only it');
   process.exit(2);
@@ -140,9 +159,15 @@ function repeated(name, args, before = () => {}) {
 
 const rows = [];
 for (const n of replicates) {
-  const runDir = join(keep ?? scratch, `v01-r${n}`);
+  const runDir = join(keep ?? scratch, protocol === null ? `v01-r${n}` : `divergence-r${n}`);
   let requests = [];
-  if (from === null)
+  if (from === null && protocol !== null)
+    requests = repeated(
+      `requests-${n}`,
+      ['pilot', '--protocol', protocol, '--replicates', String(n), '--out', runDir],
+      () => rmSync(runDir, { recursive: true, force: true }),
+    );
+  else if (from === null)
     requests = repeated(
       `requests-${n}`,
       ['pilot', '--loads', 'v0.1', '--replicates', String(n), '--no-release', '--out', runDir],
@@ -152,10 +177,11 @@ for (const n of replicates) {
     rmSync(runDir, { recursive: true, force: true });
     cpSync(resolve(from), runDir, {
       recursive: true,
-      filter: (path) => path !== join(resolve(from), 'release'),
+      // A divergence run's release is its own (no `chi score` remakes it): copied with the run.
+      filter: (path) => protocol !== null || path !== join(resolve(from), 'release'),
     });
   }
-  const score = requestsOnly ? [] : repeated(`score-${n}`, ['score', runDir]);
+  const score = requestsOnly || protocol !== null ? [] : repeated(`score-${n}`, ['score', runDir]);
   const verify = requestsOnly ? [] : repeated(`verify-${n}`, ['verify', join(runDir, 'release')]);
   const runBytes = treeBytes(runDir, new Set(['release']));
   const releaseBytes = requestsOnly ? Number.NaN : treeBytes(join(runDir, 'release'));
@@ -168,7 +194,7 @@ rmSync(scratch, { recursive: true, force: true });
 
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}${nodeOptions === '' ? '' : `, ${nodeOptions}`}`;
 console.log(
-  `Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}; ${repeat === 1 ? 'one try per phase' : `median (range) of ${repeat} tries per phase`}\n`,
+  `${protocol === null ? 'The pilot (`--loads v0.1`)' : `The ${protocol} protocol (its run writes its release: the requests columns include it)`}. Machine: ${machine}; CLI: ${chi.startsWith(root) ? chi.slice(root.length + 1) : chi}; ${repeat === 1 ? 'one try per phase' : `median (range) of ${repeat} tries per phase`}\n`,
 );
 console.log(
   '| worlds | requests s | requests CPU s | requests RSS MB | scoring + release s | scoring CPU s | scoring RSS MB | verify s | verify CPU s | verify RSS MB | run folder MB (without release) | release MB | folder with release MB |',
@@ -180,10 +206,11 @@ function figure(tries, pick) {
   const values = tries.map(pick).sort((a, b) => a - b);
   const mid = Math.floor(values.length / 2);
   const median = values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-  const shown = median.toFixed(0);
+  const digits = median < 20 ? 1 : 0;
+  const shown = median.toFixed(digits);
   return values.length === 1
     ? shown
-    : `${shown} (${values[0].toFixed(0)}-${values[values.length - 1].toFixed(0)})`;
+    : `${shown} (${values[0].toFixed(digits)}-${values[values.length - 1].toFixed(digits)})`;
 }
 
 const seconds = (tries) => figure(tries, (t) => t.seconds);
