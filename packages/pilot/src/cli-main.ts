@@ -62,6 +62,7 @@ import {
   runPilot,
   SmokeCheckFailedError,
 } from './pilot';
+import type { PilotSettings } from './pilot-settings';
 import { formatPlanCost, planCost } from './plan-cost';
 import { varianceModelFromRelease } from './plan-from';
 import {
@@ -85,7 +86,6 @@ import {
   defaultOfflineSettings,
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
-  type PilotSettings,
 } from './settings';
 import { mergeCommand, shardRunOptions } from './shard/merge-command';
 import { runSmokeChecks } from './smoke';

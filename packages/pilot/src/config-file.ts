@@ -10,7 +10,7 @@ import { FLAG_TABLES } from './cli-help';
 import { suggestionText } from './did-you-mean';
 import { experimentFlagArgs } from './experiment-flags';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
-import type { PilotSettings } from './settings';
+import type { PilotSettings } from './pilot-settings';
 import { UsageError } from './usage-error';
 
 /** A configuration file read and validated. */

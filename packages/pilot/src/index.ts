@@ -20,6 +20,7 @@ export type {
 export { writeDivergenceRelease } from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
+export type { ExecuteOutcome, ExecuteRunOptions } from './execute-options';
 export {
   checkExperimentContract,
   type ExperimentContractOptions,
@@ -37,6 +38,7 @@ export {
 export { PILOT_EXPERIMENTS } from './experiments/registry';
 export type { FrozenManifest } from './manifest';
 export { type PilotOutcome, type RunPilotOptions, runPilot } from './pilot';
+export type { PilotSettings } from './pilot-settings';
 export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan-cost';
 export { createProgressRenderer, type ProgressOutput } from './progress';
 export { loadPromptTemplates } from './prompts';
@@ -49,7 +51,7 @@ export {
   prepareRun,
   type RunHandle,
 } from './run-create';
-export { type ExecuteOutcome, type ExecuteRunOptions, executeRun } from './run-execute';
+export { executeRun } from './run-execute';
 export type { RunWorlds } from './run-worlds';
 export type { ScriptedNoiseSource } from './scripted-noise';
 export {
@@ -62,6 +64,5 @@ export {
   defaultOfflineSettings,
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
-  type PilotSettings,
 } from './settings';
 export { type LiveModelContext, modelsForManifest } from './system-models';

@@ -21,8 +21,9 @@ import {
   REGISTERED_EXPERIMENTS,
   selectExperiments,
 } from './experiments/registry';
+import type { PilotSettings } from './pilot-settings';
 import { readRunFileText } from './run-folder';
-import { type PilotSettings, PROTOCOL_ID } from './settings';
+import { PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
 export const FAILURE_RULES: readonly string[] = [

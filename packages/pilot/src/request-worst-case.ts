@@ -1,8 +1,8 @@
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, Price, SystemSpec } from '@chi/spec';
+import type { OpenedRun } from './opened-run';
 import { seedWorldsSource, worstCaseNotes } from './plan-cost';
 import { renderPlannedRequest } from './render-planned';
-import type { OpenedRun } from './run-open';
 
 /** The price a system's transport reserves with, or null when it reserves nothing. */
 function reservingPrice(

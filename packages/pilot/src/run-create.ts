@@ -20,6 +20,7 @@ import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
 import { unusedPolicyTemplates } from './memory-systems/policy-prompts';
+import type { PilotSettings } from './pilot-settings';
 import { buildRunPlan } from './plan';
 import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
 import { type RunPaths, runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
@@ -29,7 +30,7 @@ import {
   worldSeedsFor,
   writeGeneratedWorlds,
 } from './run-worlds';
-import { type PilotSettings, validateSettings } from './settings';
+import { validateSettings } from './settings';
 import { freezeShard, runCeilingUsd } from './shard/shard-manifest';
 import type { ShardSpec } from './shard/shard-spec';
 

@@ -17,10 +17,11 @@ import type { FailureLogEntry } from '@chi/spec/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, paidSystemSpec, scriptedWith } from './__fixtures__/fake-models';
 import { toLegacyLayout } from './__fixtures__/legacy-layout';
+import type { PilotSettings } from './pilot-settings';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings, type PilotSettings } from './settings';
+import { defaultOfflineSettings } from './settings';
 import { modelsForManifest } from './system-models';
 
 let root: string;

@@ -1,16 +1,11 @@
 import { createJsonlWriter } from '@chi/run';
 import { foldAttemptRecord, type RequestLogState, streamRunJsonl } from '@chi/run/internal';
-import {
-  AttemptRecordSchema,
-  type BudgetLedger,
-  type ChatModel,
-  type ModelCatalog,
-} from '@chi/spec';
+import { AttemptRecordSchema } from '@chi/spec';
 import { FailureLogEntrySchema } from '@chi/spec/internal';
 import { chainAttemptWriter } from './attempt-chain-writer';
 import { createBlockAdmission } from './block-admission';
-import type { PilotEventSink, PilotProgress } from './events';
-import type { AnyExperiment } from './experiments/experiment';
+import type { ExecuteOutcome, ExecuteRunOptions } from './execute-options';
+import type { OpenedRun } from './opened-run';
 import { openRequestStore } from './request-store';
 import { requestWorstCasesNanos } from './request-worst-case';
 import {
@@ -22,9 +17,8 @@ import {
 } from './run-finish';
 import { openRunLog } from './run-folder';
 import { countPendingRequests, emptyHeldState } from './run-held-state';
-import type { InstanceModelFactory } from './run-instance-models';
 import { startingNotebooks } from './run-notebooks';
-import { type OpenedRun, openRunForExecution } from './run-open';
+import { openRunForExecution } from './run-open';
 import { OutcomeTable } from './run-outcomes';
 import { runRequest } from './run-request';
 import { resumeSession } from './run-resume';
@@ -38,56 +32,6 @@ import {
 } from './run-session';
 
 export { mayResendUncertain } from './run-resume';
-
-/** Options of {@link executeRun}. */
-export interface ExecuteRunOptions {
-  /** A run folder made by `createRun` (fresh, or interrupted: it is resumed). */
-  readonly runDir: string;
-  /** The model of every system of the manifest, by system ID (or `modelFor`: exactly one). */
-  readonly models?: ReadonlyMap<string, ChatModel>;
-  /**
-   * Instance-scoped models instead of `models`: one model per system and block, so a scripted
-   * instance keeps its own state; on resume a scripted instance first gets its resolved requests
-   * replayed (nothing is sent or recorded).
-   */
-  readonly modelFor?: InstanceModelFactory;
-  /**
-   * The budget ledger the models reserve with, to report spend and notice a stop. With a ledger,
-   * a block starts only when the ceiling covers its whole remaining worst case
-   * (`BlockAdmission`).
-   */
-  readonly ledger?: BudgetLedger;
-  /** Catalog prices the live transports reserve with (the block admission prices requests alike). */
-  readonly catalog?: ModelCatalog;
-  /** Requests in flight at once; the manifest's concurrency by default. */
-  readonly concurrency?: number;
-  readonly onEvent?: PilotEventSink;
-  /** Aborting stops new requests; requests in flight run to their result (never cancelled). */
-  readonly signal?: AbortSignal;
-  readonly now?: () => Date;
-  /**
-   * The experiment modules that render the plan's requests (default: the pilot's registry). A
-   * run with experiments added from outside the pilot needs them again on every resume.
-   */
-  readonly experiments?: readonly AnyExperiment[];
-  /**
-   * True when the caller already counted this session as a resume in `status.json` (`runPilot`
-   * does, before its smoke checks): the session is announced as resumed and not counted again.
-   */
-  readonly resumeCounted?: boolean;
-}
-
-/** How an execution ended. */
-export interface ExecuteOutcome {
-  readonly runDir: string;
-  readonly runId: string;
-  readonly state: 'completed' | 'stopped' | 'failed';
-  readonly stop: { readonly kind: string; readonly message: string } | null;
-  readonly progress: PilotProgress;
-  readonly elapsedMs: number;
-  readonly completeBlocks: number;
-  readonly incompleteBlocks: number;
-}
 
 /** Opens the run's logs and request store and starts the session's state (nothing resolved yet). */
 async function startSession(options: ExecuteRunOptions, run: OpenedRun): Promise<RunSession> {

@@ -2,7 +2,7 @@ import { blockStatusOf, readRunJsonl } from '@chi/run/internal';
 import type { BlockStatus, RunStatus } from '@chi/spec';
 import { FailureLogEntrySchema } from '@chi/spec/internal';
 import type { PilotProgress } from './events';
-import type { ExecuteOutcome } from './run-execute';
+import type { ExecuteOutcome } from './execute-options';
 import { openRunLog, writeJsonFile } from './run-folder';
 import { type RunSession, type StopReason, sessionProgress } from './run-session';
 import { runCeilingUsd } from './shard/shard-manifest';

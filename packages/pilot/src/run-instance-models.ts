@@ -4,16 +4,10 @@ import {
   type PlannedRequest,
   type SystemSpec,
 } from '@chi/spec';
+import type { InstanceModelFactory } from './execute-options';
 import { restoredModel } from './memory-systems/memory-restore';
 import { replayResolved } from './run-replay';
 import type { RunSession } from './run-session';
-
-/**
- * Makes the model of one instance: a system within one block (`instanceKey` is the block ID). A
- * scripted system may keep state inside the object (the divergence protocol's hidden-state
- * baseline); a live system's factory may return one shared transport.
- */
-export type InstanceModelFactory = (system: SystemSpec, instanceKey: string) => ChatModel;
 
 /** Whether a system's instances are rebuilt on resume by replaying their logged requests. */
 function replaysLocally(system: SystemSpec): boolean {

@@ -5,11 +5,11 @@ import {
 } from '@chi/experiments/internal';
 import { type ChatResult, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import { isInfrastructureFailure, type NotebookSnapshot, plannedField } from '@chi/spec/internal';
+import type { OpenedRun } from './opened-run';
 import { notebookKey } from './render-planned';
 import { writeJsonFile } from './run-folder';
 import { noteNotebookWriter } from './run-held-state';
 import { sourceNotebookKey } from './run-notebook-source';
-import type { OpenedRun } from './run-open';
 import type { RunSession } from './run-session';
 
 /** The notebook cap of a system's notebooks: none for an uncapped system, else the manifest's. */

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { checkRunIntegrity, type RunIntegrity } from '@chi/run';
-import { indexPlan, type PlanIndex, RUN_FILE_NAME, throwIfRunDamaged } from '@chi/run/internal';
+import { indexPlan, RUN_FILE_NAME, throwIfRunDamaged } from '@chi/run/internal';
 import {
   InvalidArgumentError,
   RunFolderDamagedError,
   type RunManifest,
   type RunPlan,
   type RunStatus,
-  type SystemSpec,
 } from '@chi/spec';
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import type { AttemptChainHead } from './attempt-chain-writer';
+import type { ExecuteRunOptions } from './execute-options';
 import type { AnyExperiment } from './experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from './experiments/registry';
 import {
@@ -19,9 +19,9 @@ import {
   planSha256,
   readFrozenManifest,
 } from './manifest';
+import type { OpenedRun } from './opened-run';
 import { loadPromptTemplates, type PromptSet } from './prompts';
 import { runIdFor } from './run-create';
-import type { ExecuteRunOptions } from './run-execute';
 import {
   parseJsonFileText,
   type RunPaths,
@@ -31,32 +31,6 @@ import {
 } from './run-folder';
 import { checkWorldFiles } from './run-worlds';
 import { folderPlanSha256 } from './shard/shard-manifest';
-
-/** A run folder read and checked for execution: everything a session reads, nothing it changes. */
-export interface OpenedRun {
-  /** The folder's paths. */
-  readonly paths: RunPaths;
-  /** The frozen manifest and its hash. */
-  readonly frozen: FrozenManifest;
-  /** The manifest. */
-  readonly manifest: RunManifest;
-  /** The plan, its hash checked, indexed (requests parsed when a step needs them). */
-  readonly plan: PlanIndex;
-  /** The prompt templates, their hashes checked. */
-  readonly prompts: PromptSet;
-  /** The experiment modules that render the plan's requests. */
-  readonly experiments: readonly AnyExperiment[];
-  /** The manifest's systems by ID. */
-  readonly systems: ReadonlyMap<string, SystemSpec>;
-  /** The status a previous session left, or null for a fresh run. */
-  readonly previousStatus: RunStatus | null;
-  /** The attempt chain's head where this session starts. */
-  readonly chainStart: AttemptChainHead;
-  /** The run's ID. */
-  readonly runId: string;
-  /** Requests in flight at once. */
-  readonly concurrency: number;
-}
 
 /** The keys of `manifest.experiments` that are not a registered experiment's own ID. */
 const MANIFEST_SLOTS = new Set(['memory', 'history', 'behavior', 'divergence', 'added']);

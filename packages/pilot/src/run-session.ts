@@ -4,10 +4,10 @@ import type { ChatModel, SystemSpec } from '@chi/spec';
 import type { FailureLogEntry } from '@chi/spec/internal';
 import type { ChainedAttemptWriter } from './attempt-chain-writer';
 import type { PilotEventSink, PilotProgress } from './events';
+import type { ExecuteRunOptions } from './execute-options';
+import type { HeldState } from './held-state';
+import type { OpenedRun } from './opened-run';
 import type { RequestStore } from './request-store';
-import type { ExecuteRunOptions } from './run-execute';
-import type { HeldState } from './run-held-state';
-import type { OpenedRun } from './run-open';
 import type { OutcomeTable } from './run-outcomes';
 import { runCeilingUsd } from './shard/shard-manifest';
 

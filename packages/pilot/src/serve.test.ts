@@ -16,11 +16,12 @@ import OpenAI, {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { servedScriptedModels, withServedDeclarations } from './endpoint-models';
+import type { PilotSettings } from './pilot-settings';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { createScriptedModel, SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from './scripted-systems';
 import { type ScriptedServer, serveScriptedSystem } from './serve';
-import { defaultOfflineSettings, openAiCompatibleSystemSpec, type PilotSettings } from './settings';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from './settings';
 import { modelsForManifest } from './system-models';
 
 let root: string;

@@ -6,7 +6,8 @@ import type { RenderedRequest } from '@chi/spec';
 import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
-import { defaultOfflineSettings, type PilotSettings } from '../settings';
+import { defaultOfflineSettings } from '../settings';
+import type { PilotSettings } from '../pilot-settings';
 import { modelsForManifest } from '../system-models';
 
 /** A finished offline run: its folder and every rendered request it sent, by request ID. */

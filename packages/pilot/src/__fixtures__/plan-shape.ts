@@ -1,7 +1,7 @@
 import type { RunPlan } from '@chi/spec';
 import { indexPlan, type PlanIndex } from '@chi/run/internal';
 import { emptyHeldState } from '../run-held-state';
-import type { OpenedRun } from '../run-open';
+import type { OpenedRun } from '../opened-run';
 import { OutcomeTable } from '../run-outcomes';
 import type { RunSession } from '../run-session';
 

@@ -5,12 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
 import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
 import { runPilot } from '../pilot';
+import type { PilotSettings } from '../pilot-settings';
 import { type ScriptedServer, serveScriptedSystem } from '../serve';
-import {
-  defaultOfflineSettings,
-  openAiCompatibleSystemSpec,
-  type PilotSettings,
-} from '../settings';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { memoryReferenceSpec } from './reference-systems';
 import { DEFAULT_WINDOW_RECORDS } from './window-store';
 

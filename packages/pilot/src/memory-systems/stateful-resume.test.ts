@@ -5,14 +5,11 @@ import type { AttemptRecord, ChatModel, ChatRequest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
 import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
+import type { PilotSettings } from '../pilot-settings';
 import { createRun } from '../run-create';
 import { executeRun } from '../run-execute';
 import { type ScriptedServer, serveScriptedSystem } from '../serve';
-import {
-  defaultOfflineSettings,
-  openAiCompatibleSystemSpec,
-  type PilotSettings,
-} from '../settings';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { modelsForManifest } from '../system-models';
 import { createMemoryReferenceModel, memoryReferenceSpec } from './reference-systems';
 
