@@ -46,7 +46,7 @@ const ISOLATED: Readonly<Record<string, readonly string[]>> = {
   pilot: [
     'src/run-create-worlds.test.ts',
     'src/run-held-state.test.ts',
-    'src/score-log-passes.test.ts',
+    'src/cli/score-log-passes.test.ts',
   ],
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { boundHeapGrowth } from '@chi/report/viewer';
-import { installStopSignals, SETTLING_COMMANDS } from './stop-signals';
+import { installStopSignals, SETTLING_COMMANDS } from './cli/stop-signals';
 
 // The `chi` executable: wires the process (streams, environment, stop signals) to runCli, with the
 // heap's growth between collections bounded (`boundHeapGrowth`: peak memory follows the data).
@@ -11,7 +11,7 @@ import { installStopSignals, SETTLING_COMMANDS } from './stop-signals';
 boundHeapGrowth();
 const argv = process.argv.slice(2);
 const stop = installStopSignals(process, { settle: SETTLING_COMMANDS.includes(argv[0] ?? '') });
-const { runChi } = await import('./chi-entry');
+const { runChi } = await import('./cli/chi-entry');
 
 runChi(argv, {
   stdout: process.stdout,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ChatModel, RunStatus } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
-import { runCli } from './cli-main';
+import { runCli } from './cli/cli-main';
 import { readFrozenManifest } from './manifest';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';

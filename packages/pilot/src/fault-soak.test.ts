@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { AttemptRecord, LedgerEntry, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EndpointFault, endpointProxy } from './__fixtures__/endpoint-proxy';
-import type { CliIo } from './cli-io';
-import { runCli } from './cli-main';
+import type { CliIo } from './cli/cli-io';
+import { runCli } from './cli/cli-main';
 import { type ScriptedServer, serveScriptedSystem } from './serve';
 
 // The shape of an OpenRouter key; the endpoint reads it from OPENAI_API_KEY.

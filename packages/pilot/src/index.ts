@@ -9,6 +9,7 @@
 // The divergence protocol v0.1 (issue 19): `chi pilot --protocol divergence-v0.1`.
 
 export type { DivergenceIntervalMethod, DivergenceManifest } from '@chi/experiments/internal';
+export { createProgressRenderer, type ProgressOutput } from './cli/progress';
 export type {
   DivergenceAnalysis,
   DivergenceDynamic,
@@ -40,7 +41,6 @@ export type { FrozenManifest } from './manifest';
 export { type PilotOutcome, type RunPilotOptions, runPilot } from './pilot';
 export type { PilotSettings } from './pilot-settings';
 export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan-cost';
-export { createProgressRenderer, type ProgressOutput } from './progress';
 export { loadPromptTemplates } from './prompts';
 export { renderSmoke } from './render-requests';
 export {

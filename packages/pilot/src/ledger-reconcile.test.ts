@@ -5,8 +5,8 @@ import { ledgerContradictions, ledgerExpectation, reconcileLedger } from '@chi/r
 import type { AttemptRecord, ChatResult, LedgerEntry, SystemSpec } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
-import type { CliIo } from './cli-io';
-import { runCli } from './cli-main';
+import type { CliIo } from './cli/cli-io';
+import { runCli } from './cli/cli-main';
 import { scriptedSystemSpec } from './scripted-systems';
 import { openRouterSystemSpec } from './settings';
 

@@ -1,11 +1,11 @@
 import { fetchCatalog } from '@chi/openrouter';
 import type { ModelCatalog, SystemSpec } from '@chi/spec';
+import { UsageError } from './cli/usage-error';
 import {
   type ServedScriptedModel,
   servedScriptedModels,
   withServedDeclarations,
 } from './endpoint-models';
-import { UsageError } from './usage-error';
 
 /**
  * The catalog prices of the OpenRouter systems among `systems` (undefined when there are none),

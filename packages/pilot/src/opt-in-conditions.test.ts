@@ -12,9 +12,9 @@ import {
 import { openRunFolder } from '@chi/run';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import type { PilotCommand } from './cli-args';
-import { parseCli } from './cli-args';
-import { settingsFor } from './cli-main';
+import type { PilotCommand } from './cli/cli-args';
+import { parseCli } from './cli/cli-args';
+import { settingsFor } from './cli/cli-main';
 import { checkExperimentContract } from './experiments/contract';
 import { registeredPromptTemplates } from './experiments/declared-templates';
 import { requireTemplate } from './prompts';

@@ -5,7 +5,7 @@ import { feedbackValence, goalPersistence } from '@chi/experiments';
 import type { RunManifest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
-import { runCli } from './cli-main';
+import { runCli } from './cli/cli-main';
 import { checkExperimentContract } from './experiments/contract';
 import { withDeclaredTemplates } from './experiments/declared-templates';
 import { PILOT_EXPERIMENTS, REGISTERED_EXPERIMENTS } from './experiments/registry';

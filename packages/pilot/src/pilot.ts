@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import type { BuiltInExperiment } from '@chi/experiments';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
@@ -28,12 +27,13 @@ import {
 } from '@chi/spec';
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
+import { EXIT_CODES } from './cli/exit-codes';
 import type { PilotEventSink } from './events';
 import type { ExecuteOutcome, InstanceModelFactory } from './execute-options';
-import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
 import { readFrozenCatalog } from './frozen-catalog';
 import { readFrozenManifest } from './manifest';
+import { PILOT_PACKAGE_DIR } from './package-dir';
 import { withBuiltIns } from './pilot-built-ins';
 import type { PilotSettings } from './pilot-settings';
 import { checkResumedFolder, countResume } from './resume-checks';
@@ -66,7 +66,7 @@ export class SmokeCheckFailedError extends ChiError {
   }
 }
 
-export { EXIT_CODES } from './exit-codes';
+export { EXIT_CODES } from './cli/exit-codes';
 
 /** Options of {@link runPilot}. Give `settings` for a new run or `resumeDir` to resume one. */
 export interface RunPilotOptions {
@@ -249,12 +249,6 @@ function releaseStepDetail(step: ReleaseStep): string {
       return 'writing SHA256SUMS';
   }
 }
-
-/**
- * This package's folder (the same from `src/` and `dist/`): the root whose `@chi/*` dependency
- * closure a release packs as the code that made it, from the installed package folders.
- */
-export const PILOT_PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 /** Whether a request ID belongs to a history block of `plan` (what CHIS entries read). */
 function historyRequestIds(plan: RunPlan): (requestId: string) => boolean {

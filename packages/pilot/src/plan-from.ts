@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCsv } from '@chi/report/internal';
+import { UsageError } from './cli/usage-error';
 import { binomialWorstCase, type QuantitySpread, type VarianceModel } from './plan-precision';
-import { UsageError } from './usage-error';
 
 /**
  * The checkpoint whose excess divergence the plan sizes: the previous release's preregistered

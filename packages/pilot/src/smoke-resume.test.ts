@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { SmokeResult } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointProxy } from './__fixtures__/endpoint-proxy';
-import type { CliIo } from './cli-io';
-import { runCli } from './cli-main';
+import type { CliIo } from './cli/cli-io';
+import { runCli } from './cli/cli-main';
 import { type ScriptedServer, serveScriptedSystem } from './serve';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-smoke-resume-'));

@@ -7,7 +7,7 @@ import type { AttemptRecord, ChatModel, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { toLegacyLayout } from './__fixtures__/legacy-layout';
-import { runCli } from './cli-main';
+import { runCli } from './cli/cli-main';
 import { createRun } from './run-create';
 import { executeRun } from './run-execute';
 import { scriptedSystemSpec } from './scripted-systems';

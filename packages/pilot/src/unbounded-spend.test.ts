@@ -5,7 +5,7 @@ import type { RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { endpointProxy } from './__fixtures__/endpoint-proxy';
-import { runCli } from './cli-main';
+import { runCli } from './cli/cli-main';
 import { type ScriptedServer, serveScriptedSystem } from './serve';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-unbounded-'));

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
 import { testFolder } from '../__fixtures__/test-folder';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { worldSeedsFor } from '../run-worlds';
 
 /**

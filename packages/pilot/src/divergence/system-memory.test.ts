@@ -11,7 +11,7 @@ import {
 } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { serveScriptedSystem } from '../serve';
 import type { DivergenceAnalysis } from './analyze';
 import { divergenceSettings, runDivergenceSession } from './run';

@@ -16,7 +16,7 @@ import {
   type RunStatus,
 } from '@chi/spec';
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
-import { EXIT_CODES } from '../exit-codes';
+import { EXIT_CODES } from '../cli/exit-codes';
 import type { AnyExperiment } from '../experiments/experiment';
 import { planSha256 } from '../manifest';
 import { buildRunPlan } from '../plan';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { StudyChisEntry, StudyState } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { type ScriptedServer, serveScriptedSystem } from '../serve';
 import { studyPaths } from './study-folder';
 

@@ -11,6 +11,7 @@ import {
   type StudySessionRecord,
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
+import { UsageError } from '../cli/usage-error';
 import type { PilotEventSink } from '../events';
 import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
@@ -18,7 +19,6 @@ import { runPilot } from '../pilot';
 import type { PilotSettings } from '../pilot-settings';
 import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
 import { defaultOfflineSettings } from '../settings';
-import { UsageError } from '../usage-error';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState } from './study-chain';
 import { chisEntries } from './study-chis';

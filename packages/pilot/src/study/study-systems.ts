@@ -1,6 +1,7 @@
 import { apiKeyFromEnv } from '@chi/openrouter';
 import type { ModelCatalog, StudyDeclaration, StudySystem, SystemSpec } from '@chi/spec';
-import { modelArgument } from '../cli-args';
+import { modelArgument } from '../cli/cli-args';
+import { UsageError } from '../cli/usage-error';
 import { perTokenPrice } from '../declared-prices';
 import {
   declaredEndpointSystems,
@@ -16,7 +17,6 @@ import {
   openRouterSystemSpec,
   systemIdFor,
 } from '../settings';
-import { UsageError } from '../usage-error';
 
 /** What resolving a live study's systems reads: keys from the environment only, never written. */
 export interface StudyLiveContext {
