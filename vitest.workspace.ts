@@ -45,7 +45,7 @@ const ISOLATED: Readonly<Record<string, readonly string[]>> = {
   // score-log-passes: vi.mock of node:fs/promises, to count the opens of the attempt log.
   pilot: [
     'src/run-create-worlds.test.ts',
-    'src/run-held-state.test.ts',
+    'src/runner/run-held-state.test.ts',
     'src/cli/score-log-passes.test.ts',
   ],
 };

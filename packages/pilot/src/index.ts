@@ -21,7 +21,6 @@ export type {
 export { writeDivergenceRelease } from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
-export type { ExecuteOutcome, ExecuteRunOptions } from './execute-options';
 export {
   checkExperimentContract,
   type ExperimentContractOptions,
@@ -51,8 +50,9 @@ export {
   prepareRun,
   type RunHandle,
 } from './run-create';
-export { executeRun } from './run-execute';
 export type { RunWorlds } from './run-worlds';
+export type { ExecuteOutcome, ExecuteRunOptions } from './runner/execute-options';
+export { executeRun } from './runner/run-execute';
 export type { ScriptedNoiseSource } from './scripted-noise';
 export {
   createScriptedModel,

@@ -19,7 +19,7 @@ import { checkExperimentContract } from './experiments/contract';
 import { registeredPromptTemplates } from './experiments/declared-templates';
 import { requireTemplate } from './prompts';
 import { createRun, prepareRun } from './run-create';
-import { executeRun } from './run-execute';
+import { executeRun } from './runner/run-execute';
 import { createScriptedNoise } from './scripted-noise';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';

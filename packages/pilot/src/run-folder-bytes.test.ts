@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRun } from './run-create';
-import { executeRun } from './run-execute';
+import { executeRun } from './runner/run-execute';
 import { defaultOfflineSettings } from './settings';
 import { modelsForManifest } from './system-models';
 

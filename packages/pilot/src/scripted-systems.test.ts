@@ -7,7 +7,7 @@ import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { createRun } from './run-create';
-import { executeRun } from './run-execute';
+import { executeRun } from './runner/run-execute';
 import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
 import {
   createScriptedModel,

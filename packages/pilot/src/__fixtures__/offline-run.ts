@@ -5,7 +5,7 @@ import { openRunFolder } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
 import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
 import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
+import { executeRun } from '../runner/run-execute';
 import { defaultOfflineSettings } from '../settings';
 import type { PilotSettings } from '../pilot-settings';
 import { modelsForManifest } from '../system-models';

@@ -54,9 +54,9 @@ import {
   formatPlanPrecision,
   planPrecision,
 } from '../plan-precision';
-import { checkRequestRecords } from '../request-records-check';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
 import { readJsonFile, runPaths } from '../run-folder';
+import { checkRequestRecords } from '../runner/request-records-check';
 import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from '../scripted-imitator';
 import { scriptedDefinition, scriptedSystemSpec } from '../scripted-systems';
 import { serveScriptedSystem } from '../serve';

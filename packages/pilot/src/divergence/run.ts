@@ -22,13 +22,13 @@ import {
 } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
 import type { PilotEventSink } from '../events';
-import type { ExecuteOutcome, InstanceModelFactory } from '../execute-options';
 import type { AnyExperiment } from '../experiments/experiment';
 import { readFrozenManifest } from '../manifest';
 import { runPilot } from '../pilot';
 import type { PilotSettings } from '../pilot-settings';
 import { createRun } from '../run-create';
 import { readJsonFile } from '../run-folder';
+import type { ExecuteOutcome, InstanceModelFactory } from '../runner/execute-options';
 import { defaultOfflineSettings } from '../settings';
 import { type LiveModelContext, modelForSystem } from '../system-models';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';

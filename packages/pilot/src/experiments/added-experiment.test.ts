@@ -25,7 +25,7 @@ import { buildManifest } from '../manifest';
 import { runPilot } from '../pilot';
 import { buildRunPlan } from '../plan';
 import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
+import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { tally } from '../__fixtures__/tally';
 import { runPilot } from '../pilot';
 import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
+import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

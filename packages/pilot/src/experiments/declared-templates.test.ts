@@ -9,7 +9,7 @@ import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { runPilot } from '../pilot';
 import { promptSections, renderTemplate, requireSection, requireTemplate } from '../prompts';
 import { createRun, planRun, prepareRun } from '../run-create';
-import { executeRun } from '../run-execute';
+import { executeRun } from '../runner/run-execute';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';

@@ -14,7 +14,7 @@ import {
 import type { AttemptRecord, MemoryWorld, QualityFactors, RunPlan } from '@chi/spec';
 import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
 import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
+import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

@@ -7,7 +7,7 @@ import { memoryScoresOf } from '../__fixtures__/memory-scores';
 import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
 import type { PilotSettings } from '../pilot-settings';
 import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
+import { executeRun } from '../runner/run-execute';
 import { type ScriptedServer, serveScriptedSystem } from '../serve';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { modelsForManifest } from '../system-models';

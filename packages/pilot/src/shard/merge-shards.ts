@@ -22,7 +22,7 @@ import { planSha256 } from '../manifest';
 import { buildRunPlan } from '../plan';
 import { assertEmptyOrMissing, runIdFor } from '../run-create';
 import { readJsonFile, runPaths, writeFileAtomic, writeJsonFile } from '../run-folder';
-import { assertRunIntact } from '../run-open';
+import { assertRunIntact } from '../runner/run-open';
 import { mergeAttemptLogs, mergeJsonlFiles, planOrdinals } from './merge-logs';
 import { checkShardSet, readShardFolder, type ShardFolder, type ShardSet } from './shard-folders';
 import { shardPlan } from './shard-plan';
