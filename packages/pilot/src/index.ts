@@ -39,9 +39,9 @@ export { PILOT_EXPERIMENTS } from './experiments/registry';
 export type { FrozenManifest } from './manifest';
 export { type PilotOutcome, type RunPilotOptions, runPilot } from './pilot';
 export type { PilotSettings } from './pilot-settings';
-export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan-cost';
+export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan/plan-cost';
+export { renderSmoke } from './plan/render-requests';
 export { loadPromptTemplates } from './prompts';
-export { renderSmoke } from './render-requests';
 export {
   type CreateRunOptions,
   createRun,

@@ -21,7 +21,7 @@ import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
 import { unusedPolicyTemplates } from './memory-systems/policy-prompts';
 import type { PilotSettings } from './pilot-settings';
-import { buildRunPlan } from './plan';
+import { buildRunPlan } from './plan/plan';
 import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
 import { type RunPaths, runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
 import {

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ChiError, type Price } from '@chi/spec';
-import { parsePriceArgument } from '../declared-prices';
 import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import type { MemoryPolicy } from '../memory-systems/instance-identity';
 import { MEMORY_REFERENCE_NAMES } from '../memory-systems/reference-systems';
+import { parsePriceArgument } from '../plan/declared-prices';
 import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from '../scripted-systems';
 import { shardOptions } from '../shard/shard-args';
 import type { ShardSpec } from '../shard/shard-spec';

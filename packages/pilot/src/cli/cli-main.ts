@@ -19,7 +19,6 @@ import {
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
 import { minimumMemoryLoad } from '@chi/worlds';
-import { readDeclaredPrices } from '../declared-prices';
 import {
   divergencePilotCommand,
   isDivergenceRelease,
@@ -46,14 +45,15 @@ import {
   SmokeCheckFailedError,
 } from '../pilot';
 import type { PilotSettings } from '../pilot-settings';
-import { formatPlanCost, planCost } from '../plan-cost';
-import { varianceModelFromRelease } from '../plan-from';
+import { readDeclaredPrices } from '../plan/declared-prices';
+import { formatPlanCost, planCost } from '../plan/plan-cost';
+import { varianceModelFromRelease } from '../plan/plan-from';
 import {
   binomialWorstCase,
   DEFAULT_TARGET_HALF_WIDTH,
   formatPlanPrecision,
   planPrecision,
-} from '../plan-precision';
+} from '../plan/plan-precision';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
 import { readJsonFile, runPaths } from '../run-folder';
 import { checkRequestRecords } from '../runner/request-records-check';

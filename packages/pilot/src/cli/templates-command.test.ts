@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { buildManifest } from '../manifest';
-import { buildRunPlan, requestsPerSystem } from '../plan';
+import { buildRunPlan, requestsPerSystem } from '../plan/plan';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { parseCli } from './cli-args';

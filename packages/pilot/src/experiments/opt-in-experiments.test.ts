@@ -13,7 +13,7 @@ const VALENCE_CHOICES = 4;
 
 import { buildManifest } from '../manifest';
 import { runPilot } from '../pilot';
-import { buildRunPlan } from '../plan';
+import { buildRunPlan } from '../plan/plan';
 import { loadPromptTemplates, promptRefs } from '../prompts';
 import { SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';

@@ -6,7 +6,7 @@ import {
 } from '@chi/openrouter';
 import { describe, expect, it } from 'vitest';
 import { buildManifest } from '../manifest';
-import { buildRunPlan } from '../plan';
+import { buildRunPlan } from '../plan/plan';
 import { defaultOfflineSettings } from '../settings';
 import { instanceScope, memoryPolicyOf, requestInstance } from './instance-identity';
 import { memoryReferenceSpec } from './reference-systems';

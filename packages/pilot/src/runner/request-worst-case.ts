@@ -1,7 +1,7 @@
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, Price, SystemSpec } from '@chi/spec';
-import { seedWorldsSource, worstCaseNotes } from '../plan-cost';
-import { renderPlannedRequest } from '../render-planned';
+import { seedWorldsSource, worstCaseNotes } from '../plan/plan-cost';
+import { renderPlannedRequest } from '../plan/render-planned';
 import type { OpenedRun } from './opened-run';
 
 /** The price a system's transport reserves with, or null when it reserves nothing. */

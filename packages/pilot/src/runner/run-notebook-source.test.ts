@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyExperiment, defineExperiment } from '../experiments/experiment';
 import { PILOT_EXPERIMENTS } from '../experiments/registry';
-import { plannedRequest, requestNonce } from '../plan-request';
+import { plannedRequest, requestNonce } from '../plan/plan-request';
 import { createRun } from '../run-create';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';

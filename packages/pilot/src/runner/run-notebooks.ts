@@ -5,7 +5,7 @@ import {
 } from '@chi/experiments/internal';
 import { type ChatResult, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import { isInfrastructureFailure, type NotebookSnapshot, plannedField } from '@chi/spec/internal';
-import { notebookKey } from '../render-planned';
+import { notebookKey } from '../plan/render-planned';
 import { writeJsonFile } from '../run-folder';
 import type { OpenedRun } from './opened-run';
 import { noteNotebookWriter } from './run-held-state';

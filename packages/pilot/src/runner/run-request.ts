@@ -18,7 +18,7 @@ import {
   bytesStoredAtEnd,
   exportIfNamed,
 } from '../memory-systems/state-operations';
-import { renderPlannedRequest } from '../render-planned';
+import { renderPlannedRequest } from '../plan/render-planned';
 import { recordOutcome, worldsFor } from './run-held-state';
 import { modelOf } from './run-instance-models';
 import { sourcedNotes } from './run-notebook-source';

@@ -19,7 +19,7 @@ import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { EXIT_CODES } from '../cli/exit-codes';
 import type { AnyExperiment } from '../experiments/experiment';
 import { planSha256 } from '../manifest';
-import { buildRunPlan } from '../plan';
+import { buildRunPlan } from '../plan/plan';
 import { assertEmptyOrMissing, runIdFor } from '../run-create';
 import { readJsonFile, runPaths, writeFileAtomic, writeJsonFile } from '../run-folder';
 import { assertRunIntact } from '../runner/run-open';

@@ -2,7 +2,6 @@ import { apiKeyFromEnv } from '@chi/openrouter';
 import type { ModelCatalog, StudyDeclaration, StudySystem, SystemSpec } from '@chi/spec';
 import { modelArgument } from '../cli/cli-args';
 import { UsageError } from '../cli/usage-error';
-import { perTokenPrice } from '../declared-prices';
 import {
   declaredEndpointSystems,
   fetchLiveCatalog,
@@ -10,6 +9,7 @@ import {
   probeEndpoint,
 } from '../live-endpoints';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
+import { perTokenPrice } from '../plan/declared-prices';
 import { scriptedSystemSpec } from '../scripted-systems';
 import {
   OPENROUTER_KEY_ENV,

@@ -1,13 +1,13 @@
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, RunManifest, SystemSpec } from '@chi/spec';
-import { renderPlannedRequest } from './render-planned';
-import type { PlannedRun } from './run-create';
+import type { PlannedRun } from '../run-create';
 import {
   emptyWorldMaps,
   generateSeedWorlds,
   type RunWorldMaps,
   type RunWorlds,
-} from './run-worlds';
+} from '../run-worlds';
+import { renderPlannedRequest } from './render-planned';
 
 /** Requests and worst-case reserved USD of one system. */
 export interface SystemPlanCost {

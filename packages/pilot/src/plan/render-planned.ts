@@ -1,11 +1,11 @@
 import { InvalidArgumentError, type PlannedRequest, type RunManifest } from '@chi/spec';
-import type { AnyExperiment, NotesLookup } from './experiments/experiment';
-import { experimentOf, REGISTERED_EXPERIMENTS } from './experiments/registry';
-import type { PromptSet } from './prompts';
+import type { AnyExperiment, NotesLookup } from '../experiments/experiment';
+import { experimentOf, REGISTERED_EXPERIMENTS } from '../experiments/registry';
+import type { PromptSet } from '../prompts';
+import type { RunWorlds } from '../run-worlds';
 import type { RenderedMessages } from './render-requests';
-import type { RunWorlds } from './run-worlds';
 
-export type { NotesLookup } from './experiments/experiment';
+export type { NotesLookup } from '../experiments/experiment';
 
 /**
  * Key of the notebook a request reads or writes, from the experiment that owns it: memory

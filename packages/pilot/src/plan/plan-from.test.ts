@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from './cli/usage-error';
+import { UsageError } from '../cli/usage-error';
 import { sampleSd, spreadsOf, varianceModelFromRelease } from './plan-from';
 import { planPrecision } from './plan-precision';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerEntry, RunManifest, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureIo } from './__fixtures__/cli-io';
-import { endpointProxy } from './__fixtures__/endpoint-proxy';
-import { runCli } from './cli/cli-main';
+import { captureIo } from '../__fixtures__/cli-io';
+import { endpointProxy } from '../__fixtures__/endpoint-proxy';
+import { runCli } from '../cli/cli-main';
+import { type ScriptedServer, serveScriptedSystem } from '../serve';
 import { parsePriceArgument } from './declared-prices';
-import { type ScriptedServer, serveScriptedSystem } from './serve';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-prices-'));
 let server: ScriptedServer;

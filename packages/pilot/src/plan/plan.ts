@@ -5,8 +5,8 @@ import {
   type RunManifest,
   type RunPlan,
 } from '@chi/spec';
-import type { AnyExperiment, PlannedUnit } from './experiments/experiment';
-import { REGISTERED_EXPERIMENTS } from './experiments/registry';
+import type { AnyExperiment, PlannedUnit } from '../experiments/experiment';
+import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 
 export { probeBatchCount } from '@chi/experiments/internal';
 export { requestNonce } from './plan-request';

@@ -2,14 +2,14 @@ import { renderMemoryProbe } from '@chi/experiments/internal';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { formatPlanCost, planCost, worstCaseNotes } from './plan-cost';
-import { prepareRun } from './run-create';
-import { scriptedSystemSpec } from './scripted-systems';
+import { prepareRun } from '../run-create';
+import { scriptedSystemSpec } from '../scripted-systems';
 import {
   defaultOfflineSettings,
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
-} from './settings';
+} from '../settings';
+import { formatPlanCost, planCost, worstCaseNotes } from './plan-cost';
 
 const settings = defaultOfflineSettings({
   systems: [

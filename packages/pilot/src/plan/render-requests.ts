@@ -1,7 +1,7 @@
 import type { RenderedMessages } from '@chi/experiment';
 import { renderJsonBlock } from '@chi/experiment';
 import { requestHeader as header, renderRequest as render } from '@chi/experiments/internal';
-import type { PromptSet } from './prompts';
+import type { PromptSet } from '../prompts';
 
 // The experiment SPI's type (`@chi/experiment`), re-exported: `@chi/pilot` has always exported it.
 export type { RenderedMessages } from '@chi/experiment';

@@ -7,14 +7,14 @@ import { renderMemoryProbe } from '@chi/experiments/internal';
 import { openRunFolder } from '@chi/run';
 import type { AttemptRecord, MemoryWorld, RenderedRequest } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scriptedWith } from './__fixtures__/fake-models';
+import { scriptedWith } from '../__fixtures__/fake-models';
+import { createRun, prepareRun } from '../run-create';
+import { memoryWorldKey } from '../run-worlds';
+import { executeRun } from '../runner/run-execute';
+import { scriptedSystemSpec } from '../scripted-systems';
+import { defaultOfflineSettings } from '../settings';
+import { modelsForManifest } from '../system-models';
 import { renderPlannedRequest } from './render-planned';
-import { createRun, prepareRun } from './run-create';
-import { memoryWorldKey } from './run-worlds';
-import { executeRun } from './runner/run-execute';
-import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings } from './settings';
-import { modelsForManifest } from './system-models';
 
 const prepared = prepareRun({
   settings: defaultOfflineSettings({

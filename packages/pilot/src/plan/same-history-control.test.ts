@@ -1,6 +1,6 @@
 import type { RenderedRequest } from '@chi/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type FinishedRun, sharedOfflineRun } from './__fixtures__/offline-run';
+import { type FinishedRun, sharedOfflineRun } from '../__fixtures__/offline-run';
 
 // The default offline run, shared with manifest.test.ts and prompt-vocabulary.test.ts (read only).
 let run: FinishedRun;

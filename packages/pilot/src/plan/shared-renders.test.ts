@@ -1,9 +1,9 @@
 import type { PlannedRequest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
+import { prepareRun } from '../run-create';
+import { scriptedSystemSpec } from '../scripted-systems';
+import { defaultOfflineSettings } from '../settings';
 import { renderPlannedRequest } from './render-planned';
-import { prepareRun } from './run-create';
-import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings } from './settings';
 
 const SYSTEMS = ['perfect', 'capacity-keeper', 'abstainer'];
 const prepared = prepareRun({

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCsv } from '@chi/report/internal';
-import { UsageError } from './cli/usage-error';
+import { UsageError } from '../cli/usage-error';
 import { binomialWorstCase, type QuantitySpread, type VarianceModel } from './plan-precision';
 
 /**

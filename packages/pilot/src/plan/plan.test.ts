@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from './manifest';
+import { buildManifest } from '../manifest';
+import { scriptedSystemSpec } from '../scripted-systems';
+import { defaultOfflineSettings } from '../settings';
 import { buildRunPlan, probeBatchCount, requestNonce, requestsPerSystem } from './plan';
-import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings } from './settings';
 
 const manifestFor = (overrides: Parameters<typeof defaultOfflineSettings>[0] = {}) =>
   buildManifest({
