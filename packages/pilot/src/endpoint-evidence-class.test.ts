@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { captureIo } from './__fixtures__/cli-io';
 import { parseCli } from './cli/cli-args';
 import { runCli } from './cli/cli-main';
-import { buildManifest } from './manifest';
+import { buildManifest } from './run-folder/manifest';
 import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from './settings';
 

@@ -36,12 +36,12 @@ export {
   type PilotHost,
 } from './experiments/experiment';
 export { PILOT_EXPERIMENTS } from './experiments/registry';
-export type { FrozenManifest } from './manifest';
 export { type PilotOutcome, type RunPilotOptions, runPilot } from './pilot';
 export type { PilotSettings } from './pilot-settings';
 export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan/plan-cost';
 export { renderSmoke } from './plan/render-requests';
 export { loadPromptTemplates } from './prompts';
+export type { FrozenManifest } from './run-folder/manifest';
 export {
   type CreateRunOptions,
   createRun,
@@ -49,8 +49,8 @@ export {
   type PreparedRun,
   prepareRun,
   type RunHandle,
-} from './run-create';
-export type { RunWorlds } from './run-worlds';
+} from './run-folder/run-create';
+export type { RunWorlds } from './run-folder/run-worlds';
 export type { ExecuteOutcome, ExecuteRunOptions } from './runner/execute-options';
 export { executeRun } from './runner/run-execute';
 export type { ScriptedNoiseSource } from './scripted-noise';

@@ -18,7 +18,7 @@ import { settingsFor } from './cli/cli-main';
 import { checkExperimentContract } from './experiments/contract';
 import { registeredPromptTemplates } from './experiments/declared-templates';
 import { requireTemplate } from './prompts';
-import { createRun, prepareRun } from './run-create';
+import { createRun, prepareRun } from './run-folder/run-create';
 import { executeRun } from './runner/run-execute';
 import { createScriptedNoise } from './scripted-noise';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';

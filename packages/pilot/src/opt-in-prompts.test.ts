@@ -10,7 +10,7 @@ import { checkExperimentContract } from './experiments/contract';
 import { withDeclaredTemplates } from './experiments/declared-templates';
 import { PILOT_EXPERIMENTS, REGISTERED_EXPERIMENTS } from './experiments/registry';
 import { loadPromptTemplates, parsePromptTemplate } from './prompts';
-import { prepareRun } from './run-create';
+import { prepareRun } from './run-folder/run-create';
 import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
 

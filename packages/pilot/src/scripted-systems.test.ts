@@ -6,7 +6,7 @@ import { BUILT_IN_EXPERIMENTS, type ScriptedContext } from '@chi/experiments';
 import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { createRun } from './run-create';
+import { createRun } from './run-folder/run-create';
 import { executeRun } from './runner/run-execute';
 import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
 import {

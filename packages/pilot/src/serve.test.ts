@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
 import { servedScriptedModels, withServedDeclarations } from './endpoint-models';
 import type { PilotSettings } from './pilot-settings';
-import { createRun } from './run-create';
+import { createRun } from './run-folder/run-create';
 import { executeRun } from './runner/run-execute';
 import { createScriptedModel, SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from './scripted-systems';
 import { type ScriptedServer, serveScriptedSystem } from './serve';

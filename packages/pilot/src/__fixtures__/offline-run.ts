@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openRunFolder } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
 import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { defaultOfflineSettings } from '../settings';
 import type { PilotSettings } from '../pilot-settings';

@@ -5,7 +5,7 @@ import { HumanCalibrationSchema, type HumanDataRow } from '@chi/spec';
 import { SYNTHETIC_HUMAN_DATA_HEADER, syntheticHumanData } from '@chi/worlds/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { parseHumanData } from '../human-data-file';
+import { parseHumanData } from '../run-folder/human-data-file';
 import { runCli } from './cli-main';
 
 let root: string;

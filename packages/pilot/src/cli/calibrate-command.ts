@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ValidationError } from '@chi/spec';
-import { calibrateHumanData, calibrationFileText } from '../human-data-file';
 import { EXIT_CODES } from '../pilot';
+import { calibrateHumanData, calibrationFileText } from '../run-folder/human-data-file';
 import type { CalibrateCommand } from './cli-args';
 import type { ProgressOutput } from './progress';
 

@@ -26,15 +26,12 @@ import {
   verifyDivergenceCommand,
 } from '../divergence/command';
 import { isDivergenceRunFolder } from '../divergence/run';
-import { readCalibrationFile } from '../human-data-file';
 import {
   declaredEndpointSystems,
   fetchLiveCatalog,
   isUnpricedEndpoint,
   probeEndpoint,
 } from '../live-endpoints';
-import { makeDirectory } from '../make-directory';
-import { ManifestIntegrityError } from '../manifest';
 import { withMemoryPolicy } from '../memory-systems/memory-policy-option';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
 import {
@@ -54,8 +51,11 @@ import {
   formatPlanPrecision,
   planPrecision,
 } from '../plan/plan-precision';
-import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
-import { readJsonFile, runPaths } from '../run-folder';
+import { readCalibrationFile } from '../run-folder/human-data-file';
+import { makeDirectory } from '../run-folder/make-directory';
+import { ManifestIntegrityError } from '../run-folder/manifest';
+import { DEFAULT_RUNS_ROOT, planRun } from '../run-folder/run-create';
+import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { checkRequestRecords } from '../runner/request-records-check';
 import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from '../scripted-imitator';
 import { scriptedDefinition, scriptedSystemSpec } from '../scripted-systems';

@@ -1,5 +1,5 @@
 import { RunStatusSchema } from '@chi/spec/internal';
-import { readJsonFile, runPaths } from '../run-folder';
+import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { formatResumeHint } from './run-summary';
 
 /**

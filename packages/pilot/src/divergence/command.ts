@@ -11,7 +11,7 @@ import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/s
 import { createProgressRenderer } from '../cli/progress';
 import { interruptedResumeHint } from '../cli/resume-hint';
 import { registeredPromptTemplates } from '../experiments/declared-templates';
-import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
+import { DEFAULT_RUNS_ROOT, planRun } from '../run-folder/run-create';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
 import { compareDivergenceRelease } from './release';
 import {

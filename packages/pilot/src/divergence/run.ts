@@ -23,11 +23,11 @@ import {
 import { RunPlanSchema } from '@chi/spec/internal';
 import type { PilotEventSink } from '../events';
 import type { AnyExperiment } from '../experiments/experiment';
-import { readFrozenManifest } from '../manifest';
 import { runPilot } from '../pilot';
 import type { PilotSettings } from '../pilot-settings';
-import { createRun } from '../run-create';
-import { readJsonFile } from '../run-folder';
+import { readFrozenManifest } from '../run-folder/manifest';
+import { createRun } from '../run-folder/run-create';
+import { readJsonFile } from '../run-folder/run-folder';
 import type { ExecuteOutcome, InstanceModelFactory } from '../runner/execute-options';
 import { defaultOfflineSettings } from '../settings';
 import { type LiveModelContext, modelForSystem } from '../system-models';

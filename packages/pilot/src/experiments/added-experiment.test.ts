@@ -21,10 +21,10 @@ import {
   oneFolderScorer,
 } from '../__fixtures__/one-folder-experiment';
 import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
-import { buildManifest } from '../manifest';
 import { runPilot } from '../pilot';
 import { buildRunPlan } from '../plan/plan';
-import { createRun } from '../run-create';
+import { buildManifest } from '../run-folder/manifest';
+import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';

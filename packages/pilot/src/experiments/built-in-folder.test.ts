@@ -15,7 +15,7 @@ import { RunManifestSchema } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { tally } from '../__fixtures__/tally';
 import { runPilot } from '../pilot';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';

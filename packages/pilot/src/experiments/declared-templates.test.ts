@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
 import { runPilot } from '../pilot';
 import { promptSections, renderTemplate, requireSection, requireTemplate } from '../prompts';
-import { createRun, planRun, prepareRun } from '../run-create';
+import { createRun, planRun, prepareRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';

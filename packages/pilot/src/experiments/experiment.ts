@@ -4,7 +4,7 @@ import type {
   RenderContext as ModuleRenderContext,
 } from '@chi/experiment';
 import type { PilotSettings } from '../pilot-settings';
-import type { RunWorlds } from '../run-worlds';
+import type { RunWorlds } from '../run-folder/run-worlds';
 
 // The SPI's data types a pilot module uses, re-exported: `@chi/pilot` exported them before the
 // SPI package existed (docs/architecture.md, "Experiment modules").

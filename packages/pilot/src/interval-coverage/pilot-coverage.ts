@@ -13,7 +13,7 @@ import {
 } from '@chi/scoring';
 import type { AttemptRecord, MemoryWorld, QualityFactors, RunPlan } from '@chi/spec';
 import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';

@@ -5,8 +5,8 @@ import {
   SESSION_HEADER,
 } from '@chi/openrouter';
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from '../manifest';
 import { buildRunPlan } from '../plan/plan';
+import { buildManifest } from '../run-folder/manifest';
 import { defaultOfflineSettings } from '../settings';
 import { instanceScope, memoryPolicyOf, requestInstance } from './instance-identity';
 import { memoryReferenceSpec } from './reference-systems';

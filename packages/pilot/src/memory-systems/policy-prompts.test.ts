@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { RenderedRequest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishedRun, finishedOfflineRun } from '../__fixtures__/offline-run';
-import { planRun } from '../run-create';
+import { planRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { SYSTEM_POLICY_TEMPLATES } from './policy-prompts';

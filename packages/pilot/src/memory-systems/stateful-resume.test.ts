@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
 import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
 import type { PilotSettings } from '../pilot-settings';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { type ScriptedServer, serveScriptedSystem } from '../serve';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';

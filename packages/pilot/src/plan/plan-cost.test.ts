@@ -2,7 +2,7 @@ import { renderMemoryProbe } from '@chi/experiments/internal';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { prepareRun } from '../run-create';
+import { prepareRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import {
   defaultOfflineSettings,

@@ -1,12 +1,12 @@
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, RunManifest, SystemSpec } from '@chi/spec';
-import type { PlannedRun } from '../run-create';
+import type { PlannedRun } from '../run-folder/run-create';
 import {
   emptyWorldMaps,
   generateSeedWorlds,
   type RunWorldMaps,
   type RunWorlds,
-} from '../run-worlds';
+} from '../run-folder/run-worlds';
 import { renderPlannedRequest } from './render-planned';
 
 /** Requests and worst-case reserved USD of one system. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from '../manifest';
+import { buildManifest } from '../run-folder/manifest';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { buildRunPlan, probeBatchCount, requestNonce, requestsPerSystem } from './plan';

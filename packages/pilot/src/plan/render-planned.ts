@@ -2,7 +2,7 @@ import { InvalidArgumentError, type PlannedRequest, type RunManifest } from '@ch
 import type { AnyExperiment, NotesLookup } from '../experiments/experiment';
 import { experimentOf, REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import type { PromptSet } from '../prompts';
-import type { RunWorlds } from '../run-worlds';
+import type { RunWorlds } from '../run-folder/run-worlds';
 import type { RenderedMessages } from './render-requests';
 
 export type { NotesLookup } from '../experiments/experiment';

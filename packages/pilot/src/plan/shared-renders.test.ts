@@ -1,6 +1,6 @@
 import type { PlannedRequest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import { prepareRun } from '../run-create';
+import { prepareRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { renderPlannedRequest } from './render-planned';

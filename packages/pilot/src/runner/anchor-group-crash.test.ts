@@ -5,7 +5,7 @@ import type { RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answersPerRequest, attemptRecords, chiAtFailpoint } from '../__fixtures__/failpoint-cli';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

@@ -6,7 +6,7 @@ import type { ChatMessage, LedgerEntry, Price, RunPlan } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { testFolder } from '../__fixtures__/test-folder';
 import { runPilot } from '../pilot';
-import { planRun } from '../run-create';
+import { planRun } from '../run-folder/run-create';
 import { createScriptedModel } from '../scripted-systems';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 

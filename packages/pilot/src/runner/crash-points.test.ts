@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answersPerRequest, chiAtFailpoint } from '../__fixtures__/failpoint-cli';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
 import { finishRun } from '../pilot';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

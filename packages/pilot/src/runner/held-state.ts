@@ -1,4 +1,4 @@
-import type { RunWorldMaps } from '../run-worlds';
+import type { RunWorldMaps } from '../run-folder/run-worlds';
 
 // The held state's type on its own: the session holds it (`RunSession.held`), and
 // run-held-state.ts, which changes it, reads the session.

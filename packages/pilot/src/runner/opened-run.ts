@@ -1,9 +1,9 @@
 import type { PlanIndex } from '@chi/run/internal';
 import type { RunManifest, RunStatus, SystemSpec } from '@chi/spec';
 import type { AnyExperiment } from '../experiments/experiment';
-import type { FrozenManifest } from '../manifest';
 import type { PromptSet } from '../prompts';
-import type { RunPaths } from '../run-folder';
+import type { FrozenManifest } from '../run-folder/manifest';
+import type { RunPaths } from '../run-folder/run-folder';
 import type { AttemptChainHead } from './attempt-chain-writer';
 
 // The opened run's type on its own: the session and its steps read it; run-open.ts, which

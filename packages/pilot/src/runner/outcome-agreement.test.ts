@@ -11,7 +11,7 @@ import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLegacyLayout } from '../__fixtures__/legacy-layout';
 import { finishRun } from '../pilot';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

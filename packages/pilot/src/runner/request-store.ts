@@ -8,7 +8,7 @@ import {
 import { requestIndexEntry } from '@chi/run/internal';
 import type { RenderedRequest, RequestIndexEntry } from '@chi/spec';
 import { RequestIndexEntrySchema } from '@chi/spec/internal';
-import { openRunLog, writeJsonFile } from '../run-folder';
+import { openRunLog, writeJsonFile } from '../run-folder/run-folder';
 
 /** Where the runner records each rendered request just before its `before_send`. */
 export interface RequestStore {

@@ -7,8 +7,8 @@ import {
   type RunManifest,
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
-import type { FrozenManifest } from '../manifest';
-import { type RunPaths, readJsonFile, writeJsonFile } from '../run-folder';
+import type { FrozenManifest } from '../run-folder/manifest';
+import { type RunPaths, readJsonFile, writeJsonFile } from '../run-folder/run-folder';
 import { apiKeyEnvOf } from '../settings';
 import { apiKeyForSystem } from '../system-models';
 import { checkRequestRecords } from './request-records-check';

@@ -18,7 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, paidSystemSpec, scriptedWith } from '../__fixtures__/fake-models';
 import { toLegacyLayout } from '../__fixtures__/legacy-layout';
 import type { PilotSettings } from '../pilot-settings';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { modelsForManifest } from '../system-models';

@@ -2,7 +2,7 @@ import { createJsonlWriter } from '@chi/run';
 import { foldAttemptRecord, type RequestLogState, streamRunJsonl } from '@chi/run/internal';
 import { AttemptRecordSchema } from '@chi/spec';
 import { FailureLogEntrySchema } from '@chi/spec/internal';
-import { openRunLog } from '../run-folder';
+import { openRunLog } from '../run-folder/run-folder';
 import { chainAttemptWriter } from './attempt-chain-writer';
 import { createBlockAdmission } from './block-admission';
 import type { ExecuteOutcome, ExecuteRunOptions } from './execute-options';

@@ -2,7 +2,7 @@ import { blockStatusOf, readRunJsonl } from '@chi/run/internal';
 import type { BlockStatus, RunStatus } from '@chi/spec';
 import { FailureLogEntrySchema } from '@chi/spec/internal';
 import type { PilotProgress } from '../events';
-import { openRunLog, writeJsonFile } from '../run-folder';
+import { openRunLog, writeJsonFile } from '../run-folder/run-folder';
 import { runCeilingUsd } from '../shard/shard-manifest';
 import type { ExecuteOutcome } from './execute-options';
 import { type RunSession, type StopReason, sessionProgress } from './run-session';

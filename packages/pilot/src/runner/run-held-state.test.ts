@@ -8,9 +8,14 @@ import type { ChatModel, ChatResult, PlannedRequest, RunManifest, RunPlan } from
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { planIndexOf, planOf, stubSession } from '../__fixtures__/plan-shape';
-import { createRun } from '../run-create';
-import { runPaths } from '../run-folder';
-import { generateRunWorlds, type RunWorldMaps, readRunWorlds, readSeedWorlds } from '../run-worlds';
+import { createRun } from '../run-folder/run-create';
+import { runPaths } from '../run-folder/run-folder';
+import {
+  generateRunWorlds,
+  type RunWorldMaps,
+  readRunWorlds,
+  readSeedWorlds,
+} from '../run-folder/run-worlds';
 import { createScriptedModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { scriptedNameOf } from '../system-models';
@@ -120,7 +125,7 @@ async function executeCopy(template: string, name: string, stopAfter?: number): 
 }
 
 async function createRunManifest(runDir: string) {
-  const { readFrozenManifest } = await import('../manifest');
+  const { readFrozenManifest } = await import('../run-folder/manifest');
   return readFrozenManifest(runDir);
 }
 

@@ -1,7 +1,12 @@
 import type { RequestOutcome } from '@chi/run';
 import type { PlanIndex } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
-import { dropSeedWorlds, emptyWorldMaps, type RunWorlds, readSeedWorlds } from '../run-worlds';
+import {
+  dropSeedWorlds,
+  emptyWorldMaps,
+  type RunWorlds,
+  readSeedWorlds,
+} from '../run-folder/run-worlds';
 import type { HeldState, KeptBlocks } from './held-state';
 import type { OpenedRun } from './opened-run';
 import type { RunSession } from './run-session';

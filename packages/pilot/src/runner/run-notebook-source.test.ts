@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { type AnyExperiment, defineExperiment } from '../experiments/experiment';
 import { PILOT_EXPERIMENTS } from '../experiments/registry';
 import { plannedRequest, requestNonce } from '../plan/plan-request';
-import { createRun } from '../run-create';
+import { createRun } from '../run-folder/run-create';
 import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';

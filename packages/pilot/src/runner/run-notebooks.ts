@@ -6,7 +6,7 @@ import {
 import { type ChatResult, InvalidArgumentError, type PlannedRequest } from '@chi/spec';
 import { isInfrastructureFailure, type NotebookSnapshot, plannedField } from '@chi/spec/internal';
 import { notebookKey } from '../plan/render-planned';
-import { writeJsonFile } from '../run-folder';
+import { writeJsonFile } from '../run-folder/run-folder';
 import type { OpenedRun } from './opened-run';
 import { noteNotebookWriter } from './run-held-state';
 import { sourceNotebookKey } from './run-notebook-source';

@@ -11,22 +11,22 @@ import {
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
+import { loadPromptTemplates, type PromptSet } from '../prompts';
 import {
   type FrozenManifest,
   ManifestIntegrityError,
   planSha256,
   readFrozenManifest,
-} from '../manifest';
-import { loadPromptTemplates, type PromptSet } from '../prompts';
-import { runIdFor } from '../run-create';
+} from '../run-folder/manifest';
+import { runIdFor } from '../run-folder/run-create';
 import {
   parseJsonFileText,
   type RunPaths,
   readJsonFile,
   readRunFileText,
   runPaths,
-} from '../run-folder';
-import { checkWorldFiles } from '../run-worlds';
+} from '../run-folder/run-folder';
+import { checkWorldFiles } from '../run-folder/run-worlds';
 import { folderPlanSha256 } from '../shard/shard-manifest';
 import type { AttemptChainHead } from './attempt-chain-writer';
 import type { ExecuteRunOptions } from './execute-options';

@@ -3,7 +3,7 @@ import type { RequestLogState } from '@chi/run/internal';
 import type { PlannedRequest, SystemSpec } from '@chi/spec';
 import { memoryPolicyOf } from '../memory-systems/instance-identity';
 import { resendsUncertain, uncertainAttemptText } from '../memory-systems/resume-rule';
-import { writeJsonFile } from '../run-folder';
+import { writeJsonFile } from '../run-folder/run-folder';
 import { recordOutcome } from './run-held-state';
 import { keepNotebook } from './run-notebooks';
 import type { RunSession } from './run-session';

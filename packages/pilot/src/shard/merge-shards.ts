@@ -18,10 +18,10 @@ import {
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { EXIT_CODES } from '../cli/exit-codes';
 import type { AnyExperiment } from '../experiments/experiment';
-import { planSha256 } from '../manifest';
 import { buildRunPlan } from '../plan/plan';
-import { assertEmptyOrMissing, runIdFor } from '../run-create';
-import { readJsonFile, runPaths, writeFileAtomic, writeJsonFile } from '../run-folder';
+import { planSha256 } from '../run-folder/manifest';
+import { assertEmptyOrMissing, runIdFor } from '../run-folder/run-create';
+import { readJsonFile, runPaths, writeFileAtomic, writeJsonFile } from '../run-folder/run-folder';
 import { assertRunIntact } from '../runner/run-open';
 import { mergeAttemptLogs, mergeJsonlFiles, planOrdinals } from './merge-logs';
 import { checkShardSet, readShardFolder, type ShardFolder, type ShardSet } from './shard-folders';

@@ -17,7 +17,7 @@ import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { runPilot } from '../pilot';
 import type { PilotSettings } from '../pilot-settings';
-import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
+import { readJsonFile, runPaths, writeJsonFile } from '../run-folder/run-folder';
 import { defaultOfflineSettings } from '../settings';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState } from './study-chain';

@@ -4,7 +4,7 @@ import { RunFolderDamagedError, RunManifestSchema, type RunStudyLink } from '@ch
 import { RunStatusSchema } from '@chi/spec/internal';
 import { UsageError } from '../cli/usage-error';
 import { finishRun, runPilot } from '../pilot';
-import { readJsonFile, runPaths } from '../run-folder';
+import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { mergeShards } from '../shard/merge-shards';
 import { type ShardSpec, shardLabel } from '../shard/shard-spec';
 import { readStudyFile } from './study-file';

@@ -5,11 +5,11 @@ import type { ChisEntry } from '@chi/spec';
 import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES } from '@chi/spec/internal';
 import { syntheticHumanData } from '@chi/worlds/test';
 import { describe, expect, it } from 'vitest';
-import { copyOfSharedOfflineRun } from './__fixtures__/offline-run';
+import { copyOfSharedOfflineRun } from '../__fixtures__/offline-run';
+import { finishRun } from '../pilot';
+import { defaultOfflineSettings } from '../settings';
 import { FEATURE_SCHEMAS, RUN_POLICIES } from './manifest';
-import { finishRun } from './pilot';
 import { prepareRun } from './run-create';
-import { defaultOfflineSettings } from './settings';
 
 describe('the manifest records what the framework lists', () => {
   const { manifest } = prepareRun({

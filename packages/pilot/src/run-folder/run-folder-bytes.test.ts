@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { executeRun } from '../runner/run-execute';
+import { defaultOfflineSettings } from '../settings';
+import { modelsForManifest } from '../system-models';
 import { createRun } from './run-create';
-import { executeRun } from './runner/run-execute';
-import { defaultOfflineSettings } from './settings';
-import { modelsForManifest } from './system-models';
 
 /**
  * The SHA-256 of every file of a small scripted run folder, made with a fixed clock and one
@@ -15,7 +15,7 @@ import { modelsForManifest } from './system-models';
  * the run folder must stay byte for byte what it was. `UPDATE_GOLDEN=1` rewrites the list, only
  * for a change that moves these bytes on purpose (and says so in a changeset).
  */
-const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'run-folder-bytes.sha256');
+const GOLDEN = join(import.meta.dirname, '..', '__fixtures__', 'golden', 'run-folder-bytes.sha256');
 
 const root = mkdtempSync(join(tmpdir(), 'chi-run-bytes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -13,17 +13,17 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import { PILOT_FEATURE_SCHEMA, PILOT_FEATURES, type PromptRef } from '@chi/spec/internal';
-import { chiComparisonFor } from './chi-comparison';
-import type { AnyExperiment, Experiment } from './experiments/experiment';
+import type { AnyExperiment, Experiment } from '../experiments/experiment';
 import {
   PILOT_EXPERIMENT_IDS,
   PILOT_EXPERIMENTS,
   REGISTERED_EXPERIMENTS,
   selectExperiments,
-} from './experiments/registry';
-import type { PilotSettings } from './pilot-settings';
+} from '../experiments/registry';
+import type { PilotSettings } from '../pilot-settings';
+import { PROTOCOL_ID } from '../settings';
+import { chiComparisonFor } from './chi-comparison';
 import { readRunFileText } from './run-folder';
-import { PROTOCOL_ID } from './settings';
 
 /** The rules a run follows on failures, frozen in every manifest as sentences. */
 export const FAILURE_RULES: readonly string[] = [

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelCatalog, RunManifest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureIo } from './__fixtures__/cli-io';
-import { fakeOpenRouter } from './__fixtures__/fake-openrouter';
-import { runCli } from './cli/cli-main';
+import { captureIo } from '../__fixtures__/cli-io';
+import { fakeOpenRouter } from '../__fixtures__/fake-openrouter';
+import { runCli } from '../cli/cli-main';
 import { catalogSha256 } from './frozen-catalog';
 
 // The catalog prices every reservation of a live OpenRouter run reads are frozen in the manifest

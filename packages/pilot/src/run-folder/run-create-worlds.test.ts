@@ -5,13 +5,13 @@ import { join, relative } from 'node:path';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { RunManifest, SystemSpec } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { planCost, worstCaseNotes } from './plan/plan-cost';
-import { renderPlannedRequest } from './plan/render-planned';
+import { planCost, worstCaseNotes } from '../plan/plan-cost';
+import { renderPlannedRequest } from '../plan/render-planned';
+import { scriptedSystemSpec } from '../scripted-systems';
+import { defaultOfflineSettings, openRouterSystemSpec } from '../settings';
 import { createRun, planRun, prepareRun } from './run-create';
 import { runPaths } from './run-folder';
 import { generateRunWorlds, memoryLoadsOf, writeRunWorlds } from './run-worlds';
-import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings, openRouterSystemSpec } from './settings';
 
 // Each generation of a history world notes whether every world file of the earlier seeds was
 // already written at that moment (createRun writes a seed's worlds before generating the next's).

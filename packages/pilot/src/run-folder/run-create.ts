@@ -12,17 +12,20 @@ import {
 } from '@chi/spec';
 import { HISTORY_IDS, type NotebookSnapshot } from '@chi/spec/internal';
 import { generatorInfo } from '@chi/worlds';
-import { withDeclaredTemplates } from './experiments/declared-templates';
-import type { AnyExperiment } from './experiments/experiment';
-import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from './experiments/registry';
+import { withDeclaredTemplates } from '../experiments/declared-templates';
+import type { AnyExperiment } from '../experiments/experiment';
+import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from '../experiments/registry';
+import { unusedPolicyTemplates } from '../memory-systems/policy-prompts';
+import type { PilotSettings } from '../pilot-settings';
+import { buildRunPlan } from '../plan/plan';
+import { loadPromptTemplates, type PromptSet, promptRefs } from '../prompts';
+import { validateSettings } from '../settings';
+import { freezeShard, runCeilingUsd } from '../shard/shard-manifest';
+import type { ShardSpec } from '../shard/shard-spec';
 import { catalogSha256 } from './frozen-catalog';
 import { calibrationFileText } from './human-data-file';
 import { makeDirectory } from './make-directory';
 import { buildManifest, type FrozenManifest, freezeManifest, planSha256 } from './manifest';
-import { unusedPolicyTemplates } from './memory-systems/policy-prompts';
-import type { PilotSettings } from './pilot-settings';
-import { buildRunPlan } from './plan/plan';
-import { loadPromptTemplates, type PromptSet, promptRefs } from './prompts';
 import { type RunPaths, runPaths, writeFileAtomic, writeJsonFile } from './run-folder';
 import {
   generateRunWorlds,
@@ -30,9 +33,6 @@ import {
   worldSeedsFor,
   writeGeneratedWorlds,
 } from './run-worlds';
-import { validateSettings } from './settings';
-import { freezeShard, runCeilingUsd } from './shard/shard-manifest';
-import type { ShardSpec } from './shard/shard-spec';
 
 /** Where runs go by default: `./chi-runs/<runId>/` (git-ignored). */
 export const DEFAULT_RUNS_ROOT = 'chi-runs';
