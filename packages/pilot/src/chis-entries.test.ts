@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import type { ChisEntry, HistoryWorld } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_CONDITIONS, chisEntriesFor } from './chis-entries';
+import { modelsForManifest } from './endpoints/system-models';
 import { finalResults, finishRun } from './pilot';
 import { createRun, type RunHandle } from './run-folder/run-create';
 import { runPaths } from './run-folder/run-folder';
@@ -12,7 +13,6 @@ import { readRunWorlds } from './run-folder/run-worlds';
 import { executeRun } from './runner/run-execute';
 import { scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
-import { modelsForManifest } from './system-models';
 
 let root: string;
 let run: RunHandle;

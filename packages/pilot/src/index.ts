@@ -20,6 +20,7 @@ export type {
 } from './divergence/analyze';
 export { writeDivergenceRelease } from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
+export { type LiveModelContext, modelsForManifest } from './endpoints/system-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export {
   checkExperimentContract,
@@ -65,4 +66,3 @@ export {
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
 } from './settings';
-export { type LiveModelContext, modelsForManifest } from './system-models';

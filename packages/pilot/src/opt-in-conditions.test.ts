@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { PilotCommand } from './cli/cli-args';
 import { parseCli } from './cli/cli-args';
 import { settingsFor } from './cli/cli-main';
+import { modelsForManifest } from './endpoints/system-models';
 import { checkExperimentContract } from './experiments/contract';
 import { registeredPromptTemplates } from './experiments/declared-templates';
 import { requireTemplate } from './prompts';
@@ -23,7 +24,6 @@ import { executeRun } from './runner/run-execute';
 import { createScriptedNoise } from './scripted-noise';
 import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
-import { modelsForManifest } from './system-models';
 
 const fixed = () => new Date('2026-09-01T00:00:00.000Z');
 

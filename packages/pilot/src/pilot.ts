@@ -28,6 +28,8 @@ import {
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
 import { EXIT_CODES } from './cli/exit-codes';
+import { latestSmokeResults, runSmokeChecks } from './endpoints/smoke';
+import { type LiveModelContext, modelsForManifest } from './endpoints/system-models';
 import type { PilotEventSink } from './events';
 import type { AnyExperiment } from './experiments/experiment';
 import { PILOT_PACKAGE_DIR } from './package-dir';
@@ -44,8 +46,6 @@ import { executeRun } from './runner/run-execute';
 import { assertRunIntact } from './runner/run-open';
 import { runCeilingUsd } from './shard/shard-manifest';
 import type { ShardSpec } from './shard/shard-spec';
-import { latestSmokeResults, runSmokeChecks } from './smoke';
-import { type LiveModelContext, modelsForManifest } from './system-models';
 
 /** A required smoke check failed, so the scored run did not start. Exit code 4. */
 export class SmokeCheckFailedError extends ChiError {

@@ -6,6 +6,7 @@ import { BUILT_IN_EXPERIMENTS, type ScriptedContext } from '@chi/experiments';
 import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from './__fixtures__/memory-scores';
+import { modelsForManifest } from './endpoints/system-models';
 import { createRun } from './run-folder/run-create';
 import { executeRun } from './runner/run-execute';
 import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
@@ -18,7 +19,6 @@ import {
   scriptedReply,
 } from './scripted-systems';
 import { defaultOfflineSettings } from './settings';
-import { modelsForManifest } from './system-models';
 
 const LOADS = [32, 64, 128, 256];
 let root: string;

@@ -8,7 +8,7 @@ import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
 import { defaultOfflineSettings } from '../settings';
 import type { PilotSettings } from '../pilot-settings';
-import { modelsForManifest } from '../system-models';
+import { modelsForManifest } from '../endpoints/system-models';
 
 /** A finished offline run: its folder and every rendered request it sent, by request ID. */
 export interface FinishedRun {

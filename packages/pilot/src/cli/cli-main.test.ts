@@ -15,7 +15,7 @@ import type { BlockStatus, LedgerEntry, RunManifest, RunStatus, SmokeResult } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { fakeOpenRouter } from '../__fixtures__/fake-openrouter';
-import { serveScriptedSystem } from '../serve';
+import { serveScriptedSystem } from '../endpoints/serve';
 import { runChi as runView } from './chi-entry';
 import { COMMAND_USAGE } from './cli-help';
 import type { CliIo } from './cli-io';

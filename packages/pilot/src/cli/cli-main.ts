@@ -31,7 +31,9 @@ import {
   fetchLiveCatalog,
   isUnpricedEndpoint,
   probeEndpoint,
-} from '../live-endpoints';
+} from '../endpoints/live-endpoints';
+import { serveScriptedSystem } from '../endpoints/serve';
+import { runSmokeChecks } from '../endpoints/smoke';
 import { withMemoryPolicy } from '../memory-systems/memory-policy-option';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
 import {
@@ -59,7 +61,6 @@ import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { checkRequestRecords } from '../runner/request-records-check';
 import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from '../scripted-imitator';
 import { scriptedDefinition, scriptedSystemSpec } from '../scripted-systems';
-import { serveScriptedSystem } from '../serve';
 import {
   DEFAULT_LIVE_ROSTER,
   DEFAULT_SCRIPTED_ROSTER,
@@ -68,7 +69,6 @@ import {
   openRouterSystemSpec,
 } from '../settings';
 import { mergeCommand, shardRunOptions } from '../shard/merge-command';
-import { runSmokeChecks } from '../smoke';
 import { studyCommand } from '../study/study-command';
 import { isStudyFolder, verifyStudyCommand } from '../study/study-verify';
 import { calibrateCommand } from './calibrate-command';

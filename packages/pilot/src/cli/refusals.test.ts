@@ -16,7 +16,7 @@ import type { AttemptRecord, RunManifest, RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { toLegacyLayout } from '../__fixtures__/legacy-layout';
-import { serveScriptedSystem } from '../serve';
+import { serveScriptedSystem } from '../endpoints/serve';
 import { runCli } from './cli-main';
 
 // Issue #33 items 8 and 9: damaged folders and ambiguous options, each refused with the exit code

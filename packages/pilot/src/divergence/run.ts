@@ -21,6 +21,7 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
+import { type LiveModelContext, modelForSystem } from '../endpoints/system-models';
 import type { PilotEventSink } from '../events';
 import type { AnyExperiment } from '../experiments/experiment';
 import { runPilot } from '../pilot';
@@ -30,7 +31,6 @@ import { createRun } from '../run-folder/run-create';
 import { readJsonFile } from '../run-folder/run-folder';
 import type { ExecuteOutcome, InstanceModelFactory } from '../runner/execute-options';
 import { defaultOfflineSettings } from '../settings';
-import { type LiveModelContext, modelForSystem } from '../system-models';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
 import {
   type DivergenceCallRecord,

@@ -8,12 +8,12 @@ import { openRunFolder } from '@chi/run';
 import type { AttemptRecord, MemoryWorld, RenderedRequest } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scriptedWith } from '../__fixtures__/fake-models';
+import { modelsForManifest } from '../endpoints/system-models';
 import { createRun, prepareRun } from '../run-folder/run-create';
 import { memoryWorldKey } from '../run-folder/run-worlds';
 import { executeRun } from '../runner/run-execute';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { renderPlannedRequest } from './render-planned';
 
 const prepared = prepareRun({

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { modelsForManifest } from '../endpoints/system-models';
 import { executeRun } from '../runner/run-execute';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { createRun } from './run-create';
 
 /**

@@ -5,11 +5,11 @@ import type { RunStatus } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answersPerRequest, chiAtFailpoint } from '../__fixtures__/failpoint-cli';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
+import { modelsForManifest } from '../endpoints/system-models';
 import { finishRun } from '../pilot';
 import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { executeRun } from './run-execute';
 
 const SYSTEMS = ['capacity-keeper', 'abstainer'];

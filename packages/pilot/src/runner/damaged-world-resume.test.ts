@@ -5,12 +5,12 @@ import type { ChatModel, RunStatus } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { runCli } from '../cli/cli-main';
+import { modelsForManifest } from '../endpoints/system-models';
 import { readFrozenManifest } from '../run-folder/manifest';
 import { createRun } from '../run-folder/run-create';
 import { runPaths } from '../run-folder/run-folder';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { executeRun } from './run-execute';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-damaged-world-'));

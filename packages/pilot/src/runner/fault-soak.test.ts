@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EndpointFault, endpointProxy } from '../__fixtures__/endpoint-proxy';
 import type { CliIo } from '../cli/cli-io';
 import { runCli } from '../cli/cli-main';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
 
 // The shape of an OpenRouter key; the endpoint reads it from OPENAI_API_KEY.
 const KEY = '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';

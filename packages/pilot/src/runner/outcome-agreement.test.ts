@@ -10,11 +10,11 @@ import { attemptRecordSha256 } from '@chi/run/internal';
 import type { AttemptRecord, BlockStatus, ChatResult, RenderedRequest, RunStatus } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLegacyLayout } from '../__fixtures__/legacy-layout';
+import { modelsForManifest } from '../endpoints/system-models';
 import { finishRun } from '../pilot';
 import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { executeRun } from './run-execute';
 
 // Issue 14 item 7: the runner (resume fold, blocks.json), the report's scorer and `chi verify` (which

@@ -7,10 +7,10 @@ import {
   type RunManifest,
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
+import { apiKeyForSystem } from '../endpoints/system-models';
 import type { FrozenManifest } from '../run-folder/manifest';
 import { type RunPaths, readJsonFile, writeJsonFile } from '../run-folder/run-folder';
 import { apiKeyEnvOf } from '../settings';
-import { apiKeyForSystem } from '../system-models';
 import { checkRequestRecords } from './request-records-check';
 
 /** The manifest hash of the first attempt record, or null when the log has none. */

@@ -17,11 +17,11 @@ import type { FailureLogEntry } from '@chi/spec/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, paidSystemSpec, scriptedWith } from '../__fixtures__/fake-models';
 import { toLegacyLayout } from '../__fixtures__/legacy-layout';
+import { modelsForManifest } from '../endpoints/system-models';
 import type { PilotSettings } from '../pilot-settings';
 import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { executeRun } from './run-execute';
 
 let root: string;

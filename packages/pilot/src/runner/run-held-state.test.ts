@@ -8,6 +8,7 @@ import type { ChatModel, ChatResult, PlannedRequest, RunManifest, RunPlan } from
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { planIndexOf, planOf, stubSession } from '../__fixtures__/plan-shape';
+import { scriptedNameOf } from '../endpoints/system-models';
 import { createRun } from '../run-folder/run-create';
 import { runPaths } from '../run-folder/run-folder';
 import {
@@ -18,7 +19,6 @@ import {
 } from '../run-folder/run-worlds';
 import { createScriptedModel, scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { scriptedNameOf } from '../system-models';
 import { executeRun } from './run-execute';
 import {
   countPendingRequests,

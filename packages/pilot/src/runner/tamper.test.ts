@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { toLegacyLayout } from '../__fixtures__/legacy-layout';
 import { runCli } from '../cli/cli-main';
+import { modelsForManifest } from '../endpoints/system-models';
 import { createRun } from '../run-folder/run-create';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { executeRun } from './run-execute';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-tamper-'));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { endpointProxy } from '../__fixtures__/endpoint-proxy';
 import { runCli } from '../cli/cli-main';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-unbounded-'));
 let server: ScriptedServer;

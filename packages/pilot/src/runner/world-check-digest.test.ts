@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunFolderDamagedError } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { modelsForManifest } from '../endpoints/system-models';
 import { createRun } from '../run-folder/run-create';
 import { runPaths } from '../run-folder/run-folder';
 import { scriptedSystemSpec } from '../scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { executeRun } from './run-execute';
 
 let root: string;

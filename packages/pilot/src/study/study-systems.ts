@@ -7,7 +7,7 @@ import {
   fetchLiveCatalog,
   isUnpricedEndpoint,
   probeEndpoint,
-} from '../live-endpoints';
+} from '../endpoints/live-endpoints';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
 import { perTokenPrice } from '../plan/declared-prices';
 import { scriptedSystemSpec } from '../scripted-systems';

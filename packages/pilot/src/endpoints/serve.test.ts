@@ -14,14 +14,18 @@ import OpenAI, {
   UnprocessableEntityError,
 } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryScoresOf } from './__fixtures__/memory-scores';
+import { memoryScoresOf } from '../__fixtures__/memory-scores';
+import type { PilotSettings } from '../pilot-settings';
+import { createRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import {
+  createScriptedModel,
+  SCRIPTED_SYSTEM_NAMES,
+  scriptedSystemSpec,
+} from '../scripted-systems';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { servedScriptedModels, withServedDeclarations } from './endpoint-models';
-import type { PilotSettings } from './pilot-settings';
-import { createRun } from './run-folder/run-create';
-import { executeRun } from './runner/run-execute';
-import { createScriptedModel, SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from './scripted-systems';
 import { type ScriptedServer, serveScriptedSystem } from './serve';
-import { defaultOfflineSettings, openAiCompatibleSystemSpec } from './settings';
 import { modelsForManifest } from './system-models';
 
 let root: string;

@@ -13,14 +13,14 @@ import {
   type RunManifest,
   type SystemSpec,
 } from '@chi/spec';
-import { createMemoryReferenceModel, isMemoryReference } from './memory-systems/reference-systems';
+import { createMemoryReferenceModel, isMemoryReference } from '../memory-systems/reference-systems';
 import {
   createImitatorModel,
   imitatorTargetsFromDeclared,
   isImitatorSystem,
-} from './scripted-imitator';
-import { createScriptedModel } from './scripted-systems';
-import { apiKeyEnvOf, OPENROUTER_KEY_ENV } from './settings';
+} from '../scripted-imitator';
+import { createScriptedModel } from '../scripted-systems';
+import { apiKeyEnvOf, OPENROUTER_KEY_ENV } from '../settings';
 
 /** What building live models needs; nothing here is ever written to the run folder. */
 export interface LiveModelContext {

@@ -1,6 +1,6 @@
 import { fetchCatalog } from '@chi/openrouter';
 import type { ModelCatalog, SystemSpec } from '@chi/spec';
-import { UsageError } from './cli/usage-error';
+import { UsageError } from '../cli/usage-error';
 import {
   type ServedScriptedModel,
   servedScriptedModels,

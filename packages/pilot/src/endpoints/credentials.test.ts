@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunManifest } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from './cli/cli-io';
-import { runCli } from './cli/cli-main';
+import type { CliIo } from '../cli/cli-io';
+import { runCli } from '../cli/cli-main';
 import { serveScriptedSystem } from './serve';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-credentials-'));

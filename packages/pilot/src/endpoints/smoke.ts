@@ -15,8 +15,8 @@ import { readRunJsonl } from '@chi/run/internal';
 import { parseProbeReply } from '@chi/scoring';
 import type { ChatModel, ModelCatalog, SmokeResult, SystemSpec } from '@chi/spec';
 import { SmokeResultSchema } from '@chi/spec/internal';
-import { renderSmoke } from './plan/render-requests';
-import { loadPromptTemplates, type PromptSet } from './prompts';
+import { renderSmoke } from '../plan/render-requests';
+import { loadPromptTemplates, type PromptSet } from '../prompts';
 import { apiKeyForSystem } from './system-models';
 
 /** Options of {@link runSmokeChecks}. */

@@ -1,12 +1,12 @@
 import { evidenceBanner } from '@chi/analysis';
 import { EvidenceClassSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
-import { captureIo } from './__fixtures__/cli-io';
-import { parseCli } from './cli/cli-args';
-import { runCli } from './cli/cli-main';
-import { buildManifest } from './run-folder/manifest';
-import { scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings, openAiCompatibleSystemSpec } from './settings';
+import { captureIo } from '../__fixtures__/cli-io';
+import { parseCli } from '../cli/cli-args';
+import { runCli } from '../cli/cli-main';
+import { buildManifest } from '../run-folder/manifest';
+import { scriptedSystemSpec } from '../scripted-systems';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 
 const URL = 'http://127.0.0.1:9/v1';
 

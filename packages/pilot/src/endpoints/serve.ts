@@ -12,19 +12,19 @@ import {
   createMemoryReferenceModel,
   isMemoryReference,
   memoryReferenceSpec,
-} from './memory-systems/reference-systems';
+} from '../memory-systems/reference-systems';
+import {
+  createScriptedModel,
+  DEFAULT_SCRIPTED_SEED,
+  declaredNoise,
+  scriptedDefinition,
+} from '../scripted-systems';
 import {
   type ChatCompletionRequest,
   type OpenAiError,
   openAiError,
   readChatCompletionRequest,
 } from './openai-wire';
-import {
-  createScriptedModel,
-  DEFAULT_SCRIPTED_SEED,
-  declaredNoise,
-  scriptedDefinition,
-} from './scripted-systems';
 
 /** Options of {@link serveScriptedSystem}. */
 export interface ServeOptions {
