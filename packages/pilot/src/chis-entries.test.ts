@@ -11,7 +11,7 @@ import { createRun, type RunHandle } from './run-folder/run-create';
 import { runPaths } from './run-folder/run-folder';
 import { readRunWorlds } from './run-folder/run-worlds';
 import { executeRun } from './runner/run-execute';
-import { scriptedSystemSpec } from './scripted-systems';
+import { scriptedSystemSpec } from './scripted/scripted-systems';
 import { defaultOfflineSettings } from './settings';
 
 let root: string;

@@ -54,12 +54,12 @@ export {
 export type { RunWorlds } from './run-folder/run-worlds';
 export type { ExecuteOutcome, ExecuteRunOptions } from './runner/execute-options';
 export { executeRun } from './runner/run-execute';
-export type { ScriptedNoiseSource } from './scripted-noise';
+export type { ScriptedNoiseSource } from './scripted/scripted-noise';
 export {
   createScriptedModel,
   type ScriptedModelOptions,
   scriptedSystemSpec,
-} from './scripted-systems';
+} from './scripted/scripted-systems';
 export {
   DEFAULT_LIVE_ROSTER,
   defaultOfflineSettings,

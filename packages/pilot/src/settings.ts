@@ -6,7 +6,7 @@ import {
   DEFAULT_SCRIPTED_SEED,
   SCRIPTED_SYSTEM_NAMES,
   scriptedSystemSpec,
-} from './scripted-systems';
+} from './scripted/scripted-systems';
 
 /** The protocol this runner implements. */
 export const PROTOCOL_ID = 'cplom-longitudinal-model-pilot-2026-09-v1';

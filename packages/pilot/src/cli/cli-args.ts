@@ -4,7 +4,7 @@ import { PILOT_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from '../experiments/reg
 import type { MemoryPolicy } from '../memory-systems/instance-identity';
 import { MEMORY_REFERENCE_NAMES } from '../memory-systems/reference-systems';
 import { parsePriceArgument } from '../plan/declared-prices';
-import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from '../scripted-systems';
+import { EXTRA_SCRIPTED_SYSTEM_NAMES, SCRIPTED_SYSTEM_NAMES } from '../scripted/scripted-systems';
 import { shardOptions } from '../shard/shard-args';
 import type { ShardSpec } from '../shard/shard-spec';
 import { parseStudy, type StudyCommand } from '../study/study-args';

@@ -59,8 +59,8 @@ import { ManifestIntegrityError } from '../run-folder/manifest';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-folder/run-create';
 import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { checkRequestRecords } from '../runner/request-records-check';
-import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from '../scripted-imitator';
-import { scriptedDefinition, scriptedSystemSpec } from '../scripted-systems';
+import { IMITATOR_SYSTEM_NAME, imitatorSystemSpec } from '../scripted/scripted-imitator';
+import { scriptedDefinition, scriptedSystemSpec } from '../scripted/scripted-systems';
 import {
   DEFAULT_LIVE_ROSTER,
   DEFAULT_SCRIPTED_ROSTER,

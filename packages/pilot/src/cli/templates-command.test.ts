@@ -4,7 +4,7 @@ import { captureIo } from '../__fixtures__/cli-io';
 import { OPT_IN_EXPERIMENT_IDS, REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { buildRunPlan, requestsPerSystem } from '../plan/plan';
 import { buildManifest } from '../run-folder/manifest';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { parseCli } from './cli-args';
 import { runCli } from './cli-main';

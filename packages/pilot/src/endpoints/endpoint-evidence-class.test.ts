@@ -5,7 +5,7 @@ import { captureIo } from '../__fixtures__/cli-io';
 import { parseCli } from '../cli/cli-args';
 import { runCli } from '../cli/cli-main';
 import { buildManifest } from '../run-folder/manifest';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 
 const URL = 'http://127.0.0.1:9/v1';

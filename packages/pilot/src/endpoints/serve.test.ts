@@ -22,7 +22,7 @@ import {
   createScriptedModel,
   SCRIPTED_SYSTEM_NAMES,
   scriptedSystemSpec,
-} from '../scripted-systems';
+} from '../scripted/scripted-systems';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { servedScriptedModels, withServedDeclarations } from './endpoint-models';
 import { type ScriptedServer, serveScriptedSystem } from './serve';

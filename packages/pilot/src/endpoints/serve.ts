@@ -18,7 +18,7 @@ import {
   DEFAULT_SCRIPTED_SEED,
   declaredNoise,
   scriptedDefinition,
-} from '../scripted-systems';
+} from '../scripted/scripted-systems';
 import {
   type ChatCompletionRequest,
   type OpenAiError,

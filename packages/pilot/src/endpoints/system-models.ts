@@ -18,8 +18,8 @@ import {
   createImitatorModel,
   imitatorTargetsFromDeclared,
   isImitatorSystem,
-} from '../scripted-imitator';
-import { createScriptedModel } from '../scripted-systems';
+} from '../scripted/scripted-imitator';
+import { createScriptedModel } from '../scripted/scripted-systems';
 import { apiKeyEnvOf, OPENROUTER_KEY_ENV } from '../settings';
 
 /** What building live models needs; nothing here is ever written to the run folder. */

@@ -27,7 +27,7 @@ import { buildRunPlan } from '../plan/plan';
 import { buildManifest } from '../run-folder/manifest';
 import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
 import type { AnyExperiment } from './experiment';

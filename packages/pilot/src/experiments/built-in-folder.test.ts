@@ -18,7 +18,7 @@ import { modelsForManifest } from '../endpoints/system-models';
 import { runPilot } from '../pilot';
 import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
 import type { PilotHost } from './experiment';

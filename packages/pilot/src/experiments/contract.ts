@@ -10,7 +10,11 @@ import type { RenderedMessages } from '../plan/render-requests';
 import { loadPromptTemplates, type PromptSet, promptRefs } from '../prompts';
 import { buildManifest } from '../run-folder/manifest';
 import { generateRunWorlds, worldSeedsFor } from '../run-folder/run-worlds';
-import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../scripted-systems';
+import {
+  scriptedDefinition,
+  scriptedReply,
+  scriptedSystemSpec,
+} from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { withDeclaredTemplates } from './declared-templates';
 import type { AnyExperiment } from './experiment';

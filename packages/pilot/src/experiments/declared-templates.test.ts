@@ -10,7 +10,7 @@ import { runPilot } from '../pilot';
 import { promptSections, renderTemplate, requireSection, requireTemplate } from '../prompts';
 import { createRun, planRun, prepareRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
-import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
+import { scriptedChatModel, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
 import type { AnyExperiment, ExperimentPromptTemplate } from './experiment';

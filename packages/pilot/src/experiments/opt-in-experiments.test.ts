@@ -15,7 +15,7 @@ import { runPilot } from '../pilot';
 import { buildRunPlan } from '../plan/plan';
 import { loadPromptTemplates, promptRefs } from '../prompts';
 import { buildManifest } from '../run-folder/manifest';
-import { SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from '../scripted-systems';
+import { SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
 import { withDeclaredTemplates } from './declared-templates';

@@ -16,7 +16,7 @@ import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
 import { modelsForManifest } from '../endpoints/system-models';
 import { createRun } from '../run-folder/run-create';
 import { executeRun } from '../runner/run-execute';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import type { CoverageObservation } from './coverage-table';
 

@@ -8,7 +8,7 @@ import { runCli } from '../cli/cli-main';
 import { EXIT_CODES } from '../cli/exit-codes';
 import { loadPromptTemplates, promptRefs } from '../prompts';
 import { buildManifest } from '../run-folder/manifest';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { memoryReferenceSpec } from './reference-systems';
 

@@ -3,7 +3,7 @@ import type { RenderedRequest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishedRun, finishedOfflineRun } from '../__fixtures__/offline-run';
 import { planRun } from '../run-folder/run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { SYSTEM_POLICY_TEMPLATES } from './policy-prompts';
 import { memoryReferenceSpec } from './reference-systems';

@@ -3,7 +3,7 @@ import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../run-folder/run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import {
   defaultOfflineSettings,
   openAiCompatibleSystemSpec,

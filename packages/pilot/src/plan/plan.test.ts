@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildManifest } from '../run-folder/manifest';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { buildRunPlan, probeBatchCount, requestNonce, requestsPerSystem } from './plan';
 

@@ -12,7 +12,7 @@ import { modelsForManifest } from '../endpoints/system-models';
 import { createRun, prepareRun } from '../run-folder/run-create';
 import { memoryWorldKey } from '../run-folder/run-worlds';
 import { executeRun } from '../runner/run-execute';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { renderPlannedRequest } from './render-planned';
 

@@ -1,7 +1,7 @@
 import type { PlannedRequest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../run-folder/run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { renderPlannedRequest } from './render-planned';
 

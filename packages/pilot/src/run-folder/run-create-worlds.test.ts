@@ -7,7 +7,7 @@ import type { RunManifest, SystemSpec } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { planCost, worstCaseNotes } from '../plan/plan-cost';
 import { renderPlannedRequest } from '../plan/render-planned';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings, openRouterSystemSpec } from '../settings';
 import { createRun, planRun, prepareRun } from './run-create';
 import { runPaths } from './run-folder';

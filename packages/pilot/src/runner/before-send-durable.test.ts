@@ -6,7 +6,7 @@ import type { ChatModel } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRun } from '../run-folder/run-create';
 import { runPaths } from '../run-folder/run-folder';
-import { createScriptedModel, scriptedSystemSpec } from '../scripted-systems';
+import { createScriptedModel, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { testFolder } from '../__fixtures__/test-folder';
 import { runPilot } from '../pilot';
 import { planRun } from '../run-folder/run-create';
-import { createScriptedModel } from '../scripted-systems';
+import { createScriptedModel } from '../scripted/scripted-systems';
 import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 
 // A priced local model through the real transport and the run's file ledger: an injected `fetch`

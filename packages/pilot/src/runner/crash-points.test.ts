@@ -8,7 +8,7 @@ import { memoryScoresOf } from '../__fixtures__/memory-scores';
 import { modelsForManifest } from '../endpoints/system-models';
 import { finishRun } from '../pilot';
 import { createRun } from '../run-folder/run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 

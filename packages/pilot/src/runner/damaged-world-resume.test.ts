@@ -9,7 +9,7 @@ import { modelsForManifest } from '../endpoints/system-models';
 import { readFrozenManifest } from '../run-folder/manifest';
 import { createRun } from '../run-folder/run-create';
 import { runPaths } from '../run-folder/run-folder';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 

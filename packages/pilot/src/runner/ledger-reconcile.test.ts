@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fakeOpenRouter } from '../__fixtures__/fake-openrouter';
 import type { CliIo } from '../cli/cli-io';
 import { runCli } from '../cli/cli-main';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { openRouterSystemSpec } from '../settings';
 
 const root = mkdtempSync(join(tmpdir(), 'chi-ledger-'));

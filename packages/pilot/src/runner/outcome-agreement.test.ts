@@ -13,7 +13,7 @@ import { toLegacyLayout } from '../__fixtures__/legacy-layout';
 import { modelsForManifest } from '../endpoints/system-models';
 import { finishRun } from '../pilot';
 import { createRun } from '../run-folder/run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 

@@ -17,7 +17,7 @@ import {
   readRunWorlds,
   readSeedWorlds,
 } from '../run-folder/run-worlds';
-import { createScriptedModel, scriptedSystemSpec } from '../scripted-systems';
+import { createScriptedModel, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 import {

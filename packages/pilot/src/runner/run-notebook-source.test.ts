@@ -11,7 +11,7 @@ import { type AnyExperiment, defineExperiment } from '../experiments/experiment'
 import { PILOT_EXPERIMENTS } from '../experiments/registry';
 import { plannedRequest, requestNonce } from '../plan/plan-request';
 import { createRun } from '../run-folder/run-create';
-import { scriptedChatModel, scriptedSystemSpec } from '../scripted-systems';
+import { scriptedChatModel, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { modelsForManifest } from '../endpoints/system-models';
 import { createRun } from '../run-folder/run-create';
 import { runPaths } from '../run-folder/run-folder';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { executeRun } from './run-execute';
 

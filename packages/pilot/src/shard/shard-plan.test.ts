@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultOfflineSettings } from '../index';
 import { planRun } from '../run-folder/run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { shardCeilingsUsd } from './shard-ceiling';
 import { planUnits, shardPlan, shardRequestCounts } from './shard-plan';
 import { parseShardSpec } from './shard-spec';

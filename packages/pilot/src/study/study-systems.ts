@@ -10,7 +10,7 @@ import {
 } from '../endpoints/live-endpoints';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
 import { perTokenPrice } from '../plan/declared-prices';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import {
   OPENROUTER_KEY_ENV,
   openAiCompatibleSystemSpec,

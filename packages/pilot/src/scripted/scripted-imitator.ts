@@ -14,8 +14,8 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import type { BehavioralAxis } from '@chi/spec/internal';
-import { registeredPromptTemplates } from './experiments/declared-templates';
-import { type PromptTemplate, requireTemplate } from './prompts';
+import { registeredPromptTemplates } from '../experiments/declared-templates';
+import { type PromptTemplate, requireTemplate } from '../prompts';
 import { createScriptedNoise, type ScriptedNoise } from './scripted-noise';
 import {
   DEFAULT_SCRIPTED_SEED,

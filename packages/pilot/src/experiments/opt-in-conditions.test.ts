@@ -12,18 +12,18 @@ import {
 import { openRunFolder } from '@chi/run';
 import { generateBehavioralItems } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import type { PilotCommand } from './cli/cli-args';
-import { parseCli } from './cli/cli-args';
-import { settingsFor } from './cli/cli-main';
-import { modelsForManifest } from './endpoints/system-models';
-import { checkExperimentContract } from './experiments/contract';
-import { registeredPromptTemplates } from './experiments/declared-templates';
-import { requireTemplate } from './prompts';
-import { createRun, prepareRun } from './run-folder/run-create';
-import { executeRun } from './runner/run-execute';
-import { createScriptedNoise } from './scripted-noise';
-import { scriptedDefinition, scriptedSystemSpec } from './scripted-systems';
-import { defaultOfflineSettings } from './settings';
+import type { PilotCommand } from '../cli/cli-args';
+import { parseCli } from '../cli/cli-args';
+import { settingsFor } from '../cli/cli-main';
+import { modelsForManifest } from '../endpoints/system-models';
+import { requireTemplate } from '../prompts';
+import { createRun, prepareRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import { createScriptedNoise } from '../scripted/scripted-noise';
+import { scriptedDefinition, scriptedSystemSpec } from '../scripted/scripted-systems';
+import { defaultOfflineSettings } from '../settings';
+import { checkExperimentContract } from './contract';
+import { registeredPromptTemplates } from './declared-templates';
 
 const fixed = () => new Date('2026-09-01T00:00:00.000Z');
 

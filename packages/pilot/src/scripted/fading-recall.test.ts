@@ -16,7 +16,7 @@ import {
 import type { QualityFactors } from '@chi/spec';
 import { generateMemoryWorld } from '@chi/worlds';
 import { describe, expect, it } from 'vitest';
-import { fadingRecallQualityScore } from './interval-coverage/pilot-coverage';
+import { fadingRecallQualityScore } from '../interval-coverage/pilot-coverage';
 import { createInstanceNoise } from './scripted-noise';
 import { SCRIPTED_SYSTEMS } from './scripted-systems';
 

@@ -5,10 +5,11 @@ import { renderJsonBlock } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS, type ScriptedContext } from '@chi/experiments';
 import { checkChatModelContract } from '@chi/spec/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryScoresOf } from './__fixtures__/memory-scores';
-import { modelsForManifest } from './endpoints/system-models';
-import { createRun } from './run-folder/run-create';
-import { executeRun } from './runner/run-execute';
+import { memoryScoresOf } from '../__fixtures__/memory-scores';
+import { modelsForManifest } from '../endpoints/system-models';
+import { createRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import { defaultOfflineSettings } from '../settings';
 import { createInstanceNoise, createScriptedNoise } from './scripted-noise';
 import {
   createScriptedModel,
@@ -18,7 +19,6 @@ import {
   type ScriptedSystemName,
   scriptedReply,
 } from './scripted-systems';
-import { defaultOfflineSettings } from './settings';
 
 const LOADS = [32, 64, 128, 256];
 let root: string;
