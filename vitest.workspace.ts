@@ -44,9 +44,9 @@ const ISOLATED: Readonly<Record<string, readonly string[]>> = {
   // later file of the worker, and the real modules (already loaded) would not be replaced.
   // score-log-passes: vi.mock of node:fs/promises, to count the opens of the attempt log.
   pilot: [
-    'src/run-create-worlds.test.ts',
-    'src/run-held-state.test.ts',
-    'src/score-log-passes.test.ts',
+    'src/run-folder/run-create-worlds.test.ts',
+    'src/runner/run-held-state.test.ts',
+    'src/cli/score-log-passes.test.ts',
   ],
 };
 

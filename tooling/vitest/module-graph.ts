@@ -5,7 +5,7 @@
  * erased); dynamic `import()` is skipped (it loads on demand, which is the point of it). Anything
  * else is a bare dependency, recorded with the file that imports it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -88,4 +88,63 @@ export function workspaceFilesOf(entry: string): Map<string, readonly string[]> 
   return new Map(
     [...parents.keys()].map((file) => [file.slice(REPO.length + 1), chainTo(file, parents)]),
   );
+}
+
+const ANY_IMPORT =
+  /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gms;
+
+/** The non-test TypeScript files under `dir`, recursively (fixtures excluded). */
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === '__fixtures__' ? [] : sourcesUnder(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The import cycles among the non-test files under `dir`: each group of two or more files that
+ * reach one another through relative imports and re-exports (a strongly connected component),
+ * type-only imports included, since a cycle of types still ties the files together. Each group
+ * is its repository-relative paths, sorted; none is an acyclic graph.
+ */
+export function importCyclesIn(dir: string): string[][] {
+  const files = sourcesUnder(resolve(dir));
+  const inDir = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets: string[] = [];
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(ANY_IMPORT)) {
+      const target = specifier === undefined ? null : sourceOf(resolve(dirname(file), specifier));
+      if (target !== null && inDir.has(target)) targets.push(target);
+    }
+    edges.set(file, targets);
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file) ?? []) {
+      if (!index.has(target)) visit(target);
+      if (onStack.has(target))
+        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      group.push(member.slice(REPO.length + 1));
+      if (member === file) break;
+    }
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return groups;
 }

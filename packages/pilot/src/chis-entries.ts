@@ -15,7 +15,7 @@ import {
   type RunPlan,
 } from '@chi/spec';
 import { HISTORY_IDS } from '@chi/spec/internal';
-import type { RunPaths } from './run-folder';
+import type { RunPaths } from './run-folder/run-folder';
 
 /**
  * The condition of each history checkpoint as a CHIS entry names it: the event processed to reach

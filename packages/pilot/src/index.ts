@@ -9,6 +9,7 @@
 // The divergence protocol v0.1 (issue 19): `chi pilot --protocol divergence-v0.1`.
 
 export type { DivergenceIntervalMethod, DivergenceManifest } from '@chi/experiments/internal';
+export { createProgressRenderer, type ProgressOutput } from './cli/progress';
 export type {
   DivergenceAnalysis,
   DivergenceDynamic,
@@ -19,6 +20,7 @@ export type {
 } from './divergence/analyze';
 export { writeDivergenceRelease } from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
+export { type LiveModelContext, modelsForManifest } from './endpoints/system-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export {
   checkExperimentContract,
@@ -35,12 +37,12 @@ export {
   type PilotHost,
 } from './experiments/experiment';
 export { PILOT_EXPERIMENTS } from './experiments/registry';
-export type { FrozenManifest } from './manifest';
 export { type PilotOutcome, type RunPilotOptions, runPilot } from './pilot';
-export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan-cost';
-export { createProgressRenderer, type ProgressOutput } from './progress';
+export type { PilotSettings } from './pilot-settings';
+export { formatPlanCost, planCost, type RunPlanCost, type SystemPlanCost } from './plan/plan-cost';
+export { renderSmoke } from './plan/render-requests';
 export { loadPromptTemplates } from './prompts';
-export { renderSmoke } from './render-requests';
+export type { FrozenManifest } from './run-folder/manifest';
 export {
   type CreateRunOptions,
   createRun,
@@ -48,20 +50,19 @@ export {
   type PreparedRun,
   prepareRun,
   type RunHandle,
-} from './run-create';
-export { type ExecuteOutcome, type ExecuteRunOptions, executeRun } from './run-execute';
-export type { RunWorlds } from './run-worlds';
-export type { ScriptedNoiseSource } from './scripted-noise';
+} from './run-folder/run-create';
+export type { RunWorlds } from './run-folder/run-worlds';
+export type { ExecuteOutcome, ExecuteRunOptions } from './runner/execute-options';
+export { executeRun } from './runner/run-execute';
+export type { ScriptedNoiseSource } from './scripted/scripted-noise';
 export {
   createScriptedModel,
   type ScriptedModelOptions,
   scriptedSystemSpec,
-} from './scripted-systems';
+} from './scripted/scripted-systems';
 export {
   DEFAULT_LIVE_ROSTER,
   defaultOfflineSettings,
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
-  type PilotSettings,
 } from './settings';
-export { type LiveModelContext, modelsForManifest } from './system-models';

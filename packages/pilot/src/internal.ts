@@ -7,6 +7,6 @@
  */
 export { divergenceManifestOf } from '@chi/experiments/internal';
 export { DIVERGENCE_REGISTRY, divergenceSettings } from './divergence/run';
+export { runSmokeChecks } from './endpoints/smoke';
 export { finishRun } from './pilot';
-export { SCRIPTED_SYSTEM_NAMES } from './scripted-systems';
-export { runSmokeChecks } from './smoke';
+export { SCRIPTED_SYSTEM_NAMES } from './scripted/scripted-systems';

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import type { BuiltInExperiment } from '@chi/experiments';
 import { createFileLedger, type FileLedger } from '@chi/openrouter';
@@ -28,24 +27,25 @@ import {
 } from '@chi/spec';
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
 import { chisEntriesFor, writeChisEntries } from './chis-entries';
+import { EXIT_CODES } from './cli/exit-codes';
+import { latestSmokeResults, runSmokeChecks } from './endpoints/smoke';
+import { type LiveModelContext, modelsForManifest } from './endpoints/system-models';
 import type { PilotEventSink } from './events';
-import { EXIT_CODES } from './exit-codes';
 import type { AnyExperiment } from './experiments/experiment';
-import { readFrozenCatalog } from './frozen-catalog';
-import { readFrozenManifest } from './manifest';
+import { PILOT_PACKAGE_DIR } from './package-dir';
 import { withBuiltIns } from './pilot-built-ins';
-import { checkResumedFolder, countResume } from './resume-checks';
-import { createRun } from './run-create';
-import { type ExecuteOutcome, executeRun } from './run-execute';
-import { readJsonFile, runPaths, writeJsonFile } from './run-folder';
-import type { InstanceModelFactory } from './run-instance-models';
-import { assertRunIntact } from './run-open';
-import { readHistoryWorlds } from './run-worlds';
-import type { PilotSettings } from './settings';
+import type { PilotSettings } from './pilot-settings';
+import { readFrozenCatalog } from './run-folder/frozen-catalog';
+import { readFrozenManifest } from './run-folder/manifest';
+import { createRun } from './run-folder/run-create';
+import { readJsonFile, runPaths, writeJsonFile } from './run-folder/run-folder';
+import { readHistoryWorlds } from './run-folder/run-worlds';
+import type { ExecuteOutcome, InstanceModelFactory } from './runner/execute-options';
+import { checkResumedFolder, countResume } from './runner/resume-checks';
+import { executeRun } from './runner/run-execute';
+import { assertRunIntact } from './runner/run-open';
 import { runCeilingUsd } from './shard/shard-manifest';
 import type { ShardSpec } from './shard/shard-spec';
-import { latestSmokeResults, runSmokeChecks } from './smoke';
-import { type LiveModelContext, modelsForManifest } from './system-models';
 
 /** A required smoke check failed, so the scored run did not start. Exit code 4. */
 export class SmokeCheckFailedError extends ChiError {
@@ -66,7 +66,7 @@ export class SmokeCheckFailedError extends ChiError {
   }
 }
 
-export { EXIT_CODES } from './exit-codes';
+export { EXIT_CODES } from './cli/exit-codes';
 
 /** Options of {@link runPilot}. Give `settings` for a new run or `resumeDir` to resume one. */
 export interface RunPilotOptions {
@@ -249,12 +249,6 @@ function releaseStepDetail(step: ReleaseStep): string {
       return 'writing SHA256SUMS';
   }
 }
-
-/**
- * This package's folder (the same from `src/` and `dist/`): the root whose `@chi/*` dependency
- * closure a release packs as the code that made it, from the installed package folders.
- */
-export const PILOT_PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 /** Whether a request ID belongs to a history block of `plan` (what CHIS entries read). */
 function historyRequestIds(plan: RunPlan): (requestId: string) => boolean {

@@ -7,7 +7,8 @@ import { solveBehavioralItem } from '@chi/worlds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishedRun, finishedOfflineRun, sharedOfflineRun } from './__fixtures__/offline-run';
 import { memoryReferenceSpec } from './memory-systems/reference-systems';
-import { defaultOfflineSettings, type PilotSettings } from './settings';
+import type { PilotSettings } from './pilot-settings';
+import { defaultOfflineSettings } from './settings';
 
 /**
  * Internal vocabulary that must never reach a prompt (issue 15): frame and measure labels, answer

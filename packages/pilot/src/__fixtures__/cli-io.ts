@@ -1,4 +1,4 @@
-import type { CliIo } from '../cli-io';
+import type { CliIo } from '../cli/cli-io';
 
 /** A {@link CliIo} that records what `runCli` writes, for tests. */
 export interface CapturedIo {

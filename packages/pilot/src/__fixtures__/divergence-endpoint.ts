@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage, ChatModel } from '@chi/spec';
 import { createDivergenceInstanceModel } from '../divergence/scripted-divergence';
-import { createScriptedModel } from '../scripted-systems';
+import { createScriptedModel } from '../scripted/scripted-systems';
 
 /** What the endpoint does with one scored request (by its ordinal since the last arming). */
 export type EndpointBehaviour = 'answer' | 'hold' | 'no-route';

@@ -1,5 +1,5 @@
 import type { ChatModel, ChatRequest, ChatResult, EvidenceClass, SystemSpec } from '@chi/spec';
-import { createScriptedModel } from '../scripted-systems';
+import { createScriptedModel } from '../scripted/scripted-systems';
 
 /** Wraps a scripted system so a test can change chosen results or throw (simulate a crash). */
 export function scriptedWith(

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '@chi/spec';
-import { createScriptedModel } from '../scripted-systems';
+import { createScriptedModel } from '../scripted/scripted-systems';
 
 /** Prices of the fake catalog, per token (USD). */
 export const FAKE_PRICE = { prompt: 1e-6, completion: 4e-6 };

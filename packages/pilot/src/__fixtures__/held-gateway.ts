@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
 
 /** A request the gateway is holding: received in full, never answered. */
 export interface HeldRequest {

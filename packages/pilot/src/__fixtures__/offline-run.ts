@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { openRunFolder } from '@chi/run';
 import type { RenderedRequest } from '@chi/spec';
 import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
-import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
-import { defaultOfflineSettings, type PilotSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
+import { createRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import { defaultOfflineSettings } from '../settings';
+import type { PilotSettings } from '../pilot-settings';
+import { modelsForManifest } from '../endpoints/system-models';
 
 /** A finished offline run: its folder and every rendered request it sent, by request ID. */
 export interface FinishedRun {

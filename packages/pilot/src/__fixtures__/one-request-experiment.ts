@@ -1,7 +1,7 @@
 import type { ExperimentKind, RequestTask } from '@chi/spec';
 import { z } from 'zod';
 import { defineExperiment, type Experiment } from '../experiments/experiment';
-import { plannedRequest, requestNonce } from '../plan-request';
+import { plannedRequest, requestNonce } from '../plan/plan-request';
 
 /**
  * A test module added from outside the pilot: one request per world (step `say`, task and kind

@@ -1,9 +1,9 @@
 import type { RunPlan } from '@chi/spec';
 import { indexPlan, type PlanIndex } from '@chi/run/internal';
-import { emptyHeldState } from '../run-held-state';
-import type { OpenedRun } from '../run-open';
-import { OutcomeTable } from '../run-outcomes';
-import type { RunSession } from '../run-session';
+import { emptyHeldState } from '../runner/run-held-state';
+import type { OpenedRun } from '../runner/opened-run';
+import { OutcomeTable } from '../runner/run-outcomes';
+import type { RunSession } from '../runner/run-session';
 
 /** One request of a plan shape: its block, and the earlier requests (by index) it depends on. */
 export interface PlanShapeEntry {

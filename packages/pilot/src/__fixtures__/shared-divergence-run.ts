@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedFolder } from '../../../../tooling/vitest/shared-folder';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { captureIo } from './cli-io';
 
 /** An offline divergence run made by `chi pilot` and shared by the test files that read it. */

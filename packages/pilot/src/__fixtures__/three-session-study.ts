@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { captureIo } from './cli-io';
 
 /** Day 0 of {@link threeSessionStudy}. */

@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
 import { testFolder } from '../__fixtures__/test-folder';
-import { runCli } from '../cli-main';
-import { worldSeedsFor } from '../run-worlds';
+import { runCli } from '../cli/cli-main';
+import { worldSeedsFor } from '../run-folder/run-worlds';
 
 /**
  * The offline divergence run `--replicates 2 --seed 7 --resamples 20 --out run`, made once per

@@ -8,10 +8,10 @@ import {
 import { checkSha256Sums } from '@chi/report';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
+import { createProgressRenderer } from '../cli/progress';
+import { interruptedResumeHint } from '../cli/resume-hint';
 import { registeredPromptTemplates } from '../experiments/declared-templates';
-import { createProgressRenderer } from '../progress';
-import { interruptedResumeHint } from '../resume-hint';
-import { DEFAULT_RUNS_ROOT, planRun } from '../run-create';
+import { DEFAULT_RUNS_ROOT, planRun } from '../run-folder/run-create';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
 import { compareDivergenceRelease } from './release';
 import {

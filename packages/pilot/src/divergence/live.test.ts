@@ -7,7 +7,7 @@ import {
   startDivergenceEndpoint,
 } from '../__fixtures__/divergence-endpoint';
 import { testFolder } from '../__fixtures__/test-folder';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 
 let endpoint: DivergenceEndpoint | null = null;
 

@@ -7,13 +7,13 @@ import {
 } from '@chi/experiments/internal';
 import { requestInputBytes, reservationUsd } from '@chi/openrouter';
 import type { ModelCatalog, Price, SystemSpec } from '@chi/spec';
-import { requestNonce } from '../plan';
+import { requestNonce } from '../plan/plan';
 import {
   formatPlanCost,
   type RunPlanCost,
   type SystemPlanCost,
   worstCaseNotes,
-} from '../plan-cost';
+} from '../plan/plan-cost';
 import type { PromptSet } from '../prompts';
 import { DEFAULT_SAFETY_PRICE } from '../settings';
 

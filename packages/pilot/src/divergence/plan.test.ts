@@ -6,7 +6,7 @@ import {
 } from '@chi/experiments/internal';
 import { PlannedRequestSchema } from '@chi/spec/internal';
 import { describe, expect, it } from 'vitest';
-import { prepareRun } from '../run-create';
+import { prepareRun } from '../run-folder/run-create';
 import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
 
 const manifest = divergenceManifestOf(

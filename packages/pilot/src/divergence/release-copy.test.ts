@@ -7,7 +7,7 @@ import { writeSha256Sums } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { packReleaseCode } from '@chi/report/internal';
 import { runFolderPaths } from '@chi/run/internal';
-import { PILOT_PACKAGE_DIR } from '../pilot';
+import { PILOT_PACKAGE_DIR } from '../package-dir';
 
 /**
  * The divergence release's verifier, bundled by this package's build (`tsup.config.ts`):

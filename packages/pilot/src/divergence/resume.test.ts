@@ -5,7 +5,7 @@ import { runFolderPaths } from '@chi/run/internal';
 import type { ChatModel, SystemSpec } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { testFolder } from '../__fixtures__/test-folder';
-import type { InstanceModelFactory } from '../run-instance-models';
+import type { InstanceModelFactory } from '../runner/execute-options';
 import { divergenceSettings, runDivergenceProtocol, runDivergenceSession } from './run';
 import { scriptedDivergenceInstance } from './scripted-divergence';
 

@@ -21,16 +21,16 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
+import { type LiveModelContext, modelForSystem } from '../endpoints/system-models';
 import type { PilotEventSink } from '../events';
 import type { AnyExperiment } from '../experiments/experiment';
-import { readFrozenManifest } from '../manifest';
 import { runPilot } from '../pilot';
-import { createRun } from '../run-create';
-import type { ExecuteOutcome } from '../run-execute';
-import { readJsonFile } from '../run-folder';
-import type { InstanceModelFactory } from '../run-instance-models';
-import { defaultOfflineSettings, type PilotSettings } from '../settings';
-import { type LiveModelContext, modelForSystem } from '../system-models';
+import type { PilotSettings } from '../pilot-settings';
+import { readFrozenManifest } from '../run-folder/manifest';
+import { createRun } from '../run-folder/run-create';
+import { readJsonFile } from '../run-folder/run-folder';
+import type { ExecuteOutcome, InstanceModelFactory } from '../runner/execute-options';
+import { defaultOfflineSettings } from '../settings';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
 import {
   type DivergenceCallRecord,

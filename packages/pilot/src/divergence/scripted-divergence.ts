@@ -1,8 +1,8 @@
 import { extractJsonBlock } from '@chi/experiment';
 import { type ChatModel, InvalidArgumentError, type SystemSpec } from '@chi/spec';
 import { deriveSeed } from '@chi/worlds';
-import { createScriptedNoise, type ScriptedNoise } from '../scripted-noise';
-import { scriptedChatModel } from '../scripted-systems';
+import { createScriptedNoise, type ScriptedNoise } from '../scripted/scripted-noise';
+import { scriptedChatModel } from '../scripted/scripted-systems';
 
 /** The scripted reference systems of the divergence protocol, whose dynamics are known. */
 export const DIVERGENCE_SYSTEM_NAMES = ['stateless', 'notebook-follower', 'hidden-state'] as const;

@@ -1,7 +1,7 @@
 import type { DivergenceManifest } from '@chi/experiments/internal';
 import { armCalls, divergenceManifestOf } from '@chi/experiments/internal';
 import type { ChisEntry } from '@chi/spec';
-import { planRun } from '../run-create';
+import { planRun } from '../run-folder/run-create';
 import { DIVERGENCE_REGISTRY, divergenceSettings } from './run';
 import { divergenceSystemSpec } from './scripted-divergence';
 

@@ -11,8 +11,8 @@ import {
 } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
-import { serveScriptedSystem } from '../serve';
+import { runCli } from '../cli/cli-main';
+import { serveScriptedSystem } from '../endpoints/serve';
 import type { DivergenceAnalysis } from './analyze';
 import { divergenceSettings, runDivergenceSession } from './run';
 import { divergenceSystemSpec, scriptedDivergenceInstance } from './scripted-divergence';

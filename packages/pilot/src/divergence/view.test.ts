@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
 import { testFolder } from '../__fixtures__/test-folder';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 
 describe('chi view of a divergence run', () => {
   it('bundles the report.html and serves a drill-down: systems, grids, dynamics, per-world values', async () => {

@@ -21,14 +21,14 @@ import {
   oneFolderScorer,
 } from '../__fixtures__/one-folder-experiment';
 import { oneRequestExperiment } from '../__fixtures__/one-request-experiment';
-import { buildManifest } from '../manifest';
+import { modelsForManifest } from '../endpoints/system-models';
 import { runPilot } from '../pilot';
-import { buildRunPlan } from '../plan';
-import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { buildRunPlan } from '../plan/plan';
+import { buildManifest } from '../run-folder/manifest';
+import { createRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import { checkExperimentContract } from './contract';
 import type { AnyExperiment } from './experiment';
 import { PILOT_EXPERIMENTS } from './registry';

@@ -4,13 +4,18 @@ import type { BuiltInExperiment } from '@chi/experiments';
 import { REPLY_KEY_PREFIX } from '@chi/experiments/internal';
 import type { PlannedRequest, RunManifest } from '@chi/spec';
 import { generatorInfo } from '@chi/worlds';
-import { buildManifest } from '../manifest';
-import { buildRunPlan } from '../plan';
+import type { PilotSettings } from '../pilot-settings';
+import { buildRunPlan } from '../plan/plan';
+import type { RenderedMessages } from '../plan/render-requests';
 import { loadPromptTemplates, type PromptSet, promptRefs } from '../prompts';
-import type { RenderedMessages } from '../render-requests';
-import { generateRunWorlds, worldSeedsFor } from '../run-worlds';
-import { scriptedDefinition, scriptedReply, scriptedSystemSpec } from '../scripted-systems';
-import { defaultOfflineSettings, type PilotSettings } from '../settings';
+import { buildManifest } from '../run-folder/manifest';
+import { generateRunWorlds, worldSeedsFor } from '../run-folder/run-worlds';
+import {
+  scriptedDefinition,
+  scriptedReply,
+  scriptedSystemSpec,
+} from '../scripted/scripted-systems';
+import { defaultOfflineSettings } from '../settings';
 import { withDeclaredTemplates } from './declared-templates';
 import type { AnyExperiment } from './experiment';
 import { REGISTERED_EXPERIMENTS } from './registry';

@@ -3,8 +3,8 @@ import type {
   PlanContext as ModulePlanContext,
   RenderContext as ModuleRenderContext,
 } from '@chi/experiment';
-import type { RunWorlds } from '../run-worlds';
-import type { PilotSettings } from '../settings';
+import type { PilotSettings } from '../pilot-settings';
+import type { RunWorlds } from '../run-folder/run-worlds';
 
 // The SPI's data types a pilot module uses, re-exported: `@chi/pilot` exported them before the
 // SPI package existed (docs/architecture.md, "Experiment modules").

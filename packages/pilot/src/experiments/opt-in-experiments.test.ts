@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /** Later choices per feedback-valence trial in a run without --valence-choices. */
 const VALENCE_CHOICES = 4;
 
-import { buildManifest } from '../manifest';
 import { runPilot } from '../pilot';
-import { buildRunPlan } from '../plan';
+import { buildRunPlan } from '../plan/plan';
 import { loadPromptTemplates, promptRefs } from '../prompts';
-import { SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from '../scripted-systems';
+import { buildManifest } from '../run-folder/manifest';
+import { SCRIPTED_SYSTEM_NAMES, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { checkExperimentContract } from './contract';
 import { withDeclaredTemplates } from './declared-templates';

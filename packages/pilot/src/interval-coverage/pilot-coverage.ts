@@ -13,11 +13,11 @@ import {
 } from '@chi/scoring';
 import type { AttemptRecord, MemoryWorld, QualityFactors, RunPlan } from '@chi/spec';
 import { clusterBootstrap, type IntervalMethod } from '@chi/stats';
-import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { modelsForManifest } from '../endpoints/system-models';
+import { createRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
-import { modelsForManifest } from '../system-models';
 import type { CoverageObservation } from './coverage-table';
 
 /**

@@ -5,7 +5,7 @@ import { verifyRelease } from '@chi/report';
 import type { AttemptRecord, PlannedRequest, RunPlan } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPilot } from '../pilot';
-import { createScriptedModel, scriptedSystemSpec } from '../scripted-systems';
+import { createScriptedModel, scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { instanceScope, requestInstance } from './instance-identity';
 import {

@@ -1,9 +1,9 @@
 import type { ChatModel, InstanceControl } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
-import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
+import { servedScriptedModels, withServedDeclarations } from '../endpoints/endpoint-models';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
+import { modelForSystem } from '../endpoints/system-models';
 import { openAiCompatibleSystemSpec } from '../settings';
-import { modelForSystem } from '../system-models';
 import { createMemoryReferenceModel, memoryReferenceSpec } from './reference-systems';
 
 const block = (name: string, value: unknown) =>

@@ -5,8 +5,8 @@ import {
   SESSION_HEADER,
 } from '@chi/openrouter';
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from '../manifest';
-import { buildRunPlan } from '../plan';
+import { buildRunPlan } from '../plan/plan';
+import { buildManifest } from '../run-folder/manifest';
 import { defaultOfflineSettings } from '../settings';
 import { instanceScope, memoryPolicyOf, requestInstance } from './instance-identity';
 import { memoryReferenceSpec } from './reference-systems';
@@ -110,8 +110,8 @@ describe('instance headers', () => {
 
 describe('chi pilot --memory', () => {
   it('marks every system as keeping its own memory, and refuses another value naming the flag', async () => {
-    const { parseCli: parseCliArgs } = await import('../cli-args');
-    const { settingsFor } = await import('../cli-main');
+    const { parseCli: parseCliArgs } = await import('../cli/cli-args');
+    const { settingsFor } = await import('../cli/cli-main');
     const command = parseCliArgs(['pilot', '--memory', 'system', '--systems', 'capacity-keeper']);
     const settings = settingsFor(command as Parameters<typeof settingsFor>[0]);
     expect(settings.systems.map((system) => system.memory)).toEqual(['system']);

@@ -1,4 +1,4 @@
-import type { RunSession } from '../run-session';
+import type { RunSession } from '../runner/run-session';
 import { instanceScope, memoryPolicyOf } from './instance-identity';
 
 /** A run's memory-instance lanes: each request's predecessor, and which requests end a lane. */

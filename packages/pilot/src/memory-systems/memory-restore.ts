@@ -1,6 +1,6 @@
 import type { ChatModel, SystemSpec } from '@chi/spec';
-import { replayResolved } from '../run-replay';
-import type { RunSession } from '../run-session';
+import { replayResolved } from '../runner/run-replay';
+import type { RunSession } from '../runner/run-session';
 import { memoryPolicyOf } from './instance-identity';
 
 /** Per session: the restored model of each in-process stateful system, by system ID. */

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { InvalidArgumentError, type SystemSpec } from '@chi/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
-import { EXIT_CODES } from '../exit-codes';
-import { buildManifest } from '../manifest';
+import { runCli } from '../cli/cli-main';
+import { EXIT_CODES } from '../cli/exit-codes';
 import { loadPromptTemplates, promptRefs } from '../prompts';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { buildManifest } from '../run-folder/manifest';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { defaultOfflineSettings } from '../settings';
 import { memoryReferenceSpec } from './reference-systems';
 

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
-import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
+import { servedScriptedModels, withServedDeclarations } from '../endpoints/endpoint-models';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
 import { runPilot } from '../pilot';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
-import {
-  defaultOfflineSettings,
-  openAiCompatibleSystemSpec,
-  type PilotSettings,
-} from '../settings';
+import type { PilotSettings } from '../pilot-settings';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { memoryReferenceSpec } from './reference-systems';
 import { DEFAULT_WINDOW_RECORDS } from './window-store';
 

@@ -14,7 +14,7 @@ import {
   scriptedBaselineSpec,
   scriptedChatModel,
   scriptedReply,
-} from '../scripted-systems';
+} from '../scripted/scripted-systems';
 import { createKeywordStore, DEFAULT_TOP_K } from './keyword-store';
 import type { MemoryStore } from './memory-store';
 import { storeInstanceControl } from './store-control';

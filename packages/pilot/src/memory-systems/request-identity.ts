@@ -1,5 +1,5 @@
 import type { ChatInstance, PlannedRequest, SystemSpec } from '@chi/spec';
-import type { RunSession } from '../run-session';
+import type { RunSession } from '../runner/run-session';
 import { instanceRootSha256, memoryPolicyOf, requestInstance } from './instance-identity';
 
 /** Whether the runner carries notes in this system's prompts (the `notebook` memory policy). */

@@ -7,7 +7,7 @@ import {
   type SystemSpec,
 } from '@chi/spec';
 import { isInfrastructureFailure } from '@chi/spec/internal';
-import type { RunSession } from '../run-session';
+import type { RunSession } from '../runner/run-session';
 import { instanceRootSha256, requestInstance } from './instance-identity';
 import { endsInstance } from './instance-lanes';
 import { carriesNotes } from './request-identity';

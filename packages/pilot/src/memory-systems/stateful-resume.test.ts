@@ -4,16 +4,13 @@ import { join } from 'node:path';
 import type { AttemptRecord, ChatModel, ChatRequest } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScoresOf } from '../__fixtures__/memory-scores';
-import { servedScriptedModels, withServedDeclarations } from '../endpoint-models';
-import { createRun } from '../run-create';
-import { executeRun } from '../run-execute';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
-import {
-  defaultOfflineSettings,
-  openAiCompatibleSystemSpec,
-  type PilotSettings,
-} from '../settings';
-import { modelsForManifest } from '../system-models';
+import { servedScriptedModels, withServedDeclarations } from '../endpoints/endpoint-models';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
+import { modelsForManifest } from '../endpoints/system-models';
+import type { PilotSettings } from '../pilot-settings';
+import { createRun } from '../run-folder/run-create';
+import { executeRun } from '../runner/run-execute';
+import { defaultOfflineSettings, openAiCompatibleSystemSpec } from '../settings';
 import { createMemoryReferenceModel, memoryReferenceSpec } from './reference-systems';
 
 let root: string;

@@ -1,5 +1,5 @@
 import { answerMemoryQuestions, type ScriptedRecord } from '@chi/experiments/internal';
-import { createScriptedNoise } from '../scripted-noise';
+import { createScriptedNoise } from '../scripted/scripted-noise';
 import { type MemoryStore, recordBytes } from './memory-store';
 
 /** The default window of the `window` reference system: K = 160 records (see docs/protocol.md). */

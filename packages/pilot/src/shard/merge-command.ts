@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { MergeCommand, PilotCommand } from '../cli-args';
-import type { CliIo } from '../cli-io';
+import type { MergeCommand, PilotCommand } from '../cli/cli-args';
+import type { CliIo } from '../cli/cli-io';
+import { createProgressRenderer } from '../cli/progress';
+import { testClockFrom } from '../cli/test-clock';
 import { finishRun } from '../pilot';
-import { createProgressRenderer } from '../progress';
-import { testClockFrom } from '../test-clock';
 import { mergeShards } from './merge-shards';
 import type { ShardSpec } from './shard-spec';
 

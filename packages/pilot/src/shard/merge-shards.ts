@@ -16,13 +16,13 @@ import {
   type RunStatus,
 } from '@chi/spec';
 import { RunPlanSchema, RunStatusSchema } from '@chi/spec/internal';
-import { EXIT_CODES } from '../exit-codes';
+import { EXIT_CODES } from '../cli/exit-codes';
 import type { AnyExperiment } from '../experiments/experiment';
-import { planSha256 } from '../manifest';
-import { buildRunPlan } from '../plan';
-import { assertEmptyOrMissing, runIdFor } from '../run-create';
-import { readJsonFile, runPaths, writeFileAtomic, writeJsonFile } from '../run-folder';
-import { assertRunIntact } from '../run-open';
+import { buildRunPlan } from '../plan/plan';
+import { planSha256 } from '../run-folder/manifest';
+import { assertEmptyOrMissing, runIdFor } from '../run-folder/run-create';
+import { readJsonFile, runPaths, writeFileAtomic, writeJsonFile } from '../run-folder/run-folder';
+import { assertRunIntact } from '../runner/run-open';
 import { mergeAttemptLogs, mergeJsonlFiles, planOrdinals } from './merge-logs';
 import { checkShardSet, readShardFolder, type ShardFolder, type ShardSet } from './shard-folders';
 import { shardPlan } from './shard-plan';

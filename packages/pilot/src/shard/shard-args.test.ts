@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCli } from '../cli-args';
-import { testClockFrom } from '../test-clock';
+import { parseCli } from '../cli/cli-args';
+import { testClockFrom } from '../cli/test-clock';
 
 const pilot = (...args: string[]) => parseCli(['pilot', ...args]);
 

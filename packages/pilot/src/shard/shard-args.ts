@@ -1,4 +1,4 @@
-import { UsageError } from '../usage-error';
+import { UsageError } from '../cli/usage-error';
 import { parseShardSpec, type ShardSpec } from './shard-spec';
 
 /** `--shard i/n` and `--created-at ISO` of `chi pilot`, read together. */

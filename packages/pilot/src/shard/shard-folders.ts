@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { canonicalJson, sha256Hex } from '@chi/run';
 import type { RunShard } from '@chi/spec';
-import { type FrozenManifest, freezeManifest, readFrozenManifest } from '../manifest';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../cli/usage-error';
+import { type FrozenManifest, freezeManifest, readFrozenManifest } from '../run-folder/manifest';
 import { withoutShard } from './shard-manifest';
 
 /** A shard's run folder as `chi merge` reads it. */

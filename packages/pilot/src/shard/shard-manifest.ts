@@ -1,5 +1,5 @@
 import type { RunManifest, RunPlan } from '@chi/spec';
-import { type FrozenManifest, freezeManifest, planSha256 } from '../manifest';
+import { type FrozenManifest, freezeManifest, planSha256 } from '../run-folder/manifest';
 import { shardCeilingsUsd } from './shard-ceiling';
 import { shardPlan, shardRequestCounts } from './shard-plan';
 import type { ShardSpec } from './shard-spec';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultOfflineSettings } from '../index';
-import { planRun } from '../run-create';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { planRun } from '../run-folder/run-create';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import { shardCeilingsUsd } from './shard-ceiling';
 import { planUnits, shardPlan, shardRequestCounts } from './shard-plan';
 import { parseShardSpec } from './shard-spec';

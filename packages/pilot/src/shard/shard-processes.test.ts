@@ -11,7 +11,7 @@ import { isPublishedRunFile } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chiProcess } from '../__fixtures__/chi-process';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 
 const CREATED_AT = '2026-09-01T00:00:00.000Z';
 /** A frozen clock (tests only): every process stamps the same instants, so bytes can agree. */

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseArgsOptions } from '../cli-flags';
+import { parseArgsOptions } from '../cli/cli-flags';
+import { UsageError } from '../cli/usage-error';
 import { parseShardSpec, type ShardSpec } from '../shard/shard-spec';
-import { UsageError } from '../usage-error';
 import { STUDY_INIT_DEFAULTS, type StudyInitOptions } from './study-file';
 import { STUDY_FLAGS } from './study-flags';
 

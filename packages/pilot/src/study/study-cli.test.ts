@@ -11,7 +11,7 @@ import {
 } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { studyPaths } from './study-folder';
 
 let root: string;

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { packReleaseCode } from '@chi/report/internal';
 import { DIVERGENCE_VERIFIER_PATH } from '../divergence/release-inputs';
-import { PILOT_PACKAGE_DIR } from '../pilot';
+import { PILOT_PACKAGE_DIR } from '../package-dir';
 import { writeStudyReport } from './study-report';
 
 /**

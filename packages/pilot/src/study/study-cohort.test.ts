@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunManifest, StudySessionRecord } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { studyPaths } from './study-folder';
 import type { StudyReport } from './study-report';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StudyFile } from '@chi/spec';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../cli/usage-error';
 import { parseStudyFile, readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';

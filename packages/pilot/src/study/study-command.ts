@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliIo } from '../cli-io';
-import { EXIT_CODES } from '../exit-codes';
-import { createProgressRenderer } from '../progress';
-import { testClockFrom } from '../test-clock';
+import type { CliIo } from '../cli/cli-io';
+import { EXIT_CODES } from '../cli/exit-codes';
+import { createProgressRenderer } from '../cli/progress';
+import { testClockFrom } from '../cli/test-clock';
 import type { StudyCommand } from './study-args';
 import { writeStudyRelease } from './study-code';
 import { addStudyCohort } from './study-cohort';

@@ -5,7 +5,7 @@ import { decayedRecall } from '@chi/experiments/internal';
 import type { ViewStudyRow } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { studyPaths } from './study-folder';
 import type { StudyReport } from './study-report';
 

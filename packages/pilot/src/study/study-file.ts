@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, relative, sep } from 'node:path';
 import { type StudyDeclaration, type StudyFile, StudyFileSchema } from '@chi/spec';
 import type { z } from 'zod';
+import { UsageError } from '../cli/usage-error';
 import { DEFAULT_ROOT_SEED } from '../settings';
-import { UsageError } from '../usage-error';
 
 /** Where `@chi/spec` publishes the study file's JSON Schema. */
 const STUDY_SCHEMA_SPECIFIER = '@chi/spec/schemas/study.schema.json';

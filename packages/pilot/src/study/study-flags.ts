@@ -1,4 +1,4 @@
-import type { CliFlag } from '../cli-flag';
+import type { CliFlag } from '../cli/cli-flag';
 
 /**
  * The options of `chi study init|run|status|report` (part of `COMMAND_FLAG_TABLES`, the one flag

@@ -1,7 +1,7 @@
 import type { ChatModel, StudyCarriedInstances, SystemSpec } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
 import { memoryPolicyOf, requestInstance } from '../memory-systems/instance-identity';
-import { readJsonFile, runPaths } from '../run-folder';
+import { readJsonFile, runPaths } from '../run-folder/run-folder';
 
 /** What a study carries of its systems that keep their own memory, by system ID. */
 export type CarriedInstances = Readonly<Record<string, StudyCarriedInstances>>;

@@ -13,8 +13,8 @@ import { type RunManifest, type StudySessionRecord, StudySessionRecordSchema } f
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { fakeOpenRouter } from '../__fixtures__/fake-openrouter';
-import { runCli } from '../cli-main';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
+import { runCli } from '../cli/cli-main';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
 import { type RewritingProxy, rewritingProxy } from './__fixtures__/rewriting-proxy';
 import { studyPaths } from './study-folder';
 

@@ -11,9 +11,9 @@ import {
 } from '@chi/spec';
 import { ModelCatalogSchema, Sha256Schema } from '@chi/spec/internal';
 import { z } from 'zod';
-import { catalogSha256 } from '../frozen-catalog';
-import { readJsonFile, writeFileAtomic } from '../run-folder';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../cli/usage-error';
+import { catalogSha256 } from '../run-folder/frozen-catalog';
+import { readJsonFile, writeFileAtomic } from '../run-folder/run-folder';
 import { studyDeclaration } from './study-file';
 import { STUDY_FILE_NAME, type StudyPaths } from './study-folder';
 import { hasLiveSystems, resolveStudySystems, type StudyLiveContext } from './study-systems';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { StudyChisEntry, StudyState } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
-import { type ScriptedServer, serveScriptedSystem } from '../serve';
+import { runCli } from '../cli/cli-main';
+import { type ScriptedServer, serveScriptedSystem } from '../endpoints/serve';
 import { studyPaths } from './study-folder';
 
 const DAY0 = '2026-09-01T00:00:00.000Z';

@@ -12,7 +12,7 @@ import {
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
-import { parseJsonFileText, runPaths, writeFileAtomic } from '../run-folder';
+import { parseJsonFileText, runPaths, writeFileAtomic } from '../run-folder/run-folder';
 import { studyCohortDirs } from './study-cohort';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';

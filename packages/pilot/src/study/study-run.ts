@@ -11,13 +11,14 @@ import {
   type StudySessionRecord,
 } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
+import { UsageError } from '../cli/usage-error';
 import type { PilotEventSink } from '../events';
 import type { AnyExperiment } from '../experiments/experiment';
 import { REGISTERED_EXPERIMENTS } from '../experiments/registry';
 import { runPilot } from '../pilot';
-import { readJsonFile, runPaths, writeJsonFile } from '../run-folder';
-import { defaultOfflineSettings, type PilotSettings } from '../settings';
-import { UsageError } from '../usage-error';
+import type { PilotSettings } from '../pilot-settings';
+import { readJsonFile, runPaths, writeJsonFile } from '../run-folder/run-folder';
+import { defaultOfflineSettings } from '../settings';
 import { retentionMemoryExperiment } from './retention-experiment';
 import { carriedState } from './study-chain';
 import { chisEntries } from './study-chis';

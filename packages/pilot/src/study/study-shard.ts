@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { acquireRunLock } from '@chi/run/internal';
 import { RunFolderDamagedError, RunManifestSchema, type RunStudyLink } from '@chi/spec';
 import { RunStatusSchema } from '@chi/spec/internal';
+import { UsageError } from '../cli/usage-error';
 import { finishRun, runPilot } from '../pilot';
-import { readJsonFile, runPaths } from '../run-folder';
+import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { mergeShards } from '../shard/merge-shards';
 import { type ShardSpec, shardLabel } from '../shard/shard-spec';
-import { UsageError } from '../usage-error';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import {

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNode } from '../../../../tooling/vitest/child-process';
 import { chiProcess as spawnChi } from '../__fixtures__/chi-process';
 import { captureIo } from '../__fixtures__/cli-io';
-import { runCli } from '../cli-main';
+import { runCli } from '../cli/cli-main';
 import { studyPaths } from './study-folder';
 
 const DAY0 = '2026-09-01T00:00:00.000Z';

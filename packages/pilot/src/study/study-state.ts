@@ -10,7 +10,7 @@ import {
   StudyStateSchema,
 } from '@chi/spec';
 import { isInfrastructureFailure, RunPlanSchema } from '@chi/spec/internal';
-import { runPaths, writeFileAtomic } from '../run-folder';
+import { runPaths, writeFileAtomic } from '../run-folder/run-folder';
 
 /** The key of a carried notebook: `<systemId>|memory|<worldSeed>|<load>`. */
 export function carriedNotebookKey(

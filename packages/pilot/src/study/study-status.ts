@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { RunStatusSchema } from '@chi/spec/internal';
-import { readJsonFile, runPaths } from '../run-folder';
+import { readJsonFile, runPaths } from '../run-folder/run-folder';
 import { readStudyFile } from './study-file';
 import { studyPaths } from './study-folder';
 import { readFrozenStudy } from './study-manifest';

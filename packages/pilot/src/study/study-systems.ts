@@ -1,22 +1,22 @@
 import { apiKeyFromEnv } from '@chi/openrouter';
 import type { ModelCatalog, StudyDeclaration, StudySystem, SystemSpec } from '@chi/spec';
-import { modelArgument } from '../cli-args';
-import { perTokenPrice } from '../declared-prices';
+import { modelArgument } from '../cli/cli-args';
+import { UsageError } from '../cli/usage-error';
 import {
   declaredEndpointSystems,
   fetchLiveCatalog,
   isUnpricedEndpoint,
   probeEndpoint,
-} from '../live-endpoints';
+} from '../endpoints/live-endpoints';
 import { isMemoryReference, memoryReferenceSpec } from '../memory-systems/reference-systems';
-import { scriptedSystemSpec } from '../scripted-systems';
+import { perTokenPrice } from '../plan/declared-prices';
+import { scriptedSystemSpec } from '../scripted/scripted-systems';
 import {
   OPENROUTER_KEY_ENV,
   openAiCompatibleSystemSpec,
   openRouterSystemSpec,
   systemIdFor,
 } from '../settings';
-import { UsageError } from '../usage-error';
 
 /** What resolving a live study's systems reads: keys from the environment only, never written. */
 export interface StudyLiveContext {

@@ -4,7 +4,7 @@ import { verifyRelease } from '@chi/report';
 import { canonicalJson, sha256Hex } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { ChiError } from '@chi/spec';
-import { runPaths } from '../run-folder';
+import { runPaths } from '../run-folder/run-folder';
 import { carriedState } from './study-chain';
 import { chisEntries } from './study-chis';
 import { studyCohortDirs } from './study-cohort';

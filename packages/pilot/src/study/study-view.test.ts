@@ -10,8 +10,8 @@ import {
   studyDay,
   threeSessionStudy,
 } from '../__fixtures__/three-session-study';
-import { runChi as runViewCli } from '../chi-entry';
-import { runCli } from '../cli-main';
+import { runChi as runViewCli } from '../cli/chi-entry';
+import { runCli } from '../cli/cli-main';
 import { studyPaths } from './study-folder';
 import { startStudyView, studyViewData, studyViewSource } from './study-view';
 
