@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifyRelease } from '@chi/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analyzeDivergence,
@@ -12,8 +13,8 @@ import {
   formatEstimate,
 } from './analyze';
 import type { DivergenceCallRecord } from './calls';
+import { DIVERGENCE_RELEASE_KIND } from './command';
 import { EXPECTED_DYNAMICS, expectedSeries, FOLLOWER_DYNAMICS, type Known } from './known-truth';
-import { compareDivergenceRelease } from './release';
 import { divergenceReportMarkdown } from './report';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
 import { divergenceEntries } from './score';
@@ -243,8 +244,8 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
 
   it('chi verify recomputes the release byte for byte, and notices an edited reply', async () => {
     const release = divergencePaths(runDir).releaseDir;
-    const recomputed = await recomputeDivergence(release);
-    expect(await compareDivergenceRelease(release, recomputed)).toEqual([]);
+    const kinds = [DIVERGENCE_RELEASE_KIND];
+    expect(await verifyRelease(release, { kinds })).toMatchObject({ ok: true, mismatches: [] });
     const log = join(release, 'attempts.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
     const index = lines.findIndex(
@@ -265,8 +266,7 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
       },
     });
     writeFileSync(log, lines.join('\n'));
-    const tampered = await recomputeDivergence(release);
-    const mismatches = await compareDivergenceRelease(release, tampered);
+    const { mismatches } = await verifyRelease(release, { kinds });
     expect(mismatches.map((m) => m.file)).toContain('divergence.json');
   });
 });

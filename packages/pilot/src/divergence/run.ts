@@ -198,7 +198,11 @@ export async function runDivergenceSession(
       }),
     finish: async (runDir, execution) => {
       if (execution.state !== 'completed') return null;
-      const written = await writeReleaseWithProgress(runDir, options.onEvent ?? (() => {}));
+      const written = await writeReleaseWithProgress(
+        runDir,
+        options.onEvent ?? (() => {}),
+        options.env,
+      );
       analysis = written.analysis;
       return written.releaseDir;
     },
@@ -231,6 +235,7 @@ export async function runDivergenceSession(
 async function writeReleaseWithProgress(
   runDir: string,
   emit: PilotEventSink,
+  env: Readonly<Record<string, string | undefined>> | undefined,
 ): Promise<{ readonly analysis: DivergenceAnalysis; readonly releaseDir: string }> {
   emit({
     type: 'finishing',
@@ -244,7 +249,11 @@ async function writeReleaseWithProgress(
     step: 'write',
     detail: 'writing the release (tables, figures, report, README) and SHA256SUMS',
   });
-  const releaseDir = await writeDivergenceRelease(runDir, recomputed);
+  const releaseDir = await writeDivergenceRelease(
+    runDir,
+    recomputed,
+    env === undefined ? {} : { env },
+  );
   emit({ type: 'release-written', releaseDir });
   return { analysis: recomputed.analysis, releaseDir };
 }
