@@ -103,8 +103,21 @@ export interface VerifyReleaseOptions {
   readonly kinds?: readonly ReleaseKind[];
 }
 
-/** A raw record that could not be read: by its path in the release when the error names one. */
-function unreadableRawMismatch(dir: string, error: unknown): VerifyMismatch {
+/** An error's message on one line: its first line, or (`whole`) every line joined. */
+function messageLine(error: unknown, whole: boolean): string {
+  const lines = (error as Error).message.split('\n');
+  if (!whole) return lines[0] as string;
+  return lines
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+/**
+ * A raw record that could not be read: by its path in the release when the error names one; with
+ * `whole`, the error's every line (a release kind's reader names the line and field below).
+ */
+function unreadableRawMismatch(dir: string, error: unknown, whole = false): VerifyMismatch {
   const damaged =
     RunFolderDamagedError.isInstance(error) && error.file.startsWith(`${dir}${sep}`)
       ? relative(dir, error.file).split(sep).join('/')
@@ -112,7 +125,7 @@ function unreadableRawMismatch(dir: string, error: unknown): VerifyMismatch {
   const file = damaged ?? fileOf(error);
   return rawMismatch(
     file,
-    `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
+    `${file}: unreadable raw record: ${messageLine(error, whole)}`,
   );
 }
 
@@ -285,8 +298,8 @@ async function compareKindRelease(
     derived = (await kind.derive(dir)).files;
   } catch (error) {
     if (RunFolderDamagedError.isInstance(error))
-      return { mismatches: [unreadableRawMismatch(dir, error)], recomputedFiles: 0 };
-    const message = `recomputation failed: ${(error as Error).message.split('\n')[0]}`;
+      return { mismatches: [unreadableRawMismatch(dir, error, true)], recomputedFiles: 0 };
+    const message = `recomputation failed: ${messageLine(error, true)}`;
     return { mismatches: [rawMismatch(fileOf(error), message)], recomputedFiles: 0 };
   }
   const paths = [...derived.keys()].sort(compareUtf8);
