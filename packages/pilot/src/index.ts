@@ -17,7 +17,10 @@ export type {
   DivergenceSystemResult,
   ExcludedInstance,
 } from './divergence/analyze';
-export { writeDivergenceRelease } from './divergence/release';
+export {
+  type WriteDivergenceReleaseOptions,
+  writeDivergenceRelease,
+} from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
 export {
