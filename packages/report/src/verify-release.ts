@@ -123,10 +123,7 @@ function unreadableRawMismatch(dir: string, error: unknown, whole = false): Veri
       ? relative(dir, error.file).split(sep).join('/')
       : null;
   const file = damaged ?? fileOf(error);
-  return rawMismatch(
-    file,
-    `${file}: unreadable raw record: ${messageLine(error, whole)}`,
-  );
+  return rawMismatch(file, `${file}: unreadable raw record: ${messageLine(error, whole)}`);
 }
 
 /**
