@@ -3,7 +3,6 @@ import { DIVERGENCE_PROTOCOL_ID } from '@chi/experiments/internal';
 import { type ReleaseKind, writeRelease } from '@chi/report';
 import {
   runFolderPaths as divergencePaths,
-  RUN_FILE_NAME,
   RUN_FOLDER_DIRECTORY,
 } from '@chi/run/internal';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSeries } from './analyze';
@@ -30,23 +29,6 @@ export const DIVERGENCE_RELEASE_FILES = [
   'divergence-accuracy.csv',
   'divergence-worlds.csv',
   `${RUN_FOLDER_DIRECTORY.chis}/<systemId>.jsonl`,
-] as const;
-
-/**
- * The raw inputs copied into the release, from which `chi verify` recomputes everything: the
- * frozen manifest and its hash, the plan and the hash-chained attempt log (replies, request
- * hashes and the notebook sources the runner applied); beside them the prompts and payloads as
- * sent, and the code that made the release.
- */
-export const DIVERGENCE_RELEASE_INPUTS = [
-  RUN_FILE_NAME.manifest,
-  RUN_FILE_NAME.manifestSha256,
-  RUN_FILE_NAME.plan,
-  RUN_FILE_NAME.attempts,
-  `${RUN_FOLDER_DIRECTORY.prompts}/`,
-  RUN_FILE_NAME.requestIndex,
-  `${RUN_FOLDER_DIRECTORY.payloads}/`,
-  'code/',
 ] as const;
 
 function number(value: number | null): string {
@@ -150,8 +132,10 @@ export function renderDivergenceReleaseFiles(
 
 /**
  * The divergence release kind of `@chi/report`'s writer and verifier (`ReleaseKind`): its raw part
- * is {@link DIVERGENCE_RELEASE_INPUTS} (without `code/`, which the writer is given), copied byte
- * for byte; its derived
+ * is the frozen manifest and its hash, the plan, the hash-chained attempt log (replies, request
+ * hashes and the notebook sources the runner applied), the prompts, the request index and the
+ * payloads as sent (`isDivergenceRawPath`), copied byte for byte, from which `chi verify`
+ * recomputes everything; `code/` is the writer's (`divergenceReleaseCode`). Its derived
  * files {@link renderDivergenceReleaseFiles} of the recomputation `recompute` makes from a folder
  * (`recomputeDivergence`: the run folder when writing, the release when verifying).
  */
