@@ -1,10 +1,7 @@
 import { evidenceBanner } from '@chi/analysis';
 import { DIVERGENCE_PROTOCOL_ID } from '@chi/experiments/internal';
 import { type ReleaseKind, writeRelease } from '@chi/report';
-import {
-  runFolderPaths as divergencePaths,
-  RUN_FOLDER_DIRECTORY,
-} from '@chi/run/internal';
+import { runFolderPaths as divergencePaths, RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSeries } from './analyze';
 import { divergenceFigures } from './figures';
 import { type DivergenceRecomputation, renderDivergenceEvidence } from './release-evidence';
