@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
+import { attemptRecordSha256 } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
@@ -188,7 +189,20 @@ describe('chi verify on a damaged divergence release', () => {
     await writeSha256Sums(release);
     const truncated = captureIo({ cwd });
     expect(await runCli(['verify', release], truncated.io)).toBe(1);
-    expect(truncated.err()).toMatch(/arm A has [01] of its 13 calls and no reason it stopped/);
+    // the records removed break the attempt log's hash chain, checked before anything is read
+    expect(truncated.err()).toMatch(
+      /MISMATCH attempts\.jsonl: unreadable raw record: .*a record was edited, removed or inserted/,
+    );
+    // re-linked (a consistent log of one request): the instances that stop short are named
+    const relinked = kept.map((line) => JSON.parse(line) as Record<string, unknown>);
+    relinked.forEach((record, at) => {
+      if (at > 0) record.previousSha256 = attemptRecordSha256(relinked[at - 1]);
+    });
+    writeFileSync(log, relinked.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    await writeSha256Sums(release);
+    const stopped = captureIo({ cwd });
+    expect(await runCli(['verify', release], stopped.io)).toBe(1);
+    expect(stopped.err()).toMatch(/arm A has [01] of its 13 calls and no reason it stopped/);
     // A manifest that breaks its schema (consistently re-hashed) names the file and the field.
     writeFileSync(log, lines.join('\n'));
     const invalid = original.replace('"ceilingUsd":0,', '"ceilingUsd":"none",');

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyRelease } from '@chi/report';
+import { attemptRecordSha256 } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analyzeDivergence,
@@ -265,6 +266,18 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
         text: JSON.stringify(flipped.map((a) => ({ ...a, answer: 'unknown' }))),
       },
     });
+    writeFileSync(log, lines.join('\n'));
+    // the edit breaks the next record's link: refused as a damaged raw record, nothing recomputed
+    const unlinked = await verifyRelease(release, { kinds });
+    expect(unlinked.mismatches).toContainEqual(
+      expect.objectContaining({ file: 'attempts.jsonl', kind: 'raw' }),
+    );
+    // re-linked after the edit (a consistent forgery): the recomputation moves the analysis
+    for (let at = index + 1; at < lines.length && lines[at] !== ''; at++) {
+      const record = JSON.parse(lines[at] as string) as Record<string, unknown>;
+      record.previousSha256 = attemptRecordSha256(JSON.parse(lines[at - 1] as string));
+      lines[at] = JSON.stringify(record);
+    }
     writeFileSync(log, lines.join('\n'));
     const { mismatches } = await verifyRelease(release, { kinds });
     expect(mismatches.map((m) => m.file)).toContain('divergence.json');

@@ -141,6 +141,23 @@ describe('chi verify on a divergence release (the report verifier)', () => {
     expect(cli.err()).toContain('notes.md: not a raw record and not produced by the recomputation');
   });
 
+  it('checks the hash chain of the attempt log: an edit that moves no number is still caught', async () => {
+    const release = copyRelease('release-chain');
+    const log = join(release, 'attempts.jsonl');
+    const lines = readFileSync(log, 'utf8').split('\n');
+    // the size of one request as sent: read by no derived file, covered by the next record's link
+    const record = JSON.parse(lines[2] as string) as { inputBytes: number };
+    record.inputBytes += 1;
+    lines[2] = JSON.stringify(record);
+    writeFileSync(log, lines.join('\n'));
+    await writeSha256Sums(release);
+    const cli = captureIo({ cwd: root });
+    expect(await runCli(['verify', release], cli.io)).toBe(1);
+    expect(cli.err()).toMatch(
+      /MISMATCH attempts\.jsonl: unreadable raw record: .*line 4 does not follow the record before it/,
+    );
+  });
+
   it('names the JSON path, the recorded and the recomputed value of an edited number', async () => {
     const release = copyRelease('release-edited');
     const path = join(release, 'divergence.json');

@@ -8,7 +8,7 @@ import {
   divergenceManifestOf,
 } from '@chi/experiments/internal';
 import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
-import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
+import { checkAttemptChain, RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -356,11 +356,9 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
   const frozen = await readManifestOrDamaged(runDir);
   const manifest = divergenceManifestOf(frozen.manifest);
   const plan = await readJsonFile(paths.plan, RunPlanSchema);
-  const records = readAttemptRecords(
-    await readOrDamaged(paths.attempts),
-    paths.attempts,
-    frozen.sha256,
-  );
+  const attemptsText = await readOrDamaged(paths.attempts);
+  const records = readAttemptRecords(attemptsText, paths.attempts, frozen.sha256);
+  assertAttemptChain(attemptsText, paths.attempts, frozen.sha256);
   const outcomes = loggedOutcomes(records);
   const excluded = incompleteInstances(plan, outcomes, paths.attempts);
   // Scored by the divergence scorer through the report's per-world pass, messages as sent.
@@ -416,6 +414,20 @@ export function readAttemptRecords(
       );
   });
   return records;
+}
+
+/**
+ * Checks the attempt log's hash chain (`checkAttemptChain` of `@chi/run`, as the pilot's verify
+ * does): a record edited, removed or inserted breaks the link of the record after it, even when
+ * the edit moves no published number.
+ *
+ * @throws `RunFolderDamagedError` naming the file and the first lines that do not follow
+ */
+function assertAttemptChain(text: string, path: string, manifestSha256: string): void {
+  const { problems } = checkAttemptChain(text, manifestSha256);
+  if (problems.length === 0) return;
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  throw new RunFolderDamagedError(path, `${problems.slice(0, 3).join('; ')}${more}`);
 }
 
 /** Whether `runDir` holds a divergence run (its manifest names the divergence protocol). */
