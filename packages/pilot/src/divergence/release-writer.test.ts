@@ -1,6 +1,7 @@
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -115,6 +116,16 @@ describe('the divergence release writer', () => {
     await writeDivergenceRelease(run, await recomputeDivergence(run));
     expect(existsSync(join(run, 'release', 'stale-notes.txt'))).toBe(false);
     expect(readFileSync(join(run, 'release', 'SHA256SUMS'), 'utf8')).not.toContain('stale-notes');
+  });
+
+  it('refuses to replace a release folder that holds files a release does not write', async () => {
+    const run = copyRun('run-foreign');
+    rmSync(join(run, 'release'), { recursive: true });
+    mkdirSync(join(run, 'release'));
+    writeFileSync(join(run, 'release', 'my-notes.txt'), 'not a release\n');
+    const written = writeDivergenceRelease(run, await recomputeDivergence(run));
+    await expect(written).rejects.toThrow(/my-notes\.txt.*not a release/);
+    expect(filesUnder(join(run, 'release'))).toEqual(['my-notes.txt']);
   });
 
   it('killed mid-way through a new release leaves the old release complete in place', async () => {
