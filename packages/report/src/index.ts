@@ -23,6 +23,7 @@ export { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 export { formatEstimate } from './format-number';
 export type { ReleaseCode } from './release-code';
 export type { ReleaseParameters } from './release-files';
+export type { ReleaseKind, ReleaseKindDerived } from './release-kind';
 export {
   checkSha256Sums,
   formatSha256Sums,
@@ -54,6 +55,7 @@ export { writeStudyViewBundle } from './view/view-study-bundle';
 export {
   type ReleaseStep,
   type ReleaseSummary,
+  SecretLeakError,
   type WriteReleaseOptions,
   writeRelease,
 } from './write-release';

@@ -69,14 +69,20 @@ type RawContent = PublishedFile | GzipRunFile | StreamedJsonlFile;
 
 /**
  * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
- * line by line (a torn last line dropped), anything else as it is. Read one file at a time, so
+ * line by line (a torn last line dropped), anything else as it is; with `verbatim` (a release
+ * kind's `rawCopy`), every file byte for byte (scanned all the same). Read one file at a time, so
  * the run never sits in memory.
  */
-async function publishedRawFile(runDir: string, path: string): Promise<RawContent> {
+async function publishedRawFile(
+  runDir: string,
+  path: string,
+  verbatim: boolean,
+): Promise<RawContent> {
   if (path.endsWith('.gz')) {
     const linkFrom = join(runDir, path);
     return { gzip: new Uint8Array(await readFile(linkFrom)), linkFrom };
   }
+  if (verbatim) return { text: await readFile(join(runDir, path), 'utf8') };
   if (path.endsWith('.jsonl')) return { lines: () => canonicalJsonLines(join(runDir, path), path) };
   const text = await readFile(join(runDir, path), 'utf8');
   if (path.endsWith('.json')) {
@@ -183,6 +189,8 @@ export interface RawFilesTask {
   readonly paths: readonly string[];
   /** Strings no published file may hold. */
   readonly forbidden: readonly string[];
+  /** Publish every file byte for byte, JSON and JSONL too (a release kind's `rawCopy`). */
+  readonly verbatim?: boolean;
 }
 
 /** One raw file of {@link writeRawReleaseFiles}: its hash, or null when it was not written. */
@@ -205,7 +213,7 @@ export async function writeRawReleaseFiles(task: RawFilesTask): Promise<RawFileW
   const produce = (index: number): Promise<RawContent> | null => {
     const path = task.paths[index];
     if (path === undefined) return null;
-    const content = publishedRawFile(task.runDir, path);
+    const content = publishedRawFile(task.runDir, path, task.verbatim ?? false);
     // read ahead; a failure surfaces when this file's turn comes, not as an unhandled rejection
     content.catch(() => {});
     return content;

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { canonicalJson } from './canonical-json';
-import { verifyRelease } from './verify-release';
+import { type VerifyReleaseOptions, verifyRelease } from './verify-release';
 
 /** Where the CLI writes; defaults to the process streams. */
 export interface VerifyCliIo {
@@ -16,14 +16,19 @@ const USAGE = 'usage: chi verify RELEASE_DIR [--json]\n';
  * `chi verify RELEASE_DIR [--json]`: verifies a release and prints every mismatch (file, place,
  * recorded and recomputed value), or a one-line OK. `argv` is what follows `verify`. Resolves to
  * the exit code: 0 all checks passed, 1 a mismatch was found, 2 usage error. Never calls
- * `process.exit`, so the pilot's `chi` dispatcher decides.
+ * `process.exit`, so the pilot's `chi` dispatcher decides. `options` go to `verifyRelease` (the
+ * release kinds of other protocols, `kinds`, which the `chi` CLI passes).
  *
  * @example
  * ```ts
  * process.exitCode = await runVerifyCli(process.argv.slice(3));
  * ```
  */
-export async function runVerifyCli(argv: readonly string[], io: VerifyCliIo = {}): Promise<number> {
+export async function runVerifyCli(
+  argv: readonly string[],
+  io: VerifyCliIo = {},
+  options: VerifyReleaseOptions = {},
+): Promise<number> {
   const out = io.stdout ?? ((text: string) => process.stdout.write(text));
   const err = io.stderr ?? ((text: string) => process.stderr.write(text));
   const json = argv.includes('--json');
@@ -48,7 +53,7 @@ export async function runVerifyCli(argv: readonly string[], io: VerifyCliIo = {}
     err(`chi verify: ${dir} is not a directory\n${USAGE}`);
     return 2;
   }
-  const report = await verifyRelease(dir);
+  const report = await verifyRelease(dir, options);
   if (json) {
     out(`${canonicalJson(report)}\n`);
   } else if (report.ok) {

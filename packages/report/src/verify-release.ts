@@ -20,6 +20,7 @@ import {
   type ReleaseParameters,
   startBlockScoring,
 } from './release-files';
+import { type ReleaseKind, releaseKindOf } from './release-kind';
 import type { RawRecordsChecked } from './release-tasks';
 import { type ReleaseStream, releaseWorkersAvailable, startReleaseTask } from './release-workers';
 import { REPORT_VERSION } from './report-version';
@@ -95,6 +96,34 @@ export interface VerifyReleaseOptions {
    * it those files are reported as not produced by the recomputation.
    */
   readonly scorers?: readonly AnyExperimentScorer[];
+  /**
+   * Release kinds of protocols other than the default pilot (`ReleaseKind`): a release whose
+   * manifest names one of their protocols is recomputed by that kind. Default: none.
+   */
+  readonly kinds?: readonly ReleaseKind[];
+}
+
+/** An error's message on one line: its first line, or (`whole`) every line joined. */
+function messageLine(error: unknown, whole: boolean): string {
+  const lines = (error as Error).message.split('\n');
+  if (!whole) return lines[0] as string;
+  return lines
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+/**
+ * A raw record that could not be read: by its path in the release when the error names one; with
+ * `whole`, the error's every line (a release kind's reader names the line and field below).
+ */
+function unreadableRawMismatch(dir: string, error: unknown, whole = false): VerifyMismatch {
+  const damaged =
+    RunFolderDamagedError.isInstance(error) && error.file.startsWith(`${dir}${sep}`)
+      ? relative(dir, error.file).split(sep).join('/')
+      : null;
+  const file = damaged ?? fileOf(error);
+  return rawMismatch(file, `${file}: unreadable raw record: ${messageLine(error, whole)}`);
 }
 
 /**
@@ -116,17 +145,7 @@ async function recomputeInto(
     parameters = await recordedParameters(dir).catch(() => DEFAULT_RELEASE_PARAMETERS);
   } catch (error) {
     // A damaged-folder error names the file itself: reported by its path in the release.
-    const damaged =
-      RunFolderDamagedError.isInstance(error) && error.file.startsWith(`${dir}${sep}`)
-        ? relative(dir, error.file).split(sep).join('/')
-        : null;
-    const file = damaged ?? fileOf(error);
-    mismatches.push(
-      rawMismatch(
-        file,
-        `${file}: unreadable raw record: ${(error as Error).message.split('\n')[0]}`,
-      ),
-    );
+    mismatches.push(unreadableRawMismatch(dir, error));
     return { paths: null, versionNote: null, checks: await rawChecksHere(dir, null) };
   }
   const versionNote = await releaseVersionNote(dir);
@@ -243,8 +262,82 @@ export async function verifyRelease(
   dir: string,
   options: VerifyReleaseOptions = {},
 ): Promise<VerifyReport> {
+  const kind = await releaseKindOf(dir, options.kinds ?? []);
+  if (kind !== null) return verifyKindRelease(dir, kind);
   const recomputed: VerifyMismatch[] = [];
   return checkAndRecompute(dir, options, recomputed);
+}
+
+function unexpectedMismatch(path: string): VerifyMismatch {
+  return {
+    file: path,
+    kind: 'unexpected',
+    at: null,
+    recorded: null,
+    recomputed: null,
+    message: `${path}: not a raw record and not produced by the recomputation`,
+  };
+}
+
+/**
+ * The derived files of a release kind recomputed from the release's raw part into `spill` and
+ * compared with the published ones; with the files neither raw, code nor derived. A derivation
+ * that fails is one mismatch: `raw` naming a damaged raw file, else the recomputation's error.
+ */
+async function compareKindRelease(
+  dir: string,
+  kind: ReleaseKind,
+  files: readonly string[],
+  spill: string,
+): Promise<{ mismatches: VerifyMismatch[]; recomputedFiles: number }> {
+  let derived: ReadonlyMap<string, string>;
+  try {
+    derived = (await kind.derive(dir)).files;
+  } catch (error) {
+    if (RunFolderDamagedError.isInstance(error))
+      return { mismatches: [unreadableRawMismatch(dir, error, true)], recomputedFiles: 0 };
+    const message = `recomputation failed: ${messageLine(error, true)}`;
+    return { mismatches: [rawMismatch(fileOf(error), message)], recomputedFiles: 0 };
+  }
+  const paths = [...derived.keys()].sort(compareUtf8);
+  const out = new DerivedFilesOnDisk(spill, null);
+  for (const path of paths) out.file(path, derived.get(path) as string);
+  out.finish();
+  const mismatches: VerifyMismatch[] = [];
+  for (const path of paths) mismatches.push(...(await compareDerived(dir, spill, path)));
+  for (const path of files)
+    if (!kind.isRawPath(path) && !isCodePath(path) && !derived.has(path))
+      mismatches.push(unexpectedMismatch(path));
+  return { mismatches, recomputedFiles: paths.length };
+}
+
+/**
+ * {@link verifyRelease} of a release kind's release: every file against SHA256SUMS, then the
+ * kind's derived files recomputed from the raw part and compared value by value, as the pilot's.
+ */
+async function verifyKindRelease(dir: string, kind: ReleaseKind): Promise<VerifyReport> {
+  const { files } = await listTreeFiles(dir);
+  const hashes = (await checkSha256Sums(dir)).map(hashMismatch);
+  const spill = await mkdtemp(join(tmpdir(), 'chi-verify-'));
+  const removeOnExit = () => rmSync(spill, { recursive: true, force: true });
+  process.once('exit', removeOnExit);
+  try {
+    await failpoint('verify:spill');
+    const compared = await compareKindRelease(dir, kind, files, spill);
+    const mismatches = [...hashes, ...compared.mismatches].sort((a, b) =>
+      compareUtf8(a.file, b.file),
+    );
+    return {
+      ok: mismatches.length === 0,
+      mismatches,
+      checkedFiles: files.length + 1,
+      recomputedFiles: compared.recomputedFiles,
+      versionNote: null,
+    };
+  } finally {
+    process.removeListener('exit', removeOnExit);
+    await rm(spill, { recursive: true, force: true });
+  }
 }
 
 function hashMismatch(problem: Sha256SumsProblem): VerifyMismatch {
@@ -290,16 +383,8 @@ async function checkAndRecompute(
     for (const path of paths) recomputed.push(...(await compareDerived(dir, spill, path)));
     const derivedSet = new Set(paths);
     for (const path of files) {
-      if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path)) {
-        recomputed.push({
-          file: path,
-          kind: 'unexpected',
-          at: null,
-          recorded: null,
-          recomputed: null,
-          message: `${path}: not a raw record and not produced by the recomputation`,
-        });
-      }
+      if (!isRawPath(path) && !isCodePath(path) && !derivedSet.has(path))
+        recomputed.push(unexpectedMismatch(path));
     }
     const sorted = all().sort((a, b) => compareUtf8(a.file, b.file));
     return {

@@ -17,6 +17,7 @@ import {
   type ReleaseParameters,
   startBlockScoring,
 } from './release-files';
+import type { ReleaseKind } from './release-kind';
 import { type ReleaseTask, startReleaseTask } from './release-workers';
 import { type RunRecords, readRunFolder } from './run-folder';
 import type { SecretFinding } from './secrets';
@@ -71,6 +72,12 @@ export interface WriteReleaseOptions {
    * (`x-...`) passes its own beside them; `verifyRelease` then needs the same list.
    */
   readonly scorers?: readonly AnyExperimentScorer[];
+  /**
+   * The release of a protocol other than the default pilot (e.g. the divergence protocol): its
+   * raw files and its derived files come from the kind (`parameters` and `scorers` are then not
+   * used); everything else is this writer's. Default: the pilot's release.
+   */
+  readonly kind?: ReleaseKind;
 }
 
 /** A step of {@link writeRelease}, in order. */
@@ -316,7 +323,8 @@ export async function writeRelease(options: WriteReleaseOptions): Promise<Releas
   const runDir = resolve(options.runDir);
   const outDir = resolve(options.outDir);
   const forbidden = options.forbiddenStrings ?? defaultForbidden();
-  const { files, runId, evidenceBanner, staging, rawTask } = await releaseSources(
+  const sources = options.kind === undefined ? releaseSources : kindReleaseSources;
+  const { files, runId, evidenceBanner, staging, rawTask } = await sources(
     runDir,
     options,
     forbidden,
@@ -394,13 +402,7 @@ async function releaseSources(
   options: WriteReleaseOptions,
   forbidden: readonly string[],
   createStaging: () => Promise<Staging>,
-): Promise<{
-  files: Map<string, ReleaseFileSource>;
-  runId: string;
-  evidenceBanner: string | null;
-  staging: Staging;
-  rawTask: ReleaseTask<RawFileWritten[]>;
-}> {
+): Promise<ReleaseSources> {
   const parameters: ReleaseParameters = { ...DEFAULT_RELEASE_PARAMETERS, ...options.parameters };
   options.onStep?.({ step: 'read', runDir });
   const records = await readRunFolder(runDir);
@@ -429,13 +431,78 @@ async function releaseSources(
     await rm(staging.path, { recursive: true, force: true });
     throw error;
   }
+  const files = releaseFileSources(raw, rawTask, derived.written, options.code);
+  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging, rawTask };
+}
+
+/** What {@link releaseSources} and {@link kindReleaseSources} give {@link writeRelease}. */
+interface ReleaseSources {
+  readonly files: Map<string, ReleaseFileSource>;
+  readonly runId: string;
+  readonly evidenceBanner: string | null;
+  readonly staging: Staging;
+  readonly rawTask: ReleaseTask<RawFileWritten[]>;
+}
+
+/** Every file of a release as a source: the raw files, the derived files, the packed code. */
+function releaseFileSources(
+  raw: readonly string[],
+  rawTask: ReleaseTask<RawFileWritten[]>,
+  derived: ReadonlyMap<string, WrittenDerivedFile>,
+  code: ReleaseCode | undefined,
+): Map<string, ReleaseFileSource> {
   const files = new Map<string, ReleaseFileSource>();
   const rawResults = rawTask.result.then((written) => new Map(written.map((w) => [w.path, w])));
   rawResults.catch(() => {});
   for (const path of raw)
     files.set(path, async () => ({ raw: (await rawResults).get(path) as RawFileWritten }));
-  for (const [path, written] of derived.written) files.set(path, async () => ({ written }));
-  for (const [path, bytes] of options.code ?? new Map<string, Uint8Array>())
+  for (const [path, written] of derived) files.set(path, async () => ({ written }));
+  for (const [path, bytes] of code ?? new Map<string, Uint8Array>())
     files.set(path, async () => bytes);
-  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging, rawTask };
+  return files;
+}
+
+/**
+ * {@link releaseSources} for a release kind (`options.kind`): the kind's raw files are copied
+ * into the staging folder by the same release task as the pilot's (scanned, canonical JSON, gzip
+ * byte for byte) and its derived files written there as the pilot's are (hashed and scanned).
+ */
+async function kindReleaseSources(
+  runDir: string,
+  options: WriteReleaseOptions,
+  forbidden: readonly string[],
+  createStaging: () => Promise<Staging>,
+): Promise<ReleaseSources> {
+  const kind = options.kind as ReleaseKind;
+  options.onStep?.({ step: 'read', runDir });
+  const raw = (await listTreeFiles(runDir)).files.filter(
+    (path) => kind.isRawPath(path) && !path.endsWith('.tmp'),
+  );
+  const derived = await kind.derive(runDir);
+  const staging = await createStaging();
+  let rawTask: ReleaseTask<RawFileWritten[]> | null = null;
+  let written: Map<string, WrittenDerivedFile>;
+  try {
+    rawTask = await startReleaseTask('write-raw-files', {
+      runDir,
+      staging: staging.path,
+      paths: raw,
+      forbidden,
+      verbatim: kind.rawCopy === 'verbatim',
+    });
+    const out = new DerivedFilesOnDisk(staging.path, forbidden);
+    for (const [path, text] of derived.files) out.file(path, text);
+    written = out.finish();
+  } catch (error) {
+    await rawTask?.stop();
+    await rm(staging.path, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    files: releaseFileSources(raw, rawTask, written, options.code),
+    runId: derived.runId ?? basename(runDir),
+    evidenceBanner: derived.evidenceBanner,
+    staging,
+    rawTask,
+  };
 }

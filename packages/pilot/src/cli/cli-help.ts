@@ -128,9 +128,9 @@ ${exitCodesText('score')}`,
 Usage:
   chi verify RELEASE_DIR [--json]
 
-Exit codes: 0 every check passed; 1 a mismatch was found (a damaged pilot release is listed
-as mismatches); 2 usage error; 5 a divergence release too damaged to check (a file missing,
-edited or breaking its schema: the message names it); 130 Ctrl-C, SIGTERM or SIGHUP.`,
+Exit codes: 0 every check passed; 1 a mismatch was found (a damaged release, pilot or
+divergence, is listed as mismatches naming each file); 2 usage error; 130 Ctrl-C, SIGTERM or
+SIGHUP.`,
   export: `chi export — write a run in another tool's format
 
 Usage:
@@ -282,8 +282,7 @@ ${flagTableHelp(FLAG_TABLES.pilot)}
 ${DIVERGENCE_OPTIONS}
 
 ${exitCodesText()}
-(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error, 5 a divergence release
-too damaged to check; see chi verify --help)`;
+(chi verify: 0 every check passed, 1 a mismatch was found, 2 usage error; see chi verify --help)`;
 
 /** True when a command line asks for help (`--help` or `-h` anywhere after the command). */
 export function asksForHelp(args: readonly string[]): boolean {

@@ -20,10 +20,9 @@ import {
 import { RunStatusSchema } from '@chi/spec/internal';
 import { minimumMemoryLoad } from '@chi/worlds';
 import {
+  DIVERGENCE_RELEASE_KIND,
   divergencePilotCommand,
-  isDivergenceRelease,
   resumeDivergenceCommand,
-  verifyDivergenceCommand,
 } from '../divergence/command';
 import { isDivergenceRunFolder } from '../divergence/run';
 import {
@@ -633,14 +632,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'verify': {
         const target = command.argv.filter((arg) => !arg.startsWith('-'));
         const dir = resolve(io.cwd ?? process.cwd(), target[0] ?? '.');
-        if (target.length === 1 && command.argv.length === 1 && isDivergenceRelease(dir))
-          return await verifyDivergenceCommand(dir, io);
         if (target.length === 1 && command.argv.length === 1 && isStudyFolder(dir))
           return await verifyStudyCommand(dir, io);
-        return await runVerifyCli(command.argv, {
-          stdout: (text) => io.stdout.write(text),
-          stderr: (text) => io.stderr.write(text),
-        });
+        // one verifier for every release: a protocol's release is recomputed by its release kind,
+        // picked by the protocol its manifest names
+        const argv = command.argv.map((arg) => (arg === target[0] ? dir : arg));
+        return await runVerifyCli(
+          argv,
+          { stdout: (text) => io.stdout.write(text), stderr: (text) => io.stderr.write(text) },
+          { kinds: [DIVERGENCE_RELEASE_KIND] },
+        );
       }
     }
   } catch (error) {

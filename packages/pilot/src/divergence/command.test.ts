@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { writeSha256Sums } from '@chi/report';
+import { attemptRecordSha256 } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../__fixtures__/cli-io';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
@@ -114,7 +115,8 @@ describe('chi pilot --protocol divergence-v0.1', () => {
     );
     const verify = captureIo({ cwd });
     expect(await runCli(['verify', release], verify.io)).toBe(0);
-    expect(verify.out()).toContain('OK: divergence release');
+    // the pilot's verifier report: every file against SHA256SUMS, every derived file recomputed
+    expect(verify.out()).toMatch(/^OK: \d+ files match SHA256SUMS; 14 derived files recomputed/);
     // A second run into the same folder would mix two manifests: refused (into a copy of it, so
     // that a regression cannot write into the shared run).
     const copy = testFolder('chi-divergence-again-');
@@ -153,7 +155,7 @@ describe('chi pilot --config selecting the divergence protocol', () => {
 });
 
 describe('chi verify on a damaged divergence release', () => {
-  it('exits 5 naming the file when the manifest was edited or the log truncated', async () => {
+  it('exits 1 with a raw mismatch naming the file when the manifest was edited or the log truncated', async () => {
     const cwd = testFolder('chi-divergence-damaged-');
     // a copy of the shared offline run (sharedRun), damaged below
     const release = join(cwd, 'run', 'release');
@@ -166,13 +168,15 @@ describe('chi verify on a damaged divergence release', () => {
     writeFileSync(manifestPath, edit);
     await writeSha256Sums(release);
     const edited = captureIo({ cwd });
-    expect(await runCli(['verify', release], edited.io)).toBe(5);
+    expect(await runCli(['verify', release], edited.io)).toBe(1);
+    expect(edited.err()).toContain('MISMATCH manifest.json: unreadable raw record');
     expect(edited.err()).toContain('manifest.sha256');
     // Consistent tampering (manifest.sha256 and SHA256SUMS rewritten too) reaches the raw records.
     writeFileSync(sumPath, `${createHash('sha256').update(edit).digest('hex')}  manifest.json\n`);
     await writeSha256Sums(release);
     const rehashed = captureIo({ cwd });
-    expect(await runCli(['verify', release], rehashed.io)).toBe(5);
+    expect(await runCli(['verify', release], rehashed.io)).toBe(1);
+    expect(rehashed.err()).toContain('MISMATCH attempts.jsonl: unreadable raw record');
     expect(rehashed.err()).toContain('attempts.jsonl');
     writeFileSync(manifestPath, original);
     writeFileSync(sumPath, originalSum);
@@ -184,8 +188,21 @@ describe('chi verify on a damaged divergence release', () => {
     writeFileSync(log, `${kept.join('\n')}\n`);
     await writeSha256Sums(release);
     const truncated = captureIo({ cwd });
-    expect(await runCli(['verify', release], truncated.io)).toBe(5);
-    expect(truncated.err()).toMatch(/arm A has [01] of its 13 calls and no reason it stopped/);
+    expect(await runCli(['verify', release], truncated.io)).toBe(1);
+    // the records removed break the attempt log's hash chain, checked before anything is read
+    expect(truncated.err()).toMatch(
+      /MISMATCH attempts\.jsonl: unreadable raw record: .*a record was edited, removed or inserted/,
+    );
+    // re-linked (a consistent log of one request): the instances that stop short are named
+    const relinked = kept.map((line) => JSON.parse(line) as Record<string, unknown>);
+    relinked.forEach((record, at) => {
+      if (at > 0) record.previousSha256 = attemptRecordSha256(relinked[at - 1]);
+    });
+    writeFileSync(log, relinked.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    await writeSha256Sums(release);
+    const stopped = captureIo({ cwd });
+    expect(await runCli(['verify', release], stopped.io)).toBe(1);
+    expect(stopped.err()).toMatch(/arm A has [01] of its 13 calls and no reason it stopped/);
     // A manifest that breaks its schema (consistently re-hashed) names the file and the field.
     writeFileSync(log, lines.join('\n'));
     const invalid = original.replace('"ceilingUsd":0,', '"ceilingUsd":"none",');
@@ -196,7 +213,7 @@ describe('chi verify on a damaged divergence release', () => {
     );
     await writeSha256Sums(release);
     const schema = captureIo({ cwd });
-    expect(await runCli(['verify', release], schema.io)).toBe(5);
+    expect(await runCli(['verify', release], schema.io)).toBe(1);
     expect(schema.err()).toContain('manifest.json');
     expect(schema.err()).toContain('ceilingUsd');
   });
@@ -325,7 +342,9 @@ describe('divergence release integrity', () => {
     await writeSha256Sums(old);
     const result = await verify(old);
     expect(result.code).toBe(1);
-    expect(result.err).toContain('the layout before figures/ and report.md (divergence.md)');
+    expect(result.err).toContain(
+      'MISMATCH recomputation failed: divergence.md: this divergence release has the layout before figures/ and report.md',
+    );
     expect(result.err).toContain('node code/verify.mjs . inside it');
     expect(result.err).not.toContain('missing');
   });
@@ -333,7 +352,7 @@ describe('divergence release integrity', () => {
   it('verify names an altered, a missing and an unlisted file before recomputing (exit 1)', async () => {
     const intact = await verify(published);
     expect(intact.code).toBe(0);
-    expect(intact.out).toContain('every file matches SHA256SUMS');
+    expect(intact.out).toMatch(/^OK: \d+ files match SHA256SUMS/);
 
     const altered = copy('altered');
     writeFileSync(join(altered, 'report.md'), '# edited\n');
@@ -356,7 +375,9 @@ describe('divergence release integrity', () => {
     expect(e.err).toContain(
       'MISMATCH notes.txt: present in the release but not listed in SHA256SUMS',
     );
-    expect(e.err).toContain('FAILED: 1 mismatch(es) in 1 file(s): notes.txt');
+    // (and, being neither raw nor derived, reported as unexpected too)
+    expect(e.err).toContain('MISMATCH notes.txt: not a raw record and not produced by the');
+    expect(e.err).toContain('FAILED: 2 mismatch(es) in 1 file(s): notes.txt');
 
     const noSums = copy('no-sums');
     rmSync(join(noSums, 'SHA256SUMS'));
@@ -365,7 +386,7 @@ describe('divergence release integrity', () => {
     expect(n.err).toContain('MISMATCH cannot read SHA256SUMS');
   });
 
-  it('exits 5 naming attempts.jsonl and the line when a record lacks a field or has a mistyped one', async () => {
+  it('exits 1 naming attempts.jsonl and the line when a record lacks a field or has a mistyped one', async () => {
     const damage = async (
       name: string,
       line: (lines: string[]) => number,
@@ -390,7 +411,7 @@ describe('divergence release integrity', () => {
         delete record.requestSha256;
       },
     );
-    expect(missing.code).toBe(5);
+    expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/attempts\.jsonl.*line 3 of .*attempts\.jsonl.*requestSha256/);
 
     const mistyped = await damage(
@@ -400,7 +421,7 @@ describe('divergence release integrity', () => {
         record.inputBytes = '1';
       },
     );
-    expect(mistyped.code).toBe(5);
+    expect(mistyped.code).toBe(1);
     expect(mistyped.err).toMatch(/line 7 of .*attempts\.jsonl.*inputBytes/);
 
     const answered = (lines: string[]) =>
@@ -408,20 +429,20 @@ describe('divergence release integrity', () => {
     const nested = await damage('nested', answered, (record) => {
       (record.result as Record<string, unknown>).chargedUsd = -1;
     });
-    expect(nested.code).toBe(5);
+    expect(nested.code).toBe(1);
     expect(nested.err).toMatch(
       new RegExp(`line ${nested.at} of .*attempts\\.jsonl.*result\\.chargedUsd`),
     );
   });
 
-  it('exits 5 when the last line of attempts.jsonl is torn (an unfinished write)', async () => {
+  it('exits 1 when the last line of attempts.jsonl is torn (an unfinished write)', async () => {
     const release = copy('torn');
     const log = join(release, 'attempts.jsonl');
     const text = readFileSync(log, 'utf8');
     writeFileSync(log, text.slice(0, text.length - 40));
     await writeSha256Sums(release);
     const torn = await verify(release);
-    expect(torn.code).toBe(5);
+    expect(torn.code).toBe(1);
     const lines = text.split('\n').filter((line) => line !== '').length;
     expect(torn.err).toMatch(new RegExp(`attempts\\.jsonl: line ${lines} is torn`));
   });

@@ -5,7 +5,7 @@ import {
   divergenceManifestOf,
   divergenceRequestsPerWorld,
 } from '@chi/experiments/internal';
-import { checkSha256Sums } from '@chi/report';
+import type { ReleaseKind } from '@chi/report';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { InvalidArgumentError, type ModelCatalog, type SystemSpec } from '@chi/spec';
 import { createProgressRenderer } from '../cli/progress';
@@ -13,9 +13,10 @@ import { interruptedResumeHint } from '../cli/resume-hint';
 import { registeredPromptTemplates } from '../experiments/declared-templates';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-folder/run-create';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
-import { compareDivergenceRelease } from './release';
+import { divergenceReleaseKind } from './release';
 import {
   DIVERGENCE_REGISTRY,
+  type DivergenceRecomputed,
   type DivergenceSessionOutcome,
   divergencePaths,
   divergenceSettings,
@@ -235,47 +236,25 @@ async function reportSession(
   return analysis.excludedInstances.length === 0 ? 0 : 3;
 }
 
-/** Whether `dir` is a divergence release (`chi verify` then recomputes it with this module). */
-export function isDivergenceRelease(dir: string): boolean {
-  return existsSync(join(dir, 'divergence.json')) && existsSync(divergencePaths(dir).plan);
+/**
+ * Recomputes a divergence release for `chi verify` (`recomputeDivergence` of its raw part). A
+ * release of the layout before figures/ and report.md (issue 37: `divergence.md`) is refused by
+ * name: the verifier it carries knows that layout.
+ */
+async function recomputeDivergenceRelease(dir: string): Promise<DivergenceRecomputed> {
+  if (existsSync(join(dir, 'divergence.md')) && !existsSync(join(dir, 'report.md')))
+    throw new InvalidArgumentError(
+      'divergence.md',
+      'this divergence release has the layout before figures/ and report.md: verify it with the verifier it carries, node code/verify.mjs . inside it',
+    );
+  return recomputeDivergence(dir);
 }
 
 /**
- * `chi verify RELEASE` for a divergence release: first checks every file against `SHA256SUMS`
- * (an altered or missing listed file, or an unlisted extra file, is reported by name and nothing
- * is recomputed), then recomputes every derived file from the raw call log and the manifest in the
- * release and compares bytes. Exit 0 when all match, 1 otherwise, like the pilot's `chi verify`;
- * a raw record that cannot be read throws `RunFolderDamagedError` (exit 5).
+ * The divergence release kind `chi verify` passes to `@chi/report`'s verifier: a release whose
+ * manifest names the divergence protocol is recomputed from its raw part and compared file by
+ * file, value by value, like the pilot's (the same report, mismatches and exit codes).
  */
-export async function verifyDivergenceCommand(
-  dir: string,
-  io: DivergenceCommandIo,
-): Promise<number> {
-  const problems = await checkSha256Sums(dir);
-  if (problems.length > 0) {
-    for (const problem of problems) io.stderr.write(`MISMATCH ${problem.message}\n`);
-    const files = [...new Set(problems.map((problem) => problem.path))];
-    io.stderr.write(
-      `FAILED: ${problems.length} mismatch(es) in ${files.length} file(s): ${files.join(', ')}\n`,
-    );
-    return 1;
-  }
-  if (existsSync(join(dir, 'divergence.md')) && !existsSync(join(dir, 'report.md'))) {
-    // Written before the release took the pilot's layout (issue 37): its own verifier knows it.
-    io.stderr.write(
-      'FAILED: this divergence release has the layout before figures/ and report.md (divergence.md): verify it with the verifier it carries, node code/verify.mjs . inside it\n',
-    );
-    return 1;
-  }
-  const mismatches = await compareDivergenceRelease(dir, await recomputeDivergence(dir));
-  if (mismatches.length === 0) {
-    io.stdout.write(
-      `OK: divergence release; every file matches SHA256SUMS; every derived file (analysis, per-world values, task accuracy, CHIS log) recomputed from ${RUN_FILE_NAME.attempts}, ${RUN_FILE_NAME.plan} and ${RUN_FILE_NAME.manifest} matches exactly.\n`,
-    );
-    return 0;
-  }
-  for (const mismatch of mismatches)
-    io.stderr.write(`MISMATCH ${mismatch.file}: ${mismatch.problem}\n`);
-  io.stderr.write(`FAILED: ${mismatches.length} file(s) differ\n`);
-  return 1;
-}
+export const DIVERGENCE_RELEASE_KIND: ReleaseKind = divergenceReleaseKind(
+  recomputeDivergenceRelease,
+);

@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifyRelease } from '@chi/report';
+import { attemptRecordSha256 } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analyzeDivergence,
@@ -12,8 +14,8 @@ import {
   formatEstimate,
 } from './analyze';
 import type { DivergenceCallRecord } from './calls';
+import { DIVERGENCE_RELEASE_KIND } from './command';
 import { EXPECTED_DYNAMICS, expectedSeries, FOLLOWER_DYNAMICS, type Known } from './known-truth';
-import { compareDivergenceRelease } from './release';
 import { divergenceReportMarkdown } from './report';
 import { divergencePaths, recomputeDivergence, runDivergenceProtocol } from './run';
 import { divergenceEntries } from './score';
@@ -243,8 +245,8 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
 
   it('chi verify recomputes the release byte for byte, and notices an edited reply', async () => {
     const release = divergencePaths(runDir).releaseDir;
-    const recomputed = await recomputeDivergence(release);
-    expect(await compareDivergenceRelease(release, recomputed)).toEqual([]);
+    const kinds = [DIVERGENCE_RELEASE_KIND];
+    expect(await verifyRelease(release, { kinds })).toMatchObject({ ok: true, mismatches: [] });
     const log = join(release, 'attempts.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
     const index = lines.findIndex(
@@ -265,8 +267,19 @@ describe('divergence protocol, offline, scripted systems with known dynamics', (
       },
     });
     writeFileSync(log, lines.join('\n'));
-    const tampered = await recomputeDivergence(release);
-    const mismatches = await compareDivergenceRelease(release, tampered);
+    // the edit breaks the next record's link: refused as a damaged raw record, nothing recomputed
+    const unlinked = await verifyRelease(release, { kinds });
+    expect(unlinked.mismatches).toContainEqual(
+      expect.objectContaining({ file: 'attempts.jsonl', kind: 'raw' }),
+    );
+    // re-linked after the edit (a consistent forgery): the recomputation moves the analysis
+    for (let at = index + 1; at < lines.length && lines[at] !== ''; at++) {
+      const record = JSON.parse(lines[at] as string) as Record<string, unknown>;
+      record.previousSha256 = attemptRecordSha256(JSON.parse(lines[at - 1] as string));
+      lines[at] = JSON.stringify(record);
+    }
+    writeFileSync(log, lines.join('\n'));
+    const { mismatches } = await verifyRelease(release, { kinds });
     expect(mismatches.map((m) => m.file)).toContain('divergence.json');
   });
 });

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import type { ReleaseCode } from '@chi/report';
 import { packReleaseCode } from '@chi/report/internal';
-import { runFolderPaths } from '@chi/run/internal';
+import { RUN_FILE_NAME, RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import { PILOT_PACKAGE_DIR } from '../package-dir';
 
 /**
@@ -11,34 +10,36 @@ import { PILOT_PACKAGE_DIR } from '../package-dir';
  */
 export const DIVERGENCE_VERIFIER_PATH = join(PILOT_PACKAGE_DIR, 'verifier', 'verify.mjs');
 
+/** The raw files a divergence release copies from its run folder, by name. */
+const RAW_FILES: ReadonlySet<string> = new Set([
+  RUN_FILE_NAME.manifest,
+  RUN_FILE_NAME.manifestSha256,
+  RUN_FILE_NAME.plan,
+  RUN_FILE_NAME.attempts,
+  RUN_FILE_NAME.requestIndex,
+]);
+
+/** The raw folders a divergence release copies from its run folder, as path prefixes. */
+const RAW_FOLDERS = [`${RUN_FOLDER_DIRECTORY.prompts}/`, `${RUN_FOLDER_DIRECTORY.payloads}/`];
+
 /**
- * Copies the raw inputs a divergence release carries beside its manifest, plan and attempt log
- * (the pilot release's: the prompt templates, the request index and every payload exactly as
- * sent), and writes `code/`: the packed `@chi/*` packages that made the release and the
+ * Whether a run-relative path is a raw input of a divergence release: the frozen manifest and its
+ * hash, the plan, the attempt log, the request index, the prompt templates and every payload as
+ * sent. Everything else a divergence release holds is recomputed from these, or is `code/`.
+ */
+export function isDivergenceRawPath(path: string): boolean {
+  return RAW_FILES.has(path) || RAW_FOLDERS.some((folder) => path.startsWith(folder));
+}
+
+/**
+ * `code/` of a divergence release: the packed `@chi/*` packages that made it and the
  * self-contained divergence verifier as `code/verify.mjs`.
  *
  * @throws `InvalidArgumentError` when the verifier was not built (`pnpm run build`)
  */
-export async function copyDivergenceReleaseInputs(
-  runDir: string,
-  releaseDir: string,
-): Promise<void> {
-  const from = runFolderPaths(runDir);
-  const to = runFolderPaths(releaseDir);
-  for (const [source, target] of [
-    [from.promptsDir, to.promptsDir],
-    [from.requestIndex, to.requestIndex],
-    [from.payloadsDir, to.payloadsDir],
-  ] as const) {
-    if (existsSync(source)) await cp(source, target, { recursive: true });
-  }
-  const code = packReleaseCode({
+export function divergenceReleaseCode(): ReleaseCode {
+  return packReleaseCode({
     rootPackageDir: PILOT_PACKAGE_DIR,
     verifierPath: DIVERGENCE_VERIFIER_PATH,
   });
-  for (const [path, bytes] of code) {
-    const target = join(releaseDir, ...path.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, bytes);
-  }
 }

@@ -1,15 +1,11 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeSha256Sums } from '@chi/report';
-import {
-  runFolderPaths as divergencePaths,
-  RUN_FILE_NAME,
-  RUN_FOLDER_DIRECTORY,
-} from '@chi/run/internal';
+import { evidenceBanner } from '@chi/analysis';
+import { DIVERGENCE_PROTOCOL_ID } from '@chi/experiments/internal';
+import { type ReleaseKind, writeRelease } from '@chi/report';
+import { runFolderPaths as divergencePaths, RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import type { DivergenceAnalysis, DivergenceEstimate, DivergenceSeries } from './analyze';
 import { divergenceFigures } from './figures';
 import { type DivergenceRecomputation, renderDivergenceEvidence } from './release-evidence';
-import { copyDivergenceReleaseInputs } from './release-inputs';
+import { divergenceReleaseCode, isDivergenceRawPath } from './release-inputs';
 import {
   type DivergenceReportInput,
   divergenceReportHtml,
@@ -30,23 +26,6 @@ export const DIVERGENCE_RELEASE_FILES = [
   'divergence-accuracy.csv',
   'divergence-worlds.csv',
   `${RUN_FOLDER_DIRECTORY.chis}/<systemId>.jsonl`,
-] as const;
-
-/**
- * The raw inputs copied into the release, from which `chi verify` recomputes everything: the
- * frozen manifest and its hash, the plan and the hash-chained attempt log (replies, request
- * hashes and the notebook sources the runner applied); beside them the prompts and payloads as
- * sent, and the code that made the release.
- */
-export const DIVERGENCE_RELEASE_INPUTS = [
-  RUN_FILE_NAME.manifest,
-  RUN_FILE_NAME.manifestSha256,
-  RUN_FILE_NAME.plan,
-  RUN_FILE_NAME.attempts,
-  `${RUN_FOLDER_DIRECTORY.prompts}/`,
-  RUN_FILE_NAME.requestIndex,
-  `${RUN_FOLDER_DIRECTORY.payloads}/`,
-  'code/',
 ] as const;
 
 function number(value: number | null): string {
@@ -149,53 +128,75 @@ export function renderDivergenceReleaseFiles(
 }
 
 /**
- * Writes the release folder of a divergence run: the raw inputs (manifest, plan, attempt log,
- * prompts, request index and payloads), the code that made it (`code/`), every derived file and
- * `SHA256SUMS` over all of them (the pilot release's format, `@chi/report`'s writer).
+ * The divergence release kind of `@chi/report`'s writer and verifier (`ReleaseKind`): its raw part
+ * is the frozen manifest and its hash, the plan, the hash-chained attempt log (replies, request
+ * hashes and the notebook sources the runner applied), the prompts, the request index and the
+ * payloads as sent (`isDivergenceRawPath`), copied byte for byte, from which `chi verify`
+ * recomputes everything; `code/` is the writer's (`divergenceReleaseCode`). Its derived
+ * files {@link renderDivergenceReleaseFiles} of the recomputation `recompute` makes from a folder
+ * (`recomputeDivergence`: the run folder when writing, the release when verifying).
+ */
+export function divergenceReleaseKind(
+  recompute: (dir: string) => Promise<DivergenceRecomputation>,
+): ReleaseKind {
+  return {
+    specificationVersion: 'v1',
+    protocol: DIVERGENCE_PROTOCOL_ID,
+    // byte for byte, as the run wrote them: the release's raw part is the run folder's own files
+    rawCopy: 'verbatim',
+    isRawPath: isDivergenceRawPath,
+    async derive(dir) {
+      const recomputed = await recompute(dir);
+      return {
+        files: renderDivergenceReleaseFiles(recomputed),
+        evidenceBanner: evidenceBanner(
+          recomputed.analysis.systems.map((system) => system.evidenceClass),
+        ),
+      };
+    },
+  };
+}
+
+/** Options of {@link writeDivergenceRelease}. */
+export interface WriteDivergenceReleaseOptions {
+  /**
+   * The environment the run read its API keys from (the CLI's): their values, beside those of
+   * `process.env`, must appear in no published file. They are only compared, never written.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The API-key values no release may hold: those of `process.env` and of `env`. */
+function forbiddenKeys(env: Readonly<Record<string, string | undefined>> = {}): string[] {
+  const values = [process.env, env].flatMap((from) =>
+    DIVERGENCE_KEY_VARIABLES.map((name) => from[name]?.trim()),
+  );
+  return [...new Set(values.filter((v): v is string => v !== undefined && v.length >= 8))];
+}
+
+/** The environment variables of the API keys a run reads (`@chi/report`'s default too). */
+const DIVERGENCE_KEY_VARIABLES = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY'] as const;
+
+/**
+ * Writes the release of a divergence run into `<run>/release/` with `@chi/report`'s
+ * `writeRelease` and the divergence release kind: the raw inputs (manifest, plan, attempt log,
+ * prompts, request index and payloads), the code that made it (`code/`), every derived file of
+ * `recomputed` and `SHA256SUMS` over all of them. Built in a staging folder beside it and moved
+ * into place whole (an earlier release is replaced only when complete); refuses with
+ * `SecretLeakError`, writing nothing, when a file would publish an API key. Returns the folder.
  */
 export async function writeDivergenceRelease(
   runDir: string,
   recomputed: DivergenceRecomputation,
+  options: WriteDivergenceReleaseOptions = {},
 ): Promise<string> {
-  const paths = divergencePaths(runDir);
-  await mkdir(paths.releaseDir, { recursive: true });
-  // The release's raw part has the run folder's layout (`chi verify` reads it as one).
-  const published = divergencePaths(paths.releaseDir);
-  await copyFile(paths.manifest, published.manifest);
-  await copyFile(paths.manifestSha256, published.manifestSha256);
-  await copyFile(paths.plan, published.plan);
-  await copyFile(paths.attempts, published.attempts);
-  await copyDivergenceReleaseInputs(runDir, paths.releaseDir);
-  for (const [name, text] of renderDivergenceReleaseFiles(recomputed)) {
-    await mkdir(dirname(join(paths.releaseDir, name)), { recursive: true });
-    await writeFile(join(paths.releaseDir, name), text);
-  }
-  // Last, over every other file: `sha256sum -c SHA256SUMS` inside the release checks it.
-  await writeSha256Sums(paths.releaseDir);
-  return paths.releaseDir;
-}
-
-/** One file `chi verify` found different from its recomputation. */
-export interface DivergenceVerifyMismatch {
-  readonly file: string;
-  readonly problem: string;
-}
-
-/** Compares a release's derived files with a recomputation; an empty list means verified. */
-export async function compareDivergenceRelease(
-  releaseDir: string,
-  recomputed: DivergenceRecomputation,
-): Promise<DivergenceVerifyMismatch[]> {
-  const mismatches: DivergenceVerifyMismatch[] = [];
-  for (const [name, text] of renderDivergenceReleaseFiles(recomputed)) {
-    let found: string;
-    try {
-      found = await readFile(join(releaseDir, name), 'utf8');
-    } catch {
-      mismatches.push({ file: name, problem: 'missing' });
-      continue;
-    }
-    if (found !== text) mismatches.push({ file: name, problem: 'differs from its recomputation' });
-  }
-  return mismatches;
+  const summary = await writeRelease({
+    runDir,
+    outDir: divergencePaths(runDir).releaseDir,
+    overwrite: true,
+    kind: divergenceReleaseKind(async () => recomputed),
+    code: divergenceReleaseCode(),
+    forbiddenStrings: forbiddenKeys(options.env),
+  });
+  return summary.outDir;
 }

@@ -8,7 +8,7 @@ import {
   divergenceManifestOf,
 } from '@chi/experiments/internal';
 import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
-import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
+import { checkAttemptChain, RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
   type AttemptRecord,
   AttemptRecordSchema,
@@ -198,7 +198,11 @@ export async function runDivergenceSession(
       }),
     finish: async (runDir, execution) => {
       if (execution.state !== 'completed') return null;
-      const written = await writeReleaseWithProgress(runDir, options.onEvent ?? (() => {}));
+      const written = await writeReleaseWithProgress(
+        runDir,
+        options.onEvent ?? (() => {}),
+        options.env,
+      );
       analysis = written.analysis;
       return written.releaseDir;
     },
@@ -231,6 +235,7 @@ export async function runDivergenceSession(
 async function writeReleaseWithProgress(
   runDir: string,
   emit: PilotEventSink,
+  env: Readonly<Record<string, string | undefined>> | undefined,
 ): Promise<{ readonly analysis: DivergenceAnalysis; readonly releaseDir: string }> {
   emit({
     type: 'finishing',
@@ -244,7 +249,11 @@ async function writeReleaseWithProgress(
     step: 'write',
     detail: 'writing the release (tables, figures, report, README) and SHA256SUMS',
   });
-  const releaseDir = await writeDivergenceRelease(runDir, recomputed);
+  const releaseDir = await writeDivergenceRelease(
+    runDir,
+    recomputed,
+    env === undefined ? {} : { env },
+  );
   emit({ type: 'release-written', releaseDir });
   return { analysis: recomputed.analysis, releaseDir };
 }
@@ -347,11 +356,9 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
   const frozen = await readManifestOrDamaged(runDir);
   const manifest = divergenceManifestOf(frozen.manifest);
   const plan = await readJsonFile(paths.plan, RunPlanSchema);
-  const records = readAttemptRecords(
-    await readOrDamaged(paths.attempts),
-    paths.attempts,
-    frozen.sha256,
-  );
+  const attemptsText = await readOrDamaged(paths.attempts);
+  const records = readAttemptRecords(attemptsText, paths.attempts, frozen.sha256);
+  assertAttemptChain(attemptsText, paths.attempts, frozen.sha256);
   const outcomes = loggedOutcomes(records);
   const excluded = incompleteInstances(plan, outcomes, paths.attempts);
   // Scored by the divergence scorer through the report's per-world pass, messages as sent.
@@ -407,6 +414,20 @@ export function readAttemptRecords(
       );
   });
   return records;
+}
+
+/**
+ * Checks the attempt log's hash chain (`checkAttemptChain` of `@chi/run`, as the pilot's verify
+ * does): a record edited, removed or inserted breaks the link of the record after it, even when
+ * the edit moves no published number.
+ *
+ * @throws `RunFolderDamagedError` naming the file and the first lines that do not follow
+ */
+function assertAttemptChain(text: string, path: string, manifestSha256: string): void {
+  const { problems } = checkAttemptChain(text, manifestSha256);
+  if (problems.length === 0) return;
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  throw new RunFolderDamagedError(path, `${problems.slice(0, 3).join('; ')}${more}`);
 }
 
 /** Whether `runDir` holds a divergence run (its manifest names the divergence protocol). */
