@@ -18,10 +18,6 @@ export type {
   DivergenceSystemResult,
   ExcludedInstance,
 } from './divergence/analyze';
-export {
-  type WriteDivergenceReleaseOptions,
-  writeDivergenceRelease,
-} from './divergence/release';
 export { type RunDivergenceOptions, runDivergenceProtocol } from './divergence/run';
 export { type LiveModelContext, modelsForManifest } from './endpoints/system-models';
 export type { PilotEvent, PilotEventSink, PilotProgress } from './events';
