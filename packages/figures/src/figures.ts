@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { behaviorFigure } from './behavior';
 import { comparisonsFigure } from './comparisons';
 import { failureTaxonomyFigure } from './failure-taxonomy';
@@ -20,7 +20,7 @@ export { systemColors } from './system-colors';
  * data (e.g. no history experiment in the run) are left out. One builder per figure, in
  * `figures/`.
  */
-export function buildFigures(data: ChartData): FigureDefinition[] {
+export function buildFigures(data: RunChartData): FigureDefinition[] {
   return [
     memoryCapacityFigure(data),
     memoryComponentsFigure(data),

@@ -1,4 +1,4 @@
-import type { RunScores } from '@chi/analysis';
+import type { ChartPartMap, RunChartData, RunScores } from '@chi/analysis';
 import { BootstrapRegistry, type ChartData } from '@chi/analysis';
 import {
   type AnalysisContext,
@@ -46,26 +46,12 @@ export interface AnalyzeRunOptions {
   readonly compareTo?: string | null;
 }
 
-/** The chart data the experiments' analyses give (the rest describes the run). */
-type ExperimentParts = Omit<
-  ChartData,
-  | 'kind'
-  | 'schemaVersion'
-  | 'run'
-  | 'resources'
-  | 'missingness'
-  | 'chi'
-  | 'transcriptReplay'
-  | 'wordingAgreement'
-  | 'comparisons'
->;
-
 /**
  * The analyses of the scorers the run was scored with, in scorer order: the order their
  * estimands join the one bootstrap (the order of the replicates' statistic, so it never changes;
  * `BUILT_IN_SCORERS`: memory, history, behavior).
  */
-function analysesOf(scores: RunScores): ExperimentAnalysis<unknown, Partial<ChartData>>[] {
+function analysesOf(scores: RunScores): ExperimentAnalysis<unknown>[] {
   return [...scores.modules.values()].flatMap(({ scorer }) => {
     const analysis = asReportScorer(scorer).analysis;
     return analysis === undefined ? [] : [analysis];
@@ -80,7 +66,8 @@ function analysedObservations(scores: RunScores): { worldSeed: number }[] {
 }
 
 /**
- * Runs every experiment's analysis around one bootstrap and joins their parts of the chart data.
+ * Runs every experiment's analysis around one bootstrap and keys their parts of the chart data by
+ * experiment ID.
  * The observations read to register the estimands are released before the bootstrap (it reads
  * only the packed world columns) and read again for the results.
  */
@@ -89,7 +76,7 @@ function experimentParts(
   release: () => void,
   registry: BootstrapRegistry,
   settings: BootstrapSettings & { readonly comparisons: ComparisonSettings },
-): ExperimentParts & { readonly comparisons: Comparisons } {
+): { readonly experiments: ChartPartMap; readonly comparisons: Comparisons } {
   const registered = analysesOf(context.scores).map((analysis) => ({
     analysis,
     estimands: analysis.estimands(context, registry),
@@ -98,14 +85,14 @@ function experimentParts(
   const compared = defineComparisons(context, registry, settings.comparisons);
   release();
   const results = registry.run(settings);
-  const parts = registered.map(({ analysis, estimands }) =>
-    analysis.results(context, estimands, results),
-  );
+  const experiments: Record<string, object> = {};
+  for (const { analysis, estimands } of registered)
+    experiments[analysis.id] = analysis.results(context, estimands, results);
   const comparisons = comparisonResults(compared, results, {
     ...settings.comparisons,
     level: settings.level,
   });
-  return { ...(Object.assign({}, ...parts) as ExperimentParts), comparisons };
+  return { experiments, comparisons };
 }
 
 /** The default threshold below which a cell is exploratory (see docs/protocol.md#report). */
@@ -176,7 +163,7 @@ export function analyzeRun(
   records: RunRecords,
   runScores: RunScores,
   options: AnalyzeRunOptions = {},
-): ChartData {
+): RunChartData {
   // each observation list read once per phase, and released before the bootstrap
   const scores = new HeldScores(runScores);
   // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
@@ -184,7 +171,7 @@ export function analyzeRun(
   // which blocks happen to be complete.
   const seeds = plannedWorlds(records.manifest.worldSeeds, analysedObservations(scores));
   const { context, release } = analysisContext(records, scores, seeds, options);
-  const { comparisons, ...parts } = experimentParts(
+  const { comparisons, experiments } = experimentParts(
     context,
     release,
     new BootstrapRegistry(seeds),
@@ -202,7 +189,7 @@ export function analyzeRun(
     kind: 'chi-chart-data',
     schemaVersion: 1,
     run: runFacts(records, log.facts, context.exploratoryBelowWorlds),
-    ...parts,
+    experiments,
     resources: resources(records, log.resourceFacts, context.systems),
     corpus: log.corpus,
     missingness: {

@@ -1,4 +1,9 @@
-import { type ChartData, type IntervalEstimate, runEvidenceBanner } from '@chi/analysis';
+import {
+  chartPartOf,
+  type IntervalEstimate,
+  type RunChartData,
+  runEvidenceBanner,
+} from '@chi/analysis';
 import {
   type EimcEntry,
   isControlCondition,
@@ -30,7 +35,7 @@ import { systemsBlocks } from './systems-section';
 
 /** What the report is made of: numbers, rendered figures and case examples. */
 export interface ReportInput {
-  readonly data: ChartData;
+  readonly data: RunChartData;
   /** Figures in report order, each with its rendered SVG. */
   readonly figures: readonly { readonly definition: FigureDefinition; readonly svg: string }[];
   readonly caseExamples: readonly CaseExample[];
@@ -101,7 +106,7 @@ function figureBlocks(input: ReportInput, id: string): ReportBlock[] {
 }
 
 function memoryTable(
-  data: ChartData,
+  data: RunChartData,
   points: readonly MemoryPoint[],
   caption: string,
 ): ReportBlock {
@@ -141,12 +146,14 @@ function memoryTable(
   };
 }
 
-function eimcTable(data: ChartData): ReportBlock {
+function eimcTable(data: RunChartData): ReportBlock {
   // A system whose curve has a load without a complete world gets no EIMC: say so in the table.
   const undefinedRows = data.run.systems
-    .filter((s) => !data.eimc.some((e) => e.systemId === s.id))
+    .filter((s) => !chartPartOf(data, 'memory').eimc.some((e) => e.systemId === s.id))
     .flatMap((s) => {
-      const curve = data.memory.filter((p) => p.systemId === s.id && p.condition === 'notebook');
+      const curve = chartPartOf(data, 'memory').memory.filter(
+        (p) => p.systemId === s.id && p.condition === 'notebook',
+      );
       if (curve.length === 0 || curve.every((p) => p.qualityScore.estimate !== null)) return [];
       const missing = curve.filter((p) => p.qualityScore.completeWorlds === 0).map((p) => p.load);
       return [
@@ -182,8 +189,8 @@ function eimcTable(data: ChartData): ReportBlock {
       'Replicates without a passing load',
       'Worlds used (complete at every load)',
     ],
-    rows: data.eimc
-      .map((e) => [
+    rows: chartPartOf(data, 'memory')
+      .eimc.map((e) => [
         systemLabel(data.run, e.systemId),
         formatNumber(e.tau, 1),
         e.value === null ? 'null' : String(e.value),
@@ -199,7 +206,7 @@ function eimcTable(data: ChartData): ReportBlock {
   };
 }
 
-function resourcesTable(data: ChartData): ReportBlock {
+function resourcesTable(data: RunChartData): ReportBlock {
   return {
     kind: 'table',
     caption:
@@ -233,12 +240,12 @@ function resourcesTable(data: ChartData): ReportBlock {
   };
 }
 
-function taxonomyTable(data: ChartData): ReportBlock {
+function taxonomyTable(data: RunChartData): ReportBlock {
   const groups = new Map<
     string,
     { system: string; cell: string; counts: Map<string, number>; total: number }
   >();
-  for (const t of data.taxonomy) {
+  for (const t of chartPartOf(data, 'memory').taxonomy) {
     const key = `${t.systemId}\u0000${t.condition}\u0000${t.load}`;
     const group = groups.get(key) ?? {
       system: systemLabel(data.run, t.systemId),
@@ -271,9 +278,9 @@ function vectorText(coordinates: readonly (number | null)[]): string {
   return coordinates.map((c) => (c === null ? '×' : String(c))).join(' ');
 }
 
-function vectorTable(data: ChartData): ReportBlock {
+function vectorTable(data: RunChartData): ReportBlock {
   const rows = new Map<string, string[]>();
-  for (const v of data.historyVectors) {
+  for (const v of chartPartOf(data, 'history').historyVectors) {
     const key = `${v.systemId}\u0000${v.worldSeed}\u0000${v.history}`;
     const row = rows.get(key) ?? [
       systemLabel(data.run, v.systemId),
@@ -293,7 +300,7 @@ function vectorTable(data: ChartData): ReportBlock {
 }
 
 /** The history experiment's per-checkpoint table. */
-function historyCheckpointTable(data: ChartData): ReportBlock {
+function historyCheckpointTable(data: RunChartData): ReportBlock {
   return {
     kind: 'table',
     caption:
@@ -308,7 +315,7 @@ function historyCheckpointTable(data: ChartData): ReportBlock {
       'Invalid decisions',
       'Worlds with a fully valid vector',
     ],
-    rows: data.history.map((h) => [
+    rows: chartPartOf(data, 'history').history.map((h) => [
       systemLabel(data.run, h.systemId),
       h.history,
       String(h.checkpoint),
@@ -323,7 +330,7 @@ function historyCheckpointTable(data: ChartData): ReportBlock {
 
 function historyBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
-  if (data.history.length === 0) {
+  if (chartPartOf(data, 'history').history.length === 0) {
     return [
       ...systemSection(input, 'History experiment', 'history'),
       paragraph('The run has no history experiment.'),
@@ -338,12 +345,12 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
     ...figureBlocks(input, 'history-unknown'),
     {
       kind: 'details',
-      summary: `Accuracy and explicit-unknown rate per checkpoint (${data.history.length} rows)`,
+      summary: `Accuracy and explicit-unknown rate per checkpoint (${chartPartOf(data, 'history').history.length} rows)`,
       blocks: [historyCheckpointTable(data)],
     },
     {
       kind: 'details',
-      summary: `Decision vectors per world (${data.historyVectors.length / 5} trajectories): A = 0, unknown = 0.5, B = 1, invalid = ×`,
+      summary: `Decision vectors per world (${chartPartOf(data, 'history').historyVectors.length / 5} trajectories): A = 0, unknown = 0.5, B = 1, invalid = ×`,
       blocks: [vectorTable(data)],
     },
     ...figureBlocks(input, 'history-distance'),
@@ -359,7 +366,7 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
         'D(A,A2)',
         'Divergence D(A,B) − D(A,A2)',
       ],
-      rows: data.historyDistances.map((d) => [
+      rows: chartPartOf(data, 'history').historyDistances.map((d) => [
         systemLabel(data.run, d.systemId),
         String(d.checkpoint),
         worldsCell(d.divergence),
@@ -380,7 +387,7 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
         'Correction response',
         'Worlds used / complete / planned',
       ],
-      rows: data.historyDynamics.map((d) => [
+      rows: chartPartOf(data, 'history').historyDynamics.map((d) => [
         systemLabel(data.run, d.systemId),
         d.history,
         formatEstimate(d.continuity),
@@ -394,7 +401,7 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
 
 function behaviorBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
-  if (data.behavior.length === 0) {
+  if (chartPartOf(data, 'behavior').behavior.length === 0) {
     return [
       ...systemSection(input, 'Behavioral probes', 'behavior'),
       paragraph('The run has no behavioral experiment.'),
@@ -417,7 +424,7 @@ function behaviorBlocks(input: ReportInput): ReportBlock[] {
         'Pooled',
         'Invalid',
       ],
-      rows: data.behavior.map((b) => [
+      rows: chartPartOf(data, 'behavior').behavior.map((b) => [
         systemLabel(data.run, b.systemId),
         b.indicator,
         worldsCell(b.value),
@@ -496,8 +503,10 @@ function methodBlocks(input: ReportInput): ReportBlock[] {
 
 function memoryBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
-  const notebook = data.memory.filter((p) => p.condition === 'notebook');
-  const controls = data.memory.filter((p) => isControlCondition(p.condition));
+  const notebook = chartPartOf(data, 'memory').memory.filter((p) => p.condition === 'notebook');
+  const controls = chartPartOf(data, 'memory').memory.filter((p) =>
+    isControlCondition(p.condition),
+  );
   const controlLoads = new Set(controls.map((p) => p.load));
   const boundary = [
     systemBoundaryText(data.run, data.bytesStored ?? []),
@@ -527,7 +536,9 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
           ...figureBlocks(input, 'memory-controls'),
           memoryTable(
             data,
-            data.memory.filter((p) => controlLoads.has(p.load) && p.condition !== 'replay'),
+            chartPartOf(data, 'memory').memory.filter(
+              (p) => controlLoads.has(p.load) && p.condition !== 'replay',
+            ),
             'The blank-notebook reset control and the oracle-evidence control beside the evaluated notebook result on the same blind questions. Oracle context is in-context evidence, not EIMC.',
           ),
         ]),
@@ -561,7 +572,7 @@ function resourceBlocks(input: ReportInput): ReportBlock[] {
  * can compare a load with a model's context. Bytes are measured on the encode request as sent;
  * tokens only where the endpoint reported them.
  */
-function corpusBlocks(data: ChartData): ReportBlock[] {
+function corpusBlocks(data: RunChartData): ReportBlock[] {
   if (data.corpus === undefined || data.corpus.length === 0) return [];
   return [
     {

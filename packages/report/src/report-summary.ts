@@ -1,5 +1,5 @@
-import type { ChartData, IntervalEstimate } from '@chi/analysis';
-import type { EimcEntry, ReportSystem } from '@chi/analysis/internal';
+import { chartPartOf, type IntervalEstimate, type RunChartData } from '@chi/analysis';
+import type { BehaviorPart, EimcEntry, ReportSystem } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatNumber, formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
@@ -35,12 +35,14 @@ interface HeadlineColumns {
   readonly behavior: readonly BehaviorIndicator[];
 }
 
-type BehaviorIndicator = ChartData['behavior'][number]['indicator'];
+type BehaviorIndicator = BehaviorPart['behavior'][number]['indicator'];
 
 const BEHAVIOR_ORDER: readonly BehaviorIndicator[] = ['R', 'C', 'A', 'I', 'A-frame-change'];
 
-function headlineColumns(data: ChartData, includesMemory: boolean): HeadlineColumns {
-  const notebookLoads = data.memory.filter((p) => p.condition === 'notebook').map((p) => p.load);
+function headlineColumns(data: RunChartData, includesMemory: boolean): HeadlineColumns {
+  const notebookLoads = chartPartOf(data, 'memory')
+    .memory.filter((p) => p.condition === 'notebook')
+    .map((p) => p.load);
   const memory = includesMemory && notebookLoads.length > 0;
   const loads = memory
     ? [...new Set([Math.min(...notebookLoads), Math.max(...notebookLoads)])]
@@ -48,12 +50,17 @@ function headlineColumns(data: ChartData, includesMemory: boolean): HeadlineColu
   return {
     taus: memory ? data.run.analysis.taus : [],
     loads,
-    checkpoint: data.historyDistances.length > 0 ? data.run.analysis.primaryCheckpoint : null,
-    behavior: BEHAVIOR_ORDER.filter((i) => data.behavior.some((b) => b.indicator === i)),
+    checkpoint:
+      chartPartOf(data, 'history').historyDistances.length > 0
+        ? data.run.analysis.primaryCheckpoint
+        : null,
+    behavior: BEHAVIOR_ORDER.filter((i) =>
+      chartPartOf(data, 'behavior').behavior.some((b) => b.indicator === i),
+    ),
   };
 }
 
-function columnNames(data: ChartData, columns: HeadlineColumns): string[] {
+function columnNames(data: RunChartData, columns: HeadlineColumns): string[] {
   const pct = `${Math.round(data.run.analysis.level * 100)}% CI`;
   return [
     'System',
@@ -70,33 +77,37 @@ function columnNames(data: ChartData, columns: HeadlineColumns): string[] {
 }
 
 /** A behavior indicator's world mean (its interval is in "Behavioral probes"). */
-function behaviorCell(data: ChartData, systemId: string, indicator: BehaviorIndicator): string {
-  const row = data.behavior.find((b) => b.systemId === systemId && b.indicator === indicator);
+function behaviorCell(data: RunChartData, systemId: string, indicator: BehaviorIndicator): string {
+  const row = chartPartOf(data, 'behavior').behavior.find(
+    (b) => b.systemId === systemId && b.indicator === indicator,
+  );
   if (row === undefined) return '—';
   return row.value.estimate === null ? 'undefined' : formatNumber(row.value.estimate);
 }
 
 /** The worlds the system's headline numbers rest on: its capacity curve's, else its behavior's. */
-function worldsCell(data: ChartData, systemId: string): string {
+function worldsCell(data: RunChartData, systemId: string): string {
   const planned = data.run.worldSeeds.length;
-  const eimc = data.eimc.find((e) => e.systemId === systemId);
+  const eimc = chartPartOf(data, 'memory').eimc.find((e) => e.systemId === systemId);
   if (eimc !== undefined) return `${eimc.worlds} of ${planned}`;
-  const behavior = data.behavior.filter((b) => b.systemId === systemId);
+  const behavior = chartPartOf(data, 'behavior').behavior.filter((b) => b.systemId === systemId);
   if (behavior.length > 0)
     return `${Math.max(...behavior.map((b) => b.value.worlds))} of ${planned}`;
   return `— of ${planned}`;
 }
 
 function systemRow(
-  data: ChartData,
+  data: RunChartData,
   system: ReportSystem,
   columns: HeadlineColumns,
   reference: boolean,
 ): string[] {
   const id = system.id;
   const notebook = (load: number) =>
-    data.memory.find((p) => p.systemId === id && p.condition === 'notebook' && p.load === load);
-  const divergence = data.historyDistances.find(
+    chartPartOf(data, 'memory').memory.find(
+      (p) => p.systemId === id && p.condition === 'notebook' && p.load === load,
+    );
+  const divergence = chartPartOf(data, 'history').historyDistances.find(
     (d) => d.systemId === id && d.checkpoint === columns.checkpoint,
   );
   const resources = data.resources.filter((r) => r.systemId === id);
@@ -106,7 +117,7 @@ function systemRow(
   return [
     `${systemLabel(data.run, id)}${reference ? ' (reference)' : ''}`,
     ...columns.taus.map((tau) =>
-      eimcCell(data.eimc.find((e) => e.systemId === id && e.tau === tau)),
+      eimcCell(chartPartOf(data, 'memory').eimc.find((e) => e.systemId === id && e.tau === tau)),
     ),
     ...columns.loads.map((load) => estimateCell(notebook(load)?.qualityScore)),
     ...(columns.checkpoint === null ? [] : [estimateCell(divergence?.divergence)]),
@@ -118,12 +129,12 @@ function systemRow(
 }
 
 /** Capped systems are evaluated; an uncapped notebook is a declared reference, never evaluated. */
-export function evaluatedSystems(data: ChartData): ReportSystem[] {
+export function evaluatedSystems(data: RunChartData): ReportSystem[] {
   return data.run.systems.filter((s) => !s.uncappedNotebook);
 }
 
 /** Declared reference conditions (uncapped notebook): listed apart from the evaluated systems. */
-export function referenceSystems(data: ChartData): ReportSystem[] {
+export function referenceSystems(data: RunChartData): ReportSystem[] {
   return data.run.systems.filter((s) => s.uncappedNotebook);
 }
 
@@ -137,7 +148,7 @@ export const HEADLINE_TABLE_ID = 'headline-table';
  * behavior indicators, the worlds the numbers rest on, failed requests and cost. A column exists
  * only for an experiment the run includes.
  */
-export function headlineTable(data: ChartData, includesMemory = true): ReportBlock {
+export function headlineTable(data: RunChartData, includesMemory = true): ReportBlock {
   const columns = headlineColumns(data, includesMemory);
   return {
     kind: 'table',
@@ -158,7 +169,7 @@ export function headlineTable(data: ChartData, includesMemory = true): ReportBlo
  * ({@link headlineTable}). Everything else (factors, denominators, intervals of the behavior
  * indicators) is in the sections below.
  */
-export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlock[] {
+export function summaryBlocks(data: RunChartData, includesMemory = true): ReportBlock[] {
   const partial = partialRunText(runCompleteness(data));
   return [
     { kind: 'heading', level: 2, text: 'Summary', id: 'summary' },

@@ -1,4 +1,3 @@
-import type { ChartData } from '@chi/analysis';
 import type { ExperimentAnalysis } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, ExperimentScorer } from '@chi/experiment';
 import type { BuiltInScorerHost } from '@chi/experiments/internal';
@@ -13,7 +12,7 @@ import type { RunRecords } from '../run-folder';
  */
 export interface ReportScorerHost extends BuiltInScorerHost {
   readonly records: RunRecords;
-  readonly analysis: ExperimentAnalysis<unknown, Partial<ChartData>>;
+  readonly analysis: ExperimentAnalysis<unknown>;
 }
 
 /** An experiment scorer as the report runs it: its capabilities bound to the report's types. */
