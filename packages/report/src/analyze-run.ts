@@ -190,7 +190,10 @@ export function analyzeRun(
     schemaVersion: 1,
     run: runFacts(records, log.facts, context.exploratoryBelowWorlds),
     experiments,
-    resources: resources(records, log.resourceFacts, context.systems),
+    resources: resources(records, log.resourceFacts, {
+      systems: context.systems,
+      blockKinds: analysedBlockKinds(scores),
+    }),
     corpus: log.corpus,
     missingness: {
       blocks: [...scores.blocks],
@@ -420,10 +423,28 @@ function attemptLogFacts(records: RunRecords): {
   };
 }
 
+/** The order of the resource table: systems in manifest order, then block kinds. */
+interface ResourceOrder {
+  readonly systems: readonly string[];
+  /** Block kinds of the scorers with an analysis, in scorer order ({@link analysedBlockKinds}). */
+  readonly blockKinds: readonly string[];
+}
+
+/**
+ * The block kinds of the scorers with a run-level analysis, in scorer order (`BUILT_IN_SCORERS`:
+ * memory, controls, history, behavior): the order of the resource table. A kind of any other
+ * scorer sorts before them, in the order its rows were met.
+ */
+function analysedBlockKinds(scores: RunScores): string[] {
+  return [...scores.modules.values()].flatMap(({ scorer }) =>
+    asReportScorer(scorer).analysis === undefined ? [] : (scorer.blocks?.blockExperiments ?? []),
+  );
+}
+
 function resources(
   records: RunRecords,
   latestResourceFacts: ReadonlyMap<string, ResourceFacts>,
-  systems: readonly string[],
+  order: ResourceOrder,
 ): ResourceRow[] {
   const plannedRequest = plannedRequestOf(records.plan);
   const rows = new Map<
@@ -434,8 +455,8 @@ function resources(
     const requestId = attemptId.replace(/#\d+$/, '');
     const request = plannedRequest(requestId);
     if (request === undefined) continue;
-    const load =
-      request.experiment === 'memory' || request.experiment === 'controls' ? request.load : null;
+    // the planned block's load (null for an experiment without loads)
+    const load = request.load;
     const key = `${request.systemId}|${request.experiment}|${load ?? ''}`;
     const entry = rows.get(key) ?? {
       row: {
@@ -468,7 +489,7 @@ function resources(
     entry.latencies.push(result.latencyMs);
     rows.set(key, entry);
   }
-  return resourceRows(rows.values(), systems);
+  return resourceRows(rows.values(), order);
 }
 
 /** The resource rows with their latency summaries, by system, experiment and load. */
@@ -477,9 +498,8 @@ function resourceRows(
     row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>;
     latencies: number[];
   }>,
-  systems: readonly string[],
+  { systems, blockKinds }: ResourceOrder,
 ): ResourceRow[] {
-  const experimentOrder = ['memory', 'controls', 'history', 'behavior'];
   return [...entries]
     .map(({ row, latencies }) => ({
       ...row,
@@ -489,7 +509,7 @@ function resourceRows(
     .sort(
       (a, b) =>
         systems.indexOf(a.systemId) - systems.indexOf(b.systemId) ||
-        experimentOrder.indexOf(a.experiment) - experimentOrder.indexOf(b.experiment) ||
+        blockKinds.indexOf(a.experiment) - blockKinds.indexOf(b.experiment) ||
         (a.load ?? 0) - (b.load ?? 0),
     );
 }
