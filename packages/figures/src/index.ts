@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 export type { FigureCell, FigureDefinition, FigureRow } from './figure-definition';
+export { BUILT_IN_FIGURES, type ExperimentFigures } from './experiment-figures';
 export { buildFigures } from './figures';
 export { moduleFigure } from './module-figure';
 export { profilesFigure } from './profiles-figure';
