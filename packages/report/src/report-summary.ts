@@ -169,7 +169,10 @@ export function headlineTable(data: RunChartData, includesMemory = true): Report
  * ({@link headlineTable}). Everything else (factors, denominators, intervals of the behavior
  * indicators) is in the sections below.
  */
-export function summaryBlocks(data: RunChartData, includesMemory = true): ReportBlock[] {
+export function summaryBlocks(
+  data: RunChartData,
+  experiments?: Readonly<Record<string, boolean>>,
+): ReportBlock[] {
   const partial = partialRunText(runCompleteness(data));
   return [
     { kind: 'heading', level: 2, text: 'Summary', id: 'summary' },
@@ -185,6 +188,6 @@ export function summaryBlocks(data: RunChartData, includesMemory = true): Report
       kind: 'paragraph',
       text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are ${intervalWords(data.run.analysis.level)}; every figure states its denominator. Terms are defined in the Glossary.`,
     },
-    headlineTable(data, includesMemory),
+    headlineTable(data, experiments?.memory !== false),
   ];
 }
