@@ -70,13 +70,22 @@ export function chartPartOf<K extends keyof ChartParts>(
 }
 
 /**
- * The output adapter: the chart data as `chart-data.json` holds it, every experiment's part
- * spread into the top level under its published field names (the file's bytes are its canonical
- * JSON, so key order does not matter).
+ * The output adapter: the chart data as `chart-data.json` holds it, each registered experiment's
+ * part ({@link CHART_FILE_PARTS}) spread into the top level under its published field names (the
+ * file's bytes are its canonical JSON, so key order does not matter). The part of an experiment
+ * the file does not register stays out of it (the file's schema is strict): such an experiment
+ * publishes its own files.
  */
-export function chartDataFile(data: RunChartData): ChartData {
+export function chartDataFile(
+  data: RunChartData,
+  parts: readonly ChartFilePart[] = CHART_FILE_PARTS,
+): ChartData {
   const { experiments, ...run } = data;
-  return Object.assign({}, run, ...Object.values(experiments)) as ChartData;
+  const registered = parts.flatMap((part) => {
+    const value = experiments[part.experimentId];
+    return value === undefined ? [] : [value];
+  });
+  return Object.assign({}, run, ...registered) as ChartData;
 }
 
 /**
