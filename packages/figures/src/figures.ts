@@ -4,7 +4,6 @@ import { BUILT_IN_FIGURES, type ExperimentFigures } from './experiment-figures';
 import type { FigureDefinition } from './figure-definition';
 import { resourcesFigure } from './resources';
 
-export { BUILT_IN_FIGURES, type ExperimentFigures } from './experiment-figures';
 export type { FigureCell, FigureDefinition } from './figure-definition';
 export { cellLabel, compareText, denominatorSummary } from './figure-parts';
 export { systemColors } from './system-colors';

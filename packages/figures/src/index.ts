@@ -13,8 +13,9 @@
  *
  * @packageDocumentation
  */
-export type { FigureCell, FigureDefinition, FigureRow } from './figure-definition';
+
 export { BUILT_IN_FIGURES, type ExperimentFigures } from './experiment-figures';
+export type { FigureCell, FigureDefinition, FigureRow } from './figure-definition';
 export { buildFigures } from './figures';
 export { moduleFigure } from './module-figure';
 export { profilesFigure } from './profiles-figure';
