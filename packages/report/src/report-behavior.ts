@@ -1,9 +1,11 @@
 import { chartPartOf } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
+import { behaviorReportText } from '@chi/experiments/internal';
 import { formatEstimate, formatRatio } from './format-number';
 import type { ReportBlock } from './report-block';
 import {
   type ExperimentSection,
+  experimentOpening,
   figureBlocks,
   paragraph,
   type ReportInput,
@@ -16,15 +18,12 @@ function behaviorBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (chartPartOf(data, 'behavior').behavior.length === 0) {
     return [
-      ...systemSection(input, 'Behavioral probes', 'behavior'),
-      paragraph('The run has no behavioral experiment.'),
+      ...systemSection(input, behaviorReportText.title, behaviorReportText.anchor),
+      paragraph(behaviorReportText.absent),
     ];
   }
   return [
-    ...systemSection(input, 'Behavioral probes', 'behavior'),
-    paragraph(
-      '24 registered items per world in two fresh-context halves: R eight rule/counterfactual tasks, C four next-action choices, A four matched positive/negative frame pairs, I four integration decisions. Task indicators, not validated axis scores.',
-    ),
+    ...experimentOpening(input, behaviorReportText),
     ...figureBlocks(input, 'behavior'),
     {
       kind: 'table',

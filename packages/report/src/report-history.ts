@@ -1,9 +1,11 @@
 import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
+import { historyReportText } from '@chi/experiments/internal';
 import { formatEstimate, formatRatio } from './format-number';
 import type { ReportBlock } from './report-block';
 import {
   type ExperimentSection,
+  experimentOpening,
   figureBlocks,
   paragraph,
   type ReportInput,
@@ -119,15 +121,12 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (chartPartOf(data, 'history').history.length === 0) {
     return [
-      ...systemSection(input, 'History experiment', 'history'),
-      paragraph('The run has no history experiment.'),
+      ...systemSection(input, historyReportText.title, historyReportText.anchor),
+      paragraph(historyReportText.absent),
     ];
   }
   return [
-    ...systemSection(input, 'History experiment', 'history'),
-    paragraph(
-      'Four binary environments per world. Histories A and B carry opposite evidence; A2 repeats A (same-history stochastic control). Checkpoint 0: no evidence (unknown warranted); 1: ingest; 2 and 3: neutral maintenance invocations; 4: authoritative correction. Checkpoints count invocations, not days.',
-    ),
+    ...experimentOpening(input, historyReportText),
     ...figureBlocks(input, 'history-accuracy'),
     ...figureBlocks(input, 'history-unknown'),
     {

@@ -5,6 +5,7 @@ import {
   type MemoryPoint,
   systemLabel,
 } from '@chi/analysis/internal';
+import { memoryReportText, memoryTaxonomyReportText } from '@chi/experiments/internal';
 import { cellLabel, compareText } from '@chi/figures/internal';
 import { formatEstimate, formatNumber, formatRatio } from './format-number';
 import { blankControlLeakText, systemBoundaryText } from './memory-boundary';
@@ -13,11 +14,11 @@ import { transcriptReplayBlocks } from './report-replay';
 import {
   type ExperimentSection,
   estimateCell,
+  experimentOpening,
   figureBlocks,
   heading,
   paragraph,
   type ReportInput,
-  systemSection,
   worldsCell,
 } from './report-section';
 
@@ -177,13 +178,13 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
     blankControlLeakText(data),
   ].flatMap((text) => (text === null ? [] : [paragraph(text)]));
   return [
-    ...systemSection(input, 'Memory capacity', 'memory'),
+    ...experimentOpening(input, memoryReportText),
     ...boundary,
     ...(figureBlocks(input, HEADLINE_FIGURE).length === 0
       ? []
       : [paragraph('The capacity curves are the headline figure, under the Summary.')]),
     ...(notebook.length === 0
-      ? [paragraph('The run has no memory experiment.')]
+      ? [paragraph(memoryReportText.absent)]
       : [
           eimcTable(data),
           memoryTable(
@@ -211,7 +212,7 @@ function memoryBlocks(input: ReportInput): ReportBlock[] {
 
 function taxonomyBlocks(input: ReportInput): ReportBlock[] {
   return [
-    ...systemSection(input, 'Where capacity is lost: failure taxonomy', 'taxonomy'),
+    ...experimentOpening(input, memoryTaxonomyReportText),
     ...figureBlocks(input, 'failure-taxonomy'),
     taxonomyTable(input.data),
   ];

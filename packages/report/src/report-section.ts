@@ -1,4 +1,5 @@
 import type { IntervalEstimate, RunChartData } from '@chi/analysis';
+import type { ExperimentReportText } from '@chi/experiments/internal';
 import type { FigureDefinition } from '@chi/figures';
 import type { CaseExample } from './case-examples';
 import { formatEstimate } from './format-number';
@@ -81,4 +82,12 @@ export function figureBlocks(input: ReportInput, id: string): ReportBlock[] {
   const entry = input.figures[index];
   if (entry === undefined) return [];
   return [{ kind: 'figure', figure: entry.definition, svg: entry.svg, number: index + 1 }];
+}
+
+/** An experiment's section heading and its opening paragraph, from its folder's report text. */
+export function experimentOpening(input: ReportInput, text: ExperimentReportText): ReportBlock[] {
+  return [
+    ...systemSection(input, text.title, text.anchor),
+    ...(text.intro === null ? [] : [paragraph(text.intro)]),
+  ];
 }
