@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 // ID and names no experiment (issue 34). Each experiment's part registers under its ID: its
 // analysis in @chi/analysis (`<id>-analysis.ts`, its file fields in CHART_FILE_PARTS), its
 // figures in @chi/figures (BUILT_IN_FIGURES) and its report section in @chi/report
-// (BUILT_IN_SECTIONS). These files are the core: a name of an experiment here is a defect.
+// (BUILT_IN_SECTIONS, with its columns of the summary's headline table). These files are the
+// core: a name of an experiment here is a defect.
 
 const PACKAGES = join(import.meta.dirname, '..', '..');
 
@@ -20,6 +21,7 @@ const CORE_FILES = [
   'report/src/analyze-run.ts',
   'figures/src/figures.ts',
   'report/src/report-document.ts',
+  'report/src/report-summary.ts',
 ];
 
 /** Every experiment ID, and every block kind an experiment's scorer scores (`controls`). */

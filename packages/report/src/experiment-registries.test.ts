@@ -132,9 +132,18 @@ const tallyFigures: ExperimentFigures = {
   },
 };
 
-/** Its report section: a heading, its figure and a table. */
+/** Its report section: a column of the summary's headline table, a heading, its figure and a table. */
 const tallySection: ExperimentSection = {
   experimentId: TALLY,
+  summary: {
+    columns: (data) => [
+      {
+        header: 'Tally correct',
+        cell: (id) =>
+          String(tallyPartOf(data)?.tally.find((row) => row.systemId === id)?.correct.estimate),
+      },
+    ],
+  },
   sections: [
     (input: ReportInput): ReportBlock[] => [
       heading(2, 'Tally (test fixture)', 'x-tally'),
@@ -221,6 +230,9 @@ describe('an added experiment contributes through the registries, the core uncha
     expect(section).toBeLessThan(markdown.indexOf('## Resource costs'));
     expect(markdown.slice(section)).toMatch(/Tally: share of worlds with the count recalled/);
     expect(markdown).toContain('| keeper | 1 |');
+    // its column of the summary's headline table, after the built-in experiments' columns
+    const header = markdown.split('\n').find((line) => line.startsWith('| System | EIMC'));
+    expect(header).toMatch(/\| Frame change \| Tally correct \| Worlds \|/);
     // the section's heading is in the contents, like every section's
     expect(markdown.indexOf('Tally (test fixture)')).toBeLessThan(section);
     // a run that leaves the experiment out omits its section

@@ -1,12 +1,13 @@
-import { chartPartOf } from '@chi/analysis';
-import { systemLabel } from '@chi/analysis/internal';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
+import { type BehaviorPart, systemLabel } from '@chi/analysis/internal';
 import { behaviorReportText } from '@chi/experiments/internal';
-import { formatEstimate, formatRatio } from './format-number';
+import { formatEstimate, formatNumber, formatRatio } from './format-number';
 import type { ReportBlock } from './report-block';
 import {
   type ExperimentSection,
   experimentOpening,
   figureBlocks,
+  type HeadlineColumn,
   paragraph,
   type ReportInput,
   systemSection,
@@ -48,8 +49,36 @@ function behaviorBlocks(input: ReportInput): ReportBlock[] {
   ];
 }
 
-/** The behavior experiment's part of the report: its section, then the probe-wording check. */
+type BehaviorIndicator = BehaviorPart['behavior'][number]['indicator'];
+
+const BEHAVIOR_ORDER: readonly BehaviorIndicator[] = ['R', 'C', 'A', 'I', 'A-frame-change'];
+
+/** The behavior experiment's headline columns: one world mean per indicator the run has. */
+function behaviorHeadlineColumns(data: RunChartData): HeadlineColumn[] {
+  const points = chartPartOf(data, 'behavior').behavior;
+  return BEHAVIOR_ORDER.filter((i) => points.some((b) => b.indicator === i)).map((indicator) => ({
+    header: indicator === 'A-frame-change' ? 'Frame change' : indicator,
+    // the world mean (its interval is in "Behavioral probes")
+    cell: (id) => {
+      const row = points.find((b) => b.systemId === id && b.indicator === indicator);
+      if (row === undefined) return '—';
+      return row.value.estimate === null ? 'undefined' : formatNumber(row.value.estimate);
+    },
+  }));
+}
+
+/** The most worlds any of a system's behavior indicators rests on. */
+function behaviorWorlds(data: RunChartData, systemId: string): number | undefined {
+  const rows = chartPartOf(data, 'behavior').behavior.filter((b) => b.systemId === systemId);
+  return rows.length === 0 ? undefined : Math.max(...rows.map((b) => b.value.worlds));
+}
+
+/**
+ * The behavior experiment's part of the report: its headline columns, its section, then the
+ * probe-wording check.
+ */
 export const behaviorSection: ExperimentSection = {
   experimentId: 'behavior',
+  summary: { columns: behaviorHeadlineColumns, worlds: behaviorWorlds },
   sections: [behaviorBlocks, (input) => wordingAgreementBlocks(input.data)],
 };

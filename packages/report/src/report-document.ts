@@ -283,7 +283,7 @@ export function buildReportDocument(
     paragraph(
       `Run ${data.run.runId}; manifest SHA-256 ${data.run.manifestSha256}; created ${data.run.createdAt}; last recorded activity ${data.run.lastActivityAt ?? 'none'}. ${data.run.worldSeeds.length} world seeds (${data.run.worldSeeds.join(', ')}).`,
     ),
-    ...summaryBlocks(data, input.experiments),
+    ...summaryBlocks(data, input.experiments, experiments),
     ...experiments.flatMap((experiment) =>
       experiment.headline === undefined || !includes(input, experiment.experimentId)
         ? []

@@ -7,6 +7,9 @@ import {
   type ExperimentSection,
   experimentOpening,
   figureBlocks,
+  type HeadlineColumn,
+  intervalLabel,
+  optionalEstimateCell,
   paragraph,
   type ReportInput,
   systemSection,
@@ -145,8 +148,25 @@ function historyBlocks(input: ReportInput): ReportBlock[] {
   ];
 }
 
-/** The history experiment's part of the report: its one section. */
+/** The history experiment's headline column: the excess divergence at the primary checkpoint. */
+function historyHeadlineColumns(data: RunChartData): HeadlineColumn[] {
+  const distances = chartPartOf(data, 'history').historyDistances;
+  if (distances.length === 0) return [];
+  const checkpoint = data.run.analysis.primaryCheckpoint;
+  return [
+    {
+      header: `Excess divergence, checkpoint ${checkpoint} [${intervalLabel(data)}]`,
+      cell: (id) =>
+        optionalEstimateCell(
+          distances.find((d) => d.systemId === id && d.checkpoint === checkpoint)?.divergence,
+        ),
+    },
+  ];
+}
+
+/** The history experiment's part of the report: its headline column and its one section. */
 export const historySection: ExperimentSection = {
   experimentId: 'history',
+  summary: { columns: historyHeadlineColumns },
   sections: [historyBlocks],
 };

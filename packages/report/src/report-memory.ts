@@ -16,7 +16,10 @@ import {
   estimateCell,
   experimentOpening,
   figureBlocks,
+  type HeadlineColumn,
   heading,
+  intervalLabel,
+  optionalEstimateCell,
   paragraph,
   type ReportInput,
   worldsCell,
@@ -219,12 +222,58 @@ function taxonomyBlocks(input: ReportInput): ReportBlock[] {
 }
 
 /**
+ * `64 [32, 64]` (a capacity), `≥ 256 [256, 256]` (a lower bound: the largest tested load passes),
+ * `none` (no tested load passes; not zero). The status is the cell's form, which the table's
+ * caption states once: the words in every cell made the table three screens tall (issue 37).
+ */
+function eimcCell(entry: EimcEntry | undefined): string {
+  if (entry === undefined) return 'not computed';
+  if (entry.value === null) return 'none';
+  const range =
+    entry.lower === null || entry.upper === null ? '' : ` [${entry.lower}, ${entry.upper}]`;
+  return `${entry.status === 'lower_bound' ? '≥ ' : ''}${entry.value}${range}`;
+}
+
+/**
+ * The memory experiment's headline columns: EIMC at every tau, and Q_M at the smallest and
+ * largest tested load of the notebook curve (none without a notebook curve).
+ */
+function memoryHeadlineColumns(data: RunChartData): HeadlineColumn[] {
+  const part = chartPartOf(data, 'memory');
+  const notebookLoads = part.memory.filter((p) => p.condition === 'notebook').map((p) => p.load);
+  if (notebookLoads.length === 0) return [];
+  const loads = [...new Set([Math.min(...notebookLoads), Math.max(...notebookLoads)])];
+  const pct = intervalLabel(data);
+  return [
+    ...data.run.analysis.taus.map((tau) => ({
+      header: `EIMC τ ${formatNumber(tau, 1)} [range]`,
+      cell: (id: string) => eimcCell(part.eimc.find((e) => e.systemId === id && e.tau === tau)),
+    })),
+    ...loads.map((load) => ({
+      header: `Q_M N = ${load} [${pct}]`,
+      cell: (id: string) =>
+        optionalEstimateCell(
+          part.memory.find(
+            (p) => p.systemId === id && p.condition === 'notebook' && p.load === load,
+          )?.qualityScore,
+        ),
+    })),
+  ];
+}
+
+/**
  * The memory experiment's part of the report: the capacity curves with the summary; its section
  * (EIMC, factors, controls), the transcript-replay baseline when the run has it, and the failure
  * taxonomy.
  */
 export const memorySection: ExperimentSection = {
   experimentId: 'memory',
+  summary: {
+    columns: memoryHeadlineColumns,
+    // the worlds of the system's capacity curve (its EIMC's)
+    worlds: (data, systemId) =>
+      chartPartOf(data, 'memory').eimc.find((e) => e.systemId === systemId)?.worlds,
+  },
   headline: (input) => figureBlocks(input, HEADLINE_FIGURE),
   sections: [memoryBlocks, (input) => transcriptReplayBlocks(input.data), taxonomyBlocks],
 };

@@ -32,23 +32,48 @@ export type PilotExperimentsIncluded = {
 };
 
 /** Whether the run includes an experiment (see {@link ReportInput.experiments}). */
-export function includes(input: Pick<ReportInput, 'experiments'>, experimentId: string): boolean {
+export function includes(
+  input: { readonly experiments?: Readonly<Record<string, boolean>> | undefined },
+  experimentId: string,
+): boolean {
   return input.experiments?.[experimentId] !== false;
 }
 
 /** One part of the report: blocks built from the report input. */
 export type ReportSection = (input: ReportInput) => ReportBlock[];
 
+/** One column of the summary's headline table: its header and its cell for a system. */
+export interface HeadlineColumn {
+  readonly header: string;
+  cell(systemId: string): string;
+}
+
+/** What an experiment shows in the summary's headline table. */
+export interface ExperimentSummary {
+  /** Its columns, in order (none when the run has none of its data). */
+  columns(data: RunChartData): readonly HeadlineColumn[];
+  /** The worlds a system's numbers of this experiment rest on, or undefined when it has none. */
+  worlds?(data: RunChartData, systemId: string): number | undefined;
+}
+
 /**
  * One experiment's part of the report, registered under its experiment ID: its sections in
- * order (placed after the systems and method), and what it shows with the summary (e.g. the
- * headline figure). Both are omitted when the run leaves the experiment out.
+ * order (placed after the systems and method), its columns of the summary's headline table, and
+ * what it shows under the summary (e.g. the headline figure). All are omitted when the run leaves
+ * the experiment out.
  */
 export interface ExperimentSection {
   readonly experimentId: string;
+  /** Its columns of the headline table. */
+  readonly summary?: ExperimentSummary;
   /** Blocks shown under the summary table, before the contents. */
   readonly headline?: ReportSection;
   readonly sections: readonly ReportSection[];
+}
+
+/** The interval's label in a header: `95% CI`. */
+export function intervalLabel(data: RunChartData): string {
+  return `${Math.round(data.run.analysis.level * 100)}% CI`;
 }
 
 /** A heading block. */
@@ -90,4 +115,9 @@ export function experimentOpening(input: ReportInput, text: ExperimentReportText
     ...systemSection(input, text.title, text.anchor),
     ...(text.intro === null ? [] : [paragraph(text.intro)]),
   ];
+}
+
+/** An estimate with its interval, or `—` where the system has none. */
+export function optionalEstimateCell(estimate: IntervalEstimate | undefined): string {
+  return estimate === undefined ? '—' : formatEstimate(estimate);
 }
