@@ -1,31 +1,19 @@
 import type { QualityAlphas } from '@chi/spec';
 import type { Ratio } from '@chi/spec/internal';
 import type { BootstrapRegistry, BootstrapResults } from './bootstrap-registry';
-import type { BlockCounts, ChartData, MemoryCondition } from './chart-data';
+import type { BlockCounts } from './chart-data';
 import type { EstimandWorldSets } from './estimand-world-sets';
-import {
-  type BehaviorObservation,
-  type ExperimentScores,
-  type HistoryObservation,
-  isBehaviorObservation,
-  isHistoryObservation,
-  isMemoryObservation,
-  type MemoryObservation,
-  type ObservationBase,
-  observationsOf,
-  type RunScores,
-  type TraceLineBase,
-} from './run-scores';
+import type { ExperimentScores, ObservationBase, RunScores, TraceLineBase } from './run-scores';
 
 /**
- * What one planned world contributes to the analysis: its complete observations, by system (and
- * for memory by condition and load). The bootstrap resamples these, one world at a time.
+ * What one planned world contributes to the analysis: the complete observations of each
+ * experiment in it. The bootstrap resamples these, one world at a time. The core keys them by
+ * experiment ID only; an experiment's analysis finds its own cells in them (e.g. `memoryIn`).
  */
 export interface WorldContribution {
   readonly seed: number;
-  memory(systemId: string, condition: MemoryCondition, load: number): MemoryObservation | undefined;
-  history(systemId: string): HistoryObservation | undefined;
-  behavior(systemId: string): BehaviorObservation | undefined;
+  /** The complete observations of one experiment in this world (empty when it has none). */
+  observations(experimentId: string): readonly ObservationBase[];
 }
 
 /** What every experiment's analysis reads: the run's scores, world sets and parameters. */
@@ -49,8 +37,9 @@ export interface AnalysisContext {
  * registers its estimands, then reads their results into its part of the chart data. Shaped to
  * become the `analyse` member of an experiment module.
  */
-export interface ExperimentAnalysis<Estimands, Part extends Partial<ChartData>> {
-  readonly id: 'memory' | 'history' | 'behavior';
+export interface ExperimentAnalysis<Estimands, Part extends object = object> {
+  /** The experiment's ID: its part of the chart data is keyed by it (`chartPartOf`). */
+  readonly id: string;
   /** Registers its bootstrap estimands, in a fixed order. */
   estimands(context: AnalysisContext, registry: BootstrapRegistry): Estimands;
   /** Its part of the chart data. */
@@ -62,63 +51,76 @@ export function ratio(numerator: number, denominator: number): Ratio {
   return { numerator, denominator, rate: denominator === 0 ? null : numerator / denominator };
 }
 
-class PlannedWorld implements WorldContribution {
-  readonly #memory = new Map<string, Map<MemoryCondition, Map<number, MemoryObservation>>>();
-  readonly #history = new Map<string, HistoryObservation>();
-  readonly #behavior = new Map<string, BehaviorObservation>();
-
-  constructor(readonly seed: number) {}
-
-  addMemory(o: MemoryObservation): void {
-    const conditions = this.#memory.get(o.systemId) ?? new Map();
-    const loads = conditions.get(o.condition) ?? new Map<number, MemoryObservation>();
-    loads.set(o.load, o);
-    conditions.set(o.condition, loads);
-    this.#memory.set(o.systemId, conditions);
-  }
-
-  addHistory(o: HistoryObservation): void {
-    this.#history.set(o.systemId, o);
-  }
-
-  addBehavior(o: BehaviorObservation): void {
-    this.#behavior.set(o.systemId, o);
-  }
-
-  memory(
-    systemId: string,
-    condition: MemoryCondition,
-    load: number,
-  ): MemoryObservation | undefined {
-    return this.#memory.get(systemId)?.get(condition)?.get(load);
-  }
-
-  history(systemId: string): HistoryObservation | undefined {
-    return this.#history.get(systemId);
-  }
-
-  behavior(systemId: string): BehaviorObservation | undefined {
-    return this.#behavior.get(systemId);
-  }
-}
+/** A world's observations of one experiment, by seed (complete blocks only). */
+type ObservationsBySeed = ReadonlyMap<number, readonly ObservationBase[]>;
 
 /**
- * Every planned world with the complete observations it holds (incomplete blocks enter no
- * estimate); worlds without one are kept, with nothing in them, so the draws never depend on
- * which blocks happen to be complete.
+ * The complete observations of one experiment, by planned world (incomplete blocks enter no
+ * estimate; a seed that is not planned is ignored).
+ */
+function observationsBySeed(
+  seeds: ReadonlySet<number>,
+  observations: readonly ObservationBase[],
+): ObservationsBySeed {
+  const bySeed = new Map<number, ObservationBase[]>();
+  for (const o of observations) {
+    if (!o.blockComplete || !seeds.has(o.worldSeed)) continue;
+    const list = bySeed.get(o.worldSeed) ?? [];
+    list.push(o);
+    bySeed.set(o.worldSeed, list);
+  }
+  return bySeed;
+}
+
+const NO_OBSERVATIONS: readonly ObservationBase[] = [];
+
+/**
+ * Every planned world with the complete observations it holds, by experiment ID; worlds without
+ * one are kept, with nothing in them, so the draws never depend on which blocks happen to be
+ * complete. Each experiment's observations are indexed on first use.
  */
 export function worldContributions(
   seeds: readonly number[],
   scores: RunScores,
 ): ReadonlyMap<number, WorldContribution> {
-  const worlds = new Map(seeds.map((seed) => [seed, new PlannedWorld(seed)]));
-  for (const o of observationsOf(scores, 'memory', isMemoryObservation))
-    if (o.blockComplete) worlds.get(o.worldSeed)?.addMemory(o);
-  for (const o of observationsOf(scores, 'history', isHistoryObservation))
-    if (o.blockComplete) worlds.get(o.worldSeed)?.addHistory(o);
-  for (const o of observationsOf(scores, 'behavior', isBehaviorObservation))
-    if (o.blockComplete) worlds.get(o.worldSeed)?.addBehavior(o);
-  return worlds;
+  const planned = new Set(seeds);
+  const experiments = new Map<string, ObservationsBySeed>();
+  const of = (experimentId: string): ObservationsBySeed => {
+    let bySeed = experiments.get(experimentId);
+    if (bySeed === undefined) {
+      bySeed = observationsBySeed(planned, scores.modules.get(experimentId)?.observations ?? []);
+      experiments.set(experimentId, bySeed);
+    }
+    return bySeed;
+  };
+  return new Map(
+    seeds.map((seed) => [
+      seed,
+      {
+        seed,
+        observations: (experimentId: string) => of(experimentId).get(seed) ?? NO_OBSERVATIONS,
+      },
+    ]),
+  );
+}
+
+/**
+ * An index of one world's observations of an experiment, built once per observation list (the
+ * list a {@link WorldContribution} gives is the same array until its world is released): what an
+ * experiment's analysis uses to find its cells in a world.
+ */
+export function worldIndex<O extends ObservationBase>(
+  key: (observation: O) => string,
+): (observations: readonly ObservationBase[], cell: string) => O | undefined {
+  const indexes = new WeakMap<readonly ObservationBase[], Map<string, O>>();
+  return (observations, cell) => {
+    let index = indexes.get(observations);
+    if (index === undefined) {
+      index = new Map((observations as readonly O[]).map((o) => [key(o), o]));
+      indexes.set(observations, index);
+    }
+    return index.get(cell);
+  };
 }
 
 /** One experiment's scores with its observation list read once and kept until released. */

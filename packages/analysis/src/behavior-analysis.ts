@@ -1,6 +1,13 @@
-import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
+import {
+  type AnalysisContext,
+  type ExperimentAnalysis,
+  ratio,
+  type WorldContribution,
+  worldIndex,
+} from './analysis-context';
 import type { BootstrapResults, Estimand, WorldCounts } from './bootstrap-registry';
 import type { BehaviorPoint } from './chart-data';
+import type { ChartFilePart } from './chart-parts';
 import type { BehaviorIndicator } from './estimand-world-sets';
 import { type BehaviorObservation, isBehaviorObservation, observationsOf } from './run-scores';
 
@@ -16,10 +23,27 @@ interface SystemBehaviorEstimands {
 /** The behavior experiment's estimands, one entry per system with behavioral observations. */
 export type BehaviorEstimands = readonly SystemBehaviorEstimands[];
 
+const behaviorCell = worldIndex<BehaviorObservation>((o) => o.systemId);
+
+/** A world's complete behavior observation of one system. */
+export function behaviorIn(
+  world: WorldContribution,
+  systemId: string,
+): BehaviorObservation | undefined {
+  return behaviorCell(world.observations(behaviorAnalysis.id), systemId);
+}
+
 /** The behavior experiment's part of the chart data. */
 export interface BehaviorPart {
   readonly behavior: BehaviorPoint[];
 }
+
+/** Where the behavior part sits in `chart-data.json` (see `CHART_FILE_PARTS`). */
+export const behaviorChartFile: ChartFilePart = {
+  experimentId: 'behavior',
+  fields: ['behavior'] satisfies (keyof BehaviorPart)[],
+  empty: { behavior: [] } satisfies BehaviorPart,
+};
 
 function systemPoints(
   context: AnalysisContext,
@@ -83,7 +107,7 @@ export const behaviorAnalysis: ExperimentAnalysis<BehaviorEstimands, BehaviorPar
       .filter((id) => observations.some((o) => o.systemId === id))
       .map((systemId) => {
         const observation = (seed: number) =>
-          context.world(seed).behavior(systemId) as BehaviorObservation;
+          behaviorIn(context.world(seed), systemId) as BehaviorObservation;
         const axes = Object.fromEntries(
           BEHAVIOR_AXES.map((axis) => [
             axis,

@@ -3,9 +3,12 @@ import { FACTOR_NAMES, type QualityFactors } from '@chi/spec';
 import type { EimcStatus } from '@chi/spec/internal';
 import { bootstrapPValue, holmAdjust } from '@chi/stats';
 import type { AnalysisContext } from './analysis-context';
+import { behaviorIn } from './behavior-analysis';
 import type { BootstrapRegistry, BootstrapResults, Estimand } from './bootstrap-registry';
 import type { ComparisonCensoring, ComparisonRow, Comparisons } from './chart-data';
 import type { BehaviorIndicator } from './estimand-world-sets';
+import { historyIn } from './history-analysis';
+import { memoryIn } from './memory-analysis';
 import {
   type BehaviorObservation,
   type HistoryObservation,
@@ -126,7 +129,7 @@ class EstimandCache {
     const known = this.#known.get(name);
     if (known !== undefined) return known;
     const observation = (seed: number) =>
-      context.world(seed).memory(systemId, 'notebook', load) as MemoryObservation;
+      memoryIn(context.world(seed), systemId, 'notebook', load) as MemoryObservation;
     const set = new Set(worlds);
     const readers = FACTOR_NAMES.map((f) =>
       this.registry.meanOf(set, (seed) => observation(seed).score.factors[f]),
@@ -311,7 +314,7 @@ function defineDivergence(
   ]);
   const value = (systemId: string) =>
     cache.mean(`x|${systemId}|${k}`, worlds, (seed) => {
-      const o = context.world(seed).history(systemId) as HistoryObservation;
+      const o = historyIn(context.world(seed), systemId) as HistoryObservation;
       const d = o.score.checkpoints[k]?.divergence;
       return (d?.differentHistories.value as number) - (d?.sameHistory.value as number);
     });
@@ -368,7 +371,7 @@ function defineBehavior(
     ]);
     const value = (systemId: string) =>
       cache.mean(`b|${systemId}|${indicator}`, worlds, (seed) =>
-        behaviorValue(context.world(seed).behavior(systemId) as BehaviorObservation, indicator),
+        behaviorValue(behaviorIn(context.world(seed), systemId) as BehaviorObservation, indicator),
       );
     const a = value(systemA);
     const b = value(systemB);

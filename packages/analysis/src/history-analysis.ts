@@ -1,6 +1,12 @@
 import type { CheckpointAccuracy, HistoryId } from '@chi/spec';
 import { type ExperienceDivergence, HISTORY_IDS } from '@chi/spec/internal';
-import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
+import {
+  type AnalysisContext,
+  type ExperimentAnalysis,
+  ratio,
+  type WorldContribution,
+  worldIndex,
+} from './analysis-context';
 import type {
   BootstrapRegistry,
   BootstrapResults,
@@ -9,6 +15,7 @@ import type {
   WorldCounts,
 } from './bootstrap-registry';
 import type { HistoryDistance, HistoryDynamics, HistoryPoint, HistoryVector } from './chart-data';
+import type { ChartFilePart } from './chart-parts';
 import { type HistoryObservation, isHistoryObservation, observationsOf } from './run-scores';
 
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;
@@ -34,6 +41,16 @@ interface SystemHistoryEstimands {
 /** The history experiment's estimands, one entry per system with history observations. */
 export type HistoryEstimands = readonly SystemHistoryEstimands[];
 
+const historyCell = worldIndex<HistoryObservation>((o) => o.systemId);
+
+/** A world's complete history observation of one system. */
+export function historyIn(
+  world: WorldContribution,
+  systemId: string,
+): HistoryObservation | undefined {
+  return historyCell(world.observations(historyAnalysis.id), systemId);
+}
+
 /** The history experiment's part of the chart data. */
 export interface HistoryPart {
   readonly history: HistoryPoint[];
@@ -42,13 +59,31 @@ export interface HistoryPart {
   readonly historyVectors: HistoryVector[];
 }
 
+/** Where the history part sits in `chart-data.json` (see `CHART_FILE_PARTS`). */
+export const historyChartFile: ChartFilePart = {
+  experimentId: 'history',
+  fields: [
+    'history',
+    'historyDistances',
+    'historyDynamics',
+    'historyVectors',
+  ] satisfies (keyof HistoryPart)[],
+  empty: {
+    history: [],
+    historyDistances: [],
+    historyDynamics: [],
+    historyVectors: [],
+  } satisfies HistoryPart,
+};
+
 function defineSystem(
   context: AnalysisContext,
   registry: BootstrapRegistry,
   systemId: string,
 ): SystemHistoryEstimands {
   const { sets } = context;
-  const observation = (seed: number) => context.world(seed).history(systemId) as HistoryObservation;
+  const observation = (seed: number) =>
+    historyIn(context.world(seed), systemId) as HistoryObservation;
   const over = (worlds: readonly number[], pick: (o: HistoryObservation) => number): MeanReader =>
     registry.meanOf(new Set(worlds), (seed) => pick(observation(seed)));
   const checkpoints = {} as Record<HistoryId, { accuracy: Estimand; unknown: Estimand }[]>;

@@ -7,9 +7,9 @@
  *
  * @example
  * ```ts
- * import { ChartDataSchema } from '@chi/analysis';
+ * import { ChartDataSchema, chartPartOf, runChartData } from '@chi/analysis';
  * const data = ChartDataSchema.parse(JSON.parse(chartDataJson));
- * console.log(data.memory.length);
+ * console.log(chartPartOf(runChartData(data), 'memory').memory.length);
  * ```
  *
  * @packageDocumentation
@@ -21,6 +21,14 @@ export {
   type IntervalEstimate,
   type RunFacts,
 } from './chart-data';
+export {
+  type ChartPartMap,
+  type ChartParts,
+  chartDataFile,
+  chartPartOf,
+  type RunChartData,
+  runChartData,
+} from './chart-parts';
 export { evidenceBanner, runEvidenceBanner } from './evidence-label';
 export { type MemoryExtras, memoryExtrasOf } from './memory-extras';
 export { analyzeModule, type ModuleEstimate } from './module-analysis';

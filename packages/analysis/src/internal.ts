@@ -12,8 +12,10 @@ export {
   HeldScores,
   HeldWorlds,
   ratio,
+  type WorldContribution,
+  worldIndex,
 } from './analysis-context';
-export { behaviorAnalysis } from './behavior-analysis';
+export { type BehaviorPart, behaviorAnalysis, behaviorIn } from './behavior-analysis';
 export type { BootstrapSettings } from './bootstrap-registry';
 export { IMITATOR_MODEL_ID } from './calibration-checks';
 export {
@@ -40,6 +42,11 @@ export {
   type WorldSpread,
   WorldSpreadSchema,
 } from './chart-data-rows';
+export {
+  CHART_FILE_PARTS,
+  type ChartFilePart,
+  type ExperimentChartField,
+} from './chart-parts';
 export { compareUtf8 } from './compare-utf8';
 export {
   type ComparisonSettings,
@@ -50,8 +57,8 @@ export {
 } from './comparison-analysis';
 export { type EstimandWorldSets, estimandWorldSets } from './estimand-world-sets';
 export { systemLabel } from './evidence-label';
-export { historyAnalysis } from './history-analysis';
-export { memoryAnalysis } from './memory-analysis';
+export { type HistoryPart, historyAnalysis, historyIn } from './history-analysis';
+export { type MemoryPart, memoryAnalysis, memoryIn } from './memory-analysis';
 export { MemoryTaxonomyCounter } from './memory-taxonomy';
 export { chanceAccuracy } from './profile-features';
 export { runLevelChiReason } from './profiles';

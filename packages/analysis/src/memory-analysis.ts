@@ -1,7 +1,13 @@
 import { eimcFromScores, eimcSensitivity, qualityScore } from '@chi/scoring';
 import { FACTOR_NAMES, type QualityFactors, type Stratum } from '@chi/spec';
 import type { Ratio } from '@chi/spec/internal';
-import { type AnalysisContext, type ExperimentAnalysis, ratio } from './analysis-context';
+import {
+  type AnalysisContext,
+  type ExperimentAnalysis,
+  ratio,
+  type WorldContribution,
+  worldIndex,
+} from './analysis-context';
 import type {
   BootstrapRegistry,
   BootstrapResults,
@@ -17,6 +23,7 @@ import {
   type MemoryPoint,
   type TaxonomyCount,
 } from './chart-data';
+import type { ChartFilePart } from './chart-parts';
 import { memoryExtrasOf } from './memory-extras';
 import { memoryTaxonomy } from './memory-taxonomy';
 import {
@@ -76,6 +83,13 @@ export interface MemoryPart {
   readonly taxonomy: TaxonomyCount[];
 }
 
+/** Where the memory part sits in `chart-data.json` (see `CHART_FILE_PARTS`). */
+export const memoryChartFile: ChartFilePart = {
+  experimentId: 'memory',
+  fields: ['memory', 'eimc', 'taxonomy'] satisfies (keyof MemoryPart)[],
+  empty: { memory: [], eimc: [], taxonomy: [] } satisfies MemoryPart,
+};
+
 /** Every memory cell with an observation, by system (manifest order), condition, then load. */
 function memoryCells(scores: RunScores, systems: readonly string[]): MemoryCell[] {
   const cells: MemoryCell[] = [];
@@ -94,6 +108,18 @@ function memoryCells(scores: RunScores, systems: readonly string[]): MemoryCell[
   );
 }
 
+const memoryCell = worldIndex<MemoryObservation>((o) => `${o.systemId}|${o.condition}|${o.load}`);
+
+/** A world's complete memory observation of one system, condition and load. */
+export function memoryIn(
+  world: WorldContribution,
+  systemId: string,
+  condition: MemoryCondition,
+  load: number,
+): MemoryObservation | undefined {
+  return memoryCell(world.observations(memoryAnalysis.id), `${systemId}|${condition}|${load}`);
+}
+
 function cellName(cell: MemoryCell): string {
   return `m|${cell.systemId}|${cell.condition}|${cell.load}`;
 }
@@ -106,7 +132,7 @@ function defineCell(
   const { systemId, condition, load } = cell;
   const curve = new Set(context.sets.curve(systemId, condition));
   const observation = (seed: number) =>
-    context.world(seed).memory(systemId, condition, load) as MemoryObservation;
+    memoryIn(context.world(seed), systemId, condition, load) as MemoryObservation;
   const factor = Object.fromEntries(
     FACTOR_NAMES.map((name) => [
       name,

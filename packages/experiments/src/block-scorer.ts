@@ -1,4 +1,4 @@
-import type { ChartData, ObservationBase, TraceLineBase } from '@chi/analysis';
+import type { ObservationBase, TraceLineBase } from '@chi/analysis';
 import type { ExperimentAnalysis } from '@chi/analysis/internal';
 import type { ExperimentScorer, ScorerBlocks } from '@chi/experiment';
 import type { BuiltInRecords } from './built-in-experiment';
@@ -10,7 +10,7 @@ import type { BuiltInRecords } from './built-in-experiment';
  */
 export interface BuiltInScorerHost {
   readonly records: BuiltInRecords;
-  readonly analysis: ExperimentAnalysis<unknown, Partial<ChartData>>;
+  readonly analysis: ExperimentAnalysis<unknown>;
 }
 
 /** A built-in scorer with a typed per-block capability (memory, history, behavior). */

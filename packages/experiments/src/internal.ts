@@ -8,6 +8,7 @@
 
 export { matchTemplate, readBehaviorQuestion } from './behavior/question-reader';
 export { behaviorQuestionSections, itemView, renderBehaviorQuestion } from './behavior/questions';
+export { behaviorReportText } from './behavior/report';
 export {
   answerBehavioralItems,
   type ScriptedBehaviorPolicy,
@@ -49,6 +50,7 @@ export {
 export { buildDivergenceWorld, type DivergenceWorld } from './divergence/world';
 export { readHistoryProbe } from './history/probe-reading';
 export { renderHistoryProbe, renderHistoryUpdate } from './history/render';
+export { historyReportText } from './history/report';
 export {
   HISTORY_NOTES_HEADER,
   type ScriptedChoice,
@@ -61,6 +63,7 @@ export {
   REPLY_KEY_PREFIX,
 } from './memory/experiment';
 export { renderMemoryProbe } from './memory/render';
+export { memoryReportText, memoryTaxonomyReportText } from './memory/report';
 export { memoryScorer } from './memory/scorer';
 export {
   answerMemoryQuestions,
@@ -91,4 +94,5 @@ export {
   utf8ByteLength,
 } from './notebook';
 export { renderRequest, requestHeader } from './rendering';
+export type { ExperimentReportText } from './report-text';
 export { scriptedArray, scriptedObject } from './scripted-blocks';

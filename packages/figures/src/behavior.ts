@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
@@ -23,10 +23,10 @@ export const INDICATOR_LABELS = {
  * Figure: the behavioral task indicators, one panel per system, bars in the system's colour (the
  * frame-induced change rate lighter: it is a rate, not an accuracy).
  */
-export function behaviorFigure(data: ChartData): FigureDefinition | null {
-  if (data.behavior.length === 0) return null;
+export function behaviorFigure(data: RunChartData): FigureDefinition | null {
+  if (chartPartOf(data, 'behavior').behavior.length === 0) return null;
   const order = Object.values(INDICATOR_LABELS);
-  const rows = data.behavior.map((p) => ({
+  const rows = chartPartOf(data, 'behavior').behavior.map((p) => ({
     system: systemLabel(data.run, p.systemId),
     indicator: INDICATOR_LABELS[p.indicator],
     ...estimateColumns(p.value),
@@ -44,10 +44,10 @@ export function behaviorFigure(data: ChartData): FigureDefinition | null {
       'Partial task indicators, not validated full-axis capacity scores. C probes information-seeking choice, not self-generated goals; A reports choices, not feelings.',
     ],
     denominators: denominatorSummary(
-      data.behavior.map((p) => p.blocks),
-      data.behavior.map((p) => p.value),
+      chartPartOf(data, 'behavior').behavior.map((p) => p.blocks),
+      chartPartOf(data, 'behavior').behavior.map((p) => p.value),
     ),
-    estimates: data.behavior.map((p) => p.value),
+    estimates: chartPartOf(data, 'behavior').behavior.map((p) => p.value),
     columns: ['system', 'indicator', ...ESTIMATE_COLUMNS, 'numerator', 'denominator', 'invalid'],
     rows,
     chart: {

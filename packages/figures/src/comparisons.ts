@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import type { ComparisonQuantity, ComparisonRow } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import type { FigureDefinition, FigureRow } from './figure-definition';
@@ -42,13 +42,13 @@ export const COMPARISON_COLUMNS = [
 ] as const;
 
 /** The pair as tables name it: `A − B`, with SCRIPTED when either side is a scripted baseline. */
-export function pairLabel(data: ChartData, row: ComparisonRow): string {
+export function pairLabel(data: RunChartData, row: ComparisonRow): string {
   const pair = `${systemLabel(data.run, row.systemA)} − ${systemLabel(data.run, row.systemB)}`;
   return row.scripted ? `SCRIPTED ${pair}` : pair;
 }
 
 /** One CSV/figure row of a comparison. */
-export function comparisonFigureRow(data: ChartData, row: ComparisonRow): FigureRow {
+export function comparisonFigureRow(data: RunChartData, row: ComparisonRow): FigureRow {
   return {
     panel: COMPARISON_PANELS[row.quantity],
     comparison: `${pairLabel(data, row)}: ${row.label}`,
@@ -84,7 +84,7 @@ export function comparisonFigureRow(data: ChartData, row: ComparisonRow): Figure
  * where the difference holds after Holm's adjustment, hollow elsewhere; a rule at zero. Rows in
  * manifest order of the pairs: never sorted by size (scripted baselines are not ranked).
  */
-export function comparisonsFigure(data: ChartData): FigureDefinition | null {
+export function comparisonsFigure(data: RunChartData): FigureDefinition | null {
   const comparisons = data.comparisons;
   if (comparisons === undefined || comparisons.rows.length === 0) return null;
   const rows = comparisons.rows.map((row) => comparisonFigureRow(data, row));

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
 import { capWidthPx, labelExpression, seriesOffsetStep } from './estimate-chart';
@@ -45,18 +45,24 @@ describe('undefined values and empty panels', () => {
       plannedWorlds: 3,
       undefinedReplicates: 0,
     };
-    const blanked: ChartData = {
+    const blanked: RunChartData = {
       ...data,
-      historyDistances: data.historyDistances.map((d) =>
-        d.systemId === 'perfect'
-          ? {
-              ...d,
-              distanceAB: undefinedEstimate,
-              distanceAA2: undefinedEstimate,
-              divergence: undefinedEstimate,
-            }
-          : d,
-      ),
+      experiments: {
+        ...data.experiments,
+        history: {
+          ...chartPartOf(data, 'history'),
+          historyDistances: chartPartOf(data, 'history').historyDistances.map((d) =>
+            d.systemId === 'perfect'
+              ? {
+                  ...d,
+                  distanceAB: undefinedEstimate,
+                  distanceAA2: undefinedEstimate,
+                  divergence: undefinedEstimate,
+                }
+              : d,
+          ),
+        },
+      },
     };
     const figure = historyDistanceFigure(blanked);
     if (figure === null) throw new Error('no figure');

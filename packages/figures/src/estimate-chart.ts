@@ -1,4 +1,4 @@
-import type { ChartData, IntervalEstimate } from '@chi/analysis';
+import type { IntervalEstimate, RunChartData } from '@chi/analysis';
 import type { FigureDefinition, FigureRow, SpecPart } from './figure-definition';
 import {
   bottomLegend,
@@ -126,7 +126,7 @@ function paddedDomain(domain: readonly [number, number]): { domain: number[]; un
  * dash and a small x offset; undefined estimates are a grey × below zero.
  */
 export function lineEstimateSpec(
-  data: ChartData,
+  data: RunChartData,
   title: string,
   subtitle: readonly string[],
   rows: readonly FigureRow[],
@@ -269,7 +269,7 @@ export interface BarChart {
  * never look alike.
  */
 export function barEstimateSpec(
-  data: ChartData,
+  data: RunChartData,
   title: string,
   subtitle: readonly string[],
   rows: readonly FigureRow[],
@@ -403,7 +403,7 @@ export interface EstimateFigure {
  * caveats. A facet (e.g. a system) whose every estimate is undefined is not drawn; the subtitle
  * and caption name it instead.
  */
-export function estimateFigure(data: ChartData, figure: EstimateFigure): FigureDefinition {
+export function estimateFigure(data: RunChartData, figure: EstimateFigure): FigureDefinition {
   const { id, title, denominators } = figure;
   const facet = figure.chart.facet;
   const empty = emptyFacets(figure.rows, facet.field, facet.order);

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import type { FigureDefinition } from './figure-definition';
 import {
@@ -48,13 +48,13 @@ export function reasonColors(
  * Figure: memory probes per outcome reason, stacked per load and condition, one panel per system
  * (passes at the bottom in greens; failures above them).
  */
-export function failureTaxonomyFigure(data: ChartData): FigureDefinition | null {
-  if (data.taxonomy.length === 0) return null;
-  const sorted = [...data.taxonomy].sort(bySystemLoadCondition);
+export function failureTaxonomyFigure(data: RunChartData): FigureDefinition | null {
+  if (chartPartOf(data, 'memory').taxonomy.length === 0) return null;
+  const sorted = [...chartPartOf(data, 'memory').taxonomy].sort(bySystemLoadCondition);
   const cells = [...new Set(sorted.map((t) => cellLabel(t.load, t.condition)))];
   // reasons: passes first, then failures by total count, ties by name
   const totals = new Map<string, { pass: boolean; count: number }>();
-  for (const t of data.taxonomy) {
+  for (const t of chartPartOf(data, 'memory').taxonomy) {
     const prior = totals.get(t.reason) ?? { pass: t.pass, count: 0 };
     totals.set(t.reason, { pass: t.pass, count: prior.count + t.count });
   }

@@ -1,5 +1,5 @@
-import type { ChartData, IntervalEstimate } from '@chi/analysis';
-import { runEvidenceBanner } from '@chi/analysis';
+import type { IntervalEstimate, RunChartData } from '@chi/analysis';
+import { chartPartOf, runEvidenceBanner } from '@chi/analysis';
 import type { BlockCounts, MemoryCondition, MemoryPoint } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import type { FigureCell, FigureRow, SpecPart } from './figure-definition';
@@ -96,7 +96,7 @@ export function denominatorSummary(
 }
 
 /** The caveats the plotted estimates call for: no interval, gaps, exploratory. */
-export function caveats(data: ChartData, estimates: readonly IntervalEstimate[]): string[] {
+export function caveats(data: RunChartData, estimates: readonly IntervalEstimate[]): string[] {
   const notes: string[] = [];
   if (estimates.some((e) => e.intervalNote === 'fewer_than_two_complete_worlds')) {
     notes.push('No interval is drawn where fewer than two complete worlds exist.');
@@ -138,14 +138,14 @@ export function wrapText(text: string, maxChars: number): string[] {
   return lines;
 }
 
-function subtitleLines(data: ChartData, lines: readonly string[]): string[] {
+function subtitleLines(data: RunChartData, lines: readonly string[]): string[] {
   const banner = runEvidenceBanner(data.run);
   const all = banner === null ? [...lines] : [banner.toUpperCase(), ...lines];
   return all.flatMap((line) => wrapText(line, SUBTITLE_LINE_CHARS));
 }
 
 /** A caption: the run banner (when any) then the sentences. */
-export function captionText(data: ChartData, parts: readonly string[]): string {
+export function captionText(data: RunChartData, parts: readonly string[]): string {
   const banner = runEvidenceBanner(data.run);
   return [...(banner === null ? [] : [`${banner}.`]), ...parts].join(' ');
 }
@@ -155,7 +155,7 @@ export function captionText(data: ChartData, parts: readonly string[]): string {
  * config that keeps every title inside its panel.
  */
 export function specOpening(
-  data: ChartData,
+  data: RunChartData,
   title: string,
   subtitle: readonly string[],
   rows: readonly FigureRow[],
@@ -192,18 +192,18 @@ export function compareText(a: string, b: string): number {
 }
 
 /** The interval level as a percentage, e.g. `95%`. */
-export function pct(data: ChartData): string {
+export function pct(data: RunChartData): string {
   return `${Math.round(data.run.analysis.level * 100)}%`;
 }
 
 /** System labels in manifest order (not alphabetical), so every figure lists them the same way. */
-export function systemOrder(data: ChartData): string[] {
+export function systemOrder(data: RunChartData): string[] {
   return data.run.systems.map((s) => systemLabel(data.run, s.id));
 }
 
 /** The notebook-condition points of the memory curve. */
-export function notebookPoints(data: ChartData): MemoryPoint[] {
-  return data.memory.filter((p) => p.condition === 'notebook');
+export function notebookPoints(data: RunChartData): MemoryPoint[] {
+  return chartPartOf(data, 'memory').memory.filter((p) => p.condition === 'notebook');
 }
 
 /** The distinct loads of the points, ascending. */

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { fiveSystemChartData, sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
 import { buildFigures, denominatorSummary, systemColors } from './figures';
@@ -32,7 +32,7 @@ describe('buildFigures', () => {
 
   it('does not label an all-live run', () => {
     const data = sampleChartData();
-    const live: ChartData = {
+    const live: RunChartData = {
       ...data,
       run: {
         ...data.run,

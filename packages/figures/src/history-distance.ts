@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import type { HistoryDistance } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
@@ -19,14 +19,14 @@ const QUANTITIES = ['D(A,B)', 'D(A,A2)', 'divergence D(A,B) − D(A,A2)'] as con
 /**
  * Figure: D(A,B), D(A,A2) and the experience divergence per checkpoint, one panel per system.
  */
-export function historyDistanceFigure(data: ChartData): FigureDefinition | null {
-  if (data.historyDistances.length === 0) return null;
+export function historyDistanceFigure(data: RunChartData): FigureDefinition | null {
+  if (chartPartOf(data, 'history').historyDistances.length === 0) return null;
   const series = (d: HistoryDistance) => [
     { quantity: QUANTITIES[0], estimate: d.distanceAB },
     { quantity: QUANTITIES[1], estimate: d.distanceAA2 },
     { quantity: QUANTITIES[2], estimate: d.divergence },
   ];
-  const rows = data.historyDistances.flatMap((d) =>
+  const rows = chartPartOf(data, 'history').historyDistances.flatMap((d) =>
     series(d).map(({ quantity, estimate }) => ({
       system: systemLabel(data.run, d.systemId),
       checkpoint: d.checkpoint,
@@ -35,7 +35,9 @@ export function historyDistanceFigure(data: ChartData): FigureDefinition | null 
       worldSet: worldSetCell(d.worldSeeds),
     })),
   );
-  const estimates = data.historyDistances.flatMap((d) => series(d).map((s) => s.estimate));
+  const estimates = chartPartOf(data, 'history').historyDistances.flatMap((d) =>
+    series(d).map((s) => s.estimate),
+  );
   const title = 'History: distances between histories and experience divergence';
   return estimateFigure(data, {
     id: 'history-distance',
@@ -46,9 +48,9 @@ export function historyDistanceFigure(data: ChartData): FigureDefinition | null 
       "Distance between the decision vectors of histories A and B, of the same-history control pair A and A2, and the experience divergence D(A,B) − D(A,A2). All three numbers of a checkpoint use one world set: the complete worlds whose A, B and A2 vectors are all fully valid there, so the divergence is exactly D(A,B) − D(A,A2) as drawn; where no world qualifies the values are null (a gap). Lines join only checkpoints with the same world set. A2's requests are byte-identical to A's, so only sampling noise makes D(A,A2) positive: a deterministic system (such as the scripted reference systems) has D(A,A2) = 0.",
     ],
     denominators: denominatorSummary(
-      data.historyDistances.map(
+      chartPartOf(data, 'history').historyDistances.map(
         (d) =>
-          data.history.find((h) => h.systemId === d.systemId)?.blocks ?? {
+          chartPartOf(data, 'history').history.find((h) => h.systemId === d.systemId)?.blocks ?? {
             planned: 0,
             complete: 0,
             incomplete: 0,

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { HISTORY_IDS } from '@chi/spec/internal';
 import { estimateFigure } from './estimate-chart';
@@ -19,11 +19,11 @@ export const HISTORIES = HISTORY_IDS;
  * series per history (shape and dash; colour is the system's).
  */
 export function historyRateFigure(
-  data: ChartData,
+  data: RunChartData,
   which: 'accuracy' | 'unknownRate',
 ): FigureDefinition | null {
-  if (data.history.length === 0) return null;
-  const rows = data.history.map((p) => ({
+  if (chartPartOf(data, 'history').history.length === 0) return null;
+  const rows = chartPartOf(data, 'history').history.map((p) => ({
     system: systemLabel(data.run, p.systemId),
     history: p.history,
     checkpoint: p.checkpoint,
@@ -47,10 +47,10 @@ export function historyRateFigure(
       'Invalid decisions are reported in the table, not counted as answers.',
     ],
     denominators: denominatorSummary(
-      data.history.map((p) => p.blocks),
-      data.history.map((p) => p[which]),
+      chartPartOf(data, 'history').history.map((p) => p.blocks),
+      chartPartOf(data, 'history').history.map((p) => p[which]),
     ),
-    estimates: data.history.map((p) => p[which]),
+    estimates: chartPartOf(data, 'history').history.map((p) => p[which]),
     columns: [
       'system',
       'history',

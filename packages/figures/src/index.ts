@@ -13,6 +13,8 @@
  *
  * @packageDocumentation
  */
+
+export { BUILT_IN_FIGURES, type ExperimentFigures } from './experiment-figures';
 export type { FigureCell, FigureDefinition, FigureRow } from './figure-definition';
 export { buildFigures } from './figures';
 export { moduleFigure } from './module-figure';

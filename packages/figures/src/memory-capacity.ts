@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import type { MemoryPoint } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
@@ -24,7 +24,7 @@ const UNIT_TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1];
  * Figure: the memory capacity curve Q_M(N), one panel per system, the primary Q_M and the mean
  * within-world Q_M as two labelled series, with the tau thresholds as reference rules.
  */
-export function memoryCapacityFigure(data: ChartData): FigureDefinition | null {
+export function memoryCapacityFigure(data: RunChartData): FigureDefinition | null {
   const points = notebookPoints(data);
   if (points.length === 0) return null;
   const series = (p: MemoryPoint) => [

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
@@ -28,7 +28,7 @@ export const FACTOR_LABELS = {
  * Figure: the six Q_M factors by load, one panel per factor, one series per system in the
  * system's fixed colour and shape, series offset on x so identical curves stay visible.
  */
-export function memoryComponentsFigure(data: ChartData): FigureDefinition | null {
+export function memoryComponentsFigure(data: RunChartData): FigureDefinition | null {
   const points = notebookPoints(data);
   if (points.length === 0) return null;
   const loads = sortedLoads(points);

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { isControlCondition, type MemoryCondition, systemLabel } from '@chi/analysis/internal';
 import { estimateFigure } from './estimate-chart';
 import type { FigureDefinition } from './figure-definition';
@@ -24,12 +24,14 @@ export const CONDITION_LABELS: Record<MemoryCondition, string> = {
  * Figure: Q_M of the blank-notebook and oracle-evidence controls beside the evaluated notebook at
  * the control load, one panel per system (bars in the system's colour, lighter for controls).
  */
-export function memoryControlsFigure(data: ChartData): FigureDefinition | null {
-  const controls = data.memory.filter((p) => isControlCondition(p.condition));
+export function memoryControlsFigure(data: RunChartData): FigureDefinition | null {
+  const controls = chartPartOf(data, 'memory').memory.filter((p) =>
+    isControlCondition(p.condition),
+  );
   if (controls.length === 0) return null;
   const controlLoads = new Set(controls.map((p) => p.load));
-  const points = data.memory
-    .filter((p) => controlLoads.has(p.load) && p.condition !== 'replay')
+  const points = chartPartOf(data, 'memory')
+    .memory.filter((p) => controlLoads.has(p.load) && p.condition !== 'replay')
     .sort(bySystemLoadCondition);
   const rows = points.map((p) => ({
     system: systemLabel(data.run, p.systemId),

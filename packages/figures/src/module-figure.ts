@@ -1,4 +1,4 @@
-import type { ChartData, ModuleEstimate } from '@chi/analysis';
+import type { ModuleEstimate, RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import type { WorldScorer } from '@chi/experiment';
 import { barEstimateSpec } from './estimate-chart';
@@ -57,7 +57,7 @@ function worldsText(estimates: readonly ModuleEstimate[]): string {
 }
 
 /** The plotted rows of a module figure, one per system and estimand, in {@link MODULE_FIGURE_COLUMNS}. */
-function moduleFigureRows(data: ChartData, estimates: readonly ModuleEstimate[]): FigureRow[] {
+function moduleFigureRows(data: RunChartData, estimates: readonly ModuleEstimate[]): FigureRow[] {
   return estimates.map((e) => ({
     system: systemLabel(data.run, e.systemId),
     estimand: e.column,
@@ -79,7 +79,7 @@ function moduleFigureRows(data: ChartData, estimates: readonly ModuleEstimate[])
  * (`chart-data/<id>.csv`) alone, so `chi verify` rebuilds it. Null without estimates.
  */
 export function moduleFigure(
-  data: ChartData,
+  data: RunChartData,
   scorer: WorldScorer,
   estimates: readonly ModuleEstimate[],
 ): FigureDefinition | null {

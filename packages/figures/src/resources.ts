@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import type { ResourceRow } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import type { FigureDefinition, FigureRow } from './figure-definition';
@@ -12,10 +12,10 @@ interface ResourceMetric {
   readonly unit: string;
   readonly value: (row: ResourceRow) => number | null;
   /** Whether a system's value means anything here (latency of an in-process script does not). */
-  readonly applies: (data: ChartData, row: ResourceRow) => boolean;
+  readonly applies: (data: RunChartData, row: ResourceRow) => boolean;
 }
 
-const isLive = (data: ChartData, row: ResourceRow): boolean =>
+const isLive = (data: RunChartData, row: ResourceRow): boolean =>
   data.run.systems.find((s) => s.id === row.systemId)?.evidenceClass === 'live_model';
 
 const METRICS: readonly ResourceMetric[] = [
@@ -45,7 +45,7 @@ export interface ResourcePanels {
  * value is above zero; latency only for live models (a scripted system's latency is the time an
  * in-process script took, not a model's).
  */
-export function resourcePanels(data: ChartData): ResourcePanels {
+export function resourcePanels(data: RunChartData): ResourcePanels {
   const drawn: string[] = [];
   const omitted: { metric: string; reason: string }[] = [];
   for (const m of METRICS) {
@@ -72,7 +72,7 @@ export function omittedPanelsText(panels: ResourcePanels): string | null {
  * Figure: tokens, cost and median latency per system and experiment cell. Panels with nothing to
  * show are left out and named; with no panel left there is no figure (the report says why).
  */
-export function resourcesFigure(data: ChartData): FigureDefinition | null {
+export function resourcesFigure(data: RunChartData): FigureDefinition | null {
   if (data.resources.length === 0) return null;
   const panels = resourcePanels(data);
   if (panels.drawn.length === 0) return null;

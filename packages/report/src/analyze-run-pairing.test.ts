@@ -1,4 +1,11 @@
-import { isHistoryObservation, isMemoryObservation, observationsOf } from '@chi/analysis';
+import {
+  type ChartData as ChartDataFile,
+  chartDataFile,
+  isHistoryObservation,
+  isMemoryObservation,
+  observationsOf,
+  runChartData,
+} from '@chi/analysis';
 import { withExperimentScores } from '@chi/analysis/test';
 /**
  * Pairing across cells when some blocks are incomplete (docs/protocol.md, "World sets"): every
@@ -20,6 +27,10 @@ import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun } from './analyze-run';
 import { type RunRecords, readRunFolder } from './run-folder';
 import { scoreRun } from './score-run';
+
+/** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
+const analyzedFile = (...args: Parameters<typeof analyzeRun>): ChartDataFile =>
+  chartDataFile(analyzeRun(...args));
 
 /**
  * The forgetful system's notebook Q_M per world and load, set by hand (all six factors equal, so
@@ -111,7 +122,7 @@ describe('pairing across cells with holes in different cells', () => {
     });
     records = await readRunFolder(dir.path);
     scores = handScores(records, scoreRun(records));
-    data = analyzeRun(records, scores);
+    data = analyzedFile(records, scores);
   });
   afterAll(async () => dir.remove());
 
@@ -181,7 +192,7 @@ describe('pairing across cells with holes in different cells', () => {
   });
 
   it('draws every curve on one world set and EIMC equals the EIMC read off the drawn curve', () => {
-    const capacity = buildFigures(data).find((f) => f.id === 'memory-capacity');
+    const capacity = buildFigures(runChartData(data)).find((f) => f.id === 'memory-capacity');
     for (const e of data.eimc) {
       const rows = (capacity?.rows ?? []).filter(
         (r) =>
@@ -308,9 +319,9 @@ describe('pairing properties', () => {
         (holeList, removed) => {
           const holes = new Set(holeList);
           fc.pre(!holes.has(removed));
-          const before = estimandGroups(analyzeRun(records, withIncomplete(scores, holes)));
+          const before = estimandGroups(analyzedFile(records, withIncomplete(scores, holes)));
           const after = estimandGroups(
-            analyzeRun(records, withIncomplete(scores, new Set([...holes, removed]))),
+            analyzedFile(records, withIncomplete(scores, new Set([...holes, removed]))),
           );
           const used = groupUsing(removed, holes);
           for (const group of Object.keys(before)) {
@@ -330,7 +341,7 @@ describe('pairing properties', () => {
     fc.assert(
       fc.property(fc.subarray(blockIds, { maxLength: 8 }), (holeList) => {
         const holes = new Set(holeList);
-        const data = analyzeRun(records, withIncomplete(scores, holes));
+        const data = analyzedFile(records, withIncomplete(scores, holes));
         for (const e of data.eimc) {
           const curve = data.memory.filter(
             (p) => p.systemId === e.systemId && p.condition === 'notebook',

@@ -2,11 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type ChartData,
+  type ChartData as ChartDataFile,
   ChartDataSchema,
+  chartDataFile,
   isMemoryObservation,
   isMemoryTraceLine,
   observationsOf,
   type RunScores,
+  runChartData,
   traceLinesOf,
 } from '@chi/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +18,10 @@ import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun, defaultRunId } from './analyze-run';
 import { type RunRecords, readRunFolder } from './run-folder';
 import { scoreRun } from './score-run';
+
+/** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
+const analyzedFile = (...args: Parameters<typeof analyzeRun>): ChartDataFile =>
+  chartDataFile(analyzeRun(...args));
 
 describe('analyzeRun', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -32,7 +39,7 @@ describe('analyzeRun', () => {
     });
     records = await readRunFolder(dir.path);
     scores = scoreRun(records);
-    data = analyzeRun(records, scores);
+    data = analyzedFile(records, scores);
   });
   afterAll(async () => dir.remove());
 
@@ -50,7 +57,7 @@ describe('analyzeRun', () => {
         analysis: { ...records.manifest.analysis, primaryCheckpoint: 2 },
       },
     };
-    expect(analyzeRun(frozen, scores).run.analysis.primaryCheckpoint).toBe(2);
+    expect(analyzedFile(frozen, scores).run.analysis.primaryCheckpoint).toBe(2);
   });
 
   it('uses complete blocks only and gives no interval below two complete worlds', () => {
@@ -145,7 +152,7 @@ describe('analyzeRun', () => {
         }),
       );
       const withCatalog = await readRunFolder(other.path);
-      const systems = analyzeRun(withCatalog, scoreRun(withCatalog)).run.systems;
+      const systems = analyzedFile(withCatalog, scoreRun(withCatalog)).run.systems;
       expect(systems.find((system) => system.id === 'keeper')?.quantization).toEqual([
         'p/fp8: fp8',
         'p/any: unknown',
@@ -165,9 +172,9 @@ describe('analyzeRun', () => {
   });
 
   it('is deterministic for a seed and changes with the analysis seed', () => {
-    const again = analyzeRun(records, scores);
+    const again = analyzedFile(records, scores);
     expect(JSON.stringify(again)).toBe(JSON.stringify(data));
-    const reseeded = analyzeRun(
+    const reseeded = analyzedFile(
       {
         ...records,
         manifest: { ...records.manifest, analysis: { ...records.manifest.analysis, seed: 7 } },
@@ -202,7 +209,7 @@ describe('analyzeRun with a load that has no complete world', () => {
         infrastructureFailures: ['keeper.memory.w11.n16.probe.b0'],
       });
       const records = await readRunFolder(dir.path);
-      const data = analyzeRun(records, scoreRun(records));
+      const data = analyzedFile(records, scoreRun(records));
       const point = data.memory.find(
         (p) => p.systemId === 'keeper' && p.condition === 'notebook' && p.load === 16,
       );
@@ -215,7 +222,9 @@ describe('analyzeRun with a load that has no complete world', () => {
       expect(data.eimc).toEqual([]);
       const { buildReportDocument } = await import('./report-document');
       const { renderMarkdown } = await import('./render-report');
-      const markdown = renderMarkdown(buildReportDocument({ data, figures: [], caseExamples: [] }));
+      const markdown = renderMarkdown(
+        buildReportDocument({ data: runChartData(data), figures: [], caseExamples: [] }),
+      );
       expect(markdown).toContain(
         '| keeper | all | not computed | undefined: no complete world at load 16 |',
       );
@@ -232,7 +241,7 @@ describe('analyzeRun over the attempt log', () => {
       await buildFixtureRun(dir.path, { seeds: [11, 12] });
       const records = await readRunFolder(dir.path);
       const scores = scoreRun(records);
-      const expected = analyzeRun(records, scores);
+      const expected = analyzedFile(records, scores);
       // Each pass in file order starts an iterator over the lazy records (each record parsed and
       // validated again a pass); indexed reads are not passes and are not counted.
       let passes = 0;
@@ -243,7 +252,7 @@ describe('analyzeRun over the attempt log', () => {
           return target[Symbol.iterator].bind(target);
         },
       });
-      const data = analyzeRun({ ...records, attempts }, scores);
+      const data = analyzedFile({ ...records, attempts }, scores);
       expect(data).toEqual(expected);
       // One pass for the run facts, the resource rows, the corpus per load and the bytes stored
       // (four before issue 38); this run has no transcript replay or wording agreement to read.

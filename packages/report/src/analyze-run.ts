@@ -1,4 +1,4 @@
-import type { RunScores } from '@chi/analysis';
+import type { ChartPartMap, RunChartData, RunScores } from '@chi/analysis';
 import { BootstrapRegistry, type ChartData } from '@chi/analysis';
 import {
   type AnalysisContext,
@@ -46,26 +46,12 @@ export interface AnalyzeRunOptions {
   readonly compareTo?: string | null;
 }
 
-/** The chart data the experiments' analyses give (the rest describes the run). */
-type ExperimentParts = Omit<
-  ChartData,
-  | 'kind'
-  | 'schemaVersion'
-  | 'run'
-  | 'resources'
-  | 'missingness'
-  | 'chi'
-  | 'transcriptReplay'
-  | 'wordingAgreement'
-  | 'comparisons'
->;
-
 /**
  * The analyses of the scorers the run was scored with, in scorer order: the order their
  * estimands join the one bootstrap (the order of the replicates' statistic, so it never changes;
  * `BUILT_IN_SCORERS`: memory, history, behavior).
  */
-function analysesOf(scores: RunScores): ExperimentAnalysis<unknown, Partial<ChartData>>[] {
+function analysesOf(scores: RunScores): ExperimentAnalysis<unknown>[] {
   return [...scores.modules.values()].flatMap(({ scorer }) => {
     const analysis = asReportScorer(scorer).analysis;
     return analysis === undefined ? [] : [analysis];
@@ -80,7 +66,8 @@ function analysedObservations(scores: RunScores): { worldSeed: number }[] {
 }
 
 /**
- * Runs every experiment's analysis around one bootstrap and joins their parts of the chart data.
+ * Runs every experiment's analysis around one bootstrap and keys their parts of the chart data by
+ * experiment ID.
  * The observations read to register the estimands are released before the bootstrap (it reads
  * only the packed world columns) and read again for the results.
  */
@@ -89,7 +76,7 @@ function experimentParts(
   release: () => void,
   registry: BootstrapRegistry,
   settings: BootstrapSettings & { readonly comparisons: ComparisonSettings },
-): ExperimentParts & { readonly comparisons: Comparisons } {
+): { readonly experiments: ChartPartMap; readonly comparisons: Comparisons } {
   const registered = analysesOf(context.scores).map((analysis) => ({
     analysis,
     estimands: analysis.estimands(context, registry),
@@ -98,14 +85,14 @@ function experimentParts(
   const compared = defineComparisons(context, registry, settings.comparisons);
   release();
   const results = registry.run(settings);
-  const parts = registered.map(({ analysis, estimands }) =>
-    analysis.results(context, estimands, results),
-  );
+  const experiments: Record<string, object> = {};
+  for (const { analysis, estimands } of registered)
+    experiments[analysis.id] = analysis.results(context, estimands, results);
   const comparisons = comparisonResults(compared, results, {
     ...settings.comparisons,
     level: settings.level,
   });
-  return { ...(Object.assign({}, ...parts) as ExperimentParts), comparisons };
+  return { experiments, comparisons };
 }
 
 /** The default threshold below which a cell is exploratory (see docs/protocol.md#report). */
@@ -176,7 +163,7 @@ export function analyzeRun(
   records: RunRecords,
   runScores: RunScores,
   options: AnalyzeRunOptions = {},
-): ChartData {
+): RunChartData {
   // each observation list read once per phase, and released before the bootstrap
   const scores = new HeldScores(runScores);
   // Clusters: every planned world, in seed order. One replicate draws one multiset of them and
@@ -184,7 +171,7 @@ export function analyzeRun(
   // which blocks happen to be complete.
   const seeds = plannedWorlds(records.manifest.worldSeeds, analysedObservations(scores));
   const { context, release } = analysisContext(records, scores, seeds, options);
-  const { comparisons, ...parts } = experimentParts(
+  const { comparisons, experiments } = experimentParts(
     context,
     release,
     new BootstrapRegistry(seeds),
@@ -202,8 +189,11 @@ export function analyzeRun(
     kind: 'chi-chart-data',
     schemaVersion: 1,
     run: runFacts(records, log.facts, context.exploratoryBelowWorlds),
-    ...parts,
-    resources: resources(records, log.resourceFacts, context.systems),
+    experiments,
+    resources: resources(records, log.resourceFacts, {
+      systems: context.systems,
+      blockKinds: analysedBlockKinds(scores),
+    }),
     corpus: log.corpus,
     missingness: {
       blocks: [...scores.blocks],
@@ -433,10 +423,28 @@ function attemptLogFacts(records: RunRecords): {
   };
 }
 
+/** The order of the resource table: systems in manifest order, then block kinds. */
+interface ResourceOrder {
+  readonly systems: readonly string[];
+  /** Block kinds of the scorers with an analysis, in scorer order ({@link analysedBlockKinds}). */
+  readonly blockKinds: readonly string[];
+}
+
+/**
+ * The block kinds of the scorers with a run-level analysis, in scorer order (`BUILT_IN_SCORERS`:
+ * memory, controls, history, behavior): the order of the resource table. A kind of any other
+ * scorer sorts before them, in the order its rows were met.
+ */
+function analysedBlockKinds(scores: RunScores): string[] {
+  return [...scores.modules.values()].flatMap(({ scorer }) =>
+    asReportScorer(scorer).analysis === undefined ? [] : (scorer.blocks?.blockExperiments ?? []),
+  );
+}
+
 function resources(
   records: RunRecords,
   latestResourceFacts: ReadonlyMap<string, ResourceFacts>,
-  systems: readonly string[],
+  order: ResourceOrder,
 ): ResourceRow[] {
   const plannedRequest = plannedRequestOf(records.plan);
   const rows = new Map<
@@ -447,8 +455,8 @@ function resources(
     const requestId = attemptId.replace(/#\d+$/, '');
     const request = plannedRequest(requestId);
     if (request === undefined) continue;
-    const load =
-      request.experiment === 'memory' || request.experiment === 'controls' ? request.load : null;
+    // the planned block's load (null for an experiment without loads)
+    const load = request.load;
     const key = `${request.systemId}|${request.experiment}|${load ?? ''}`;
     const entry = rows.get(key) ?? {
       row: {
@@ -481,7 +489,7 @@ function resources(
     entry.latencies.push(result.latencyMs);
     rows.set(key, entry);
   }
-  return resourceRows(rows.values(), systems);
+  return resourceRows(rows.values(), order);
 }
 
 /** The resource rows with their latency summaries, by system, experiment and load. */
@@ -490,9 +498,8 @@ function resourceRows(
     row: Omit<ResourceRow, 'latencyMsMedian' | 'latencyMsMax'>;
     latencies: number[];
   }>,
-  systems: readonly string[],
+  { systems, blockKinds }: ResourceOrder,
 ): ResourceRow[] {
-  const experimentOrder = ['memory', 'controls', 'history', 'behavior'];
   return [...entries]
     .map(({ row, latencies }) => ({
       ...row,
@@ -502,7 +509,7 @@ function resourceRows(
     .sort(
       (a, b) =>
         systems.indexOf(a.systemId) - systems.indexOf(b.systemId) ||
-        experimentOrder.indexOf(a.experiment) - experimentOrder.indexOf(b.experiment) ||
+        blockKinds.indexOf(a.experiment) - blockKinds.indexOf(b.experiment) ||
         (a.load ?? 0) - (b.load ?? 0),
     );
 }

@@ -1,4 +1,9 @@
-import { isMemoryObservation, observationsOf } from '@chi/analysis';
+import {
+  type ChartData as ChartDataFile,
+  chartDataFile,
+  isMemoryObservation,
+  observationsOf,
+} from '@chi/analysis';
 import { withExperimentScores } from '@chi/analysis/test';
 /**
  * Paired comparisons (docs/protocol.md, "Paired comparisons"): known truths from scripted scores
@@ -15,6 +20,10 @@ import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun } from './analyze-run';
 import { type RunRecords, readRunFolder } from './run-folder';
 import { scoreRun } from './score-run';
+
+/** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
+const analyzedFile = (...args: Parameters<typeof analyzeRun>): ChartDataFile =>
+  chartDataFile(analyzeRun(...args));
 
 /** Every factor of a world's notebook observation set to q (so the world-mean Q_M is mean(q)). */
 function withQuality(o: MemoryObservation, q: number): MemoryObservation {
@@ -66,7 +75,7 @@ describe('paired comparisons', () => {
         keeper: { 11: 0.2, 12: 0.9, 13: 0.5, 14: 0.7 },
       }),
     );
-    const data = analyzeRun(records, same);
+    const data = analyzedFile(records, same);
     const rows = data.comparisons?.rows ?? [];
     expect(rows.map((row) => row.quantity)).toEqual([
       'qualityScore',
@@ -100,7 +109,7 @@ describe('paired comparisons', () => {
   it('perfect reference vs all-abstainer: Q_M difference exactly 1, EIMC censored toward zero', () => {
     const ones = { 11: 1, 12: 1, 13: 1, 14: 1 };
     const zeros = { 11: 0, 12: 0, 13: 0, 14: 0 };
-    const data = analyzeRun(records, handMemory(scores, { keeper: ones, forgetful: zeros }));
+    const data = analyzedFile(records, handMemory(scores, { keeper: ones, forgetful: zeros }));
     for (const row of rowsOf(data, 'qualityScore')) {
       expect(row.difference).toMatchObject({ estimate: 1, lower: 1, upper: 1, worlds: 4 });
       expect(row.pValue).toBe(0);
@@ -126,7 +135,7 @@ describe('paired comparisons', () => {
     // A = 0.2, 0.4, 0.6, 0.8 and B = A - 0.1: every multiset of worlds gives mean(A) - mean(B)
     // = 0.1, so the paired interval is [0.1, 0.1]; the marginal intervals of A (around 0.5) and
     // B (around 0.4) each span about 0.4, and subtracting them by eye gives about [-0.3, 0.5].
-    const data = analyzeRun(
+    const data = analyzedFile(
       records,
       handMemory(scores, {
         keeper: { 11: 0.2, 12: 0.4, 13: 0.6, 14: 0.8 },
@@ -159,7 +168,7 @@ describe('paired comparisons', () => {
         infrastructureFailures: ['keeper.memory.w13.n8.probe.b0'],
       });
       const run = await readRunFolder(holes.path);
-      const data = analyzeRun(run, scoreRun(run));
+      const data = analyzedFile(run, scoreRun(run));
       for (const row of rowsOf(data, 'qualityScore')) {
         expect(row.worldSeeds).toEqual([11, 12, 14]);
         expect(row.difference.worlds).toBe(3);
@@ -170,15 +179,15 @@ describe('paired comparisons', () => {
   });
 
   it('--compare-to names a system of the run, or is refused naming the field', () => {
-    const data = analyzeRun(records, scores, { compareTo: 'keeper' });
+    const data = analyzedFile(records, scores, { compareTo: 'keeper' });
     expect(data.comparisons?.referenceSystem).toBe('keeper');
     expect(new Set(data.comparisons?.rows.map((r) => `${r.systemA}-${r.systemB}`))).toEqual(
       new Set(['forgetful-keeper']),
     );
-    expect(() => analyzeRun(records, scores, { compareTo: 'nobody' })).toThrow(
+    expect(() => analyzedFile(records, scores, { compareTo: 'nobody' })).toThrow(
       InvalidArgumentError,
     );
-    expect(() => analyzeRun(records, scores, { compareTo: 'nobody' })).toThrow(/compareTo/);
+    expect(() => analyzedFile(records, scores, { compareTo: 'nobody' })).toThrow(/compareTo/);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { renderFigureSvg } from '@chi/figures';
 import { comparisonsFigure } from '@chi/figures/internal';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,7 @@ import { scoreRun } from './score-run';
 
 describe('comparisonsFigure', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let data: ChartData;
+  let data: RunChartData;
   beforeAll(async () => {
     dir = await tempDir('comparisons-figure');
     await buildFixtureRun(dir.path, { seeds: [11, 12, 13], resamples: 50 });
@@ -52,6 +52,6 @@ describe('comparisonsFigure', () => {
 
   it('is absent for a run without comparisons', () => {
     const { comparisons: _, ...without } = data;
-    expect(comparisonsFigure(without as ChartData)).toBeNull();
+    expect(comparisonsFigure(without as RunChartData)).toBeNull();
   });
 });

@@ -47,13 +47,16 @@ describe('the report on who held the memory', () => {
       { systemId: 'leaky-store', load: 32, passing: 7, probes: 32 },
     ]);
     const text = blankControlLeakText({
-      memory: points,
+      experiments: { memory: { memory: points, eimc: [], taxonomy: [] } },
       run: run({ window: 'system', 'leaky-store': 'system' }),
     });
     expect(text).toMatch(/^STATE LEAK/);
     expect(text).toContain('leaky-store (memory policy system) at N = 32: 7 of 32');
     expect(
-      blankControlLeakText({ memory: [blank('window', 0)], run: run({ window: 'system' }) }),
+      blankControlLeakText({
+        experiments: { memory: { memory: [blank('window', 0)], eimc: [], taxonomy: [] } },
+        run: run({ window: 'system' }),
+      }),
     ).toBeNull();
   });
 

@@ -1,4 +1,5 @@
-import type { ChartData, RunFacts } from '@chi/analysis';
+import type { RunChartData, RunFacts } from '@chi/analysis';
+import { chartPartOf } from '@chi/analysis';
 import type { BytesStoredRow, MemoryPoint } from '@chi/analysis/internal';
 import { formatNumber } from './format-number';
 
@@ -128,8 +129,10 @@ export function blankControlLeaks(points: readonly MemoryPoint[]): BlankControlL
 }
 
 /** The report's warning about leaking blank controls, or null when none leaked. */
-export function blankControlLeakText(data: Pick<ChartData, 'memory' | 'run'>): string | null {
-  const leaks = blankControlLeaks(data.memory);
+export function blankControlLeakText(
+  data: Pick<RunChartData, 'experiments' | 'run'>,
+): string | null {
+  const leaks = blankControlLeaks(chartPartOf(data, 'memory').memory);
   if (leaks.length === 0) return null;
   const listed = leaks
     .map(

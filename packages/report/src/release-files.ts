@@ -1,6 +1,8 @@
-import type { ChartData, TraceLineBase } from '@chi/analysis';
+import type { RunChartData, TraceLineBase } from '@chi/analysis';
 import {
   analyzeProfiles,
+  chartDataFile,
+  chartPartOf,
   isBehaviorObservation,
   isHistoryObservation,
   isMemoryObservation,
@@ -105,7 +107,7 @@ export interface DerivedRelease {
    * packed text; {@link derivedPaths} lists both maps, {@link derivedText} reads either.
    */
   readonly packedFiles: ReadonlyMap<string, PackedText>;
-  readonly chartData: ChartData;
+  readonly chartData: RunChartData;
   readonly scores: RunScores;
 }
 
@@ -203,12 +205,18 @@ function caseExamplesOf(sink: ReleaseTraceSink, scores: RunScores): CaseExample[
  * whether each row enters its estimand's world set: averaging the rows marked `inWorldSet`
  * recomputes the published curve point or distance.
  */
-function perWorldTables(scores: RunScores, data: ChartData): [string, string][] {
+function perWorldTables(scores: RunScores, data: RunChartData): [string, string][] {
   const curveWorlds = new Map(
-    data.memory.map((p) => [`${p.systemId}|${p.condition}|${p.load}`, new Set(p.worldSeeds)]),
+    chartPartOf(data, 'memory').memory.map((p) => [
+      `${p.systemId}|${p.condition}|${p.load}`,
+      new Set(p.worldSeeds),
+    ]),
   );
   const distanceWorlds = new Map(
-    data.historyDistances.map((d) => [`${d.systemId}|${d.checkpoint}`, new Set(d.worldSeeds)]),
+    chartPartOf(data, 'history').historyDistances.map((d) => [
+      `${d.systemId}|${d.checkpoint}`,
+      new Set(d.worldSeeds),
+    ]),
   );
   const memory = observationsOf(scores, 'memory', isMemoryObservation).map((o) => ({
     systemId: o.systemId,
@@ -394,7 +402,7 @@ function requestRows(layout: RequestLayout): string[] {
 }
 
 function releaseReadme(
-  data: ChartData,
+  data: RunChartData,
   code: ReleaseCodeSection | null,
   layout: RequestLayout,
 ): string {
@@ -458,7 +466,7 @@ function pilotExperimentsOf(manifest: RunManifest): PilotExperimentsIncluded {
 
 /** The capacity and similarity profiles' figure (with its rows) and report section. */
 async function profileFigureSection(
-  data: ChartData,
+  data: RunChartData,
   profiles: ReturnType<typeof analyzeProfiles>,
   figureNumber: number,
 ): Promise<{ files: Map<string, string>; blocks: ReportBlock[] }> {
@@ -553,7 +561,7 @@ export async function produceDerivedRelease(
   code: ReleaseCode = new Map(),
   scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
   scoredElsewhere?: AsyncIterable<readonly BlockResult[]>,
-): Promise<{ chartData: ChartData; scores: RunScores }> {
+): Promise<{ chartData: RunChartData; scores: RunScores }> {
   const codeSection = describeReleaseCode(code);
   const traces = new ReleaseTraceSink(
     files,
@@ -662,7 +670,7 @@ export async function produceDerivedRelease(
   );
   files.file(`scores/${RUN_FILE_NAME.blocks}`, canonicalJson(scores.blocks));
 
-  files.file('chart-data/chart-data.json', canonicalJson(data));
+  files.file('chart-data/chart-data.json', canonicalJson(chartDataFile(data)));
   for (const [path, csv] of perWorldTables(scores, data)) files.file(path, csv);
   const figures = buildFigures(data);
   const rendered: { definition: (typeof figures)[number]; svg: string }[] = [];

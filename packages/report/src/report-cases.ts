@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { runEvidenceBanner } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { cellLabel } from '@chi/figures/internal';
@@ -11,7 +11,7 @@ export const REPORT_CASES_FILES = {
   html: 'report-cases.html',
 } as const;
 
-function caseBlocks(data: ChartData, systemId: string, example: CaseExample): ReportBlock[] {
+function caseBlocks(data: RunChartData, systemId: string, example: CaseExample): ReportBlock[] {
   const t = example.trace;
   const answer =
     t.answer.status === 'answered'
@@ -39,7 +39,7 @@ function caseBlocks(data: ChartData, systemId: string, example: CaseExample): Re
  * failing probe with the notebook excerpt and the full trace.
  */
 export function buildCasesDocument(
-  data: ChartData,
+  data: RunChartData,
   examples: readonly CaseExample[],
 ): ReportBlock[] {
   const banner = runEvidenceBanner(data.run);

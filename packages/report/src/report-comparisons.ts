@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import type { ComparisonRow } from '@chi/analysis/internal';
 import { pairLabel } from '@chi/figures/internal';
 import { formatEstimate, formatNumber } from './format-number';
@@ -28,7 +28,7 @@ function verdictText(row: ComparisonRow): string {
  * report document): every row of the chart data's comparisons, in manifest order of the pairs,
  * never sorted by size.
  */
-export function comparisonBlocks(data: ChartData): ReportBlock[] {
+export function comparisonBlocks(data: RunChartData): ReportBlock[] {
   const comparisons = data.comparisons;
   if (comparisons === undefined) return [];
   const level = Math.round(data.run.analysis.level * 100);

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { RUN_FOLDER_DIRECTORY } from '@chi/run/internal';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-block';
@@ -15,7 +15,7 @@ export interface GlossaryEntry {
  * Every term and symbol the report uses, defined once. Definitions follow the seed documents and
  * docs/protocol.md.
  */
-export function glossary(data: ChartData): GlossaryEntry[] {
+export function glossary(data: RunChartData): GlossaryEntry[] {
   return [
     {
       term: 'CHI',
@@ -126,7 +126,7 @@ export function glossary(data: ChartData): GlossaryEntry[] {
 }
 
 /** The glossary section of the report. */
-export function glossaryBlocks(data: ChartData): ReportBlock[] {
+export function glossaryBlocks(data: RunChartData): ReportBlock[] {
   return [
     { kind: 'heading', level: 2, text: 'Glossary', id: 'glossary' },
     {

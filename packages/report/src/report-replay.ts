@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import type { MemoryPoint, WorldSpread } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatNumber } from './format-number';
@@ -19,11 +19,11 @@ function qualityText(point: MemoryPoint | undefined): string {
  * The transcript-replay baseline's section: Q_M with the stored transcript beside Q_M with the
  * notebook, and what each stores and replays. Empty when the run has no replay condition.
  */
-export function transcriptReplayBlocks(data: ChartData): ReportBlock[] {
+export function transcriptReplayBlocks(data: RunChartData): ReportBlock[] {
   const rows = data.transcriptReplay ?? [];
   if (rows.length === 0) return [];
   const point = (systemId: string, load: number, condition: 'notebook' | 'replay') =>
-    data.memory.find(
+    chartPartOf(data, 'memory').memory.find(
       (p) => p.systemId === systemId && p.load === load && p.condition === condition,
     );
   return [

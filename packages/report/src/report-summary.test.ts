@@ -1,10 +1,10 @@
-import type { ChartData } from '@chi/analysis';
+import { chartPartOf, type RunChartData } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
 import { summaryBlocks } from './report-summary';
 
 /** The summary table's excess-divergence column: its header and one cell per system. */
-function divergenceLines(data: ChartData): string[] {
+function divergenceLines(data: RunChartData): string[] {
   const table = summaryBlocks(data).find((block) => block.kind === 'table');
   if (table?.kind !== 'table') return [];
   const column = table.columns.findIndex((c) => c.startsWith('Excess divergence'));
@@ -12,15 +12,21 @@ function divergenceLines(data: ChartData): string[] {
 }
 
 /** The sample chart data with its divergence at checkpoint `c` set to `c / 10` for every system. */
-function withCheckpointValues(primaryCheckpoint: number): ChartData {
+function withCheckpointValues(primaryCheckpoint: number): RunChartData {
   const data = sampleChartData();
   return {
     ...data,
     run: { ...data.run, analysis: { ...data.run.analysis, primaryCheckpoint } },
-    historyDistances: data.historyDistances.map((d) => ({
-      ...d,
-      divergence: { ...d.divergence, estimate: d.checkpoint / 10 },
-    })),
+    experiments: {
+      ...data.experiments,
+      history: {
+        ...chartPartOf(data, 'history'),
+        historyDistances: chartPartOf(data, 'history').historyDistances.map((d) => ({
+          ...d,
+          divergence: { ...d.divergence, estimate: d.checkpoint / 10 },
+        })),
+      },
+    },
   };
 }
 
@@ -47,7 +53,7 @@ describe('the summary of a partial run', () => {
     expect(blocks.findIndex((b) => b.kind === 'banner')).toBeLessThan(
       blocks.findIndex((b) => b.kind === 'table'),
     );
-    const complete: ChartData = {
+    const complete: RunChartData = {
       ...data,
       missingness: {
         ...data.missingness,

@@ -1,129 +1,69 @@
-import type { ChartData, IntervalEstimate } from '@chi/analysis';
-import type { EimcEntry, ReportSystem } from '@chi/analysis/internal';
+import type { RunChartData } from '@chi/analysis';
+import type { ReportSystem } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
-import { formatEstimate, formatNumber, formatUsd } from './format-number';
+import { formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-block';
+import { type ExperimentSection, type HeadlineColumn, includes } from './report-section';
+import { BUILT_IN_SECTIONS } from './report-sections';
 import { partialRunText, runCompleteness } from './run-completeness';
 
+/** The headline columns of the experiments the run includes, in registry order. */
+function headlineColumns(
+  data: RunChartData,
+  sections: readonly ExperimentSection[],
+  experiments: Readonly<Record<string, boolean>> | undefined,
+): HeadlineColumn[] {
+  return sections
+    .filter((section) => includes({ experiments }, section.experimentId))
+    .flatMap((section) => section.summary?.columns(data) ?? []);
+}
+
 /**
- * `64 [32, 64]` (a capacity), `≥ 256 [256, 256]` (a lower bound: the largest tested load passes),
- * `none` (no tested load passes; not zero). The status is the cell's form, which the table's
- * caption states once: the words in every cell made the table three screens tall (issue 37).
+ * The worlds the system's headline numbers rest on: those of the first experiment, in registry
+ * order, whose numbers of the system say (memory: its capacity curve's, else behavior's).
  */
-function eimcCell(entry: EimcEntry | undefined): string {
-  if (entry === undefined) return 'not computed';
-  if (entry.value === null) return 'none';
-  const range =
-    entry.lower === null || entry.upper === null ? '' : ` [${entry.lower}, ${entry.upper}]`;
-  return `${entry.status === 'lower_bound' ? '≥ ' : ''}${entry.value}${range}`;
-}
-
-/** An estimate with its interval, or `—` where the system has none. */
-function estimateCell(estimate: IntervalEstimate | undefined): string {
-  return estimate === undefined ? '—' : formatEstimate(estimate);
-}
-
-/** Which headline columns a run has: one per experiment it includes. */
-interface HeadlineColumns {
-  readonly taus: readonly number[];
-  /** The smallest and largest tested load of the notebook curve, or empty without memory. */
-  readonly loads: readonly number[];
-  /** The manifest's preregistered primary checkpoint, when the run has the history experiment. */
-  readonly checkpoint: number | null;
-  /** The behavior indicators the run has (R, C, A, I, A-frame-change), one column each. */
-  readonly behavior: readonly BehaviorIndicator[];
-}
-
-type BehaviorIndicator = ChartData['behavior'][number]['indicator'];
-
-const BEHAVIOR_ORDER: readonly BehaviorIndicator[] = ['R', 'C', 'A', 'I', 'A-frame-change'];
-
-function headlineColumns(data: ChartData, includesMemory: boolean): HeadlineColumns {
-  const notebookLoads = data.memory.filter((p) => p.condition === 'notebook').map((p) => p.load);
-  const memory = includesMemory && notebookLoads.length > 0;
-  const loads = memory
-    ? [...new Set([Math.min(...notebookLoads), Math.max(...notebookLoads)])]
-    : [];
-  return {
-    taus: memory ? data.run.analysis.taus : [],
-    loads,
-    checkpoint: data.historyDistances.length > 0 ? data.run.analysis.primaryCheckpoint : null,
-    behavior: BEHAVIOR_ORDER.filter((i) => data.behavior.some((b) => b.indicator === i)),
-  };
-}
-
-function columnNames(data: ChartData, columns: HeadlineColumns): string[] {
-  const pct = `${Math.round(data.run.analysis.level * 100)}% CI`;
-  return [
-    'System',
-    ...columns.taus.map((tau) => `EIMC τ ${formatNumber(tau, 1)} [range]`),
-    ...columns.loads.map((load) => `Q_M N = ${load} [${pct}]`),
-    ...(columns.checkpoint === null
-      ? []
-      : [`Excess divergence, checkpoint ${columns.checkpoint} [${pct}]`]),
-    ...columns.behavior.map((i) => (i === 'A-frame-change' ? 'Frame change' : i)),
-    'Worlds',
-    'Failed',
-    'Cost',
-  ];
-}
-
-/** A behavior indicator's world mean (its interval is in "Behavioral probes"). */
-function behaviorCell(data: ChartData, systemId: string, indicator: BehaviorIndicator): string {
-  const row = data.behavior.find((b) => b.systemId === systemId && b.indicator === indicator);
-  if (row === undefined) return '—';
-  return row.value.estimate === null ? 'undefined' : formatNumber(row.value.estimate);
-}
-
-/** The worlds the system's headline numbers rest on: its capacity curve's, else its behavior's. */
-function worldsCell(data: ChartData, systemId: string): string {
+function worldsCell(
+  data: RunChartData,
+  systemId: string,
+  sections: readonly ExperimentSection[],
+): string {
   const planned = data.run.worldSeeds.length;
-  const eimc = data.eimc.find((e) => e.systemId === systemId);
-  if (eimc !== undefined) return `${eimc.worlds} of ${planned}`;
-  const behavior = data.behavior.filter((b) => b.systemId === systemId);
-  if (behavior.length > 0)
-    return `${Math.max(...behavior.map((b) => b.value.worlds))} of ${planned}`;
+  for (const section of sections) {
+    const worlds = section.summary?.worlds?.(data, systemId);
+    if (worlds !== undefined) return `${worlds} of ${planned}`;
+  }
   return `— of ${planned}`;
 }
 
 function systemRow(
-  data: ChartData,
+  data: RunChartData,
   system: ReportSystem,
-  columns: HeadlineColumns,
+  columns: readonly HeadlineColumn[],
+  sections: readonly ExperimentSection[],
   reference: boolean,
 ): string[] {
   const id = system.id;
-  const notebook = (load: number) =>
-    data.memory.find((p) => p.systemId === id && p.condition === 'notebook' && p.load === load);
-  const divergence = data.historyDistances.find(
-    (d) => d.systemId === id && d.checkpoint === columns.checkpoint,
-  );
   const resources = data.resources.filter((r) => r.systemId === id);
   const requests = resources.reduce((sum, r) => sum + r.requests, 0);
   const failed = resources.reduce((sum, r) => sum + r.failedRequests, 0);
   const cost = resources.reduce((sum, r) => sum + r.costUsd, 0);
   return [
     `${systemLabel(data.run, id)}${reference ? ' (reference)' : ''}`,
-    ...columns.taus.map((tau) =>
-      eimcCell(data.eimc.find((e) => e.systemId === id && e.tau === tau)),
-    ),
-    ...columns.loads.map((load) => estimateCell(notebook(load)?.qualityScore)),
-    ...(columns.checkpoint === null ? [] : [estimateCell(divergence?.divergence)]),
-    ...columns.behavior.map((indicator) => behaviorCell(data, id, indicator)),
-    worldsCell(data, id),
+    ...columns.map((column) => column.cell(id)),
+    worldsCell(data, id, sections),
     `${failed} of ${requests}`,
     formatUsd(cost),
   ];
 }
 
 /** Capped systems are evaluated; an uncapped notebook is a declared reference, never evaluated. */
-export function evaluatedSystems(data: ChartData): ReportSystem[] {
+export function evaluatedSystems(data: RunChartData): ReportSystem[] {
   return data.run.systems.filter((s) => !s.uncappedNotebook);
 }
 
 /** Declared reference conditions (uncapped notebook): listed apart from the evaluated systems. */
-export function referenceSystems(data: ChartData): ReportSystem[] {
+export function referenceSystems(data: RunChartData): ReportSystem[] {
   return data.run.systems.filter((s) => s.uncappedNotebook);
 }
 
@@ -135,19 +75,24 @@ export const HEADLINE_TABLE_ID = 'headline-table';
  * conditions, labelled) with EIMC at every tau and its status, Q_M at the smallest and largest
  * tested load, the excess divergence at the manifest's preregistered primary checkpoint, the
  * behavior indicators, the worlds the numbers rest on, failed requests and cost. A column exists
- * only for an experiment the run includes.
+ * only for an experiment the run includes: each registered experiment gives its own
+ * (`ExperimentSection.summary`, default {@link BUILT_IN_SECTIONS}).
  */
-export function headlineTable(data: ChartData, includesMemory = true): ReportBlock {
-  const columns = headlineColumns(data, includesMemory);
+export function headlineTable(
+  data: RunChartData,
+  experiments?: Readonly<Record<string, boolean>>,
+  sections: readonly ExperimentSection[] = BUILT_IN_SECTIONS,
+): ReportBlock {
+  const columns = headlineColumns(data, sections, experiments);
   return {
     kind: 'table',
     id: HEADLINE_TABLE_ID,
     caption:
       'Headline estimates per system. EIMC: the largest tested load whose Q_M (of world-mean factors) is at least tau; ≥: a lower bound (the largest load passes); none: no load passes, not zero. Excess divergence: D(A,B) − D(A,A2) at the preregistered checkpoint. R, C, A, I, frame change: behavior world means (intervals under "Behavioral probes"). A reference condition is not evaluated.',
-    columns: columnNames(data, columns),
+    columns: ['System', ...columns.map((column) => column.header), 'Worlds', 'Failed', 'Cost'],
     rows: [
-      ...evaluatedSystems(data).map((s) => systemRow(data, s, columns, false)),
-      ...referenceSystems(data).map((s) => systemRow(data, s, columns, true)),
+      ...evaluatedSystems(data).map((s) => systemRow(data, s, columns, sections, false)),
+      ...referenceSystems(data).map((s) => systemRow(data, s, columns, sections, true)),
     ],
   };
 }
@@ -158,7 +103,11 @@ export function headlineTable(data: ChartData, includesMemory = true): ReportBlo
  * ({@link headlineTable}). Everything else (factors, denominators, intervals of the behavior
  * indicators) is in the sections below.
  */
-export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlock[] {
+export function summaryBlocks(
+  data: RunChartData,
+  experiments?: Readonly<Record<string, boolean>>,
+  sections: readonly ExperimentSection[] = BUILT_IN_SECTIONS,
+): ReportBlock[] {
   const partial = partialRunText(runCompleteness(data));
   return [
     { kind: 'heading', level: 2, text: 'Summary', id: 'summary' },
@@ -174,6 +123,6 @@ export function summaryBlocks(data: ChartData, includesMemory = true): ReportBlo
       kind: 'paragraph',
       text: `${data.run.systems.length} systems, ${data.run.worldSeeds.length} worlds. Intervals are ${intervalWords(data.run.analysis.level)}; every figure states its denominator. Terms are defined in the Glossary.`,
     },
-    headlineTable(data, includesMemory),
+    headlineTable(data, experiments, sections),
   ];
 }

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { describe, expect, it } from 'vitest';
 import { WORDING_COVERAGE, wordingAgreementBlocks } from './report-wording';
 
@@ -15,7 +15,7 @@ describe('probe-wording invariance section', () => {
           worldSeeds: [1, 2],
         },
       ],
-    } as unknown as ChartData;
+    } as unknown as RunChartData;
     const texts = wordingAgreementBlocks(data).flatMap((block) =>
       block.kind === 'paragraph' ? [block.text] : [],
     );

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatEstimate, formatRatio } from './format-number';
 import type { ReportBlock } from './report-block';
@@ -22,7 +22,7 @@ export const WORDING_COVERAGE =
  * The probe-wording invariance section: per system and behavioral feature, how often the coded
  * outcome of an item agrees between its two declared wordings. Empty for a one-wording run.
  */
-export function wordingAgreementBlocks(data: ChartData): ReportBlock[] {
+export function wordingAgreementBlocks(data: RunChartData): ReportBlock[] {
   const rows = data.wordingAgreement ?? [];
   if (rows.length === 0) return [];
   return [

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 
 /** How much of the planned run a release rests on: worlds and blocks complete of planned. */
 export interface RunCompleteness {
@@ -21,7 +21,7 @@ export interface RunCompleteness {
  * if (c.partial) console.log(partialRunText(c)); // 'partial: 1 of 8 worlds complete'
  * ```
  */
-export function runCompleteness(data: Pick<ChartData, 'run' | 'missingness'>): RunCompleteness {
+export function runCompleteness(data: Pick<RunChartData, 'run' | 'missingness'>): RunCompleteness {
   const blocks = data.missingness.blocks;
   const seeds = data.run.worldSeeds;
   const completeWorlds = seeds.filter((seed) =>

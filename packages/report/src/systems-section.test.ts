@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
 import { returnedIdentifiers } from './analyze-run';
@@ -7,7 +7,7 @@ import { buildReportDocument } from './report-document';
 import { SYSTEM_CAVEATS, systemsBlocks } from './systems-section';
 
 /** The sample data with one live system and the manifest facts of a current pilot manifest. */
-function liveChartData(): ChartData {
+function liveChartData(): RunChartData {
   const data = sampleChartData();
   return {
     ...data,

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import type { ReportSystem } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
 import { formatNumber, formatUsd } from './format-number';
@@ -46,7 +46,7 @@ export function quantizationText(system: ReportSystem): string {
 }
 
 function systemsTable(
-  data: ChartData,
+  data: RunChartData,
   systems: readonly ReportSystem[],
   caption: string,
 ): ReportBlock {
@@ -71,7 +71,7 @@ function systemsTable(
  * model identifiers requested and returned, the protocol's caveats about them, and what the
  * manifest records about calibration, policies and feature schemas.
  */
-export function systemsBlocks(data: ChartData): ReportBlock[] {
+export function systemsBlocks(data: RunChartData): ReportBlock[] {
   const t = data.run.transport;
   const retryRule = `at most ${t.maxRetries} retries, only after an explicit HTTP 429/5xx or a connection failure before any response, each wait logged (Retry-After honoured up to ${formatNumber(t.retryAfterCapMs / 1000, 0)} s); timeouts, invalid and truncated answers are never retried`;
   return [

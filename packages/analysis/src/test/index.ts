@@ -1,6 +1,7 @@
 /**
  * `@chi/analysis/test`: chart data and run scores to test against. {@link sampleChartData} is a
- * small, hand-made `ChartData` (three systems, three worlds); {@link fiveSystemChartData} widens it
+ * small, hand-made `RunChartData` (three systems, three worlds; `sampleChartDataFile` is the same in
+ * the layout of `chart-data.json`); {@link fiveSystemChartData} widens it
  * to the pilot's five scripted systems; {@link runScoresOf} and {@link withExperimentScores} make
  * `RunScores` by hand, keyed by experiment. Synthetic: no run produced them.
  *
@@ -12,5 +13,5 @@ export {
   runScoresOf,
   withExperimentScores,
 } from './run-scores-of';
-export { sampleChartData } from './sample-chart-data';
-export { fiveSystemChartData } from './wide-chart-data';
+export { sampleChartData, sampleChartDataFile } from './sample-chart-data';
+export { fiveSystemChartData, fiveSystemChartDataFile } from './wide-chart-data';

@@ -1,5 +1,6 @@
 import { HISTORY_IDS } from '@chi/spec/internal';
 import type { ChartData, IntervalEstimate, MemoryPoint } from '../chart-data';
+import { type RunChartData, runChartData } from '../chart-parts';
 
 /** An estimate over `worlds` used worlds, of `completeWorlds` complete in its cell and 3 planned. */
 function est(
@@ -73,12 +74,17 @@ function point(
   };
 }
 
+/** {@link sampleChartDataFile} as the chart data in memory: each experiment's part under its ID. */
+export function sampleChartData(): RunChartData {
+  return runChartData(sampleChartDataFile());
+}
+
 // long-function: one literal chart data set, read top to bottom like the chart-data.json it stands for
 /**
- * A small hand-built chart data set (synthetic: two scripted systems, loads 32 and 64, controls, history,
+ * A small hand-built chart data set in the layout of `chart-data.json` (synthetic: two scripted systems, loads 32 and 64, controls, history,
  * behavior and taxonomy) for figure and report tests that must not depend on the analysis.
  */
-export function sampleChartData(): ChartData {
+export function sampleChartDataFile(): ChartData {
   const systems = ['capacity-keeper', 'perfect'];
   const memory: MemoryPoint[] = [];
   for (const id of systems) {

@@ -1,13 +1,19 @@
 import type { ChartData } from '../chart-data';
-import { sampleChartData } from './sample-chart-data';
+import { type RunChartData, runChartData } from '../chart-parts';
+import { sampleChartDataFile } from './sample-chart-data';
 
 /**
  * The sample chart data with the pilot's five scripted systems: every row of capacity-keeper is
  * copied to latest-wins, confabulator and abstainer, so identical series exist by construction.
  * When `live` is set the copies are live models with tokens, cost and latency.
  */
-export function fiveSystemChartData(options: { readonly live?: boolean } = {}): ChartData {
-  const data = sampleChartData();
+export function fiveSystemChartData(options: { readonly live?: boolean } = {}): RunChartData {
+  return runChartData(fiveSystemChartDataFile(options));
+}
+
+/** {@link fiveSystemChartData} in the layout of `chart-data.json`. */
+export function fiveSystemChartDataFile(options: { readonly live?: boolean } = {}): ChartData {
+  const data = sampleChartDataFile();
   const copies = ['latest-wins', 'confabulator', 'abstainer'];
   const copy = <T extends { readonly systemId: string }>(rows: readonly T[]): T[] => [
     ...rows,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ChartDataSchema } from '@chi/analysis';
+import { ChartDataSchema, runChartData } from '@chi/analysis';
 import { apiKeyFromEnv, CatalogError, LedgerFileError, MissingApiKeyError } from '@chi/openrouter';
 import { runVerifyCli } from '@chi/report';
 import { writeInspectLogs } from '@chi/report/inspect';
@@ -473,8 +473,10 @@ async function reportOutcome(
   if (hint !== null) io.stderr.write(`${hint}\n`);
   if (outcome.releaseDir !== null) {
     const status = await readJsonFile(runPaths(outcome.runDir).status, RunStatusSchema);
-    const chartData = ChartDataSchema.parse(
-      JSON.parse(readFileSync(join(outcome.releaseDir, 'chart-data', 'chart-data.json'), 'utf8')),
+    const chartData = runChartData(
+      ChartDataSchema.parse(
+        JSON.parse(readFileSync(join(outcome.releaseDir, 'chart-data', 'chart-data.json'), 'utf8')),
+      ),
     );
     io.stdout.write(`${formatHeadline(chartData, status).join('\n')}\n`);
   }

@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import type { RunStatus } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import { formatHeadline, formatResumeHint, shellQuote } from './run-summary';
@@ -40,7 +40,7 @@ const blocks = (seeds: readonly number[], complete: number) =>
     reasons: [],
   }));
 
-// Only the fields formatHeadline reads; the rest of ChartData does not matter here.
+// Only the fields formatHeadline reads; the rest of RunChartData does not matter here.
 const chartData = (
   live: boolean,
   worlds = 4,
@@ -60,13 +60,17 @@ const chartData = (
       worldSeeds: seeds,
     },
     missingness: { blocks: blocks(seeds, completeWorlds) },
-    eimc: [
-      eimc('keeper', 0.9, 64, 'capacity', completeWorlds),
-      eimc('keeper', 0.7, 256, 'lower_bound', completeWorlds),
-      eimc('abstainer', 0.7, null, 'no_passing_load', completeWorlds),
-      eimc('abstainer', 0.9, null, 'no_passing_load', completeWorlds),
-    ],
-  } as unknown as ChartData;
+    experiments: {
+      memory: {
+        eimc: [
+          eimc('keeper', 0.9, 64, 'capacity', completeWorlds),
+          eimc('keeper', 0.7, 256, 'lower_bound', completeWorlds),
+          eimc('abstainer', 0.7, null, 'no_passing_load', completeWorlds),
+          eimc('abstainer', 0.9, null, 'no_passing_load', completeWorlds),
+        ],
+      },
+    },
+  } as unknown as RunChartData;
 };
 
 describe('run summary', () => {

@@ -1,9 +1,11 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
+import { chartPartOf } from '@chi/analysis';
+import type { EimcEntry } from '@chi/analysis/internal';
 import { partialRunText, runCompleteness } from '@chi/report/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { EvidenceClass, RunStatus } from '@chi/spec';
 
-function eimcText(entry: ChartData['eimc'][number] | undefined): string {
+function eimcText(entry: EimcEntry | undefined): string {
   if (entry === undefined) return '—';
   if (entry.status === 'no_passing_load' || entry.value === null) return 'none';
   return entry.status === 'lower_bound' ? `>=${entry.value}` : String(entry.value);
@@ -14,8 +16,8 @@ function usd(amount: number): string {
 }
 
 /** The worlds a system's EIMC rests on, of the planned worlds: `4/4`, or `1/8` in a partial run. */
-function worldsText(data: ChartData, systemId: string, plannedWorlds: number): string {
-  const entry = data.eimc.find((e) => e.systemId === systemId);
+function worldsText(data: RunChartData, systemId: string, plannedWorlds: number): string {
+  const entry = chartPartOf(data, 'memory').eimc.find((e) => e.systemId === systemId);
   return entry === undefined ? '—' : `${entry.worlds}/${plannedWorlds}`;
 }
 
@@ -32,7 +34,7 @@ const NOT_LIVE_WORDS: Readonly<Record<Exclude<EvidenceClass, 'live_model'>, stri
  * scripted baseline (it may well be a model) nor a live model; a mixed run names each system
  * that is not a live model with what it is.
  */
-function evidenceSuffix(systems: ChartData['run']['systems']): string {
+function evidenceSuffix(systems: RunChartData['run']['systems']): string {
   const notLive = systems.filter((system) => system.evidenceClass !== 'live_model');
   if (notLive.length === 0) return '';
   const unverified = notLive.filter((system) => system.evidenceClass === 'unverified_endpoint');
@@ -55,8 +57,10 @@ function evidenceSuffix(systems: ChartData['run']['systems']): string {
  * says so first, with its complete worlds of planned, so an EIMC of 1 of 8 worlds never reads as
  * the run's. Scripted results are labelled as such.
  */
-export function formatHeadline(data: ChartData, status: RunStatus): string[] {
-  const taus = [...new Set(data.eimc.map((entry) => entry.tau))].sort((a, b) => a - b);
+export function formatHeadline(data: RunChartData, status: RunStatus): string[] {
+  const taus = [...new Set(chartPartOf(data, 'memory').eimc.map((entry) => entry.tau))].sort(
+    (a, b) => a - b,
+  );
   const systems = data.run.systems;
   const width = Math.max(6, ...systems.map((system) => system.id.length));
   const completeness = runCompleteness(data);
@@ -73,7 +77,9 @@ export function formatHeadline(data: ChartData, status: RunStatus): string[] {
   for (const system of systems) {
     const cells = taus.map((tau) =>
       eimcText(
-        data.eimc.find((entry) => entry.systemId === system.id && entry.tau === tau),
+        chartPartOf(data, 'memory').eimc.find(
+          (entry) => entry.systemId === system.id && entry.tau === tau,
+        ),
       ).padStart(9),
     );
     const worlds = worldsText(data, system.id, completeness.plannedWorlds).padStart(8);

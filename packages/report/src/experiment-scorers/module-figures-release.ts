@@ -1,4 +1,4 @@
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { moduleFigure, renderFigureSvg } from '@chi/figures';
 import { figureFiles } from '../figure-files';
 import type { ReportBlock } from '../report-block';
@@ -19,7 +19,7 @@ export interface ModuleFigureRelease {
  * reading order. A run without module experiments gets nothing.
  */
 export async function buildModuleFigures(
-  data: ChartData,
+  data: RunChartData,
   modules: ModuleRelease,
 ): Promise<ModuleFigureRelease> {
   const files = new Map<string, string>();

@@ -1,4 +1,4 @@
-import type { ChartData, ModuleEstimate } from '@chi/analysis';
+import { chartPartOf, type ModuleEstimate, type RunChartData } from '@chi/analysis';
 import type { RunManifest } from '@chi/spec';
 import { LEGACY_PRIMARY_CHECKPOINT } from '../analyze-run';
 import type { JsonObject } from './json';
@@ -48,8 +48,8 @@ const EIMC_STATUS_WORDS = {
 } as const;
 
 /** EIMC at each tau (when a load passes) and its status as the count of passing loads. */
-function eimcMetrics(list: MetricList, data: ChartData, systemId: string): void {
-  for (const entry of data.eimc.filter((e) => e.systemId === systemId)) {
+function eimcMetrics(list: MetricList, data: RunChartData, systemId: string): void {
+  for (const entry of chartPartOf(data, 'memory').eimc.filter((e) => e.systemId === systemId)) {
     const status = EIMC_STATUS_WORDS[entry.status];
     const metadata: JsonObject = {
       status: entry.status,
@@ -74,12 +74,12 @@ function eimcMetrics(list: MetricList, data: ChartData, systemId: string): void 
 /** Q_M of the system's memory points whose condition `keep` accepts, by load. */
 function qualityMetrics(
   list: MetricList,
-  data: ChartData,
+  data: RunChartData,
   systemId: string,
   keep: (condition: string) => boolean,
 ): void {
-  const points = data.memory
-    .filter((p) => p.systemId === systemId && keep(p.condition))
+  const points = chartPartOf(data, 'memory')
+    .memory.filter((p) => p.systemId === systemId && keep(p.condition))
     .sort((a, b) => a.load - b.load);
   for (const point of points) {
     const label = point.condition === 'notebook' ? '' : ` ${point.condition}`;
@@ -100,7 +100,7 @@ function qualityMetrics(
  */
 export function pilotHeadline(
   manifest: RunManifest,
-  data: ChartData,
+  data: RunChartData,
   experiment: string,
   systemId: string,
 ): MetricList {
@@ -113,7 +113,7 @@ export function pilotHeadline(
     qualityMetrics(list, data, systemId, (condition) => condition !== 'notebook');
   } else if (experiment === 'history') {
     const checkpoint = manifest.analysis.primaryCheckpoint ?? LEGACY_PRIMARY_CHECKPOINT;
-    const distance = data.historyDistances.find(
+    const distance = chartPartOf(data, 'history').historyDistances.find(
       (d) => d.systemId === systemId && d.checkpoint === checkpoint,
     );
     if (distance !== undefined)
@@ -126,7 +126,9 @@ export function pilotHeadline(
         },
       );
   } else if (experiment === 'behavior') {
-    for (const point of data.behavior.filter((p) => p.systemId === systemId))
+    for (const point of chartPartOf(data, 'behavior').behavior.filter(
+      (p) => p.systemId === systemId,
+    ))
       list.interval(`behavior ${point.indicator}`, point.value, {
         worlds: point.value.worlds,
         intervalNote: point.value.intervalNote,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ChartData as ChartDataFile, chartDataFile } from '@chi/analysis';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
@@ -10,6 +11,10 @@ import { readRunFolder } from '../run-folder';
 import { scoreRun } from '../score-run';
 import { writeInspectLogs } from '../write-inspect-logs';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';
+
+/** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
+const analyzedFile = (...args: Parameters<typeof analyzeRun>): ChartDataFile =>
+  chartDataFile(analyzeRun(...args));
 
 const GOLDEN = join(import.meta.dirname, '..', '__fixtures__', 'golden');
 const FIXTURE = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'inspect');
@@ -243,7 +248,7 @@ describe('chi export inspect', () => {
     const results = keeperMemory?.results as {
       scores: { metrics: Record<string, { name: string; value: number }> }[];
     };
-    const data = analyzeRun(records, scoreRun(records));
+    const data = analyzedFile(records, scoreRun(records));
     const metrics = results.scores[0]?.metrics ?? {};
     const names = Object.keys(metrics);
     expect(names[0]).toMatch(/^Q_M N=/);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChartData } from '@chi/analysis';
+import type { RunChartData } from '@chi/analysis';
 import { analyzeModule, evidenceBanner, type RunScores } from '@chi/analysis';
 import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, WorldScorer } from '@chi/experiment';
@@ -202,7 +202,7 @@ function logFileName(records: RunRecords, system: SystemSpec, log: InspectEvalLo
 function experimentUnits(
   records: RunRecords,
   scores: RunScores,
-  data: ChartData,
+  data: RunChartData,
   scorers: readonly AnyExperimentScorer[],
   outcomes: ReadonlyMap<string, RequestOutcome>,
 ): { units: InspectUnit[]; scoring: (experiment: string, system: SystemSpec) => LogScoring } {
@@ -261,7 +261,7 @@ export function inspectLogs(
   records: RunRecords,
   scores: RunScores = scoreRun(records),
   scorers: readonly AnyExperimentScorer[] = BUILT_IN_SCORERS,
-  data: ChartData = analyzeRun(records, scores),
+  data: RunChartData = analyzeRun(records, scores),
 ): Map<string, InspectEvalLog> {
   const outcomes = outcomesFromAttemptLog(records.attempts);
   const { units, scoring } = experimentUnits(records, scores, data, scorers, outcomes);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ChartData, ChartDataSchema, evidenceBanner } from '@chi/analysis';
+import { ChartDataSchema, evidenceBanner, type RunChartData, runChartData } from '@chi/analysis';
 import { extractJsonBlock } from '@chi/experiment';
 import { openRunFolder, type RunFolder } from '@chi/run';
 import { runFileOf, runFolderPaths } from '@chi/run/internal';
@@ -160,13 +160,13 @@ export interface ViewRunOptions {
   readonly readFile?: ViewFileReader;
 }
 
-async function readChartData(dir: string, read: ViewFileReader): Promise<ChartData | null> {
+async function readChartData(dir: string, read: ViewFileReader): Promise<RunChartData | null> {
   const paths = runFolderPaths(dir);
   // a release holds its chart data at its root, a run folder inside its release
   for (const root of [dir, paths.releaseDir]) {
     try {
       const text = (await read(join(root, 'chart-data', 'chart-data.json'))).toString('utf8');
-      return ChartDataSchema.parse(JSON.parse(text));
+      return runChartData(ChartDataSchema.parse(JSON.parse(text)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
