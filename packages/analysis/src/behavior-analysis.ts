@@ -7,7 +7,7 @@ import {
 } from './analysis-context';
 import type { BootstrapResults, Estimand, WorldCounts } from './bootstrap-registry';
 import type { BehaviorPoint } from './chart-data';
-import type { ChartFilePart } from './chart-parts';
+import type { ChartFilePart } from './chart-file-part';
 import type { BehaviorIndicator } from './estimand-world-sets';
 import { type BehaviorObservation, isBehaviorObservation, observationsOf } from './run-scores';
 

@@ -1,6 +1,7 @@
 import type { BehaviorPart } from './behavior-analysis';
 import { behaviorChartFile } from './behavior-analysis';
 import type { ChartData } from './chart-data';
+import type { ChartFilePart } from './chart-file-part';
 import type { HistoryPart } from './history-analysis';
 import { historyChartFile } from './history-analysis';
 import type { MemoryPart } from './memory-analysis';
@@ -34,16 +35,6 @@ export type ExperimentChartField = {
 export type RunChartData = Omit<ChartData, ExperimentChartField> & {
   readonly experiments: ChartPartMap;
 };
-
-/**
- * How one experiment's part sits in `chart-data.json`: the top-level fields it owns (the file's
- * published names) and its part when the run has none.
- */
-export interface ChartFilePart {
-  readonly experimentId: string;
-  readonly fields: readonly string[];
-  readonly empty: object;
-}
 
 /**
  * The experiments whose parts `chart-data.json` holds, in the order the analyses give them:

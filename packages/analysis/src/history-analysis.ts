@@ -15,7 +15,7 @@ import type {
   WorldCounts,
 } from './bootstrap-registry';
 import type { HistoryDistance, HistoryDynamics, HistoryPoint, HistoryVector } from './chart-data';
-import type { ChartFilePart } from './chart-parts';
+import type { ChartFilePart } from './chart-file-part';
 import { type HistoryObservation, isHistoryObservation, observationsOf } from './run-scores';
 
 const CHECKPOINTS = [0, 1, 2, 3, 4] as const;

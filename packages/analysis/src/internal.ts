@@ -42,11 +42,8 @@ export {
   type WorldSpread,
   WorldSpreadSchema,
 } from './chart-data-rows';
-export {
-  CHART_FILE_PARTS,
-  type ChartFilePart,
-  type ExperimentChartField,
-} from './chart-parts';
+export type { ChartFilePart } from './chart-file-part';
+export { CHART_FILE_PARTS, type ExperimentChartField } from './chart-parts';
 export { compareUtf8 } from './compare-utf8';
 export {
   type ComparisonSettings,

@@ -23,7 +23,7 @@ import {
   type MemoryPoint,
   type TaxonomyCount,
 } from './chart-data';
-import type { ChartFilePart } from './chart-parts';
+import type { ChartFilePart } from './chart-file-part';
 import { memoryExtrasOf } from './memory-extras';
 import { memoryTaxonomy } from './memory-taxonomy';
 import {

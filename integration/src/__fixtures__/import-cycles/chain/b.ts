@@ -1,0 +1,3 @@
+export interface B {
+  readonly end: true;
+}

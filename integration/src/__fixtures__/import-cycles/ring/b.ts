@@ -1,0 +1,5 @@
+import type { C } from './c';
+
+export interface B {
+  readonly next: C;
+}
