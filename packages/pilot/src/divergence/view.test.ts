@@ -86,6 +86,14 @@ describe('chi view of a divergence run', () => {
       expect((await get('/system/nobody')).status).toBe(404);
       expect((await get('/cell/notebook-follower/excess%4099')).status).toBe(404);
       expect((await get('/api/data')).status).toBe(404);
+      // the report's viewer serves it: a missing figure is a 404 page (it was a 500 naming the
+      // file's absolute path); a malformed percent-encoding (it was a 500) or a segment that
+      // decodes to a path is a 400 before the kind sees it
+      const missing = await get('/figures/nope.svg');
+      expect(missing.status).toBe(404);
+      expect(missing.text).not.toContain(cwd);
+      expect((await get('/cell/notebook-follower/%E0%A4%A')).status).toBe(400);
+      expect((await get('/system/..%2F..%2Fetc')).status).toBe(400);
     } finally {
       stop();
     }
