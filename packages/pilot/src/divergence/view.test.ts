@@ -40,6 +40,10 @@ describe('chi view of a divergence run', () => {
     };
     const exit = runCli(['view', join('run', 'release'), '--port', '0'], io);
     const base = await url;
+    // the report's viewer picked the divergence view kind; `chi view` says so as it always has
+    expect(served.err()).toBe(
+      `chi: viewing the divergence release ${join(cwd, 'run', 'release')} at ${base} (127.0.0.1 only): systems, grids by checkpoint, dynamics, per-world values; Ctrl-C stops\n`,
+    );
     const get = async (path: string) => {
       const response = await fetch(new URL(path, base));
       return { status: response.status, text: await response.text() };
