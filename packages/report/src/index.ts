@@ -41,6 +41,7 @@ export {
 } from './verify-release';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';
+export type { ViewedRelease, ViewKind, ViewKindPage } from './view/view-kind';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/view-server';
 export type {
   ViewStudy,

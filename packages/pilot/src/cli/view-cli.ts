@@ -6,11 +6,7 @@ import {
   writeViewBundle,
 } from '@chi/report/viewer';
 import { ChiError, InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
-import {
-  divergenceViewRelease,
-  startDivergenceViewServer,
-  writeDivergenceViewBundle,
-} from '../divergence/view';
+import { DIVERGENCE_VIEW_KIND } from '../divergence/view';
 import { studyPaths } from '../study/study-folder';
 import { startStudyView, studySessionRuns, studyViewSource } from '../study/study-view';
 import type { ViewCommand } from './cli-args';
@@ -24,28 +20,10 @@ import { UsageError } from './usage-error';
 // third of the first paint; docs/benchmarks/view.md). view-imports.test.ts keeps it that way.
 
 /**
- * `chi view` of a divergence release: served, a drill-down (systems, grids, dynamics, per-world
- * values); bundled, its self-contained `report.html`.
+ * The view kinds of the protocols other than the default pilot's: `@chi/report/viewer` picks one
+ * by the release's manifest `protocol` (a divergence release, or a run folder holding one).
  */
-async function viewDivergence(release: string, command: ViewCommand, io: CliIo): Promise<number> {
-  if (command.bundle !== null) {
-    const index = await writeDivergenceViewBundle(
-      release,
-      resolve(io.cwd ?? process.cwd(), command.bundle),
-    );
-    io.stderr.write('chi: divergence report bundled; open it in a browser, no server needed\n');
-    io.stdout.write(`${index}\n`);
-    return EXIT_CODES.ok;
-  }
-  const server = await startDivergenceViewServer(release, command.port);
-  io.stderr.write(
-    `chi: viewing the divergence release ${release} at ${server.url} (127.0.0.1 only): systems, grids by checkpoint, dynamics, per-world values; Ctrl-C stops\n`,
-  );
-  io.stdout.write(`${server.url}\n`);
-  await (io.untilStopped ?? new Promise<void>(() => {}));
-  await server.close();
-  return EXIT_CODES.ok;
-}
+const VIEW_KINDS = [DIVERGENCE_VIEW_KIND];
 
 /**
  * `chi view STUDY_DIR`: the study page (served, or bundled with every session's viewer). Its
@@ -79,17 +57,22 @@ async function viewStudy(dir: string, command: ViewCommand, io: CliIo): Promise<
 export async function viewCommand(command: ViewCommand, io: CliIo): Promise<number> {
   if (command.compare !== null) return await viewComparison(command, command.compare, io);
   const dir = resolve(io.cwd ?? process.cwd(), command.dir);
-  const divergence = divergenceViewRelease(dir);
-  if (divergence !== null) return await viewDivergence(divergence, command, io);
   if (studySessionRuns(dir) !== null) return await viewStudy(dir, command, io);
   if (command.bundle !== null) {
-    const [index] = await writeViewBundle(dir, resolve(io.cwd ?? process.cwd(), command.bundle));
+    const [index] = await writeViewBundle(dir, resolve(io.cwd ?? process.cwd(), command.bundle), {
+      kinds: VIEW_KINDS,
+    });
     io.stderr.write('chi: viewer bundle written; open it in a browser, no server needed\n');
     io.stdout.write(`${index}\n`);
     return EXIT_CODES.ok;
   }
-  const server = await startViewServer({ dir, port: command.port });
-  io.stderr.write(`chi: viewing ${dir} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`);
+  const server = await startViewServer({ dir, port: command.port, kinds: VIEW_KINDS });
+  const { viewed } = server;
+  io.stderr.write(
+    viewed === undefined
+      ? `chi: viewing ${dir} at ${server.url} (127.0.0.1 only); Ctrl-C stops\n`
+      : `chi: viewing the ${viewed.kind.name} ${viewed.release} at ${server.url} (127.0.0.1 only): ${viewed.kind.shows}; Ctrl-C stops\n`,
+  );
   io.stdout.write(`${server.url}\n`);
   await (io.untilStopped ?? new Promise<void>(() => {}));
   await server.close();

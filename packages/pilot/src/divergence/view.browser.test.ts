@@ -1,20 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startViewServer, type ViewServer } from '@chi/report/viewer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Debian's chromium through the report's fixture (the one way the repository drives a browser)
 import { type ChromiumSession, launchChromium } from '../../../report/src/__fixtures__/chromium';
 import { sharedDivergenceRun } from '../__fixtures__/shared-divergence-run';
-import { startDivergenceViewServer } from './view';
+import { DIVERGENCE_VIEW_KIND } from './view';
 
 describe('chi view of a divergence release, in Chromium', () => {
   let browser: ChromiumSession;
-  let server: Awaited<ReturnType<typeof startDivergenceViewServer>>;
+  let server: ViewServer;
   let release: string;
 
   beforeAll(async () => {
     // the offline run shared with command.test.ts and view.test.ts; only read here
     release = (await sharedDivergenceRun()).release;
-    server = await startDivergenceViewServer(release, 0);
+    server = await startViewServer({ dir: release, port: 0, kinds: [DIVERGENCE_VIEW_KIND] });
     browser = await launchChromium({ width: 1400, height: 900 });
   }, 600_000);
 

@@ -40,6 +40,10 @@ describe('chi view of a divergence run', () => {
     };
     const exit = runCli(['view', join('run', 'release'), '--port', '0'], io);
     const base = await url;
+    // the report's viewer picked the divergence view kind; `chi view` says so as it always has
+    expect(served.err()).toBe(
+      `chi: viewing the divergence release ${join(cwd, 'run', 'release')} at ${base} (127.0.0.1 only): systems, grids by checkpoint, dynamics, per-world values; Ctrl-C stops\n`,
+    );
     const get = async (path: string) => {
       const response = await fetch(new URL(path, base));
       return { status: response.status, text: await response.text() };
@@ -86,6 +90,14 @@ describe('chi view of a divergence run', () => {
       expect((await get('/system/nobody')).status).toBe(404);
       expect((await get('/cell/notebook-follower/excess%4099')).status).toBe(404);
       expect((await get('/api/data')).status).toBe(404);
+      // the report's viewer serves it: a missing figure is a 404 page (it was a 500 naming the
+      // file's absolute path); a malformed percent-encoding (it was a 500) or a segment that
+      // decodes to a path is a 400 before the kind sees it
+      const missing = await get('/figures/nope.svg');
+      expect(missing.status).toBe(404);
+      expect(missing.text).not.toContain(cwd);
+      expect((await get('/cell/notebook-follower/%E0%A4%A')).status).toBe(400);
+      expect((await get('/system/..%2F..%2Fetc')).status).toBe(400);
     } finally {
       stop();
     }

@@ -1,8 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { InvalidArgumentError } from '@chi/spec';
 import { viewApiPath } from './view-api';
 import { viewPage } from './view-app';
 import { writeSystemComparePages } from './view-compare-bundle';
+import { type ViewedRelease, type ViewKind, viewKindOf, viewPathSegments } from './view-kind';
 import { ITEM_PAGE, openViewRun, type ViewItemPage, type ViewRun, WORLD_PAGE } from './view-run';
 import { assertRunFolder } from './view-server';
 
@@ -61,10 +63,17 @@ async function bundleCell(
  * (`window.CHI_VIEW_DATA`: every API call the page can make, answered now, keyed by its path),
  * and `compare-<i>-<j>.html` (two systems' headline quantities paired by world, as the server's
  * `/compare` page), which open from the file system with no server. Progress is the snapshot
- * taken now.
+ * taken now. For a release of one of `options.kinds` (or a run folder holding one), the kind's
+ * bundle instead ({@link writeKindBundle}). Returns the files written, `index.html` first.
  */
-export async function writeViewBundle(dir: string, outDir: string): Promise<string[]> {
+export async function writeViewBundle(
+  dir: string,
+  outDir: string,
+  options: { readonly kinds?: readonly ViewKind[] } = {},
+): Promise<string[]> {
   const source = resolve(dir);
+  const viewed = await viewKindOf(source, options.kinds ?? []);
+  if (viewed !== null) return await writeKindBundle(viewed, outDir);
   await assertRunFolder(source);
   const run = await openViewRun(source);
   const summary = await run.summary();
@@ -89,4 +98,29 @@ export async function writeViewBundle(dir: string, outDir: string): Promise<stri
   await writeFile(join(out, 'data.js'), `window.CHI_VIEW_DATA = ${json};\n`);
   await writeFile(join(out, 'index.html'), viewPage('<script src="data.js"></script>'));
   return [join(out, 'index.html'), join(out, 'data.js')];
+}
+
+/**
+ * Writes a view kind's bundle of its release into `outDir`: each of its files, `index.html`
+ * first; a path that would leave `outDir` (a segment `.` or `..`, a backslash) is refused.
+ */
+async function writeKindBundle(viewed: ViewedRelease, outDir: string): Promise<string[]> {
+  const files = await viewed.kind.bundle(viewed.release);
+  const out = resolve(outDir);
+  const paths = [...files.keys()].sort((a, b) =>
+    a === 'index.html' ? -1 : b === 'index.html' ? 1 : 0,
+  );
+  if (paths[0] !== 'index.html')
+    throw new InvalidArgumentError('bundle', `the ${viewed.kind.name} bundle has no index.html`);
+  const written: string[] = [];
+  for (const path of paths) {
+    const segments = viewPathSegments(`/${path}`);
+    if (segments === null || segments.length === 0 || segments.join('/') !== path)
+      throw new InvalidArgumentError('bundle', `unsafe bundle path ${JSON.stringify(path)}`);
+    const target = join(out, ...segments);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, files.get(path) ?? '');
+    written.push(target);
+  }
+  return written;
 }

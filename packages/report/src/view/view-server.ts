@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run/internal';
@@ -8,6 +8,7 @@ import { answerViewApi } from './view-api';
 import { VIEW_STYLE, viewPage } from './view-app';
 import { compareForm } from './view-compare-page';
 import { answerCompare } from './view-compare-route';
+import { type ViewedRelease, type ViewKind, viewKindOf, viewPathSegments } from './view-kind';
 import { openViewRun, type ViewRun } from './view-run';
 import type { ViewStudySource } from './view-study';
 import { SERVED_STUDY_LINKS, studyPage } from './view-study-page';
@@ -26,6 +27,12 @@ export interface ViewServerOptions {
    * and its sessions are the folder's runs, read again on every request (`runs` is then ignored).
    */
   readonly study?: ViewStudySource;
+  /**
+   * The view kinds of protocols other than the default pilot's (e.g. the divergence protocol's):
+   * when `dir` is a release of one, or a run folder whose `release/` is, that kind's pages are
+   * served instead ({@link viewKindOf}). Not consulted with `runs` or `study`.
+   */
+  readonly kinds?: readonly ViewKind[];
   /** Loopback only: `127.0.0.1` by default. */
   readonly host?: string;
   /** 0 (the default) picks a free port. */
@@ -36,6 +43,8 @@ export interface ViewServerOptions {
 export interface ViewServer {
   /** e.g. `http://127.0.0.1:43127/` */
   readonly url: string;
+  /** The release served through a view kind (`kinds`), or absent for the default viewer. */
+  readonly viewed?: ViewedRelease;
   close(): Promise<void>;
 }
 
@@ -167,13 +176,55 @@ function errorAnswer(error: unknown): { status: number; message: string } {
   return { status: 500, message };
 }
 
+/** Listens on `host`:`port` (0: a free one) and returns the running viewer. */
+async function listen(server: Server, host: string, port: number): Promise<ViewServer> {
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => done());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/**
+ * Serves a release through its view kind: the kind answers every `GET` whose path is safe
+ * ({@link viewPathSegments}; any other is a 400), read from the release on request.
+ */
+async function startKindServer(
+  viewed: ViewedRelease,
+  host: string,
+  port: number,
+): Promise<ViewServer> {
+  const { kind, release } = viewed;
+  await kind.open?.(release);
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only');
+    const path = viewPathSegments(new URL(request.url ?? '/', 'http://localhost').pathname);
+    if (path === null) return send(response, 400, 'text/plain', 'bad path');
+    kind.answer(release, path).then(
+      (page) => send(response, page.status, page.type, page.body),
+      (error: unknown) =>
+        send(response, 500, 'text/plain; charset=utf-8', errorAnswer(error).message),
+    );
+  });
+  return { ...(await listen(server, host, port)), viewed };
+}
+
 /**
  * Serves the viewer for a run folder or a release on loopback: `/` the page, `/api/<name>` the
  * calls of `answerViewApi` (a summary for the first screen, a page of worlds, one world's
  * items, one item, one request, one notebook), each read from the run when asked for, never the
  * whole run, and `/compare` two of its systems paired by world. For a folder of runs, `/` lists
  * them, `/compare` pairs two of them, and each is served under `/run/<name>/`. For a study
- * (`study`), `/` is the study page and `/api/study` its data, and its sessions are the runs.
+ * (`study`), `/` is the study page and `/api/study` its data, and its sessions are the runs. For
+ * a release of one of `kinds` (or a run folder holding one), that kind's pages ({@link ViewKind}).
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const dir = resolve(options.dir);
@@ -184,6 +235,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       `expected a loopback address (127.0.0.1, ::1, localhost), found ${JSON.stringify(host)}`,
     );
   const study = options.study;
+  const viewed =
+    study === undefined && options.runs === undefined
+      ? await viewKindOf(dir, options.kinds ?? [])
+      : null;
+  if (viewed !== null) return await startKindServer(viewed, host, options.port ?? 0);
   const sessions = () => studyRuns(study?.runs() ?? []);
   const listed = study === undefined ? await listedRuns(dir, options.runs) : await sessions();
   const single = listed === null && (await isRunFolder(dir));
@@ -245,17 +301,5 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       send(response, 500, 'text/plain', error instanceof Error ? error.message : String(error)),
     );
   });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 0, host, () => done());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
+  return await listen(server, host, options.port ?? 0);
 }
