@@ -22,6 +22,7 @@ const CORE_FILES = [
   'figures/src/figures.ts',
   'report/src/report-document.ts',
   'report/src/report-summary.ts',
+  'report/src/release-files.ts',
 ];
 
 /** Every experiment ID, and every block kind an experiment's scorer scores (`controls`). */
