@@ -23,6 +23,7 @@ const CORE_FILES = [
   'report/src/report-document.ts',
   'report/src/report-summary.ts',
   'report/src/release-files.ts',
+  'report/src/inspect/headline-metrics.ts',
 ];
 
 /** Every experiment ID, and every block kind an experiment's scorer scores (`controls`). */
