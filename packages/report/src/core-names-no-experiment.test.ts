@@ -24,6 +24,7 @@ const CORE_FILES = [
   'report/src/report-summary.ts',
   'report/src/release-files.ts',
   'report/src/inspect/headline-metrics.ts',
+  'pilot/src/cli/run-summary.ts',
 ];
 
 /** Every experiment ID, and every block kind an experiment's scorer scores (`controls`). */
