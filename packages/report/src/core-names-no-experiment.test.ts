@@ -18,6 +18,7 @@ const PACKAGES = join(import.meta.dirname, '..', '..');
 /** The files that iterate the registries: they may name no experiment. */
 const CORE_FILES = [
   'analysis/src/analysis-context.ts',
+  'analysis/src/comparison-analysis.ts',
   'report/src/analyze-run.ts',
   'figures/src/figures.ts',
   'report/src/report-document.ts',
