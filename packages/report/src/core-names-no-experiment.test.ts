@@ -18,10 +18,17 @@ const PACKAGES = join(import.meta.dirname, '..', '..');
 /** The files that iterate the registries: they may name no experiment. */
 const CORE_FILES = [
   'analysis/src/analysis-context.ts',
+  'analysis/src/comparison-analysis.ts',
   'report/src/analyze-run.ts',
   'figures/src/figures.ts',
   'report/src/report-document.ts',
   'report/src/report-summary.ts',
+  'report/src/release-files.ts',
+  'report/src/write-release.ts',
+  'report/src/verify-release.ts',
+  'report/src/score-run.ts',
+  'report/src/inspect/headline-metrics.ts',
+  'pilot/src/cli/run-summary.ts',
 ];
 
 /** Every experiment ID, and every block kind an experiment's scorer scores (`controls`). */
@@ -68,6 +75,14 @@ function namings(fileName: string, text: string): string[] {
       found.push(`${fileName}:${at(node)} '${node.text}'`);
     if (ts.isPropertyAccessExpression(node) && EXPERIMENT_FIELDS.has(node.name.text))
       found.push(`${fileName}:${at(node)} .${node.name.text}`);
+    // an experiment's parameters or inclusion by name: `manifest.experiments.memory`
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      EXPERIMENT_IDS.has(node.name.text) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'experiments'
+    )
+      found.push(`${fileName}:${at(node)} experiments.${node.name.text}`);
     if (ts.isIdentifier(node) && node.text === 'chartPartOf')
       found.push(`${fileName}:${at(node)} chartPartOf`);
     node.forEachChild(visit);
@@ -91,8 +106,9 @@ describe('the core names no experiment', () => {
       "figureBlocks(input, 'history-accuracy');",
       'const rows = data.historyDistances;',
       "if (request.experiment === 'controls') load = request.load;",
+      'const loads = manifest.experiments.memory?.loads ?? [];',
     ].join('\n');
-    expect(namings('named.ts', named)).toHaveLength(5);
+    expect(namings('named.ts', named)).toHaveLength(6);
     const clean = [
       '// the memory experiment: history and behavior alike',
       "const text = 'the memory section of every run';",

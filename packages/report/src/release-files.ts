@@ -1,17 +1,5 @@
 import type { RunChartData, TraceLineBase } from '@chi/analysis';
-import {
-  analyzeProfiles,
-  chartDataFile,
-  chartPartOf,
-  isBehaviorObservation,
-  isHistoryObservation,
-  isMemoryObservation,
-  isMemoryTraceLine,
-  memoryExtrasOf,
-  observationsOf,
-  type RunScores,
-  runEvidenceBanner,
-} from '@chi/analysis';
+import { analyzeProfiles, chartDataFile, type RunScores, runEvidenceBanner } from '@chi/analysis';
 import {
   chanceAccuracy,
   compareUtf8,
@@ -24,8 +12,7 @@ import { systemColorScale } from '@chi/figures/internal';
 import { type RequestLayout, RUN_FILES } from '@chi/run';
 import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
-import { type QualityAlphas, type RunManifest, STRATA } from '@chi/spec';
-import { HISTORY_IDS } from '@chi/spec/internal';
+import { type QualityAlphas, STRATA } from '@chi/spec';
 import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
@@ -45,11 +32,13 @@ import {
   type ReleaseCode,
   type ReleaseCodeSection,
 } from './release-code';
+import { BUILT_IN_RELEASE_OUTPUTS } from './release-output-registry';
+import { type ExperimentReleaseOutput, experimentsIncluded } from './release-outputs';
 import { type ReleaseStream, releaseThreads, streamReleaseTask } from './release-workers';
 import { renderHtml, renderMarkdown } from './render-report';
 import type { ReportBlock } from './report-block';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
-import { buildReportDocument, type PilotExperimentsIncluded } from './report-document';
+import { buildReportDocument } from './report-document';
 import { REPORT_VERSION } from './report-version';
 import type { RunRecords } from './run-folder';
 import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './score-run';
@@ -150,12 +139,14 @@ class DerivedFilesInMemory implements DerivedOutput {
 /**
  * Where the release's traces go while the run is scored: each line straight into the trace file
  * its scorer names (`blocks.traceFile`) in the derived output (deflated in memory, or written to
- * disk), and each memory probe of a complete block offered to the case-example selection.
- * Nothing keeps a run's worth of trace objects.
+ * disk), and each line an experiment's release output takes as a case candidate
+ * (`ExperimentReleaseOutput.cases`) offered to the case-example selection. Nothing keeps a run's
+ * worth of trace objects.
  */
 class ReleaseTraceSink implements TraceSink {
   readonly #output: DerivedOutput;
   readonly #scorers: readonly AnyExperimentScorer[];
+  readonly #outputs: readonly ExperimentReleaseOutput[];
   readonly cases: CaseExampleSelector<CaseCandidate>;
 
   constructor(
@@ -163,9 +154,11 @@ class ReleaseTraceSink implements TraceSink {
     perVerdict: number,
     systems: readonly string[],
     scorers: readonly AnyExperimentScorer[],
+    outputs: readonly ExperimentReleaseOutput[],
   ) {
     this.#output = output;
     this.#scorers = scorers;
+    this.#outputs = outputs;
     this.cases = new CaseExampleSelector(perVerdict, systems);
   }
 
@@ -174,107 +167,28 @@ class ReleaseTraceSink implements TraceSink {
     const file = scorer?.blocks?.traceFile(line);
     if (file === undefined) throw new Error(`no trace file for experiment ${experimentId}`);
     this.#output.appendLine(file, `${canonicalJson(line)}\n`);
-    // the case examples are the pilot's memory probes (an output of its fixed release files)
-    if (experimentId !== 'memory' || !line.blockComplete || !isMemoryTraceLine(line)) return;
-    const { systemId, condition, load, worldSeed, trace } = line;
-    this.cases.add({ systemId, condition, load, worldSeed, trace });
+    const cases = this.#outputs.find((o) => o.experimentId === experimentId)?.cases;
+    const candidate = cases?.candidate(line) ?? null;
+    if (candidate !== null) this.cases.add(candidate);
   }
 }
 
 /** The case examples, each chosen probe's notebook read from the run only now. */
-function caseExamplesOf(sink: ReleaseTraceSink, scores: RunScores): CaseExample[] {
-  const blockOf = new Map(
-    observationsOf(scores, 'memory', isMemoryObservation).map((o) => [
-      `${o.systemId}|${o.condition}|${o.load}|${o.worldSeed}`,
-      o.blockId,
-    ]),
+function caseExamplesOf(
+  sink: ReleaseTraceSink,
+  scores: RunScores,
+  outputs: readonly ExperimentReleaseOutput[],
+): CaseExample[] {
+  const lookups = outputs.flatMap((o) =>
+    o.cases === undefined ? [] : [o.cases.notebooks(scores)],
   );
   return sink.cases.examples((probe) => {
-    const blockId =
-      blockOf.get(`${probe.systemId}|${probe.condition}|${probe.load}|${probe.worldSeed}`) ?? '';
-    return (
-      memoryExtrasOf(scores).probeNotebooks.get(
-        `${probe.systemId}|${blockId}|${probe.condition}`,
-      ) ?? null
-    );
+    for (const lookup of lookups) {
+      const notebook = lookup(probe);
+      if (notebook !== null) return notebook;
+    }
+    return null;
   });
-}
-
-/**
- * Per-world results as CSV (the protocol publishes per-world results beside the means), with
- * whether each row enters its estimand's world set: averaging the rows marked `inWorldSet`
- * recomputes the published curve point or distance.
- */
-function perWorldTables(scores: RunScores, data: RunChartData): [string, string][] {
-  const curveWorlds = new Map(
-    chartPartOf(data, 'memory').memory.map((p) => [
-      `${p.systemId}|${p.condition}|${p.load}`,
-      new Set(p.worldSeeds),
-    ]),
-  );
-  const distanceWorlds = new Map(
-    chartPartOf(data, 'history').historyDistances.map((d) => [
-      `${d.systemId}|${d.checkpoint}`,
-      new Set(d.worldSeeds),
-    ]),
-  );
-  const memory = observationsOf(scores, 'memory', isMemoryObservation).map((o) => ({
-    systemId: o.systemId,
-    condition: o.condition,
-    load: o.load,
-    worldSeed: o.worldSeed,
-    blockComplete: o.blockComplete,
-    inWorldSet:
-      curveWorlds.get(`${o.systemId}|${o.condition}|${o.load}`)?.has(o.worldSeed) ?? false,
-    r: o.score.factors.r,
-    t: o.score.factors.t,
-    s: o.score.factors.s,
-    u: o.score.factors.u,
-    i: o.score.factors.i,
-    oneMinusF: o.score.factors.oneMinusF,
-    qualityScore: o.score.qualityScore,
-    unsupportedAffirmativeLures: o.score.lures.unsupportedAffirmative,
-    invalidLures: o.score.lures.invalid,
-    lures: o.score.lures.total,
-    unusableRequests: o.unusableRequests.map((u) => `${u.requestId}: ${u.reason}`).join('; '),
-  }));
-  const history = observationsOf(scores, 'history', isHistoryObservation).flatMap((o) =>
-    o.score.checkpoints.flatMap((c) =>
-      HISTORY_IDS.map((h) => ({
-        systemId: o.systemId,
-        worldSeed: o.worldSeed,
-        blockComplete: o.blockComplete,
-        history: h,
-        checkpoint: c.checkpoint,
-        inDistanceWorldSet:
-          distanceWorlds.get(`${o.systemId}|${c.checkpoint}`)?.has(o.worldSeed) ?? false,
-        accuracy: c.histories[h].accuracy.accuracy.rate,
-        explicitUnknownRate: c.histories[h].accuracy.explicitUnknownRate.rate,
-        invalidRate: c.histories[h].accuracy.invalidRate.rate,
-        decisions: c.histories[h].decisions.join(' '),
-        distanceAB: c.divergence.differentHistories.value,
-        distanceAA2: c.divergence.sameHistory.value,
-        divergence: c.divergence.value,
-      })),
-    ),
-  );
-  const behavior = observationsOf(scores, 'behavior', isBehaviorObservation).map((o) => ({
-    systemId: o.systemId,
-    worldSeed: o.worldSeed,
-    blockComplete: o.blockComplete,
-    R: o.score.axes.R.accuracy.rate,
-    C: o.score.axes.C.accuracy.rate,
-    A: o.score.axes.A.accuracy.rate,
-    I: o.score.axes.I.accuracy.rate,
-    frameInducedChangeRate: o.score.frameInducedChange.rate.rate,
-    framePairsValid: o.score.frameInducedChange.rate.denominator,
-  }));
-  const csv = (rows: readonly Record<string, CsvCell>[]) => toCsv(Object.keys(rows[0] ?? {}), rows);
-  return [
-    ['chart-data/per-world-memory.csv', csv(memory)],
-    ['chart-data/per-world-history.csv', csv(history)],
-    ['chart-data/per-world-behavior.csv', csv(behavior)],
-  ];
 }
 
 /** The columns of `usage.csv`, in order. */
@@ -455,15 +369,6 @@ export function derivedText(derived: DerivedRelease, path: string): string | und
   return derived.files.get(path) ?? derived.packedFiles.get(path)?.text();
 }
 
-/** Which of the pilot's own experiments a manifest includes (the report omits the others). */
-function pilotExperimentsOf(manifest: RunManifest): PilotExperimentsIncluded {
-  return {
-    memory: manifest.experiments.memory !== null,
-    history: manifest.experiments.history !== null,
-    behavior: manifest.experiments.behavior !== null,
-  };
-}
-
 /** The capacity and similarity profiles' figure (with its rows) and report section. */
 async function profileFigureSection(
   data: RunChartData,
@@ -568,6 +473,7 @@ export async function produceDerivedRelease(
     parameters.caseExamplesPerVerdict,
     records.manifest.systems.map((s) => s.id),
     scorers,
+    BUILT_IN_RELEASE_OUTPUTS,
   );
   // one pass over the attempt log feeds every scorer (docs/architecture.md, "Scoring and analysis")
   // (every other block scored on a worker thread when `scoredElsewhere` streams its results)
@@ -626,7 +532,10 @@ export async function produceDerivedRelease(
     'parameters/scoring.json',
     canonicalJson({
       alphas: parameters.alphas,
-      probesPerStratum: manifest.experiments.memory?.probesPerStratum ?? null,
+      ...Object.assign(
+        {},
+        ...BUILT_IN_RELEASE_OUTPUTS.map((output) => output.scoringParameters?.(manifest) ?? {}),
+      ),
       strata: STRATA,
       qualityScore: 'Q_M = r^a_r * t^a_t * s^a_s * u^a_u * i^a_i * (1-f)^a_f, no epsilon floor',
       answerRules:
@@ -657,21 +566,14 @@ export async function produceDerivedRelease(
     }),
   );
   writeUsageCsv(records, files);
-  writeJsonl(files, 'scores/memory.jsonl', observationsOf(scores, 'memory', isMemoryObservation));
-  writeJsonl(
-    files,
-    'scores/history.jsonl',
-    observationsOf(scores, 'history', isHistoryObservation),
-  );
-  writeJsonl(
-    files,
-    'scores/behavior.jsonl',
-    observationsOf(scores, 'behavior', isBehaviorObservation),
-  );
+  for (const output of BUILT_IN_RELEASE_OUTPUTS)
+    for (const [path, values] of output.scoreFiles(scores)) writeJsonl(files, path, values);
   files.file(`scores/${RUN_FILE_NAME.blocks}`, canonicalJson(scores.blocks));
 
   files.file('chart-data/chart-data.json', canonicalJson(chartDataFile(data)));
-  for (const [path, csv] of perWorldTables(scores, data)) files.file(path, csv);
+  // each experiment's fixed files (per-world CSV), through its output adapter
+  for (const output of BUILT_IN_RELEASE_OUTPUTS)
+    for (const [path, text] of output.files({ scores, data })) files.file(path, text);
   const figures = buildFigures(data);
   const rendered: { definition: (typeof figures)[number]; svg: string }[] = [];
   for (const definition of figures) {
@@ -684,18 +586,19 @@ export async function produceDerivedRelease(
   for (const [path, text] of modules.files) files.file(path, text);
   const moduleFigures = await buildModuleFigures(data, modules);
   for (const [path, text] of moduleFigures.files) files.file(path, text);
-  const caseExamples = caseExamplesOf(traces, scores);
+  const caseExamples = caseExamplesOf(traces, scores, BUILT_IN_RELEASE_OUTPUTS);
   files.file('chart-data/case-examples.json', canonicalJson(caseExamples));
 
-  const experiments = pilotExperimentsOf(manifest);
-  // capacity p and similarity h are profiles of the memory and behavioral tasks: a run with
-  // neither (only opt-in environments) keeps the profile tables (the README lists them) but has
+  const experiments = experimentsIncluded(manifest, BUILT_IN_RELEASE_OUTPUTS);
+  // capacity p and similarity h are profiles of the experiments whose output says so
+  // (`profiles`): a run with none of them (only opt-in environments) keeps the profile tables (the README lists them) but has
   // no profile figure or section
   for (const [path, text] of profileFiles(profiles)) files.file(path, text);
-  const profileSection =
-    experiments.memory || experiments.behavior
-      ? await profileFigureSection(data, profiles, rendered.length + 1)
-      : { files: new Map<string, string>(), blocks: [] };
+  const profileSection = BUILT_IN_RELEASE_OUTPUTS.some(
+    (output) => output.profiles && experiments[output.experimentId],
+  )
+    ? await profileFigureSection(data, profiles, rendered.length + 1)
+    : { files: new Map<string, string>(), blocks: [] };
   for (const [path, text] of profileSection.files) files.file(path, text);
   const blocks = buildReportDocument({
     data,

@@ -1,24 +1,11 @@
 import type { RunChartData } from '@chi/analysis';
-import { chartPartOf } from '@chi/analysis';
-import type { EimcEntry } from '@chi/analysis/internal';
 import { partialRunText, runCompleteness } from '@chi/report/internal';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { EvidenceClass, RunStatus } from '@chi/spec';
-
-function eimcText(entry: EimcEntry | undefined): string {
-  if (entry === undefined) return '—';
-  if (entry.status === 'no_passing_load' || entry.value === null) return 'none';
-  return entry.status === 'lower_bound' ? `>=${entry.value}` : String(entry.value);
-}
+import { RUN_HEADLINES, type RunHeadline } from './run-headlines';
 
 function usd(amount: number): string {
   return `${amount.toFixed(amount < 1 ? 4 : 2)} USD`;
-}
-
-/** The worlds a system's EIMC rests on, of the planned worlds: `4/4`, or `1/8` in a partial run. */
-function worldsText(data: RunChartData, systemId: string, plannedWorlds: number): string {
-  const entry = chartPartOf(data, 'memory').eimc.find((e) => e.systemId === systemId);
-  return entry === undefined ? '—' : `${entry.worlds}/${plannedWorlds}`;
 }
 
 const NOT_LIVE_WORDS: Readonly<Record<Exclude<EvidenceClass, 'live_model'>, string>> = {
@@ -51,40 +38,29 @@ function evidenceSuffix(systems: RunChartData['run']['systems']): string {
 }
 
 /**
- * The few headline numbers `chi pilot` prints to stdout before the release path: EIMC per system
- * at each tau (`>=N` a lower bound: the largest tested load passed; `none`: no load passed) with
- * the worlds it rests on, the failed requests and the spend. A partial run (a block not complete)
- * says so first, with its complete worlds of planned, so an EIMC of 1 of 8 worlds never reads as
- * the run's. Scripted results are labelled as such.
+ * The few headline numbers `chi pilot` prints to stdout before the release path: each registered
+ * experiment's table ({@link RUN_HEADLINES}: the capacity EIMC per system at each tau with the
+ * worlds it rests on), the failed requests and the spend. A partial run (a block not complete)
+ * says so under the first title, with its complete worlds of planned, so an estimate of 1 of 8
+ * worlds never reads as the run's. Scripted results are labelled as such.
  */
-export function formatHeadline(data: RunChartData, status: RunStatus): string[] {
-  const taus = [...new Set(chartPartOf(data, 'memory').eimc.map((entry) => entry.tau))].sort(
-    (a, b) => a - b,
-  );
+export function formatHeadline(
+  data: RunChartData,
+  status: RunStatus,
+  headlines: readonly RunHeadline[] = RUN_HEADLINES,
+): string[] {
   const systems = data.run.systems;
-  const width = Math.max(6, ...systems.map((system) => system.id.length));
   const completeness = runCompleteness(data);
   const partial = partialRunText(completeness);
-  const lines = [
-    `EIMC (largest tested load with Q_M >= tau; >=N lower bound, none = no passing load)${evidenceSuffix(systems)}:`,
-    ...(partial === null
-      ? []
-      : [
-          `  PARTIAL RUN — ${partial}: every number below rests on the complete worlds only, not the ${completeness.plannedWorlds} planned; resume the run for the planned estimate.`,
-        ]),
-    `  ${'system'.padEnd(width)}  ${taus.map((tau) => `tau ${tau}`.padStart(9)).join(' ')}   worlds`,
-  ];
-  for (const system of systems) {
-    const cells = taus.map((tau) =>
-      eimcText(
-        chartPartOf(data, 'memory').eimc.find(
-          (entry) => entry.systemId === system.id && entry.tau === tau,
-        ),
-      ).padStart(9),
-    );
-    const worlds = worldsText(data, system.id, completeness.plannedWorlds).padStart(8);
-    lines.push(`  ${system.id.padEnd(width)}  ${cells.join(' ')} ${worlds}`);
-  }
+  const lines: string[] = [];
+  headlines.forEach((headline, index) => {
+    lines.push(`${headline.title}${index === 0 ? evidenceSuffix(systems) : ''}:`);
+    if (index === 0 && partial !== null)
+      lines.push(
+        `  PARTIAL RUN — ${partial}: every number below rests on the complete worlds only, not the ${completeness.plannedWorlds} planned; resume the run for the planned estimate.`,
+      );
+    lines.push(...headline.table(data, completeness.plannedWorlds));
+  });
   const spend =
     status.spend.ceilingUsd === 0 && status.spend.chargedUsd === 0
       ? 'no spend (no paid request)'
