@@ -28,11 +28,11 @@ import {
 } from '@chi/spec';
 import { corpusPerLoadFold } from './corpus-per-load';
 import { asReportScorer } from './experiment-scorers/scorer-host';
-import { plannedRequestOf } from './plan-view';
 import { bytesStoredFold } from './record-rows/bytes-stored';
 import { transcriptReplayRows } from './record-rows/transcript-replay';
 import { wordingAgreementRows } from './record-rows/wording-agreement';
-import type { RunRecords } from './run-folder';
+import { plannedRequestOf } from './run-folder/plan-view';
+import type { RunRecords } from './run-folder/run-folder';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
 export interface AnalyzeRunOptions {

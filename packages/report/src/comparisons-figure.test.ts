@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
 import { analyzeRun } from './analyze-run';
-import { readRunFolder } from './run-folder';
+import { readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 describe('comparisonsFigure', () => {

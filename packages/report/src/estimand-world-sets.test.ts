@@ -2,7 +2,7 @@ import { type EstimandWorldSets, estimandWorldSets } from '@chi/analysis/interna
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { readRunFolder } from './run-folder';
+import { readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 describe('estimandWorldSets', () => {

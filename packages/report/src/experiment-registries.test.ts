@@ -24,7 +24,7 @@ import type { ReportBlock } from './report-block';
 import { buildReportDocument } from './report-document';
 import { type ExperimentSection, figureBlocks, heading, type ReportInput } from './report-section';
 import { BUILT_IN_SECTIONS } from './report-sections';
-import { type RunRecords, readRunFolder } from './run-folder';
+import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 // An experiment added from outside (`x-tally`, a test fixture) contributes an analysis part, a

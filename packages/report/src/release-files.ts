@@ -23,8 +23,6 @@ import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { figureFiles } from './figure-files';
 import { RELEASE_INTERVAL_METHOD } from './interval-wording';
-import { PackedText } from './packed-text';
-import { plannedRequestOf } from './plan-view';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
   describeReleaseCode,
@@ -40,7 +38,9 @@ import type { ReportBlock } from './report-block';
 import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
 import { buildReportDocument } from './report-document';
 import { REPORT_VERSION } from './report-version';
-import type { RunRecords } from './run-folder';
+import { PackedText } from './run-folder/packed-text';
+import { plannedRequestOf } from './run-folder/plan-view';
+import type { RunRecords } from './run-folder/run-folder';
 import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { QualityAlphas } from '@chi/spec';
-import { type RawMismatch, rawConsistency } from './raw-consistency';
 import { type RawFilesTask, type RawFileWritten, writeRawReleaseFiles } from './raw-release-files';
-import { readRunFolder } from './run-folder';
+import { type RawMismatch, rawConsistency } from './run-folder/raw-consistency';
+import { readRunFolder } from './run-folder/run-folder';
 import { scoreRunBlocks } from './score-run';
 import { checkSha256Sums, type Sha256SumsProblem } from './sha256-sums';
 

@@ -6,7 +6,7 @@ import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-block';
 import { type ExperimentSection, type HeadlineColumn, includes } from './report-section';
 import { BUILT_IN_SECTIONS } from './report-sections';
-import { partialRunText, runCompleteness } from './run-completeness';
+import { partialRunText, runCompleteness } from './run-folder/run-completeness';
 
 /** The headline columns of the experiments the run includes, in registry order. */
 function headlineColumns(

@@ -21,11 +21,11 @@ import {
   checkedScorers,
 } from './experiment-scorers/scorer-registry';
 import { scorerRequestOf } from './experiment-scorers/scorer-request';
-import { PackedObservations } from './packed-observations';
-import { groupRequestOrdinals, requestsAt } from './plan-view';
-import { PlannedOutcomes } from './planned-outcomes';
-import type { RunRecords } from './run-folder';
-import { requestRecordFile } from './run-integrity';
+import { PackedObservations } from './run-folder/packed-observations';
+import { groupRequestOrdinals, requestsAt } from './run-folder/plan-view';
+import { PlannedOutcomes } from './run-folder/planned-outcomes';
+import type { RunRecords } from './run-folder/run-folder';
+import { requestRecordFile } from './run-folder/run-integrity';
 import type { ScoresExtension, ScoresExtensionRun } from './score-extras';
 
 /**

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { compareReleaseFile } from './compare-release-file';
 import { DerivedFilesOnDisk } from './derived-output';
 import { failpoint } from './failpoint';
-import { rawConsistency } from './raw-consistency';
 import { isCodePath } from './release-code';
 import {
   DEFAULT_RELEASE_PARAMETERS,
@@ -24,7 +23,8 @@ import { type ReleaseKind, releaseKindOf } from './release-kind';
 import type { RawRecordsChecked } from './release-tasks';
 import { type ReleaseStream, releaseWorkersAvailable, startReleaseTask } from './release-workers';
 import { REPORT_VERSION } from './report-version';
-import { type RunRecords, readRunFolder } from './run-folder';
+import { rawConsistency } from './run-folder/raw-consistency';
+import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { checkSha256Sums, listTreeFiles, type Sha256SumsProblem } from './sha256-sums';
 import type { VerifyMismatch } from './verify-mismatch';
 

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { INSPECT_LISTING_FILE, inspectListing } from './inspect/inspect-listing';
 import { inspectLogs } from './inspect/inspect-log';
-import { readRunFolder } from './run-folder';
+import { readRunFolder } from './run-folder/run-folder';
 
 /** What {@link writeInspectLogs} wrote. */
 export interface InspectExportSummary {

@@ -19,7 +19,7 @@ import {
 } from './release-files';
 import type { ReleaseKind } from './release-kind';
 import { type ReleaseTask, startReleaseTask } from './release-workers';
-import { type RunRecords, readRunFolder } from './run-folder';
+import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import type { SecretFinding } from './secrets';
 import {
   formatSha256Sums,

@@ -6,7 +6,7 @@ import {
   type TraceLineBase,
 } from '@chi/analysis';
 import { MemoryTaxonomyCounter } from '@chi/analysis/internal';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 import type { ScoresExtension, ScoresExtensionRun } from '../score-extras';
 import { probeNotebooksOf } from './probe-notebooks';
 

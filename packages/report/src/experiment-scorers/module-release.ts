@@ -6,7 +6,7 @@ import { canonicalJson } from '../canonical-json';
 import { type CsvCell, toCsv } from '../csv';
 import { formatNumber } from '../format-number';
 import type { ReportBlock } from '../report-block';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /** One scored module experiment of a run: its scorer, estimates and report section. */
 export interface ModuleSection {

@@ -7,7 +7,7 @@ import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { analyzeRun } from '../analyze-run';
 import { sha256Hex } from '../canonical-json';
-import { readRunFolder } from '../run-folder';
+import { readRunFolder } from '../run-folder/run-folder';
 import { scoreRun } from '../score-run';
 import { writeInspectLogs } from '../write-inspect-logs';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';

@@ -11,7 +11,7 @@ import { scoreModule } from '../experiment-scorers/module-scores';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
 import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
 import { REPORT_VERSION } from '../report-version';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 import { scoreRun } from '../score-run';
 import {
   addItemAccuracy,

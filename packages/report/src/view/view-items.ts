@@ -15,7 +15,7 @@ import { jsonBlockIds, runFolderPaths } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import { HISTORY_IDS } from '@chi/spec/internal';
 import { formatTrace } from '../case-examples';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /** One scored item (memory probe, history decision, behavioral item) as the viewer lists it. */
 export interface ViewItem {

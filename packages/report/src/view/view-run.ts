@@ -12,10 +12,10 @@ import {
   type RenderedRequest,
 } from '@chi/spec';
 import { NotebookSnapshotSchema } from '@chi/spec/internal';
-import { requestsAt } from '../plan-view';
 import type { ReportBlock } from '../report-block';
 import { comparisonBlocks } from '../report-comparisons';
 import { summaryBlocks } from '../report-summary';
+import { requestsAt } from '../run-folder/plan-view';
 import { scoreRun } from '../score-run';
 import { cellOfRequest, type ViewCellRef, type ViewItem, viewItemsOf } from './view-items';
 import {

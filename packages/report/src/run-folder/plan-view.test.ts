@@ -4,7 +4,7 @@ import type { RunPlan } from '@chi/spec';
 import { RunPlanSchema } from '@chi/spec/internal';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './__fixtures__/temp-dir';
+import { tempDir } from '../__fixtures__/temp-dir';
 import { groupRequestOrdinals, readPlanView, requestOrdinalOf, requestsAt } from './plan-view';
 
 /** Strings with what a JSON writer escapes or a hand-edited file may hold: quotes, `\`, non-ASCII. */

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openRunFolder } from '@chi/run';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from './__fixtures__/temp-dir';
+import { tempDir } from '../__fixtures__/temp-dir';
 import { RequestIndexOnDisk } from './request-index-on-disk';
 
 function line(requestId: string, sha: string, inputBytes: number): string {

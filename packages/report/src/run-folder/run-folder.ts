@@ -57,7 +57,7 @@ import {
   SmokeResultSchema,
 } from '@chi/spec/internal';
 import { z } from 'zod';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { canonicalJson, sha256Hex } from '../canonical-json';
 import { readPlanView } from './plan-view';
 import { RequestIndexOnDisk, readRequestOnDisk } from './request-index-on-disk';
 import { readRunCalibration } from './run-calibration';

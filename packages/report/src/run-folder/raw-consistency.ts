@@ -1,8 +1,8 @@
 import { RUN_FILE_NAME } from '@chi/run/internal';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { canonicalJson, sha256Hex } from '../canonical-json';
+import type { VerifyMismatch } from '../verify-mismatch';
 import type { RunRecords } from './run-folder';
 import { requestRecordFile } from './run-integrity';
-import type { VerifyMismatch } from './verify-mismatch';
 
 /** A mismatch of the raw records' internal hashes (kind `raw`). */
 export type RawMismatch = VerifyMismatch;

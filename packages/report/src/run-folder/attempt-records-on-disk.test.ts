@@ -5,9 +5,9 @@ import { readAttemptLogLean } from '@chi/run/internal';
 import { type AttemptRecord, AttemptRecordSchema } from '@chi/spec';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { canonicalJson, sha256Hex } from '../canonical-json';
 
 /** The whole log parsed at once: what the on-demand records must be equal to. */
 async function parsedLog(path: string): Promise<AttemptRecord[]> {

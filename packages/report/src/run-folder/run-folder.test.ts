@@ -7,11 +7,11 @@ import { AttemptRecordSchema } from '@chi/spec';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { canonicalJson, sha256Hex } from '../canonical-json';
+import { scoreRun } from '../score-run';
 import { parseJsonLines, readRunFolder } from './run-folder';
-import { scoreRun } from './score-run';
 
 describe('readRunFolder', () => {
   let dir: { path: string; remove: () => Promise<void> };

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { canonicalJson, readAttemptLog, sha256Hex } from '@chi/run';
 import { openRun } from '@chi/run/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
 
 describe("openRun (@chi/run) on the report's fixture run", () => {
   let dir: { path: string; remove: () => Promise<void> };
