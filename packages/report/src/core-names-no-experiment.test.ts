@@ -19,14 +19,14 @@ const PACKAGES = join(import.meta.dirname, '..', '..');
 const CORE_FILES = [
   'analysis/src/analysis-context.ts',
   'analysis/src/comparison-analysis.ts',
-  'report/src/analyze-run.ts',
+  'report/src/scoring/analyze-run.ts',
   'figures/src/figures.ts',
   'report/src/report-document.ts',
   'report/src/report-summary.ts',
   'report/src/release-files.ts',
   'report/src/write-release.ts',
   'report/src/verify-release.ts',
-  'report/src/score-run.ts',
+  'report/src/scoring/score-run.ts',
   'report/src/inspect/headline-metrics.ts',
   'pilot/src/cli/run-summary.ts',
 ];

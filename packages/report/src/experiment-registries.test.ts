@@ -18,14 +18,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { analyzeRun } from './analyze-run';
 import { renderMarkdown } from './render-report';
 import type { ReportBlock } from './report-block';
 import { buildReportDocument } from './report-document';
 import { type ExperimentSection, figureBlocks, heading, type ReportInput } from './report-section';
 import { BUILT_IN_SECTIONS } from './report-sections';
 import { type RunRecords, readRunFolder } from './run-folder/run-folder';
-import { scoreRun } from './score-run';
+import { analyzeRun } from './scoring/analyze-run';
+import { scoreRun } from './scoring/score-run';
 
 // An experiment added from outside (`x-tally`, a test fixture) contributes an analysis part, a
 // figure and a report section through the three registries: its scorer's `analysis` (which

@@ -18,6 +18,6 @@ export { renderHtml, renderMarkdown } from './render-report';
 export type { ReportBlock, ReportFigure } from './report-block';
 export { partialRunText, runCompleteness } from './run-folder/run-completeness';
 export { readRunFolder } from './run-folder/run-folder';
-export { scoreRun } from './score-run';
+export { scoreRun } from './scoring/score-run';
 // The study report's cell format: `chi study report` writes it, the study page reads it back.
 export { fixedCell, fixedNumber } from './view/view-study-svg';

@@ -13,7 +13,6 @@ import { type RequestLayout, RUN_FILES } from '@chi/run';
 import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { type QualityAlphas, STRATA } from '@chi/spec';
-import { type AnalyzeRunOptions, analyzeRun, EXPLORATORY_BELOW_WORLDS } from './analyze-run';
 import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
 import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
@@ -41,7 +40,12 @@ import { REPORT_VERSION } from './report-version';
 import { PackedText } from './run-folder/packed-text';
 import { plannedRequestOf } from './run-folder/plan-view';
 import type { RunRecords } from './run-folder/run-folder';
-import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './score-run';
+import {
+  type AnalyzeRunOptions,
+  analyzeRun,
+  EXPLORATORY_BELOW_WORLDS,
+} from './scoring/analyze-run';
+import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './scoring/score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {

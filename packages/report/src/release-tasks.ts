@@ -5,7 +5,7 @@ import type { QualityAlphas } from '@chi/spec';
 import { type RawFilesTask, type RawFileWritten, writeRawReleaseFiles } from './raw-release-files';
 import { type RawMismatch, rawConsistency } from './run-folder/raw-consistency';
 import { readRunFolder } from './run-folder/run-folder';
-import { scoreRunBlocks } from './score-run';
+import { scoreRunBlocks } from './scoring/score-run';
 import { checkSha256Sums, type Sha256SumsProblem } from './sha256-sums';
 
 /** What the checks of a release that need no recomputation found. */

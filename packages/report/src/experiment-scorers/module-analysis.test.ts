@@ -4,7 +4,7 @@ import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
 import type { RunRecords } from '../run-folder/run-folder';
-import { scoreRun } from '../score-run';
+import { scoreRun } from '../scoring/score-run';
 import { buildModuleRelease } from './module-release';
 import { BUILT_IN_SCORERS } from './scorer-registry';
 

@@ -18,7 +18,7 @@ import { tempDir } from '../__fixtures__/temp-dir';
 import { buildDerivedRelease } from '../release-files';
 import { PlannedOutcomes } from '../run-folder/planned-outcomes';
 import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
-import { scoreRun } from '../score-run';
+import { scoreRun } from '../scoring/score-run';
 import { BUILT_IN_SCORERS, checkedScorers, scorerOfBlock } from './scorer-registry';
 
 describe('BUILT_IN_SCORERS', () => {

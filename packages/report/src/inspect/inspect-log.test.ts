@@ -5,10 +5,10 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { analyzeRun } from '../analyze-run';
 import { sha256Hex } from '../canonical-json';
 import { readRunFolder } from '../run-folder/run-folder';
-import { scoreRun } from '../score-run';
+import { analyzeRun } from '../scoring/analyze-run';
+import { scoreRun } from '../scoring/score-run';
 import { writeInspectLogs } from '../write-inspect-logs';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { canonicalJson, sha256Hex } from '../canonical-json';
-import { scoreRun } from '../score-run';
+import { scoreRun } from '../scoring/score-run';
 import { parseJsonLines, readRunFolder } from './run-folder';
 
 describe('readRunFolder', () => {

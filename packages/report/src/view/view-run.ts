@@ -16,7 +16,7 @@ import type { ReportBlock } from '../report-block';
 import { comparisonBlocks } from '../report-comparisons';
 import { summaryBlocks } from '../report-summary';
 import { requestsAt } from '../run-folder/plan-view';
-import { scoreRun } from '../score-run';
+import { scoreRun } from '../scoring/score-run';
 import { cellOfRequest, type ViewCellRef, type ViewItem, viewItemsOf } from './view-items';
 import {
   readViewProgressWithStates,

@@ -22,10 +22,10 @@ import { eimcFromScores, scoreHistory } from '@chi/scoring';
 import type { Decision, HistoryId } from '@chi/spec';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { analyzeRun } from './analyze-run';
-import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 /** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */

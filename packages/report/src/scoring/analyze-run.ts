@@ -26,13 +26,13 @@ import {
   InvalidArgumentError,
   type QualityAlphas,
 } from '@chi/spec';
+import { asReportScorer } from '../experiment-scorers/scorer-host';
+import { bytesStoredFold } from '../record-rows/bytes-stored';
+import { transcriptReplayRows } from '../record-rows/transcript-replay';
+import { wordingAgreementRows } from '../record-rows/wording-agreement';
+import { plannedRequestOf } from '../run-folder/plan-view';
+import type { RunRecords } from '../run-folder/run-folder';
 import { corpusPerLoadFold } from './corpus-per-load';
-import { asReportScorer } from './experiment-scorers/scorer-host';
-import { bytesStoredFold } from './record-rows/bytes-stored';
-import { transcriptReplayRows } from './record-rows/transcript-replay';
-import { wordingAgreementRows } from './record-rows/wording-agreement';
-import { plannedRequestOf } from './run-folder/plan-view';
-import type { RunRecords } from './run-folder/run-folder';
 
 /** Options of {@link analyzeRun}; every default is recorded in the release's analysis parameters. */
 export interface AnalyzeRunOptions {

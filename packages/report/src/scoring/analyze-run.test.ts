@@ -13,10 +13,10 @@ import {
   traceLinesOf,
 } from '@chi/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { analyzeRun, defaultRunId } from './analyze-run';
-import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 /** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
@@ -220,8 +220,8 @@ describe('analyzeRun with a load that has no complete world', () => {
       });
       expect(point?.blocks).toEqual({ planned: 1, complete: 0, incomplete: 1, missing: 0 });
       expect(data.eimc).toEqual([]);
-      const { buildReportDocument } = await import('./report-document');
-      const { renderMarkdown } = await import('./render-report');
+      const { buildReportDocument } = await import('../report-document');
+      const { renderMarkdown } = await import('../render-report');
       const markdown = renderMarkdown(
         buildReportDocument({ data: runChartData(data), figures: [], caseExamples: [] }),
       );

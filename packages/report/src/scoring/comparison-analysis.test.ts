@@ -15,10 +15,10 @@ import type { ComparisonRow } from '@chi/analysis/internal';
 import { comparisonPairs, eimcCensoring } from '@chi/analysis/internal';
 import { InvalidArgumentError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { analyzeRun } from './analyze-run';
-import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 /** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */

@@ -15,10 +15,10 @@ import { heldAsArrays } from '@chi/analysis/test';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { analyzeRun } from './analyze-run';
-import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 describe('scoreRun', () => {

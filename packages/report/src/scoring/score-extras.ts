@@ -1,5 +1,5 @@
 import type { ObservationBase, TraceLineBase } from '@chi/analysis';
-import type { RunRecords } from './run-folder/run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /**
  * What one experiment's scores carry beyond its observations and traces (`ExperimentScores.extras`

@@ -2,10 +2,10 @@ import type { RunChartData } from '@chi/analysis';
 import { renderFigureSvg } from '@chi/figures';
 import { comparisonsFigure } from '@chi/figures/internal';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { readRunFolder } from '../run-folder/run-folder';
 import { analyzeRun } from './analyze-run';
-import { readRunFolder } from './run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 describe('comparisonsFigure', () => {

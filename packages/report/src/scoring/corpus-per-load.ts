@@ -1,7 +1,7 @@
 import type { CorpusRow } from '@chi/analysis/internal';
 import type { AttemptRecord } from '@chi/spec';
-import { plannedRequestOf } from './run-folder/plan-view';
-import type { RunRecords } from './run-folder/run-folder';
+import { plannedRequestOf } from '../run-folder/plan-view';
+import type { RunRecords } from '../run-folder/run-folder';
 
 type CorpusEntry = { load: number; bytes: number; tokens: number | null };
 

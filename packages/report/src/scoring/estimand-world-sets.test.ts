@@ -1,8 +1,8 @@
 import { type EstimandWorldSets, estimandWorldSets } from '@chi/analysis/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { readRunFolder } from './run-folder/run-folder';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { readRunFolder } from '../run-folder/run-folder';
 import { scoreRun } from './score-run';
 
 describe('estimandWorldSets', () => {

@@ -13,19 +13,19 @@ import {
   type QualityAlphas,
   RunFolderDamagedError,
 } from '@chi/spec';
-import { scoreModule } from './experiment-scorers/module-scores';
-import type { ReportScorer } from './experiment-scorers/scorer-host';
+import { scoreModule } from '../experiment-scorers/module-scores';
+import type { ReportScorer } from '../experiment-scorers/scorer-host';
 import {
   BUILT_IN_SCORERS,
   BUILT_IN_SCORES_EXTENSIONS,
   checkedScorers,
-} from './experiment-scorers/scorer-registry';
-import { scorerRequestOf } from './experiment-scorers/scorer-request';
-import { PackedObservations } from './run-folder/packed-observations';
-import { groupRequestOrdinals, requestsAt } from './run-folder/plan-view';
-import { PlannedOutcomes } from './run-folder/planned-outcomes';
-import type { RunRecords } from './run-folder/run-folder';
-import { requestRecordFile } from './run-folder/run-integrity';
+} from '../experiment-scorers/scorer-registry';
+import { scorerRequestOf } from '../experiment-scorers/scorer-request';
+import { PackedObservations } from '../run-folder/packed-observations';
+import { groupRequestOrdinals, requestsAt } from '../run-folder/plan-view';
+import { PlannedOutcomes } from '../run-folder/planned-outcomes';
+import type { RunRecords } from '../run-folder/run-folder';
+import { requestRecordFile } from '../run-folder/run-integrity';
 import type { ScoresExtension, ScoresExtensionRun } from './score-extras';
 
 /**

@@ -1,7 +1,7 @@
 import type { RunPlan } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
+import type { RunRecords } from '../run-folder/run-folder';
 import { corpusPerLoad } from './corpus-per-load';
-import type { RunRecords } from './run-folder/run-folder';
 
 // Hand-worked: two loads; at load 32 two systems' encode requests of 1000 and 1200 bytes (one
 // retried: its latest attempt counts once), one reporting 260 prompt tokens; at load 64 one
