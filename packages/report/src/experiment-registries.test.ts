@@ -18,11 +18,16 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { renderMarkdown } from './render-report';
-import type { ReportBlock } from './report-block';
-import { buildReportDocument } from './report-document';
-import { type ExperimentSection, figureBlocks, heading, type ReportInput } from './report-section';
-import { BUILT_IN_SECTIONS } from './report-sections';
+import { renderMarkdown } from './document/render-report';
+import type { ReportBlock } from './document/report-block';
+import { buildReportDocument } from './document/report-document';
+import {
+  type ExperimentSection,
+  figureBlocks,
+  heading,
+  type ReportInput,
+} from './document/report-section';
+import { BUILT_IN_SECTIONS } from './document/report-sections';
 import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import { analyzeRun } from './scoring/analyze-run';
 import { scoreRun } from './scoring/score-run';

@@ -19,8 +19,8 @@ export {
   type RunFacts,
   runEvidenceBanner,
 } from '@chi/analysis';
+export { formatEstimate } from './document/format-number';
 export { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-export { formatEstimate } from './format-number';
 export type { ReleaseCode } from './release-code';
 export type { ReleaseParameters } from './release-files';
 export type { ReleaseKind, ReleaseKindDerived } from './release-kind';

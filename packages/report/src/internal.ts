@@ -6,6 +6,8 @@
  * @packageDocumentation
  */
 export { parseCsv } from './csv';
+export { renderHtml, renderMarkdown } from './document/render-report';
+export type { ReportBlock, ReportFigure } from './document/report-block';
 export {
   type ModuleScoringSource,
   scoreModule,
@@ -14,8 +16,6 @@ export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
 export { packReleaseCode } from './release-code';
-export { renderHtml, renderMarkdown } from './render-report';
-export type { ReportBlock, ReportFigure } from './report-block';
 export { partialRunText, runCompleteness } from './run-folder/run-completeness';
 export { readRunFolder } from './run-folder/run-folder';
 export { scoreRun } from './scoring/score-run';

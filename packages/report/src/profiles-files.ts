@@ -2,8 +2,8 @@ import type { LayeredEstimate, ProfilesData } from '@chi/analysis/internal';
 import type { FigureDefinition } from '@chi/figures';
 import { canonicalJson } from './canonical-json';
 import { type CsvCell, toCsv } from './csv';
-import { formatNumber } from './format-number';
-import type { ReportBlock } from './report-block';
+import { formatNumber } from './document/format-number';
+import type { ReportBlock } from './document/report-block';
 
 /** One table of the profiles: a CSV file and the same rows in the report. */
 interface ProfileTable {

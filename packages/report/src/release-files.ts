@@ -17,11 +17,15 @@ import { canonicalJson } from './canonical-json';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
 import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
 import type { DerivedOutput } from './derived-output';
+import { RELEASE_INTERVAL_METHOD } from './document/interval-wording';
+import { renderHtml, renderMarkdown } from './document/render-report';
+import type { ReportBlock } from './document/report-block';
+import { buildCasesDocument, REPORT_CASES_FILES } from './document/report-cases';
+import { buildReportDocument } from './document/report-document';
 import { buildModuleFigures } from './experiment-scorers/module-figures-release';
 import { buildModuleRelease } from './experiment-scorers/module-release';
 import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { figureFiles } from './figure-files';
-import { RELEASE_INTERVAL_METHOD } from './interval-wording';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
   describeReleaseCode,
@@ -32,10 +36,6 @@ import {
 import { BUILT_IN_RELEASE_OUTPUTS } from './release-output-registry';
 import { type ExperimentReleaseOutput, experimentsIncluded } from './release-outputs';
 import { type ReleaseStream, releaseThreads, streamReleaseTask } from './release-workers';
-import { renderHtml, renderMarkdown } from './render-report';
-import type { ReportBlock } from './report-block';
-import { buildCasesDocument, REPORT_CASES_FILES } from './report-cases';
-import { buildReportDocument } from './report-document';
 import { REPORT_VERSION } from './report-version';
 import { PackedText } from './run-folder/packed-text';
 import { plannedRequestOf } from './run-folder/plan-view';

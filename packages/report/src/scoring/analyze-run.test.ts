@@ -220,8 +220,8 @@ describe('analyzeRun with a load that has no complete world', () => {
       });
       expect(point?.blocks).toEqual({ planned: 1, complete: 0, incomplete: 1, missing: 0 });
       expect(data.eimc).toEqual([]);
-      const { buildReportDocument } = await import('../report-document');
-      const { renderMarkdown } = await import('../render-report');
+      const { buildReportDocument } = await import('../document/report-document');
+      const { renderMarkdown } = await import('../document/render-report');
       const markdown = renderMarkdown(
         buildReportDocument({ data: runChartData(data), figures: [], caseExamples: [] }),
       );

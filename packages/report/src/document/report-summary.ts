@@ -1,12 +1,12 @@
 import type { RunChartData } from '@chi/analysis';
 import type { ReportSystem } from '@chi/analysis/internal';
 import { systemLabel } from '@chi/analysis/internal';
+import { partialRunText, runCompleteness } from '../run-folder/run-completeness';
 import { formatUsd } from './format-number';
 import { intervalWords } from './interval-wording';
 import type { ReportBlock } from './report-block';
 import { type ExperimentSection, type HeadlineColumn, includes } from './report-section';
 import { BUILT_IN_SECTIONS } from './report-sections';
-import { partialRunText, runCompleteness } from './run-folder/run-completeness';
 
 /** The headline columns of the experiments the run includes, in registry order. */
 function headlineColumns(

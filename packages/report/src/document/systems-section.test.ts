@@ -1,9 +1,9 @@
 import type { RunChartData } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { describe, expect, it } from 'vitest';
+import { returnedIdentifiers } from '../scoring/analyze-run';
 import { renderMarkdown } from './render-report';
 import { buildReportDocument } from './report-document';
-import { returnedIdentifiers } from './scoring/analyze-run';
 import { SYSTEM_CAVEATS, systemsBlocks } from './systems-section';
 
 /** The sample data with one live system and the manifest facts of a current pilot manifest. */
