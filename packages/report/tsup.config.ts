@@ -17,5 +17,5 @@ export default [
     },
     { splitting: true },
   ),
-  verifierBuild('src/verify-bin.ts'),
+  verifierBuild('src/verify/verify-bin.ts'),
 ];

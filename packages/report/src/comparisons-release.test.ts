@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { verifyRelease } from './verify-release';
+import { verifyRelease } from './verify/verify-release';
 import { openViewRun } from './view/view-run';
 import { writeRelease } from './write-release';
 

@@ -25,7 +25,7 @@ const CORE_FILES = [
   'report/src/document/report-summary.ts',
   'report/src/release-files.ts',
   'report/src/write-release.ts',
-  'report/src/verify-release.ts',
+  'report/src/verify/verify-release.ts',
   'report/src/scoring/score-run.ts',
   'report/src/inspect/headline-metrics.ts',
   'pilot/src/cli/run-summary.ts',

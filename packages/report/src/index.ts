@@ -32,13 +32,13 @@ export {
   type Sha256SumsProblem,
   writeSha256Sums,
 } from './sha256-sums';
-export { runVerifyCli, type VerifyCliIo } from './verify-cli';
+export { runVerifyCli, type VerifyCliIo } from './verify/verify-cli';
 export {
   type VerifyMismatch,
   type VerifyReleaseOptions,
   type VerifyReport,
   verifyRelease,
-} from './verify-release';
+} from './verify/verify-release';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';
 export type { ViewedRelease, ViewKind, ViewKindPage } from './view/view-kind';

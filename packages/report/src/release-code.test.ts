@@ -13,7 +13,7 @@ import {
   tarballName,
 } from './release-code';
 import { readTarGzip } from './tar-gzip';
-import { verifyRelease } from './verify-release';
+import { verifyRelease } from './verify/verify-release';
 import { writeRelease } from './write-release';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir';
 import type { ReleaseKind } from './release-kind';
 import { writeSha256Sums } from './sha256-sums';
-import { verifyRelease } from './verify-release';
+import { verifyRelease } from './verify/verify-release';
 import { SecretLeakError, writeRelease } from './write-release';
 
 /**

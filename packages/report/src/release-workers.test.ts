@@ -18,7 +18,7 @@ import {
   WORKERS_ENV,
 } from './release-workers';
 import { hashTree } from './sha256-sums';
-import { verifyRelease } from './verify-release';
+import { verifyRelease } from './verify/verify-release';
 import { writeRelease } from './write-release';
 
 /**

@@ -1,6 +1,6 @@
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import { canonicalJson, sha256Hex } from '../canonical-json';
-import type { VerifyMismatch } from '../verify-mismatch';
+import type { VerifyMismatch } from '../verify/verify-mismatch';
 import type { RunRecords } from './run-folder';
 import { requestRecordFile } from './run-integrity';
 

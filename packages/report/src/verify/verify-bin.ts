@@ -4,9 +4,9 @@
  * The build bundles it with every runtime dependency (`tsup.config.ts`), so a copy of a release
  * verifies on a machine with Node.js alone, without a network or an install.
  */
-import { boundHeapGrowth } from './heap-growth';
-import { serveReleaseWorker } from './release-worker';
-import { setReleaseWorkerEntry } from './release-workers';
+import { boundHeapGrowth } from '../heap-growth';
+import { serveReleaseWorker } from '../release-worker';
+import { setReleaseWorkerEntry } from '../release-workers';
 import { runVerifyCli } from './verify-cli';
 
 /**

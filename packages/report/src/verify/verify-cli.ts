@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../canonical-json';
 import { type VerifyReleaseOptions, verifyRelease } from './verify-release';
 
 /** Where the CLI writes; defaults to the process streams. */

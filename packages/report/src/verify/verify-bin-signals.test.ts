@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
-import { startNode } from '../../../tooling/vitest/child-process';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { writeRelease } from './write-release';
+import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
+import { startNode } from '../../../../tooling/vitest/child-process';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { writeRelease } from '../write-release';
 
 // The release's own verifier (`node code/verify.mjs RELEASE`, verify-bin.ts) under the house rule
 // "every protocol stops on one Ctrl-C": exit 130 and nothing left behind. It used to keep Node's

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { compareUtf8 } from '@chi/analysis/internal';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../canonical-json';
 import type { VerifyMismatch } from './verify-mismatch';
 
 /** Differences kept per file; the rest are counted in one last mismatch. */

@@ -2,10 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareFile } from './__fixtures__/compare-file-oracle';
-import { tempDir } from './__fixtures__/temp-dir';
+import { compareFile } from '../__fixtures__/compare-file-oracle';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { parseCsv, toCsv } from '../csv';
 import { CsvRowReader, compareReleaseFile, textLines } from './compare-release-file';
-import { parseCsv, toCsv } from './csv';
 
 /** Characters that matter to the parsers: separators, quotes, line ends, multi-byte UTF-8. */
 const UNIT = fc.constantFrom(

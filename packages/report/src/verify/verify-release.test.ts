@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
-import { compareFile } from './__fixtures__/compare-file-oracle';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { canonicalJson } from './canonical-json';
-import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-import { writeSha256Sums } from './sha256-sums';
+import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
+import { compareFile } from '../__fixtures__/compare-file-oracle';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { canonicalJson } from '../canonical-json';
+import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
+import { writeSha256Sums } from '../sha256-sums';
+import { writeRelease } from '../write-release';
 import { runVerifyCli } from './verify-cli';
 import { diffJson, verifyRelease } from './verify-release';
-import { writeRelease } from './write-release';
 
 describe('verifyRelease', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -242,9 +242,9 @@ describe('verifyRelease', () => {
   it('removes its temporary folder when the process exits in the middle of the recomputation', async () => {
     const childTmp = join(dir.path, 'child-tmp');
     await mkdir(childTmp);
-    const fixture = join(import.meta.dirname, '__fixtures__/verify-then-exit.ts');
+    const fixture = join(import.meta.dirname, '..', '__fixtures__/verify-then-exit.ts');
     const child = spawnSync(process.execPath, [...(await nodeArgsFor(fixture)), pristine], {
-      cwd: dirname(import.meta.dirname),
+      cwd: dirname(dirname(import.meta.dirname)),
       env: { ...process.env, TMPDIR: childTmp },
       encoding: 'utf8',
     });
