@@ -21,9 +21,9 @@ export {
 } from '@chi/analysis';
 export { formatEstimate } from './document/format-number';
 export { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-export type { ReleaseCode } from './release-code';
-export type { ReleaseParameters } from './release-files';
-export type { ReleaseKind, ReleaseKindDerived } from './release-kind';
+export type { ReleaseCode } from './release/release-code';
+export type { ReleaseParameters } from './release/release-files';
+export type { ReleaseKind, ReleaseKindDerived } from './release/release-kind';
 export {
   checkSha256Sums,
   formatSha256Sums,
@@ -31,7 +31,14 @@ export {
   type Sha256SumsEntry,
   type Sha256SumsProblem,
   writeSha256Sums,
-} from './sha256-sums';
+} from './release/sha256-sums';
+export {
+  type ReleaseStep,
+  type ReleaseSummary,
+  SecretLeakError,
+  type WriteReleaseOptions,
+  writeRelease,
+} from './release/write-release';
 export { runVerifyCli, type VerifyCliIo } from './verify/verify-cli';
 export {
   type VerifyMismatch,
@@ -53,10 +60,3 @@ export type {
   ViewStudySource,
 } from './view/view-study';
 export { writeStudyViewBundle } from './view/view-study-bundle';
-export {
-  type ReleaseStep,
-  type ReleaseSummary,
-  SecretLeakError,
-  type WriteReleaseOptions,
-  writeRelease,
-} from './write-release';

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { parseCsv } from './csv';
+
 export { renderHtml, renderMarkdown } from './document/render-report';
 export type { ReportBlock, ReportFigure } from './document/report-block';
 export {
@@ -15,7 +15,8 @@ export {
 export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
-export { packReleaseCode } from './release-code';
+export { parseCsv } from './release/csv';
+export { packReleaseCode } from './release/release-code';
 export { partialRunText, runCompleteness } from './run-folder/run-completeness';
 export { readRunFolder } from './run-folder/run-folder';
 export { scoreRun } from './scoring/score-run';

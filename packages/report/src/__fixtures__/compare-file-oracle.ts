@@ -5,7 +5,7 @@
 // streaming and tested on its own) with the code under test; what it pins is how files are split
 // into lines and rows and which differences are reported.
 import { diffJson } from '../verify/compare-release-file';
-import { parseCsv } from '../csv';
+import { parseCsv } from '../release/csv';
 import type { VerifyMismatch } from '../verify/verify-mismatch';
 
 const MAX_PER_FILE = 50;

@@ -2,7 +2,7 @@ import type { RunChartData } from '@chi/analysis';
 import { runEvidenceBanner } from '@chi/analysis';
 import { systemLabel } from '@chi/analysis/internal';
 import { cellLabel } from '@chi/figures/internal';
-import { type CaseExample, formatTrace } from '../case-examples';
+import { type CaseExample, formatTrace } from '../release/case-examples';
 import type { ReportBlock } from './report-block';
 
 /** The files of the case examples, beside report.md and report.html in the release. */

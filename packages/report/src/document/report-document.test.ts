@@ -1,7 +1,7 @@
 import { sampleChartData } from '@chi/analysis/test';
 import { buildFigures } from '@chi/figures';
 import { describe, expect, it } from 'vitest';
-import type { CaseExample } from '../case-examples';
+import type { CaseExample } from '../release/case-examples';
 import { renderHtml, renderMarkdown } from './render-report';
 import { buildCasesDocument } from './report-cases';
 import { buildReportDocument, type ReportInput } from './report-document';

@@ -1,7 +1,7 @@
 import type { IntervalEstimate, RunChartData } from '@chi/analysis';
 import type { ExperimentReportText } from '@chi/experiments/internal';
 import type { FigureDefinition } from '@chi/figures';
-import type { CaseExample } from '../case-examples';
+import type { CaseExample } from '../release/case-examples';
 import { formatEstimate } from './format-number';
 import type { ReportBlock } from './report-block';
 

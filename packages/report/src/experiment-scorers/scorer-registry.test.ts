@@ -15,7 +15,7 @@ import { experimentScorerProblems } from '@chi/experiment/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { buildDerivedRelease } from '../release-files';
+import { buildDerivedRelease } from '../release/release-files';
 import { PlannedOutcomes } from '../run-folder/planned-outcomes';
 import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { scoreRun } from '../scoring/score-run';

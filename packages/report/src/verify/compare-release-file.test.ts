@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareFile } from '../__fixtures__/compare-file-oracle';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { parseCsv, toCsv } from '../csv';
+import { parseCsv, toCsv } from '../release/csv';
 import { CsvRowReader, compareReleaseFile, textLines } from './compare-release-file';
 
 /** Characters that matter to the parsers: separators, quotes, line ends, multi-byte UTF-8. */

@@ -5,7 +5,7 @@ import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
 import { startNode } from '../../../../tooling/vitest/child-process';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { writeRelease } from '../write-release';
+import { writeRelease } from '../release/write-release';
 
 // The release's own verifier (`node code/verify.mjs RELEASE`, verify-bin.ts) under the house rule
 // "every protocol stops on one Ctrl-C": exit 130 and nothing left behind. It used to keep Node's

@@ -5,8 +5,8 @@
  * verifies on a machine with Node.js alone, without a network or an install.
  */
 import { boundHeapGrowth } from '../heap-growth';
-import { serveReleaseWorker } from '../release-worker';
-import { setReleaseWorkerEntry } from '../release-workers';
+import { serveReleaseWorker } from '../release/release-worker';
+import { setReleaseWorkerEntry } from '../release/release-workers';
 import { runVerifyCli } from './verify-cli';
 
 /**

@@ -10,8 +10,8 @@ import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { canonicalJson } from '../canonical-json';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
-import { writeSha256Sums } from '../sha256-sums';
-import { writeRelease } from '../write-release';
+import { writeSha256Sums } from '../release/sha256-sums';
+import { writeRelease } from '../release/write-release';
 import { runVerifyCli } from './verify-cli';
 import { diffJson, verifyRelease } from './verify-release';
 

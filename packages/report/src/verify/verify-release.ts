@@ -8,23 +8,27 @@ import { RUN_FILE_NAME } from '@chi/run/internal';
 import { type QualityAlphas, RunFolderDamagedError } from '@chi/spec';
 import { QualityAlphasSchema } from '@chi/spec/internal';
 import { z } from 'zod';
-import { DerivedFilesOnDisk } from '../derived-output';
 import { failpoint } from '../failpoint';
-import { isCodePath } from '../release-code';
+import { DerivedFilesOnDisk } from '../release/derived-output';
+import { isCodePath } from '../release/release-code';
 import {
   DEFAULT_RELEASE_PARAMETERS,
   isRawPath,
   produceDerivedRelease,
   type ReleaseParameters,
   startBlockScoring,
-} from '../release-files';
-import { type ReleaseKind, releaseKindOf } from '../release-kind';
-import type { RawRecordsChecked } from '../release-tasks';
-import { type ReleaseStream, releaseWorkersAvailable, startReleaseTask } from '../release-workers';
+} from '../release/release-files';
+import { type ReleaseKind, releaseKindOf } from '../release/release-kind';
+import type { RawRecordsChecked } from '../release/release-tasks';
+import {
+  type ReleaseStream,
+  releaseWorkersAvailable,
+  startReleaseTask,
+} from '../release/release-workers';
+import { checkSha256Sums, listTreeFiles, type Sha256SumsProblem } from '../release/sha256-sums';
 import { REPORT_VERSION } from '../report-version';
 import { rawConsistency } from '../run-folder/raw-consistency';
 import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
-import { checkSha256Sums, listTreeFiles, type Sha256SumsProblem } from '../sha256-sums';
 import { compareReleaseFile } from './compare-release-file';
 import type { VerifyMismatch } from './verify-mismatch';
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileLines } from '@chi/run/internal';
 import { InvalidArgumentError } from '@chi/spec';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { canonicalJson, sha256Hex } from '../canonical-json';
 import { findSecrets, JsonlSecretScan, type SecretFinding } from './secrets';
 
 /**

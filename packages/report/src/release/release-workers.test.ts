@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgumentError, RunFolderDamagedError, ValidationError } from '@chi/spec';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nodeArgsFor } from '../../../tooling/vitest/child-bundle';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { FAILPOINT_EXIT_CODE } from './failpoint';
+import { nodeArgsFor } from '../../../../tooling/vitest/child-bundle';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { FAILPOINT_EXIT_CODE } from '../failpoint';
+import { verifyRelease } from '../verify/verify-release';
 import {
   ReleaseWorkerCrashedError,
   releaseTasksOnWorkers,
@@ -18,7 +19,6 @@ import {
   WORKERS_ENV,
 } from './release-workers';
 import { hashTree } from './sha256-sums';
-import { verifyRelease } from './verify/verify-release';
 import { writeRelease } from './write-release';
 
 /**

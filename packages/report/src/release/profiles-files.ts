@@ -1,9 +1,9 @@
 import type { LayeredEstimate, ProfilesData } from '@chi/analysis/internal';
 import type { FigureDefinition } from '@chi/figures';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../canonical-json';
+import { formatNumber } from '../document/format-number';
+import type { ReportBlock } from '../document/report-block';
 import { type CsvCell, toCsv } from './csv';
-import { formatNumber } from './document/format-number';
-import type { ReportBlock } from './document/report-block';
 
 /** One table of the profiles: a CSV file and the same rows in the report. */
 interface ProfileTable {

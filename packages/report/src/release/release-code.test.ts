@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { verifyRelease } from '../verify/verify-release';
 import {
   chiPackageDirs,
   describeReleaseCode,
@@ -13,7 +14,6 @@ import {
   tarballName,
 } from './release-code';
 import { readTarGzip } from './tar-gzip';
-import { verifyRelease } from './verify/verify-release';
 import { writeRelease } from './write-release';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
@@ -82,7 +82,7 @@ describe('packPackageDir', () => {
 });
 
 describe('the code of a release', () => {
-  const pilotDir = join(import.meta.dirname, '..', '..', 'pilot');
+  const pilotDir = join(import.meta.dirname, '..', '..', '..', 'pilot');
 
   it("follows @chi/pilot's @chi dependencies to every package of the toolkit", () => {
     expect(chiPackageDirs(pilotDir).map((path) => basename(path))).toEqual([

@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { failpoint } from './failpoint';
+import { failpoint } from '../failpoint';
 import { RELEASE_TASKS, type ReleaseTaskName } from './release-tasks';
 import { type ReleaseWorkerMessage, STREAM_WINDOW, serializeError } from './release-workers';
 

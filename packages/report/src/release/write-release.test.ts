@@ -4,15 +4,15 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { canonicalJson, sha256Hex } from './canonical-json';
-import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-import { REPORT_VERSION } from './report-version';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { canonicalJson, sha256Hex } from '../canonical-json';
+import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
+import { REPORT_VERSION } from '../report-version';
 import { listTreeFiles } from './sha256-sums';
 import { SecretLeakError, writeRelease } from './write-release';
 
-const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'fixture-release.sha256');
+const GOLDEN = join(import.meta.dirname, '..', '__fixtures__', 'golden', 'fixture-release.sha256');
 
 describe('writeRelease', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -213,7 +213,9 @@ describe('writeRelease', () => {
 
 describe('REPORT_VERSION', () => {
   it('equals package.json', async () => {
-    const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+    const pkg = JSON.parse(
+      await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+    );
     expect(REPORT_VERSION).toBe(pkg.version);
   });
 });

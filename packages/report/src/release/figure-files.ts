@@ -1,5 +1,5 @@
 import type { FigureDefinition } from '@chi/figures';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../canonical-json';
 import { toCsv } from './csv';
 
 /**

@@ -2,8 +2,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './__fixtures__/temp-dir';
-import { sha256Hex } from './canonical-json';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { sha256Hex } from '../canonical-json';
 import { DerivedFilesOnDisk } from './derived-output';
 import { findSecrets } from './secrets';
 

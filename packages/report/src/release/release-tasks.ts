@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { QualityAlphas } from '@chi/spec';
+import { type RawMismatch, rawConsistency } from '../run-folder/raw-consistency';
+import { readRunFolder } from '../run-folder/run-folder';
+import { scoreRunBlocks } from '../scoring/score-run';
 import { type RawFilesTask, type RawFileWritten, writeRawReleaseFiles } from './raw-release-files';
-import { type RawMismatch, rawConsistency } from './run-folder/raw-consistency';
-import { readRunFolder } from './run-folder/run-folder';
-import { scoreRunBlocks } from './scoring/score-run';
 import { checkSha256Sums, type Sha256SumsProblem } from './sha256-sums';
 
 /** What the checks of a release that need no recomputation found. */

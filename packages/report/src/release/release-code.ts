@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compareUtf8 } from '@chi/analysis/internal';
 import { InvalidArgumentError } from '@chi/spec';
+import { REPORT_PACKAGE_DIR } from '../package-dir';
 import { packTarGzip, readTarGzip } from './tar-gzip';
 
 /** Where a release keeps the code that made it. */
@@ -202,9 +202,7 @@ export function packPackageDir(
 }
 
 /** Where the build puts the self-contained verifier (`tsup.config.ts`); same path from src/ and dist/. */
-export const DEFAULT_VERIFIER_PATH = fileURLToPath(
-  new URL('../verifier/verify.mjs', import.meta.url),
-);
+export const DEFAULT_VERIFIER_PATH = join(REPORT_PACKAGE_DIR, 'verifier', 'verify.mjs');
 
 /** Options of {@link packReleaseCode}. */
 export interface PackReleaseCodeOptions {

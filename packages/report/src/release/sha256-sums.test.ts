@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, ValidationError } from '@chi/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from './canonical-json';
+import { sha256Hex } from '../canonical-json';
 import {
   checkSha256Sums,
   formatSha256Sums,

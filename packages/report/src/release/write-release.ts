@@ -5,9 +5,10 @@ import { runEvidenceBanner } from '@chi/analysis';
 import { compareUtf8 } from '@chi/analysis/internal';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { ChiError, InvalidArgumentError } from '@chi/spec';
-import { sha256Hex } from './canonical-json';
+import { sha256Hex } from '../canonical-json';
+import { failpoint } from '../failpoint';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { DerivedFilesOnDisk, type WrittenDerivedFile } from './derived-output';
-import { failpoint } from './failpoint';
 import type { RawFileWritten } from './raw-release-files';
 import type { ReleaseCode } from './release-code';
 import {
@@ -19,7 +20,6 @@ import {
 } from './release-files';
 import type { ReleaseKind } from './release-kind';
 import { type ReleaseTask, startReleaseTask } from './release-workers';
-import { type RunRecords, readRunFolder } from './run-folder/run-folder';
 import type { SecretFinding } from './secrets';
 import {
   formatSha256Sums,

@@ -13,18 +13,28 @@ import { type RequestLayout, RUN_FILES } from '@chi/run';
 import { isPublishedRunFile, RUN_FILE_NAME, releaseLayoutRow } from '@chi/run/internal';
 import { EQUAL_ALPHAS } from '@chi/scoring';
 import { type QualityAlphas, STRATA } from '@chi/spec';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../canonical-json';
+import { RELEASE_INTERVAL_METHOD } from '../document/interval-wording';
+import { renderHtml, renderMarkdown } from '../document/render-report';
+import type { ReportBlock } from '../document/report-block';
+import { buildCasesDocument, REPORT_CASES_FILES } from '../document/report-cases';
+import { buildReportDocument } from '../document/report-document';
+import { buildModuleFigures } from '../experiment-scorers/module-figures-release';
+import { buildModuleRelease } from '../experiment-scorers/module-release';
+import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
+import { REPORT_VERSION } from '../report-version';
+import { PackedText } from '../run-folder/packed-text';
+import { plannedRequestOf } from '../run-folder/plan-view';
+import type { RunRecords } from '../run-folder/run-folder';
+import {
+  type AnalyzeRunOptions,
+  analyzeRun,
+  EXPLORATORY_BELOW_WORLDS,
+} from '../scoring/analyze-run';
+import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from '../scoring/score-run';
 import { type CaseCandidate, type CaseExample, CaseExampleSelector } from './case-examples';
 import { type CsvCell, csvHeader, csvLine, toCsv } from './csv';
 import type { DerivedOutput } from './derived-output';
-import { RELEASE_INTERVAL_METHOD } from './document/interval-wording';
-import { renderHtml, renderMarkdown } from './document/render-report';
-import type { ReportBlock } from './document/report-block';
-import { buildCasesDocument, REPORT_CASES_FILES } from './document/report-cases';
-import { buildReportDocument } from './document/report-document';
-import { buildModuleFigures } from './experiment-scorers/module-figures-release';
-import { buildModuleRelease } from './experiment-scorers/module-release';
-import { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
 import { figureFiles } from './figure-files';
 import { profileFiles, profileReportBlocks } from './profiles-files';
 import {
@@ -36,16 +46,6 @@ import {
 import { BUILT_IN_RELEASE_OUTPUTS } from './release-output-registry';
 import { type ExperimentReleaseOutput, experimentsIncluded } from './release-outputs';
 import { type ReleaseStream, releaseThreads, streamReleaseTask } from './release-workers';
-import { REPORT_VERSION } from './report-version';
-import { PackedText } from './run-folder/packed-text';
-import { plannedRequestOf } from './run-folder/plan-view';
-import type { RunRecords } from './run-folder/run-folder';
-import {
-  type AnalyzeRunOptions,
-  analyzeRun,
-  EXPLORATORY_BELOW_WORLDS,
-} from './scoring/analyze-run';
-import { type BlockResult, scoreRun, scoreRunFrom, type TraceSink } from './scoring/score-run';
 
 /** Parameters that shape the derived part of a release; all are recorded in `parameters/`. */
 export interface ReleaseParameters {

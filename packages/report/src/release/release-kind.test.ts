@@ -3,10 +3,10 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunFolderDamagedError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './__fixtures__/temp-dir';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { verifyRelease } from '../verify/verify-release';
 import type { ReleaseKind } from './release-kind';
 import { writeSha256Sums } from './sha256-sums';
-import { verifyRelease } from './verify/verify-release';
 import { SecretLeakError, writeRelease } from './write-release';
 
 /**

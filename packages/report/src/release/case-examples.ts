@@ -2,7 +2,7 @@ import type { MemoryCondition } from '@chi/analysis/internal';
 import type { MemoryProbeTrace, Stratum } from '@chi/spec';
 import { STRATA } from '@chi/spec';
 import type { TracedRecord } from '@chi/spec/internal';
-import { sha256Hex } from './canonical-json';
+import { sha256Hex } from '../canonical-json';
 
 /** A scored memory probe with where it came from and the notebook it was answered from. */
 export interface TracedProbe {

@@ -5,10 +5,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRun } from './__fixtures__/fixture-run';
-import { tempDir } from './__fixtures__/temp-dir';
-import { verifyRelease } from './verify/verify-release';
-import { openViewRun } from './view/view-run';
+import { buildFixtureRun } from '../__fixtures__/fixture-run';
+import { tempDir } from '../__fixtures__/temp-dir';
+import { verifyRelease } from '../verify/verify-release';
+import { openViewRun } from '../view/view-run';
 import { writeRelease } from './write-release';
 
 describe('paired comparisons in a release', () => {
