@@ -9,8 +9,8 @@ import { sha256Hex } from '../canonical-json';
 import { readRunFolder } from '../run-folder/run-folder';
 import { analyzeRun } from '../scoring/analyze-run';
 import { scoreRun } from '../scoring/score-run';
-import { writeInspectLogs } from '../write-inspect-logs';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';
+import { writeInspectLogs } from './write-inspect-logs';
 
 /** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
 const analyzedFile = (...args: Parameters<typeof analyzeRun>): ChartDataFile =>

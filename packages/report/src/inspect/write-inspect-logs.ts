@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { INSPECT_LISTING_FILE, inspectListing } from './inspect/inspect-listing';
-import { inspectLogs } from './inspect/inspect-log';
-import { readRunFolder } from './run-folder/run-folder';
+import { readRunFolder } from '../run-folder/run-folder';
+import { INSPECT_LISTING_FILE, inspectListing } from './inspect-listing';
+import { inspectLogs } from './inspect-log';
 
 /** What {@link writeInspectLogs} wrote. */
 export interface InspectExportSummary {
