@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
 import { scoreModule } from '../../packages/report/src/experiment-scorers/module-scores';
 import { outcomeSourceOf } from '../../packages/report/src/experiment-scorers/scorer-request';
-import type { RunRecords } from '../../packages/report/src/run-folder';
+import type { RunRecords } from '../../packages/report/src/run-folder/run-folder';
 import { fixedClock } from './__fixtures__/fixed-clock';
 
 const goalPersistenceScorer = goalPersistence.scorer;

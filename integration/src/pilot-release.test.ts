@@ -18,7 +18,7 @@ import { sha256Hex } from '@chi/run';
 import type { ChatMessage } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
-import { listTreeFiles } from '../../packages/report/src/sha256-sums';
+import { listTreeFiles } from '../../packages/report/src/release/sha256-sums';
 import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';
 
 const GOLDEN = join(import.meta.dirname, '__fixtures__', 'golden', 'pilot-release.sha256');

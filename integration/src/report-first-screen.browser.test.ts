@@ -13,7 +13,7 @@ import {
   launchChromium,
 } from '../../packages/report/src/__fixtures__/chromium';
 import { tempDir } from '../../packages/report/src/__fixtures__/temp-dir';
-import { HEADLINE_TABLE_ID } from '../../packages/report/src/report-summary';
+import { HEADLINE_TABLE_ID } from '../../packages/report/src/document/report-summary';
 import { copySharedPilotRun, SHARED_PILOT_RUNS } from './__fixtures__/shared-pilot-run';
 
 /** A laptop screen: what "one screen" means here. */

@@ -13,9 +13,9 @@ export default [
       inspect: 'src/inspect.ts',
       viewer: 'src/viewer.ts',
       // the worker thread of `chi score` and `chi verify` (`release-workers.ts` starts it)
-      'release-worker': 'src/release-worker.ts',
+      'release-worker': 'src/release/release-worker.ts',
     },
     { splitting: true },
   ),
-  verifierBuild('src/verify-bin.ts'),
+  verifierBuild('src/verify/verify-bin.ts'),
 ];

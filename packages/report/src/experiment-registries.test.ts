@@ -18,14 +18,19 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from './__fixtures__/fixture-run';
 import { tempDir } from './__fixtures__/temp-dir';
-import { analyzeRun } from './analyze-run';
-import { renderMarkdown } from './render-report';
-import type { ReportBlock } from './report-block';
-import { buildReportDocument } from './report-document';
-import { type ExperimentSection, figureBlocks, heading, type ReportInput } from './report-section';
-import { BUILT_IN_SECTIONS } from './report-sections';
-import { type RunRecords, readRunFolder } from './run-folder';
-import { scoreRun } from './score-run';
+import { renderMarkdown } from './document/render-report';
+import type { ReportBlock } from './document/report-block';
+import { buildReportDocument } from './document/report-document';
+import {
+  type ExperimentSection,
+  figureBlocks,
+  heading,
+  type ReportInput,
+} from './document/report-section';
+import { BUILT_IN_SECTIONS } from './document/report-sections';
+import { type RunRecords, readRunFolder } from './run-folder/run-folder';
+import { analyzeRun } from './scoring/analyze-run';
+import { scoreRun } from './scoring/score-run';
 
 // An experiment added from outside (`x-tally`, a test fixture) contributes an analysis part, a
 // figure and a report section through the three registries: its scorer's `analysis` (which

@@ -34,7 +34,7 @@ describe('the command-line entries', () => {
 
   it.each([
     ['chi', 'pilot/src/cli.ts'],
-    ['code/verify.mjs', 'report/src/verify-bin.ts'],
+    ['code/verify.mjs', 'report/src/verify/verify-bin.ts'],
   ])('%s calls boundHeapGrowth() before it runs a command', (_name, path) => {
     const source = entry(path);
     const call = source.indexOf('\nboundHeapGrowth();\n');

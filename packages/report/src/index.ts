@@ -19,11 +19,11 @@ export {
   type RunFacts,
   runEvidenceBanner,
 } from '@chi/analysis';
+export { formatEstimate } from './document/format-number';
 export { BUILT_IN_SCORERS } from './experiment-scorers/scorer-registry';
-export { formatEstimate } from './format-number';
-export type { ReleaseCode } from './release-code';
-export type { ReleaseParameters } from './release-files';
-export type { ReleaseKind, ReleaseKindDerived } from './release-kind';
+export type { ReleaseCode } from './release/release-code';
+export type { ReleaseParameters } from './release/release-files';
+export type { ReleaseKind, ReleaseKindDerived } from './release/release-kind';
 export {
   checkSha256Sums,
   formatSha256Sums,
@@ -31,14 +31,21 @@ export {
   type Sha256SumsEntry,
   type Sha256SumsProblem,
   writeSha256Sums,
-} from './sha256-sums';
-export { runVerifyCli, type VerifyCliIo } from './verify-cli';
+} from './release/sha256-sums';
+export {
+  type ReleaseStep,
+  type ReleaseSummary,
+  SecretLeakError,
+  type WriteReleaseOptions,
+  writeRelease,
+} from './release/write-release';
+export { runVerifyCli, type VerifyCliIo } from './verify/verify-cli';
 export {
   type VerifyMismatch,
   type VerifyReleaseOptions,
   type VerifyReport,
   verifyRelease,
-} from './verify-release';
+} from './verify/verify-release';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';
 export type { ViewedRelease, ViewKind, ViewKindPage } from './view/view-kind';
@@ -53,10 +60,3 @@ export type {
   ViewStudySource,
 } from './view/view-study';
 export { writeStudyViewBundle } from './view/view-study-bundle';
-export {
-  type ReleaseStep,
-  type ReleaseSummary,
-  SecretLeakError,
-  type WriteReleaseOptions,
-  writeRelease,
-} from './write-release';

@@ -13,4 +13,4 @@
  *
  * @packageDocumentation
  */
-export { type InspectExportSummary, writeInspectLogs } from './write-inspect-logs';
+export { type InspectExportSummary, writeInspectLogs } from './inspect/write-inspect-logs';

@@ -5,7 +5,9 @@
  *
  * @packageDocumentation
  */
-export { parseCsv } from './csv';
+
+export { renderHtml, renderMarkdown } from './document/render-report';
+export type { ReportBlock, ReportFigure } from './document/report-block';
 export {
   type ModuleScoringSource,
   scoreModule,
@@ -13,11 +15,10 @@ export {
 export { scorerOfBlock } from './experiment-scorers/scorer-registry';
 export { failpoint } from './failpoint';
 export { boundHeapGrowth } from './heap-growth';
-export { packReleaseCode } from './release-code';
-export { renderHtml, renderMarkdown } from './render-report';
-export type { ReportBlock, ReportFigure } from './report-block';
-export { partialRunText, runCompleteness } from './run-completeness';
-export { readRunFolder } from './run-folder';
-export { scoreRun } from './score-run';
+export { parseCsv } from './release/csv';
+export { packReleaseCode } from './release/release-code';
+export { partialRunText, runCompleteness } from './run-folder/run-completeness';
+export { readRunFolder } from './run-folder/run-folder';
+export { scoreRun } from './scoring/score-run';
 // The study report's cell format: `chi study report` writes it, the study page reads it back.
 export { fixedCell, fixedNumber } from './view/view-study-svg';

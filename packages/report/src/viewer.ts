@@ -17,9 +17,9 @@
 
 /** The evidence banner: every viewer labels scripted, synthetic and unverified results as such. */
 export { evidenceBanner } from '@chi/analysis';
-/** The release CSV reader (RFC 4180), for viewers of other release kinds (the divergence drill-down). */
-export { parseCsv } from './csv';
 export { boundHeapGrowth } from './heap-growth';
+/** The release CSV reader (RFC 4180), for viewers of other release kinds (the divergence drill-down). */
+export { parseCsv } from './release/csv';
 export { writeViewBundle } from './view/view-bundle';
 export { writeCompareBundle } from './view/view-compare-bundle';
 export type { ViewedRelease, ViewKind, ViewKindPage } from './view/view-kind';

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { setReleaseWorkerEntry } from '../../../report/src/release-workers';
+import { setReleaseWorkerEntry } from '../../../report/src/release/release-workers';
 
 // `chi` as the built package runs it, with the release tasks of `chi score` and `chi verify` on
 // worker threads: the test bundle of cli.ts has no worker entry (its release-workers.ts looks for

@@ -29,7 +29,7 @@ const CHI = await nodeArgsFor(
 );
 const WORKER = (
   await nodeArgsFor(
-    fileURLToPath(new URL('../../../report/src/release-worker.ts', import.meta.url)),
+    fileURLToPath(new URL('../../../report/src/release/release-worker.ts', import.meta.url)),
   )
 ).at(-1) as string;
 

@@ -4,9 +4,9 @@
 // It shares `diffJson` (the value-by-value diff of a differing `.json` file, unchanged by the
 // streaming and tested on its own) with the code under test; what it pins is how files are split
 // into lines and rows and which differences are reported.
-import { diffJson } from '../compare-release-file';
-import { parseCsv } from '../csv';
-import type { VerifyMismatch } from '../verify-mismatch';
+import { diffJson } from '../verify/compare-release-file';
+import { parseCsv } from '../release/csv';
+import type { VerifyMismatch } from '../verify/verify-mismatch';
 
 const MAX_PER_FILE = 50;
 

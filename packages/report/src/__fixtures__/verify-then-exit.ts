@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
-import { verifyRelease } from '../verify-release';
+import { verifyRelease } from '../verify/verify-release';
 
 const release = process.argv[2];
 if (release === undefined) throw new Error('usage: verify-then-exit <release>');

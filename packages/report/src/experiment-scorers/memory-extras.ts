@@ -6,8 +6,8 @@ import {
   type TraceLineBase,
 } from '@chi/analysis';
 import { MemoryTaxonomyCounter } from '@chi/analysis/internal';
-import type { RunRecords } from '../run-folder';
-import type { ScoresExtension, ScoresExtensionRun } from '../score-extras';
+import type { RunRecords } from '../run-folder/run-folder';
+import type { ScoresExtension, ScoresExtensionRun } from '../scoring/score-extras';
 import { probeNotebooksOf } from './probe-notebooks';
 
 /** Memory's extras for one scoring: the failure taxonomy counted as traces pass, then notebooks. */

@@ -3,8 +3,8 @@ import { analyzeModule } from '@chi/analysis';
 import { defineExperimentScorer, type WorldScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
-import type { RunRecords } from '../run-folder';
-import { scoreRun } from '../score-run';
+import type { RunRecords } from '../run-folder/run-folder';
+import { scoreRun } from '../scoring/score-run';
 import { buildModuleRelease } from './module-release';
 import { BUILT_IN_SCORERS } from './scorer-registry';
 

@@ -1,7 +1,7 @@
 import type { RunChartData } from '@chi/analysis';
 import { moduleFigure, renderFigureSvg } from '@chi/figures';
-import { figureFiles } from '../figure-files';
-import type { ReportBlock } from '../report-block';
+import type { ReportBlock } from '../document/report-block';
+import { figureFiles } from '../release/figure-files';
 import type { ModuleRelease } from './module-release';
 
 /** The figures of the module experiments: their files and the report sections that show them. */

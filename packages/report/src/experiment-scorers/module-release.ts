@@ -3,10 +3,10 @@ import { analyzeModule, type ModuleEstimate } from '@chi/analysis';
 import type { WorldScorer } from '@chi/experiment';
 import type { RunManifest } from '@chi/spec';
 import { canonicalJson } from '../canonical-json';
-import { type CsvCell, toCsv } from '../csv';
-import { formatNumber } from '../format-number';
-import type { ReportBlock } from '../report-block';
-import type { RunRecords } from '../run-folder';
+import { formatNumber } from '../document/format-number';
+import type { ReportBlock } from '../document/report-block';
+import { type CsvCell, toCsv } from '../release/csv';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /** One scored module experiment of a run: its scorer, estimates and report section. */
 export interface ModuleSection {

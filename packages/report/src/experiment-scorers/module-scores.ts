@@ -1,9 +1,9 @@
 import type { ModuleObservation, ModuleScores } from '@chi/analysis';
 import type { BlockRow } from '@chi/analysis/internal';
 import { type AnyExperimentScorer, type ScorerCell, scoresWorlds } from '@chi/experiment';
-import { requestsAt } from '../plan-view';
-import { PlannedOutcomes } from '../planned-outcomes';
-import type { RunRecords } from '../run-folder';
+import { requestsAt } from '../run-folder/plan-view';
+import { PlannedOutcomes } from '../run-folder/planned-outcomes';
+import type { RunRecords } from '../run-folder/run-folder';
 import { type OutcomeSource, type RequestSource, scorerRequestOf } from './scorer-request';
 
 /**

@@ -1,6 +1,6 @@
 import type { MemoryObservation, ProbeNotebooks } from '@chi/analysis';
 import type { MemoryCondition } from '@chi/analysis/internal';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 // The notebooks the memory analysis reads (`ProbeNotebooks`): the report's, because they are
 // read from the run folder's notebook snapshots, which only the report's records hold.

@@ -1,7 +1,7 @@
 import type { ExperimentAnalysis } from '@chi/analysis/internal';
 import type { AnyExperimentScorer, ExperimentScorer } from '@chi/experiment';
 import type { BuiltInScorerHost } from '@chi/experiments/internal';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /**
  * What `@chi/report` gives a scorer's optional capabilities (`ScorerHost` of `@chi/experiment`):

@@ -15,10 +15,10 @@ import { experimentScorerProblems } from '@chi/experiment/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { PlannedOutcomes } from '../planned-outcomes';
-import { buildDerivedRelease } from '../release-files';
-import { type RunRecords, readRunFolder } from '../run-folder';
-import { scoreRun } from '../score-run';
+import { buildDerivedRelease } from '../release/release-files';
+import { PlannedOutcomes } from '../run-folder/planned-outcomes';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
+import { scoreRun } from '../scoring/score-run';
 import { BUILT_IN_SCORERS, checkedScorers, scorerOfBlock } from './scorer-registry';
 
 describe('BUILT_IN_SCORERS', () => {

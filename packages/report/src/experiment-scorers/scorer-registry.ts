@@ -1,7 +1,7 @@
 import type { AnyExperimentScorer } from '@chi/experiment';
 import { BUILT_IN_EXPERIMENTS } from '@chi/experiments';
 import { InvalidArgumentError } from '@chi/spec';
-import type { ScoresExtension } from '../score-extras';
+import type { ScoresExtension } from '../scoring/score-extras';
 import { memoryScoresExtension } from './memory-extras';
 import { asReportScorer, type ReportScorer } from './scorer-host';
 

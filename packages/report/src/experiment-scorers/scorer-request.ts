@@ -2,7 +2,7 @@ import type { ScorerRequest } from '@chi/experiment';
 import type { RequestOutcome } from '@chi/run';
 import { usableReply } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /** Where a scorer's requests read their outcomes: the one attempt-log fold a scoring pass made. */
 export interface OutcomeSource {

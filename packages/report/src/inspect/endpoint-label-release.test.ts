@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { type RunRecords, readRunFolder } from '../run-folder';
+import { type RunRecords, readRunFolder } from '../run-folder/run-folder';
 import { inspectLogs } from './inspect-log';
 
 // Issue 31, item 9: "an OpenAI-compatible endpoint that does not declare itself is labelled

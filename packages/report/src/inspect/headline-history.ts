@@ -1,5 +1,5 @@
 import { chartPartOf } from '@chi/analysis';
-import { LEGACY_PRIMARY_CHECKPOINT } from '../analyze-run';
+import { LEGACY_PRIMARY_CHECKPOINT } from '../scoring/analyze-run';
 import type { ExperimentHeadline } from './metric-list';
 
 /** The history logs' headline: the excess divergence at the preregistered checkpoint. */

@@ -5,12 +5,12 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { analyzeRun } from '../analyze-run';
 import { sha256Hex } from '../canonical-json';
-import { readRunFolder } from '../run-folder';
-import { scoreRun } from '../score-run';
-import { writeInspectLogs } from '../write-inspect-logs';
+import { readRunFolder } from '../run-folder/run-folder';
+import { analyzeRun } from '../scoring/analyze-run';
+import { scoreRun } from '../scoring/score-run';
 import { INSPECT_LOG_SCHEMA_RELEASE, inspectLogs } from './inspect-log';
+import { writeInspectLogs } from './write-inspect-logs';
 
 /** The analysis in the layout of `chart-data.json` (its experiment fields flat), as the tests read it. */
 const analyzedFile = (...args: Parameters<typeof analyzeRun>): ChartDataFile =>

@@ -6,13 +6,13 @@ import type { AnyExperimentScorer, WorldScorer } from '@chi/experiment';
 import { outcomesFromAttemptLog, type RequestOutcome } from '@chi/run';
 import { RUN_FILE_NAME } from '@chi/run/internal';
 import type { EvidenceClass, RunManifest, SystemSpec } from '@chi/spec';
-import { analyzeRun } from '../analyze-run';
 import { scoreModule } from '../experiment-scorers/module-scores';
 import { BUILT_IN_SCORERS } from '../experiment-scorers/scorer-registry';
 import { outcomeSourceOf } from '../experiment-scorers/scorer-request';
 import { REPORT_VERSION } from '../report-version';
-import type { RunRecords } from '../run-folder';
-import { scoreRun } from '../score-run';
+import type { RunRecords } from '../run-folder/run-folder';
+import { analyzeRun } from '../scoring/analyze-run';
+import { scoreRun } from '../scoring/score-run';
 import {
   addItemAccuracy,
   type MetricList,

@@ -3,8 +3,8 @@ import type { AnyExperimentScorer } from '@chi/experiment';
 import type { RequestOutcome } from '@chi/run';
 import { usableReply } from '@chi/run/internal';
 import type { ChatResult } from '@chi/spec';
-import { groupRequestOrdinals, requestsAt } from '../plan-view';
-import type { RunRecords } from '../run-folder';
+import { groupRequestOrdinals, requestsAt } from '../run-folder/plan-view';
+import type { RunRecords } from '../run-folder/run-folder';
 import type { InspectExchange, InspectUnit } from './inspect-sample';
 
 /** The key of a world's requests in the plan's grouping. */

@@ -9,7 +9,7 @@ import { compareUtf8 } from '@chi/analysis/internal';
 import type { RequestOutcome } from '@chi/run';
 import { jsonBlockIds } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 import type { InspectUnit } from './inspect-sample';
 
 /** One scored question of a request: its ID, verdict and reason (from the release traces). */

@@ -1,6 +1,6 @@
 import type { BytesStoredRow, WorldSpread } from '@chi/analysis/internal';
 import type { AttemptRecord, PlannedRequest } from '@chi/spec';
-import type { RunRecords } from '../run-folder';
+import type { RunRecords } from '../run-folder/run-folder';
 
 function spreadOf(values: readonly number[]): WorldSpread {
   return {

@@ -2,8 +2,8 @@ import type { RunScores } from '@chi/analysis';
 import { isMemoryObservation, observationsOf } from '@chi/analysis';
 import type { TranscriptReplayRow, WorldSpread } from '@chi/analysis/internal';
 import type { AttemptRecord, PlannedRequest } from '@chi/spec';
-import { groupRequestOrdinals, requestsAt } from '../plan-view';
-import type { RunRecords } from '../run-folder';
+import { groupRequestOrdinals, requestsAt } from '../run-folder/plan-view';
+import type { RunRecords } from '../run-folder/run-folder';
 
 const encoder = new TextEncoder();
 

@@ -11,8 +11,8 @@ import type {
   PlannedRequest,
   RunManifest,
 } from '@chi/spec';
-import { groupRequestOrdinals, requestsAt } from '../plan-view';
-import type { RunRecords } from '../run-folder';
+import { groupRequestOrdinals, requestsAt } from '../run-folder/plan-view';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /** The behavioral features whose wording agreement a release reports, in report order. */
 export const WORDING_FEATURES = ['R', 'C', 'A', 'I', 'A-frame-change'] as const;

@@ -1,5 +1,5 @@
 import type { BootstrapEstimate } from '@chi/stats';
-import { formatNumber } from '../format-number';
+import { formatNumber } from '../document/format-number';
 import type { CompareMetric, ViewComparison } from './view-compare';
 
 /** The HTML of `chi view`'s comparison pages: server-rendered, no script, the viewer's style. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChromiumSession, launchChromium } from '../__fixtures__/chromium';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { writeRelease } from '../write-release';
+import { writeRelease } from '../release/write-release';
 import { writeViewBundle } from './view-bundle';
 import type { ViewComparison } from './view-compare';
 import { writeCompareBundle } from './view-compare-bundle';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRun } from '../__fixtures__/fixture-run';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { writeRelease } from '../write-release';
+import { writeRelease } from '../release/write-release';
 import { viewApiPath } from './view-api';
 import { writeViewBundle } from './view-bundle';
 import type { ViewComparison } from './view-compare';

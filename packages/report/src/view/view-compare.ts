@@ -5,7 +5,7 @@ import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import { type EvidenceClass, InvalidArgumentError } from '@chi/spec';
 import { type BootstrapEstimate, clusterBootstrap } from '@chi/stats';
 import { canonicalJson } from '../canonical-json';
-import { parseCsv } from '../csv';
+import { parseCsv } from '../release/csv';
 
 /**
  * `chi view`'s comparison of two runs (or two systems), paired by world: for every world seed both

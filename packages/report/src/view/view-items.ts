@@ -14,8 +14,8 @@ import type { MemoryCondition } from '@chi/analysis/internal';
 import { jsonBlockIds, runFolderPaths } from '@chi/run/internal';
 import type { PlannedRequest } from '@chi/spec';
 import { HISTORY_IDS } from '@chi/spec/internal';
-import { formatTrace } from '../case-examples';
-import type { RunRecords } from '../run-folder';
+import { formatTrace } from '../release/case-examples';
+import type { RunRecords } from '../run-folder/run-folder';
 
 /** One scored item (memory probe, history decision, behavioral item) as the viewer lists it. */
 export interface ViewItem {

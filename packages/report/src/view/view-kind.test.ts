@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../__fixtures__/temp-dir';
-import { SHA256SUMS_FILE } from '../sha256-sums';
+import { SHA256SUMS_FILE } from '../release/sha256-sums';
 import { writeViewBundle } from './view-bundle';
 import { type ViewKind, viewKindOf, viewPathSegments } from './view-kind';
 import { startViewServer } from './view-server';

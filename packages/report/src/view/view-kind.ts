@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
-import { SHA256SUMS_FILE } from '../sha256-sums';
+import { SHA256SUMS_FILE } from '../release/sha256-sums';
 
 /** One answer of a view kind: a page (or any text) with its status and content type. */
 export interface ViewKindPage {

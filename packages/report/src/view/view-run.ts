@@ -12,11 +12,11 @@ import {
   type RenderedRequest,
 } from '@chi/spec';
 import { NotebookSnapshotSchema } from '@chi/spec/internal';
-import { requestsAt } from '../plan-view';
-import type { ReportBlock } from '../report-block';
-import { comparisonBlocks } from '../report-comparisons';
-import { summaryBlocks } from '../report-summary';
-import { scoreRun } from '../score-run';
+import type { ReportBlock } from '../document/report-block';
+import { comparisonBlocks } from '../document/report-comparisons';
+import { summaryBlocks } from '../document/report-summary';
+import { requestsAt } from '../run-folder/plan-view';
+import { scoreRun } from '../scoring/score-run';
 import { cellOfRequest, type ViewCellRef, type ViewItem, viewItemsOf } from './view-items';
 import {
   readViewProgressWithStates,

@@ -19,8 +19,14 @@ import {
 } from '@chi/spec';
 import { HISTORY_IDS, NotebookSnapshotSchema } from '@chi/spec/internal';
 import { canonicalJson, sha256Hex } from '../canonical-json';
-import { groupRequestOrdinals, readPlanView, requestsAt } from '../plan-view';
-import { lazyFiles, memoryWorldKey, type RunRecords, runFilesOf, WORLD_PATHS } from '../run-folder';
+import { groupRequestOrdinals, readPlanView, requestsAt } from '../run-folder/plan-view';
+import {
+  lazyFiles,
+  memoryWorldKey,
+  type RunRecords,
+  runFilesOf,
+  WORLD_PATHS,
+} from '../run-folder/run-folder';
 
 /**
  * What the viewer keeps of a run between requests: the manifest and the plan as an index over
