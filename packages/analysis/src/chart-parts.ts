@@ -10,7 +10,7 @@ import { memoryChartFile } from './memory-analysis';
 /**
  * The parts of the chart data the toolkit's own experiments give, by experiment ID: what
  * {@link chartPartOf} reads with its type. An added experiment's part is in
- * {@link RunChartData.experiments} under its own ID, untyped here.
+ * `experiments` of {@link RunChartData} under its own ID, untyped here.
  */
 export interface ChartParts {
   readonly memory: MemoryPart;
@@ -62,7 +62,7 @@ export function chartPartOf<K extends keyof ChartParts>(
 
 /**
  * The output adapter: the chart data as `chart-data.json` holds it, each registered experiment's
- * part ({@link CHART_FILE_PARTS}) spread into the top level under its published field names (the
+ * part (`CHART_FILE_PARTS` of `@chi/analysis/internal`) spread into the top level under its published field names (the
  * file's bytes are its canonical JSON, so key order does not matter). The part of an experiment
  * the file does not register stays out of it (the file's schema is strict): such an experiment
  * publishes its own files.
@@ -81,7 +81,7 @@ export function chartDataFile(
 
 /**
  * The inverse adapter: the chart data of a `chart-data.json` (as `ChartDataSchema` parsed it),
- * each registered experiment's fields gathered under its ID ({@link CHART_FILE_PARTS}).
+ * each registered experiment's fields gathered under its ID (`CHART_FILE_PARTS` of `@chi/analysis/internal`).
  */
 export function runChartData(
   file: ChartData,

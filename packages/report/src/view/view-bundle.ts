@@ -64,7 +64,7 @@ async function bundleCell(
  * and `compare-<i>-<j>.html` (two systems' headline quantities paired by world, as the server's
  * `/compare` page), which open from the file system with no server. Progress is the snapshot
  * taken now. For a release of one of `options.kinds` (or a run folder holding one), the kind's
- * bundle instead ({@link writeKindBundle}). Returns the files written, `index.html` first.
+ * bundle instead (`writeKindBundle`). Returns the files written, `index.html` first.
  */
 export async function writeViewBundle(
   dir: string,

@@ -66,7 +66,7 @@ export interface ViewKind {
   bundle(release: string): Promise<ReadonlyMap<string, string>>;
 }
 
-/** The release a view kind shows, chosen by {@link viewKindOf}. */
+/** The release a view kind shows, chosen by `viewKindOf`. */
 export interface ViewedRelease {
   readonly kind: ViewKind;
   /** The release folder the kind's pages read. */

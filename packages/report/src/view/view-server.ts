@@ -30,7 +30,7 @@ export interface ViewServerOptions {
   /**
    * The view kinds of protocols other than the default pilot's (e.g. the divergence protocol's):
    * when `dir` is a release of one, or a run folder whose `release/` is, that kind's pages are
-   * served instead ({@link viewKindOf}). Not consulted with `runs` or `study`.
+   * served instead (`viewKindOf`). Not consulted with `runs` or `study`.
    */
   readonly kinds?: readonly ViewKind[];
   /** Loopback only: `127.0.0.1` by default. */

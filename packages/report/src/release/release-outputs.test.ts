@@ -1,8 +1,8 @@
 import type { RunManifest } from '@chi/spec';
 import { describe, expect, it } from 'vitest';
+import { BUILT_IN_SECTIONS } from '../document/report-sections';
 import { BUILT_IN_RELEASE_OUTPUTS } from './release-output-registry';
 import { experimentsIncluded } from './release-outputs';
-import { BUILT_IN_SECTIONS } from './report-sections';
 
 /** A manifest with only the experiments' parameters (all the adapters read of it here). */
 function manifestWith(experiments: Record<string, unknown>): RunManifest {
