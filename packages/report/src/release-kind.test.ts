@@ -5,6 +5,7 @@ import { RunFolderDamagedError } from '@chi/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir';
 import type { ReleaseKind } from './release-kind';
+import { findSecrets } from './secrets';
 import { writeSha256Sums } from './sha256-sums';
 import { verifyRelease } from './verify-release';
 import { SecretLeakError, writeRelease } from './write-release';
@@ -92,6 +93,21 @@ describe('a release kind in writeRelease and verifyRelease', () => {
     await expect(written).rejects.toSatisfy((error) => SecretLeakError.isInstance(error));
     expect(existsSync(outDir)).toBe(false);
     expect((await readdir(runDir)).filter((name) => name.startsWith('.release'))).toEqual([]);
+  });
+
+  it('scans a verbatim JSONL file line by line as findSecrets scans its whole text', async () => {
+    const runDir = join(dir.path, 'fields');
+    await tallyRun(runDir);
+    // a blank line is not counted; the header field is on the second record
+    const text = '{"n": 2}\n\n{"n": 3, "headers": {"Authorization": "x"}}\n';
+    await writeFile(join(runDir, 'tally.jsonl'), text);
+    const written = writeRelease({ runDir, outDir: join(runDir, 'release'), kind: TALLY });
+    await expect(written).rejects.toSatisfy(
+      (error) =>
+        SecretLeakError.isInstance(error) &&
+        JSON.stringify(error.findings) === JSON.stringify(findSecrets('tally.jsonl', text)) &&
+        error.findings.length === 1,
+    );
   });
 
   it('reports a damaged raw record of the kind as a raw mismatch naming the file', async () => {
