@@ -8,13 +8,7 @@ import {
 } from '@chi/experiments/internal';
 import { type ModuleScoringSource, scoreModule } from '@chi/report/internal';
 import { computeBlockStatuses, type RequestOutcome } from '@chi/run';
-import { foldAttemptLog, loggedOutcome } from '@chi/run/internal';
-import {
-  type AttemptRecord,
-  type ChatResult,
-  RunFolderDamagedError,
-  type RunPlan,
-} from '@chi/spec';
+import { type ChatResult, RunFolderDamagedError, type RunPlan } from '@chi/spec';
 import { isInfrastructureFailure } from '@chi/spec/internal';
 import type { ExcludedInstance } from './analyze';
 
@@ -46,14 +40,6 @@ export interface DivergenceCallRecord {
   readonly operations: readonly NotebookOperation[];
   /** What the scorer read from a probe; null on an update or operation. */
   readonly probe: DivergenceProbeScore | null;
-}
-
-/**
- * Every request's outcome as the attempt log records it (the runner's fold, `foldAttemptLog`);
- * a request without a record is absent. What the scorer is fed and the block rule reads.
- */
-export function loggedOutcomes(records: readonly AttemptRecord[]): Map<string, RequestOutcome> {
-  return new Map([...foldAttemptLog(records)].map(([id, state]) => [id, loggedOutcome(state)]));
 }
 
 /** Why an instance's trajectory stopped before its last call (published; the instance is excluded). */

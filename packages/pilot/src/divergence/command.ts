@@ -14,13 +14,14 @@ import { registeredPromptTemplates } from '../experiments/declared-templates';
 import { DEFAULT_RUNS_ROOT, planRun } from '../run-folder/run-create';
 import { divergencePlanCost, formatDivergencePlan } from './plan-cost';
 import { divergenceReleaseKind } from './release';
+import type { DivergenceRecomputation } from './release-evidence';
 import {
   DIVERGENCE_REGISTRY,
-  type DivergenceRecomputed,
   type DivergenceSessionOutcome,
   divergencePaths,
   divergenceSettings,
   recomputeDivergence,
+  releaseInputOf,
   runDivergenceSession,
 } from './run';
 
@@ -241,13 +242,14 @@ async function reportSession(
  * release of the layout before figures/ and report.md (issue 37: `divergence.md`) is refused by
  * name: the verifier it carries knows that layout.
  */
-async function recomputeDivergenceRelease(dir: string): Promise<DivergenceRecomputed> {
+async function recomputeDivergenceRelease(dir: string): Promise<DivergenceRecomputation> {
   if (existsSync(join(dir, 'divergence.md')) && !existsSync(join(dir, 'report.md')))
     throw new InvalidArgumentError(
       'divergence.md',
       'this divergence release has the layout before figures/ and report.md: verify it with the verifier it carries, node code/verify.mjs . inside it',
     );
-  return recomputeDivergence(dir);
+  // compared without every world's call records (`releaseInputOf`)
+  return releaseInputOf(await recomputeDivergence(dir));
 }
 
 /**

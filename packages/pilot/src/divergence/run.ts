@@ -7,11 +7,9 @@ import {
   type DivergenceManifest,
   divergenceManifestOf,
 } from '@chi/experiments/internal';
-import { openRunFolder, parseRunJsonl, type RunPaths } from '@chi/run';
-import { checkAttemptChain, RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
+import { openRunFolder, type RunPaths } from '@chi/run';
+import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
 import {
-  type AttemptRecord,
-  AttemptRecordSchema,
   type ChatModel,
   InvalidArgumentError,
   type ModelCatalog,
@@ -32,12 +30,12 @@ import { readJsonFile } from '../run-folder/run-folder';
 import type { ExecuteOutcome, InstanceModelFactory } from '../runner/execute-options';
 import { defaultOfflineSettings } from '../settings';
 import { analyzeDivergence, type DivergenceAnalysis } from './analyze';
+import { readDivergenceOutcomes } from './attempt-outcomes';
 import {
   type DivergenceCallRecord,
   divergenceCalls,
   type IncompleteInstance,
   incompleteInstances,
-  loggedOutcomes,
 } from './calls';
 import { writeDivergenceRelease } from './release';
 import { chisLogFiles, type DivergenceRecomputation } from './release-evidence';
@@ -243,7 +241,8 @@ async function writeReleaseWithProgress(
     detail:
       'reading the attempt log, writing the CHIS log and computing the clustered-bootstrap intervals',
   });
-  const recomputed = await finishDivergenceRun(runDir);
+  // the release needs the entries and the analysis, not every world's call records
+  const recomputed = releaseInputOf(await finishDivergenceRun(runDir));
   emit({
     type: 'finishing',
     step: 'write',
@@ -331,6 +330,15 @@ export async function finishDivergenceRun(runDir: string): Promise<DivergenceRec
   return recomputed;
 }
 
+/**
+ * What the release is written (and `chi verify` compares) from: a recomputation without its call
+ * records, so that writing or checking the release does not hold every world's calls.
+ */
+export function releaseInputOf(recomputed: DivergenceRecomputation): DivergenceRecomputation {
+  const { manifest, analysis, entries, excluded } = recomputed;
+  return { manifest, analysis, entries, excluded };
+}
+
 /** What {@link recomputeDivergence} returns. */
 export interface DivergenceRecomputed extends DivergenceRecomputation {
   readonly manifestSha256: string;
@@ -356,10 +364,8 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
   const frozen = await readManifestOrDamaged(runDir);
   const manifest = divergenceManifestOf(frozen.manifest);
   const plan = await readJsonFile(paths.plan, RunPlanSchema);
-  const attemptsText = await readOrDamaged(paths.attempts);
-  const records = readAttemptRecords(attemptsText, paths.attempts, frozen.sha256);
-  assertAttemptChain(attemptsText, paths.attempts, frozen.sha256);
-  const outcomes = loggedOutcomes(records);
+  // streamed: a result's reply text is read from its line when scored, never held for every world
+  const outcomes = await readDivergenceOutcomes(paths.attempts, frozen.sha256);
   const excluded = incompleteInstances(plan, outcomes, paths.attempts);
   // Scored by the divergence scorer through the report's per-world pass, messages as sent.
   const folder = openRunFolder(runDir);
@@ -382,52 +388,6 @@ export async function recomputeDivergence(runDir: string): Promise<DivergenceRec
     calls,
     excluded,
   };
-}
-
-/**
- * Parses `attempts.jsonl` with the run folder's one JSONL rule (`parseRunJsonl` of `@chi/run`):
- * a bad line, a torn final line or an attempt made under another manifest is a damaged folder
- * naming the file and the line.
- */
-export function readAttemptRecords(
-  text: string,
-  path: string,
-  manifestSha256: string,
-): AttemptRecord[] {
-  let parsed: ReturnType<typeof parseRunJsonl<typeof AttemptRecordSchema>>;
-  try {
-    parsed = parseRunJsonl(text, AttemptRecordSchema, path);
-  } catch (error) {
-    throw new RunFolderDamagedError(path, (error as Error).message, { cause: error });
-  }
-  const { records, tornTail } = parsed;
-  if (tornTail !== null)
-    throw new RunFolderDamagedError(
-      path,
-      `line ${records.length + 1} is torn (an unfinished write at byte offset ${tornTail.byteOffset}): it holds ${records.length} complete records; resume the run to repair it`,
-    );
-  records.forEach((record, index) => {
-    if (record.manifestSha256 !== manifestSha256)
-      throw new RunFolderDamagedError(
-        path,
-        `line ${index + 1} carries manifest hash ${record.manifestSha256}, but ${RUN_FILE_NAME.manifest} hashes to ${manifestSha256}`,
-      );
-  });
-  return records;
-}
-
-/**
- * Checks the attempt log's hash chain (`checkAttemptChain` of `@chi/run`, as the pilot's verify
- * does): a record edited, removed or inserted breaks the link of the record after it, even when
- * the edit moves no published number.
- *
- * @throws `RunFolderDamagedError` naming the file and the first lines that do not follow
- */
-function assertAttemptChain(text: string, path: string, manifestSha256: string): void {
-  const { problems } = checkAttemptChain(text, manifestSha256);
-  if (problems.length === 0) return;
-  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
-  throw new RunFolderDamagedError(path, `${problems.slice(0, 3).join('; ')}${more}`);
 }
 
 /** Whether `runDir` holds a divergence run (its manifest names the divergence protocol). */
@@ -474,13 +434,5 @@ async function readManifestOrDamaged(runDir: string) {
     throw new RunFolderDamagedError(divergencePaths(runDir).manifest, (error as Error).message, {
       cause: error,
     });
-  }
-}
-
-async function readOrDamaged(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new RunFolderDamagedError(path, 'missing or unreadable', { cause: error });
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { link, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -64,8 +65,17 @@ interface StreamedJsonlFile {
   readonly lines: () => AsyncIterable<string>;
 }
 
+/**
+ * A JSONL run file published byte for byte (a release kind's `rawCopy: 'verbatim'`): streamed
+ * from `file` to scan it line by line and again to copy it, so a release of many worlds never
+ * holds its attempt log whole.
+ */
+interface VerbatimJsonlFile {
+  readonly file: string;
+}
+
 /** One raw run file as it is published. */
-type RawContent = PublishedFile | GzipRunFile | StreamedJsonlFile;
+type RawContent = PublishedFile | GzipRunFile | StreamedJsonlFile | VerbatimJsonlFile;
 
 /**
  * One raw run file, as published: gzip files byte for byte, JSON re-serialized as RFC 8785, JSONL
@@ -82,6 +92,7 @@ async function publishedRawFile(
     const linkFrom = join(runDir, path);
     return { gzip: new Uint8Array(await readFile(linkFrom)), linkFrom };
   }
+  if (verbatim && path.endsWith('.jsonl')) return { file: join(runDir, path) };
   if (verbatim) return { text: await readFile(join(runDir, path), 'utf8') };
   if (path.endsWith('.jsonl')) return { lines: () => canonicalJsonLines(join(runDir, path), path) };
   const text = await readFile(join(runDir, path), 'utf8');
@@ -139,6 +150,30 @@ async function scanStreamed(
   return scan.findings();
 }
 
+/**
+ * The secrets a verbatim JSONL file would publish, one line at a time: the findings of
+ * `findSecrets` over its whole text (blank lines skipped, a line that does not parse scanned as
+ * text only), as `JsonlSecretScan` promises.
+ */
+async function scanVerbatimLines(
+  path: string,
+  file: string,
+  forbidden: readonly string[],
+): Promise<readonly SecretFinding[]> {
+  const scan = new JsonlSecretScan(path, forbidden);
+  for await (const line of fileLines(file)) {
+    if (line.text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text) as unknown;
+    } catch {
+      value = undefined;
+    }
+    scan.line(line.text, value);
+  }
+  return scan.findings();
+}
+
 /** The secrets one raw file would publish; a gzip run file is scanned decompressed. */
 async function scanRaw(
   path: string,
@@ -146,6 +181,7 @@ async function scanRaw(
   forbidden: readonly string[],
 ): Promise<readonly SecretFinding[]> {
   if ('lines' in content) return scanStreamed(path, content, forbidden);
+  if ('file' in content) return scanVerbatimLines(path, content.file, forbidden);
   if ('gzip' in content) {
     const text = gunzipSync(content.gzip).toString('utf8');
     return findSecrets(path.slice(0, -'.gz'.length), text, forbidden).map((finding) => ({
@@ -164,6 +200,8 @@ async function scanRaw(
  */
 async function writeRaw(target: string, content: RawContent): Promise<string> {
   if ('lines' in content) return writeChunks(target, batchedLines(content.lines()));
+  if ('file' in content)
+    return writeChunks(target, createReadStream(content.file) as AsyncIterable<Buffer>);
   if ('gzip' in content) {
     try {
       await link(content.linkFrom, target);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../__fixtures__/temp-dir';
 import { verifyRelease } from '../verify/verify-release';
 import type { ReleaseKind } from './release-kind';
+import { findSecrets } from './secrets';
 import { writeSha256Sums } from './sha256-sums';
 import { SecretLeakError, writeRelease } from './write-release';
 
@@ -92,6 +93,23 @@ describe('a release kind in writeRelease and verifyRelease', () => {
     await expect(written).rejects.toSatisfy((error) => SecretLeakError.isInstance(error));
     expect(existsSync(outDir)).toBe(false);
     expect((await readdir(runDir)).filter((name) => name.startsWith('.release'))).toEqual([]);
+  });
+
+  it('scans a verbatim JSONL file line by line as findSecrets scans its whole text', async () => {
+    const runDir = join(dir.path, 'fields');
+    await tallyRun(runDir);
+    // a blank line is not counted; the header field is on the second record
+    const text = '{"n": 2}\n\n{"n": 3, "headers": {"Authorization": "x"}}\n';
+    await writeFile(join(runDir, 'tally.jsonl'), text);
+    const written = writeRelease({ runDir, outDir: join(runDir, 'release'), kind: TALLY });
+    const error = await written.then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(SecretLeakError.isInstance(error)).toBe(true);
+    const { findings } = error as SecretLeakError;
+    expect(findings).toEqual(findSecrets('tally.jsonl', text));
+    expect(findings).toEqual([expect.objectContaining({ what: expect.stringMatching(/line 2/) })]);
   });
 
   it('reports a damaged raw record of the kind as a raw mismatch naming the file', async () => {
