@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { RUN_FILE_NAME } from '@chi/run/internal';
+import { manifestProtocolOf } from '../run-folder/manifest-protocol';
 
 /**
  * What a protocol's release (one that is not the default pilot's) computes from its raw files:
@@ -70,12 +68,6 @@ export async function releaseKindOf(
   kinds: readonly ReleaseKind[],
 ): Promise<ReleaseKind | null> {
   if (kinds.length === 0) return null;
-  let protocol: unknown;
-  try {
-    const text = await readFile(join(dir, RUN_FILE_NAME.manifest), 'utf8');
-    protocol = (JSON.parse(text) as { protocol?: unknown }).protocol;
-  } catch {
-    return null;
-  }
+  const protocol = await manifestProtocolOf(dir);
   return kinds.find((kind) => kind.protocol === protocol) ?? null;
 }

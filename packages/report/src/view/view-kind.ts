@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RUN_FILE_NAME, runFolderPaths } from '@chi/run/internal';
+import { runFolderPaths } from '@chi/run/internal';
 import { SHA256SUMS_FILE } from '../release/sha256-sums';
+import { manifestProtocolOf } from '../run-folder/manifest-protocol';
 
 /** One answer of a view kind: a page (or any text) with its status and content type. */
 export interface ViewKindPage {
@@ -83,13 +84,7 @@ async function isFile(path: string): Promise<boolean> {
 /** The kind whose protocol the manifest of the release `dir` names (null: none, or no release). */
 async function kindOfRelease(dir: string, kinds: readonly ViewKind[]): Promise<ViewKind | null> {
   if (!(await isFile(join(dir, SHA256SUMS_FILE)))) return null;
-  let protocol: unknown;
-  try {
-    const text = await readFile(join(dir, RUN_FILE_NAME.manifest), 'utf8');
-    protocol = (JSON.parse(text) as { protocol?: unknown }).protocol;
-  } catch {
-    return null;
-  }
+  const protocol = await manifestProtocolOf(dir);
   return kinds.find((kind) => kind.protocol === protocol) ?? null;
 }
 
