@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChartData, ChartDataSchema } from '@chi/analysis';
-import { sampleChartData } from '@chi/analysis/test';
+import { ChartDataSchema, type RunChartData, runChartData } from '@chi/analysis';
+import { sampleChartDataFile } from '@chi/analysis/test';
 import { continuity, generateSyntheticTrajectories } from '@chi/chis';
 import { continuity as pureContinuity } from '@chi/chis/pure';
 import { extractJsonBlock, renderJsonBlock } from '@chi/experiment';
@@ -222,7 +222,8 @@ check(
 
 // @chi/analysis: the synthetic sample chart data of its /test entry passes the chart-data schema.
 // @chi/figures: the first figure of that chart data renders to SVG through vega.
-const chartData: ChartData = ChartDataSchema.parse(sampleChartData());
+// chart-data.json's layout, parsed by its schema, then keyed by experiment for the figures
+const chartData: RunChartData = runChartData(ChartDataSchema.parse(sampleChartDataFile()));
 const firstFigure = buildFigures(chartData)[0];
 check(firstFigure !== undefined, 'buildFigures gives figures for the sample chart data');
 check((await renderFigureSvg(firstFigure)).startsWith('<svg'), 'renderFigureSvg gives SVG text');

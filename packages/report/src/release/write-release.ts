@@ -408,31 +408,53 @@ async function releaseSources(
   const records = await readRunFolder(runDir);
   const raw = (await rawPaths(runDir)).sort(compareUtf8);
   options.onStep?.({ step: 'analyze', resamples: records.manifest.analysis.resamples });
+  const { staging, rawTask, derived } = await stageRelease(
+    createStaging,
+    { runDir, paths: raw, forbidden, verbatim: false },
+    (stagingPath) =>
+      writeDerivedFiles(runDir, records, stagingPath, forbidden, parameters, options),
+  );
+  const files = releaseFileSources(raw, rawTask, derived.written, options.code);
+  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging, rawTask };
+}
+
+/** The raw files a release copies into its staging folder (on the release task). */
+interface RawFilesToStage {
+  readonly runDir: string;
+  readonly paths: readonly string[];
+  readonly forbidden: readonly string[];
+  /** Byte for byte (a protocol kind's `rawCopy: 'verbatim'`), else as the pilot's are copied. */
+  readonly verbatim: boolean;
+}
+
+/**
+ * Creates the staging folder, starts copying the raw files into it on the release task and
+ * writes the derived files beside them (`writeDerived`, given the staging path), for the pilot's
+ * release and a release kind's alike. When either fails, the task is stopped and the staging
+ * folder removed before the error goes on: nothing half-written is left.
+ */
+async function stageRelease<Derived>(
+  createStaging: () => Promise<Staging>,
+  raw: RawFilesToStage,
+  writeDerived: (stagingPath: string) => Promise<Derived>,
+): Promise<{ staging: Staging; rawTask: ReleaseTask<RawFileWritten[]>; derived: Derived }> {
   const staging = await createStaging();
   let rawTask: ReleaseTask<RawFileWritten[]> | null = null;
-  let derived: Awaited<ReturnType<typeof writeDerivedFiles>>;
   try {
     rawTask = await startReleaseTask('write-raw-files', {
-      runDir,
+      runDir: raw.runDir,
       staging: staging.path,
-      paths: raw,
-      forbidden,
+      paths: raw.paths,
+      forbidden: raw.forbidden,
+      ...(raw.verbatim ? { verbatim: true } : {}),
     });
-    derived = await writeDerivedFiles(
-      runDir,
-      records,
-      staging.path,
-      forbidden,
-      parameters,
-      options,
-    );
+    const derived = await writeDerived(staging.path);
+    return { staging, rawTask, derived };
   } catch (error) {
     await rawTask?.stop();
     await rm(staging.path, { recursive: true, force: true });
     throw error;
   }
-  const files = releaseFileSources(raw, rawTask, derived.written, options.code);
-  return { files, runId: derived.runId, evidenceBanner: derived.banner, staging, rawTask };
 }
 
 /** What {@link releaseSources} and {@link kindReleaseSources} give {@link writeRelease}. */
@@ -479,25 +501,19 @@ async function kindReleaseSources(
     (path) => kind.isRawPath(path) && !path.endsWith('.tmp'),
   );
   const derived = await kind.derive(runDir);
-  const staging = await createStaging();
-  let rawTask: ReleaseTask<RawFileWritten[]> | null = null;
-  let written: Map<string, WrittenDerivedFile>;
-  try {
-    rawTask = await startReleaseTask('write-raw-files', {
-      runDir,
-      staging: staging.path,
-      paths: raw,
-      forbidden,
-      verbatim: kind.rawCopy === 'verbatim',
-    });
-    const out = new DerivedFilesOnDisk(staging.path, forbidden);
-    for (const [path, text] of derived.files) out.file(path, text);
-    written = out.finish();
-  } catch (error) {
-    await rawTask?.stop();
-    await rm(staging.path, { recursive: true, force: true });
-    throw error;
-  }
+  const {
+    staging,
+    rawTask,
+    derived: written,
+  } = await stageRelease(
+    createStaging,
+    { runDir, paths: raw, forbidden, verbatim: kind.rawCopy === 'verbatim' },
+    async (stagingPath) => {
+      const out = new DerivedFilesOnDisk(stagingPath, forbidden);
+      for (const [path, text] of derived.files) out.file(path, text);
+      return out.finish();
+    },
+  );
   return {
     files: releaseFileSources(raw, rawTask, written, options.code),
     runId: derived.runId ?? basename(runDir),
