@@ -5,12 +5,11 @@ import { formatEstimate, formatNumber, formatRatio } from './format-number';
 import type { ReportBlock } from './report-block';
 import {
   type ExperimentSection,
+  experimentAbsent,
   experimentOpening,
   figureBlocks,
   type HeadlineColumn,
-  paragraph,
   type ReportInput,
-  systemSection,
   worldsCell,
 } from './report-section';
 import { wordingAgreementBlocks } from './report-wording';
@@ -18,10 +17,7 @@ import { wordingAgreementBlocks } from './report-wording';
 function behaviorBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (chartPartOf(data, 'behavior').behavior.length === 0) {
-    return [
-      ...systemSection(input, behaviorReportText.title, behaviorReportText.anchor),
-      paragraph(behaviorReportText.absent),
-    ];
+    return experimentAbsent(input, behaviorReportText);
   }
   return [
     ...experimentOpening(input, behaviorReportText),

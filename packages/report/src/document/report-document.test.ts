@@ -1,3 +1,4 @@
+import type { RunChartData } from '@chi/analysis';
 import { sampleChartData } from '@chi/analysis/test';
 import { buildFigures } from '@chi/figures';
 import { describe, expect, it } from 'vitest';
@@ -198,6 +199,29 @@ describe('buildReportDocument + renderers', () => {
       'memory-capacity',
     ]);
     expect(before.filter((b) => b.kind === 'list')).toEqual([]);
+  });
+
+  it('gives an included experiment without data its heading and its absent sentence, no figure or table', () => {
+    const full = sampleChartData();
+    const data: RunChartData = {
+      ...full,
+      experiments: {
+        ...full.experiments,
+        history: { history: [], historyDistances: [], historyDynamics: [], historyVectors: [] },
+        behavior: { behavior: [] },
+      },
+    };
+    const blocks = buildReportDocument(input({ data }));
+    for (const [id, sentence] of [
+      ['history', 'The run has no history experiment.'],
+      ['behavior', 'The run has no behavioral experiment.'],
+    ] as const) {
+      const at = blocks.findIndex((b) => b.kind === 'heading' && b.id === id);
+      expect(at).toBeGreaterThan(-1);
+      expect(blocks[at + 1]).toEqual({ kind: 'paragraph', text: sentence });
+      const next = blocks[at + 2];
+      expect(next?.kind).toBe('heading');
+    }
   });
 
   it('omits the sections of the pilot experiments the run leaves out, with their contents entries and figures', () => {

@@ -5,14 +5,13 @@ import { formatEstimate, formatRatio } from './format-number';
 import type { ReportBlock } from './report-block';
 import {
   type ExperimentSection,
+  experimentAbsent,
   experimentOpening,
   figureBlocks,
   type HeadlineColumn,
   intervalLabel,
   optionalEstimateCell,
-  paragraph,
   type ReportInput,
-  systemSection,
   worldsCell,
 } from './report-section';
 
@@ -123,10 +122,7 @@ function dynamicsTable(data: RunChartData): ReportBlock {
 function historyBlocks(input: ReportInput): ReportBlock[] {
   const { data } = input;
   if (chartPartOf(data, 'history').history.length === 0) {
-    return [
-      ...systemSection(input, historyReportText.title, historyReportText.anchor),
-      paragraph(historyReportText.absent),
-    ];
+    return experimentAbsent(input, historyReportText);
   }
   return [
     ...experimentOpening(input, historyReportText),

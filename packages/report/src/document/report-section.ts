@@ -117,6 +117,11 @@ export function experimentOpening(input: ReportInput, text: ExperimentReportText
   ];
 }
 
+/** An experiment's section when the run has no data for it: its heading and its `absent` sentence. */
+export function experimentAbsent(input: ReportInput, text: ExperimentReportText): ReportBlock[] {
+  return [...systemSection(input, text.title, text.anchor), paragraph(text.absent)];
+}
+
 /** An estimate with its interval, or `—` where the system has none. */
 export function optionalEstimateCell(estimate: IntervalEstimate | undefined): string {
   return estimate === undefined ? '—' : formatEstimate(estimate);
